@@ -1,0 +1,274 @@
+/**
+ * The typed event catalog: every event the runtime and the recorders emit, by name, with its payload.
+ *
+ * Names are `footprint.<domain>.<action>`. The map below is the single source of truth: the emit helper
+ * only accepts names declared here, the README's event reference is generated from EVENT_DOCS, and a
+ * test scans the sources to prove every declared event is emitted somewhere and nothing undeclared is.
+ */
+
+/** Who a runner is: the kind of runner and its id (ids are unique within their parent composition). */
+export type RunnerKind =
+  | 'agent'
+  | 'llm_call'
+  | 'sequence'
+  | 'parallel'
+  | 'conditional'
+  | 'loop'
+  | 'swarm'
+  | 'router';
+
+/** Token usage of one model call, as the provider reported it. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** Which brain served an LLM call: the skill's own, the escalation brain, or the agent's default. */
+export interface BrainChoice {
+  via: 'default' | 'skill' | 'escalation';
+  provider: string;
+  model: string;
+  skillId?: string;
+}
+
+/** A message as sent to a model (only ever exported when content capture is switched on). */
+export interface CapturedMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCallId?: string;
+  toolCalls?: { id: string; name: string; args: unknown }[];
+}
+
+export interface EventPayloads {
+  // ── agent ────────────────────────────────────────────────────────────────────────────────────
+  'footprint.agent.turn_start': {
+    agentId: string;
+    name: string;
+    provider: string;
+    model: string;
+    /** Unique per agent turn; ties the turn's events together (and loop-guard signals to the turn). */
+    turnId: string;
+    /** The user's message (content: exported only under content capture). */
+    message: string;
+    skillGraph: boolean;
+  };
+  'footprint.agent.turn_end': {
+    agentId: string;
+    outcome: 'answered' | 'stopped_early';
+    iterations: number;
+    tokens: TokenUsage;
+    costUsd: number;
+    llmCalls: number;
+    stoppedEarly?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
+    /** The answer (content: exported only under content capture). */
+    answer: string;
+  };
+  'footprint.agent.iteration_start': { agentId: string; iteration: number; skill?: string };
+  'footprint.agent.iteration_end': { agentId: string; iteration: number; toolCallCount: number };
+  'footprint.agent.route_decided': {
+    agentId: string;
+    iteration: number;
+    chosen: 'tool-calls' | 'final' | 'stopped';
+    rationale: string;
+  };
+
+  // ── stream: model calls and tool calls ───────────────────────────────────────────────────────
+  'footprint.stream.llm_start': {
+    callId: string;
+    agentId: string;
+    iteration: number;
+    operation: 'chat';
+    provider: string;
+    model: string;
+    brain: BrainChoice;
+    skill?: string;
+    temperature?: number;
+    maxTokens?: number;
+    messageCount: number;
+    toolCount: number;
+    /** Content: exported only under content capture. */
+    systemPrompt?: string;
+    messages: CapturedMessage[];
+  };
+  'footprint.stream.llm_end': {
+    callId: string;
+    agentId: string;
+    iteration: number;
+    provider: string;
+    model: string;
+    responseModel?: string;
+    responseId?: string;
+    usage: TokenUsage;
+    stopReason: string;
+    durationMs: number;
+    toolCalls: { id: string; name: string }[];
+    /** Content: exported only under content capture. */
+    content: string;
+    error?: { type: string; message: string; status?: number; retryable?: boolean };
+  };
+  'footprint.stream.tool_start': {
+    agentId: string;
+    iteration: number;
+    toolCallId: string;
+    toolName: string;
+    parallelCount: number;
+    /** Content: exported only under content capture. */
+    args: unknown;
+  };
+  'footprint.stream.tool_end': {
+    agentId: string;
+    iteration: number;
+    toolCallId: string;
+    toolName: string;
+    status: 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused';
+    durationMs: number;
+    /** Content: exported only under content capture. */
+    result: string;
+    error?: { type: string; message: string };
+  };
+
+  // ── composition ──────────────────────────────────────────────────────────────────────────────
+  'footprint.composition.enter': { compositionId: string; kind: RunnerKind; childCount: number };
+  'footprint.composition.exit': {
+    compositionId: string;
+    kind: RunnerKind;
+    status: 'ok' | 'budget_exhausted' | 'no_route' | 'partial';
+    durationMs: number;
+    stopReason?: string;
+  };
+  'footprint.composition.route_decided': {
+    compositionId: string;
+    kind: RunnerKind;
+    /** The branch (member id) chosen, or '' when routing chose nothing. */
+    chosen: string;
+    rationale: string;
+    /** How the choice was made: a predicate matched, the fallback took it, an LLM router chose, etc. */
+    matched: 'predicate' | 'fallback' | 'route_fn' | 'llm' | 'none';
+    inRoster?: boolean;
+    evidence?: unknown;
+  };
+  'footprint.composition.fork': { compositionId: string; branches: string[] };
+  'footprint.composition.branch_end': {
+    compositionId: string;
+    branch: string;
+    status: 'ok' | 'error';
+    error?: { type: string; message: string };
+  };
+  'footprint.composition.iteration': { compositionId: string; iteration: number };
+
+  // ── skill graphs ─────────────────────────────────────────────────────────────────────────────
+  'footprint.skill.entered': { agentId: string; skillId: string; from?: string; iteration: number };
+  'footprint.skill.rejected': {
+    agentId: string;
+    turnId: string;
+    requested: string;
+    current: string;
+    allowed: string[];
+    iteration: number;
+  };
+  'footprint.skill.escalated': {
+    agentId: string;
+    from: { provider: string; model: string };
+    to: { provider: string; model: string };
+    refusals: number;
+    reason: 'refusals' | 'route_trip';
+    iteration: number;
+  };
+
+  // ── route: the skill cursor's moves, and the loop guards ─────────────────────────────────────
+  'footprint.route.hop': {
+    agentId: string;
+    turnId: string;
+    iteration: number;
+    from?: string;
+    to: string;
+    cause: 'entry' | 'edge' | 'model_pick' | 'stay';
+    edgeLabel?: string;
+  };
+  'footprint.route.trip': {
+    agentId: string;
+    turnId: string;
+    kind: 'ping_pong' | 'rejected_cap';
+    skills: string[];
+    window?: number;
+    count?: number;
+    iteration: number;
+    tokensSinceLoop: number;
+    costSinceLoopUsd: number;
+    action: 'label' | 'stop' | 'escalate';
+  };
+
+  // ── cost ─────────────────────────────────────────────────────────────────────────────────────
+  'footprint.cost.tick': {
+    callId: string;
+    agentId: string;
+    turnId: string;
+    provider: string;
+    model: string;
+    skill: string;
+    brain: BrainChoice['via'];
+    tokens: TokenUsage;
+    usd: number;
+    cumulativeUsd: number;
+    priced: boolean;
+  };
+  'footprint.cost.limit_hit': {
+    agentId: string;
+    kind: 'max_iterations';
+    limit: number;
+    actual: number;
+  };
+
+  // ── run lifecycle ────────────────────────────────────────────────────────────────────────────
+  'footprint.run.paused': { question: string; toolCallId?: string; toolName?: string; agentId?: string };
+  'footprint.run.resumed': {
+    question: string;
+    pausedAt: number;
+    waitedMs: number;
+    toolCallId?: string;
+    toolName?: string;
+    agentId?: string;
+  };
+  'footprint.run.failed': {
+    member: string;
+    memberKind: RunnerKind;
+    stage: string;
+    error: { type: string; message: string };
+  };
+}
+
+export type EventType = keyof EventPayloads;
+export type EventDomain = EventType extends `footprint.${infer D}.${string}` ? D : never;
+
+/** One line per event, for the generated README reference. Typed so a missing or stray entry fails typecheck. */
+export const EVENT_DOCS: { readonly [K in EventType]: string } = {
+  'footprint.agent.turn_start': 'An agent turn begins (one run of an agent, top-level or mounted).',
+  'footprint.agent.turn_end': 'An agent turn ends: outcome, iterations, token and cost totals, stop reason.',
+  'footprint.agent.iteration_start': 'One ReAct iteration begins (context, model call, route).',
+  'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
+  'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
+  'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
+  'footprint.stream.llm_end': 'A model call ends: usage, stop reason, duration, tool calls asked for, or the error.',
+  'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',
+  'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, or paused.',
+  'footprint.composition.enter': 'A composition (Sequence, Parallel, Conditional, Loop, swarm) starts.',
+  'footprint.composition.exit': 'A composition ends, with its status and duration.',
+  'footprint.composition.route_decided': 'A routing decision: which branch, why, and the evidence.',
+  'footprint.composition.fork': 'A Parallel starts its branches.',
+  'footprint.composition.branch_end': 'One Parallel branch ends, ok or with its error.',
+  'footprint.composition.iteration': 'A Loop or swarm starts another pass.',
+  'footprint.skill.entered': 'The skill cursor enters a skill.',
+  'footprint.skill.rejected': 'The model asked for a skill it may not reach from the cursor.',
+  'footprint.skill.escalated': 'The rest of the turn runs on the escalation brain.',
+  'footprint.route.hop': 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
+  'footprint.route.trip': 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
+  'footprint.cost.tick': 'The cost of one model call, attributed to agent and skill (the route is in meta.route).',
+  'footprint.cost.limit_hit': 'A budget was reached (the iteration cap).',
+  'footprint.run.paused': 'The run paused for a human; the checkpoint carries the trace context.',
+  'footprint.run.resumed': 'A paused run resumed (same run id, same trace).',
+  'footprint.run.failed': 'The run failed: which member, which stage, which error.',
+};
+
+export const EVENT_TYPES = Object.keys(EVENT_DOCS) as EventType[];

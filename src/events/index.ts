@@ -1,0 +1,6 @@
+/** The typed event catalog: names, payload types, the envelope, the emit helper and listener sets. */
+export * from './catalog.js';
+export * from './envelope.js';
+export { emit, isFootprintEvent, type EmitScope } from './emit.js';
+export { ListenerSet } from './listeners.js';
+export { now } from './clock.js';

@@ -1,0 +1,149 @@
+/**
+ * Agent: a ReAct agent with tools, optional skill graph, per-skill brains and escalation.
+ *
+ *   const agent = Agent.create({ provider, model }).system('Be terse.').tool(lookup).build();
+ *   const answer = await agent.run('Where is invoice 42?');
+ */
+import type { FlowChart } from 'footprintjs';
+import { mergePricing } from '../cost/index.js';
+import { ConfigError, Runner, type RunInstrument } from '../run/index.js';
+import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/brains.js';
+import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
+import type { SkillGraph } from '../skills/graph.js';
+import { buildAgentChart } from './chart.js';
+import type { AgentConfig } from './config.js';
+import { compileTool, type CompiledTool } from './toolRunner.js';
+import type { AgentOptions, Tool } from './types.js';
+
+export interface RouteGuardOptions {
+  pingPongWindow?: number;
+  maxRejectedRetries?: number;
+  onTrip?: 'label' | 'stop' | 'escalate';
+}
+
+export interface SkillGraphOptions extends RouteGuardOptions {
+  /** Brains by skill id (an alternative home to defineSkill's provider/model). */
+  providers?: Record<string, BrainSpec>;
+  escalation?: EscalationSpec;
+  /** The route recorder for this agent; by default one is made from the options above. */
+  routeRecorder?: RunInstrument;
+}
+
+/** Makes the default route recorder for agents with a skill graph (registered by the package entry). */
+export type RouteGuardFactory = (agentId: string, options: RouteGuardOptions) => RunInstrument;
+
+let defaultRouteGuard: RouteGuardFactory | undefined;
+
+export function setDefaultRouteGuard(factory: RouteGuardFactory | undefined): void {
+  defaultRouteGuard = factory;
+}
+
+export class Agent extends Runner {
+  readonly kind = 'agent' as const;
+  readonly id: string;
+  readonly name: string;
+
+  private constructor(
+    private readonly config: AgentConfig,
+    private readonly guard: RunInstrument | undefined,
+  ) {
+    super();
+    this.id = config.member.id;
+    this.name = config.name;
+  }
+
+  static create(options: AgentOptions): AgentBuilder {
+    return new AgentBuilder(options);
+  }
+
+  protected buildChart(): FlowChart {
+    return buildAgentChart(this.config);
+  }
+
+  override ownInstruments(): readonly RunInstrument[] {
+    return this.guard ? [this.guard] : [];
+  }
+
+  /** @internal used by the builder */
+  static fromConfig(config: AgentConfig, guard: RunInstrument | undefined): Agent {
+    return new Agent(config, guard);
+  }
+}
+
+export class AgentBuilder {
+  private systemText = '';
+  private readonly tools: Tool[] = [];
+  private graph?: { graph: SkillGraph; options: SkillGraphOptions };
+
+  constructor(private readonly options: AgentOptions) {}
+
+  system(text: string): this {
+    this.systemText = text;
+    return this;
+  }
+
+  tool(tool: Tool): this {
+    this.tools.push(tool);
+    return this;
+  }
+
+  skillGraph(graph: SkillGraph, options: SkillGraphOptions = {}): this {
+    this.graph = { graph, options };
+    return this;
+  }
+
+  build(): Agent {
+    const o = this.options;
+    if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('Agent needs a provider');
+    if (!o.model) throw new ConfigError('Agent needs a model');
+    const id = o.id ?? 'agent';
+    const maxIterations = o.maxIterations ?? 10;
+    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
+      throw new ConfigError(`maxIterations must be a whole number >= 1 (got ${maxIterations})`);
+    }
+    const compiled = new Map<string, CompiledTool>();
+    const addTool = (tool: Tool, owner: string) => {
+      if (!tool?.name || typeof tool.execute !== 'function') throw new ConfigError(`${owner}: a tool needs a name and execute()`);
+      if (tool.name === READ_SKILL) throw new ConfigError(`${owner}: "${READ_SKILL}" is reserved for skill graphs`);
+      const existing = compiled.get(tool.name);
+      if (existing && existing.tool !== tool) throw new ConfigError(`${owner}: two different tools are named "${tool.name}"`);
+      if (!existing) {
+        try {
+          compiled.set(tool.name, compileTool(tool));
+        } catch (error) {
+          throw new ConfigError(`${owner}: the inputSchema of tool "${tool.name}" is not a valid JSON schema: ${(error as Error).message}`);
+        }
+      }
+    };
+    for (const tool of this.tools) addTool(tool, `agent "${id}"`);
+    let cursor: SkillCursor | undefined;
+    let guard: RunInstrument | undefined;
+    if (this.graph) {
+      const { graph, options } = this.graph;
+      for (const skill of graph.skills.values()) for (const tool of skill.tools) addTool(tool, `skill "${skill.id}"`);
+      cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
+      guard =
+        options.routeRecorder ??
+        defaultRouteGuard?.(id, {
+          pingPongWindow: options.pingPongWindow,
+          maxRejectedRetries: options.maxRejectedRetries,
+          onTrip: options.onTrip,
+        });
+    }
+    const config: AgentConfig = {
+      member: { kind: 'agent', id },
+      name: o.name ?? id,
+      provider: o.provider,
+      model: o.model,
+      maxIterations,
+      temperature: o.temperature,
+      maxTokens: o.maxTokens,
+      pricing: mergePricing(o.pricing),
+      systemPrompt: this.systemText,
+      tools: compiled,
+      ownTools: this.tools.map((t) => t.name),
+      cursor,
+    };
+    return Agent.fromConfig(config, guard);
+  }
+}

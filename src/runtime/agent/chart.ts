@@ -1,0 +1,32 @@
+/**
+ * The Agent's flowchart, one flat ReAct loop:
+ *   Context -> SystemPrompt -> Messages -> Tools -> MessageAPI -> CallLLM -> Route
+ *     Route: tool-calls -> ToolCalls -> (loop to Context) | final -> Final
+ */
+import { flowChart, type FlowChart } from 'footprintjs';
+import { quietLogger, stage } from '../run/index.js';
+import type { AgentConfig } from './config.js';
+import { callLLMStage } from './stages/callLLM.js';
+import { contextStage, messageApiStage, messagesStage, systemPromptStage, toolsStage } from './stages/context.js';
+import { finalStage } from './stages/final.js';
+import { FINAL, routeStage, TOOL_CALLS } from './stages/route.js';
+import type { AgentScope } from './stages/scope.js';
+import { toolCallsStage } from './stages/toolCalls.js';
+import type { AgentState } from './state.js';
+
+export function buildAgentChart(config: AgentConfig): FlowChart {
+  const m = config.member;
+  return flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
+    .addFunction('SystemPrompt', stage(m, 'system-prompt', systemPromptStage(config)), 'system-prompt')
+    .addFunction('Messages', stage(m, 'messages', messagesStage()), 'messages')
+    .addFunction('Tools', stage(m, 'tools', toolsStage(config)), 'tools')
+    .addFunction('MessageAPI', stage(m, 'message-api', messageApiStage(config)), 'message-api')
+    .addFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
+    .addDeciderFunction('Route', stage(m, 'route', routeStage(config)), 'route')
+    .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))
+    .loopTo('context')
+    .addFunctionBranch(FINAL, 'Final', stage(m, 'final', finalStage(config)))
+    .end()
+    .setLogger(quietLogger)
+    .build();
+}

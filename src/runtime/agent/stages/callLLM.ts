@@ -1,0 +1,123 @@
+/**
+ * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
+ * > default), cancels it with the run's AbortSignal, and reports the call (llm_start/llm_end) and its
+ * cost (cost.tick, attributed to agent and skill). A loop guard's stop signal is honoured here, before
+ * any more money is spent.
+ */
+import { emit } from '../../../events/index.js';
+import { costOf } from '../../cost/index.js';
+import { currentHub, describe, errorType, newId } from '../../run/index.js';
+import { isProviderError, type LLMProvider } from '../../providers/index.js';
+import type { Brain } from '../../skills/brains.js';
+import type { AgentConfig } from '../config.js';
+import { applySignal } from './signals.js';
+import type { AgentScope } from './scope.js';
+
+export function callLLMStage(config: AgentConfig) {
+  const agentId = config.member.id;
+  const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
+  return async (scope: AgentScope) => {
+    applySignal(scope, config, currentHub());
+    if (scope.stopped) {
+      scope.response = undefined;
+      return;
+    }
+    const brain = config.cursor && scope.skill ? config.cursor.brain(scope.skill) : defaultBrain;
+    const request = { ...scope.request, model: brain.model };
+    const callId = newId('call');
+    const iteration = scope.iteration;
+    const skill = scope.skill?.current;
+    emit(scope, 'footprint.stream.llm_start', {
+      callId,
+      agentId,
+      iteration,
+      operation: 'chat',
+      provider: brain.provider.name,
+      model: brain.model,
+      brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
+      skill,
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
+      messageCount: request.messages.length,
+      toolCount: request.tools?.length ?? 0,
+      systemPrompt: request.systemPrompt,
+      messages: request.messages,
+    });
+    const started = performance.now();
+    const signal = scope.$getEnv().signal;
+    let response;
+    try {
+      response = await complete(brain.provider, request, signal);
+    } catch (error) {
+      emit(scope, 'footprint.stream.llm_end', {
+        callId,
+        agentId,
+        iteration,
+        provider: brain.provider.name,
+        model: brain.model,
+        usage: { input: 0, output: 0 },
+        stopReason: 'error',
+        durationMs: performance.now() - started,
+        toolCalls: [],
+        content: '',
+        error: {
+          type: errorType(error),
+          message: describe(error),
+          status: isProviderError(error) ? error.status : undefined,
+          retryable: isProviderError(error) ? error.retryable : undefined,
+        },
+      });
+      throw error;
+    }
+    emit(scope, 'footprint.stream.llm_end', {
+      callId,
+      agentId,
+      iteration,
+      provider: brain.provider.name,
+      model: brain.model,
+      responseModel: response.model,
+      responseId: response.id,
+      usage: response.usage,
+      stopReason: response.stopReason,
+      durationMs: performance.now() - started,
+      toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
+      content: response.content,
+    });
+    const cost = costOf(config.pricing, brain.model, response.usage);
+    const tokens = scope.tokens;
+    scope.tokens = {
+      input: tokens.input + response.usage.input,
+      output: tokens.output + response.usage.output,
+      cacheRead: (tokens.cacheRead ?? 0) + (response.usage.cacheRead ?? 0),
+      cacheWrite: (tokens.cacheWrite ?? 0) + (response.usage.cacheWrite ?? 0),
+    };
+    scope.costUsd = scope.costUsd + cost.usd;
+    scope.llmCalls = scope.llmCalls + 1;
+    emit(scope, 'footprint.cost.tick', {
+      callId,
+      agentId,
+      turnId: scope.turnId,
+      provider: brain.provider.name,
+      model: brain.model,
+      skill: skill ?? '',
+      brain: brain.via,
+      tokens: response.usage,
+      usd: cost.usd,
+      cumulativeUsd: scope.costUsd,
+      priced: cost.priced,
+    });
+    scope.response = response;
+    scope.history = [
+      ...scope.history,
+      {
+        role: 'assistant',
+        content: response.content,
+        toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+      },
+    ];
+  };
+}
+
+function complete(provider: LLMProvider, request: Parameters<LLMProvider['complete']>[0], signal?: AbortSignal) {
+  return provider.complete(request, signal ? { signal } : undefined);
+}

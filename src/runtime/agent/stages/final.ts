@@ -1,0 +1,29 @@
+/** Final: closes the turn with its outcome, totals and answer; the answer is the runner's output. */
+import { emit } from '../../../events/index.js';
+import type { AgentConfig } from '../config.js';
+import type { AgentScope } from './scope.js';
+
+export function finalStage(config: AgentConfig) {
+  const agentId = config.member.id;
+  return (scope: AgentScope) => {
+    const stopped = scope.stopped;
+    const content = scope.response?.content ?? '';
+    const answer =
+      stopped && content === ''
+        ? `Stopped early (${stopped.reason.replace('_', ' ')}) at iteration ${stopped.iteration}.`
+        : content;
+    emit(scope, 'footprint.agent.iteration_end', { agentId, iteration: scope.iteration, toolCallCount: 0 });
+    emit(scope, 'footprint.agent.turn_end', {
+      agentId,
+      outcome: stopped ? 'stopped_early' : 'answered',
+      iterations: scope.iteration,
+      tokens: scope.tokens,
+      costUsd: scope.costUsd,
+      llmCalls: scope.llmCalls,
+      stoppedEarly: stopped,
+      answer,
+    });
+    scope.output = answer;
+    return answer;
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Route: the decider after each model call. Tool calls loop back through ToolCalls; an answer, a
+ * loop-guard stop or the iteration cap go to Final. The choice and its rationale are emitted.
+ */
+import { emit } from '../../../events/index.js';
+import type { AgentConfig } from '../config.js';
+import type { AgentScope } from './scope.js';
+
+export const TOOL_CALLS = 'tool-calls';
+export const FINAL = 'final';
+
+export function routeStage(config: AgentConfig) {
+  const agentId = config.member.id;
+  return (scope: AgentScope) => {
+    const iteration = scope.iteration;
+    const wantsTools = (scope.response?.toolCalls.length ?? 0) > 0;
+    let chosen: 'tool-calls' | 'final' | 'stopped';
+    let rationale: string;
+    if (scope.stopped) {
+      chosen = 'stopped';
+      rationale = `a loop guard stopped the turn at iteration ${scope.stopped.iteration}`;
+    } else if (wantsTools && iteration >= config.maxIterations) {
+      chosen = 'stopped';
+      rationale = `the model asked for tools at iteration ${iteration}, the cap (maxIterations ${config.maxIterations})`;
+      scope.stopped = { reason: 'max_iterations', iteration };
+      emit(scope, 'footprint.cost.limit_hit', {
+        agentId,
+        kind: 'max_iterations',
+        limit: config.maxIterations,
+        actual: iteration,
+      });
+    } else if (wantsTools) {
+      chosen = 'tool-calls';
+      rationale = `the model asked for ${scope.response!.toolCalls.length} tool call(s)`;
+    } else {
+      chosen = 'final';
+      rationale = 'the model answered without tool calls';
+    }
+    emit(scope, 'footprint.agent.route_decided', { agentId, iteration, chosen, rationale });
+    return chosen === 'tool-calls' ? TOOL_CALLS : FINAL;
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Loop-guard signals reach a turn here: a route recorder that tripped with onTrip 'stop' ends the turn
+ * stopped early; with 'escalate' the rest of the turn runs on the escalation brain (when one is set).
+ */
+import { emit } from '../../../events/index.js';
+import type { RunHub } from '../../run/index.js';
+import type { AgentConfig } from '../config.js';
+import type { AgentScope } from './scope.js';
+
+export function applySignal(scope: AgentScope, config: AgentConfig, hub: RunHub | undefined): void {
+  const signal = hub?.takeSignal(scope.turnId);
+  if (!signal) return;
+  if (signal.kind === 'stop') {
+    scope.stopped = { reason: 'route_trip', iteration: scope.iteration };
+    return;
+  }
+  escalate(scope, config, 'route_trip');
+}
+
+/** Switches the rest of the turn to the escalation brain; emits skill.escalated once per turn. */
+export function escalate(scope: AgentScope, config: AgentConfig, reason: 'refusals' | 'route_trip'): void {
+  const escalation = config.cursor?.brains.escalation;
+  const state = scope.skill;
+  if (!escalation || !state || state.escalated) return;
+  const from = config.cursor!.brains.forSkill(state.current);
+  scope.skill = { ...state, escalated: true };
+  emit(scope, 'footprint.skill.escalated', {
+    agentId: config.member.id,
+    from: { provider: from.provider.name, model: from.model },
+    to: { provider: escalation.provider.name, model: escalation.model },
+    refusals: state.rejections,
+    reason,
+    iteration: scope.iteration,
+  });
+}

@@ -1,0 +1,32 @@
+/** The agent turn's state, kept in the footprintjs scope (plain JSON, so a paused turn can be resumed). */
+import type { TokenUsage } from '../../events/index.js';
+import type { LLMMessage, LLMRequest, LLMResponse } from '../providers/index.js';
+import type { LastToolResult } from '../skills/graph.js';
+import type { SkillTurnState } from '../skills/cursor.js';
+import type { ToolStatus } from './toolRunner.js';
+
+export interface SavedToolResult {
+  status: ToolStatus;
+  text: string;
+}
+
+export interface AgentState {
+  turnId: string;
+  userMessage: string;
+  iteration: number;
+  history: LLMMessage[];
+  systemPrompt: string;
+  toolNames: string[];
+  request: LLMRequest;
+  response?: LLMResponse;
+  /** Results of this iteration's tool calls that already ran (a paused iteration resumes with them). */
+  doneTools: Record<string, SavedToolResult>;
+  pausedAt?: number;
+  lastTool?: LastToolResult;
+  tokens: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+  skill?: SkillTurnState;
+  stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
+  output: string;
+}

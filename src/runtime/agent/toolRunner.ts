@@ -1,0 +1,74 @@
+/**
+ * Executes one turn's tool calls, in parallel: validates arguments against each tool's JSON schema,
+ * turns invalid calls, unknown tools and throwing tools into error results the model sees (never a
+ * crash), and collects pause requests so the stage can pause the run after every call settled.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { ToolCall } from '../providers/index.js';
+import { describe, errorType } from '../run/index.js';
+import { toToolText } from './toolResults.js';
+import type { Tool, ToolContext } from './types.js';
+
+export type ToolStatus = 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused';
+
+export interface ToolOutcome {
+  call: ToolCall;
+  status: ToolStatus;
+  text: string;
+  error?: { type: string; message: string };
+  durationMs: number;
+}
+
+export interface CompiledTool {
+  tool: Tool;
+  validate: ValidateFunction;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+export function compileTool(tool: Tool): CompiledTool {
+  return { tool, validate: ajv.compile(tool.inputSchema) };
+}
+
+export function validationMessage(compiled: CompiledTool): string {
+  return ajv.errorsText(compiled.validate.errors, { dataVar: 'args' });
+}
+
+/** Runs one tool call to an outcome. `makeContext` supplies pause and signal. */
+export async function runToolCall(
+  call: ToolCall,
+  compiled: CompiledTool | undefined,
+  available: string[],
+  context: ToolContext,
+): Promise<ToolOutcome> {
+  const started = performance.now();
+  const done = (status: ToolStatus, text: string, error?: ToolOutcome['error']): ToolOutcome => ({
+    call,
+    status,
+    text,
+    error,
+    durationMs: performance.now() - started,
+  });
+  if (!compiled) {
+    return done('unknown_tool', `Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`, {
+      type: 'unknown_tool',
+      message: `unknown tool ${call.name}`,
+    });
+  }
+  if (!compiled.validate(call.args)) {
+    const message = validationMessage(compiled);
+    return done('invalid_args', `Invalid arguments for tool "${call.name}": ${message}. Fix them and call again.`, {
+      type: 'invalid_args',
+      message,
+    });
+  }
+  try {
+    const value = await compiled.tool.execute(call.args, context);
+    return done('ok', toToolText(value));
+  } catch (error) {
+    return done('error', `Tool "${call.name}" failed: ${describe(error)}`, {
+      type: errorType(error),
+      message: describe(error),
+    });
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * LLMCall: one model call, no tools. It runs the same flowchart as an Agent with no tools and a single
+ * iteration, so it emits the same model-call, cost and turn events and traces the same way, as its
+ * own member kind ('llm_call').
+ *
+ *   const summarize = LLMCall.create({ provider, model }).system('Summarize.').build();
+ */
+import type { FlowChart } from 'footprintjs';
+import { buildAgentChart } from './agent/chart.js';
+import type { AgentConfig } from './agent/config.js';
+import { mergePricing, type PricingTable } from './cost/index.js';
+import type { LLMProvider } from './providers/index.js';
+import { ConfigError, Runner } from './run/index.js';
+
+export interface LLMCallOptions {
+  provider: LLMProvider;
+  model: string;
+  id?: string;
+  name?: string;
+  temperature?: number;
+  maxTokens?: number;
+  pricing?: PricingTable;
+}
+
+export class LLMCall extends Runner {
+  readonly kind = 'llm_call' as const;
+  readonly id: string;
+  readonly name: string;
+
+  private constructor(private readonly config: AgentConfig) {
+    super();
+    this.id = config.member.id;
+    this.name = config.name;
+  }
+
+  static create(options: LLMCallOptions): LLMCallBuilder {
+    return new LLMCallBuilder(options);
+  }
+
+  protected buildChart(): FlowChart {
+    return buildAgentChart(this.config);
+  }
+
+  /** @internal used by the builder */
+  static fromConfig(config: AgentConfig): LLMCall {
+    return new LLMCall(config);
+  }
+}
+
+export class LLMCallBuilder {
+  private systemText = '';
+
+  constructor(private readonly options: LLMCallOptions) {}
+
+  system(text: string): this {
+    this.systemText = text;
+    return this;
+  }
+
+  build(): LLMCall {
+    const o = this.options;
+    if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('LLMCall needs a provider');
+    if (!o.model) throw new ConfigError('LLMCall needs a model');
+    const id = o.id ?? 'llm-call';
+    return LLMCall.fromConfig({
+      member: { kind: 'llm_call', id },
+      name: o.name ?? id,
+      provider: o.provider,
+      model: o.model,
+      maxIterations: 1,
+      temperature: o.temperature,
+      maxTokens: o.maxTokens,
+      pricing: mergePricing(o.pricing),
+      systemPrompt: this.systemText,
+      tools: new Map(),
+      ownTools: [],
+    });
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * anthropic(): an LLMProvider for Anthropic's Messages API wire format. It translates the
+ * LLMProvider port to content blocks (tool_use / tool_result) and back, and folds the cache token
+ * counts into input as the GenAI semconv counts them; transport, deadlines, retries and error typing
+ * live in http.ts.
+ */
+import type { TokenUsage } from '../../events/index.js';
+import { isRecord, malformed, postJson, type TransportOptions } from './http.js';
+import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
+
+export interface AnthropicOptions extends TransportOptions {
+  /** Sent as `x-api-key` when given. */
+  apiKey?: string;
+  /** Default 'https://api.anthropic.com'. */
+  baseURL?: string;
+  /** max_tokens when the request sets none (the API requires one). Default 1024. */
+  maxTokens?: number;
+}
+
+const API_VERSION = '2023-06-01';
+
+type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string | undefined; content: string };
+
+interface WireMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+export function anthropic(options: AnthropicOptions = {}): LLMProvider {
+  const name = 'anthropic';
+  const url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'anthropic-version': API_VERSION,
+    ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }),
+  };
+  const defaultMaxTokens = options.maxTokens ?? 1024;
+  return {
+    name,
+    async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
+      const body = await postJson(
+        { provider: name, url, headers, body: requestBody(request, defaultMaxTokens), signal: opts?.signal },
+        options,
+      );
+      return parseResponse(name, body);
+    },
+  };
+}
+
+function requestBody(request: LLMRequest, defaultMaxTokens: number): Record<string, unknown> {
+  return {
+    model: request.model,
+    max_tokens: request.maxTokens ?? defaultMaxTokens,
+    ...(request.systemPrompt === undefined ? {} : { system: request.systemPrompt }),
+    messages: wireMessages(request.messages),
+    ...(request.tools?.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.inputSchema,
+          })),
+        }
+      : {}),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+  };
+}
+
+/** Tool results travel as tool_result blocks in a user turn; consecutive results share one turn. */
+function wireMessages(messages: LLMMessage[]): WireMessage[] {
+  const wire: WireMessage[] = [];
+  let results: ContentBlock[] | undefined;
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content };
+      if (results) {
+        results.push(block);
+      } else {
+        results = [block];
+        wire.push({ role: 'user', content: results });
+      }
+      continue;
+    }
+    results = undefined;
+    if (message.role === 'assistant' && message.toolCalls?.length) {
+      // The API rejects empty text blocks, so a pure tool call carries only tool_use blocks.
+      const blocks: ContentBlock[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
+      wire.push({ role: 'assistant', content: blocks });
+    } else {
+      wire.push({ role: message.role, content: message.content });
+    }
+  }
+  return wire;
+}
+
+function parseResponse(provider: string, body: unknown): LLMResponse {
+  if (!isRecord(body) || !Array.isArray(body.content)) throw malformed(provider, 'no content array', body);
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  body.content.forEach((block: unknown, index) => {
+    if (!isRecord(block)) throw malformed(provider, `content[${index}] is not a block`, body);
+    if (block.type === 'text') {
+      if (typeof block.text !== 'string') throw malformed(provider, `content[${index}].text is not a string`, body);
+      content += block.text;
+    } else if (block.type === 'tool_use') {
+      if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isRecord(block.input)) {
+        throw malformed(provider, `content[${index}] is not a tool_use with id, name and object input`, body);
+      }
+      toolCalls.push({ id: block.id, name: block.name, args: block.input });
+    }
+    // Other block types (thinking, server tool results, ...) carry nothing the port models.
+  });
+  return {
+    content,
+    toolCalls,
+    usage: parseUsage(body.usage),
+    stopReason: typeof body.stop_reason === 'string' ? body.stop_reason : 'unknown',
+    ...(typeof body.model === 'string' ? { model: body.model } : {}),
+    ...(typeof body.id === 'string' ? { id: body.id } : {}),
+  };
+}
+
+/**
+ * Anthropic's input_tokens excludes cached tokens; the GenAI semconv's input count includes them,
+ * so input = input_tokens + cache reads + cache writes, with the cache parts also given apart.
+ */
+function parseUsage(usage: unknown): TokenUsage {
+  if (!isRecord(usage)) return { input: 0, output: 0 };
+  const count = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  const cacheRead = count(usage.cache_read_input_tokens);
+  const cacheWrite = count(usage.cache_creation_input_tokens);
+  return {
+    input: (count(usage.input_tokens) ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    output: count(usage.output_tokens) ?? 0,
+    ...(cacheRead === undefined ? {} : { cacheRead }),
+    ...(cacheWrite === undefined ? {} : { cacheWrite }),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * ProviderError: every way a model call can fail (HTTP 4xx/5xx, timeout, malformed reply,
+ * cancellation) becomes this one typed error, so callers branch on fields, never on messages.
+ */
+export type ProviderErrorKind = 'http' | 'timeout' | 'malformed_response' | 'aborted' | 'network' | 'script';
+
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  readonly provider: string;
+  readonly kind: ProviderErrorKind;
+  /** HTTP status, when the failure was an HTTP answer. */
+  readonly status?: number;
+  /** True when trying again may succeed (429, 5xx, network, timeout). */
+  readonly retryable: boolean;
+  /** The raw body or text that could not be used, for diagnosis (bounded). */
+  readonly raw?: string;
+
+  constructor(init: {
+    provider: string;
+    kind: ProviderErrorKind;
+    message: string;
+    status?: number;
+    retryable?: boolean;
+    raw?: string;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.provider = init.provider;
+    this.kind = init.kind;
+    this.status = init.status;
+    this.retryable = init.retryable ?? false;
+    this.raw = init.raw === undefined ? undefined : init.raw.slice(0, 4096);
+  }
+
+  /** A low-cardinality label for metrics and span `error.type`. */
+  get errorType(): string {
+    return this.status !== undefined ? String(this.status) : this.kind;
+  }
+}
+
+export function isProviderError(error: unknown): error is ProviderError {
+  return error instanceof ProviderError;
+}

@@ -1,0 +1,167 @@
+/**
+ * The HTTP plumbing both wire-format providers share: one JSON POST per attempt with a deadline,
+ * the caller's AbortSignal wired to the real fetch (cancelling it cancels the request on the wire),
+ * wrapped in bounded retries. Every way it can fail comes out as a typed ProviderError — never a bare
+ * fetch, abort or JSON error — so the providers themselves only translate shapes.
+ */
+import { ProviderError } from './errors.js';
+import { cancelled, hintDelay, withRetry } from './retry.js';
+
+export type FetchLike = typeof globalThis.fetch;
+
+/** Transport settings every HTTP provider accepts. */
+export interface TransportOptions {
+  /** Deadline for one attempt: connect, headers and the whole body (ms). Default 120 000. */
+  timeoutMs?: number;
+  /** Extra attempts after a retryable failure. Default 2, so at most 3 attempts. */
+  maxRetries?: number;
+  /** Backoff before the first retry (ms), doubling after that, with jitter. Default 200. */
+  retryBaseMs?: number;
+  /** The fetch to use (proxies, instrumentation, tests). Default: the global fetch at call time. */
+  fetch?: FetchLike;
+}
+
+export interface JsonPost {
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_RETRY_BASE_MS = 200;
+/** How much of a provider's error message goes into ProviderError.message. */
+const MAX_DETAIL_CHARS = 500;
+
+/** POSTs `post.body` as JSON with retries; resolves to the parsed JSON of a 2xx answer. */
+export function postJson(post: JsonPost, transport: TransportOptions): Promise<unknown> {
+  const timeoutMs = transport.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return withRetry(() => attempt(post, timeoutMs, transport.fetch ?? globalThis.fetch), {
+    provider: post.provider,
+    maxRetries: transport.maxRetries ?? DEFAULT_MAX_RETRIES,
+    baseMs: transport.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    signal: post.signal,
+  });
+}
+
+async function attempt(post: JsonPost, timeoutMs: number, fetchImpl: FetchLike): Promise<unknown> {
+  const { provider, signal } = post;
+  if (signal?.aborted) throw cancelled(provider, signal.reason);
+
+  // One controller per attempt, aborted by whichever comes first: the caller or the deadline.
+  const controller = new AbortController();
+  let stoppedBy: 'caller' | 'deadline' | undefined;
+  const stop = (by: 'caller' | 'deadline') => {
+    stoppedBy ??= by;
+    controller.abort();
+  };
+  const onCallerAbort = () => stop('caller');
+  signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const timer = setTimeout(() => stop('deadline'), timeoutMs);
+
+  try {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchImpl(post.url, {
+        method: 'POST',
+        headers: post.headers,
+        body: JSON.stringify(post.body),
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (stoppedBy === 'caller') throw cancelled(provider, signal?.reason);
+      if (stoppedBy === 'deadline') {
+        throw new ProviderError({
+          provider,
+          kind: 'timeout',
+          message: `${provider}: no complete answer within ${timeoutMs} ms`,
+          retryable: true,
+          cause: error,
+        });
+      }
+      throw new ProviderError({
+        provider,
+        kind: 'network',
+        message: `${provider}: request to ${post.url} failed (${networkDetail(error)})`,
+        retryable: true,
+        cause: error,
+      });
+    }
+    if (!response.ok) throw httpError(provider, response, text);
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw malformed(provider, `HTTP ${response.status} answer is not JSON`, text, error);
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+function httpError(provider: string, response: Response, text: string): ProviderError {
+  const { status } = response;
+  const detail = providerMessage(text);
+  const error = new ProviderError({
+    provider,
+    kind: 'http',
+    status,
+    retryable: status === 408 || status === 409 || status === 429 || status >= 500,
+    message: `${provider}: HTTP ${status}${detail === undefined ? '' : `: ${detail.slice(0, MAX_DETAIL_CHARS)}`}`,
+    raw: text,
+  });
+  const wait = retryAfterMs(response.headers.get('retry-after'));
+  return wait === undefined ? error : hintDelay(error, wait);
+}
+
+/**
+ * The human message in an error body: `{error: {message}}` (OpenAI, Anthropic, vLLM),
+ * `{error: "..."}` (Ollama) or `{message}`.
+ */
+function providerMessage(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(body)) return undefined;
+  if (typeof body.error === 'string') return body.error;
+  if (isRecord(body.error) && typeof body.error.message === 'string') return body.error.message;
+  return typeof body.message === 'string' ? body.message : undefined;
+}
+
+/** Retry-After is either delay-seconds or an HTTP date. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** fetch hides the socket error (ECONNREFUSED, ENOTFOUND, ...) in `cause`. */
+function networkDetail(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (isRecord(cause) && typeof cause.code === 'string') return cause.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A 2xx answer the provider cannot use; never retried (the same request would get the same answer). */
+export function malformed(provider: string, why: string, raw: unknown, cause?: unknown): ProviderError {
+  return new ProviderError({
+    provider,
+    kind: 'malformed_response',
+    message: `${provider}: malformed response: ${why}`,
+    raw: typeof raw === 'string' ? raw : JSON.stringify(raw),
+    cause,
+  });
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,10 @@
+/**
+ * The providers folder's public face: the LLMProvider port, its typed error, and the adapters
+ * (scripted for tests and demos, Chat Completions and Messages for real models).
+ */
+export type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall, ToolSpec } from './types.js';
+export { isProviderError, ProviderError, type ProviderErrorKind } from './errors.js';
+export { scripted, type ScriptedOptions, type ScriptedReply } from './scripted.js';
+export type { FetchLike, TransportOptions } from './http.js';
+export { openaiCompatible, type OpenAICompatibleOptions } from './openaiCompatible.js';
+export { anthropic, type AnthropicOptions } from './anthropic.js';

@@ -1,0 +1,139 @@
+/**
+ * openaiCompatible(): an LLMProvider for the OpenAI Chat Completions wire format, which OpenAI itself,
+ * Ollama (/v1), vLLM and the llama.cpp server all speak. This module only translates between the
+ * LLMProvider port and that format; transport, deadlines, retries and error typing live in http.ts.
+ */
+import type { TokenUsage } from '../../events/index.js';
+import { isRecord, malformed, postJson, type TransportOptions } from './http.js';
+import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
+
+export interface OpenAICompatibleOptions extends TransportOptions {
+  /** Up to and including the version segment, e.g. 'https://api.openai.com/v1', 'http://localhost:11434/v1'. */
+  baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>` when given (local servers usually need none). */
+  apiKey?: string;
+  /** Provider name for telemetry. Default 'openai'. */
+  name?: string;
+  /** Extra request headers (organisation, project, proxies); they override the defaults. */
+  headers?: Record<string, string>;
+}
+
+export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider {
+  const name = options.name ?? 'openai';
+  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+    ...options.headers,
+  };
+  return {
+    name,
+    async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
+      const body = await postJson({ provider: name, url, headers, body: requestBody(request), signal: opts?.signal }, options);
+      return parseResponse(name, body);
+    },
+  };
+}
+
+function requestBody(request: LLMRequest): Record<string, unknown> {
+  const messages: unknown[] = [];
+  if (request.systemPrompt !== undefined) messages.push({ role: 'system', content: request.systemPrompt });
+  for (const message of request.messages) messages.push(wireMessage(message));
+  return {
+    model: request.model,
+    messages,
+    ...(request.tools?.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          })),
+        }
+      : {}),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+  };
+}
+
+function wireMessage(message: LLMMessage): Record<string, unknown> {
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  if (message.role === 'assistant' && message.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      // The API itself answers a pure tool call with content null; echo it back the same way.
+      content: message.content === '' ? null : message.content,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.args) },
+      })),
+    };
+  }
+  return { role: message.role, content: message.content };
+}
+
+const STOP_REASONS = new Map([
+  ['stop', 'end_turn'],
+  ['tool_calls', 'tool_use'],
+  ['length', 'max_tokens'],
+  ['content_filter', 'content_filter'],
+]);
+
+function parseResponse(provider: string, body: unknown): LLMResponse {
+  const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
+  const message = isRecord(choice) ? choice.message : undefined;
+  if (!isRecord(body) || !isRecord(choice) || !isRecord(message)) {
+    throw malformed(provider, 'no choices[0].message', body);
+  }
+  const content = message.content ?? '';
+  if (typeof content !== 'string') throw malformed(provider, 'choices[0].message.content is not a string', body);
+  const finish = choice.finish_reason;
+  return {
+    content,
+    toolCalls: parseToolCalls(provider, message.tool_calls, body),
+    usage: parseUsage(body.usage),
+    stopReason: typeof finish === 'string' ? (STOP_REASONS.get(finish) ?? finish) : 'unknown',
+    ...(typeof body.model === 'string' ? { model: body.model } : {}),
+    ...(typeof body.id === 'string' ? { id: body.id } : {}),
+  };
+}
+
+function parseToolCalls(provider: string, calls: unknown, body: unknown): ToolCall[] {
+  if (calls === undefined || calls === null) return [];
+  if (!Array.isArray(calls)) throw malformed(provider, 'tool_calls is not an array', body);
+  return calls.map((call: unknown, index) => {
+    const fn = isRecord(call) ? call.function : undefined;
+    if (!isRecord(call) || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
+      throw malformed(provider, `tool_calls[${index}] has no function name and arguments`, body);
+    }
+    return {
+      id: typeof call.id === 'string' ? call.id : `call_${index}`,
+      name: fn.name,
+      args: parseArguments(provider, fn.name, fn.arguments),
+    };
+  });
+}
+
+/** Arguments arrive as a JSON string the model wrote; models do get it wrong. Empty means none. */
+function parseArguments(provider: string, tool: string, text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (error) {
+    throw malformed(provider, `arguments for tool '${tool}' are not valid JSON`, text, error);
+  }
+  if (!isRecord(args)) throw malformed(provider, `arguments for tool '${tool}' are not a JSON object`, text);
+  return args;
+}
+
+/** OpenAI counts cached prompt tokens inside prompt_tokens already, as the GenAI semconv wants. */
+function parseUsage(usage: unknown): TokenUsage {
+  if (!isRecord(usage)) return { input: 0, output: 0 };
+  const details = usage.prompt_tokens_details;
+  return {
+    input: typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0,
+    output: typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0,
+    ...(isRecord(details) && typeof details.cached_tokens === 'number' ? { cacheRead: details.cached_tokens } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * scripted({ replies }): a deterministic provider for tests, demos and benchmarks. Replies are played
+ * in order (the last one repeats), or computed by a function of the request. It honours AbortSignal
+ * and an optional delay, so cancellation and timing behave like a real model.
+ */
+import { ProviderError } from './errors.js';
+import type { CompleteOptions, LLMProvider, LLMRequest, LLMResponse } from './types.js';
+
+export type ScriptedReply =
+  | string
+  | {
+      content?: string;
+      toolCalls?: { id?: string; name: string; args?: Record<string, unknown> }[];
+      usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+      stopReason?: string;
+      /** Throw this instead of answering (to script provider failures). */
+      error?: Error;
+      /** Wait this long before answering (ms). */
+      delayMs?: number;
+    };
+
+export interface ScriptedOptions {
+  replies: ScriptedReply[] | ((request: LLMRequest, callIndex: number) => ScriptedReply | Promise<ScriptedReply>);
+  name?: string;
+  /** Default delay for every reply (ms). */
+  delayMs?: number;
+}
+
+export function scripted(options: ScriptedOptions): LLMProvider & { readonly calls: LLMRequest[] } {
+  const calls: LLMRequest[] = [];
+  const name = options.name ?? 'scripted';
+  return {
+    name,
+    calls,
+    async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
+      const index = calls.length;
+      calls.push(request);
+      const reply =
+        typeof options.replies === 'function'
+          ? await options.replies(request, index)
+          : options.replies[Math.min(index, options.replies.length - 1)];
+      if (reply === undefined) {
+        throw new ProviderError({ provider: name, kind: 'script', message: 'scripted provider has no replies' });
+      }
+      const normalised = typeof reply === 'string' ? { content: reply } : reply;
+      const delay = normalised.delayMs ?? options.delayMs ?? 0;
+      await wait(delay, opts?.signal, name);
+      if (normalised.error) throw normalised.error;
+      const toolCalls = (normalised.toolCalls ?? []).map((call, i) => ({
+        id: call.id ?? `call_${index}_${i}`,
+        name: call.name,
+        args: call.args ?? {},
+      }));
+      const content = normalised.content ?? '';
+      return {
+        content,
+        toolCalls,
+        usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) },
+        stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
+        model: request.model,
+      };
+    },
+  };
+}
+
+function estimateTokens(request: LLMRequest): number {
+  let chars = request.systemPrompt?.length ?? 0;
+  for (const m of request.messages) chars += m.content.length;
+  return Math.max(1, Math.ceil(chars / 4));
+}
+
+function wait(ms: number, signal: AbortSignal | undefined, provider: string): Promise<void> {
+  if (signal?.aborted) return Promise.reject(aborted(provider, signal));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted(provider, signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function aborted(provider: string, signal: AbortSignal): ProviderError {
+  return new ProviderError({ provider, kind: 'aborted', message: 'model request cancelled', cause: signal.reason });
+}

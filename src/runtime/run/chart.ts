@@ -1,0 +1,34 @@
+/**
+ * Helpers every runtime chart is built with: a quiet engine logger (footprintjs logs failures to the
+ * console by default, which costs tens of milliseconds and spams the app), and a stage wrapper that
+ * tags a thrown error with the member and stage it came from.
+ */
+import type { MemberRef } from '../../events/index.js';
+import { tagFailure } from './errors.js';
+
+export const quietLogger = {
+  info() {},
+  log() {},
+  debug() {},
+  error() {},
+  warn() {},
+};
+
+/** Wraps a stage body so that a failure names its member and stage. Pause signals pass untouched. */
+export function stage<S, R>(member: MemberRef, stageId: string, body: (scope: S) => R): (scope: S) => R {
+  return (scope: S) => {
+    try {
+      const result = body(scope);
+      if (result instanceof Promise) {
+        return result.catch((error: unknown) => {
+          tagFailure(error, { member, stage: stageId });
+          throw error;
+        }) as R;
+      }
+      return result;
+    } catch (error) {
+      tagFailure(error, { member, stage: stageId });
+      throw error;
+    }
+  };
+}

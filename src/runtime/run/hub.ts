@@ -1,0 +1,100 @@
+/**
+ * One hub per top-level run: the single path every typed event takes. Stage emits arrive through a
+ * footprintjs emit recorder (synchronously, at the call site), derived events (loop-guard trips, run
+ * failures) through publish(). The hub stamps the envelope (run id, stage, member, composition path,
+ * high-resolution time) once, then hands it to the run's instruments and to the listeners of the
+ * emitting member and every runner above it.
+ */
+import type { EmitEvent, EmitRecorder } from 'footprintjs';
+import { isFootprintEvent, now, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
+import type { MemberIndex } from './members.js';
+
+export type HubListener = (event: TypedEvent) => void;
+
+export interface TurnSignal {
+  kind: 'stop' | 'escalate';
+  reason: string;
+}
+
+const EVENTS_RECORDER_ID = 'footprint-otel.events';
+
+export class RunHub {
+  private readonly subscribers: HubListener[] = [];
+  private readonly signals = new Map<string, TurnSignal>();
+  readonly recorder: EmitRecorder;
+
+  constructor(
+    readonly runId: string,
+    private readonly members: MemberIndex,
+    readonly sessionId?: string,
+  ) {
+    this.recorder = {
+      id: EVENTS_RECORDER_ID,
+      onEmit: (event: EmitEvent) => {
+        if (isFootprintEvent(event.name)) {
+          this.deliver(event.name, event.payload, event.runtimeStageId, event.subflowPath);
+        }
+      },
+    };
+  }
+
+  /** Instruments subscribe here; they see every event of the run, before user listeners. */
+  subscribe(listener: HubListener): () => void {
+    this.subscribers.push(listener);
+    return () => {
+      const i = this.subscribers.indexOf(listener);
+      if (i >= 0) this.subscribers.splice(i, 1);
+    };
+  }
+
+  /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */
+  publish<K extends EventType>(type: K, payload: EventPayloads[K], runtimeStageId: string): void {
+    this.deliver(type, payload, runtimeStageId, subflowPathOf(runtimeStageId));
+  }
+
+  /** Asks the agent turn `turnId` to stop or escalate at its next decision point. */
+  signal(turnId: string, signal: TurnSignal): void {
+    if (!this.signals.has(turnId)) this.signals.set(turnId, signal);
+  }
+
+  takeSignal(turnId: string): TurnSignal | undefined {
+    const signal = this.signals.get(turnId);
+    if (signal) this.signals.delete(turnId);
+    return signal;
+  }
+
+  private deliver(type: EventType, payload: unknown, runtimeStageId: string, subflowPath: readonly string[]): void {
+    const chain = this.members.chain(subflowPath);
+    const owner = chain[0];
+    if (!owner) return;
+    const agentId = (payload as { agentId?: unknown } | null)?.agentId;
+    const event: TypedEvent = {
+      type,
+      payload: payload as TypedEvent['payload'],
+      meta: {
+        runId: this.runId,
+        runtimeStageId,
+        timestamp: now(),
+        member: owner.member,
+        agentId: typeof agentId === 'string' ? agentId : undefined,
+        compositionPath: owner.compositionPath,
+        route: owner.route,
+        subflowPath: subflowPath as string[],
+        sessionId: this.sessionId,
+      },
+    };
+    for (const subscriber of this.subscribers) {
+      try {
+        subscriber(event);
+      } catch {
+        // instruments guard themselves; a failure here must never reach the run
+      }
+    }
+    for (const entry of chain) entry.runner.listeners.dispatch(event);
+  }
+}
+
+function subflowPathOf(runtimeStageId: string): string[] {
+  const slash = runtimeStageId.lastIndexOf('/');
+  return slash < 0 ? [] : runtimeStageId.slice(0, slash).split('/');
+}

@@ -1,0 +1,16 @@
+/** Run machinery shared by every runner: the base class, the event hub, instruments, checkpoints, errors. */
+export { Runner, RunCancelledError, type RunInput, type RunOptions, type RunResult, type MountedMember } from './runner.js';
+export { RunHub, type TurnSignal, type HubListener } from './hub.js';
+export {
+  registerInstrument,
+  registeredInstruments,
+  type RunInstrument,
+  type RunSession,
+  type RunStart,
+  type RunOutcome,
+} from './instruments.js';
+export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
+export { RunFailedError, CheckpointError, ConfigError, describe, errorType } from './errors.js';
+export { currentHub } from './context.js';
+export { quietLogger, stage } from './chart.js';
+export { newId } from './ids.js';

@@ -1,0 +1,55 @@
+/**
+ * Run instruments: the one way anything outside the runtime takes part in a run. The OTel bridge,
+ * the metrics and the route recorder are all instruments: at the start of every top-level run (and
+ * every resume) each registered instrument may attach footprintjs recorders to the executor,
+ * subscribe to the run's typed events, wrap the executor call, add data to a pause checkpoint, and
+ * hear how the run ended. The runtime never imports them; they register themselves.
+ */
+import type { FlowChartExecutor } from 'footprintjs';
+import type { FailureOrigin } from './errors.js';
+import type { RunHub } from './hub.js';
+import type { Runner } from './runner.js';
+
+export interface RunStart {
+  runId: string;
+  runner: Runner;
+  executor: FlowChartExecutor;
+  hub: RunHub;
+  sessionId?: string;
+  /** Present when this start is a resume: what instruments stored at pause time. */
+  resumed?: { carry: Record<string, unknown>; pausedAt: number };
+}
+
+export type RunOutcome =
+  | { status: 'ok'; output: string }
+  | { status: 'paused' }
+  | { status: 'failed'; error: unknown; origin?: FailureOrigin };
+
+export interface RunSession {
+  /** Wraps the executor call (the OTel bridge contains its context here). */
+  around?<T>(call: () => Promise<T>): Promise<T>;
+  /** The run paused: data to carry in the checkpoint for the resumed run (e.g. a traceparent). */
+  paused?(): Record<string, unknown> | void;
+  /** The run ended (answered, failed or paused). Called exactly once. */
+  finished?(outcome: RunOutcome): void;
+}
+
+export interface RunInstrument {
+  readonly id: string;
+  /** Return a session to take part in this run, or undefined to stay out of it (zero cost). */
+  start(run: RunStart): RunSession | undefined;
+}
+
+const registry = new Map<string, RunInstrument>();
+
+/** Registers (or replaces, by id) an instrument for every run of every runner in this process. */
+export function registerInstrument(instrument: RunInstrument): () => void {
+  registry.set(instrument.id, instrument);
+  return () => {
+    if (registry.get(instrument.id) === instrument) registry.delete(instrument.id);
+  };
+}
+
+export function registeredInstruments(): Iterable<RunInstrument> {
+  return registry.values();
+}

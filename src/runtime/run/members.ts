@@ -1,0 +1,54 @@
+/**
+ * Maps a stage's subflow path to the runner (member) that owns it. Compositions mount children as
+ * footprintjs subflows, so the runtime stage id 'desk/billing/call-llm#7' belongs to the member
+ * mounted at 'desk/billing'. Built once per top-level runner; the tree is fixed after build().
+ */
+import type { MemberRef } from '../../events/index.js';
+import type { Runner } from './runner.js';
+
+export interface MemberEntry {
+  runner: Runner;
+  member: MemberRef;
+  /** 'kind:id' from the top-level runner down to this member. */
+  compositionPath: string[];
+  /** Mount path key ('' for the top-level runner). */
+  key: string;
+  /** Routing choices in force for this member (see EventMeta.route). */
+  route: string;
+}
+
+export class MemberIndex {
+  private readonly byPath = new Map<string, MemberEntry>();
+  readonly maxDepth: number;
+
+  constructor(root: Runner) {
+    let depth = 0;
+    const walk = (runner: Runner, path: string[], chain: string[], route: string) => {
+      const compositionPath = [...chain, `${runner.kind}:${runner.id}`];
+      const key = path.join('/');
+      this.byPath.set(key, { runner, member: { kind: runner.kind, id: runner.id }, compositionPath, key, route });
+      depth = Math.max(depth, path.length);
+      for (const child of runner.members()) {
+        const segment = runner.routesBetweenMembers ? `${runner.id}>${child.mountId}` : '';
+        const childRoute = segment === '' ? route : route === '' ? segment : `${route}/${segment}`;
+        walk(child.runner, [...path, child.mountId], compositionPath, childRoute);
+      }
+    };
+    walk(root, [], [], '');
+    this.maxDepth = depth;
+  }
+
+  /** The emitting member first, then its ancestors up to the top-level runner. */
+  chain(subflowPath: readonly string[]): MemberEntry[] {
+    const out: MemberEntry[] = [];
+    for (let length = Math.min(subflowPath.length, this.maxDepth); length >= 0; length--) {
+      const entry = this.byPath.get(length === 0 ? '' : subflowPath.slice(0, length).join('/'));
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
+  entries(): Iterable<MemberEntry> {
+    return this.byPath.values();
+  }
+}

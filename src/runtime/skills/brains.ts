@@ -1,0 +1,86 @@
+/**
+ * Per-skill brains and the escalation brain. Which provider and model serve a call follows one
+ * precedence: escalation (when the turn escalated) > the current skill's brain > the agent's default.
+ * Resolved and checked once, at build time: a brain for a skill the graph does not have, a skill whose
+ * two possible homes (defineSkill and the graph's providers map) disagree, a provider other than the
+ * agent's without a model, and an escalation threshold below 1 are all refused.
+ */
+import type { BrainChoice } from '../../events/index.js';
+import type { LLMProvider } from '../providers/index.js';
+import { ConfigError } from '../run/index.js';
+import type { SkillGraph } from './graph.js';
+
+export interface BrainSpec {
+  provider?: LLMProvider;
+  model?: string;
+}
+
+export interface EscalationSpec {
+  provider: LLMProvider;
+  model?: string;
+  afterRefusals: number;
+}
+
+export interface Brain {
+  provider: LLMProvider;
+  model: string;
+  via: BrainChoice['via'];
+  skillId?: string;
+}
+
+export interface Brains {
+  readonly fallback: Brain;
+  readonly escalation?: Brain & { afterRefusals: number };
+  forSkill(skillId: string | undefined): Brain;
+}
+
+export function resolveBrains(
+  graph: SkillGraph,
+  fallback: { provider: LLMProvider; model: string },
+  providers: Record<string, BrainSpec> | undefined,
+  escalation: EscalationSpec | undefined,
+): Brains {
+  const base: Brain = { ...fallback, via: 'default' };
+  for (const skillId of Object.keys(providers ?? {})) {
+    if (!graph.skills.has(skillId)) {
+      throw new ConfigError(`skill brains: "${skillId}" has a brain but is not a skill of the graph`);
+    }
+  }
+  const bySkill = new Map<string, Brain>();
+  for (const [skillId, skill] of graph.skills) {
+    const own: BrainSpec | undefined =
+      skill.provider || skill.model ? { provider: skill.provider, model: skill.model } : undefined;
+    const mapped = providers?.[skillId];
+    if (own && mapped && (own.provider !== mapped.provider || own.model !== mapped.model)) {
+      throw new ConfigError(
+        `skill brains: "${skillId}" has a brain in defineSkill and a different one in the graph's providers map; keep one`,
+      );
+    }
+    const spec = own ?? mapped;
+    if (spec) bySkill.set(skillId, { ...complete(spec, fallback, `skill "${skillId}"`), via: 'skill', skillId });
+  }
+  let escalationBrain: Brains['escalation'];
+  if (escalation) {
+    if (!Number.isInteger(escalation.afterRefusals) || escalation.afterRefusals < 1) {
+      throw new ConfigError(`escalation: afterRefusals must be a whole number >= 1 (got ${escalation.afterRefusals})`);
+    }
+    escalationBrain = {
+      ...complete(escalation, fallback, 'the escalation brain'),
+      via: 'escalation',
+      afterRefusals: escalation.afterRefusals,
+    };
+  }
+  return {
+    fallback: base,
+    escalation: escalationBrain,
+    forSkill: (skillId) => (skillId !== undefined && bySkill.get(skillId)) || base,
+  };
+}
+
+function complete(spec: BrainSpec, fallback: { provider: LLMProvider; model: string }, what: string) {
+  const provider = spec.provider ?? fallback.provider;
+  if (provider !== fallback.provider && !spec.model) {
+    throw new ConfigError(`${what}: a provider other than the agent's needs a model`);
+  }
+  return { provider, model: spec.model ?? fallback.model };
+}

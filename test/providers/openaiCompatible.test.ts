@@ -1,0 +1,284 @@
+/**
+ * openaiCompatible() against a real HTTP server speaking Chat Completions: the exact request it
+ * sends (path, headers, body with tool schemas and a tool-call round trip) and how it reads
+ * recorded-shape answers from OpenAI and Ollama.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { isProviderError, openaiCompatible, type LLMRequest, type ProviderError } from '../../src/runtime/providers/index.js';
+import { sendJson, startWireServer, type WireServer } from './wireServer.js';
+
+/** Shaped like a real gpt-4o answer that calls two tools. */
+const TOOL_CALL_COMPLETION = {
+  id: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
+  object: 'chat.completion',
+  created: 1741569952,
+  model: 'gpt-4o-2024-08-06',
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"location":"Paris, France","unit":"celsius"}' },
+          },
+          {
+            id: 'call_ABSg8ccnVFEDmmYWknYrB4ev',
+            type: 'function',
+            function: { name: 'get_time', arguments: '{}' },
+          },
+        ],
+        refusal: null,
+        annotations: [],
+      },
+      logprobs: null,
+      finish_reason: 'tool_calls',
+    },
+  ],
+  usage: {
+    prompt_tokens: 1302,
+    completion_tokens: 52,
+    total_tokens: 1354,
+    prompt_tokens_details: { cached_tokens: 1152, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  },
+  service_tier: 'default',
+  system_fingerprint: 'fp_fc9f1d7035',
+};
+
+/** Shaped like Ollama's /v1/chat/completions answer: no prompt_tokens_details. */
+const OLLAMA_COMPLETION = {
+  id: 'chatcmpl-457',
+  object: 'chat.completion',
+  created: 1736938234,
+  model: 'llama3.2',
+  system_fingerprint: 'fp_ollama',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'It is 18°C and sunny in Paris.' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 96, completion_tokens: 11, total_tokens: 107 },
+};
+
+const WEATHER_SCHEMA = {
+  type: 'object',
+  properties: {
+    location: { type: 'string', description: 'City and country' },
+    unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+  },
+  required: ['location'],
+  additionalProperties: false,
+};
+
+let server: WireServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function completionWith(patch: { message?: Record<string, unknown>; finish_reason?: unknown; usage?: unknown }) {
+  const choice = OLLAMA_COMPLETION.choices[0];
+  return {
+    ...OLLAMA_COMPLETION,
+    choices: [{ ...choice, message: { ...choice.message, ...patch.message }, finish_reason: 'finish_reason' in patch ? patch.finish_reason : 'stop' }],
+    ...('usage' in patch ? { usage: patch.usage } : {}),
+  };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
+  return error;
+}
+
+describe('openaiCompatible', () => {
+  it('sends the exact Chat Completions request and reads a tool-call answer', async () => {
+    server = await startWireServer((_req, res) => sendJson(res, 200, TOOL_CALL_COMPLETION));
+    const provider = openaiCompatible({
+      baseURL: `${server.url}/v1`,
+      apiKey: 'sk-test-123',
+      headers: { 'openai-project': 'proj_abc' },
+    });
+    const request: LLMRequest = {
+      model: 'gpt-4o',
+      systemPrompt: 'You are a weather assistant.',
+      messages: [
+        { role: 'user', content: 'Weather in Paris and Tokyo?' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'call_1', name: 'get_weather', args: { location: 'Paris, France' } },
+            { id: 'call_2', name: 'get_weather', args: { location: 'Tokyo, Japan', unit: 'celsius' } },
+          ],
+        },
+        { role: 'tool', toolCallId: 'call_1', content: '{"temp":18}' },
+        { role: 'tool', toolCallId: 'call_2', content: '{"temp":24}' },
+        { role: 'assistant', content: 'Paris 18°C, Tokyo 24°C.' },
+        { role: 'user', content: 'And what time is it?' },
+      ],
+      tools: [
+        { name: 'get_weather', description: 'Current weather for a city', inputSchema: WEATHER_SCHEMA },
+        { name: 'get_time', description: 'Current time', inputSchema: { type: 'object', properties: {} } },
+      ],
+      temperature: 0.2,
+      maxTokens: 256,
+    };
+
+    const response = await provider.complete(request);
+
+    expect(provider.name).toBe('openai');
+    expect(server.requests).toHaveLength(1);
+    const sent = server.requests[0];
+    expect(sent.method).toBe('POST');
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers['authorization']).toBe('Bearer sk-test-123');
+    expect(sent.headers['content-type']).toBe('application/json');
+    expect(sent.headers['openai-project']).toBe('proj_abc');
+    expect(sent.json).toEqual({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'You are a weather assistant.' },
+        { role: 'user', content: 'Weather in Paris and Tokyo?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris, France"}' } },
+            {
+              id: 'call_2',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"location":"Tokyo, Japan","unit":"celsius"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"temp":18}' },
+        { role: 'tool', tool_call_id: 'call_2', content: '{"temp":24}' },
+        { role: 'assistant', content: 'Paris 18°C, Tokyo 24°C.' },
+        { role: 'user', content: 'And what time is it?' },
+      ],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: 'Current weather for a city', parameters: WEATHER_SCHEMA } },
+        { type: 'function', function: { name: 'get_time', description: 'Current time', parameters: { type: 'object', properties: {} } } },
+      ],
+      temperature: 0.2,
+      max_tokens: 256,
+    });
+
+    expect(response).toEqual({
+      content: '',
+      toolCalls: [
+        { id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', args: { location: 'Paris, France', unit: 'celsius' } },
+        { id: 'call_ABSg8ccnVFEDmmYWknYrB4ev', name: 'get_time', args: {} },
+      ],
+      usage: { input: 1302, output: 52, cacheRead: 1152 },
+      stopReason: 'tool_use',
+      model: 'gpt-4o-2024-08-06',
+      id: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
+    });
+  });
+
+  it('omits unset fields and Authorization for a keyless local server (Ollama)', async () => {
+    server = await startWireServer((_req, res) => sendJson(res, 200, OLLAMA_COMPLETION));
+    const provider = openaiCompatible({ baseURL: `${server.url}/v1/`, name: 'ollama' });
+
+    const response = await provider.complete({ model: 'llama3.2', messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+
+    expect(provider.name).toBe('ollama');
+    const sent = server.requests[0];
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers['authorization']).toBeUndefined();
+    expect(sent.json).toEqual({ model: 'llama3.2', messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    expect(response).toEqual({
+      content: 'It is 18°C and sunny in Paris.',
+      toolCalls: [],
+      usage: { input: 96, output: 11 },
+      stopReason: 'end_turn',
+      model: 'llama3.2',
+      id: 'chatcmpl-457',
+    });
+  });
+
+  it('normalises finish reasons and passes unknown ones through', async () => {
+    const reasons = ['length', 'content_filter', 'eos_token', null];
+    server = await startWireServer((_req, res, i) => sendJson(res, 200, completionWith({ finish_reason: reasons[i] })));
+    const provider = openaiCompatible({ baseURL: server.url });
+    const stops: string[] = [];
+    for (let i = 0; i < reasons.length; i++) {
+      stops.push((await provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).stopReason);
+    }
+    expect(stops).toEqual(['max_tokens', 'content_filter', 'eos_token', 'unknown']);
+  });
+
+  it('keeps text content that comes alongside tool calls, and reads empty arguments as {}', async () => {
+    server = await startWireServer((_req, res) =>
+      sendJson(
+        res,
+        200,
+        completionWith({
+          message: {
+            content: 'Let me check.',
+            tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'get_time', arguments: '' } }],
+          },
+          finish_reason: 'tool_calls',
+        }),
+      ),
+    );
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
+    expect(response.content).toBe('Let me check.');
+    expect(response.toolCalls).toEqual([{ id: 'call_x', name: 'get_time', args: {} }]);
+  });
+
+  it('reports a missing usage block as zero tokens rather than failing the answer', async () => {
+    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: undefined })));
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
+    expect(response.usage).toEqual({ input: 0, output: 0 });
+  });
+
+  it('turns unparseable tool-call arguments into a malformed_response with the raw arguments', async () => {
+    const broken = '{"location": "Paris, France"';
+    server = await startWireServer((_req, res) =>
+      sendJson(
+        res,
+        200,
+        completionWith({
+          message: { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: broken } }] },
+          finish_reason: 'tool_calls',
+        }),
+      ),
+    );
+    const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.retryable).toBe(false);
+    expect(error.raw).toBe(broken);
+    expect(error.message).toContain("'get_weather'");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects arguments that are JSON but not an object', async () => {
+    server = await startWireServer((_req, res) =>
+      sendJson(
+        res,
+        200,
+        completionWith({
+          message: { content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 't', arguments: '[1,2]' } }] },
+        }),
+      ),
+    );
+    const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.raw).toBe('[1,2]');
+  });
+
+  it('treats a 200 without choices[0].message as malformed_response carrying the body', async () => {
+    const body = { id: 'chatcmpl-1', object: 'chat.completion', choices: [] };
+    server = await startWireServer((_req, res) => sendJson(res, 200, body));
+    const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.retryable).toBe(false);
+    expect(JSON.parse(error.raw ?? '')).toEqual(body);
+  });
+});
