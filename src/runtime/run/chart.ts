@@ -6,6 +6,10 @@
 import type { MemberRef } from '../../events/index.js';
 import { tagFailure } from './errors.js';
 
+interface EnvScope {
+  $getEnv(): { readonly signal?: AbortSignal };
+}
+
 export const quietLogger = {
   info() {},
   log() {},
@@ -14,10 +18,16 @@ export const quietLogger = {
   warn() {},
 };
 
-/** Wraps a stage body so that a failure names its member and stage. Pause signals pass untouched. */
-export function stage<S, R>(member: MemberRef, stageId: string, body: (scope: S) => R): (scope: S) => R {
+/**
+ * Wraps a stage body so that a failure names its member and stage, and so that a cancelled run stops
+ * at the next stage boundary. The run's AbortSignal travels in the footprintjs env (not as the
+ * traversal's own signal), so a cancelled stage finishes its own bookkeeping — the model call reports
+ * its cancellation — before the run ends: listeners and traces see a complete, ordered story.
+ */
+export function stage<S extends EnvScope, R>(member: MemberRef, stageId: string, body: (scope: S) => R): (scope: S) => R {
   return (scope: S) => {
     try {
+      scope.$getEnv().signal?.throwIfAborted();
       const result = body(scope);
       if (result instanceof Promise) {
         return result.catch((error: unknown) => {

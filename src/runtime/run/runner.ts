@@ -94,7 +94,7 @@ export abstract class Runner {
     }
     const signal = options.signal;
     return this.execute(newId('run'), options, undefined, (executor) =>
-      executor.run({ input: { message }, signal, env: signal ? { signal } : undefined }),
+      executor.run({ input: { message }, env: signal ? { signal } : undefined }),
     );
   }
 
@@ -103,7 +103,7 @@ export abstract class Runner {
     const saved = readCheckpoint(checkpoint, this);
     const signal = options.signal;
     return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt }, (executor) =>
-      executor.resume(saved.flow, answer, { signal, env: signal ? { signal } : undefined }),
+      executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
     );
   }
 

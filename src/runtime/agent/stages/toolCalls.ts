@@ -33,7 +33,7 @@ export function toolCallsStage(config: AgentConfig) {
     const available = scope.toolNames;
     let pauseRequest: PauseRequest | undefined;
 
-    const runOne = async (call: ToolCall): Promise<ToolOutcome & { reused?: boolean }> => {
+    const execute = async (call: ToolCall): Promise<ToolOutcome & { reused?: boolean }> => {
       const saved = done[call.id];
       if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0, reused: true };
       emit(scope, 'footprint.stream.tool_start', {
@@ -85,6 +85,12 @@ export function toolCallsStage(config: AgentConfig) {
       });
     };
 
+    const runOne = async (call: ToolCall) => {
+      const outcome = await execute(call);
+      if (!outcome.reused) reportEnd(scope, agentId, iteration, outcome, pauseRequest?.call.id === call.id);
+      return outcome;
+    };
+
     const outcomes = await Promise.all(calls.map(runOne));
 
     if (pauseRequest) {
@@ -92,7 +98,6 @@ export function toolCallsStage(config: AgentConfig) {
       for (const outcome of outcomes) {
         if (outcome.call.id !== paused.call.id) done[outcome.call.id] = { status: outcome.status, text: outcome.text };
       }
-      reportEnds(scope, agentId, iteration, outcomes, paused.call.id);
       scope.doneTools = done;
       if (skillState) scope.skill = skillState;
       scope.pausedAt = now();
@@ -105,7 +110,6 @@ export function toolCallsStage(config: AgentConfig) {
       throw paused.signal;
     }
 
-    reportEnds(scope, agentId, iteration, outcomes);
     scope.history = [
       ...scope.history,
       ...outcomes.map((o) => ({ role: 'tool' as const, content: o.text, toolCallId: o.call.id })),
@@ -123,25 +127,16 @@ export function toolCallsStage(config: AgentConfig) {
   };
 }
 
-function reportEnds(
-  scope: AgentScope,
-  agentId: string,
-  iteration: number,
-  outcomes: (ToolOutcome & { reused?: boolean })[],
-  pausedCallId?: string,
-): void {
-  for (const outcome of outcomes) {
-    if (outcome.reused) continue;
-    const paused = outcome.call.id === pausedCallId;
-    emit(scope, 'footprint.stream.tool_end', {
-      agentId,
-      iteration,
-      toolCallId: outcome.call.id,
-      toolName: outcome.call.name,
-      status: paused ? 'paused' : outcome.status,
-      durationMs: outcome.durationMs,
-      result: paused ? '' : outcome.text,
-      error: paused ? undefined : outcome.error,
-    });
-  }
+/** Reports one tool call's end the moment it settles, so its span ends when the tool did. */
+function reportEnd(scope: AgentScope, agentId: string, iteration: number, outcome: ToolOutcome, paused: boolean): void {
+  emit(scope, 'footprint.stream.tool_end', {
+    agentId,
+    iteration,
+    toolCallId: outcome.call.id,
+    toolName: outcome.call.name,
+    status: paused ? 'paused' : outcome.status,
+    durationMs: outcome.durationMs,
+    result: paused ? '' : outcome.text,
+    error: paused ? undefined : outcome.error,
+  });
 }
