@@ -5,3 +5,9 @@
  */
 export * from './events/index.js';
 export * from './runtime/index.js';
+export * from './recorders/index.js';
+
+import { setDefaultRouteGuard } from './runtime/index.js';
+import { defaultRouteGuard } from './recorders/index.js';
+
+setDefaultRouteGuard(defaultRouteGuard);

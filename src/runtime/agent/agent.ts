@@ -129,6 +129,15 @@ export class AgentBuilder {
           maxRejectedRetries: options.maxRejectedRetries,
           onTrip: options.onTrip,
         });
+      const guardOptions = options.pingPongWindow ?? options.maxRejectedRetries ?? options.onTrip;
+      if (!guard && guardOptions !== undefined) {
+        throw new ConfigError(
+          `agent "${id}": route guard options are set but no route recorder is registered; import the package entry or pass routeRecorder`,
+        );
+      }
+      if (options.onTrip === 'escalate' && !options.escalation) {
+        throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);
+      }
     }
     const config: AgentConfig = {
       member: { kind: 'agent', id },

@@ -7,7 +7,7 @@
  */
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
 import { isFootprintEvent, now, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
-import type { MemberIndex } from './members.js';
+import type { MemberEntry, MemberIndex } from './members.js';
 
 export type HubListener = (event: TypedEvent) => void;
 
@@ -21,6 +21,9 @@ const EVENTS_RECORDER_ID = 'footprint-otel.events';
 export class RunHub {
   private readonly subscribers: HubListener[] = [];
   private readonly signals = new Map<string, TurnSignal>();
+  /** Events raised while another is being delivered (a trip found while a hop is delivered). */
+  private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
+  private delivering = false;
   readonly recorder: EmitRecorder;
 
   constructor(
@@ -83,6 +86,20 @@ export class RunHub {
         sessionId: this.sessionId,
       },
     };
+    // Delivery is in order: an event raised by a subscriber while another is being delivered waits
+    // until every subscriber and listener has seen the one that caused it. Still synchronous.
+    this.pending.push({ event, chain });
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) this.dispatch(next.event, next.chain);
+    } finally {
+      this.delivering = false;
+      this.pending.length = 0;
+    }
+  }
+
+  private dispatch(event: TypedEvent, chain: MemberEntry[]): void {
     for (const subscriber of this.subscribers) {
       try {
         subscriber(event);

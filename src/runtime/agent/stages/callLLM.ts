@@ -7,7 +7,7 @@
 import { emit } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
-import { isProviderError, type LLMProvider } from '../../providers/index.js';
+import { isProviderError, type LLMProvider, type LLMRequest } from '../../providers/index.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
 import { applySignal } from './signals.js';
@@ -23,7 +23,8 @@ export function callLLMStage(config: AgentConfig) {
       return;
     }
     const brain = config.cursor && scope.skill ? config.cursor.brain(scope.skill) : defaultBrain;
-    const request = { ...scope.request, model: brain.model };
+    // Scope reads are live views of the turn's state; the provider and the events get a plain snapshot.
+    const request: LLMRequest = { ...structuredClone(scope.$getValue('request') as LLMRequest), model: brain.model };
     const callId = newId('call');
     const iteration = scope.iteration;
     const skill = scope.skill?.current;

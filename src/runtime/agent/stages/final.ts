@@ -17,10 +17,11 @@ export function finalStage(config: AgentConfig) {
       agentId,
       outcome: stopped ? 'stopped_early' : 'answered',
       iterations: scope.iteration,
-      tokens: scope.tokens,
+      // Copies: scope reads are live views, and an event payload must stay what it was.
+      tokens: { ...scope.tokens },
       costUsd: scope.costUsd,
       llmCalls: scope.llmCalls,
-      stoppedEarly: stopped,
+      stoppedEarly: stopped && { ...stopped },
       answer,
     });
     scope.output = answer;
