@@ -1,0 +1,262 @@
+// End to end without Docker: the real OTel JS SDK (MeterProvider + PeriodicExportingMetricReader +
+// OTLP/HTTP protobuf exporter) exports a synthetic run of every contract instrument to
+// VictoriaMetrics (which translates OTLP names like Prometheus's OTLP receiver), PromQL reads them
+// back under the contract names; then vmalert evaluates the SHIPPED rule file on that data and
+// notifies an Alertmanager running the SHIPPED routing tree, whose webhook must receive the
+// ping-pong and rejected-cap alerts of the tripping service, and nothing for the clean service.
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { ExportResult } from '@opentelemetry/core';
+import YAML from 'yaml';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  describeWithBackends,
+  startAlertmanager,
+  startVictoriaMetrics,
+  startVmalert,
+  startWebhookReceiver,
+  stopAll,
+  waitFor,
+  type Backend,
+  type PromSample,
+  type VictoriaMetrics,
+  type Vmalert,
+  type WebhookReceiver,
+} from '../support/backends.js';
+import { SDK_METRIC_NAMES } from './exported-metric-names.js';
+import { loadYaml, PATHS, type Json } from './stack-files.js';
+
+const TRIPPING = 'footprint-e2e-tripping';
+const CLEAN = 'footprint-e2e-clean';
+
+// Semantic-convention bucket advice for the gen_ai histograms.
+const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+const DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+
+/** Delegating exporter that records every export result (the OTLP exporter does not surface errors). */
+class CheckedExporter implements PushMetricExporter {
+  readonly results: ExportResult[] = [];
+  readonly selectAggregationTemporality: PushMetricExporter['selectAggregationTemporality'];
+  readonly selectAggregation: PushMetricExporter['selectAggregation'];
+  private readonly inner: OTLPMetricExporter;
+  constructor(inner: OTLPMetricExporter) {
+    this.inner = inner;
+    this.selectAggregationTemporality = inner.selectAggregationTemporality?.bind(inner);
+    this.selectAggregation = inner.selectAggregation?.bind(inner);
+  }
+  export(metrics: ResourceMetrics, done: (r: ExportResult) => void): void {
+    this.inner.export(metrics, (r) => {
+      this.results.push(r);
+      done(r);
+    });
+  }
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush();
+  }
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+}
+
+/** One service's MeterProvider with the contract instruments (names, kinds and units as the bridge's). */
+function contractMeter(service: string, url: string) {
+  const exporter = new CheckedExporter(new OTLPMetricExporter({ url }));
+  // Long interval: the test exports deterministically with forceFlush().
+  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 600_000, exportTimeoutMillis: 10_000 });
+  const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': service }), readers: [reader] });
+  const m = provider.getMeter('footprint-otel', '0.1.0');
+  return {
+    provider,
+    exporter,
+    tokens: m.createHistogram('gen_ai.client.token.usage', { unit: '{token}', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } }),
+    duration: m.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
+    cost: m.createCounter('footprint.llm.cost.usd', { unit: '{USD}' }),
+    decisions: m.createCounter('footprint.route.decisions', { unit: '{decision}' }),
+    trips: m.createCounter('footprint.route.trips', { unit: '{trip}' }),
+    escalations: m.createCounter('footprint.skill.escalations', { unit: '{escalation}' }),
+    rejections: m.createCounter('footprint.skill.rejections', { unit: '{rejection}' }),
+    runs: m.createCounter('footprint.runs', { unit: '{run}' }),
+    runDuration: m.createHistogram('footprint.run.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
+    exportFailures: m.createCounter('footprint.telemetry.export.failures', { unit: '{failure}' }),
+    spansDropped: m.createCounter('footprint.telemetry.spans.dropped', { unit: '{span}' }),
+  };
+}
+type ContractMeter = ReturnType<typeof contractMeter>;
+
+function llmCall(s: ContractMeter, o: { model: string; route: string; skill: string; seconds: number; input: number; output: number; usd: number; error?: string }) {
+  const common = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'scripted',
+    'gen_ai.request.model': o.model,
+    'footprint.agent': 'desk',
+    'footprint.skill': o.skill,
+    'footprint.route': o.route,
+  };
+  s.duration.record(o.seconds, o.error ? { ...common, 'error.type': o.error } : common);
+  if (o.error) return;
+  s.tokens.record(o.input, { ...common, 'gen_ai.token.type': 'input' });
+  s.tokens.record(o.output, { ...common, 'gen_ai.token.type': 'output' });
+  s.cost.add(o.usd, { 'gen_ai.request.model': o.model, 'gen_ai.provider.name': 'scripted', 'footprint.agent': 'desk', 'footprint.skill': o.skill, 'footprint.route': o.route });
+}
+
+function run(s: ContractMeter, outcome: string, seconds: number) {
+  const attrs = { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'desk', 'footprint.run.outcome': outcome };
+  s.runs.add(1, attrs);
+  s.runDuration.record(seconds, attrs);
+}
+
+/** What the bridge does at startup: every trip kind and telemetry counter exists at 0. */
+function preCreate(s: ContractMeter) {
+  for (const kind of ['ping_pong', 'rejected_cap']) s.trips.add(0, { 'footprint.trip.kind': kind, 'footprint.agent': 'desk' });
+  for (const signal of ['traces', 'metrics']) s.exportFailures.add(0, { 'footprint.signal': signal });
+  s.spansDropped.add(0);
+}
+
+const byLabel = (samples: PromSample[], label: string) => Object.fromEntries(samples.map((s) => [s.metric[label] ?? '', Number(s.value[1])]));
+
+describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules) -> Alertmanager -> webhook', ['victoria-metrics', 'vmalert', 'alertmanager'], (bins) => {
+  let vm: VictoriaMetrics | undefined;
+  let am: Backend | undefined;
+  let vmalert: Vmalert | undefined;
+  let sink: WebhookReceiver | undefined;
+  let tripping: ContractMeter;
+  let clean: ContractMeter;
+
+  beforeAll(async () => {
+    [vm, sink] = await Promise.all([startVictoriaMetrics(bins['victoria-metrics']), startWebhookReceiver()]);
+    tripping = contractMeter(TRIPPING, vm.otlpMetricsUrl);
+    clean = contractMeter(CLEAN, vm.otlpMetricsUrl);
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.all([tripping?.provider.shutdown(), clean?.provider.shutdown()].map((p) => p?.catch(() => undefined)));
+    await stopAll(vmalert, am, vm, sink);
+  });
+
+  it('ingests a synthetic run of every contract instrument under the contract Prometheus names', async () => {
+    // Phase 1: startup state plus some ordinary traffic.
+    for (const s of [tripping, clean]) preCreate(s);
+    for (let i = 0; i < 5; i++) llmCall(tripping, { model: 'm-large', route: 'desk>billing', skill: 'billing', seconds: 3.0, input: 1200, output: 300, usd: 0.08 });
+    for (let i = 0; i < 20; i++) llmCall(tripping, { model: 'm-small', route: 'desk>faq', skill: 'faq', seconds: 0.05, input: 200, output: 50, usd: 0.001 });
+    tripping.decisions.add(3, { 'footprint.router': 'desk', 'footprint.route.chosen': 'billing' });
+    for (let i = 0; i < 3; i++) run(tripping, 'ok', 4.2);
+    for (let i = 0; i < 3; i++) llmCall(clean, { model: 'm-small', route: 'desk>faq', skill: 'faq', seconds: 0.05, input: 100, output: 20, usd: 0.0000005 });
+    run(clean, 'ok', 0.3);
+    await Promise.all([tripping.provider.forceFlush(), clean.provider.forceFlush()]);
+    // VictoriaMetrics makes brand-new series searchable only after its index catches up (~10s here).
+    await waitFor(async () => (await vm!.query(`count(footprint_route_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
+      what: 'the pre-created trip series in VictoriaMetrics',
+      timeoutMs: 40_000,
+    });
+
+    // Phase 2: the tripping service ping-pongs once and hits the rejected cap twice; the clean one doesn't.
+    tripping.trips.add(1, { 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'desk' });
+    tripping.trips.add(2, { 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'desk' });
+    tripping.escalations.add(1, { 'footprint.agent': 'desk', 'footprint.skill': 'billing' });
+    tripping.rejections.add(3, { 'footprint.agent': 'desk', 'footprint.skill': 'billing' });
+    llmCall(tripping, { model: 'm-large', route: 'desk>billing', skill: 'billing', seconds: 3.0, input: 0, output: 0, usd: 0, error: 'timeout' });
+    for (let i = 0; i < 5; i++) llmCall(tripping, { model: 'm-large', route: 'desk>billing', skill: 'billing', seconds: 3.0, input: 1200, output: 300, usd: 0.12 });
+    run(tripping, 'error', 9.5);
+    llmCall(clean, { model: 'm-small', route: 'desk>faq', skill: 'faq', seconds: 0.05, input: 100, output: 20, usd: 0.0000005 });
+    run(clean, 'ok', 0.3);
+    await Promise.all([tripping.provider.forceFlush(), clean.provider.forceFlush()]);
+
+    const failed = [...tripping.exporter.results, ...clean.exporter.results].filter((r) => r.code !== 0);
+    expect(failed.map((r) => r.error?.message)).toEqual([]);
+
+    const trips = await waitFor(
+      async () => {
+        const r = byLabel(await vm!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
+        return r.ping_pong === 1 && r.rejected_cap === 2 ? r : undefined;
+      },
+      { what: 'phase-2 trips in VictoriaMetrics', timeoutMs: 40_000 },
+    );
+    expect(trips).toEqual({ ping_pong: 1, rejected_cap: 2 });
+
+    // Every contract name, and nothing else, exists for the service (translation = the contract).
+    const want = [...SDK_METRIC_NAMES].sort();
+    const names = await waitFor(
+      async () => {
+        const got = (await vm!.metricNames(`{service_name="${TRIPPING}"}`)).filter((n) => n !== 'target_info').sort();
+        return got.length >= want.length ? got : undefined;
+      },
+      { what: 'every contract series of the tripping service', timeoutMs: 40_000 },
+    ).catch(async () => (await vm!.metricNames(`{service_name="${TRIPPING}"}`)).sort());
+    expect(names).toEqual(want);
+  }, 90_000);
+
+  it('answers PromQL for cost by route, trips by kind and p95 duration by model', async () => {
+    const cost = byLabel(await vm!.query(`sum by (footprint_route) (footprint_llm_cost_usd_total{service_name="${TRIPPING}"})`), 'footprint_route');
+    expect(cost['desk>billing']).toBeCloseTo(5 * 0.08 + 5 * 0.12, 9);
+    expect(cost['desk>faq']).toBeCloseTo(20 * 0.001, 9);
+
+    const increase = byLabel(await vm!.query(`sum by (footprint_trip_kind) (increase(footprint_route_trips_total{service_name="${TRIPPING}"}[5m]))`), 'footprint_trip_kind');
+    expect(increase).toEqual({ ping_pong: 1, rejected_cap: 2 });
+    const cleanTrips = byLabel(await vm!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
+    expect(cleanTrips).toEqual({ ping_pong: 0, rejected_cap: 0 });
+
+    const p95 = byLabel(
+      await vm!.query(`histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_operation_duration_seconds_bucket{service_name="${TRIPPING}"}))`),
+      'gen_ai_request_model',
+    );
+    expect(p95['m-large']).toBeGreaterThan(2.56);
+    expect(p95['m-large']).toBeLessThanOrEqual(5.12);
+    expect(p95['m-small']).toBeGreaterThan(0.04);
+    expect(p95['m-small']).toBeLessThanOrEqual(0.08);
+
+    const tokens = byLabel(await vm!.query(`sum by (gen_ai_token_type) (gen_ai_client_token_usage_sum{service_name="${TRIPPING}"})`), 'gen_ai_token_type');
+    expect(tokens).toEqual({ input: 10 * 1200 + 20 * 200, output: 10 * 300 + 20 * 50 });
+
+    const errors = byLabel(await vm!.query(`sum by (error_type) (gen_ai_client_operation_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');
+    expect(errors).toEqual({ timeout: 1 });
+    const runs = byLabel(await vm!.query(`sum by (footprint_run_outcome) (footprint_runs_total{service_name="${TRIPPING}"})`), 'footprint_run_outcome');
+    expect(runs).toEqual({ ok: 3, error: 1 });
+  }, 30_000);
+
+  it('fires ping-pong and rejected-cap alerts for the tripping service only, through the shipped routing', async () => {
+    // The shipped Alertmanager routing tree, with webhooks pointed at the in-process sink and waits shortened.
+    const amConfig = loadYaml(PATHS.alertmanager);
+    for (const r of amConfig.receivers as Json[]) {
+      for (const w of r.webhook_configs ?? []) w.url = sink!.url + new URL(w.url).pathname;
+    }
+    const shorten = (route: Json) => {
+      if (route.group_wait !== undefined) route.group_wait = '1s';
+      if (route.group_interval !== undefined) route.group_interval = '1s';
+      (route.routes ?? []).forEach(shorten);
+    };
+    shorten(amConfig.route);
+    am = await startAlertmanager({ config: YAML.stringify(amConfig) }, bins.alertmanager);
+    vmalert = await startVmalert({ datasourceUrl: vm!.url, ruleFiles: [PATHS.rules], notifierUrl: am.url, evaluationInterval: '1s' }, bins.vmalert);
+
+    const isFiring = (name: string, service: string) => (a: { labels: Record<string, string>; status: string }) =>
+      a.labels.alertname === name && a.labels.service_name === service && a.status === 'firing';
+    const [pingPong, rejected] = await Promise.all([
+      sink!.waitForAlert(isFiring('FootprintPingPongTrip', TRIPPING), { timeoutMs: 30_000 }),
+      sink!.waitForAlert(isFiring('FootprintRejectedCapTrips', TRIPPING), { timeoutMs: 30_000 }),
+    ]);
+    for (const a of [pingPong, rejected]) {
+      expect(a.path).toBe('/alertmanager/page'); // severity=critical route of the shipped tree
+      expect(a.labels).toMatchObject({ footprint_agent: 'desk', severity: 'critical', team: 'agents' });
+    }
+    expect(pingPong.annotations.summary).toBe(`Agent desk ping-ponged between skills (${TRIPPING})`);
+    expect(pingPong.annotations.description).toMatch(/^1 ping-pong trip\(s\) in the last 5m/);
+    expect(rejected.annotations.description).toMatch(/^2 rejected-cap trip\(s\) in the last 10m/);
+
+    // Let vmalert evaluate a few more rounds after the alerts fired, then nothing may concern the clean service.
+    const firstRound = Date.now();
+    await waitFor(
+      async () => {
+        const groups = await vmalert!.groups();
+        const evaluated = groups.flatMap((g) => g.rules).map((r) => Date.parse(r.lastEvaluation ?? ''));
+        return evaluated.length > 0 && evaluated.every((t) => t > firstRound + 2_000);
+      },
+      { what: 'two more vmalert evaluation rounds', timeoutMs: 15_000 },
+    );
+    const groups = await vmalert!.groups();
+    expect(groups.flatMap((g) => g.rules).filter((r) => r.lastError)).toEqual([]);
+    const alerts = await vmalert!.alerts();
+    expect(alerts.filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
+    expect(sink!.alerts().filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
+  }, 60_000);
+});

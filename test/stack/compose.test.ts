@@ -1,0 +1,103 @@
+// docker-compose.yml is a valid Compose file (official compose-spec JSON schema, vendored, ajv
+// draft-07; a deliberately broken copy must fail), pins the agreed images, gives every service
+// that can have one a health check, and mounts only files that exist in the repo.
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadJson, loadYaml, parseVolume, PATHS, repoPath, type Json } from './stack-files.js';
+
+// ajv/ajv-formats are CJS with `exports.default`; under NodeNext the default import is the module object.
+const Ajv = ((AjvModule as Json).default ?? AjvModule) as typeof AjvModule.default;
+const addFormats = ((addFormatsModule as Json).default ?? addFormatsModule) as typeof addFormatsModule.default;
+
+function composeValidator() {
+  const schema = loadJson(PATHS.composeSchema);
+  delete schema.$schema; // ajv ships draft-07 under the http:// id; the schema says https://
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
+const compose = loadYaml(PATHS.compose);
+const services: Record<string, Json> = compose.services;
+
+const PINNED: Record<string, string> = {
+  'otel-collector': 'otel/opentelemetry-collector-contrib:0.159.0',
+  jaeger: 'jaegertracing/jaeger:2.20.0',
+  prometheus: 'prom/prometheus:v3.14.0',
+  alertmanager: 'prom/alertmanager:v0.34.0',
+  grafana: 'grafana/grafana:13.2.0',
+};
+
+describe('docker-compose.yml', () => {
+  const validate = composeValidator();
+
+  it('validates against the official Compose schema', () => {
+    const ok = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('a deliberately broken copy fails the same schema', () => {
+    const broken = structuredClone(compose);
+    broken.services.jaeger.portz = ['16686:16686'];
+    expect(validate(broken)).toBe(false);
+    expect(JSON.stringify(validate.errors)).toContain('portz');
+
+    const badDependency = structuredClone(compose);
+    badDependency.services.grafana.depends_on.prometheus.condition = 'service_maybe';
+    expect(validate(badDependency)).toBe(false);
+  });
+
+  it('is the footprint-otel project with the pinned images', () => {
+    expect(compose.name).toBe('footprint-otel');
+    for (const [svc, image] of Object.entries(PINNED)) expect(services[svc]?.image, svc).toBe(image);
+    expect(Object.keys(services).sort()).toEqual(['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'prometheus']);
+    for (const s of Object.values(services)) expect(String(s.image)).toMatch(/:[\w.-]+$/); // tagged, never :latest
+    for (const s of Object.values(services)) expect(String(s.image)).not.toMatch(/:latest$/);
+  });
+
+  it('health-checks every service except the scratch-based collector', () => {
+    for (const [name, s] of Object.entries(services)) {
+      if (name === 'otel-collector') {
+        expect(s.healthcheck).toBeUndefined();
+        continue;
+      }
+      expect(s.healthcheck?.test?.[0], `${name} healthcheck`).toBe('CMD');
+    }
+  });
+
+  it('orders startup on health, and depends only on services that exist', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const [dep, cond] of Object.entries<Json>(s.depends_on ?? {})) {
+        expect(services[dep], `${name} depends on ${dep}`).toBeDefined();
+        expect(cond.condition).toBe(services[dep].healthcheck ? 'service_healthy' : 'service_started');
+      }
+    }
+  });
+
+  it('mounts only repo files that exist, and declares its named volumes', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const v of s.volumes ?? []) {
+        const { source, bind } = parseVolume(v);
+        if (bind) expect(existsSync(repoPath(source)), `${name}: ${source}`).toBe(true);
+        else expect(compose.volumes, `named volume ${source}`).toHaveProperty(source);
+      }
+    }
+  });
+
+  it('exposes the collector OTLP ports and the UIs on the host', () => {
+    const ports = Object.values(services).flatMap((s) => (s.ports ?? []).map((p: string) => p.split(':')[0]));
+    for (const p of ['4317', '4318', '16686', '9090', '9093', '3000']) expect(ports).toContain(p);
+    expect(services.jaeger.ports.some((p: string) => p.startsWith('4317') || p.startsWith('4318'))).toBe(false);
+  });
+
+  it('passes the sampling knob to the collector and the receiver/lifecycle flags to Prometheus', () => {
+    expect(services['otel-collector'].environment.FOOTPRINT_SAMPLE_PERCENT).toBe('${FOOTPRINT_SAMPLE_PERCENT:-25}');
+    const flags: string[] = services.prometheus.command;
+    expect(flags).toContain('--web.enable-otlp-receiver');
+    expect(flags).toContain('--enable-feature=exemplar-storage');
+    expect(services.grafana.environment).toMatchObject({ GF_AUTH_ANONYMOUS_ENABLED: 'true', GF_AUTH_ANONYMOUS_ORG_ROLE: 'Admin' });
+  });
+});

@@ -1,0 +1,68 @@
+// The metric contract as Prometheus sees it: every series name (and label) footprint-otel's
+// bridge exports over OTLP, AFTER OTLP->Prometheus translation (UnderscoreEscapingWithSuffixes:
+// dots -> underscores, unit suffix from UCUM units, brace units dropped, _total on counters,
+// _bucket/_sum/_count on histograms). Dashboards, Prometheus rules and Grafana alert rules may
+// query only these names (test/stack/promql-lint.test.ts). ONE list, so a rename shows up as a
+// failing test rather than an empty panel; a later test checks SDK_METRIC_NAMES against a real
+// export from a scripted run.
+
+/** Resource attributes promoted to labels on every series (deploy/prometheus/prometheus.yml), plus
+ * the job/instance labels Prometheus derives from service.name / service.instance.id. */
+export const RESOURCE_LABELS = [
+  'service_name',
+  'service_namespace',
+  'service_version',
+  'deployment_environment_name',
+  'job',
+  'instance',
+] as const;
+
+const GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
+const RUN = ['footprint_runner_kind', 'footprint_runner_id', 'footprint_run_outcome'];
+
+function histogram(base: string, labels: readonly string[]): Record<string, readonly string[]> {
+  return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };
+}
+
+/** SDK instruments (src/otel bridge), by Prometheus series name -> attribute labels. */
+export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // gen_ai.client.token.usage, histogram {token}
+  ...histogram('gen_ai_client_token_usage', [...GEN_AI_COMMON, 'gen_ai_token_type']),
+  // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
+  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_COMMON, 'error_type']),
+  // footprint.llm.cost.usd, counter {USD}
+  footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
+  // footprint.route.decisions, counter {decision}
+  footprint_route_decisions_total: ['footprint_router', 'footprint_route_chosen'],
+  // footprint.route.trips, counter {trip}; every kind pre-created at 0
+  footprint_route_trips_total: ['footprint_trip_kind', 'footprint_agent'],
+  // footprint.skill.escalations / footprint.skill.rejections, counters
+  footprint_skill_escalations_total: ['footprint_agent', 'footprint_skill'],
+  footprint_skill_rejections_total: ['footprint_agent', 'footprint_skill'],
+  // footprint.runs, counter {run}; footprint.run.duration, histogram s
+  footprint_runs_total: RUN,
+  ...histogram('footprint_run_duration_seconds', RUN),
+  // footprint.telemetry.export.failures {failure}; footprint.telemetry.spans.dropped {span}
+  footprint_telemetry_export_failures_total: ['footprint_signal'],
+  footprint_telemetry_spans_dropped_total: [],
+};
+
+/** Series the collector's span_metrics connector derives from spans (deploy/otel-collector/config.yaml). */
+export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
+  traces_span_metrics_calls_total: ['span_name', 'span_kind', 'status_code', 'gen_ai_request_model', 'gen_ai_operation_name', 'footprint_route'],
+  ...histogram('traces_span_metrics_duration_seconds', ['span_name', 'span_kind', 'status_code', 'gen_ai_request_model', 'gen_ai_operation_name', 'footprint_route']),
+};
+
+export const SDK_METRIC_NAMES: readonly string[] = Object.keys(SDK_METRICS);
+export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
+/** Every name a dashboard, rule or alert may query. */
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+
+/** Labels a selector on `metric` may match on. */
+export function allowedLabels(metric: string): readonly string[] {
+  const own = SDK_METRICS[metric] ?? COLLECTOR_METRICS[metric] ?? [];
+  return [...RESOURCE_LABELS, ...own];
+}
+
+/** Labels never to filter or group on: SDK/resource noise that differs between exporters and backends. */
+export const FORBIDDEN_LABEL_PREFIXES = ['telemetry_sdk_'] as const;

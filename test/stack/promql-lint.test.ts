@@ -1,0 +1,58 @@
+// Every PromQL expression the repo ships (dashboards, template variables, Prometheus alert rules,
+// Grafana alert rules, Jaeger->metrics datasource queries) parses with the Prometheus grammar and
+// queries only metric names and labels of the contract in exported-metric-names.ts; none filters
+// or groups on an SDK label. Catches `_seconds`/`_USD`/label drift before a panel goes blank.
+import { describe, expect, it } from 'vitest';
+import { allowedLabels, EXPORTED_METRIC_NAMES, FORBIDDEN_LABEL_PREFIXES, RESOURCE_LABELS, SDK_METRICS, COLLECTOR_METRICS } from './exported-metric-names.js';
+import { allShippedQueries, dashboardQueries, datasourceQueries, grafanaAlertQueries, lintPromQL, ruleQueries, substituteGrafanaMacros } from './promql.js';
+
+const ALL_LABELS = new Set<string>([...RESOURCE_LABELS, 'le', ...Object.values(SDK_METRICS).flat(), ...Object.values(COLLECTOR_METRICS).flat()]);
+const queries = allShippedQueries();
+
+describe('the PromQL linter itself', () => {
+  it('reports syntax errors, metric names, matcher and grouping labels', () => {
+    const ok = lintPromQL('sum by (le, footprint_route) (rate(footprint_llm_cost_usd_total{service_name=~".*"}[5m])) / on() group_left() sum(footprint_runs_total)');
+    expect(ok.errors).toEqual([]);
+    expect(ok.metrics.sort()).toEqual(['footprint_llm_cost_usd_total', 'footprint_runs_total']);
+    expect(ok.selectors[0]!.labels).toEqual(['service_name']);
+    expect(ok.groupingLabels).toEqual(['le', 'footprint_route']);
+    expect(lintPromQL('sum(rate(foo[5m])').errors.length).toBeGreaterThan(0);
+    expect(lintPromQL('foo{').errors.length).toBeGreaterThan(0);
+  });
+
+  it('substitutes Grafana macros into parseable PromQL', () => {
+    expect(substituteGrafanaMacros('rate(x{a=~"$service", b=~"${route:regex}"}[$__rate_interval]) offset $__range')).toBe('rate(x{a=~".*", b=~".*"}[5m]) offset 5m');
+    expect(substituteGrafanaMacros('rate(x{$$__tags}[5m])')).toBe('rate(x{service_name="x"}[5m])');
+    expect(substituteGrafanaMacros('label_replace(x, "a", "$1", "b", "(.*)")')).toContain('"$1"');
+  });
+});
+
+describe('shipped PromQL', () => {
+  it('covers every place that ships queries', () => {
+    expect(dashboardQueries().length).toBeGreaterThan(40);
+    expect(ruleQueries().map((q) => q.where)).toHaveLength(5);
+    expect(grafanaAlertQueries()).toHaveLength(5);
+    expect(datasourceQueries().length).toBeGreaterThan(0);
+  });
+
+  it.each(queries.map((q) => [q.where, q] as const))('%s parses and uses only contract metrics and labels', (_where, q) => {
+    const lint = lintPromQL(q.expr);
+    expect(lint.errors, q.expr).toEqual([]);
+    expect(lint.metrics.length, `no metric selected in ${q.expr}`).toBeGreaterThan(0);
+    for (const sel of lint.selectors) {
+      expect(sel.metric, `selector without a metric name: ${sel.text}`).toBeDefined();
+      expect(EXPORTED_METRIC_NAMES, `unknown metric in ${sel.text}`).toContain(sel.metric);
+      const allowed = allowedLabels(sel.metric!);
+      for (const l of sel.labels) expect(allowed, `${sel.metric} has no label ${l} (${sel.text})`).toContain(l);
+    }
+    for (const l of lint.groupingLabels) expect(ALL_LABELS.has(l), `grouping on unknown label ${l}`).toBe(true);
+    for (const prefix of FORBIDDEN_LABEL_PREFIXES) expect(q.raw.includes(prefix), `${q.where} touches ${prefix}*`).toBe(false);
+  });
+
+  it('covers every contract metric family somewhere (dashboards or rules)', () => {
+    const used = new Set(queries.flatMap((q) => lintPromQL(q.expr).metrics));
+    const families = (names: string[]) => new Set(names.map((n) => n.replace(/_(bucket|sum|count)$/, '')));
+    const unused = [...families(EXPORTED_METRIC_NAMES as string[])].filter((f) => ![...used].some((u) => u === f || u.startsWith(`${f}_`)));
+    expect(unused).toEqual([]);
+  });
+});

@@ -1,0 +1,565 @@
+// Real metric/alerting backends for tests, on a machine without Docker: locate the binaries that
+// scripts/install-backends.sh installs (promtool, prometheus, alertmanager, amtool,
+// VictoriaMetrics, vmalert) and start/stop them on 127.0.0.1 with free ports and temp data dirs,
+// plus an in-process webhook receiver that collects Alertmanager notifications.
+// A missing binary must never pass silently: under CI (process.env.CI) or
+// FOOTPRINT_REQUIRE_BACKENDS=1 the suite FAILS; elsewhere it is skipped with the reason in its name.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'vitest';
+
+// ---------------------------------------------------------------------------------------------
+// Locating binaries
+
+export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'victoria-metrics' | 'vmalert';
+
+/** Executable names tried on PATH and in the backends folder, in order. */
+const CANDIDATES: Record<BackendBinary, string[]> = {
+  promtool: ['promtool'],
+  prometheus: ['prometheus'],
+  // Debian names the Alertmanager binary prometheus-alertmanager.
+  alertmanager: ['alertmanager', 'prometheus-alertmanager'],
+  amtool: ['amtool'],
+  'victoria-metrics': ['victoria-metrics', 'victoria-metrics-prod'],
+  vmalert: ['vmalert', 'vmalert-prod'],
+};
+
+const INSTALL_HINT = 'run `sudo bash scripts/install-backends.sh`';
+
+/** Folder install-backends.sh unpacks into (env FOOTPRINT_BACKENDS_DIR overrides). */
+export function backendsDir(): string {
+  return process.env.FOOTPRINT_BACKENDS_DIR ?? '/opt/footprint-backends';
+}
+
+/** Env var that points straight at a binary, e.g. FOOTPRINT_VICTORIA_METRICS_BIN. */
+export function binaryEnvVar(name: BackendBinary): string {
+  return `FOOTPRINT_${name.toUpperCase().replace(/-/g, '_')}_BIN`;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Path of a backend binary: env override, then the backends folder, then PATH. */
+export function findBinary(name: BackendBinary): string | undefined {
+  const override = process.env[binaryEnvVar(name)];
+  if (override) return isExecutable(override) ? override : undefined;
+  const dirs = [path.join(backendsDir(), 'bin'), ...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'];
+  for (const exe of CANDIDATES[name]) {
+    for (const dir of dirs) {
+      const file = path.join(dir, exe);
+      if (isExecutable(file)) return file;
+    }
+  }
+  return undefined;
+}
+
+/** True when a missing backend must fail the run instead of skipping (CI, or asked for). */
+export function backendsRequired(): boolean {
+  const ci = process.env.CI;
+  return (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') || process.env.FOOTPRINT_REQUIRE_BACKENDS === '1';
+}
+
+export function missingReason(name: BackendBinary): string {
+  return `${name} not found (${binaryEnvVar(name)}, ${path.join(backendsDir(), 'bin')}, PATH); ${INSTALL_HINT}`;
+}
+
+/**
+ * The path of a backend binary. Missing: throws when backends are required (CI /
+ * FOOTPRINT_REQUIRE_BACKENDS=1), else returns undefined so the caller skips with missingReason().
+ */
+export function requireBinary(name: BackendBinary): string | undefined {
+  const found = findBinary(name);
+  if (found) return found;
+  if (backendsRequired()) {
+    throw new Error(`required backend missing: ${missingReason(name)} (CI or FOOTPRINT_REQUIRE_BACKENDS=1 makes this a failure)`);
+  }
+  return undefined;
+}
+
+/**
+ * describe() that needs backend binaries. All present: runs `body` with their paths. Missing and
+ * required: a failing test that names what is missing. Missing otherwise: a skipped suite whose
+ * name carries the reason (and a warning on stderr).
+ */
+export function describeWithBackends(
+  title: string,
+  names: readonly BackendBinary[],
+  body: (bins: Record<BackendBinary, string>) => void,
+): void {
+  const found: Partial<Record<BackendBinary, string>> = {};
+  const missing: BackendBinary[] = [];
+  for (const n of names) {
+    const p = findBinary(n);
+    if (p) found[n] = p;
+    else missing.push(n);
+  }
+  if (missing.length === 0) {
+    describe(title, () => body(found as Record<BackendBinary, string>));
+    return;
+  }
+  const reason = missing.map(missingReason).join('; ');
+  if (backendsRequired()) {
+    describe(title, () => {
+      it('has the backend binaries it needs', () => {
+        for (const n of missing) requireBinary(n); // throws with the reason
+      });
+    });
+    return;
+  }
+  console.warn(`[backends] skipping "${title}": ${reason}`);
+  describe.skip(`${title} [SKIPPED: ${reason}]`, () => body(found as Record<BackendBinary, string>));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small utilities
+
+/** A free TCP port on 127.0.0.1 (closed again before returning; the caller binds it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      if (addr === null || typeof addr === 'string') return reject(new Error('no port'));
+      srv.close(() => resolve(addr.port));
+    });
+  });
+}
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+  /** Shown in the timeout error. */
+  what?: string;
+}
+
+/** Polls `probe` until it returns a value other than undefined/false, or the deadline passes. */
+export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, opts: WaitOptions = {}): Promise<T> {
+  const { timeoutMs = 20_000, intervalMs = 200, what = 'condition' } = opts;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const tail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+export interface Backend {
+  name: string;
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Last lines of the process's stdout/stderr. */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+interface SpawnSpec {
+  name: string;
+  bin: string;
+  args: (port: number, dataDir: string) => string[];
+  /** Path polled until it answers 2xx. */
+  readyPath: string;
+  /** Files to write into the data dir before start (name -> content). */
+  files?: (port: number, dataDir: string) => Record<string, string>;
+  timeoutMs?: number;
+}
+
+async function spawnBackend(spec: SpawnSpec): Promise<Backend> {
+  let lastErr: unknown;
+  // A freshly probed port can be taken before the child binds it: retry with a new one.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), `footprint-${spec.name}-`));
+    for (const [file, content] of Object.entries(spec.files?.(port, dataDir) ?? {})) {
+      writeFileSync(path.join(dataDir, file), content);
+    }
+    const lines: string[] = [];
+    const child = spawn(spec.bin, spec.args(port, dataDir), { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    live.add(child);
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
+      if (lines.length > 300) lines.splice(0, lines.length - 300);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    let exited: number | string | null | undefined;
+    const exitPromise = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        exited = code ?? signal;
+        live.delete(child);
+        resolve();
+      });
+      child.once('error', (err) => {
+        lines.push(`spawn error: ${err.message}`);
+        exited = 'spawn-error';
+        live.delete(child);
+        resolve();
+      });
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const backend: Backend = {
+      name: spec.name,
+      url,
+      port,
+      dataDir,
+      logs: () => lines.join('\n'),
+      async stop() {
+        if (exited === undefined) {
+          child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exitPromise;
+          clearTimeout(killer);
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    try {
+      await waitFor(async () => (exited !== undefined ? Promise.reject(new Error(`exited with ${exited}`)) : httpOk(url + spec.readyPath)), {
+        timeoutMs: spec.timeoutMs ?? 20_000,
+        what: `${spec.name} ready at ${url}${spec.readyPath}`,
+      });
+      return backend;
+    } catch (err) {
+      lastErr = new Error(`${spec.name} did not start: ${(err as Error).message}\n--- ${spec.name} log ---\n${lines.slice(-40).join('\n')}`);
+      await backend.stop();
+    }
+  }
+  throw lastErr;
+}
+
+async function getJson<T = unknown>(url: string): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`GET ${url} -> ${res.status}: ${body.slice(0, 500)}`);
+  return JSON.parse(body) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PromQL over the HTTP API (Prometheus and VictoriaMetrics speak the same one)
+
+export interface PromSample {
+  metric: Record<string, string>;
+  value: [number, string];
+}
+
+export interface PromQueryable {
+  url: string;
+  /** Instant query; throws on an API error. */
+  query(expr: string, time?: number): Promise<PromSample[]>;
+  /** Raw API answer (status/errorType/error/data) without throwing. */
+  queryRaw(expr: string): Promise<{ status: string; error?: string; errorType?: string; data?: { resultType: string; result: unknown } }>;
+}
+
+function promApi(url: string): PromQueryable {
+  const queryRaw = async (expr: string, time?: number) => {
+    const params = new URLSearchParams({ query: expr });
+    if (time !== undefined) params.set('time', String(time));
+    const res = await fetch(`${url}/api/v1/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: params.toString(),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return (await res.json()) as { status: string; error?: string; errorType?: string; data?: { resultType: string; result: unknown } };
+  };
+  return {
+    url,
+    queryRaw: (expr) => queryRaw(expr),
+    async query(expr, time) {
+      const body = await queryRaw(expr, time);
+      if (body.status !== 'success') throw new Error(`query failed: ${body.errorType}: ${body.error}\n${expr}`);
+      if (body.data?.resultType !== 'vector') throw new Error(`expected a vector, got ${body.data?.resultType}`);
+      return body.data.result as PromSample[];
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// VictoriaMetrics (OTLP ingest + PromQL)
+
+export interface VictoriaMetrics extends Backend, PromQueryable {
+  /** OTLP/HTTP protobuf metrics endpoint for OTLPMetricExporter({ url }). */
+  otlpMetricsUrl: string;
+  /** Metric names that have series matching `selector` (e.g. '{service_name="x"}'). */
+  metricNames(selector: string): Promise<string[]>;
+}
+
+export async function startVictoriaMetrics(bin = requireBinary('victoria-metrics')): Promise<VictoriaMetrics> {
+  if (!bin) throw new Error(missingReason('victoria-metrics'));
+  const b = await spawnBackend({
+    name: 'victoria-metrics',
+    bin,
+    readyPath: '/health',
+    args: (port, dir) => [
+      `-httpListenAddr=127.0.0.1:${port}`,
+      `-storageDataPath=${path.join(dir, 'data')}`,
+      '-retentionPeriod=1d',
+      // OTLP names/labels as Prometheus's OTLP receiver makes them (footprint_llm_cost_usd_total).
+      '-opentelemetry.usePrometheusNaming',
+      // Make samples queryable at once (default hides the last 30s) and never serve cached rollups.
+      '-search.latencyOffset=0s',
+      '-search.disableCache',
+      '-inmemoryDataFlushInterval=1s',
+      '-loggerLevel=WARN',
+    ],
+  });
+  const api = promApi(b.url);
+  return {
+    ...b,
+    ...api,
+    otlpMetricsUrl: `${b.url}/opentelemetry/v1/metrics`,
+    async metricNames(selector) {
+      const body = await getJson<{ data: string[] }>(`${b.url}/api/v1/label/__name__/values?${new URLSearchParams({ 'match[]': selector })}`);
+      return body.data;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alertmanager
+
+export interface AlertmanagerOptions {
+  /** Full alertmanager.yml content; default: everything to `webhookUrl`. */
+  config?: string;
+  webhookUrl?: string;
+}
+
+export async function startAlertmanager(opts: AlertmanagerOptions, bin = requireBinary('alertmanager')): Promise<Backend> {
+  if (!bin) throw new Error(missingReason('alertmanager'));
+  const config =
+    opts.config ??
+    [
+      'route:',
+      '  receiver: webhook',
+      '  group_by: [alertname, service_name]',
+      '  group_wait: 0s',
+      '  group_interval: 1s',
+      '  repeat_interval: 1h',
+      'receivers:',
+      '  - name: webhook',
+      '    webhook_configs:',
+      `      - url: ${JSON.stringify(opts.webhookUrl ?? 'http://127.0.0.1:9/none')}`,
+      '        send_resolved: true',
+      '',
+    ].join('\n');
+  return spawnBackend({
+    name: 'alertmanager',
+    bin,
+    readyPath: '/-/ready',
+    files: () => ({ 'alertmanager.yml': config }),
+    args: (port, dir) => [
+      `--config.file=${path.join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=', // no gossip port
+      '--log.level=warn',
+    ],
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// vmalert: evaluates Prometheus rule files against VictoriaMetrics, notifies Alertmanager
+
+export interface VmalertAlert {
+  name: string;
+  state: string; // pending | firing
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  value: string;
+}
+
+export interface Vmalert extends Backend {
+  alerts(): Promise<VmalertAlert[]>;
+  /** Rule groups as vmalert reports them (name, lastEvaluation, rules[].health/lastError...). */
+  groups(): Promise<Array<{ name: string; lastEvaluation?: string; rules: Array<{ name: string; health?: string; lastError?: string; lastEvaluation?: string; type?: string }> }>>;
+}
+
+export interface VmalertOptions {
+  datasourceUrl: string;
+  ruleFiles: string[];
+  notifierUrl: string;
+  /** Default 1s, so tests need not wait for the 1m default. */
+  evaluationInterval?: string;
+  /** For recording rules / alert state persistence; usually the same VictoriaMetrics. */
+  remoteWriteUrl?: string;
+}
+
+export async function startVmalert(opts: VmalertOptions, bin = requireBinary('vmalert')): Promise<Vmalert> {
+  if (!bin) throw new Error(missingReason('vmalert'));
+  const b = await spawnBackend({
+    name: 'vmalert',
+    bin,
+    readyPath: '/health',
+    args: (port) => [
+      `-httpListenAddr=127.0.0.1:${port}`,
+      `-datasource.url=${opts.datasourceUrl}`,
+      `-notifier.url=${opts.notifierUrl}`,
+      `-evaluationInterval=${opts.evaluationInterval ?? '1s'}`,
+      // VictoriaMetrics runs with -search.latencyOffset=0s, so evaluate at "now".
+      '-rule.evalDelay=0s',
+      ...(opts.remoteWriteUrl ? [`-remoteWrite.url=${opts.remoteWriteUrl}`] : []),
+      ...opts.ruleFiles.map((f) => `-rule=${f}`),
+      '-loggerLevel=WARN',
+    ],
+  });
+  return {
+    ...b,
+    async alerts() {
+      const body = await getJson<{ data: { alerts: VmalertAlert[] } }>(`${b.url}/api/v1/alerts`);
+      return body.data.alerts ?? [];
+    },
+    async groups() {
+      const body = await getJson<{ data: { groups: Awaited<ReturnType<Vmalert['groups']>> } }>(`${b.url}/api/v1/rules`);
+      return body.data.groups ?? [];
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prometheus (rule evaluation + PromQL; the Debian builds have no OTLP receiver)
+
+export interface PrometheusOptions {
+  ruleFiles?: string[];
+  /** host:port of an Alertmanager, e.g. new URL(am.url).host */
+  alertmanagerTarget?: string;
+  evaluationInterval?: string;
+  /** Extra raw YAML appended to the generated prometheus.yml (e.g. scrape_configs). */
+  extraConfig?: string;
+}
+
+export interface Prometheus extends Backend, PromQueryable {
+  rules(): Promise<Array<{ name: string; rules: Array<{ name: string; type: string; health: string; lastError?: string; state?: string }> }>>;
+}
+
+export async function startPrometheus(opts: PrometheusOptions = {}, bin = requireBinary('prometheus')): Promise<Prometheus> {
+  if (!bin) throw new Error(missingReason('prometheus'));
+  const lines = ['global:', `  evaluation_interval: ${opts.evaluationInterval ?? '1s'}`, '  scrape_interval: 15s'];
+  if (opts.ruleFiles?.length) lines.push('rule_files:', ...opts.ruleFiles.map((f) => `  - ${JSON.stringify(f)}`));
+  if (opts.alertmanagerTarget) {
+    lines.push('alerting:', '  alertmanagers:', '    - static_configs:', `        - targets: [${JSON.stringify(opts.alertmanagerTarget)}]`);
+  }
+  if (opts.extraConfig) lines.push(opts.extraConfig);
+  const b = await spawnBackend({
+    name: 'prometheus',
+    bin,
+    readyPath: '/-/ready',
+    files: () => ({ 'prometheus.yml': lines.join('\n') + '\n' }),
+    args: (port, dir) => [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--web.enable-remote-write-receiver',
+      '--log.level=warn',
+    ],
+  });
+  return {
+    ...b,
+    ...promApi(b.url),
+    async rules() {
+      const body = await getJson<{ data: { groups: Awaited<ReturnType<Prometheus['rules']>> } }>(`${b.url}/api/v1/rules`);
+      return body.data.groups;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook receiver (what Alertmanager would page)
+
+export interface ReceivedAlert {
+  /** Request path, e.g. /alertmanager/page */
+  path: string;
+  status: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  receiver?: string;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  alerts(): ReceivedAlert[];
+  /** Resolves with the first alert matching `pred`, or rejects at the deadline. */
+  waitForAlert(pred: (a: ReceivedAlert) => boolean, opts?: WaitOptions): Promise<ReceivedAlert>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: ReceivedAlert[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+          status?: string;
+          receiver?: string;
+          alerts?: Array<{ status?: string; labels?: Record<string, string>; annotations?: Record<string, string> }>;
+        };
+        for (const a of body.alerts ?? []) {
+          received.push({
+            path: new URL(req.url ?? '/', 'http://x').pathname,
+            status: a.status ?? body.status ?? 'unknown',
+            labels: a.labels ?? {},
+            annotations: a.annotations ?? {},
+            receiver: body.receiver,
+          });
+        }
+        res.writeHead(200).end('{}');
+      } catch {
+        res.writeHead(400).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    alerts: () => [...received],
+    waitForAlert: (pred, opts) => waitFor(() => received.find(pred), { what: 'a matching alert at the webhook', ...opts }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Stops whatever started, ignoring the ones that did not. */
+export async function stopAll(...items: Array<{ stop?: () => Promise<void>; close?: () => Promise<void> } | undefined>): Promise<void> {
+  await Promise.all(items.map((i) => (i?.stop ? i.stop() : i?.close ? i.close() : undefined)?.catch(() => undefined)));
+}
