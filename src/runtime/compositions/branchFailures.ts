@@ -1,0 +1,60 @@
+/**
+ * Why a Parallel needs help to see its branches' errors: footprintjs runs fork children with
+ * Promise.allSettled and, when the fork has a next stage, drops the settled results, so a failed
+ * branch simply never writes its output and the merge stage cannot tell why. The engine does report
+ * every stage failure to flow recorders (onError, with the thrown value), so this instrument, which
+ * every Parallel brings to the runs it takes part in, records them per branch for the merge stage.
+ *
+ * Branches are told apart by a token the Parallel passes in each branch's mapped input (visible at
+ * onSubflowEntry): an error belongs to the innermost branch whose mount path encloses the failing
+ * stage, so a failure a nested Parallel already absorbed is never charged to the outer branch.
+ */
+import type { FlowErrorEvent, FlowSubflowEvent } from 'footprintjs';
+import { currentHub, type RunHub, type RunInstrument } from '../run/index.js';
+
+const TOKEN_KEY = 'parallelBranch';
+const RECORDER_ID = 'footprint-otel.parallel-branch-failures';
+const failuresByRun = new WeakMap<RunHub, Map<string, unknown>>();
+
+export const branchFailureInstrument: RunInstrument = {
+  id: RECORDER_ID,
+  start({ executor, hub }) {
+    if (failuresByRun.has(hub)) return undefined;
+    const failures = new Map<string, unknown>();
+    const tokenByMount = new Map<string, string>();
+    failuresByRun.set(hub, failures);
+    executor.attachFlowRecorder({
+      id: RECORDER_ID,
+      onSubflowEntry(event: FlowSubflowEvent) {
+        const token = event.mappedInput?.[TOKEN_KEY];
+        if (typeof token === 'string' && event.subflowId) tokenByMount.set(event.subflowId, token);
+      },
+      onError(event: FlowErrorEvent) {
+        const path = mountPathOf(event.traversalContext?.runtimeStageId ?? '');
+        for (let length = path.length; length > 0; length--) {
+          const token = tokenByMount.get(path.slice(0, length).join('/'));
+          if (token === undefined) continue;
+          if (!failures.has(token)) failures.set(token, event.structuredError.raw);
+          return;
+        }
+      },
+    });
+    return undefined;
+  },
+};
+
+/** The mapped input of a branch: its message plus the token its failures are filed under. */
+export function branchInput(message: string, token: string): Record<string, unknown> {
+  return { message, [TOKEN_KEY]: token };
+}
+
+/** What the branch with this token threw in the current run, if it failed. */
+export function branchFailure(token: string): unknown {
+  const hub = currentHub();
+  return hub ? failuresByRun.get(hub)?.get(token) : undefined;
+}
+
+function mountPathOf(runtimeStageId: string): string[] {
+  const slash = runtimeStageId.lastIndexOf('/');
+  return slash < 0 ? [] : runtimeStageId.slice(0, slash).split('/');
+}

@@ -1,0 +1,15 @@
+/** Compositions: runners made of runners, mounted as subflows of one chart (one run, one trace). */
+export { Composition, type CompositionOptions } from './composition.js';
+export { Sequence, SequenceBuilder } from './sequence.js';
+export { Parallel, ParallelBuilder, type BranchResult, type BranchError, type MergeFn } from './parallel.js';
+export { Conditional, ConditionalBuilder, type Predicate, type Verdict } from './conditional.js';
+export { Loop, LoopBuilder, LOOP_CEILING, type UntilFn } from './loop.js';
+export {
+  swarm,
+  Swarm,
+  DEFAULT_MAX_HANDOFFS,
+  MAX_HANDOFFS_CEILING,
+  type SwarmOptions,
+  type RouteFn,
+  type RouteInput,
+} from './swarm.js';

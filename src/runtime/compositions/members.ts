@@ -1,0 +1,48 @@
+/**
+ * A composition's members: the runners it mounts as footprintjs subflows, by id. The id becomes the
+ * subflow mount id, so it must be a valid path segment (footprintjs joins mount paths with '/', and
+ * runtime stage ids use '#' and '~'), unique in the composition, and distinct from the ids of the
+ * composition's own stages (mounts and stages share one id space in a chart).
+ */
+import { ConfigError, Runner, type MountedMember } from '../run/index.js';
+
+const FORBIDDEN = /[/#~\s]/;
+
+export function checkMember(
+  owner: string,
+  id: unknown,
+  runner: unknown,
+  existing: readonly MountedMember[],
+  reserved: readonly string[],
+): void {
+  if (typeof id !== 'string' || id === '' || FORBIDDEN.test(id)) {
+    throw new ConfigError(`${owner}: member id ${JSON.stringify(id)} must be a non-empty string without "/", "#", "~" or spaces`);
+  }
+  if (reserved.includes(id)) {
+    throw new ConfigError(`${owner}: "${id}" is used by the composition itself (one of its stages or mounts); give the member another id`);
+  }
+  if (existing.some((member) => member.mountId === id)) {
+    throw new ConfigError(`${owner}: two members are named "${id}"`);
+  }
+  if (!(runner instanceof Runner)) {
+    throw new ConfigError(`${owner}: member "${id}" is not a runner (did you forget .build()?)`);
+  }
+}
+
+/** Runner output as text: the chart contract says a string, anything else is serialised. */
+export function asText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (output === undefined || output === null) return '';
+  return JSON.stringify(output);
+}
+
+/**
+ * Mount options for a member: its input message is read from the composition's state, and its
+ * output is written back by `write` (a subflow's return value is what the outputMapper receives).
+ */
+export function mountOptions<S>(read: (state: S) => string, write: (output: string, state: S) => Record<string, unknown>) {
+  return {
+    inputMapper: (state: S) => ({ message: read(state) }),
+    outputMapper: (output: unknown, state: S) => write(asText(output), state),
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * swarm: agents hand the conversation to one another. Before every turn `route` names the agent that
+ * takes it (given the current message, the last agent and the hand-offs so far); that agent's reply
+ * becomes the current message, and so on until route names nobody, names someone outside the roster,
+ * or the hand-off budget is spent. Every dispatch to an agent counts as a hand-off, the first one
+ * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when route
+ * names nobody), and composition.exit records why the swarm stopped:
+ *
+ *   status 'no_route'          stopReason 'no_route'          route named nobody: the answer is the current message
+ *   status 'no_route'          stopReason 'unknown_agent'     route named an id outside the roster
+ *   status 'budget_exhausted'  stopReason 'budget_exhausted'  route asked for a turn beyond maxHandoffs
+ *
+ * After an early stop (unknown agent, budget) the answer is the last agent's reply.
+ *
+ *   const desk = swarm({ id: 'desk', agents: [{ id: 'triage', runner: triage }, { id: 'billing', runner: billing }],
+ *     route: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined) });
+ */
+import { flowChart, type FlowChart } from 'footprintjs';
+import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
+import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
+import { Composition } from './composition.js';
+import { enter, exit, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { checkMember, mountOptions } from './members.js';
+
+export const DEFAULT_MAX_HANDOFFS = 10;
+export const MAX_HANDOFFS_CEILING = 100;
+
+const STAGES = ['enter', 'route', 'stop', 'settle', 'continue', 'again', 'exit'] as const;
+const STOP = 'stop';
+const AGAIN = 'again';
+const EXIT = 'exit';
+
+export interface RouteInput {
+  message: string;
+  lastAgent?: string;
+  handoffs: number;
+}
+
+export type RouteFn = (input: RouteInput) => string | undefined;
+
+export interface SwarmOptions {
+  id?: string;
+  name?: string;
+  agents: { id: string; runner: Runner }[];
+  route: RouteFn;
+  /** Most agent turns one run may dispatch (default 10, at most 100). */
+  maxHandoffs?: number;
+}
+
+/**
+ * A member that runs before every routing decision, whose output becomes the current message
+ * (llmSwarm mounts its router here). `input` composes what it is asked.
+ */
+export interface SwarmPrelude extends MountedMember {
+  input: (turn: { request: string; current: string; lastAgent?: string }) => string;
+}
+
+type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
+
+interface SwarmState extends CompositionState {
+  /** The message the swarm was given. */
+  request: string;
+  iteration: number;
+  handoffs: number;
+  /** '' before the first turn. */
+  lastAgent: string;
+  lastReply: string;
+  /** The reply of the turn that just ran (written by the agent's mount). */
+  reply: string;
+  stopStatus: string;
+  stopReason: string;
+}
+
+export function swarm(options: SwarmOptions): Swarm {
+  return Swarm.fromOptions(options);
+}
+
+export class Swarm extends Composition {
+  readonly kind = 'swarm' as const;
+  readonly id: string;
+  readonly name: string;
+  private readonly agents: readonly MountedMember[];
+  private readonly route: RouteFn;
+  private readonly maxHandoffs: number;
+
+  private constructor(
+    options: SwarmOptions,
+    private readonly prelude?: SwarmPrelude,
+  ) {
+    super();
+    this.id = options.id ?? 'swarm';
+    this.name = options.name ?? this.id;
+    const owner = `swarm "${this.id}"`;
+    if (!Array.isArray(options.agents) || options.agents.length === 0) throw new ConfigError(`${owner} needs at least one agent`);
+    if (typeof options.route !== 'function') throw new ConfigError(`${owner} needs a route function`);
+    const maxHandoffs = options.maxHandoffs ?? DEFAULT_MAX_HANDOFFS;
+    if (!Number.isInteger(maxHandoffs) || maxHandoffs < 1 || maxHandoffs > MAX_HANDOFFS_CEILING) {
+      throw new ConfigError(`${owner}: maxHandoffs must be a whole number from 1 to ${MAX_HANDOFFS_CEILING} (got ${maxHandoffs})`);
+    }
+    const reserved = prelude ? [...STAGES, prelude.mountId] : STAGES;
+    const agents: MountedMember[] = [];
+    for (const agent of options.agents) {
+      checkMember(owner, agent?.id, agent?.runner, agents, reserved);
+      agents.push({ mountId: agent.id, runner: agent.runner });
+    }
+    this.agents = agents;
+    this.route = options.route;
+    this.maxHandoffs = maxHandoffs;
+  }
+
+  /** @internal swarm() and llmSwarm() build through here */
+  static fromOptions(options: SwarmOptions, prelude?: SwarmPrelude): Swarm {
+    return new Swarm(options, prelude);
+  }
+
+  override members(): readonly MountedMember[] {
+    return this.prelude ? [{ mountId: this.prelude.mountId, runner: this.prelude.runner }, ...this.agents] : this.agents;
+  }
+
+  override get routesBetweenMembers(): boolean {
+    return true;
+  }
+
+  protected buildChart(): FlowChart {
+    const m: MemberRef = { kind: this.kind, id: this.id };
+    const { agents, prelude } = this;
+    const startPass = (scope: CompositionScope<SwarmState>, iteration: number) => {
+      scope.iteration = iteration;
+      emit(scope, 'footprint.composition.iteration', { compositionId: m.id, iteration });
+    };
+    let chart = flowChart<SwarmState>(
+      'Enter',
+      stage(m, 'enter', (scope: CompositionScope<SwarmState>) => {
+        if (!enter(scope, m, agents.length)) return;
+        scope.request = scope.current;
+        scope.handoffs = 0;
+        scope.lastAgent = '';
+        scope.lastReply = '';
+        startPass(scope, 1);
+      }),
+      'enter',
+    );
+    if (prelude) {
+      chart = chart.addSubFlowChartNext(
+        prelude.mountId,
+        prelude.runner.chart(),
+        prelude.runner.name,
+        mountOptions<SwarmState>(
+          (state) => prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent || undefined }),
+          (output) => ({ current: output }),
+        ),
+      );
+    }
+    let dispatch = chart.addDeciderFunction('Route', stage(m, 'route', (scope: CompositionScope<SwarmState>) => this.decide(scope, m)), 'route');
+    for (const agent of agents) {
+      dispatch = dispatch.addSubFlowChartBranch(
+        agent.mountId,
+        agent.runner.chart(),
+        agent.runner.name,
+        mountOptions<SwarmState>(
+          (state) => state.current,
+          (output) => ({ reply: output }),
+        ),
+      );
+    }
+    return dispatch
+      .addFunctionBranch(
+        STOP,
+        'Stop',
+        stage(m, STOP, (scope: CompositionScope<SwarmState>) => {
+          // Stopped early, the answer is the last agent's reply rather than a message meant for an agent.
+          if (scope.stopReason !== 'no_route' && scope.lastReply !== '') scope.current = scope.lastReply;
+        }),
+      )
+      .end()
+      .addFunction(
+        'Settle',
+        stage(m, 'settle', (scope: CompositionScope<SwarmState>) => {
+          if (scope.stopReason !== '') return;
+          scope.handoffs = scope.handoffs + 1;
+          scope.lastReply = scope.reply;
+          scope.current = scope.reply;
+        }),
+        'settle',
+      )
+      .addDeciderFunction(
+        'Continue',
+        stage(m, 'continue', (scope: CompositionScope<SwarmState>) => (scope.stopReason === '' ? AGAIN : EXIT)),
+        'continue',
+      )
+      .addFunctionBranch(AGAIN, 'Again', stage(m, AGAIN, (scope: CompositionScope<SwarmState>) => startPass(scope, scope.iteration + 1)))
+      .loopTo(prelude ? prelude.mountId : 'route')
+      .addFunctionBranch(
+        EXIT,
+        'Exit',
+        stage(m, EXIT, (scope: CompositionScope<SwarmState>) =>
+          exit(scope, m, scope.current, scope.stopStatus as ExitStatus, scope.stopReason),
+        ),
+      )
+      .end()
+      .setLogger(quietLogger)
+      .build();
+  }
+
+  /** Asks route for the next agent and reports the decision; returns the branch to take. */
+  private decide(scope: CompositionScope<SwarmState>, m: MemberRef): string {
+    const handoffs = scope.handoffs;
+    const lastAgent = scope.lastAgent || undefined;
+    scope.stopStatus = '';
+    scope.stopReason = '';
+    const requested = this.route({ message: scope.current, lastAgent, handoffs });
+    const decided = (payload: Omit<EventPayloads['footprint.composition.route_decided'], 'compositionId' | 'kind'>) =>
+      emit(scope, 'footprint.composition.route_decided', { compositionId: m.id, kind: m.kind, ...payload });
+    const stop = (status: ExitStatus, reason: string) => {
+      scope.stopStatus = status;
+      scope.stopReason = reason;
+      return STOP;
+    };
+
+    if (requested === undefined || requested === null || requested === '') {
+      decided({ chosen: '', matched: 'none', rationale: `route named no agent after ${handoffs} hand-off(s): the swarm is done` });
+      return stop('no_route', 'no_route');
+    }
+    if (typeof requested !== 'string' || !this.agents.some((a) => a.mountId === requested)) {
+      decided({
+        chosen: '',
+        matched: 'route_fn',
+        inRoster: false,
+        rationale: `route named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
+        evidence: { requested },
+      });
+      return stop('no_route', 'unknown_agent');
+    }
+    if (handoffs >= this.maxHandoffs) {
+      decided({
+        chosen: '',
+        matched: 'route_fn',
+        inRoster: true,
+        rationale: `route asked for "${requested}" but the hand-off budget (${this.maxHandoffs}) is spent`,
+        evidence: { requested, maxHandoffs: this.maxHandoffs },
+      });
+      return stop('budget_exhausted', 'budget_exhausted');
+    }
+    decided({
+      chosen: requested,
+      matched: 'route_fn',
+      inRoster: true,
+      rationale: `route chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
+    });
+    scope.lastAgent = requested;
+    return requested;
+  }
+}

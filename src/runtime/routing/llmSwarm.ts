@@ -1,0 +1,55 @@
+/**
+ * llmSwarm: a swarm whose routing is an LLM router. Before every turn the router step runs (one
+ * model call per hand-off, traced and costed as the router): it picks the first agent, and after each
+ * agent's reply decides whether another agent takes over or the work is done, in which case its
+ * message is the answer. The router sees the original request and the last reply, never its own
+ * earlier reasons. Stop reasons are the swarm's (see swarm.ts); an agent the router invents ends the
+ * swarm as 'no_route', and the router's route_decided records it as not in the roster.
+ *
+ *   const desk = llmSwarm({ provider, model, id: 'desk', agents: [
+ *     { id: 'billing', description: 'Invoices and refunds.', runner: billingAgent },
+ *     { id: 'tech', description: 'Errors and outages.', runner: techAgent } ] });
+ */
+import { checkMember } from '../compositions/members.js';
+import { Swarm } from '../compositions/swarm.js';
+import type { PricingTable } from '../cost/index.js';
+import type { LLMProvider } from '../providers/index.js';
+import type { Runner } from '../run/index.js';
+import { llmRouter } from './router.js';
+
+export interface LlmSwarmOptions {
+  provider: LLMProvider;
+  model: string;
+  agents: { id: string; description: string; runner: Runner }[];
+  maxHandoffs?: number;
+  instruction?: string;
+  id?: string;
+  /** The router's id (and mount id inside the swarm); default 'router'. */
+  routerId?: string;
+  pricing?: PricingTable;
+}
+
+export function llmSwarm(options: LlmSwarmOptions): Swarm {
+  const id = options.id ?? 'swarm';
+  const routerId = options.routerId ?? 'router';
+  const agents = Array.isArray(options.agents) ? options.agents : [];
+  const router = llmRouter({
+    provider: options.provider,
+    model: options.model,
+    agents: agents.map(({ id: agentId, description }) => ({ id: agentId, description })),
+    instruction: options.instruction,
+    id: routerId,
+    pricing: options.pricing,
+  });
+  checkMember(`llmSwarm "${id}"`, routerId, router.step, [], []);
+  return Swarm.fromOptions(
+    { id, agents: agents.map(({ id: agentId, runner }) => ({ id: agentId, runner })), route: router.route, maxHandoffs: options.maxHandoffs },
+    { mountId: routerId, runner: router.step, input: routerQuestion },
+  );
+}
+
+/** What the router is asked before a turn: the request, and the last agent's reply once there is one. */
+export function routerQuestion(turn: { request: string; current: string; lastAgent?: string }): string {
+  if (turn.lastAgent === undefined) return turn.request;
+  return `The user asked:\n${turn.request}\n\nAgent "${turn.lastAgent}" replied:\n${turn.current}`;
+}

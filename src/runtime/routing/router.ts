@@ -1,0 +1,169 @@
+/**
+ * llmRouter: an LLM picks which agent of a roster handles a message. `step` is a runner (mount it
+ * anywhere) that makes ONE model call through LLMCall's chart, mounted inside the step and attributed
+ * to the router (its llm_start/llm_end and cost.tick carry member kind 'router' and the router's id),
+ * parses the answer, reports the decision (composition.route_decided, matched 'llm') and outputs the
+ * message it hands on. `route(input)` then answers "which agent?" for that message, synchronously,
+ * which is the seam swarm() needs; `decisions()` lists the recent decisions.
+ *
+ * An id the model invents routes nowhere: route_decided says inRoster: false with chosen '' (so the
+ * chosen label stays bounded by the roster), the raw id goes to the evidence and to the decision's
+ * `unknownAgentId`, and route() returns undefined for it. The model's `reason` is recorded in the
+ * trace and the decision only; it is never put into any prompt.
+ *
+ *   const router = llmRouter({ provider, model: 'gpt-4o-mini', agents: [
+ *     { id: 'billing', description: 'Invoices, refunds, payment methods.' },
+ *     { id: 'tech', description: 'Log-in problems, errors, outages.' } ] });
+ *   const desk = Sequence.create({ id: 'desk' })
+ *     .step('triage', router.step)
+ *     .step('team', swarm({ agents: [...], route: router.route }))
+ *     .build();
+ */
+import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
+import { emit, type MemberRef } from '../../events/index.js';
+import { mountOptions } from '../compositions/members.js';
+import type { PricingTable } from '../cost/index.js';
+import { LLMCall } from '../llmCall.js';
+import type { LLMProvider } from '../providers/index.js';
+import { ConfigError, quietLogger, Runner, stage } from '../run/index.js';
+import { parseRoutingDecision } from './decision.js';
+import { DecisionMemory, type RoutingDecision } from './memory.js';
+import { compileRouterPrompt, type RosterEntry } from './prompt.js';
+
+export interface LlmRouterOptions {
+  provider: LLMProvider;
+  model: string;
+  agents: readonly RosterEntry[];
+  /** Extra guidance, placed before the roster; the binding rules always come last. */
+  instruction?: string;
+  id?: string;
+  /** Default 0: routing should be repeatable. */
+  temperature?: number;
+  pricing?: PricingTable;
+}
+
+export interface LlmRouter {
+  readonly id: string;
+  readonly systemPrompt: string;
+  readonly step: RouterStep;
+  /** The agent last decided for this message (in the current run when called inside one). */
+  route: (input: { message: string }) => string | undefined;
+  decisions: () => RoutingDecision[];
+}
+
+interface RouterState {
+  question: string;
+  raw: string;
+  output: string;
+}
+
+export function llmRouter(options: LlmRouterOptions): LlmRouter {
+  const id = options.id ?? 'router';
+  const known = checkRoster(id, options.agents);
+  const systemPrompt = compileRouterPrompt(options.agents, options.instruction);
+  const llm = LLMCall.create({
+    provider: options.provider,
+    model: options.model,
+    id,
+    name: `${id} model`,
+    temperature: options.temperature ?? 0,
+    pricing: options.pricing,
+  })
+    .system(systemPrompt)
+    .build();
+
+  const memory = new DecisionMemory();
+  const step = new RouterStep(id, llm, (decision) => memory.record(decision), known);
+  return {
+    id,
+    systemPrompt,
+    step,
+    route: (input) => memory.lookup(input.message)?.agentId,
+    decisions: () => memory.recent(),
+  };
+}
+
+/** The router as a runner: Ask -> the model call (LLMCall's chart) -> Decide. */
+export class RouterStep extends Runner {
+  readonly kind = 'router' as const;
+  readonly name: string;
+
+  constructor(
+    readonly id: string,
+    private readonly llm: LLMCall,
+    private readonly record: (decision: RoutingDecision) => void,
+    private readonly known: ReadonlySet<string>,
+  ) {
+    super();
+    this.name = id;
+  }
+
+  protected buildChart(): FlowChart {
+    const m: MemberRef = { kind: this.kind, id: this.id };
+    return flowChart<RouterState>(
+      'Ask',
+      stage(m, 'ask', (scope: TypedScope<RouterState>) => {
+        scope.question = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
+      }),
+      'ask',
+    )
+      .addSubFlowChartNext(
+        'llm',
+        this.llm.chart(),
+        this.llm.name,
+        mountOptions<RouterState>(
+          (state) => state.question,
+          (output) => ({ raw: output }),
+        ),
+      )
+      .addFunction('Decide', stage(m, 'decide', (scope: TypedScope<RouterState>) => this.decide(scope, m)), 'decide')
+      .setLogger(quietLogger)
+      .build();
+  }
+
+  private decide(scope: TypedScope<RouterState>, m: MemberRef): string {
+    const input = scope.question;
+    const parsed = parseRoutingDecision(scope.raw, input);
+    const named = parsed.agentId;
+    const inRoster = named !== undefined && this.known.has(named);
+    this.record({
+      routerId: m.id,
+      input,
+      agentId: inRoster ? named : undefined,
+      unknownAgentId: named !== undefined && !inRoster ? named : undefined,
+      message: parsed.message,
+      reason: parsed.reason,
+    });
+    emit(scope, 'footprint.composition.route_decided', {
+      compositionId: m.id,
+      kind: m.kind,
+      chosen: inRoster ? named : '',
+      matched: 'llm',
+      inRoster: named === undefined ? undefined : inRoster,
+      rationale:
+        named === undefined
+          ? 'the router chose no agent: its message is the final answer'
+          : inRoster
+            ? `the router chose "${named}"`
+            : `the router named ${JSON.stringify(named)}, which is not in the roster: routing nowhere`,
+      evidence: { reason: parsed.reason, requested: inRoster ? undefined : named },
+    });
+    scope.output = parsed.message;
+    return parsed.message;
+  }
+}
+
+function checkRoster(routerId: string, agents: readonly RosterEntry[]): Set<string> {
+  const owner = `llmRouter "${routerId}"`;
+  if (!Array.isArray(agents) || agents.length === 0) throw new ConfigError(`${owner} needs at least one agent`);
+  const ids = new Set<string>();
+  for (const agent of agents) {
+    if (typeof agent?.id !== 'string' || agent.id.trim() === '') throw new ConfigError(`${owner}: every agent needs an id`);
+    if (typeof agent.description !== 'string' || agent.description.trim() === '') {
+      throw new ConfigError(`${owner}: agent "${agent.id}" needs a description (it is what the router reads)`);
+    }
+    if (ids.has(agent.id)) throw new ConfigError(`${owner}: two agents are named "${agent.id}"`);
+    ids.add(agent.id);
+  }
+  return ids;
+}
