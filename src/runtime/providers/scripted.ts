@@ -26,8 +26,12 @@ export interface ScriptedOptions {
   delayMs?: number;
 }
 
+let instances = 0;
+
 export function scripted(options: ScriptedOptions): LLMProvider & { readonly calls: LLMRequest[] } {
   const calls: LLMRequest[] = [];
+  // Tool call ids must be unique across providers: two brains can serve one conversation.
+  const instance = ++instances;
   const name = options.name ?? 'scripted';
   return {
     name,
@@ -47,7 +51,7 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
       await wait(delay, opts?.signal, name);
       if (normalised.error) throw normalised.error;
       const toolCalls = (normalised.toolCalls ?? []).map((call, i) => ({
-        id: call.id ?? `call_${index}_${i}`,
+        id: call.id ?? `call_${instance}_${index}_${i}`,
         name: call.name,
         args: call.args ?? {},
       }));
