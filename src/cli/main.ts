@@ -1,23 +1,37 @@
-/** The footprint-otel command line: `demo` (the default) runs a scripted agent and prints what it did. */
-import { Agent, scripted } from '../index.js';
+/** The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`. */
+import { parseCommand, USAGE, UsageError } from './args.js';
+import { demoCommand } from './demo.js';
+import { viewCommand } from './view.js';
 
-const provider = scripted({
-  replies: [
-    { toolCalls: [{ name: 'lookup_invoice', args: { id: 'INV-42' } }], usage: { input: 120, output: 18 } },
-    { content: 'Invoice INV-42 was paid on 2026-11-02.', usage: { input: 180, output: 14 } },
-  ],
-});
-const agent = Agent.create({ provider, model: 'gpt-4o-mini', id: 'billing' })
-  .system('You answer billing questions.')
-  .tool({
-    name: 'lookup_invoice',
-    description: 'Look up an invoice by id',
-    inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-    execute: (args: { id: string }) => ({ id: args.id, status: 'paid', paidAt: '2026-11-02' }),
-  })
-  .build();
-const stages: string[] = [];
-agent.on('*', (event) => stages.push(`${event.meta.runtimeStageId.padEnd(16)} ${event.type}`));
-const answer = await agent.run('Was invoice INV-42 paid?');
-console.log(stages.join('\n'));
-console.log(`\nanswer: ${String(answer)}`);
+async function main(argv: string[]): Promise<number> {
+  const command = parseCommand(argv, process.stdout.isTTY === true);
+  switch (command.kind) {
+    case 'help':
+      console.log(USAGE);
+      return 0;
+    case 'view':
+      console.log((await viewCommand(command)).join('\n'));
+      return 0;
+    case 'demo': {
+      const runs = command.ticket ? 1 : command.runsGiven ? command.runs : 12;
+      const result = await demoCommand({ ...command, runs, progress: command.runsGiven });
+      console.log(result.lines.join('\n'));
+      return 0;
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      console.error(`footprint-otel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 1;
+    }
+  },
+);

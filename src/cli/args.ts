@@ -1,0 +1,76 @@
+/** Command-line parsing for the footprint-otel bin: strict flags, clear usage errors (exit code 2). */
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage:
+  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--no-color]
+      Run the support desk over a seeded ticket mix (12 tickets by default; --ticket runs one of
+      your own): the waterfall of one run, then a summary; with --runs, a progress bar too.
+      Telemetry goes over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else to OTLP-JSON
+      files under ./telemetry/.
+  footprint-otel view <file|dir> [--trace ID] [--trips] [--list] [--no-color]
+      Print the waterfall of a stored run: the latest, the one with --trace ID, or the latest with a
+      loop-guard trip (--trips). --list lists the stored runs instead.
+  footprint-otel --help`;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; color: boolean; runsGiven: boolean }
+  | { kind: 'view'; path: string; trace?: string; trips: boolean; list: boolean; color: boolean };
+
+export function parseCommand(argv: string[], isTTY: boolean): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        runs: { type: 'string' },
+        concurrency: { type: 'string' },
+        seed: { type: 'string' },
+        ticket: { type: 'string' },
+        trace: { type: 'string' },
+        trips: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
+        'no-color': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  const color = isTTY && !values['no-color'] && !process.env.NO_COLOR;
+  const [command = 'demo', ...rest] = positionals;
+  if (command === 'view') {
+    if (rest.length !== 1) throw new UsageError('view takes exactly one file or directory');
+    for (const flag of ['runs', 'concurrency', 'seed', 'ticket'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} is a demo flag, not a view flag`);
+    }
+    return { kind: 'view', path: rest[0]!, trace: values.trace, trips: values.trips, list: values.list, color };
+  }
+  if (command !== 'demo') throw new UsageError(`unknown command "${command}"`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  for (const flag of ['trace', 'trips', 'list'] as const) {
+    if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} is a view flag, not a demo flag`);
+  }
+  const runs = count('runs', values.runs, 1, 1_000_000);
+  const concurrency = count('concurrency', values.concurrency, 1, 1_000);
+  const seed = count('seed', values.seed, 42, 2 ** 31 - 1, 0);
+  if (values.ticket !== undefined && values.ticket.trim() === '') throw new UsageError('--ticket needs some text');
+  if (values.ticket !== undefined && values.runs !== undefined) throw new UsageError('--ticket runs one ticket; drop --runs');
+  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, color, runsGiven: values.runs !== undefined };
+}
+
+function count(flag: string, value: string | undefined, fallback: number, max: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number (got "${value}")`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max} (got ${n})`);
+  return n;
+}

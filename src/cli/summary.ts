@@ -1,0 +1,85 @@
+/**
+ * The demo's summary, built from the same typed events the telemetry is made of: runs and outcomes,
+ * cost by route and by model, trips by kind, escalations, tool failures.
+ */
+import type { Runner, TypedEvent } from '../index.js';
+
+export interface DemoSummary {
+  runs: number;
+  outcomes: Record<string, number>;
+  costUsd: number;
+  costByRoute: Record<string, number>;
+  costByModel: Record<string, number>;
+  trips: Record<string, number>;
+  escalations: number;
+  rejections: number;
+  toolFailures: number;
+  llmCalls: number;
+}
+
+export function emptySummary(): DemoSummary {
+  return {
+    runs: 0,
+    outcomes: {},
+    costUsd: 0,
+    costByRoute: {},
+    costByModel: {},
+    trips: { ping_pong: 0, rejected_cap: 0 },
+    escalations: 0,
+    rejections: 0,
+    toolFailures: 0,
+    llmCalls: 0,
+  };
+}
+
+/** Listens to a runner and folds its events into the summary; returns a way to note each run's outcome. */
+export function summarize(runner: Runner, summary: DemoSummary): (outcome: string) => void {
+  runner.on('*', (event: TypedEvent) => {
+    switch (event.type) {
+      case 'footprint.cost.tick': {
+        const p = event.payload as TypedEvent<'footprint.cost.tick'>['payload'];
+        const route = event.meta.route || '(none)';
+        summary.costUsd += p.usd;
+        summary.llmCalls++;
+        summary.costByRoute[route] = (summary.costByRoute[route] ?? 0) + p.usd;
+        summary.costByModel[p.model] = (summary.costByModel[p.model] ?? 0) + p.usd;
+        break;
+      }
+      case 'footprint.route.trip': {
+        const kind = (event.payload as TypedEvent<'footprint.route.trip'>['payload']).kind;
+        summary.trips[kind] = (summary.trips[kind] ?? 0) + 1;
+        break;
+      }
+      case 'footprint.skill.escalated':
+        summary.escalations++;
+        break;
+      case 'footprint.skill.rejected':
+        summary.rejections++;
+        break;
+      case 'footprint.stream.tool_end':
+        if ((event.payload as TypedEvent<'footprint.stream.tool_end'>['payload']).status === 'error') summary.toolFailures++;
+        break;
+    }
+  });
+  return (outcome) => {
+    summary.runs++;
+    summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1;
+  };
+}
+
+export function formatSummary(summary: DemoSummary): string[] {
+  const money = (n: number) => `$${n.toFixed(6)}`;
+  const table = (record: Record<string, number>) =>
+    Object.entries(record)
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, value]) => `    ${key.padEnd(28)} ${money(value)}`);
+  return [
+    `runs: ${summary.runs}   outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `LLM calls: ${summary.llmCalls}   total cost: ${money(summary.costUsd)}`,
+    '  cost by route:',
+    ...table(summary.costByRoute),
+    '  cost by model:',
+    ...table(summary.costByModel),
+    `trips: ping_pong ${summary.trips.ping_pong ?? 0}, rejected_cap ${summary.trips.rejected_cap ?? 0}   escalations: ${summary.escalations}   skill rejections: ${summary.rejections}   tool failures: ${summary.toolFailures}`,
+  ];
+}
