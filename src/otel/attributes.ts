@@ -1,0 +1,145 @@
+/**
+ * Turning arbitrary event payloads into OTel attributes that a backend will accept and a person can
+ * read: nested objects flatten to dotted keys, strings and lists are capped (with a visible marker),
+ * depth and key counts are bounded, cycles and odd values (bigint, Map, Set, Date, Error, throwing
+ * getters, functions) never throw. Whatever goes in, what comes out is small and valid.
+ */
+import type { Attributes, AttributeValue } from '@opentelemetry/api';
+
+export const MAX_STRING = 256;
+export const MAX_LIST = 20;
+export const MAX_DEPTH = 4;
+export const MAX_KEYS = 64;
+
+export function boundString(text: string, max = MAX_STRING): string {
+  return text.length > max ? `${text.slice(0, max)}…(+${text.length - max} chars)` : text;
+}
+
+/** A JSON rendering that never throws (cycles, bigint, functions), capped to `max` chars. */
+export function safeJson(value: unknown, max = MAX_STRING): string {
+  const seen = new WeakSet<object>();
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return v.toString();
+      if (typeof v === 'function' || typeof v === 'symbol') return undefined;
+      if (v instanceof Map) return Object.fromEntries(v);
+      if (v instanceof Set) return [...v];
+      if (typeof v === 'object' && v !== null) {
+        if (seen.has(v)) return '[circular]';
+        seen.add(v);
+      }
+      return v;
+    });
+  } catch {
+    text = '[unserializable]';
+  }
+  return boundString(text ?? String(value), max);
+}
+
+/**
+ * Flattens `value` into `out` under `prefix` ('' puts an object's keys at the top level; a bare
+ * scalar then lands under 'value'). Keys beyond MAX_KEYS are counted in '<prefix>._dropped'.
+ */
+export function flatten(value: unknown, prefix: string, out: Attributes = {}): Attributes {
+  const budget = { left: MAX_KEYS, dropped: 0 };
+  const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value) && toScalar(value) === undefined;
+  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, new WeakSet(), budget);
+  if (budget.dropped > 0) out[join(prefix, '_dropped')] = budget.dropped;
+  return out;
+}
+
+function join(prefix: string, name: string): string {
+  return prefix === '' ? name : `${prefix}.${name}`;
+}
+
+interface Budget {
+  left: number;
+  dropped: number;
+}
+
+function put(out: Attributes, key: string, value: AttributeValue, budget: Budget): void {
+  if (budget.left <= 0) {
+    budget.dropped++;
+    return;
+  }
+  budget.left--;
+  out[key] = value;
+}
+
+function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget): void {
+  const scalar = toScalar(value);
+  if (scalar !== undefined) {
+    put(out, key, scalar, budget);
+    return;
+  }
+  if (value === null || value === undefined || typeof value === 'function' || typeof value === 'symbol') return;
+  const object = value as object;
+  if (ancestors.has(object)) {
+    put(out, key, '[circular]', budget);
+    return;
+  }
+  if (Array.isArray(object) || object instanceof Set) {
+    put(out, key, toList([...(object as Iterable<unknown>)]), budget);
+    return;
+  }
+  if (depth >= MAX_DEPTH) {
+    put(out, key, safeJson(object), budget);
+    return;
+  }
+  ancestors.add(object);
+  const entries = object instanceof Map ? [...object.entries()].map(([k, v]) => [String(k), v] as const) : ownEntries(object);
+  for (const [name, child] of entries) walk(child, join(key, name), out, depth + 1, ancestors, budget);
+  ancestors.delete(object);
+}
+
+function ownEntries(object: object): (readonly [string, unknown])[] {
+  const entries: (readonly [string, unknown])[] = [];
+  for (const name of Object.keys(object)) {
+    let child: unknown;
+    try {
+      child = (object as Record<string, unknown>)[name];
+    } catch {
+      child = '[unreadable]';
+    }
+    entries.push([name, child]);
+  }
+  return entries;
+}
+
+function toScalar(value: unknown): AttributeValue | undefined {
+  switch (typeof value) {
+    case 'string':
+      return boundString(value);
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'bigint':
+      return value.toString();
+    default:
+      if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+      if (value instanceof Error) return boundString(`${value.name}: ${value.message}`);
+      return undefined;
+  }
+}
+
+/**
+ * Lists: a short list of one primitive type stays as it is; anything else becomes a list of
+ * strings, capped at MAX_LIST with a final '+N more' marker.
+ */
+export function toList(items: unknown[]): AttributeValue {
+  const kinds = new Set(items.map((item) => typeof item));
+  if (items.length <= MAX_LIST && kinds.size === 1) {
+    const [kind] = kinds;
+    if (kind === 'string') return (items as string[]).map((s) => boundString(s));
+    if (kind === 'boolean') return items as boolean[];
+    if (kind === 'number' && (items as number[]).every(Number.isFinite)) return items as number[];
+  }
+  const shown = items.slice(0, MAX_LIST).map((item) => {
+    const scalar = toScalar(item);
+    return typeof scalar === 'string' ? scalar : scalar !== undefined ? String(scalar) : safeJson(item);
+  });
+  if (items.length > MAX_LIST) shown.push(`+${items.length - MAX_LIST} more`);
+  return shown;
+}

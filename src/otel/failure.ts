@@ -1,0 +1,38 @@
+/**
+ * Marking a span failed: ERROR status with a bounded message, the low-cardinality `error.type`, and
+ * the exception as a span event. The caller takes the time first, because recordException reads the
+ * error's stack, which can take many milliseconds under source maps and must not stretch the span.
+ */
+import { SpanStatusCode, type Exception, type Span } from '@opentelemetry/api';
+import { boundString } from './attributes.js';
+import { ERROR_TYPE } from './semconv.js';
+
+export function recordFailure(span: Span, error: unknown, time: number, type?: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: boundString(messageOf(error)) });
+  span.setAttribute(ERROR_TYPE, type ?? typeOf(error));
+  span.recordException(toException(error), time);
+}
+
+/** A low-cardinality type: an `errorType` the error declares (runtime errors do), else its name. */
+export function typeOf(error: unknown): string {
+  const declared = typeof error === 'object' && error !== null ? (error as { errorType?: unknown }).errorType : undefined;
+  if (typeof declared === 'string' && declared !== '') return declared;
+  if (error instanceof Error) return error.name;
+  if (typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string') {
+    return (error as { name: string }).name;
+  }
+  return '_OTHER';
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
+  return typeof error === 'string' ? error : 'failed';
+}
+
+function toException(error: unknown): Exception {
+  if (error instanceof Error || typeof error === 'string') return error;
+  return { name: typeOf(error), message: messageOf(error) };
+}

@@ -1,0 +1,47 @@
+/**
+ * Where spans go. Two layouts place the same semantic spans: the stage layout (detail 'full') has a
+ * span per stage, subflow and fork, and a member's container is its subflow mount span; the member
+ * layout (detail 'semantic') has only member spans, opened and closed from typed events. The semantic
+ * layer asks the layout, never the hooks, so both modes share one mapping of typed events.
+ */
+import type { Attributes } from '@opentelemetry/api';
+import type { OpenSpan } from './runTrace.js';
+
+/** What an agent or composition span is called and carries (kept across a pause, by subflow path). */
+export interface MemberIdentity {
+  name: string;
+  attributes: Attributes;
+}
+
+export interface Layout {
+  /** The open span of a stage execution (stage layout only). */
+  stage(runtimeStageId: string): OpenSpan | undefined;
+  /** The innermost open container of a subflow path (subflow or member span); the run span at worst. */
+  container(path: readonly string[]): OpenSpan;
+  /** The member mounted at `path` (the run itself for []) starts: the span that stands for it. */
+  enterMember(path: readonly string[], identity: MemberIdentity, time: number): OpenSpan;
+  /** The member at `path` ended. */
+  exitMember(path: readonly string[], time: number): void;
+  /** The run failed: every member span still open failed with it. */
+  failMembers(message: string): void;
+  /** Identities of the members that were open when the run paused, by subflow path. */
+  openMembers(): Record<string, MemberIdentity>;
+}
+
+/** The subflow path of a runtime stage id: 'a/b/stage#3' -> ['a', 'b']. */
+export function pathOf(runtimeStageId: string): string[] {
+  const hash = runtimeStageId.lastIndexOf('#');
+  const id = hash < 0 ? runtimeStageId : runtimeStageId.slice(0, hash);
+  const slash = id.lastIndexOf('/');
+  return slash < 0 ? [] : id.slice(0, slash).split('/');
+}
+
+export function pathKey(path: readonly string[]): string {
+  return path.join('/');
+}
+
+/** A display name without the subflow prefix footprintjs puts on names inside subflows. */
+export function displayName(name: string, path: readonly string[]): string {
+  const prefix = path.length === 0 ? '' : `${pathKey(path)}/`;
+  return prefix !== '' && name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}

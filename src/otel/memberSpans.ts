@@ -1,0 +1,85 @@
+/**
+ * The member layout (detail 'semantic'): no stage spans, only a span per agent or composition
+ * member, opened at its turn_start / composition.enter and ended at turn_end / composition.exit (or
+ * with the run). Members are keyed by their subflow mount path, and a member's parent is the nearest
+ * open member above it. After a resume, members that were open at the pause are reopened as soon as
+ * one of their events arrives (their start events are not repeated).
+ */
+import { SpanStatusCode } from '@opentelemetry/api';
+import { pathKey, type Layout, type MemberIdentity } from './layout.js';
+import type { OpenSpan, RunTrace } from './runTrace.js';
+
+interface Member {
+  opened: OpenSpan;
+  identity: MemberIdentity;
+}
+
+export class MemberSpans implements Layout {
+  private readonly members = new Map<string, Member>();
+  private readonly reopened = new Set<string>();
+
+  constructor(
+    private readonly run: RunTrace,
+    private readonly carried: Record<string, MemberIdentity>,
+  ) {}
+
+  stage(): undefined {
+    return undefined;
+  }
+
+  container(path: readonly string[]): OpenSpan {
+    this.reopenCarried(path);
+    for (let length = path.length; length > 0; length--) {
+      const member = this.members.get(pathKey(path.slice(0, length)));
+      if (member) return member.opened;
+    }
+    return this.run.root;
+  }
+
+  enterMember(path: readonly string[], identity: MemberIdentity, time: number): OpenSpan {
+    if (path.length === 0) {
+      this.run.root.span.updateName(identity.name);
+      this.run.root.span.setAttributes(identity.attributes);
+      return this.run.root;
+    }
+    const key = pathKey(path);
+    const existing = this.members.get(key);
+    if (existing) return existing.opened;
+    const parent = this.container(path.slice(0, -1));
+    const opened = this.run.start(identity.name, parent, { attributes: identity.attributes, startTime: time });
+    this.members.set(key, { opened, identity });
+    return opened;
+  }
+
+  exitMember(path: readonly string[], time: number): void {
+    const key = pathKey(path);
+    const member = this.members.get(key);
+    if (!member) return;
+    this.members.delete(key);
+    this.run.end(member.opened, time);
+  }
+
+  failMembers(message: string): void {
+    for (const member of this.members.values()) {
+      member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    }
+  }
+
+  openMembers(): Record<string, MemberIdentity> {
+    const open: Record<string, MemberIdentity> = {};
+    for (const [key, member] of this.members) if (this.run.isOpen(member.opened)) open[key] = member.identity;
+    return open;
+  }
+
+  private reopenCarried(path: readonly string[]): void {
+    for (let length = 1; length <= path.length; length++) {
+      const key = pathKey(path.slice(0, length));
+      const identity = this.carried[key];
+      if (identity && !this.reopened.has(key) && !this.members.has(key)) {
+        this.reopened.add(key);
+        // It has been open since the resumed run began: its start event is not repeated.
+        this.enterMember(path.slice(0, length), identity, this.run.startTime);
+      }
+    }
+  }
+}

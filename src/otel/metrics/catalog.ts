@@ -1,0 +1,150 @@
+/**
+ * The metric contract as data: every instrument footprint-otel exports, with its name, kind, unit,
+ * value type, bucket boundaries and the attributes it may carry (ARCHITECTURE §5). Instruments are
+ * created from these entries, the README's metric reference is generated from them, and the
+ * dashboards test checks every queried name against them, so a rename cannot drift silently.
+ */
+import { ATTR } from './attributes.js';
+
+export interface MetricSpec {
+  /** The instrument name as exported over OTLP. */
+  readonly name: string;
+  readonly kind: 'counter' | 'histogram';
+  readonly unit: string;
+  readonly valueType: 'int' | 'double';
+  readonly description: string;
+  /** Attribute keys a data point may carry (error.type only on failed model calls). */
+  readonly attributes: readonly string[];
+  /** Explicit bucket boundaries (histograms), given to the SDK as advice. */
+  readonly buckets?: readonly number[];
+  /** Who records it: the runtime's metrics instrument, or startTelemetry's exporter health. */
+  readonly recordedBy: 'metricsInstrument' | 'startTelemetry';
+}
+
+/** OTel GenAI semconv bucket advice for gen_ai.client.token.usage. */
+export const TOKEN_BUCKETS = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+] as const;
+
+/** OTel GenAI semconv bucket advice for gen_ai.client.operation.duration (seconds). */
+export const DURATION_BUCKETS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+] as const;
+
+/** Whole runs: from a scripted run's milliseconds to an hour-long agent session (seconds). */
+export const RUN_DURATION_BUCKETS = [
+  0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600,
+] as const;
+
+const LLM = [ATTR.operation, ATTR.provider, ATTR.model, ATTR.agent, ATTR.skill, ATTR.route] as const;
+const RUN = [ATTR.runnerKind, ATTR.runnerId, ATTR.runOutcome] as const;
+
+export const METRICS = {
+  tokenUsage: {
+    name: 'gen_ai.client.token.usage',
+    kind: 'histogram',
+    unit: '{token}',
+    valueType: 'int',
+    description: 'Tokens used per model call, one record per token type (input, output).',
+    attributes: [...LLM, ATTR.tokenType],
+    buckets: TOKEN_BUCKETS,
+    recordedBy: 'metricsInstrument',
+  },
+  operationDuration: {
+    name: 'gen_ai.client.operation.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Duration of each model call; failed calls carry error.type.',
+    attributes: [...LLM, ATTR.errorType],
+    buckets: DURATION_BUCKETS,
+    recordedBy: 'metricsInstrument',
+  },
+  llmCost: {
+    name: 'footprint.llm.cost.usd',
+    kind: 'counter',
+    unit: '{USD}',
+    valueType: 'double',
+    description: 'Model spend in US dollars (tokens x price), by model, agent, skill and route.',
+    attributes: [ATTR.model, ATTR.provider, ATTR.agent, ATTR.skill, ATTR.route],
+    recordedBy: 'metricsInstrument',
+  },
+  routeDecisions: {
+    name: 'footprint.route.decisions',
+    kind: 'counter',
+    unit: '{decision}',
+    valueType: 'int',
+    description: "Routing decisions by router and chosen branch ('_none': nobody, '_not_in_roster': an unknown id).",
+    attributes: [ATTR.router, ATTR.routeChosen],
+    recordedBy: 'metricsInstrument',
+  },
+  routeTrips: {
+    name: 'footprint.route.trips',
+    kind: 'counter',
+    unit: '{trip}',
+    valueType: 'int',
+    description: 'Loop-guard trips (ping_pong, rejected_cap) by agent; every kind starts at 0.',
+    attributes: [ATTR.tripKind, ATTR.agent],
+    recordedBy: 'metricsInstrument',
+  },
+  skillEscalations: {
+    name: 'footprint.skill.escalations',
+    kind: 'counter',
+    unit: '{escalation}',
+    valueType: 'int',
+    description: 'Turns that switched to the escalation brain, by agent and the skill it was in.',
+    attributes: [ATTR.agent, ATTR.skill],
+    recordedBy: 'metricsInstrument',
+  },
+  skillRejections: {
+    name: 'footprint.skill.rejections',
+    kind: 'counter',
+    unit: '{rejection}',
+    valueType: 'int',
+    description: 'read_skill requests refused (target not reachable), by agent and current skill.',
+    attributes: [ATTR.agent, ATTR.skill],
+    recordedBy: 'metricsInstrument',
+  },
+  runs: {
+    name: 'footprint.runs',
+    kind: 'counter',
+    unit: '{run}',
+    valueType: 'int',
+    description: 'Top-level runs (and resumes) by runner and outcome: ok, error, paused, stopped_early.',
+    attributes: RUN,
+    recordedBy: 'metricsInstrument',
+  },
+  runDuration: {
+    name: 'footprint.run.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Wall time of top-level runs (and resumes) by runner and outcome.',
+    attributes: RUN,
+    buckets: RUN_DURATION_BUCKETS,
+    recordedBy: 'metricsInstrument',
+  },
+  exportFailures: {
+    name: 'footprint.telemetry.export.failures',
+    kind: 'counter',
+    unit: '{failure}',
+    valueType: 'int',
+    description: 'Telemetry exports that failed, were refused or timed out, by signal (traces, metrics).',
+    attributes: [ATTR.signal],
+    recordedBy: 'startTelemetry',
+  },
+  spansDropped: {
+    name: 'footprint.telemetry.spans.dropped',
+    kind: 'counter',
+    unit: '{span}',
+    valueType: 'int',
+    description: 'Finished spans dropped because the export queue was full.',
+    attributes: [],
+    recordedBy: 'startTelemetry',
+  },
+} as const satisfies Record<string, MetricSpec>;
+
+export type MetricKey = keyof typeof METRICS;
+
+/** Every exported instrument, in catalog order. */
+export const METRIC_CATALOG: readonly MetricSpec[] = Object.values(METRICS);

@@ -1,0 +1,128 @@
+/**
+ * One run's metrics: listens to the run's typed events (the same ones the trace bridge turns into
+ * spans, so spans and metrics never disagree) and records model-call tokens and durations, cost,
+ * routing decisions, trips, escalations and rejections as they happen, then the run itself when it
+ * ends. State is per run and holds only what in-flight events need (a model call's skill and
+ * operation until it ends, each agent's current skill).
+ */
+import type { Attributes } from '@opentelemetry/api';
+import type { EventMeta, EventPayloads, TypedEvent } from '../../events/index.js';
+import type { RunOutcome, RunSession, RunStart } from '../../runtime/index.js';
+import { ATTR, bounded } from './attributes.js';
+import type { RunInstruments } from './instruments.js';
+import type { TripSeries } from './tripSeries.js';
+
+interface OpenCall {
+  operation: string;
+  skill: string;
+}
+
+export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries): RunSession {
+  const startedAt = performance.now();
+  const calls = new Map<string, OpenCall>();
+  /** Current skill per mounted agent (keyed by its subflow mount path). */
+  const skills = new Map<string, string>();
+  let stoppedEarly = false;
+
+  const llmAttributes = (
+    payload: { provider: string; model: string; agentId: string },
+    meta: EventMeta,
+    call: OpenCall,
+  ): Attributes => ({
+    [ATTR.operation]: bounded(call.operation),
+    [ATTR.provider]: bounded(payload.provider),
+    [ATTR.model]: bounded(payload.model),
+    [ATTR.agent]: bounded(payload.agentId),
+    [ATTR.skill]: call.skill,
+    [ATTR.route]: bounded(meta.route),
+  });
+
+  const handlers: { [K in keyof EventPayloads]?: (payload: EventPayloads[K], meta: EventMeta) => void } = {
+    'footprint.agent.turn_start': (p) => {
+      if (p.skillGraph) trips.prime(p.agentId);
+    },
+    'footprint.agent.iteration_start': (p, meta) => {
+      skills.set(memberKey(meta), bounded(p.skill));
+    },
+    'footprint.agent.turn_end': (p, meta) => {
+      if (meta.compositionPath.length === 1 && p.outcome === 'stopped_early') stoppedEarly = true;
+    },
+    'footprint.stream.llm_start': (p) => {
+      calls.set(p.callId, { operation: p.operation, skill: bounded(p.skill) });
+    },
+    'footprint.stream.llm_end': (p, meta) => {
+      const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
+      calls.delete(p.callId);
+      const attributes = llmAttributes(p, meta, call);
+      if (p.error) {
+        instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: bounded(p.error.type) });
+        return;
+      }
+      instruments.operationDuration.record(p.durationMs / 1000, attributes);
+      instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
+      instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
+    },
+    'footprint.cost.tick': (p, meta) => {
+      instruments.llmCost.add(p.usd, {
+        [ATTR.model]: bounded(p.model),
+        [ATTR.provider]: bounded(p.provider),
+        [ATTR.agent]: bounded(p.agentId),
+        [ATTR.skill]: bounded(p.skill),
+        [ATTR.route]: bounded(meta.route),
+      });
+    },
+    'footprint.composition.route_decided': (p) => {
+      instruments.routeDecisions.add(1, { [ATTR.router]: bounded(p.compositionId), [ATTR.routeChosen]: chosenBranch(p) });
+    },
+    'footprint.route.trip': (p) => {
+      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: bounded(p.agentId) });
+    },
+    'footprint.skill.rejected': (p, meta) => {
+      const skill = bounded(p.current);
+      skills.set(memberKey(meta), skill);
+      instruments.skillRejections.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skill });
+    },
+    'footprint.skill.escalated': (p, meta) => {
+      instruments.skillEscalations.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skills.get(memberKey(meta)) ?? '' });
+    },
+  };
+
+  trips.primeTree(start.runner);
+  const unsubscribe = start.hub.subscribe((event: TypedEvent) => {
+    const handle = handlers[event.type] as ((payload: unknown, meta: EventMeta) => void) | undefined;
+    handle?.(event.payload, event.meta);
+  });
+
+  return {
+    finished(outcome: RunOutcome) {
+      unsubscribe();
+      const attributes = {
+        [ATTR.runnerKind]: start.runner.kind,
+        [ATTR.runnerId]: bounded(start.runner.id),
+        [ATTR.runOutcome]: outcomeOf(outcome, stoppedEarly),
+      };
+      instruments.runs.add(1, attributes);
+      instruments.runDuration.record((performance.now() - startedAt) / 1000, attributes);
+    },
+  };
+}
+
+function memberKey(meta: EventMeta): string {
+  return meta.subflowPath.join('/');
+}
+
+/**
+ * The chosen branch as a bounded value: '_not_in_roster' when an LLM router named a member that does
+ * not exist (its raw text must never become a series), '_none' when routing chose nothing.
+ */
+function chosenBranch(p: EventPayloads['footprint.composition.route_decided']): string {
+  if (p.inRoster === false) return '_not_in_roster';
+  if (p.chosen === '') return '_none';
+  return bounded(p.chosen);
+}
+
+function outcomeOf(outcome: RunOutcome, stoppedEarly: boolean): string {
+  if (outcome.status === 'failed') return 'error';
+  if (outcome.status === 'paused') return 'paused';
+  return stoppedEarly ? 'stopped_early' : 'ok';
+}

@@ -1,0 +1,48 @@
+/**
+ * Pre-creates footprint.route.trips at 0 for every trip kind of every agent that can trip, because
+ * a counter series first exported at 1 is invisible to increase()/rate(): the first trip would never
+ * alert. Agents are primed as early as the runtime lets us see them: at the first run of a top-level
+ * runner, by walking its member tree (an agent that brings its own instruments brings its route
+ * guard), and at any agent turn that reports a skill graph.
+ *
+ * Residual risk: the 0 only reaches the backend with the next metric export. If an agent trips in its
+ * very first run before one export happened, its series is still born at 1; an export interval
+ * shorter than the time to a process's first trip (or a forceFlush after startup runs) avoids it.
+ */
+import type { Counter } from '@opentelemetry/api';
+import type { EventPayloads } from '../../events/index.js';
+import type { Runner } from '../../runtime/index.js';
+import { ATTR, bounded } from './attributes.js';
+
+type TripKind = EventPayloads['footprint.route.trip']['kind'];
+
+/** Every trip kind; typed as a record so a new kind in the event catalog fails the typecheck here. */
+const TRIP_KINDS = Object.keys({ ping_pong: true, rejected_cap: true } satisfies Record<TripKind, true>) as TripKind[];
+
+/** Agents primed per meter; ids come from code, the cap only guards against a runaway id source. */
+const MAX_PRIMED_AGENTS = 1000;
+
+export class TripSeries {
+  private readonly agents = new Set<string>();
+  private readonly runners = new WeakSet<Runner>();
+
+  constructor(private readonly trips: Counter) {}
+
+  /** Primes every agent with a route guard in the tree of a top-level runner (once per runner). */
+  primeTree(root: Runner): void {
+    if (this.runners.has(root)) return;
+    this.runners.add(root);
+    const walk = (runner: Runner) => {
+      if (runner.kind === 'agent' && runner.ownInstruments().length > 0) this.prime(runner.id);
+      for (const member of runner.members()) walk(member.runner);
+    };
+    walk(root);
+  }
+
+  prime(agentId: string): void {
+    const agent = bounded(agentId);
+    if (this.agents.has(agent) || this.agents.size >= MAX_PRIMED_AGENTS) return;
+    this.agents.add(agent);
+    for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent });
+  }
+}

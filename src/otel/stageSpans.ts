@@ -1,0 +1,353 @@
+/**
+ * The structure of a run as spans (detail 'full'): one span per stage execution, subflow mount and
+ * fork, driven by footprintjs's scope and flow hooks.
+ *
+ * - A stage span opens at onStageStart (and becomes active for the stage body), takes its end time
+ *   at onStageEnd and ends at onStageExecuted, because decisions and selections arrive in between.
+ *   A retry re-starts the same runtime stage id: one span, with attempt events.
+ * - Parents come from the runtime stage id's subflow prefix (the span opened at onSubflowEntry for
+ *   that subflow id), never from parentRuntimeStageId, which is only the previous step.
+ * - Fork children (pipelineId set, or a subflow entry with a traversal subflowPath) hang under a
+ *   `fork {stage}` span, which ends at its last child's end once the main line moves on.
+ * - Errors end the stage as ERROR and mark every enclosing subflow failed; a pause ends everything.
+ */
+import { SpanStatusCode, type Attributes } from '@opentelemetry/api';
+import {
+  isFlowEvent,
+  type CombinedRecorder,
+  type ErrorEvent,
+  type FlowBreakEvent,
+  type FlowDecisionEvent,
+  type FlowErrorEvent,
+  type FlowForkEvent,
+  type FlowLoopEvent,
+  type FlowRunEvent,
+  type FlowSelectedEvent,
+  type FlowStageEvent,
+  type FlowStageRetryEvent,
+  type FlowSubflowEvent,
+  type StageEvent,
+} from 'footprintjs';
+import { now } from '../events/index.js';
+import { boundString, flatten, toList } from './attributes.js';
+import { decisionAttributes, selectionAttributes } from './evidence.js';
+import { recordFailure } from './failure.js';
+import { displayName, pathKey, pathOf, type Layout, type MemberIdentity } from './layout.js';
+import type { OpenSpan, RunTrace } from './runTrace.js';
+import {
+  EV_ATTEMPT,
+  EV_BREAK,
+  EV_DECISION,
+  EV_LOOP,
+  EV_PAUSE,
+  EV_RESUME,
+  EV_RETRY,
+  EV_SELECTION,
+  FP_FORK_CHILDREN,
+  FP_PAUSED,
+  FP_RUN_ID,
+  FP_STAGE_ATTEMPTS,
+  FP_STAGE_ID,
+  FP_STAGE_LOOP_ITERATION,
+  FP_STAGE_RUNTIME_ID,
+  FP_STAGE_TYPE,
+  FP_SUBFLOW_ID,
+} from './semconv.js';
+
+/** footprintjs does not export the pause/resume event types; take them from the hook signatures. */
+type PauseHookEvent = Parameters<NonNullable<CombinedRecorder['onPause']>>[0];
+type ResumeHookEvent = Parameters<NonNullable<CombinedRecorder['onResume']>>[0];
+type FlowPauseEvent = Extract<PauseHookEvent, { subflowPath: readonly string[] }>;
+type FlowResumeEvent = Exclude<ResumeHookEvent, { pipelineId: string }>;
+
+interface Fork {
+  opened: OpenSpan;
+  lastEnd?: number;
+}
+
+interface Container {
+  opened: OpenSpan;
+  path: string[];
+  fork?: Fork;
+  /** The fork this subflow is a child of. */
+  inFork?: Fork;
+  failed: boolean;
+  identity?: MemberIdentity;
+}
+
+interface Stage {
+  opened: OpenSpan;
+  inFork?: Fork;
+  attempts: number;
+  /** addParallelForEach: the fan-out stage stays open over its branches and ends at onStageEnd. */
+  endsAtStageEnd?: boolean;
+}
+
+export class StageSpans implements Layout {
+  private readonly stages = new Map<string, Stage>();
+  private readonly containers = new Map<string, Container>();
+  private pausedMembers?: Record<string, MemberIdentity>;
+
+  constructor(
+    private readonly run: RunTrace,
+    private readonly capture: boolean,
+    private readonly carried: Record<string, MemberIdentity>,
+    /** True when the run span already carries the runtime's run id (footprintjs's is per segment). */
+    private readonly runIdKnown: boolean,
+  ) {
+    this.containers.set('', { opened: run.root, path: [], failed: false });
+  }
+
+  // ── Layout ─────────────────────────────────────────────────────────────────────────────────────
+  stage(runtimeStageId: string): OpenSpan | undefined {
+    return this.stages.get(runtimeStageId)?.opened;
+  }
+
+  container(path: readonly string[]): OpenSpan {
+    return this.containerOf(path).opened;
+  }
+
+  enterMember(path: readonly string[], identity: MemberIdentity, _time: number): OpenSpan {
+    const container = this.containers.get(pathKey(path));
+    if (!container) return this.container(path);
+    this.name(container, identity);
+    return container.opened;
+  }
+
+  exitMember(): void {
+    // the member's subflow span ends at onSubflowExit (the run span at run end)
+  }
+
+  failMembers(): void {
+    // stage errors already failed every enclosing subflow (onError)
+  }
+
+  openMembers(): Record<string, MemberIdentity> {
+    if (this.pausedMembers) return this.pausedMembers;
+    const members: Record<string, MemberIdentity> = {};
+    for (const [key, container] of this.containers) if (key !== '' && container.identity) members[key] = container.identity;
+    return members;
+  }
+
+  // ── scope hooks ────────────────────────────────────────────────────────────────────────────────
+  onStageStart(event: StageEvent): void {
+    const time = now();
+    const rsid = event.runtimeStageId;
+    const retried = this.stages.get(rsid);
+    if (retried) {
+      retried.attempts++;
+      retried.opened.span.addEvent(EV_ATTEMPT, { attempt: retried.attempts }, time);
+      retried.opened.span.setAttribute(FP_STAGE_ATTEMPTS, retried.attempts);
+      this.run.activate(retried.opened);
+      return;
+    }
+    const path = pathOf(rsid);
+    const container = this.containerOf(path);
+    const inFork = event.pipelineId !== '' ? container.fork : undefined;
+    if (!inFork) this.closeFork(container);
+    const opened = this.run.start(displayName(event.stageName, path), inFork?.opened ?? container.opened, {
+      startTime: time,
+      attributes: { [FP_STAGE_ID]: event.stageId, [FP_STAGE_RUNTIME_ID]: rsid },
+    });
+    this.stages.set(rsid, { opened, inFork, attempts: 1 });
+    this.run.activate(opened);
+  }
+
+  onStageEnd(event: StageEvent): void {
+    const stage = this.stages.get(event.runtimeStageId);
+    if (!stage) return;
+    stage.opened.endAt = now();
+    if (stage.endsAtStageEnd) this.endStage(event.runtimeStageId, stage);
+  }
+
+  // ── flow hooks ─────────────────────────────────────────────────────────────────────────────────
+  onRunStart(event: FlowRunEvent): void {
+    const runId = event.traversalContext?.runId;
+    if (runId && !this.runIdKnown) this.run.root.span.setAttribute(FP_RUN_ID, runId);
+  }
+
+  onStageExecuted(event: FlowStageEvent): void {
+    const rsid = event.traversalContext?.runtimeStageId;
+    if (rsid === undefined || event.stageType === 'subflow-mount') return;
+    const stage = this.stages.get(rsid);
+    if (!stage) return;
+    stage.opened.span.setAttribute(FP_STAGE_TYPE, event.stageType);
+    const loop = event.traversalContext?.loopIteration;
+    if (loop !== undefined) stage.opened.span.setAttribute(FP_STAGE_LOOP_ITERATION, loop);
+    // A plain fork's parent stage already ended; a fan-out stage still open ends at its onStageEnd.
+    if (event.stageType === 'fork' && stage.opened.endAt === undefined) {
+      stage.endsAtStageEnd = true;
+      return;
+    }
+    this.endStage(rsid, stage);
+  }
+
+  onDecision(event: FlowDecisionEvent): void {
+    this.eventOn(event.traversalContext?.runtimeStageId, EV_DECISION, decisionAttributes(event, this.capture));
+  }
+
+  onSelected(event: FlowSelectedEvent): void {
+    this.eventOn(event.traversalContext?.runtimeStageId, EV_SELECTION, selectionAttributes(event, this.capture));
+  }
+
+  onFork(event: FlowForkEvent): void {
+    const context = event.traversalContext;
+    if (!context) return;
+    const path = pathOf(context.runtimeStageId);
+    const container = this.containerOf(path);
+    this.closeFork(container);
+    const opened = this.run.start(`fork ${displayName(context.stageName, path)}`, container.opened, {
+      attributes: {
+        [FP_STAGE_TYPE]: 'fork',
+        [FP_STAGE_RUNTIME_ID]: context.runtimeStageId,
+        [FP_FORK_CHILDREN]: toList(event.children),
+      },
+    });
+    container.fork = { opened };
+  }
+
+  onSubflowEntry(event: FlowSubflowEvent): void {
+    const context = event.traversalContext;
+    if (!context) return;
+    const mount = context.runtimeStageId;
+    const path = pathOf(mount);
+    const parent = this.containerOf(path);
+    const inFork = context.subflowPath ? parent.fork : undefined;
+    if (!inFork) this.closeFork(parent);
+    const key = subflowKey(event, mount);
+    const opened = this.run.start(displayName(event.name, path), inFork?.opened ?? parent.opened, {
+      attributes: { [FP_STAGE_TYPE]: 'subflow', [FP_SUBFLOW_ID]: key, [FP_STAGE_RUNTIME_ID]: mount },
+    });
+    const container: Container = { opened, path: key.split('/'), inFork, failed: false };
+    this.containers.set(key, container);
+    const identity = this.carried[key];
+    if (identity) this.name(container, identity);
+  }
+
+  onSubflowExit(event: FlowSubflowEvent): void {
+    const mount = event.traversalContext?.runtimeStageId;
+    if (mount === undefined) return;
+    const key = subflowKey(event, mount);
+    const container = this.containers.get(key);
+    if (!container || key === '') return;
+    this.closeFork(container);
+    if (container.failed) container.opened.span.setStatus({ code: SpanStatusCode.ERROR, message: 'a stage inside failed' });
+    const time = now();
+    this.run.end(container.opened, time);
+    this.containers.delete(key);
+    if (container.inFork) container.inFork.lastEnd = Math.max(container.inFork.lastEnd ?? 0, time);
+  }
+
+  onError(event: ErrorEvent | FlowErrorEvent): void {
+    if (!isFlowEvent(event)) return; // scope-channel errors are read/write errors, not stage failures
+    const flow = event as FlowErrorEvent;
+    const rsid = flow.traversalContext?.runtimeStageId;
+    if (rsid === undefined) return;
+    const time = now();
+    const stage = this.stages.get(rsid);
+    const target = stage?.opened ?? this.container(pathOf(rsid));
+    recordFailure(target.span, flow.structuredError.raw ?? flow.structuredError, time);
+    if (stage) {
+      stage.opened.endAt = time;
+      this.endStage(rsid, stage);
+    }
+    const path = pathOf(rsid);
+    for (let length = path.length; length > 0; length--) {
+      const container = this.containers.get(pathKey(path.slice(0, length)));
+      if (container) container.failed = true;
+    }
+  }
+
+  onStageRetry(event: FlowStageRetryEvent): void {
+    this.eventOn(event.traversalContext?.runtimeStageId, EV_RETRY, {
+      attempt: event.attempt,
+      max_attempts: event.maxAttempts,
+      delay_ms: event.delayMs,
+      'error.message': boundString(event.message),
+    });
+  }
+
+  onLoop(event: FlowLoopEvent): void {
+    const rsid = event.traversalContext?.runtimeStageId;
+    if (rsid === undefined) return;
+    this.container(pathOf(rsid)).span.addEvent(EV_LOOP, { target: event.target, iteration: event.iteration }, now());
+  }
+
+  onBreak(event: FlowBreakEvent): void {
+    const rsid = event.traversalContext?.runtimeStageId;
+    if (rsid === undefined) return;
+    const attributes: Attributes = { stage: displayName(event.stageName, pathOf(rsid)) };
+    if (event.reason) attributes.reason = boundString(event.reason);
+    this.container(pathOf(rsid)).span.addEvent(EV_BREAK, attributes, now());
+  }
+
+  onPause(event: PauseHookEvent): void {
+    if (!isFlowEvent(event)) return;
+    const flow = event as FlowPauseEvent;
+    const rsid = flow.traversalContext?.runtimeStageId;
+    const target = (rsid && this.stages.get(rsid)?.opened) || this.run.root;
+    const attributes: Attributes = { stage: flow.stageName };
+    if (this.capture && flow.pauseData !== undefined) flatten(flow.pauseData, 'data', attributes);
+    const time = now();
+    target.span.addEvent(EV_PAUSE, attributes, time);
+    this.pausedMembers = this.openMembers();
+    // Nothing else arrives for this run segment: end every open span, marked paused.
+    this.run.endOpen(time, { [FP_PAUSED]: true });
+    this.stages.clear();
+    for (const key of [...this.containers.keys()]) if (key !== '') this.containers.delete(key);
+    this.containers.get('')!.fork = undefined;
+  }
+
+  onResume(event: ResumeHookEvent): void {
+    if (!isFlowEvent(event)) return;
+    this.run.root.span.addEvent(EV_RESUME, { stage: (event as FlowResumeEvent).stageName }, now());
+  }
+
+  onRunEnd(): void {
+    for (const container of this.containers.values()) this.closeFork(container);
+  }
+
+  onRunFailed(): void {
+    this.onRunEnd();
+  }
+
+  // ── internals ──────────────────────────────────────────────────────────────────────────────────
+  private containerOf(path: readonly string[]): Container {
+    for (let length = path.length; length > 0; length--) {
+      const container = this.containers.get(pathKey(path.slice(0, length)));
+      if (container) return container;
+    }
+    return this.containers.get('')!;
+  }
+
+  private endStage(rsid: string, stage: Stage): void {
+    const time = stage.opened.endAt ?? now();
+    this.run.end(stage.opened, time);
+    this.stages.delete(rsid);
+    if (stage.inFork) stage.inFork.lastEnd = Math.max(stage.inFork.lastEnd ?? 0, time);
+  }
+
+  private closeFork(container: Container): void {
+    const fork = container.fork;
+    if (!fork) return;
+    container.fork = undefined;
+    this.run.end(fork.opened, fork.lastEnd);
+  }
+
+  private eventOn(rsid: string | undefined, name: string, attributes: Attributes): void {
+    if (rsid === undefined) return;
+    const target = this.stages.get(rsid)?.opened ?? this.container(pathOf(rsid));
+    target.span.addEvent(name, attributes, now());
+  }
+
+  private name(container: Container, identity: MemberIdentity): void {
+    container.identity = identity;
+    container.opened.span.updateName(identity.name);
+    container.opened.span.setAttributes(identity.attributes);
+  }
+}
+
+/** A subflow's key: its path-prefixed subflow id, which is also the prefix of its stages' ids. */
+function subflowKey(event: FlowSubflowEvent, mountRuntimeStageId: string): string {
+  return event.subflowId ?? mountRuntimeStageId.slice(0, mountRuntimeStageId.lastIndexOf('#'));
+}

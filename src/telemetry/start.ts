@@ -1,0 +1,141 @@
+/**
+ * startTelemetry(): one call that sets up the OpenTelemetry SDK for Node the way footprint-otel's
+ * runs want it — resource, context manager, tracer provider with a bounded batch span queue, meter
+ * provider with a periodic cumulative reader, global registration, exporter health and exit hooks —
+ * sending to OTLP/HTTP when an endpoint is configured and to OTLP-JSON line files otherwise. Calling
+ * it again while it runs returns the running handle; OTEL_SDK_DISABLED=true makes every handle a no-op.
+ */
+import { diag, DiagConsoleLogger } from '@opentelemetry/api';
+import { diagLogLevelFromString, getStringFromEnv } from '@opentelemetry/core';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { DETAIL_ENV, type TraceDetail } from '../otel/index.js';
+import { resolveConfig, type Destination, type StartTelemetryOptions, type TelemetryConfig } from './config.js';
+import { installExitHooks } from './exitHooks.js';
+import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
+import { registerGlobals } from './globals.js';
+import { guardedTimeout, guardMetricExporter, guardSpanExporter } from './guardedExporters.js';
+import { ExportHealth, type TelemetryHealth } from './health.js';
+import { otlpMetricExporter, otlpSpanExporter } from './otlp.js';
+import { buildResource } from './resource.js';
+import { CountingBatchSpanProcessor } from './spanQueue.js';
+
+export interface TelemetryHandle {
+  /** Where telemetry goes: the two OTLP URLs, the two files, or nowhere. */
+  readonly destination: Destination;
+  /** Exports everything recorded so far. Never rejects: failures are counted in health(). */
+  forceFlush(): Promise<void>;
+  /** Flushes, stops the SDK and unregisters it. Idempotent; never rejects. */
+  shutdown(): Promise<void>;
+  /** Export failures and dropped spans so far. */
+  health(): TelemetryHealth;
+}
+
+const TELEMETRY_METER = 'footprint-otel.telemetry';
+
+let running: TelemetryHandle | undefined;
+
+export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHandle {
+  if (running) {
+    diag.warn('footprint-otel: startTelemetry() is already running; returning the running telemetry');
+    return running;
+  }
+  const config = resolveConfig(options);
+  const destination = config.destination;
+  if (destination.kind === 'disabled') return disabledHandle();
+  useLogLevelFromEnv();
+
+  const health = new ExportHealth();
+  const guard = { health, timeoutMs: config.exportTimeoutMs };
+  const exporters = exportersFor(destination, config);
+  const resource = buildResource(options);
+  const tracerProvider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [
+      new CountingBatchSpanProcessor(guardSpanExporter(exporters.spans, guard), {
+        maxQueueSize: config.maxQueueSize,
+        maxExportBatchSize: config.maxExportBatchSize,
+        exportTimeoutMillis: guardedTimeout(config.exportTimeoutMs),
+        onDrop: () => health.spanDropped(),
+      }),
+    ],
+  });
+  const meterProvider = new MeterProvider({
+    resource,
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: guardMetricExporter(exporters.metrics, guard),
+        exportIntervalMillis: config.metricIntervalMs,
+        exportTimeoutMillis: config.metricTimeoutMs,
+      }),
+    ],
+  });
+  health.attach(meterProvider.getMeter(TELEMETRY_METER));
+  const unregister = registerGlobals(tracerProvider, meterProvider);
+  const restoreDetail = setTraceDetail(options.traceDetail);
+
+  const forceFlush = async () => {
+    await tracerProvider.forceFlush().catch(() => undefined);
+    await meterProvider.forceFlush().catch(() => undefined);
+  };
+  let removeHooks = () => {};
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      removeHooks();
+      // traces first, so the last metric export carries the final trace-export failure counts
+      await tracerProvider.shutdown().catch(() => undefined);
+      await meterProvider.shutdown().catch(() => undefined);
+      unregister();
+      restoreDetail();
+      running = undefined;
+    })());
+  if (config.handleExit) {
+    removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(config.exportTimeoutMs) * 2 });
+  }
+
+  running = { destination, forceFlush, shutdown, health: () => health.snapshot() };
+  return running;
+}
+
+function exportersFor(
+  destination: Exclude<Destination, { kind: 'disabled' }>,
+  config: TelemetryConfig,
+): { spans: SpanExporter; metrics: PushMetricExporter } {
+  if (destination.kind === 'files') {
+    return { spans: fileSpanExporter(destination.traces), metrics: fileMetricExporter(destination.metrics) };
+  }
+  const target = { headers: config.headers, timeoutMs: config.exportTimeoutMs };
+  return {
+    spans: otlpSpanExporter({ ...target, url: destination.traces }),
+    metrics: otlpMetricExporter({ ...target, url: destination.metrics }),
+  };
+}
+
+/** OTEL_SDK_DISABLED=true: nothing is started or registered, and the handle does nothing. */
+function disabledHandle(): TelemetryHandle {
+  return {
+    destination: { kind: 'disabled' },
+    forceFlush: async () => undefined,
+    shutdown: async () => undefined,
+    health: () => ({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 }),
+  };
+}
+
+/** OTEL_LOG_LEVEL (e.g. warn, debug) sends the SDK's and our diag messages to the console. */
+function useLogLevelFromEnv(): void {
+  const level = getStringFromEnv('OTEL_LOG_LEVEL');
+  if (level !== undefined) diag.setLogger(new DiagConsoleLogger(), { logLevel: diagLogLevelFromString(level), suppressOverrideMessage: true });
+}
+
+/** The bridge reads its detail from the environment at every run start; returns the undo. */
+function setTraceDetail(detail: TraceDetail | undefined): () => void {
+  if (detail === undefined) return () => undefined;
+  const previous = process.env[DETAIL_ENV];
+  process.env[DETAIL_ENV] = detail;
+  return () => {
+    if (previous === undefined) delete process.env[DETAIL_ENV];
+    else process.env[DETAIL_ENV] = previous;
+  };
+}

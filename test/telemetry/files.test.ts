@@ -1,0 +1,209 @@
+/**
+ * The embedded default: with no endpoint, startTelemetry writes OTLP-JSON lines to traces.jsonl and
+ * metrics.jsonl, and readSpans turns the trace file back into the span tree that was recorded — ids,
+ * parents, names, kinds, times, typed attributes, events and status — across async boundaries (the
+ * AsyncLocalStorage context manager). A traced agent run lands as one connected trace, and a failing
+ * trace file shows up in the exported footprint.telemetry.export.failures counter.
+ */
+import { SpanKind, SpanStatusCode, trace, type SpanContext } from '@opentelemetry/api';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, registerInstrument, scripted } from '../../src/index.js';
+import { metricsInstrument } from '../../src/otel/metrics/index.js';
+import { DETAIL_ENV, tracingInstrument } from '../../src/otel/index.js';
+import { readSpans, startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { pointsOf, type JsonMetricsRequest } from './otlpJson.js';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function start(dir = mkdtempSync(path.join(tmpdir(), 'fp-files-'))): { telemetry: TelemetryHandle; dir: string } {
+  const telemetry = startTelemetry({ fileDirectory: dir, serviceName: 'files-test', metricExportIntervalMs: 600_000, handleExit: false });
+  cleanups.push(() => telemetry.shutdown());
+  return { telemetry, dir };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('traces.jsonl', () => {
+  it('reads back as the span tree that was recorded', async () => {
+    const { telemetry, dir } = start();
+    expect(telemetry.destination).toEqual({
+      kind: 'files',
+      traces: path.join(dir, 'traces.jsonl'),
+      metrics: path.join(dir, 'metrics.jsonl'),
+    });
+    const tracer = trace.getTracer('files-test-scope');
+    const ids: Record<string, SpanContext> = {};
+    const before = Date.now();
+    await tracer.startActiveSpan(
+      'root',
+      { kind: SpanKind.SERVER, attributes: { route: '/ask', n: 3, ratio: 0.5, ok: true, tags: ['a', 'b'] } },
+      async (root) => {
+        ids.root = root.spanContext();
+        await tick();
+        await tracer.startActiveSpan('child', async (child) => {
+          ids.child = child.spanContext();
+          child.addEvent('footprint.route.hop', { to: 'billing', iteration: 2 });
+          await tick();
+          const leaf = tracer.startSpan('leaf', { kind: SpanKind.CLIENT });
+          ids.leaf = leaf.spanContext();
+          leaf.setStatus({ code: SpanStatusCode.ERROR, message: 'HTTP 429' });
+          leaf.end();
+          child.end();
+        });
+        root.end();
+      },
+    );
+    await telemetry.forceFlush();
+
+    const spans = await readSpans(telemetry.destination.kind === 'files' ? telemetry.destination.traces : '');
+    const byName = Object.fromEntries(spans.map((s) => [s.name, s]));
+    expect(spans.map((s) => s.name).sort()).toEqual(['child', 'leaf', 'root']);
+    for (const name of ['root', 'child', 'leaf']) {
+      expect(byName[name]).toMatchObject({ traceId: ids.root!.traceId, spanId: ids[name]!.spanId, scope: 'files-test-scope' });
+      expect(byName[name]!.resource['service.name']).toBe('files-test');
+      expect(byName[name]!.startMs).toBeGreaterThanOrEqual(before - 1);
+      expect(byName[name]!.endMs).toBeGreaterThanOrEqual(byName[name]!.startMs);
+    }
+    expect(byName.root!.parentSpanId).toBeUndefined();
+    expect(byName.child!.parentSpanId).toBe(ids.root!.spanId);
+    expect(byName.leaf!.parentSpanId).toBe(ids.child!.spanId);
+    expect(byName.root).toMatchObject({
+      kind: SpanKind.SERVER,
+      attributes: { route: '/ask', n: 3, ratio: 0.5, ok: true, tags: ['a', 'b'] },
+      status: { code: SpanStatusCode.UNSET },
+    });
+    expect(byName.root!.endMs - byName.root!.startMs).toBeGreaterThanOrEqual(9);
+    expect(byName.child!.kind).toBe(SpanKind.INTERNAL);
+    expect(byName.child!.events).toEqual([
+      { name: 'footprint.route.hop', timeUnixNano: expect.stringMatching(/^\d{19}$/), timeMs: expect.any(Number), attributes: { to: 'billing', iteration: 2 } },
+    ]);
+    expect(byName.leaf).toMatchObject({ kind: SpanKind.CLIENT, status: { code: SpanStatusCode.ERROR, message: 'HTTP 429' } });
+  });
+
+  it('holds one line per export batch, each an OTLP JSON ExportTraceServiceRequest', async () => {
+    const { telemetry, dir } = start();
+    const tracer = trace.getTracer('batches');
+    tracer.startSpan('first').end();
+    await telemetry.forceFlush();
+    tracer.startSpan('second').end();
+    tracer.startSpan('third').end();
+    await telemetry.forceFlush();
+    const lines = readFileSync(path.join(dir, 'traces.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    const names = lines.map((line) =>
+      (JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!.spans.map(
+        (s) => s.name,
+      ),
+    );
+    expect(names).toEqual([['first'], ['second', 'third']]);
+  });
+
+  it('records a traced agent run as one connected trace, with its metrics in metrics.jsonl', async () => {
+    cleanups.push(registerInstrument(tracingInstrument()), registerInstrument(metricsInstrument()));
+    const { telemetry, dir } = start();
+    const provider = scripted({ replies: [{ toolCalls: [{ name: 'lookup', args: {} }] }, 'paid'] });
+    const agent = Agent.create({ provider, model: 'm-small', id: 'billing' })
+      .tool({ name: 'lookup', description: 'Look up', inputSchema: { type: 'object' }, execute: () => 'found' })
+      .build();
+    expect(await agent.run('Was it paid?')).toBe('paid');
+    await telemetry.shutdown();
+
+    const spans = await readSpans(path.join(dir, 'traces.jsonl'));
+    expect(spans.length).toBeGreaterThan(3);
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    const ids = new Set(spans.map((s) => s.spanId));
+    expect(spans.filter((s) => s.parentSpanId === undefined)).toHaveLength(1);
+    expect(spans.every((s) => s.parentSpanId === undefined || ids.has(s.parentSpanId))).toBe(true);
+
+    const lines = readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as JsonMetricsRequest;
+    expect(pointsOf(last, 'footprint.runs')).toEqual([
+      { attributes: { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'billing', 'footprint.run.outcome': 'ok' }, value: 1 },
+    ]);
+    expect(pointsOf(last, 'gen_ai.client.operation.duration')[0]!.value).toBe(2);
+  });
+});
+
+describe('readSpans', () => {
+  const line = (name: string) =>
+    JSON.stringify({
+      resourceSpans: [
+        {
+          resource: { attributes: [] },
+          scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: 't', spanId: name, name, kind: 3, startTimeUnixNano: '1000000', endTimeUnixNano: '3000000' }] }],
+        },
+      ],
+    });
+
+  it('skips a last line cut short by a crash, and names any other bad line', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
+    const cut = path.join(dir, 'cut.jsonl');
+    writeFileSync(cut, `${line('a')}\n${line('b').slice(0, 40)}`);
+    expect((await readSpans(cut)).map((s) => [s.name, s.kind, s.startMs, s.endMs])).toEqual([['a', SpanKind.CLIENT, 1, 3]]);
+    const bad = path.join(dir, 'bad.jsonl');
+    writeFileSync(bad, `${line('a')}\nnot json\n${line('c')}\n`);
+    await expect(readSpans(bad)).rejects.toThrow(`${bad}:2 is not OTLP JSON`);
+  });
+
+  it('finds no spans where nothing was exported yet (the file is created by the first export)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
+    expect(await readSpans(path.join(dir, 'traces.jsonl'))).toEqual([]);
+    await expect(readSpans(dir)).rejects.toThrow(/EISDIR/);
+  });
+});
+
+describe('exporter health in the file default', () => {
+  it('exports trace-export failures as footprint.telemetry.export.failures, from 0', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fp-health-'));
+    mkdirSync(path.join(dir, 'traces.jsonl')); // appending to a folder fails
+    const { telemetry } = start(dir);
+    trace.getTracer('t').startSpan('lost').end();
+    await telemetry.forceFlush();
+    expect(telemetry.health()).toEqual({ exportFailures: { traces: 1, metrics: 0 }, spansDropped: 0 });
+    await telemetry.shutdown();
+
+    const lines = readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trimEnd().split('\n');
+    const first = JSON.parse(lines[0]!) as JsonMetricsRequest;
+    expect(pointsOf(first, 'footprint.telemetry.export.failures')).toEqual([
+      { attributes: { 'footprint.signal': 'traces' }, value: 1 },
+      { attributes: { 'footprint.signal': 'metrics' }, value: 0 },
+    ]);
+    expect(pointsOf(first, 'footprint.telemetry.spans.dropped')).toEqual([{ attributes: {}, value: 0 }]);
+  });
+});
+
+describe('startTelemetry', () => {
+  it('returns the running handle when called again, and starts afresh after shutdown', async () => {
+    const { telemetry } = start();
+    expect(startTelemetry({ serviceName: 'other' })).toBe(telemetry);
+    await telemetry.shutdown();
+    expect(trace.getTracer('x').startSpan('after').isRecording()).toBe(false);
+    const { telemetry: again } = start();
+    expect(again).not.toBe(telemetry);
+    expect(trace.getTracer('x').startSpan('again').isRecording()).toBe(true);
+  });
+
+  it('sets the trace detail for its lifetime and restores it at shutdown', async () => {
+    cleanups.push(registerInstrument(tracingInstrument()));
+    const countSpans = async (traceDetail: 'full' | 'semantic') => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'fp-detail-'));
+      const telemetry = startTelemetry({ fileDirectory: dir, traceDetail, handleExit: false });
+      expect(process.env[DETAIL_ENV]).toBe(traceDetail);
+      await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm-small', id: 'a' }).build().run('hi');
+      await telemetry.shutdown();
+      return (await readSpans(path.join(dir, 'traces.jsonl'))).length;
+    };
+    const before = process.env[DETAIL_ENV];
+    const full = await countSpans('full');
+    const semantic = await countSpans('semantic');
+    expect(semantic).toBeGreaterThan(0);
+    expect(semantic).toBeLessThan(full);
+    expect(process.env[DETAIL_ENV]).toBe(before);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * A collector outage with real traced agent runs: while the receiver on 127.0.0.1 is down, thousands
+ * of runs keep going, heap growth stays bounded (the span queue is bounded, failed batches are let
+ * go), and both failed exports and dropped spans are counted; when the receiver comes back on the
+ * same port, traces and metrics flow again without a restart.
+ */
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Agent, registerInstrument, type LLMProvider } from '../../src/index.js';
+import { tracingInstrument } from '../../src/otel/index.js';
+import { metricsInstrument } from '../../src/otel/metrics/index.js';
+import { startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** A provider that keeps nothing per call, so the heap measures telemetry, not the test's model. */
+const provider: LLMProvider = {
+  name: 'steady',
+  complete: async (request) => {
+    const toolResult = request.messages.some((m) => m.role === 'tool');
+    return toolResult
+      ? { content: 'done', toolCalls: [], usage: { input: 20, output: 3 }, stopReason: 'end_turn' }
+      : { content: '', toolCalls: [{ id: 't1', name: 'look', args: {} }], usage: { input: 12, output: 4 }, stopReason: 'tool_use' };
+  },
+};
+const agent = Agent.create({ provider, model: 'm-small', id: 'steady' })
+  .tool({ name: 'look', description: 'Look', inputSchema: { type: 'object' }, execute: () => 'seen' })
+  .build();
+
+async function runs(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await agent.run(`question ${i}`);
+}
+
+function heapMb(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+let receiver: Receiver;
+let telemetry: TelemetryHandle;
+const unregister: (() => void)[] = [];
+
+beforeAll(async () => {
+  vi.stubEnv('OTEL_BSP_MAX_QUEUE_SIZE', '256');
+  vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '50');
+  receiver = await startReceiver();
+  unregister.push(registerInstrument(tracingInstrument()), registerInstrument(metricsInstrument()));
+  telemetry = startTelemetry({ endpoint: receiver.url, exportTimeoutMs: 300, metricExportIntervalMs: 250, handleExit: false });
+});
+afterAll(async () => {
+  await telemetry.shutdown();
+  for (const undo of unregister) undo();
+  await receiver.stop();
+  vi.unstubAllEnvs();
+});
+
+describe('a collector outage', () => {
+  it('exports while the collector is up', async () => {
+    await runs(20);
+    await telemetry.forceFlush();
+    expect(receiver.of('/v1/traces').length).toBeGreaterThan(0);
+    expect(receiver.of('/v1/metrics').length).toBeGreaterThan(0);
+    expect(telemetry.health()).toEqual({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 });
+  });
+
+  it('keeps memory bounded and counts failures and drops while it is down', async () => {
+    await receiver.stop();
+    await runs(200);
+    const before = heapMb();
+    const started = Date.now();
+    await runs(4000);
+    // let the periodic metric export and the span exports fail a few times
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const grown = heapMb() - before;
+
+    const health = telemetry.health();
+    expect(health.spansDropped).toBeGreaterThan(1000);
+    expect(health.exportFailures.traces).toBeGreaterThan(0);
+    expect(health.exportFailures.metrics).toBeGreaterThan(0);
+    // ~20 spans a run: with an unbounded queue the same runs leave about 20 MB of spans behind
+    expect(grown).toBeLessThan(8);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 120_000);
+
+  it('exports again once the collector is back on the same port', async () => {
+    const failuresWhileDown = telemetry.health().exportFailures;
+    await receiver.restart();
+    receiver.received.length = 0;
+    await runs(5);
+    await telemetry.forceFlush();
+    expect(receiver.of('/v1/traces').length).toBeGreaterThan(0);
+    expect(receiver.of('/v1/metrics').length).toBeGreaterThan(0);
+    const bytes = Buffer.concat(receiver.of('/v1/metrics').map((m) => m.body)).toString('latin1');
+    expect(bytes).toContain('footprint.telemetry.spans.dropped');
+    await runs(5);
+    await telemetry.forceFlush();
+    expect(telemetry.health().exportFailures.traces).toBeLessThanOrEqual(failuresWhileDown.traces + 1);
+  });
+});
