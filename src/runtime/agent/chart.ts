@@ -20,7 +20,7 @@ export function buildAgentChart(config: AgentConfig): FlowChart {
     .addFunction('SystemPrompt', stage(m, 'system-prompt', systemPromptStage(config)), 'system-prompt')
     .addFunction('Messages', stage(m, 'messages', messagesStage()), 'messages')
     .addFunction('Tools', stage(m, 'tools', toolsStage(config)), 'tools')
-    .addFunction('MessageAPI', stage(m, 'message-api', messageApiStage(config)), 'message-api')
+    .addFunction('MessageAPI', stage(m, 'message-api', messageApiStage()), 'message-api')
     .addFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
     .addDeciderFunction('Route', stage(m, 'route', routeStage(config)), 'route')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))

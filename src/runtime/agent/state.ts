@@ -1,6 +1,6 @@
 /** The agent turn's state, kept in the footprintjs scope (plain JSON, so a paused turn can be resumed). */
 import type { TokenUsage } from '../../events/index.js';
-import type { LLMMessage, LLMRequest, LLMResponse } from '../providers/index.js';
+import type { LLMMessage, LLMResponse } from '../providers/index.js';
 import type { LastToolResult } from '../skills/graph.js';
 import type { SkillTurnState } from '../skills/cursor.js';
 import type { ToolStatus } from './toolRunner.js';
@@ -17,8 +17,13 @@ export interface AgentState {
   history: LLMMessage[];
   systemPrompt: string;
   toolNames: string[];
-  request: LLMRequest;
-  response?: LLMResponse;
+  /**
+   * What MessageAPI assembled for CallLLM, by reference to the slots: the conversation stays in
+   * `history` and tool schemas in the agent's config, so the state (which footprintjs clones on every
+   * writing stage) holds each message once.
+   */
+  request: { systemPrompt?: string; tools: string[] };
+  response?: Pick<LLMResponse, 'content' | 'toolCalls'>;
   /** Results of this iteration's tool calls that already ran (a paused iteration resumes with them). */
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;

@@ -7,7 +7,9 @@
 import { emit } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
-import { isProviderError, type LLMProvider, type LLMRequest } from '../../providers/index.js';
+import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type ToolSpec } from '../../providers/index.js';
+import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
+import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
 import { applySignal } from './signals.js';
@@ -23,8 +25,7 @@ export function callLLMStage(config: AgentConfig) {
       return;
     }
     const brain = config.cursor && scope.skill ? config.cursor.brain(scope.skill) : defaultBrain;
-    // Scope reads are live views of the turn's state; the provider and the events get a plain snapshot.
-    const request: LLMRequest = { ...structuredClone(scope.$getValue('request') as LLMRequest), model: brain.model };
+    const request = assembleRequest(scope, config, brain.model);
     const callId = newId('call');
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
@@ -107,15 +108,42 @@ export function callLLMStage(config: AgentConfig) {
       cumulativeUsd: scope.costUsd,
       priced: cost.priced,
     });
-    scope.response = response;
+    scope.response = { content: response.content, toolCalls: response.toolCalls };
     scope.history = [
-      ...scope.history,
+      ...(scope.$getValue('history') as LLMMessage[]),
       {
         role: 'assistant',
         content: response.content,
         toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
       },
     ];
+  };
+}
+
+/**
+ * The request the provider gets: MessageAPI's assembly (system prompt, tool names) joined with the
+ * conversation and the tools' schemas. Scope reads through the typed proxy are live views of the
+ * turn's state; $getValue returns the stored values, which footprintjs never mutates in place (each
+ * commit builds a new state), so the provider and the events get a stable snapshot without a copy.
+ */
+function assembleRequest(scope: AgentScope, config: AgentConfig, model: string): LLMRequest {
+  const assembled = scope.$getValue('request') as AgentState['request'];
+  const tools: ToolSpec[] = [];
+  for (const name of assembled.tools) {
+    if (name === READ_SKILL && config.cursor && scope.skill) {
+      tools.push({ name, description: config.cursor.readSkillDescription(scope.skill), inputSchema: READ_SKILL_SCHEMA });
+      continue;
+    }
+    const compiled = config.tools.get(name);
+    if (compiled) tools.push({ name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema });
+  }
+  return {
+    model,
+    systemPrompt: assembled.systemPrompt,
+    messages: scope.$getValue('history') as LLMMessage[],
+    tools: tools.length > 0 ? tools : undefined,
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
   };
 }
 

@@ -5,8 +5,7 @@
  */
 import { emit } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
-import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
-import type { ToolSpec } from '../../providers/index.js';
+import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
 import type { AgentScope } from './scope.js';
 
@@ -23,6 +22,8 @@ export function contextStage(config: AgentConfig) {
       scope.costUsd = 0;
       scope.llmCalls = 0;
       scope.doneTools = {};
+      scope.toolNames = [];
+      scope.systemPrompt = '';
       scope.output = '';
       if (config.cursor) scope.skill = config.cursor.initial();
       emit(scope, 'footprint.agent.turn_start', {
@@ -37,7 +38,6 @@ export function contextStage(config: AgentConfig) {
     }
     const iteration = scope.iteration + 1;
     scope.iteration = iteration;
-    scope.doneTools = {};
     const cursor = config.cursor;
     if (cursor) {
       const state = { ...scope.skill! };
@@ -63,15 +63,16 @@ export function contextStage(config: AgentConfig) {
 export function systemPromptStage(config: AgentConfig) {
   return (scope: AgentScope) => {
     const skillBody = config.cursor && scope.skill ? config.cursor.body(scope.skill) : '';
-    scope.systemPrompt = [config.systemPrompt, skillBody].filter((part) => part !== '').join('\n\n');
+    const prompt = [config.systemPrompt, skillBody].filter((part) => part !== '').join('\n\n');
+    if (scope.systemPrompt !== prompt) scope.systemPrompt = prompt;
   };
 }
 
 export function messagesStage() {
-  return (scope: AgentScope) => {
-    // The conversation so far is the message slot; later context engineering (windowing, memory)
-    // plugs in here without touching the rest of the loop.
-    scope.request = { model: '', messages: scope.history };
+  return (_scope: AgentScope) => {
+    // The message slot: the conversation so far goes out as it is. Context engineering (windowing,
+    // memory) plugs in here without touching the rest of the loop; passing it through writes nothing,
+    // which keeps the stage free (footprintjs clones the whole state only for stages that write).
   };
 }
 
@@ -82,30 +83,19 @@ export function toolsStage(config: AgentConfig) {
       for (const tool of config.cursor.tools(scope.skill)) if (!names.includes(tool.name)) names.push(tool.name);
       names.push(READ_SKILL);
     }
-    scope.toolNames = names;
+    if (!sameList(scope.toolNames, names)) scope.toolNames = names;
   };
 }
 
-export function messageApiStage(config: AgentConfig) {
+export function messageApiStage() {
   return (scope: AgentScope) => {
-    const tools: ToolSpec[] = [];
-    for (const name of scope.toolNames) {
-      if (name === READ_SKILL && config.cursor && scope.skill) {
-        tools.push({ name, description: config.cursor.readSkillDescription(scope.skill), inputSchema: READ_SKILL_SCHEMA });
-        continue;
-      }
-      const compiled = config.tools.get(name);
-      if (compiled) {
-        tools.push({ name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema });
-      }
-    }
-    scope.request = {
-      model: config.model,
-      systemPrompt: scope.systemPrompt === '' ? undefined : scope.systemPrompt,
-      messages: scope.history,
-      tools: tools.length > 0 ? tools : undefined,
-      temperature: config.temperature,
-      maxTokens: config.maxTokens,
-    };
+    const systemPrompt = scope.systemPrompt === '' ? undefined : scope.systemPrompt;
+    const previous = scope.request;
+    if (previous && previous.systemPrompt === systemPrompt && sameList(previous.tools, scope.toolNames)) return;
+    scope.request = { systemPrompt, tools: [...scope.toolNames] };
   };
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((item, i) => item === b[i]);
 }

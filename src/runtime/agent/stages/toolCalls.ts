@@ -8,10 +8,10 @@
  */
 import { interrupt } from 'footprintjs';
 import { emit, now } from '../../../events/index.js';
-import type { ToolCall } from '../../providers/index.js';
+import type { LLMMessage, ToolCall } from '../../providers/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
-import type { SavedToolResult } from '../state.js';
+import type { AgentState, SavedToolResult } from '../state.js';
 import { runToolCall, type ToolOutcome } from '../toolRunner.js';
 import { escalate } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -25,12 +25,12 @@ interface PauseRequest {
 export function toolCallsStage(config: AgentConfig) {
   const agentId = config.member.id;
   return async (scope: AgentScope) => {
-    const calls = scope.response?.toolCalls ?? [];
+    const calls = (scope.$getValue('response') as AgentState['response'])?.toolCalls ?? [];
     const iteration = scope.iteration;
     const done: Record<string, SavedToolResult> = { ...scope.doneTools };
     const skillState = scope.skill ? { ...scope.skill } : undefined;
     const signal = scope.$getEnv().signal;
-    const available = scope.toolNames;
+    const available = scope.$getValue('toolNames') as string[];
     let pauseRequest: PauseRequest | undefined;
 
     const execute = async (call: ToolCall): Promise<ToolOutcome & { reused?: boolean }> => {
@@ -111,7 +111,7 @@ export function toolCallsStage(config: AgentConfig) {
     }
 
     scope.history = [
-      ...scope.history,
+      ...(scope.$getValue('history') as LLMMessage[]),
       ...outcomes.map((o) => ({ role: 'tool' as const, content: o.text, toolCallId: o.call.id })),
     ];
     const last = outcomes[outcomes.length - 1];

@@ -1,0 +1,107 @@
+/**
+ * One benchmark mode, in its own process (AsyncLocalStorage promise hooks are process-global, so
+ * modes must not share one). Prints one JSON line: the median time per run (or per span for the SDK
+ * floor) over several repeats, the stages per run and the spans per run.
+ *
+ *   modes: bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
+ */
+import { context, trace, type Context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { ExportResultCode } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { FlowChartExecutor } from 'footprintjs';
+
+const [mode = 'untraced', receiverUrl = ''] = process.argv.slice(2);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 400);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 7);
+const RUNS = Number(process.env.BENCH_RUNS ?? 400);
+
+let exportedSpans = 0;
+const countingNoop: SpanExporter = {
+  export(spans: ReadableSpan[], done) {
+    exportedSpans += spans.length;
+    done({ code: ExportResultCode.SUCCESS });
+  },
+  shutdown: async () => {},
+  forceFlush: async () => {},
+};
+
+const traced = mode !== 'bare' && mode !== 'untraced';
+let provider: BasicTracerProvider | undefined;
+if (traced) {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const exporter = mode.endsWith('-otlp') ? new OTLPTraceExporter({ url: `${receiverUrl}/v1/traces` }) : countingNoop;
+  provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+  process.env.FOOTPRINT_OTEL_DETAIL = mode.startsWith('semantic') ? 'semantic' : 'full';
+}
+
+const { referenceAgent, MESSAGE } = await import('./scenario.js');
+const { registerInstrument, now } = await import('../src/index.js');
+
+async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) {
+    await call();
+    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+  }
+  const samples: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const started = performance.now();
+    for (let i = 0; i < runs; i++) {
+      await call();
+      if (i % 50 === 0) await new Promise((r2) => setImmediate(r2));
+    }
+    samples.push(((performance.now() - started) * 1000) / runs);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+const agent = referenceAgent();
+
+// Stages per run, counted once with a scope recorder on a separate run.
+let stages = 0;
+{
+  const stop = registerInstrument({
+    id: 'bench.count-stages',
+    start(run) {
+      run.executor.attachScopeRecorder({ id: 'bench.count-stages', onStageStart: () => void stages++ });
+      return {};
+    },
+  });
+  await agent.run(MESSAGE);
+  stop();
+}
+if (traced) await provider!.forceFlush();
+const spansBefore = exportedSpans;
+if (traced) {
+  await agent.run(MESSAGE);
+  await provider!.forceFlush();
+}
+const spansPerRun = exportedSpans - spansBefore;
+
+let usPerUnit: number;
+if (mode === 'sdk-floor') {
+  // The OTel SDK's own cost of one span as the bridge makes it: explicit parent and times, 3 attributes.
+  const tracer = trace.getTracer('bench-floor');
+  const root = tracer.startSpan('root');
+  const parent: Context = trace.setSpan(context.active(), root);
+  const batch = async () => {
+    for (let i = 0; i < 100; i++) {
+      const span = tracer.startSpan('Stage', { startTime: now(), attributes: { 'footprint.stage.id': 'call-llm', 'footprint.stage.runtime_id': 'call-llm#5', 'footprint.run.id': 'run_x' } }, parent);
+      span.end(now());
+    }
+  };
+  usPerUnit = (await timePerCall(batch, RUNS)) / 100;
+} else if (mode === 'bare') {
+  const chart = agent.chart();
+  usPerUnit = await timePerCall(
+    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } }),
+    RUNS,
+  );
+} else {
+  usPerUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
+}
+await provider?.shutdown();
+process.stdout.write(`${JSON.stringify({ mode, usPerUnit, stages, spansPerRun })}\n`);

@@ -1,0 +1,34 @@
+/**
+ * The benchmark's reference scenario: one scripted agent turn with 3 iterations (two tool-calling
+ * rounds, then the answer) and two tools — the same shape the issue fixes, so numbers compare with
+ * the public framework's ~12 ms (untraced) and 14-15 ms (traced) on this kind of machine.
+ */
+import { Agent, scripted } from '../src/index.js';
+
+export const MESSAGE = 'What is the status of order 1234 and its shipping cost to Lyon?';
+
+export function referenceAgent() {
+  const provider = scripted({
+    replies: (request) => {
+      const round = request.messages.filter((m) => m.role === 'assistant').length;
+      if (round === 0) return { toolCalls: [{ name: 'order_status', args: { id: '1234' } }], usage: { input: 420, output: 24 } };
+      if (round === 1) return { toolCalls: [{ name: 'shipping_cost', args: { to: 'Lyon', kg: 2 } }], usage: { input: 510, output: 22 } };
+      return { content: 'Order 1234 shipped; shipping to Lyon costs 12 EUR.', usage: { input: 600, output: 18 } };
+    },
+  });
+  return Agent.create({ provider, model: 'gpt-4o-mini', id: 'bench-agent' })
+    .system('You answer order questions.')
+    .tool({
+      name: 'order_status',
+      description: 'Status of an order',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execute: (args: { id: string }) => ({ id: args.id, status: 'shipped' }),
+    })
+    .tool({
+      name: 'shipping_cost',
+      description: 'Shipping cost to a city',
+      inputSchema: { type: 'object', properties: { to: { type: 'string' }, kg: { type: 'number' } }, required: ['to', 'kg'] },
+      execute: (args: { to: string; kg: number }) => ({ to: args.to, eur: 6 * args.kg }),
+    })
+    .build();
+}
