@@ -3,7 +3,7 @@
  * modes must not share one). Prints one JSON line: the median time per run (or per span for the SDK
  * floor) over several repeats, the stages per run and the spans per run.
  *
- *   modes: bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
+ *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
  */
 import { context, trace, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -27,7 +27,7 @@ const countingNoop: SpanExporter = {
   forceFlush: async () => {},
 };
 
-const traced = mode !== 'bare' && mode !== 'untraced';
+const traced = !['bare', 'untraced', 'engine-floor'].includes(mode);
 let provider: BasicTracerProvider | undefined;
 if (traced) {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -94,6 +94,15 @@ if (mode === 'sdk-floor') {
     }
   };
   usPerUnit = (await timePerCall(batch, RUNS)) / 100;
+} else if (mode === 'engine-floor') {
+  // footprintjs's own cost per stage: a linear chart of the same length, one read and one write each.
+  const { flowChart } = await import('footprintjs');
+  const { quietLogger } = await import('../src/runtime/index.js');
+  let builder = flowChart<{ n: number }>('S0', (s) => void (s.n = 0), 's0');
+  for (let i = 1; i < stages; i++) builder = builder.addFunction(`S${i}`, (s) => void (s.n = s.n + 1), `s${i}`);
+  const chart = builder.setLogger(quietLogger).build();
+  const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
+  usPerUnit = perRun / stages;
 } else if (mode === 'bare') {
   const chart = agent.chart();
   usPerUnit = await timePerCall(

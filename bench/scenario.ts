@@ -32,3 +32,16 @@ export function referenceAgent() {
     })
     .build();
 }
+
+/** An agent whose only tool pauses for a human: every run ends paused (for the abandoned-pause memory test). */
+export function pausingAgent() {
+  const provider = scripted({ replies: [{ toolCalls: [{ name: 'approve', args: { amount: 40 } }], usage: { input: 300, output: 12 } }] });
+  return Agent.create({ provider, model: 'gpt-4o-mini', id: 'bench-pauser' })
+    .tool({
+      name: 'approve',
+      description: 'Ask a human to approve',
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      execute: async (args: { amount: number }, ctx) => ctx.pause(`Approve $${args.amount}?`),
+    })
+    .build();
+}

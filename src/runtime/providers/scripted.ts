@@ -1,7 +1,8 @@
 /**
  * scripted({ replies }): a deterministic provider for tests, demos and benchmarks. Replies are played
  * in order (the last one repeats), or computed by a function of the request. It honours AbortSignal
- * and an optional delay, so cancellation and timing behave like a real model.
+ * and an optional delay, so cancellation and timing behave like a real model. `calls` keeps the
+ * last 1,000 requests it received, for inspection.
  */
 import { ProviderError } from './errors.js';
 import type { CompleteOptions, LLMProvider, LLMRequest, LLMResponse } from './types.js';
@@ -27,17 +28,21 @@ export interface ScriptedOptions {
 }
 
 let instances = 0;
+const MAX_RECORDED = 1_000;
 
 export function scripted(options: ScriptedOptions): LLMProvider & { readonly calls: LLMRequest[] } {
   const calls: LLMRequest[] = [];
   // Tool call ids must be unique across providers: two brains can serve one conversation.
   const instance = ++instances;
+  let callCount = 0;
   const name = options.name ?? 'scripted';
   return {
     name,
     calls,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const index = calls.length;
+      const index = callCount++;
+      // The last MAX_RECORDED requests are kept for inspection; a long-running demo must not grow.
+      if (calls.length === MAX_RECORDED) calls.shift();
       calls.push(request);
       const reply =
         typeof options.replies === 'function'

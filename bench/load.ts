@@ -1,0 +1,87 @@
+/**
+ * Throughput and memory, in their own processes (run by bench/run.ts):
+ *   throughput <receiverUrl>  sustained runs/s with startTelemetry() exporting to a live receiver:
+ *                             paced at a documented rate (no span may be lost), then unpaced past
+ *                             what the exporter keeps up with (drops counted, runs never blocked)
+ *   memory-traced             heap (after GC) every 10% of BENCH_MEMORY_RUNS traced runs
+ *   memory-paused             the same for runs that pause and are never resumed
+ * Prints one JSON line.
+ */
+const [mode = 'throughput', receiverUrl = ''] = process.argv.slice(2);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapMb = () => {
+  gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+};
+
+if (mode === 'throughput') {
+  const { startTelemetry } = await import('../src/telemetry/index.js');
+  const telemetry = startTelemetry({ endpoint: receiverUrl, serviceName: 'footprint-bench', handleExit: false, metricExportIntervalMs: 60_000 });
+  const { referenceAgent, MESSAGE } = await import('./scenario.js');
+  const agent = referenceAgent();
+  const rate = Number(process.env.BENCH_PACED_RATE ?? 100);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  // Paced: `rate` runs per second for `seconds`.
+  let pacedRuns = 0;
+  const pacedStart = performance.now();
+  const inflight: Promise<unknown>[] = [];
+  while (performance.now() - pacedStart < seconds * 1000) {
+    const due = Math.floor(((performance.now() - pacedStart) / 1000) * rate);
+    while (pacedRuns < due) {
+      pacedRuns++;
+      inflight.push(agent.run(MESSAGE));
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await Promise.all(inflight);
+  await telemetry.forceFlush();
+  const afterPaced = telemetry.health();
+  // Unpaced: 32 runs in flight at all times, as fast as the process goes.
+  let unpacedRuns = 0;
+  const unpacedStart = performance.now();
+  const worker = async () => {
+    while (performance.now() - unpacedStart < seconds * 1000) {
+      await agent.run(MESSAGE);
+      unpacedRuns++;
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  const unpacedSeconds = (performance.now() - unpacedStart) / 1000;
+  await telemetry.forceFlush();
+  const afterUnpaced = telemetry.health();
+  await telemetry.shutdown();
+  process.stdout.write(
+    `${JSON.stringify({
+      mode,
+      paced: { rate, runs: pacedRuns, droppedSpans: afterPaced.spansDropped, failedExports: afterPaced.exportFailures.traces },
+      unpaced: {
+        runs: unpacedRuns,
+        runsPerSecond: unpacedRuns / unpacedSeconds,
+        droppedSpans: afterUnpaced.spansDropped - afterPaced.spansDropped,
+        failedExports: afterUnpaced.exportFailures.traces - afterPaced.exportFailures.traces,
+      },
+    })}\n`,
+  );
+} else {
+  const { context, trace } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { ExportResultCode } = await import('@opentelemetry/core');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor({ export: (_s, done) => done({ code: ExportResultCode.SUCCESS }), shutdown: async () => {} })],
+  });
+  trace.setGlobalTracerProvider(provider);
+  const { referenceAgent, pausingAgent, MESSAGE } = await import('./scenario.js');
+  const agent = mode === 'memory-paused' ? pausingAgent() : referenceAgent();
+  const total = Number(process.env.BENCH_MEMORY_RUNS ?? 100_000);
+  const curve: { runs: number; heapMb: number }[] = [{ runs: 0, heapMb: heapMb() }];
+  for (let i = 1; i <= total; i++) {
+    await agent.run(MESSAGE);
+    if (i % 200 === 0) await new Promise((r) => setImmediate(r));
+    if (i % (total / 10) === 0) curve.push({ runs: i, heapMb: heapMb() });
+  }
+  await provider.shutdown();
+  process.stdout.write(`${JSON.stringify({ mode, gc: gc !== undefined, curve })}\n`);
+}
