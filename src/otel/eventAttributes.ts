@@ -1,6 +1,7 @@
 /**
- * A typed event as span-event attributes: its payload flattened and bounded, plus the member that
- * emitted it. Payload fields that hold content (the user's message, the answer, a pause question, an
+ * A typed event as span-event attributes: its payload flattened and bounded under the event's own
+ * name (a ping-pong trip carries `footprint.route.trip.kind=ping_pong`, so a Jaeger tag search is
+ * unambiguous), plus the member that emitted it. Payload fields that hold content (the user's message, the answer, a pause question, an
  * LLM router's free-text reason) are left out unless content capture is on.
  */
 import type { Attributes } from '@opentelemetry/api';
@@ -24,7 +25,7 @@ export function eventAttributes(event: TypedEvent, capture: boolean): Attributes
   const hidden = capture ? undefined : CONTENT_FIELDS[event.type];
   let payload: unknown = event.payload;
   for (const path of hidden ?? []) payload = without(payload, path.split('.'));
-  const attributes = flatten(payload, '');
+  const attributes = flatten(payload, event.type);
   attributes[FP_MEMBER_KIND] = event.meta.member.kind;
   attributes[FP_MEMBER_ID] = event.meta.member.id;
   if (event.meta.route !== '') attributes[FP_ROUTE] = event.meta.route;

@@ -22,6 +22,8 @@ export interface Layout {
   enterMember(path: readonly string[], identity: MemberIdentity, time: number): OpenSpan;
   /** The member at `path` ended. */
   exitMember(path: readonly string[], time: number): void;
+  /** The member at `path` failed (a Parallel branch that threw): its span fails and ends. */
+  failMember(path: readonly string[], message: string, time: number): void;
   /** The run failed: every member span still open failed with it. */
   failMembers(message: string): void;
   /** Identities of the members that were open when the run paused, by subflow path. */

@@ -59,6 +59,13 @@ export class MemberSpans implements Layout {
     this.run.end(member.opened, time);
   }
 
+  failMember(path: readonly string[], message: string, time: number): void {
+    const member = this.members.get(pathKey(path));
+    if (!member) return;
+    member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    this.exitMember(path, time);
+  }
+
   failMembers(message: string): void {
     for (const member of this.members.values()) {
       member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });

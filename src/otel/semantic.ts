@@ -85,6 +85,9 @@ export class SemanticSpans {
     else if (event.type === 'footprint.composition.exit') this.compositionExit(event as TypedEvent<typeof event.type>);
     else if (event.type === 'footprint.run.failed') {
       this.layout.failMembers((event as TypedEvent<typeof event.type>).payload.error.message);
+    } else if (event.type === 'footprint.composition.branch_end') {
+      const { branch, status, error } = (event as TypedEvent<typeof event.type>).payload;
+      if (status === 'error') this.layout.failMember([...event.meta.subflowPath, branch], error?.message ?? 'failed', event.meta.timestamp);
     }
   }
 

@@ -67,7 +67,6 @@ interface Fork {
 
 interface Container {
   opened: OpenSpan;
-  path: string[];
   fork?: Fork;
   /** The fork this subflow is a child of. */
   inFork?: Fork;
@@ -95,7 +94,7 @@ export class StageSpans implements Layout {
     /** True when the run span already carries the runtime's run id (footprintjs's is per segment). */
     private readonly runIdKnown: boolean,
   ) {
-    this.containers.set('', { opened: run.root, path: [], failed: false });
+    this.containers.set('', { opened: run.root, failed: false });
   }
 
   // ── Layout ─────────────────────────────────────────────────────────────────────────────────────
@@ -116,6 +115,10 @@ export class StageSpans implements Layout {
 
   exitMember(): void {
     // the member's subflow span ends at onSubflowExit (the run span at run end)
+  }
+
+  failMember(): void {
+    // stage errors already failed every enclosing subflow (onError)
   }
 
   failMembers(): void {
@@ -218,7 +221,7 @@ export class StageSpans implements Layout {
     const opened = this.run.start(displayName(event.name, path), inFork?.opened ?? parent.opened, {
       attributes: { [FP_STAGE_TYPE]: 'subflow', [FP_SUBFLOW_ID]: key, [FP_STAGE_RUNTIME_ID]: mount },
     });
-    const container: Container = { opened, path: key.split('/'), inFork, failed: false };
+    const container: Container = { opened, inFork, failed: false };
     this.containers.set(key, container);
     const identity = this.carried[key];
     if (identity) this.name(container, identity);

@@ -56,7 +56,9 @@ export function toolCallsStage(config: AgentConfig) {
             iteration,
           });
         }
-        return { call, status: verdict.accepted ? 'ok' : 'error', text: verdict.text, durationMs: 0 };
+        return verdict.accepted
+          ? { call, status: 'ok', text: verdict.text, durationMs: 0 }
+          : { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: 'skill_rejected', message: verdict.text } };
       }
       const compiled = available.includes(call.name) ? config.tools.get(call.name) : undefined;
       return runToolCall(call, compiled, available, {

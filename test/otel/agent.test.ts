@@ -1,0 +1,249 @@
+/**
+ * Conformance: an Agent run and an LLMCall run are each exactly the span tree ARCHITECTURE §4
+ * describes, under the real SDK: names, parents, kinds, GenAI and footprint attributes, span events,
+ * roll-ups on the run span, one trace, every span ended, children inside their parents' time; the
+ * stage, chat and tool spans are active for the code they cover, and nothing leaks to the caller.
+ */
+import { SpanKind, trace } from '@opentelemetry/api';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { now } from '../../src/events/index.js';
+import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
+import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from './helpers/agents.js';
+import { startSdk } from './helpers/sdk.js';
+import { childrenOf, render, structure, payloadOf } from './helpers/tree.js';
+
+const sdk = startSdk();
+afterAll(() => sdk.shutdown());
+beforeEach(() => sdk.reset());
+
+const ITERATION = ['Context', 'SystemPrompt', 'Messages', 'Tools', 'MessageAPI', 'CallLLM', 'Route'];
+
+describe('Agent with two tools over three iterations', () => {
+  it('is exactly the documented span tree', async () => {
+    const answer = await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 'session-7' });
+    expect(answer).toBe('Invoice 42 is paid.');
+    const spans = sdk.spans();
+    const indent = (names: string[]) => names.map((n) => `  ${n}`);
+    expect(render(spans)).toBe(
+      [
+        'invoke_agent Helper',
+        ...indent(ITERATION.slice(0, 6)),
+        '    chat m1 [CLIENT]',
+        '  Route',
+        '  ToolCalls',
+        '    execute_tool lookup',
+        '    execute_tool weather',
+        ...indent(ITERATION.slice(0, 6)),
+        '    chat m1 [CLIENT]',
+        '  Route',
+        '  ToolCalls',
+        '    execute_tool lookup',
+        ...indent(ITERATION.slice(0, 6)),
+        '    chat m1 [CLIENT]',
+        '  Route',
+        '  Final',
+      ].join('\n'),
+    );
+    const { traceIds, roots, problems } = structure(spans);
+    expect(traceIds).toHaveLength(1);
+    expect(roots).toHaveLength(1);
+    expect(problems).toEqual([]);
+    expect(sdk.unended()).toEqual([]);
+  });
+
+  it('puts the GenAI and footprint attributes where the contract says', async () => {
+    await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 'session-7' });
+    const spans = sdk.spans();
+    const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
+    expect(root.kind).toBe(SpanKind.INTERNAL);
+    expect(root.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Helper',
+      'gen_ai.agent.id': 'helper',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'm1',
+      'gen_ai.conversation.id': 'session-7',
+      'footprint.runner.kind': 'agent',
+      'footprint.runner.id': 'helper',
+      'footprint.run.outcome': 'ok',
+      'footprint.llm.calls': 3,
+      'footprint.tokens.input': 300,
+      'footprint.tokens.output': 60,
+      'gen_ai.usage.input_tokens': 300,
+      'gen_ai.usage.output_tokens': 60,
+      'footprint.iterations': 3,
+    });
+    expect(root.attributes['footprint.run.id']).toMatch(/^run_/);
+    expect(root.attributes['footprint.cost.usd']).toBeCloseTo(3 * CALL_COST, 12);
+
+    const chats = spans.filter((s) => s.name === 'chat m1');
+    expect(chats).toHaveLength(3);
+    for (const chat of chats) {
+      expect(chat.kind).toBe(SpanKind.CLIENT);
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'm1',
+        'gen_ai.request.temperature': 0.2,
+        'gen_ai.request.max_tokens': 256,
+        'gen_ai.response.model': 'm1',
+        'gen_ai.usage.input_tokens': CALL_USAGE.input,
+        'gen_ai.usage.output_tokens': CALL_USAGE.output,
+        'gen_ai.conversation.id': 'session-7',
+        'footprint.agent': 'helper',
+        'footprint.brain': 'default',
+        'footprint.cost.priced': true,
+      });
+      expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(CALL_COST, 12);
+      expect(chat.attributes['gen_ai.input.messages']).toBeUndefined();
+    }
+    expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_call'], ['tool_call'], ['stop']]);
+
+    const tools = spans.filter((s) => s.name.startsWith('execute_tool'));
+    expect(tools.map((t) => [t.name, t.attributes['gen_ai.tool.call.id'], t.attributes['footprint.tool.status']])).toEqual([
+      ['execute_tool lookup', 'c1', 'ok'],
+      ['execute_tool weather', 'c2', 'ok'],
+      ['execute_tool lookup', 'c3', 'ok'],
+    ]);
+    for (const tool of tools) {
+      expect(tool.kind).toBe(SpanKind.INTERNAL);
+      expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.type': 'function' });
+      expect(tool.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
+    }
+
+    const callLLM = spans.find((s) => s.name === 'CallLLM')!;
+    expect(callLLM.attributes).toMatchObject({ 'footprint.stage.id': 'call-llm', 'footprint.stage.type': 'linear' });
+    expect(callLLM.attributes['footprint.stage.runtime_id']).toMatch(/^call-llm#\d+$/);
+    const routes = spans.filter((s) => s.name === 'Route');
+    expect(routes.map((r) => r.attributes['footprint.stage.type'])).toEqual(['decider', 'decider', 'decider']);
+    expect(routes.map((r) => r.attributes['footprint.stage.loop_iteration'])).toEqual([undefined, 1, 2]);
+  });
+
+  it('turns typed events into span events on the emitting stage, and decisions with their choice', async () => {
+    await twoToolAgent().run('Is invoice 42 paid?');
+    const spans = sdk.spans();
+    expect(render(spans, { events: true }).split('\n').slice(0, 10)).toEqual([
+      'invoke_agent Helper <footprint.loop footprint.loop>',
+      '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
+      '  SystemPrompt',
+      '  Messages',
+      '  Tools',
+      '  MessageAPI',
+      '  CallLLM',
+      '    chat m1 [CLIENT]',
+      '  Route <footprint.agent.route_decided footprint.decision>',
+      '  ToolCalls <footprint.agent.iteration_end>',
+    ]);
+    const route = spans.find((s) => s.name === 'Route')!;
+    const decided = route.events.find((e) => e.name === 'footprint.agent.route_decided')!;
+    expect(payloadOf(decided)).toMatchObject({
+      chosen: 'tool-calls',
+      iteration: 1,
+      agentId: 'helper',
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'helper',
+    });
+    expect(route.events.find((e) => e.name === 'footprint.decision')!.attributes).toMatchObject({ 'footprint.decision.chosen': 'ToolCalls' });
+    const turnStart = spans.find((s) => s.name === 'Context')!.events[0];
+    expect(payloadOf(turnStart)).toMatchObject({ agentId: 'helper', name: 'Helper', provider: 'openai', model: 'm1' });
+    expect(payloadOf(turnStart).message).toBeUndefined();
+    const final = spans.find((s) => s.name === 'Final')!;
+    expect(final.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_end', 'footprint.agent.turn_end']);
+    expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'answered', 'tokens.input': 300, iterations: 3 });
+    expect(payloadOf(final.events[1]).answer).toBeUndefined();
+  });
+
+  it('makes the stage, chat and tool spans active for the code they cover, and leaks nothing', async () => {
+    const active = () => (trace.getActiveSpan() as unknown as { name?: string } | undefined)?.name ?? '(none)';
+    const seen: string[] = [];
+    const provider = scripted({
+      replies: async (request) => {
+        seen.push(`provider: ${active()}`);
+        return request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'probe', args: {} }] };
+      },
+    });
+    const agent = Agent.create({ provider, model: 'm1', name: 'Probe' })
+      .tool({
+        name: 'probe',
+        description: 'notes the active span',
+        inputSchema: { type: 'object' },
+        execute: async () => {
+          seen.push(`tool: ${active()}`);
+          await new Promise((r) => setTimeout(r, 1));
+          seen.push(`tool after await: ${active()}`);
+          return 'ok';
+        },
+      })
+      .build();
+    const tracer = trace.getTracer('test');
+    await tracer.startActiveSpan('caller', async (caller) => {
+      const pending = agent.run('hi');
+      seen.push(`caller, sync: ${active()}`);
+      await pending;
+      seen.push(`caller, after: ${active()}`);
+      caller.end(now());
+    });
+    expect(seen).toEqual([
+      'caller, sync: caller',
+      'provider: chat m1',
+      'tool: execute_tool probe',
+      'tool after await: execute_tool probe',
+      'provider: chat m1',
+      'caller, after: caller',
+    ]);
+    const spans = sdk.spans();
+    const caller = spans.find((s) => s.name === 'caller')!;
+    expect(childrenOf(spans, caller).map((s) => s.name)).toEqual(['invoke_agent Probe']);
+    expect(structure(spans).traceIds).toHaveLength(1);
+  });
+});
+
+describe('an agent stopped by its iteration cap', () => {
+  it('records the cost limit on the Route span and ends the run stopped_early', async () => {
+    const provider = scripted({ replies: [{ toolCalls: [{ id: 'x1', name: 'lookup', args: { q: 'again' } }] }] });
+    const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
+      .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
+      .build();
+    expect(await agent.run('loop forever')).toMatch(/^Stopped early/);
+    const spans = sdk.spans();
+    const route = spans.find((s) => s.name === 'Route')!;
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided', 'footprint.decision']);
+    expect(payloadOf(route.events[0])).toMatchObject({ kind: 'max_iterations', limit: 1, actual: 1 });
+    const final = spans.find((s) => s.name === 'Final')!;
+    expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'stopped_early', 'stoppedEarly.reason': 'max_iterations' });
+    const root = spans.find((s) => s.name === 'invoke_agent Capped')!;
+    expect(root.attributes).toMatchObject({ 'footprint.run.outcome': 'stopped_early', 'footprint.turn.outcome': 'stopped_early' });
+    expect(spans.some((s) => s.name.startsWith('execute_tool'))).toBe(false);
+  });
+});
+
+describe('LLMCall', () => {
+  it('is a run span with its stages and one chat span', async () => {
+    const call = LLMCall.create({
+      provider: scripted({ name: 'anthropic', replies: [{ content: 'A summary.', usage: CALL_USAGE }] }),
+      model: 'm1',
+      id: 'summarize',
+      name: 'Summarize',
+      pricing: PRICING,
+    })
+      .system('Summarize.')
+      .build();
+    expect(await call.run('Long text')).toBe('A summary.');
+    const spans = sdk.spans();
+    expect(render(spans, { attrs: ['gen_ai.provider.name', 'footprint.runner.kind'] })).toBe(
+      [
+        'llm_call Summarize footprint.runner.kind=llm_call',
+        ...ITERATION.slice(0, 6).map((n) => `  ${n}`),
+        '    chat m1 [CLIENT] gen_ai.provider.name=anthropic',
+        '  Route',
+        '  Final',
+      ].join('\n'),
+    );
+    const root = spans.find((s) => s.name === 'llm_call Summarize')!;
+    expect(root.attributes['gen_ai.operation.name']).toBeUndefined();
+    expect(root.attributes).toMatchObject({ 'footprint.llm.calls': 1, 'footprint.run.outcome': 'ok', 'footprint.member.id': 'summarize' });
+    expect(root.attributes['footprint.cost.usd']).toBeCloseTo(CALL_COST, 12);
+    expect(structure(spans).problems).toEqual([]);
+    expect(sdk.unended()).toEqual([]);
+  });
+});

@@ -1,0 +1,497 @@
+/**
+ * Conformance for composed runs (one executor, one trace): Sequence, Parallel with overlapping
+ * branches (and a failing one), Conditional, Loop, swarm, llmRouter feeding a swarm, llmSwarm, a
+ * skill-graph agent that trips ping-pong and rejected-cap guards and escalates, a failure inside a
+ * nested member, and a pause inside a Sequence step resumed into the same trace. Every case checks
+ * the exact tree (full detail, plus semantic where the shape differs), one trace, all spans ended.
+ */
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { tracingInstrument } from '../../src/otel/index.js';
+import { defaultRouteGuard } from '../../src/recorders/index.js';
+import {
+  Agent,
+  Conditional,
+  defineSkill,
+  isPaused,
+  llmRouter,
+  llmSwarm,
+  Loop,
+  Parallel,
+  ProviderError,
+  registerInstrument,
+  scripted,
+  Sequence,
+  setDefaultRouteGuard,
+  skillGraph,
+  swarm,
+  type ScriptedReply,
+} from '../../src/runtime/index.js';
+import { startSdk } from './helpers/sdk.js';
+import { render, structure, toMs, payloadOf } from './helpers/tree.js';
+
+const sdk = startSdk();
+setDefaultRouteGuard(defaultRouteGuard);
+afterAll(() => sdk.shutdown());
+beforeEach(() => {
+  sdk.reset();
+  registerInstrument(tracingInstrument());
+});
+
+const pad = (depth: number) => '  '.repeat(depth);
+/** One single-iteration agent turn, full detail, at `depth`. */
+const turn = (depth: number, model: string) => [
+  ...['Context', 'SystemPrompt', 'Messages', 'Tools', 'MessageAPI', 'CallLLM'].map((n) => pad(depth) + n),
+  `${pad(depth + 1)}chat ${model} [CLIENT]`,
+  `${pad(depth)}Route`,
+  `${pad(depth)}Final`,
+];
+
+function agent(id: string, reply: ScriptedReply, name = id) {
+  return Agent.create({ provider: scripted({ replies: [reply] }), model: `m-${id}`, id, name }).build();
+}
+
+function wellFormed(spans: ReadableSpan[] = sdk.spans()): void {
+  const { traceIds, roots, problems } = structure(spans);
+  expect(traceIds).toHaveLength(1);
+  expect(roots).toHaveLength(1);
+  expect(problems).toEqual([]);
+  expect(sdk.unended()).toEqual([]);
+}
+
+function semantic(): void {
+  registerInstrument(tracingInstrument({ detail: 'semantic' }));
+}
+
+describe('Sequence', () => {
+  const pipeline = () => Sequence.create({ id: 'pipeline' }).step('draft', agent('writer', 'a draft', 'Writer')).step('edit', agent('editor', 'edited', 'Editor')).build();
+
+  it('is a workflow span with one agent span per step', async () => {
+    expect(await pipeline().run('write')).toBe('edited');
+    expect(render(sdk.spans(), { events: ['footprint.composition.enter', 'footprint.composition.exit'] })).toBe(
+      [
+        'invoke_workflow pipeline',
+        '  Enter <footprint.composition.enter>',
+        '  invoke_agent Writer',
+        ...turn(2, 'm-writer'),
+        '  invoke_agent Editor',
+        ...turn(2, 'm-editor'),
+        '  Exit <footprint.composition.exit>',
+      ].join('\n'),
+    );
+    const root = sdk.spans().find((s) => s.name === 'invoke_workflow pipeline')!;
+    expect(root.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_workflow',
+      'gen_ai.workflow.name': 'pipeline',
+      'footprint.runner.kind': 'sequence',
+      'footprint.llm.calls': 2,
+    });
+    const writer = sdk.spans().find((s) => s.name === 'invoke_agent Writer')!;
+    expect(writer.attributes).toMatchObject({ 'gen_ai.agent.id': 'writer', 'footprint.subflow.id': 'draft', 'footprint.llm.calls': 1 });
+    wellFormed();
+  });
+
+  it('keeps only the workflow and agent spans in semantic detail', async () => {
+    semantic();
+    await pipeline().run('write');
+    expect(render(sdk.spans())).toBe(
+      ['invoke_workflow pipeline', '  invoke_agent Writer', '    chat m-writer [CLIENT]', '  invoke_agent Editor', '    chat m-editor [CLIENT]'].join('\n'),
+    );
+    wellFormed();
+  });
+});
+
+describe('Parallel', () => {
+  const panel = (tech: ScriptedReply) =>
+    Parallel.create({ id: 'panel' })
+      .branch('legal', agent('legal', { content: 'legal view', delayMs: 30 }, 'Legal'))
+      .branch('tech', agent('tech', tech, 'Tech'))
+      .merge((results) => results.map((r) => `${r.id}:${r.status}`).join(' '))
+      .build();
+
+  it('runs overlapping branches under a fork span', async () => {
+    expect(await panel({ content: 'tech view', delayMs: 5 }).run('review')).toBe('legal:ok tech:ok');
+    const spans = sdk.spans();
+    expect(render(spans)).toBe(
+      [
+        'invoke_workflow panel',
+        '  Fork',
+        '  fork Fork',
+        '    invoke_agent Legal',
+        ...turn(3, 'm-legal'),
+        '    invoke_agent Tech',
+        ...turn(3, 'm-tech'),
+        '  Merge',
+      ].join('\n'),
+    );
+    const [legal, tech] = ['invoke_agent Legal', 'invoke_agent Tech'].map((n) => spans.find((s) => s.name === n)!);
+    expect(toMs(tech.startTime)).toBeLessThan(toMs(legal.endTime));
+    expect(toMs(legal.startTime)).toBeLessThan(toMs(tech.endTime));
+    expect(spans.find((s) => s.name === 'fork Fork')!.attributes['footprint.fork.children']).toEqual(['Legal', 'Tech']);
+    expect(spans.find((s) => s.name === 'Merge')!.events.map((e) => e.name)).toEqual([
+      'footprint.composition.branch_end',
+      'footprint.composition.branch_end',
+      'footprint.composition.exit',
+    ]);
+    wellFormed();
+  });
+
+  it('fails only the failing branch; the run goes on', async () => {
+    const down = { error: new ProviderError({ provider: 'openai', kind: 'http', status: 502, message: 'bad gateway' }) };
+    expect(await panel(down).run('review')).toBe('legal:ok tech:error');
+    const spans = sdk.spans();
+    const status = (name: string) => spans.find((s) => s.name === name)!.status.code;
+    expect(status('invoke_agent Tech')).toBe(SpanStatusCode.ERROR);
+    expect(status('invoke_agent Legal')).toBe(SpanStatusCode.UNSET);
+    const root = spans.find((s) => s.name === 'invoke_workflow panel')!;
+    expect(root.status.code).toBe(SpanStatusCode.UNSET);
+    expect(root.attributes).toMatchObject({ 'footprint.run.outcome': 'ok', 'footprint.composition.status': 'partial' });
+    wellFormed();
+
+    sdk.reset();
+    semantic();
+    await panel(down).run('review');
+    expect(render(sdk.spans())).toBe(
+      ['invoke_workflow panel', '  invoke_agent Legal', '    chat m-legal [CLIENT]', '  invoke_agent Tech !ERROR', '    chat m-tech [CLIENT] !ERROR'].join('\n'),
+    );
+    wellFormed();
+  });
+});
+
+describe('Conditional', () => {
+  it('shows the decision and only the chosen branch', async () => {
+    const desk = Conditional.create({ id: 'desk' })
+      .when('billing', ({ message }) => ({ match: /invoice/.test(message), evidence: { rule: 'invoice' } }), agent('billing', 'paid', 'Billing'))
+      .otherwise('general', agent('general', 'hello', 'General'))
+      .build();
+    expect(await desk.run('about invoice 42')).toBe('paid');
+    const spans = sdk.spans();
+    expect(render(spans, { events: ['footprint.composition.route_decided'] })).toBe(
+      [
+        'invoke_workflow desk',
+        '  Enter',
+        '  Route <footprint.composition.route_decided>',
+        '  invoke_agent Billing',
+        ...turn(2, 'm-billing'),
+        '  Exit',
+      ].join('\n'),
+    );
+    const route = spans.find((s) => s.name === 'Route' && s.attributes['footprint.stage.id'] === 'route')!;
+    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', compositionId: 'desk' });
+    expect(route.events[1].attributes).toMatchObject({ 'footprint.decision.chosen': 'Billing' });
+    const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
+    expect(root.attributes['footprint.route.path']).toBe('billing');
+    const chat = spans.find((s) => s.name === 'chat m-billing')!;
+    expect(chat.attributes['footprint.route']).toBe('desk>billing');
+    wellFormed();
+  });
+});
+
+describe('Loop', () => {
+  it('has one agent span per pass', async () => {
+    const polish = Loop.create({ id: 'polish' }).repeat(agent('editor', 'better', 'Editor')).times(2).build();
+    expect(await polish.run('text')).toBe('better');
+    expect(render(sdk.spans(), { events: ['footprint.composition.iteration', 'footprint.loop'] })).toBe(
+      [
+        'invoke_workflow polish <footprint.loop>',
+        '  Enter <footprint.composition.iteration>',
+        '  invoke_agent Editor',
+        ...turn(2, 'm-editor'),
+        '  Check',
+        '  Again <footprint.composition.iteration>',
+        '  invoke_agent Editor',
+        ...turn(2, 'm-editor'),
+        '  Check',
+        '  Exit',
+      ].join('\n'),
+    );
+    wellFormed();
+  });
+});
+
+describe('swarm', () => {
+  it('routes between agents, one agent span per hand-off', async () => {
+    const team = swarm({
+      id: 'team',
+      agents: [
+        { id: 'a', runner: agent('a', 'from a', 'A') },
+        { id: 'b', runner: agent('b', 'from b', 'B') },
+      ],
+      route: ({ lastAgent }) => (lastAgent === undefined ? 'a' : lastAgent === 'a' ? 'b' : undefined),
+    });
+    expect(await team.run('go')).toBe('from b');
+    const spans = sdk.spans();
+    expect(render(spans, { events: ['footprint.composition.route_decided'] })).toBe(
+      [
+        'invoke_workflow team',
+        '  Enter',
+        '  Route <footprint.composition.route_decided>',
+        '  invoke_agent A',
+        ...turn(2, 'm-a'),
+        '  Settle',
+        '  Continue',
+        '  Again',
+        '  Route <footprint.composition.route_decided>',
+        '  invoke_agent B',
+        ...turn(2, 'm-b'),
+        '  Settle',
+        '  Continue',
+        '  Again',
+        '  Route <footprint.composition.route_decided>',
+        '  Stop',
+        '  Settle',
+        '  Continue',
+        '  Exit',
+      ].join('\n'),
+    );
+    expect(spans.find((s) => s.name === 'invoke_workflow team')!.attributes['footprint.route.path']).toBe('a>b');
+    wellFormed();
+  });
+});
+
+describe('llmRouter and llmSwarm', () => {
+  const roster = [
+    { id: 'billing', description: 'Invoices and refunds' },
+    { id: 'tech', description: 'Errors and outages' },
+  ];
+  const routerCall = (depth: number) => [`${pad(depth)}router`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}router model`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
+
+  it('traces the router call (chat span, cost, decision) and the dispatch', async () => {
+    const router = llmRouter({
+      provider: scripted({ replies: [{ content: JSON.stringify({ agentId: 'billing', message: 'refund order 7', reason: 'money' }), usage: { input: 50, output: 10 } }] }),
+      model: 'router-m',
+      agents: roster,
+      pricing: { 'router-m': { input: 1, output: 1 } },
+    });
+    const desk = Sequence.create({ id: 'desk' })
+      .step('triage', router.step)
+      .step('team', swarm({ id: 'team', agents: [{ id: 'billing', runner: agent('billing', 'refunded', 'Billing') }, { id: 'tech', runner: agent('tech', 'fixed', 'Tech') }], route: router.route, maxHandoffs: 1 }))
+      .build();
+    expect(await desk.run('I want my money back')).toBe('refunded');
+    const spans = sdk.spans();
+    expect(render(spans)).toBe(
+      [
+        'invoke_workflow desk',
+        '  Enter',
+        ...routerCall(1),
+        '  invoke_workflow team',
+        '    Enter',
+        '    Route',
+        '    invoke_agent Billing',
+        ...turn(3, 'm-billing'),
+        '    Settle',
+        '    Continue',
+        '    Again',
+        '    Route',
+        '    Stop',
+        '    Settle',
+        '    Continue',
+        '    Exit',
+        '  Exit',
+      ].join('\n'),
+    );
+    const chat = spans.find((s) => s.name === 'chat router-m')!;
+    expect(chat.attributes).toMatchObject({ 'gen_ai.request.model': 'router-m', 'footprint.agent': 'router' });
+    expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(60 / 1e6, 12);
+    const decide = spans.find((s) => s.name === 'Decide')!;
+    expect(decide.events[0].name).toBe('footprint.composition.route_decided');
+    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', inRoster: true });
+    // The router model's free-text reason is a completion: content, kept out unless capture is on.
+    expect(payloadOf(decide.events[0])['evidence.reason']).toBeUndefined();
+    const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
+    expect(root.attributes['footprint.route.path']).toBe('billing');
+    expect(root.attributes['footprint.llm.calls']).toBe(2);
+    wellFormed();
+  });
+
+  it('traces an llmSwarm: a router call before every turn', async () => {
+    const desk = llmSwarm({
+      id: 'desk',
+      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
+      model: 'router-m',
+      agents: [
+        { ...roster[0], runner: agent('billing', 'refunded', 'Billing') },
+        { ...roster[1], runner: agent('tech', 'fixed', 'Tech') },
+      ],
+    });
+    expect(await desk.run('money back')).toBe('All done.');
+    expect(render(sdk.spans())).toBe(
+      [
+        'invoke_workflow desk',
+        '  Enter',
+        ...routerCall(1),
+        '  Route',
+        '  invoke_agent Billing',
+        ...turn(2, 'm-billing'),
+        '  Settle',
+        '  Continue',
+        '  Again',
+        ...routerCall(1),
+        '  Route',
+        '  Stop',
+        '  Settle',
+        '  Continue',
+        '  Exit',
+      ].join('\n'),
+    );
+    wellFormed();
+    sdk.reset();
+    semantic();
+    await llmSwarm({
+      id: 'desk',
+      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
+      model: 'router-m',
+      agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
+    }).run('money back');
+    expect(render(sdk.spans())).toBe(
+      ['invoke_workflow desk', '  chat router-m [CLIENT]', '  invoke_agent Billing', '    chat m-billing [CLIENT]', '  chat router-m [CLIENT]'].join('\n'),
+    );
+    wellFormed();
+  });
+});
+
+describe('a skill graph', () => {
+  it('shows hops, a ping-pong trip, a rejected-cap trip and the escalation, searchable on the run span', async () => {
+    const triage = defineSkill({ id: 'triage', description: 'Sorts requests', body: 'Sort it.' });
+    const billing = defineSkill({ id: 'billing', description: 'Money', body: 'Bill it.' });
+    const refunds = defineSkill({ id: 'refunds', description: 'Refunds', body: 'Refund it.' });
+    const graph = skillGraph().entry(triage).route(triage, billing).route(billing, triage).route(billing, refunds).build();
+    const pick = (id: string): ScriptedReply => ({ toolCalls: [{ name: 'read_skill', args: { id } }] });
+    const provider = scripted({ replies: [pick('billing'), pick('triage'), pick('billing'), pick('triage'), pick('refunds'), pick('refunds'), pick('refunds'), 'never'] });
+    const escalation = scripted({ name: 'anthropic', replies: ['Escalated answer.'] });
+    const desk = Agent.create({ provider, model: 'small', id: 'desk', name: 'Desk' })
+      .skillGraph(graph, { pingPongWindow: 4, maxRejectedRetries: 3, escalation: { provider: escalation, model: 'big', afterRefusals: 3 } })
+      .build();
+    expect(await desk.run('help me')).toBe('Escalated answer.');
+    const spans = sdk.spans();
+    const root = spans.find((s) => s.name === 'invoke_agent Desk')!;
+    expect(root.attributes).toMatchObject({
+      'footprint.trip.kinds': 'ping_pong,rejected_cap',
+      'footprint.escalated': true,
+      'footprint.route.path': 'triage>billing>triage>billing>triage',
+      'footprint.llm.calls': 8,
+    });
+    const eventsOf = (name: string) =>
+      spans.filter((s) => s.events.some((e) => e.name === name)).map((s) => [s.name, s.attributes['footprint.stage.loop_iteration'] ?? 0]);
+    expect(eventsOf('footprint.route.trip')).toEqual([
+      ['Context', 4],
+      ['ToolCalls', 6],
+    ]);
+    expect(eventsOf('footprint.skill.escalated')).toEqual([['ToolCalls', 6]]);
+    expect(eventsOf('footprint.skill.rejected')).toEqual([
+      ['ToolCalls', 4],
+      ['ToolCalls', 5],
+      ['ToolCalls', 6],
+    ]);
+    const trips = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip').map(payloadOf));
+    expect(trips).toMatchObject([
+      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agentId: 'desk' },
+      { kind: 'rejected_cap', skills: ['triage'], count: 3, action: 'label' },
+    ]);
+    const chats = spans.filter((s) => s.name.startsWith('chat '));
+    expect(chats.map((c) => [c.name, c.attributes['footprint.skill'], c.attributes['footprint.brain']])).toEqual([
+      ['chat small', 'triage', 'default'],
+      ['chat small', 'billing', 'default'],
+      ['chat small', 'triage', 'default'],
+      ['chat small', 'billing', 'default'],
+      ['chat small', 'triage', 'default'],
+      ['chat small', 'triage', 'default'],
+      ['chat small', 'triage', 'default'],
+      ['chat big', 'triage', 'escalation'],
+    ]);
+    expect(chats.at(-1)!.attributes['gen_ai.provider.name']).toBe('anthropic');
+    const reads = spans.filter((s) => s.name === 'execute_tool read_skill');
+    expect(reads.map((r) => r.status.code)).toEqual([0, 0, 0, 0, 2, 2, 2]);
+    wellFormed();
+  });
+});
+
+describe('a failure inside a nested member', () => {
+  it('fails the member, every composition around it and the run', async () => {
+    const failing = agent('bad', { error: new ProviderError({ provider: 'openai', kind: 'http', status: 500, message: 'down' }) }, 'Bad');
+    const outer = Sequence.create({ id: 'outer' })
+      .step('first', agent('good', 'fine', 'Good'))
+      .step('inner', Sequence.create({ id: 'inner' }).step('bad', failing).build())
+      .build();
+    await expect(outer.run('go')).rejects.toThrow(/failed in agent "bad" at stage "call-llm"/);
+    const spans = sdk.spans();
+    expect(render(spans, { attrs: ['error.type'] })).toBe(
+      [
+        'invoke_workflow outer !ERROR error.type=500',
+        '  Enter',
+        '  invoke_agent Good',
+        ...turn(2, 'm-good'),
+        '  invoke_workflow inner !ERROR',
+        '    Enter',
+        '    invoke_agent Bad !ERROR',
+        ...turn(3, 'm-bad').slice(0, 5),
+        '      CallLLM !ERROR error.type=500',
+        '        chat m-bad [CLIENT] !ERROR error.type=500',
+      ].join('\n'),
+    );
+    const failed = spans.find((s) => s.name === 'invoke_workflow outer')!.events.find((e) => e.name === 'footprint.run.failed')!;
+    expect(payloadOf(failed)).toMatchObject({ member: 'bad', memberKind: 'agent', stage: 'call-llm' });
+    wellFormed();
+
+    sdk.reset();
+    semantic();
+    await expect(outer.run('go')).rejects.toThrow();
+    expect(render(sdk.spans())).toBe(
+      [
+        'invoke_workflow outer !ERROR',
+        '  invoke_agent Good',
+        '    chat m-good [CLIENT]',
+        '  invoke_workflow inner !ERROR',
+        '    invoke_agent Bad !ERROR',
+        '      chat m-bad [CLIENT] !ERROR',
+      ].join('\n'),
+    );
+    wellFormed();
+  });
+});
+
+describe('a pause inside a Sequence step', () => {
+  const flow = () => {
+    const approver = Agent.create({
+      provider: scripted({ replies: (request) => (request.messages.some((m) => m.role === 'tool') ? 'approved' : { toolCalls: [{ id: 'q1', name: 'ask', args: {} }] }) }),
+      model: 'm-approver',
+      id: 'approver',
+      name: 'Approver',
+    })
+      .tool({ name: 'ask', description: 'asks a human', inputSchema: { type: 'object' }, execute: async (_args, ctx) => ctx.pause('go ahead?') })
+      .build();
+    return Sequence.create({ id: 'flow' }).step('first', agent('good', 'fine', 'Good')).step('approval', approver).build();
+  };
+
+  it.each(['full', 'semantic'] as const)('resumes into the same trace with the member named again (%s)', async (detail) => {
+    if (detail === 'semantic') semantic();
+    const paused = await flow().run('start');
+    if (!isPaused(paused)) throw new Error('expected a pause');
+    const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_workflow flow')!;
+    expect(sdk.spans().find((s) => s.name === 'invoke_agent Approver')!.attributes['footprint.paused']).toBe(true);
+    expect(sdk.unended()).toEqual([]);
+    sdk.reset();
+    expect(await flow().resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes')).toBe('approved');
+    const spans = sdk.spans();
+    const expected =
+      detail === 'full'
+        ? [
+            'invoke_workflow flow',
+            '  invoke_agent Approver',
+            '    ToolCalls',
+            '      execute_tool ask',
+            ...turn(2, 'm-approver'),
+            '  Exit',
+          ]
+        : ['invoke_workflow flow', '  invoke_agent Approver', '    execute_tool ask', '    chat m-approver [CLIENT]'];
+    expect(render(spans)).toBe(expected.join('\n'));
+    const root = spans.find((s) => s.name === 'invoke_workflow flow')!;
+    expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
+    expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
+    expect(spans.find((s) => s.name === 'invoke_agent Approver')!.attributes).toMatchObject({ 'gen_ai.agent.id': 'approver' });
+    const { problems } = structure(spans);
+    expect(problems).toEqual([]);
+    expect(sdk.unended()).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Off means off: with no OTel SDK registered, the tracing instrument stays out of the run (no
+ * recorder attached, no spans, the run works) and so does traceExecutor. With a TracerProvider
+ * passed in explicitly but no context manager registered, tracing still builds the right tree from
+ * explicit parents; only activation (the active span inside bodies) is unavailable.
+ */
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { FlowChartExecutor, flowChart } from 'footprintjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
+import { quietLogger, registerInstrument } from '../../src/runtime/index.js';
+import { twoToolAgent } from './helpers/agents.js';
+import { render } from './helpers/tree.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+function attachedIds(spy: { mock: { calls: unknown[][] } }): string[] {
+  return spy.mock.calls.map(([recorder]) => (recorder as { id: string }).id);
+}
+
+describe('with no OTel SDK registered', () => {
+  it('attaches no recorder to a runner run, and the run works', async () => {
+    const attach = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder');
+    const unregister = registerInstrument(tracingInstrument());
+    try {
+      expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+      expect(attachedIds(attach)).not.toContain(TRACE_RECORDER_ID);
+    } finally {
+      unregister();
+    }
+  });
+
+  it('leaves a traceExecutor run untraced', async () => {
+    const attach = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder');
+    const chart = flowChart<{ x?: number }>('One', (scope) => {
+      scope.x = 1;
+    }, 'one')
+      .setLogger(quietLogger)
+      .build();
+    const executor = traceExecutor(new FlowChartExecutor(chart));
+    await executor.run();
+    expect(attachedIds(attach)).not.toContain(TRACE_RECORDER_ID);
+    expect(executor.getScopeRecorders().map((r) => r.id)).not.toContain(TRACE_RECORDER_ID);
+  });
+});
+
+describe('with an explicit TracerProvider and no context manager', () => {
+  it('still builds the tree from explicit parents', async () => {
+    expect(trace.getActiveSpan()).toBeUndefined();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const unregister = registerInstrument(tracingInstrument({ tracerProvider: provider }));
+    try {
+      await twoToolAgent().run('q');
+    } finally {
+      unregister();
+    }
+    const tree = render(exporter.getFinishedSpans()).split('\n');
+    expect(tree.slice(0, 11)).toEqual([
+      'invoke_agent Helper',
+      '  Context',
+      '  SystemPrompt',
+      '  Messages',
+      '  Tools',
+      '  MessageAPI',
+      '  CallLLM',
+      '    chat m1 [CLIENT]',
+      '  Route',
+      '  ToolCalls',
+      '    execute_tool lookup',
+    ]);
+    expect(tree).toHaveLength(31);
+    expect(tree.at(-1)).toBe('  Final');
+    await provider.shutdown();
+  });
+});

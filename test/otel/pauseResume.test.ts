@@ -1,0 +1,143 @@
+/**
+ * Pause and resume: a pause ends every open span (marked paused) and carries the run span's W3C
+ * traceparent in the checkpoint; the resumed run, in this process or in a child process started from
+ * the checkpoint alone, starts its run span as a child of the paused run span, in the same trace,
+ * linked to it.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { isPaused, type Paused } from '../../src/runtime/index.js';
+import { approvalAgent } from './helpers/agents.js';
+import { startSdk } from './helpers/sdk.js';
+import { render, structure, payloadOf } from './helpers/tree.js';
+
+const sdk = startSdk();
+afterAll(() => sdk.shutdown());
+beforeEach(() => sdk.reset());
+
+const FIRST_SEGMENT = [
+  'invoke_agent Refunds footprint.paused=true footprint.run.outcome=paused',
+  '  Context',
+  '  SystemPrompt',
+  '  Messages',
+  '  Tools',
+  '  MessageAPI',
+  '  CallLLM',
+  '    chat m1 [CLIENT]',
+  '  Route',
+  '  ToolCalls footprint.paused=true',
+  '    execute_tool lookup',
+  '    execute_tool approve footprint.paused=true',
+].join('\n');
+
+async function pauseOnce(): Promise<Paused> {
+  const result = await approvalAgent().run('Refund order 7');
+  if (!isPaused(result)) throw new Error('expected the run to pause');
+  return result;
+}
+
+describe('pause', () => {
+  it('ends every open span marked paused and carries the run span context', async () => {
+    const paused = await pauseOnce();
+    const spans = sdk.spans();
+    expect(render(spans, { attrs: ['footprint.paused', 'footprint.run.outcome'] })).toBe(FIRST_SEGMENT);
+    expect(sdk.unended()).toEqual([]);
+    const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;
+    const { traceId, spanId } = root.spanContext();
+    expect(paused.checkpoint.carry.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+    const toolCalls = spans.find((s) => s.name === 'ToolCalls')!;
+    expect(toolCalls.events.map((e) => e.name)).toEqual(['footprint.run.paused', 'footprint.pause']);
+    expect(payloadOf(toolCalls.events[0])).toMatchObject({ toolName: 'approve', toolCallId: 'c2' });
+    expect(payloadOf(toolCalls.events[0]).question).toBeUndefined();
+  });
+});
+
+describe('resume', () => {
+  it('continues the paused trace in this process: child of the paused run span, linked to it', async () => {
+    const paused = await pauseOnce();
+    const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
+    sdk.reset();
+    const answer = await approvalAgent().resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
+    expect(answer).toBe('Refund issued.');
+    const spans = sdk.spans();
+    expect(render(spans, { attrs: ['footprint.resumed', 'footprint.run.outcome'] })).toBe(
+      [
+        'invoke_agent Refunds footprint.resumed=true footprint.run.outcome=ok',
+        '  ToolCalls',
+        '    execute_tool approve',
+        '  Context',
+        '  SystemPrompt',
+        '  Messages',
+        '  Tools',
+        '  MessageAPI',
+        '  CallLLM',
+        '    chat m1 [CLIENT]',
+        '  Route',
+        '  Final',
+      ].join('\n'),
+    );
+    const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;
+    expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
+    expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
+    expect(root.links).toHaveLength(1);
+    expect(root.links[0].context.spanId).toBe(pausedRoot.spanContext().spanId);
+    expect(root.links[0].attributes).toEqual({ 'footprint.link.type': 'paused_run' });
+    expect(root.attributes['footprint.run.id']).toBe(pausedRoot.attributes['footprint.run.id']);
+    expect(root.events.map((e) => e.name)).toEqual(['footprint.resume']);
+    expect(spans.find((s) => s.name === 'ToolCalls')!.events.map((e) => e.name)).toEqual([
+      'footprint.run.resumed',
+      'footprint.agent.iteration_end',
+    ]);
+    expect(structure(spans).traceIds).toEqual([pausedRoot.spanContext().traceId]);
+    expect(sdk.unended()).toEqual([]);
+  });
+
+  it('continues the paused trace in another process, from the checkpoint alone', async () => {
+    const paused = await pauseOnce();
+    const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
+    const output = await runChild(JSON.stringify(paused.checkpoint));
+    const child = JSON.parse(output) as {
+      answer: string;
+      unended: string[];
+      spans: {
+        name: string;
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        parentIsRemote: boolean;
+        attributes: Record<string, unknown>;
+        links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
+      }[];
+    };
+    expect(child.answer).toBe('Refund issued.');
+    expect(child.unended).toEqual([]);
+    const { traceId, spanId } = pausedRoot.spanContext();
+    expect(new Set(child.spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
+    const root = child.spans.find((s) => s.name === 'invoke_agent Refunds')!;
+    expect(root.parentSpanId).toBe(spanId);
+    expect(root.parentIsRemote).toBe(true);
+    expect(root.links).toEqual([{ traceId, spanId, attributes: { 'footprint.link.type': 'paused_run' } }]);
+    expect(root.attributes).toMatchObject({ 'footprint.resumed': true, 'footprint.run.outcome': 'ok' });
+    expect(root.attributes['footprint.run.id']).toBe(pausedRoot.attributes['footprint.run.id']);
+    const ids = new Set(child.spans.map((s) => s.spanId));
+    for (const span of child.spans) if (span !== root) expect(ids.has(span.parentSpanId!)).toBe(true);
+    expect(child.spans.map((s) => s.name).sort()).toEqual(
+      ['invoke_agent Refunds', 'ToolCalls', 'execute_tool approve', 'Context', 'SystemPrompt', 'Messages', 'Tools', 'MessageAPI', 'CallLLM', 'chat m1', 'Route', 'Final'].sort(),
+    );
+  }, 60_000);
+});
+
+function runChild(input: string): Promise<string> {
+  const script = fileURLToPath(new URL('./fixtures/resumeInChild.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', script], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`child exited ${code}: ${stderr}`))));
+    child.stdin.end(input);
+  });
+}

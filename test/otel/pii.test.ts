@@ -1,0 +1,117 @@
+/**
+ * Content stays out of telemetry unless asked for: secrets in the system prompt, the user's message,
+ * a tool argument, a tool result, the answer, a pause question and an LLM router's reason appear in
+ * no byte of the OTLP export (serialized with the real JsonTraceSerializer), in either detail mode. With
+ * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only (or the option) they all appear, in
+ * the GenAI semconv message attributes.
+ */
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tracingInstrument, type TraceDetail } from '../../src/otel/index.js';
+import { Agent, llmRouter, registerInstrument, scripted, type ScriptedReply } from '../../src/runtime/index.js';
+import { approvalAgent } from './helpers/agents.js';
+import { startSdk } from './helpers/sdk.js';
+
+const SECRETS = {
+  prompt: 'SYS-PROMPT-SECRET-1f9c',
+  user: 'USER-MESSAGE-SECRET-77aa',
+  argument: 'TOOL-ARG-SECRET-0b3e',
+  result: 'TOOL-RESULT-SECRET-c4d2',
+  answer: 'ANSWER-SECRET-9e51',
+  routerReason: 'ROUTER-REASON-SECRET-5a17',
+};
+
+const sdk = startSdk({ tracing: false });
+afterAll(() => sdk.shutdown());
+beforeEach(() => sdk.reset());
+afterEach(() => {
+  delete process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT;
+});
+
+function secretAgent() {
+  const provider = scripted({
+    replies: (request): ScriptedReply =>
+      request.messages.some((m) => m.role === 'tool')
+        ? { content: `The account is fine: ${SECRETS.answer}` }
+        : { toolCalls: [{ id: 'k1', name: 'account', args: { number: SECRETS.argument } }] },
+  });
+  return Agent.create({ provider, model: 'm1', name: 'Vault' })
+    .system(`Never reveal ${SECRETS.prompt}.`)
+    .tool({ name: 'account', description: 'Reads an account', inputSchema: { type: 'object' }, execute: () => `balance ${SECRETS.result}` })
+    .build();
+}
+
+function secretRouter() {
+  return llmRouter({
+    provider: scripted({ replies: [JSON.stringify({ agentId: 'vault', message: 'over to you', reason: SECRETS.routerReason })] }),
+    model: 'router-m',
+    agents: [{ id: 'vault', description: 'Accounts' }],
+  });
+}
+
+async function exportedText(detail: TraceDetail, captureContent?: boolean): Promise<string> {
+  const unregister = registerInstrument(tracingInstrument({ detail, captureContent }));
+  try {
+    await secretAgent().run(`Check account, ${SECRETS.user}`);
+    await approvalAgent().run('Refund order 7');
+    await secretRouter().step.run('route this');
+  } finally {
+    unregister();
+  }
+  const bytes = JsonTraceSerializer.serializeRequest(sdk.spans());
+  expect(bytes).toBeDefined();
+  return new TextDecoder().decode(bytes);
+}
+
+describe.each(['full', 'semantic'] as const)('detail %s', (detail) => {
+  it('exports none of the content by default', async () => {
+    const text = await exportedText(detail);
+    expect(text).toContain('execute_tool account');
+    for (const secret of [...Object.values(SECRETS), 'Refund order 7?']) expect(text).not.toContain(secret);
+    expect(text).not.toContain('gen_ai.input.messages');
+  });
+
+  it('exports all of it when the env var asks for span content', async () => {
+    process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'SPAN_ONLY';
+    const text = await exportedText(detail);
+    for (const secret of Object.values(SECRETS)) expect(text).toContain(secret);
+    for (const key of ['gen_ai.system_instructions', 'gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']) {
+      expect(text).toContain(key);
+    }
+    expect(text).toContain('Refund order 7?');
+  });
+
+  it('keeps content out when the env var says false, and lets the option switch it on', async () => {
+    process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'false';
+    expect(await exportedText(detail)).not.toContain(SECRETS.answer);
+    sdk.reset();
+    expect(await exportedText(detail, true)).toContain(SECRETS.answer);
+  });
+});
+
+describe('captured content', () => {
+  it('uses the semconv message shapes', async () => {
+    const unregister = registerInstrument(tracingInstrument({ captureContent: true }));
+    try {
+      await secretAgent().run(`Check account, ${SECRETS.user}`);
+    } finally {
+      unregister();
+    }
+    const [first, second] = sdk.spans().filter((s) => s.name === 'chat m1');
+    expect(JSON.parse(String(first.attributes['gen_ai.system_instructions']))).toEqual([{ type: 'text', content: `Never reveal ${SECRETS.prompt}.` }]);
+    expect(JSON.parse(String(first.attributes['gen_ai.input.messages']))).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: `Check account, ${SECRETS.user}` }] },
+    ]);
+    expect(JSON.parse(String(first.attributes['gen_ai.output.messages']))).toEqual([
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'k1', name: 'account' }], finish_reason: 'tool_call' },
+    ]);
+    expect(JSON.parse(String(second.attributes['gen_ai.input.messages']))).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: `Check account, ${SECRETS.user}` }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'k1', name: 'account', arguments: { number: SECRETS.argument } }] },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'k1', response: `balance ${SECRETS.result}` }] },
+    ]);
+    const tool = sdk.spans().find((s) => s.name === 'execute_tool account')!;
+    expect(JSON.parse(String(tool.attributes['gen_ai.tool.call.arguments']))).toEqual({ number: SECRETS.argument });
+    expect(tool.attributes['gen_ai.tool.call.result']).toBe(`balance ${SECRETS.result}`);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The bridge's small pieces: content capture switch and size cap (valid JSON, marked cuts),
+ * traceparent round trips, provider and finish-reason mapping to semconv values, and the detail
+ * switch read from the environment.
+ */
+import fc from 'fast-check';
+import { TraceFlags } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import { boundedJson, captureFromEnv, MAX_CONTENT_CHARS } from '../../src/otel/content.js';
+import { resolveDetail } from '../../src/otel/options.js';
+import { finishReason, providerName } from '../../src/otel/semconv.js';
+import { formatTraceparent, parseTraceparent } from '../../src/otel/traceparent.js';
+
+describe('content capture switch', () => {
+  it('is on only for span modes, in any case', () => {
+    const env = (value?: string) => ({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: value });
+    for (const on of ['span_only', 'SPAN_ONLY', 'true', 'True', ' span_and_event ']) expect(captureFromEnv(env(on))).toBe(true);
+    for (const off of [undefined, '', 'false', 'none', 'NO_CONTENT', 'event_only', '1']) expect(captureFromEnv(env(off))).toBe(false);
+  });
+});
+
+describe('boundedJson', () => {
+  it('leaves small values alone and cuts long strings, marked, keeping valid JSON', () => {
+    expect(boundedJson({ a: 'short' })).toBe('{"a":"short"}');
+    const text = boundedJson([{ content: 'y'.repeat(20_000) }, { content: 'tail' }]);
+    expect(text.length).toBeLessThanOrEqual(MAX_CONTENT_CHARS);
+    const parsed = JSON.parse(text) as { content: string }[];
+    expect(parsed[0].content).toMatch(/…\[truncated \d+ chars\]$/);
+    expect(parsed[1].content).toBe('tail');
+  });
+
+  it('falls back to a marked head when even cut strings do not fit', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ i }));
+    const text = boundedJson(many, 200);
+    expect(text.length).toBeLessThanOrEqual(200);
+    expect(JSON.parse(text)).toMatchObject({ truncated: true });
+  });
+
+  it('is valid JSON within the cap for any input', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 64, max: 2_000 }), (value, max) => {
+        const text = boundedJson(value, max);
+        expect(text.length).toBeLessThanOrEqual(max);
+        expect(() => JSON.parse(text)).not.toThrow();
+      }),
+    );
+  });
+});
+
+describe('traceparent', () => {
+  it('round-trips a span context as a remote parent', () => {
+    const context = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+    const header = formatTraceparent(context);
+    expect(header).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
+    expect(parseTraceparent(header, 'vendor=x')).toMatchObject({ ...context, isRemote: true });
+    expect(parseTraceparent(header, 'vendor=x')!.traceState!.get('vendor')).toBe('x');
+  });
+
+  it('refuses what is not a valid traceparent', () => {
+    for (const bad of [undefined, 42, '', '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331', `00-${'0'.repeat(32)}-b7ad6b7169203331-01`, 'ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01']) {
+      expect(parseTraceparent(bad)).toBeUndefined();
+    }
+  });
+});
+
+describe('semconv mapping', () => {
+  it('maps provider names to the well-known values', () => {
+    expect(providerName('openai')).toBe('openai');
+    expect(providerName('Anthropic')).toBe('anthropic');
+    expect(providerName('bedrock')).toBe('aws.bedrock');
+    expect(providerName('azure-openai')).toBe('azure.ai.openai');
+    expect(providerName('gemini')).toBe('gcp.gemini');
+    expect(providerName('mistral')).toBe('mistral_ai');
+    expect(providerName('xai')).toBe('x_ai');
+    expect(providerName('ollama')).toBe('ollama');
+  });
+
+  it('maps stop reasons to finish reasons', () => {
+    expect(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'content_filter', 'error', 'other'].map(finishReason)).toEqual([
+      'stop',
+      'tool_call',
+      'length',
+      'stop',
+      'content_filter',
+      'error',
+      'other',
+    ]);
+  });
+});
+
+describe('detail', () => {
+  it('comes from the option, else FOOTPRINT_OTEL_DETAIL, else full', () => {
+    expect(resolveDetail('semantic', { FOOTPRINT_OTEL_DETAIL: 'full' })).toBe('semantic');
+    expect(resolveDetail(undefined, { FOOTPRINT_OTEL_DETAIL: 'Semantic' })).toBe('semantic');
+    expect(resolveDetail(undefined, {})).toBe('full');
+    expect(resolveDetail(undefined, { FOOTPRINT_OTEL_DETAIL: 'verbose' })).toBe('full');
+  });
+});
