@@ -8,6 +8,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { EventMeta, EventPayloads, TypedEvent } from '../../events/index.js';
 import type { RunOutcome, RunSession, RunStart } from '../../runtime/index.js';
+import { providerName } from '../semconv.js';
 import { ATTR, bounded } from './attributes.js';
 import type { RunInstruments } from './instruments.js';
 import type { TripSeries } from './tripSeries.js';
@@ -30,7 +31,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     call: OpenCall,
   ): Attributes => ({
     [ATTR.operation]: bounded(call.operation),
-    [ATTR.provider]: bounded(payload.provider),
+    [ATTR.provider]: bounded(providerName(payload.provider)),
     [ATTR.model]: bounded(payload.model),
     [ATTR.agent]: bounded(payload.agentId),
     [ATTR.skill]: call.skill,
@@ -65,7 +66,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     'footprint.cost.tick': (p, meta) => {
       instruments.llmCost.add(p.usd, {
         [ATTR.model]: bounded(p.model),
-        [ATTR.provider]: bounded(p.provider),
+        [ATTR.provider]: bounded(providerName(p.provider)),
         [ATTR.agent]: bounded(p.agentId),
         [ATTR.skill]: bounded(p.skill),
         [ATTR.route]: bounded(meta.route),
