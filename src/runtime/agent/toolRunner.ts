@@ -50,9 +50,10 @@ export async function runToolCall(
     durationMs: performance.now() - started,
   });
   if (!compiled) {
-    return done('unknown_tool', `Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`, {
+    // the name is the model's: bounded like any text the model gets back
+    return done('unknown_tool', toToolText(`Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`), {
       type: 'unknown_tool',
-      message: `unknown tool ${call.name}`,
+      message: toToolText(`unknown tool ${call.name}`),
     });
   }
   if (!compiled.validate(call.args)) {
@@ -63,12 +64,27 @@ export async function runToolCall(
     });
   }
   try {
-    const value = await compiled.tool.execute(call.args, context);
+    const value = await untilCancelled(compiled.tool.execute(call.args, context), context.signal);
     return done('ok', toToolText(value));
   } catch (error) {
-    return done('error', `Tool "${call.name}" failed: ${describe(error)}`, {
-      type: errorType(error),
-      message: describe(error),
-    });
+    // an error message can be as large as a result: bounded the same way
+    const detail = describe(error);
+    return done('error', toToolText(`Tool "${call.name}" failed: ${detail}`), { type: errorType(error), message: toToolText(detail) });
   }
+}
+
+/**
+ * The tool's result, or a rejection as soon as the run's signal fires: a tool that ignores the
+ * signal (and never settles) must not hold a cancelled run.
+ */
+function untilCancelled<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return Promise.resolve(work);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(work)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

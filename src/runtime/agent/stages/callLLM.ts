@@ -7,7 +7,8 @@
 import { emit } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
-import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type ToolSpec } from '../../providers/index.js';
+import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
+import { cancelled } from '../../providers/retry.js';
 import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
 import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
@@ -147,6 +148,22 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
   };
 }
 
-function complete(provider: LLMProvider, request: Parameters<LLMProvider['complete']>[0], signal?: AbortSignal) {
-  return provider.complete(request, signal ? { signal } : undefined);
+/**
+ * The provider call, cut off when the run's signal fires even if the provider ignores the signal
+ * (a custom provider that never settles must not hold a cancelled run forever).
+ */
+function complete(provider: LLMProvider, request: Parameters<LLMProvider['complete']>[0], signal?: AbortSignal): Promise<LLMResponse> {
+  if (!signal) return provider.complete(request);
+  return new Promise<LLMResponse>((resolve, reject) => {
+    const onAbort = () => reject(cancelled(provider.name, signal.reason));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = () => signal.removeEventListener('abort', onAbort);
+    try {
+      provider.complete(request, { signal }).then(resolve, reject).finally(stop);
+    } catch (error) {
+      stop();
+      reject(error);
+    }
+  });
 }

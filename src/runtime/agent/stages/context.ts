@@ -1,5 +1,5 @@
 /**
- * The context half of an iteration: Context (opens the turn on first visit, counts the iteration,
+ * The context half of an iteration: Context (opens the turn on first visit, announces the iteration,
  * moves the skill cursor) and the three slots it feeds, SystemPrompt, Messages and Tools, which
  * MessageAPI assembles into the request CallLLM sends.
  */
@@ -16,7 +16,7 @@ export function contextStage(config: AgentConfig) {
       const message = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
       scope.turnId = newId('turn');
       scope.userMessage = message;
-      scope.iteration = 0;
+      scope.iteration = 1;
       scope.history = [{ role: 'user', content: message }];
       scope.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
       scope.costUsd = 0;
@@ -36,8 +36,9 @@ export function contextStage(config: AgentConfig) {
         skillGraph: config.cursor !== undefined,
       });
     }
-    const iteration = scope.iteration + 1;
-    scope.iteration = iteration;
+    // ToolCalls counts the next iteration as it loops back (a stage that writes anyway), so this
+    // stage writes nothing on later visits unless the skill cursor moves.
+    const iteration = scope.iteration;
     const cursor = config.cursor;
     if (cursor) {
       const state = { ...scope.skill! };

@@ -12,6 +12,7 @@ import type { LLMMessage, ToolCall } from '../../providers/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
 import type { AgentState, SavedToolResult } from '../state.js';
+import { safeStringify } from '../toolResults.js';
 import { runToolCall, type ToolOutcome } from '../toolRunner.js';
 import { escalate } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -50,7 +51,7 @@ export function toolCallsStage(config: AgentConfig) {
           emit(scope, 'footprint.skill.rejected', {
             agentId,
             turnId: scope.turnId,
-            requested: String(call.args?.id ?? ''),
+            requested: requestedSkill(call.args?.id),
             current: skillState.current ?? config.cursor.graph.entry,
             allowed: verdict.allowed,
             iteration,
@@ -126,6 +127,7 @@ export function toolCallsStage(config: AgentConfig) {
       if (threshold !== undefined && skillState.rejections >= threshold) escalate(scope, config, 'refusals');
     }
     emit(scope, 'footprint.agent.iteration_end', { agentId, iteration, toolCallCount: calls.length });
+    scope.iteration = iteration + 1;
   };
 }
 
@@ -141,4 +143,10 @@ function reportEnd(scope: AgentScope, agentId: string, iteration: number, outcom
     result: paused ? '' : outcome.text,
     error: paused ? undefined : outcome.error,
   });
+}
+
+/** The skill id a read_skill call asked for, as text; the model's arguments can be any JSON. */
+function requestedSkill(id: unknown): string {
+  if (id === undefined || id === null) return '';
+  return typeof id === 'string' ? id : safeStringify(id);
 }
