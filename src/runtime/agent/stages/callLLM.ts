@@ -48,16 +48,13 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
+    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model };
     let response;
     try {
       response = await complete(brain.provider, request, signal);
     } catch (error) {
       emit(scope, 'footprint.stream.llm_end', {
-        callId,
-        agentId,
-        iteration,
-        provider: brain.provider.name,
-        model: brain.model,
+        ...call,
         usage: { input: 0, output: 0 },
         stopReason: 'error',
         durationMs: performance.now() - started,
@@ -73,11 +70,7 @@ export function callLLMStage(config: AgentConfig) {
       throw error;
     }
     emit(scope, 'footprint.stream.llm_end', {
-      callId,
-      agentId,
-      iteration,
-      provider: brain.provider.name,
-      model: brain.model,
+      ...call,
       responseModel: response.model,
       responseId: response.id,
       usage: response.usage,
