@@ -10,6 +10,8 @@ export const MAX_STRING = 256;
 export const MAX_LIST = 20;
 export const MAX_DEPTH = 4;
 export const MAX_KEYS = 64;
+/** Span names stay short: a backend indexes them. */
+export const MAX_NAME = 128;
 
 export function boundString(text: string, max = MAX_STRING): string {
   return text.length > max ? `${text.slice(0, max)}…(+${text.length - max} chars)` : text;

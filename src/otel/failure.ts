@@ -32,7 +32,11 @@ function messageOf(error: unknown): string {
   return typeof error === 'string' ? error : 'failed';
 }
 
+/** The exception as a span event: message and stack bounded, whatever the error carried. */
 function toException(error: unknown): Exception {
-  if (error instanceof Error || typeof error === 'string') return error;
-  return { name: typeOf(error), message: messageOf(error) };
+  const stack = error instanceof Error && typeof error.stack === 'string' ? boundString(error.stack, MAX_STACK) : undefined;
+  return { name: boundString(typeOf(error)), message: boundString(messageOf(error), MAX_MESSAGE), stack };
 }
+
+const MAX_MESSAGE = 2_048;
+const MAX_STACK = 8_192;

@@ -8,7 +8,7 @@
  */
 import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { EventPayloads, TypedEvent } from '../events/index.js';
-import { boundString } from './attributes.js';
+import { boundString, MAX_NAME } from './attributes.js';
 import { boundedJson, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions } from './content.js';
 import { recordFailure } from './failure.js';
 import type { Layout } from './layout.js';
@@ -94,7 +94,7 @@ export class GenAiSpans {
       attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
     }
     const parent = this.parentOf(meta);
-    const opened = this.run.start(chatSpanName(p.model), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
+    const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
   }
@@ -105,8 +105,8 @@ export class GenAiSpans {
     if (!call) return;
     const span = call.opened.span;
     span.setAttributes(usageAttributes(p));
-    if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, p.responseModel);
-    if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, p.responseId);
+    if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
+    if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
     if (this.capture && !p.error) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
     this.run.activate(call.parent);
     if (p.error) {
@@ -131,8 +131,8 @@ export class GenAiSpans {
   toolStart({ payload: p, meta }: TypedEvent<'footprint.stream.tool_start'>): void {
     const attributes: Attributes = {
       [GEN_AI_OPERATION_NAME]: OP_EXECUTE_TOOL,
-      [GEN_AI_TOOL_NAME]: p.toolName,
-      [GEN_AI_TOOL_CALL_ID]: p.toolCallId,
+      [GEN_AI_TOOL_NAME]: boundString(p.toolName),
+      [GEN_AI_TOOL_CALL_ID]: boundString(p.toolCallId),
       [GEN_AI_TOOL_TYPE]: 'function',
       [FP_AGENT]: p.agentId,
       [FP_ITERATION]: p.iteration,
@@ -140,7 +140,7 @@ export class GenAiSpans {
     };
     if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     const parent = this.parentOf(meta);
-    const opened = this.run.start(toolSpanName(p.toolName), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
+    const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
     this.run.activate(opened);
   }
@@ -172,7 +172,7 @@ function usageAttributes(p: EventPayloads['footprint.stream.llm_end']): Attribut
   const attributes: Attributes = {
     [GEN_AI_USAGE_INPUT_TOKENS]: p.usage.input,
     [GEN_AI_USAGE_OUTPUT_TOKENS]: p.usage.output,
-    [GEN_AI_RESPONSE_FINISH_REASONS]: [finishReason(p.stopReason)],
+    [GEN_AI_RESPONSE_FINISH_REASONS]: [boundString(finishReason(p.stopReason))],
   };
   if (p.usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = p.usage.cacheRead;
   if (p.usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = p.usage.cacheWrite;

@@ -46,7 +46,7 @@ export class RunTotals {
 
   /** A routing choice; repeating the choice just made (a router's pick, then its dispatch) adds nothing. */
   step(choice: string): void {
-    if (choice === '' || choice === this.lastStep) return;
+    if (typeof choice !== 'string' || choice === '' || choice === this.lastStep) return;
     this.lastStep = choice;
     if (this.path.length < MAX_PATH_STEPS) this.path.push(choice);
     else this.pathDropped++;

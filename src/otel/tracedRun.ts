@@ -91,19 +91,26 @@ export class TracedRun {
     this.finished = true;
     const time = now();
     const root = this.run.root.span;
-    root.setAttributes(this.semantic.totals.attributes());
-    let value: RunOutcomeValue;
-    if (outcome.status === 'failed') {
-      value = 'error';
-      recordFailure(root, outcome.error, time, this.semantic.totals.failureType);
-    } else if (outcome.status === 'paused') {
-      value = 'paused';
-      root.setAttribute(FP_PAUSED, true);
-    } else {
-      value = this.semantic.totals.stoppedEarly ? 'stopped_early' : 'ok';
+    // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
+    try {
+      root.setAttributes(this.semantic.totals.attributes());
+      let value: RunOutcomeValue;
+      if (outcome.status === 'failed') {
+        value = 'error';
+        recordFailure(root, outcome.error, time, this.semantic.totals.failureType);
+      } else if (outcome.status === 'paused') {
+        value = 'paused';
+        root.setAttribute(FP_PAUSED, true);
+      } else {
+        value = this.semantic.totals.stoppedEarly ? 'stopped_early' : 'ok';
+      }
+      root.setAttribute(FP_RUN_OUTCOME, value);
+    } finally {
+      try {
+        this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
+      } finally {
+        root.end(time);
+      }
     }
-    root.setAttribute(FP_RUN_OUTCOME, value);
-    this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
-    root.end(time);
   }
 }
