@@ -16,6 +16,11 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** A failure the user can act on (an unreadable trace file): reported as one line, exit code 1. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
 export type Command =
   | { kind: 'help' }
   | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; color: boolean; runsGiven: boolean }
@@ -52,6 +57,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
     for (const flag of ['runs', 'concurrency', 'seed', 'ticket'] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} is a demo flag, not a view flag`);
     }
+    if (values.trace !== undefined && values.trace.trim() === '') throw new UsageError('--trace needs a trace id (or a prefix of one)');
     return { kind: 'view', path: rest[0]!, trace: values.trace, trips: values.trips, list: values.list, color };
   }
   if (command !== 'demo') throw new UsageError(`unknown command "${command}"`);

@@ -2,8 +2,11 @@
  * `footprint-otel demo` (what `npm start` runs): the support desk over a seeded ticket mix, traced
  * and metered through startTelemetry(). Prints the waterfall of one run (the latest that tripped a
  * loop guard, else the latest) and a summary of every run, and says where the telemetry went.
+ * Only this invocation's runs are candidates for the waterfall (the trace file keeps earlier ones).
+ * The span pipeline is sized for the demo's burst of spans unless OTEL_BSP_* says otherwise.
  */
 import { isPaused } from '../index.js';
+import { FP_RUN_ID } from '../otel/semconv.js';
 import { readSpans, startTelemetry, type TelemetryHandle } from '../telemetry/index.js';
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
@@ -25,16 +28,34 @@ export interface DemoOptions {
 
 export interface DemoResult {
   lines: string[];
+  /** Telemetry trouble (failed exports, dropped spans), for stderr. */
+  warnings: string[];
   summary: DemoSummary;
 }
 
+/**
+ * The OTel defaults (a queue of 2048 spans, exported 512 at a time, one export at a time) cannot keep
+ * up with the desk run flat out: thousands of spans a second, while each export takes several turns
+ * of a busy event loop, so the queue overflowed and spans were dropped. Bigger batches keep the
+ * exporter ahead of the load; OTEL_BSP_* still win when set.
+ */
+const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
+
 export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
-  const telemetry = startTelemetry({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo' });
+  const telemetry = startTelemetry({
+    serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
+    maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
+    maxExportBatchSize: process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ? undefined : DEMO_SPAN_QUEUE.maxExportBatchSize,
+  });
   const models = deskModels(options.seed);
   const desk = buildDesk(models);
   const summary = emptySummary();
   const noteOutcome = summarize(desk, summary);
   const stoppedEarly = new Set<string>();
+  const runIds = new Set<string>();
+  desk.on('*', (e) => {
+    runIds.add(e.meta.runId);
+  });
   desk.on('footprint.agent.turn_end', (e) => {
     if (e.payload.outcome === 'stopped_early' && e.meta.sessionId) stoppedEarly.add(e.meta.sessionId);
   });
@@ -58,22 +79,28 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, tickets.length) }, worker));
-  await telemetry.forceFlush();
+  // Shut down before reading the trace file back: shutdown waits until every export has been
+  // written (forceFlush does not wait for an export already under way), and no export is then left
+  // to time out while the file is parsed.
+  await telemetry.shutdown();
 
   const lines: string[] = [];
-  lines.push(...(await waterfallOfOneRun(telemetry, options.color)));
+  lines.push(...(await waterfallOfOneRun(telemetry, runIds, options.color)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary), '', ...whereTelemetryWent(telemetry));
-  await telemetry.shutdown();
-  return { lines, summary };
+  return { lines, warnings: telemetryWarnings(telemetry), summary };
 }
 
-async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean): Promise<string[]> {
+/** The waterfall of one of this invocation's runs (the trace file also holds earlier invocations'). */
+async function waterfallOfOneRun(telemetry: TelemetryHandle, runIds: ReadonlySet<string>, color: boolean): Promise<string[]> {
   const destination = telemetry.destination;
+  if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
   if (destination.kind !== 'files') {
     return ['(the waterfall view reads the telemetry files; with an OTLP endpoint, open the run in Jaeger)'];
   }
-  const runs = groupRuns((await readSpans(destination.traces)).map(toViewSpan));
+  const runs = groupRuns((await readSpans(destination.traces)).map(toViewSpan)).filter((r) =>
+    runIds.has(String(r.root.attributes[FP_RUN_ID])),
+  );
   const run = chooseRun(runs, { trips: true }) ?? chooseRun(runs, {});
   if (!run) return ['(no trace was written)'];
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
@@ -82,7 +109,6 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean): Pr
 
 function whereTelemetryWent(telemetry: TelemetryHandle): string[] {
   const destination = telemetry.destination;
-  const health = telemetry.health();
   const lines: string[] = [];
   if (destination.kind === 'files') {
     lines.push('Telemetry written to:', `  traces  ${destination.traces}`, `  metrics ${destination.metrics}`);
@@ -94,11 +120,27 @@ function whereTelemetryWent(telemetry: TelemetryHandle): string[] {
   } else {
     lines.push('Telemetry is disabled (OTEL_SDK_DISABLED=true).');
   }
+  return lines;
+}
+
+function telemetryWarnings(telemetry: TelemetryHandle): string[] {
+  const destination = telemetry.destination;
+  const health = telemetry.health();
+  const warnings: string[] = [];
   const failures = health.exportFailures.traces + health.exportFailures.metrics;
-  if (failures > 0 || health.spansDropped > 0) {
-    lines.push(
-      `warning: ${failures} telemetry export(s) failed and ${health.spansDropped} span(s) were dropped; is the collector at ${destination.kind === 'otlp' ? destination.traces : 'the destination'} reachable?`,
+  if (failures > 0) {
+    const where =
+      destination.kind === 'otlp'
+        ? `is the collector at ${destination.traces} reachable?`
+        : destination.kind === 'files'
+          ? `writing ${destination.traces} or ${destination.metrics} failed or took too long`
+          : '';
+    warnings.push(`warning: ${failures} telemetry export(s) failed (traces ${health.exportFailures.traces}, metrics ${health.exportFailures.metrics}); ${where}`);
+  }
+  if (health.spansDropped > 0) {
+    warnings.push(
+      `warning: ${health.spansDropped} span(s) were dropped because the span queue was full; raise OTEL_BSP_MAX_QUEUE_SIZE (now ${process.env.OTEL_BSP_MAX_QUEUE_SIZE ?? DEMO_SPAN_QUEUE.maxQueueSize}) or lower --concurrency`,
     );
   }
-  return lines;
+  return warnings;
 }

@@ -1,5 +1,5 @@
 /** The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`. */
-import { parseCommand, USAGE, UsageError } from './args.js';
+import { CliError, parseCommand, USAGE, UsageError } from './args.js';
 import { demoCommand } from './demo.js';
 import { viewCommand } from './view.js';
 
@@ -16,6 +16,7 @@ async function main(argv: string[]): Promise<number> {
       const runs = command.ticket ? 1 : command.runsGiven ? command.runs : 12;
       const result = await demoCommand({ ...command, runs, progress: command.runsGiven });
       console.log(result.lines.join('\n'));
+      for (const warning of result.warnings) console.error(warning);
       return 0;
     }
   }
@@ -29,6 +30,9 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
+    } else if (error instanceof CliError) {
+      console.error(`footprint-otel: ${error.message}`);
+      process.exitCode = 1;
     } else {
       console.error(`footprint-otel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       process.exitCode = 1;

@@ -49,11 +49,11 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
     const bar = ' '.repeat(from) + '█'.repeat(Math.min(width, to) - from);
     const label = `${'  '.repeat(depth)}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
-    const status = span.status === 'error' ? paint('red', `  ERROR${span.statusMessage ? `: ${span.statusMessage}` : ''}`) : '';
+    const status = span.status === 'error' ? paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`) : '';
     lines.push(`${truncate(label, 44).padEnd(44)} ${paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width))} ${formatMs(span.endMs - span.startMs).padStart(9)}${cost}${status}`);
     for (const event of span.events) {
       if (!showEvent(event.name)) continue;
-      lines.push(`${'  '.repeat(depth + 1)}${paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`)} ${summarize(event.attributes)}`);
+      lines.push(`${'  '.repeat(depth + 1)}${paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`)} ${summarize(event.name, event.attributes)}`);
     }
     for (const child of children.get(span.spanId) ?? []) visit(child, depth + 1);
   };
@@ -61,12 +61,24 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
   return lines;
 }
 
-function summarize(attributes: Record<string, unknown>): string {
+/**
+ * An event's attributes as `key=value`. Payload fields are named under the event's name
+ * (footprint.route.trip.kind), shown without it (kind); other footprint.* keys lose their namespace.
+ * The emitting member (footprint.member.*) is left out: the tree already shows it, and its `kind`
+ * would read like the payload's own. Ids that only correlate are left out; fractions get 6 decimals.
+ */
+function summarize(name: string, attributes: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(attributes)) {
-    if (/\.(agent_id|turn_id|call_id)$|agentId|turnId/.test(key)) continue;
-    const short = key.replace(/^footprint\.[a-z_]+\./, '');
-    parts.push(`${short}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    if (/\.(agent_id|turn_id|call_id)$|agentId|turnId|^footprint\.member\./.test(key)) continue;
+    const short = key.startsWith(`${name}.`) ? key.slice(name.length + 1) : key.replace(/^footprint\.([a-z_]+\.)?/, '');
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' && !Number.isInteger(value)
+          ? String(Number(value.toFixed(6)))
+          : JSON.stringify(value);
+    parts.push(`${short}=${text}`);
   }
   return truncate(parts.join(' '), 120);
 }

@@ -24,6 +24,10 @@ export interface StartTelemetryOptions {
   exportTimeoutMs?: number;
   /** Where the file default writes traces.jsonl and metrics.jsonl (default ./telemetry). */
   fileDirectory?: string;
+  /** The span queue's capacity (default OTEL_BSP_MAX_QUEUE_SIZE, then 2048). Spans past it are dropped and counted. */
+  maxQueueSize?: number;
+  /** Spans per export (default OTEL_BSP_MAX_EXPORT_BATCH_SIZE, then 512; at most the queue size). */
+  maxExportBatchSize?: number;
   /** Flush on beforeExit and shut down on SIGTERM/SIGINT (default true). */
   handleExit?: boolean;
   /** Trace detail of every run: 'full' stage spans or 'semantic' only (sets FOOTPRINT_OTEL_DETAIL). */
@@ -52,7 +56,7 @@ export interface TelemetryConfig {
 export const DEFAULT_FILE_DIRECTORY = 'telemetry';
 
 export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
-  const maxQueueSize = positive(getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'), 2048);
+  const maxQueueSize = positive(options.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'), 2048);
   const metricIntervalMs = positive(options.metricExportIntervalMs ?? getNumberFromEnv('OTEL_METRIC_EXPORT_INTERVAL'), 60_000);
   return {
     destination: resolveDestination(options),
@@ -61,7 +65,7 @@ export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
     metricTimeoutMs: Math.min(positive(getNumberFromEnv('OTEL_METRIC_EXPORT_TIMEOUT'), 30_000), metricIntervalMs),
     exportTimeoutMs: positive(options.exportTimeoutMs ?? getNumberFromEnv('OTEL_EXPORTER_OTLP_TIMEOUT'), 10_000),
     maxQueueSize,
-    maxExportBatchSize: Math.min(positive(getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'), 512), maxQueueSize),
+    maxExportBatchSize: Math.min(positive(options.maxExportBatchSize ?? getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'), 512), maxQueueSize),
     handleExit: options.handleExit ?? true,
   };
 }

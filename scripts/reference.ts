@@ -1,0 +1,300 @@
+/**
+ * Generates the README's reference section — the spans the bridge creates and their attributes
+ * (names from src/otel/semconv.ts), every typed event with its payload fields (EVENT_DOCS, fields read
+ * from the EventPayloads declaration in src/events/catalog.ts), and every metric (METRIC_CATALOG with
+ * its Prometheus names) — between `<!-- reference:start -->` and `<!-- reference:end -->`.
+ *
+ *   npx tsx scripts/reference.ts            rewrite the section in README.md
+ *   npx tsx scripts/reference.ts --check    exit 1 when the section is out of date
+ *   ... --readme PATH                       another README (tests use this)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { EVENT_DOCS, EVENT_TYPES, type EventType } from '../src/events/catalog.js';
+import { METRIC_CATALOG } from '../src/otel/metrics/catalog.js';
+import { prometheusSeries } from '../src/otel/metrics/prometheusNames.js';
+import * as S from '../src/otel/semconv.js';
+
+export const START_MARKER = '<!-- reference:start -->';
+export const END_MARKER = '<!-- reference:end -->';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+export const README = path.join(ROOT, 'README.md');
+const EVENT_CATALOG_SOURCE = path.join(ROOT, 'src', 'events', 'catalog.ts');
+
+// ── spans ────────────────────────────────────────────────────────────────────────────────────────
+
+interface SpanDoc {
+  /** The span name (a template: `{model}` stands for the model id), or the names it takes. */
+  names: readonly string[];
+  /** Said before the names, when the row is a role rather than one kind of span. */
+  label?: string;
+  kind: string;
+  what: string;
+  attributes: readonly string[];
+}
+
+/** The spans of a run, named with the semconv builders; attributes are the constants the bridge sets. */
+export const SPANS: readonly SpanDoc[] = [
+  {
+    label: 'the run (root)',
+    names: [S.agentSpanName('{agent name}'), S.workflowSpanName('{composition id}'), 'llm_call {name}'],
+    kind: 'INTERNAL',
+    what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
+    attributes: [
+      S.FP_RUN_ID, S.FP_RUNNER_KIND, S.FP_RUNNER_ID, S.FP_RUN_OUTCOME, S.FP_TOKENS_INPUT, S.FP_TOKENS_OUTPUT, S.FP_COST_USD,
+      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.ERROR_TYPE,
+    ],
+  },
+  {
+    names: [S.agentSpanName('{agent name}')],
+    kind: 'INTERNAL',
+    what: 'An agent turn (the run span itself for a top-level agent).',
+    attributes: [
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
+      S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.FP_COST_USD, S.FP_LLM_CALLS,
+      S.FP_ITERATIONS, S.FP_TURN_OUTCOME, S.FP_MEMBER_KIND, S.FP_MEMBER_ID,
+    ],
+  },
+  {
+    names: [S.workflowSpanName('{composition id}')],
+    kind: 'INTERNAL',
+    what: 'A composition (Sequence, Parallel, Conditional, Loop, swarm) or an LLM router step.',
+    attributes: [S.GEN_AI_OPERATION_NAME, S.GEN_AI_WORKFLOW_NAME, S.FP_COMPOSITION_KIND, S.FP_COMPOSITION_STATUS, S.FP_MEMBER_KIND, S.FP_MEMBER_ID],
+  },
+  {
+    names: [S.chatSpanName('{model}')],
+    kind: 'CLIENT',
+    what: 'One model call, with its usage and cost; the provider call (and its HTTP span) runs inside it.',
+    attributes: [
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.GEN_AI_REQUEST_TEMPERATURE,
+      S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_RESPONSE_FINISH_REASONS,
+      S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
+      S.FP_ITERATION, S.FP_LLM_CALL_ID, S.FP_COST_USD, S.FP_COST_PRICED, S.ERROR_TYPE,
+    ],
+  },
+  {
+    names: [S.toolSpanName('{tool}')],
+    kind: 'INTERNAL',
+    what: 'One tool call; failed on an error, invalid arguments or an unknown tool.',
+    attributes: [
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.FP_AGENT, S.FP_ITERATION,
+      S.FP_TOOL_PARALLEL_COUNT, S.FP_TOOL_STATUS, S.FP_PAUSED, S.ERROR_TYPE,
+    ],
+  },
+  {
+    names: ['{stage name}'],
+    kind: 'INTERNAL',
+    what: "Detail `full` only: one per stage execution and subflow mount (a mounted member's span is its subflow span).",
+    attributes: [S.FP_STAGE_ID, S.FP_STAGE_RUNTIME_ID, S.FP_STAGE_TYPE, S.FP_STAGE_LOOP_ITERATION, S.FP_STAGE_ATTEMPTS, S.FP_SUBFLOW_ID, S.ERROR_TYPE],
+  },
+  {
+    names: ['fork {stage}'],
+    kind: 'INTERNAL',
+    what: 'Detail `full` only: the parent of the branches of a fork (a Parallel).',
+    attributes: [S.FP_STAGE_TYPE, S.FP_STAGE_RUNTIME_ID, S.FP_FORK_CHILDREN],
+  },
+];
+
+/** Opt-in content attributes (only under the content-capture variable). */
+export const CONTENT_ATTRIBUTES: readonly string[] = [
+  S.GEN_AI_SYSTEM_INSTRUCTIONS, S.GEN_AI_INPUT_MESSAGES, S.GEN_AI_OUTPUT_MESSAGES, S.GEN_AI_TOOL_CALL_ARGUMENTS, S.GEN_AI_TOOL_CALL_RESULT,
+];
+
+/** Span events the structure layer adds (typed events are listed under Events). */
+export const STRUCTURE_EVENTS: readonly string[] = [S.EV_DECISION, S.EV_SELECTION, S.EV_ATTEMPT, S.EV_RETRY, S.EV_LOOP, S.EV_BREAK, S.EV_PAUSE, S.EV_RESUME];
+
+function spansSection(): string[] {
+  return [
+    '### Spans',
+    '',
+    `Span names and \`gen_ai.*\` attributes follow the GenAI semantic conventions ${S.SEMCONV_VERSION}; everything else is \`footprint.*\`. ` +
+      `Instrumentation scope \`${S.INSTRUMENTATION_NAME}\`.`,
+    '',
+    '| span | kind | what it stands for | attributes |',
+    '|---|---|---|---|',
+    ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
+    '',
+    `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
+      `span, that caller (\`resumed_by\`). A failed span has status ERROR, ${code(S.ERROR_TYPE)} and an \`exception\` event. ` +
+      `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
+    '',
+    `Span events: every typed event below except model calls, tool calls and cost ticks (which become \`chat\` and ` +
+      `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
+      `member's span), its payload flattened under ` +
+      `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.FP_MEMBER_KIND)}, ${code(S.FP_MEMBER_ID)} and ${code(S.FP_ROUTE)}; ` +
+      `in detail \`full\` also the flowchart's own: ${STRUCTURE_EVENTS.map(code).join(', ')}.`,
+  ];
+}
+
+// ── events ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The top-level payload fields of each event, read from the `EventPayloads` declaration (an optional
+ * field ends in `?`). A small scanner, not a TypeScript parser: it knows comments, string literals and
+ * bracket depth, which is all an interface of inline object types needs.
+ */
+export function payloadFields(source: string = readFileSync(EVENT_CATALOG_SOURCE, 'utf8')): Map<string, string[]> {
+  const start = source.indexOf('export interface EventPayloads');
+  if (start < 0) throw new Error('no `export interface EventPayloads` in the event catalog');
+  const text = blankComments(source.slice(source.indexOf('{', start)));
+  const fields = new Map<string, string[]>();
+  let depth = 0;
+  let event: string | undefined;
+  let previous = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      const end = text.indexOf(c, i + 1);
+      const literal = text.slice(i + 1, end);
+      if (depth === 1 && /^\s*:\s*\{/.test(text.slice(end + 1))) {
+        event = literal;
+        fields.set(event, []);
+      }
+      i = end;
+      previous = c;
+      continue;
+    }
+    if ('{[('.includes(c)) depth++;
+    else if ('}])'.includes(c)) {
+      depth--;
+      if (depth === 0) break;
+      if (depth === 1) event = undefined;
+    } else if (depth === 2 && event && /[A-Za-z_$]/.test(c) && '{;,'.includes(previous)) {
+      const field = /^([A-Za-z_$][\w$]*)\s*(\?)?\s*:/.exec(text.slice(i));
+      if (field) {
+        fields.get(event)!.push(`${field[1]}${field[2] ?? ''}`);
+        i += field[1]!.length - 1;
+      }
+    }
+    if (!/\s/.test(c)) previous = c;
+  }
+  return fields;
+}
+
+/** The source with every comment replaced by spaces (string literals left alone). */
+function blankComments(source: string): string {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      const end = source.indexOf(c, i + 1);
+      out += source.slice(i, end + 1);
+      i = end;
+    } else if (source.startsWith('//', i)) {
+      const end = source.indexOf('\n', i);
+      out += ' '.repeat((end < 0 ? source.length : end) - i);
+      i = (end < 0 ? source.length : end) - 1;
+    } else if (source.startsWith('/*', i)) {
+      const end = source.indexOf('*/', i + 2) + 2;
+      out += source.slice(i, end).replace(/[^\n]/g, ' ');
+      i = end - 1;
+    } else out += c;
+  }
+  return out;
+}
+
+function eventsSection(): string[] {
+  const fields = payloadFields();
+  const missing = EVENT_TYPES.filter((type) => !fields.has(type));
+  if (missing.length > 0) throw new Error(`no payload declaration found for ${missing.join(', ')}`);
+  const domains = new Map<string, EventType[]>();
+  for (const type of EVENT_TYPES) {
+    const domain = type.split('.')[1]!;
+    domains.set(domain, [...(domains.get(domain) ?? []), type]);
+  }
+  const lines = [
+    '### Events',
+    '',
+    'Typed events, `{ type, payload, meta }`, heard with `runner.on(type | \'footprint.<domain>.*\' | \'*\', listener)`; ' +
+      '`meta` carries the run id, stage, time, member, agent id, composition path and route. Optional fields end in `?`.',
+  ];
+  for (const [domain, types] of domains) {
+    lines.push('', `**${domain}**`, '', '| event | what it says | payload |', '|---|---|---|');
+    for (const type of types) lines.push(row([code(type), EVENT_DOCS[type], fields.get(type)!.map(code).join(', ') || '—']));
+  }
+  return lines;
+}
+
+// ── metrics ──────────────────────────────────────────────────────────────────────────────────────
+
+function metricsSection(): string[] {
+  return [
+    '### Metrics',
+    '',
+    'OTLP names as exported; the Prometheus series are what Prometheus\'s and VictoriaMetrics\'s OTLP receivers store ' +
+      '(dashboards and alert rules query these). Cumulative temporality; every attribute is bounded.',
+    '',
+    '| instrument | kind, unit | Prometheus series | attributes | what it counts |',
+    '|---|---|---|---|---|',
+    ...METRIC_CATALOG.map((spec) =>
+      row([
+        code(spec.name),
+        `${spec.kind} ${code(spec.unit)}`,
+        prometheusSeries(spec).map(code).join('<br>'),
+        spec.attributes.map(code).join(', ') || '—',
+        spec.description,
+      ]),
+    ),
+  ];
+}
+
+// ── the section ──────────────────────────────────────────────────────────────────────────────────
+
+/** The generated reference, without the markers. */
+export function renderReference(): string {
+  return [
+    '_Generated by `npm run reference` (scripts/reference.ts) from src/otel/semconv.ts, src/events/catalog.ts and ' +
+      'src/otel/metrics/catalog.ts; edit those, not this._',
+    '',
+    ...spansSection(),
+    '',
+    ...eventsSection(),
+    '',
+    ...metricsSection(),
+  ].join('\n');
+}
+
+/** The README with `section` between the markers (each on a line of its own). */
+export function spliceReference(readme: string, section: string): string {
+  const start = readme.indexOf(START_MARKER);
+  const end = readme.indexOf(END_MARKER);
+  if (start < 0 || end < start) throw new Error(`the README has no ${START_MARKER} … ${END_MARKER} section`);
+  return `${readme.slice(0, start + START_MARKER.length)}\n${section}\n${readme.slice(end)}`;
+}
+
+function code(text: string): string {
+  return `\`${text}\``;
+}
+
+/** A table row; a `|` inside a cell would end it, so it is escaped. */
+function row(cells: string[]): string {
+  return `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
+}
+
+function main(argv: string[]): number {
+  const { values } = parseArgs({ args: argv, options: { check: { type: 'boolean', default: false }, readme: { type: 'string' } } });
+  const file = path.resolve(values.readme ?? README);
+  const readme = readFileSync(file, 'utf8');
+  const updated = spliceReference(readme, renderReference());
+  if (values.check) {
+    if (updated === readme) return 0;
+    console.error(`${path.relative(process.cwd(), file) || file}: the reference section is out of date; run npm run reference`);
+    return 1;
+  }
+  if (updated !== readme) writeFileSync(file, updated);
+  console.log(updated === readme ? `${file}: the reference is current` : `${file}: reference rewritten`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (error) {
+    console.error(`reference: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}

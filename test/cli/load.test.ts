@@ -1,0 +1,92 @@
+/**
+ * Load mode: `footprint-otel --runs 200 --concurrency 8` draws a progress bar on stderr and ends with
+ * a summary that agrees with the telemetry it wrote — every run a trace, trips by kind and
+ * escalations as span events, model calls and their cost on chat spans, and the same totals in the
+ * last cumulative export of footprint.route.trips, footprint.skill.escalations, footprint.llm.cost.usd
+ * and footprint.runs in metrics.jsonl. No span may be dropped on the way.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
+import { cli, eventField, lastMetricPoints, metricTotal, parseSummary, rootsByTrace, tempDir, type CliResult, type MetricPoint, type PrintedSummary } from './helpers.js';
+
+const RUNS = 200;
+
+describe(`--runs ${RUNS} --concurrency 8`, () => {
+  const temp = tempDir('load');
+  let result: CliResult;
+  let summary: PrintedSummary;
+  let spans: FileSpan[];
+  let points: MetricPoint[];
+
+  beforeAll(async () => {
+    result = await cli(['--runs', String(RUNS), '--concurrency', '8'], { cwd: temp.dir });
+    summary = parseSummary(result.stdout);
+    spans = await readSpans(path.join(temp.dir, 'telemetry', 'traces.jsonl'));
+    points = lastMetricPoints(path.join(temp.dir, 'telemetry', 'metrics.jsonl'));
+  }, 180_000);
+  afterAll(() => temp.remove());
+
+  it('completes every run and draws a progress bar on stderr, without telemetry warnings', () => {
+    expect(result.code).toBe(0);
+    expect(summary.runs).toBe(RUNS);
+    expect(Object.values(summary.outcomes).reduce((a, b) => a + b, 0)).toBe(RUNS);
+    const bars = result.stderr.split('\n').filter((line) => /^\[[#-]{30}\] \d+\/\d+ \$\d+\.\d{4}$/.test(line));
+    expect(bars.length).toBeGreaterThanOrEqual(10);
+    expect(bars.at(-1)).toMatch(new RegExp(`^\\[#{30}\\] ${RUNS}/${RUNS} \\$`));
+    const done = bars.map((line) => Number(/\] (\d+)\//.exec(line)![1]));
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(result.stderr).not.toMatch(/dropped/);
+  });
+
+  it('exported one trace per run, and every model call as a chat span', () => {
+    expect(rootsByTrace(spans).size).toBe(RUNS);
+    expect(spans.filter((s) => s.name.startsWith('chat ')).length).toBe(summary.llmCalls);
+    expect(metricTotal(points, 'footprint.runs')).toBe(RUNS);
+    // (Export failures are not asserted: on a machine starved of CPU, a 2 MB append can outlast the
+    // exporter's deadline and count as failed although it lands. Lost spans would show here.)
+    expect(metricTotal(points, 'footprint.telemetry.spans.dropped')).toBe(0);
+  });
+
+  it('counts the trips by kind that the traces and the metrics hold', () => {
+    const events = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip'));
+    const fromTraces: Record<string, number> = { ping_pong: 0, rejected_cap: 0 };
+    for (const e of events) fromTraces[String(eventField(e, 'kind'))] = (fromTraces[String(eventField(e, 'kind'))] ?? 0) + 1;
+    expect(summary.trips.ping_pong + summary.trips.rejected_cap).toBeGreaterThan(0);
+    expect(fromTraces).toEqual(summary.trips);
+    for (const kind of ['ping_pong', 'rejected_cap']) {
+      expect(metricTotal(points, 'footprint.route.trips', { 'footprint.trip.kind': kind })).toBe(summary.trips[kind]);
+    }
+    // the run span carries the kinds of its trips (footprint.trip.kinds), the tag Jaeger searches
+    const kindsByTrace = new Map<string, Set<string>>();
+    for (const span of spans) {
+      for (const e of span.events.filter((ev) => ev.name === 'footprint.route.trip')) {
+        kindsByTrace.set(span.traceId, (kindsByTrace.get(span.traceId) ?? new Set()).add(String(eventField(e, 'kind'))));
+      }
+    }
+    for (const [traceId, root] of rootsByTrace(spans)) {
+      const kinds = [...(kindsByTrace.get(traceId) ?? [])].sort().join(',');
+      expect(root.attributes['footprint.trip.kinds'] ?? '').toBe(kinds);
+    }
+  });
+
+  it('counts the escalations that the traces and the metrics hold', () => {
+    const events = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.skill.escalated'));
+    expect(summary.escalations).toBeGreaterThan(0);
+    expect(events.length).toBe(summary.escalations);
+    expect(metricTotal(points, 'footprint.skill.escalations')).toBe(summary.escalations);
+    expect(metricTotal(points, 'footprint.skill.rejections')).toBe(summary.rejections);
+  });
+
+  it('totals the cost that the chat spans and footprint.llm.cost.usd hold', () => {
+    const fromSpans = spans
+      .filter((s) => s.name.startsWith('chat '))
+      .reduce((sum, s) => sum + (s.attributes['footprint.cost.usd'] as number), 0);
+    const fromMetrics = metricTotal(points, 'footprint.llm.cost.usd');
+    // the summary prints six decimals
+    expect(Math.abs(fromSpans - summary.costUsd)).toBeLessThanOrEqual(5e-7 + 1e-9);
+    expect(Math.abs(fromMetrics - summary.costUsd)).toBeLessThanOrEqual(5e-7 + 1e-9);
+    const runSpans = [...rootsByTrace(spans).values()].reduce((sum, s) => sum + (s.attributes['footprint.cost.usd'] as number), 0);
+    expect(Math.abs(runSpans - summary.costUsd)).toBeLessThanOrEqual(5e-7 + 1e-9);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Bad command lines — an unknown flag or command, a count that is not a positive whole number, view
+ * without a path or on a missing one, a view flag given to the demo — end with a one-line reason
+ * and the usage on stderr, nothing on stdout, exit code 2, and no telemetry started. --help prints
+ * the usage on stdout with exit code 0.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { USAGE } from '../../src/cli/args.js';
+import { cli, tempDir } from './helpers.js';
+
+const temp = tempDir('usage');
+afterAll(() => temp.remove());
+
+const BAD: [string[], string][] = [
+  [['--bogus'], "Unknown option '--bogus'"],
+  [['--runs', 'abc'], '--runs must be a whole number (got "abc")'],
+  [['--runs', '0'], '--runs must be between 1 and 1000000 (got 0)'],
+  [['--runs=-3'], '--runs must be a whole number (got "-3")'],
+  [['--concurrency', '2.5'], '--concurrency must be a whole number (got "2.5")'],
+  [['view'], 'view takes exactly one file or directory'],
+  [['view', 'no/such/dir'], 'no such file or directory: no/such/dir'],
+  [['view', '.', '--runs', '3'], '--runs is a demo flag, not a view flag'],
+  [['--trace', 'abc'], '--trace is a view flag, not a demo flag'],
+  [['demo', '--list'], '--list is a view flag, not a demo flag'],
+  [['--ticket', 'hello', '--runs', '2'], '--ticket runs one ticket; drop --runs'],
+  [['--ticket', '  '], '--ticket needs some text'],
+  [['frobnicate'], 'unknown command "frobnicate"'],
+];
+
+describe.concurrent('a bad command line', () => {
+  it.each(BAD)('%j: says why, shows the usage, exits 2', async (args, reason) => {
+    const result = await cli(args, { cwd: temp.dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const [first, ...rest] = result.stderr.trimEnd().split('\n');
+    expect(first).toContain(`footprint-otel: ${reason}`);
+    expect(rest.join('\n')).toContain(USAGE);
+    expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
+  });
+});
+
+describe('--help', () => {
+  it('prints the usage on stdout and exits 0', async () => {
+    const result = await cli(['--help'], { cwd: temp.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd()).toBe(USAGE);
+    expect(result.stderr).toBe('');
+  });
+});
