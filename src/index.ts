@@ -3,16 +3,27 @@
  * OpenTelemetry bridge. Importing it registers the default instruments (tracing when an OTel SDK is
  * registered, metrics when a MeterProvider is, and the route recorder for agents with a skill graph).
  */
+import { tracingInstrument } from './otel/index.js';
+import { metricsInstrument } from './otel/metrics/index.js';
+import { defaultRouteGuard } from './recorders/index.js';
+import { registerInstrument, setDefaultRouteGuard } from './runtime/index.js';
+
 export * from './events/index.js';
 export * from './runtime/index.js';
 export * from './recorders/index.js';
-export { tracingInstrument, traceExecutor, TRACE_RECORDER_ID, TRACING_INSTRUMENT_ID, DETAIL_ENV, tracingFailures, semconv, type TraceDetail, type TracingOptions, type TraceExecutorOptions } from './otel/index.js';
+export {
+  tracingInstrument,
+  traceExecutor,
+  tracingFailures,
+  semconv,
+  TRACE_RECORDER_ID,
+  TRACING_INSTRUMENT_ID,
+  DETAIL_ENV,
+  type TraceDetail,
+  type TracingOptions,
+  type TraceExecutorOptions,
+} from './otel/index.js';
 export * from './otel/metrics/index.js';
-
-import { registerInstrument, setDefaultRouteGuard } from './runtime/index.js';
-import { defaultRouteGuard } from './recorders/index.js';
-import { tracingInstrument } from './otel/index.js';
-import { metricsInstrument } from './otel/metrics/index.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 registerInstrument(tracingInstrument());
