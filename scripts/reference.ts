@@ -88,13 +88,15 @@ export const SPANS: readonly SpanDoc[] = [
   {
     names: ['{stage name}'],
     kind: 'INTERNAL',
-    what: "Detail `full` only: one per stage execution and subflow mount (a mounted member's span is its subflow span).",
+    what:
+      "Detail `full` only: one per stage execution and subflow mount (a mounted member's span is its subflow span; " +
+      'in runner runs a subflow that is no member is named by its subflow id, and there is no `footprint.stage.type`).',
     attributes: [S.FP_STAGE_ID, S.FP_STAGE_RUNTIME_ID, S.FP_STAGE_TYPE, S.FP_STAGE_LOOP_ITERATION, S.FP_STAGE_ATTEMPTS, S.FP_SUBFLOW_ID, S.ERROR_TYPE],
   },
   {
     names: ['fork {stage}'],
     kind: 'INTERNAL',
-    what: 'Detail `full` only: the parent of the branches of a fork (a Parallel).',
+    what: 'Detail `full`, plain charts (`traceExecutor`) only: the parent of the branches of a fork.',
     attributes: [S.FP_STAGE_TYPE, S.FP_STAGE_RUNTIME_ID, S.FP_FORK_CHILDREN],
   },
 ];
@@ -126,7 +128,9 @@ function spansSection(): string[] {
       `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
       `member's span), its payload flattened under ` +
       `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.FP_MEMBER_KIND)}, ${code(S.FP_MEMBER_ID)} and ${code(S.FP_ROUTE)}; ` +
-      `in detail \`full\` also the flowchart's own: ${STRUCTURE_EVENTS.map(code).join(', ')}.`,
+      `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
+      `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EV_ATTEMPT).map(code).join(', ')}. ` +
+      `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,
   ];
 }
 

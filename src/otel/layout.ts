@@ -1,8 +1,10 @@
 /**
- * Where spans go. Two layouts place the same semantic spans: the stage layout (detail 'full') has a
- * span per stage, subflow and fork, and a member's container is its subflow mount span; the member
- * layout (detail 'semantic') has only member spans, opened and closed from typed events. The semantic
- * layer asks the layout, never the hooks, so both modes share one mapping of typed events.
+ * Where spans go. Three layouts place the same semantic spans: the stage layout (detail 'full' for
+ * plain charts) has a span per stage, subflow and fork from scope + flow hooks, and a member's
+ * container is its subflow mount span; the runner layout (detail 'full' for runner runs) has a span
+ * per stage from scope hooks only, under member spans opened at their first stage; the member layout
+ * (detail 'semantic') has only member spans, opened and closed from typed events. The semantic layer
+ * asks the layout, never the hooks, so every mode shares one mapping of typed events.
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { OpenSpan } from './runTrace.js';

@@ -9,8 +9,9 @@ import { captureFromEnv } from './content.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from './semconv.js';
 
 /**
- * 'full': a span per stage execution, subflow and fork, plus the GenAI spans (flow + scope + emit
- * hooks; footprintjs's narrative is on, about 7 µs per stage).
+ * 'full': a span per stage execution plus the GenAI spans. Runner runs use scope + emit hooks and
+ * typed events only (the narrative stays off); plain charts (traceExecutor) add the flow hooks for
+ * subflow and fork spans and decision events (footprintjs's narrative is on, about 7–10 µs per stage).
  * 'semantic': only the run, invoke_agent, invoke_workflow, chat and execute_tool spans, derived from
  * typed events (no flow hooks, so the narrative stays off).
  */

@@ -13,6 +13,7 @@ import type { Layout, MemberIdentity } from './layout.js';
 import { MemberSpans } from './memberSpans.js';
 import type { Resolved } from './options.js';
 import { traceRecorder } from './recorder.js';
+import { RunnerSpans } from './runnerSpans.js';
 import { RunTrace } from './runTrace.js';
 import { guard, guarded } from './safety.js';
 import { SemanticSpans } from './semantic.js';
@@ -40,7 +41,7 @@ export interface TracedRunInit {
   typedEventsFromHub: boolean;
 }
 
-export type Outcome = { status: 'ok' } | { status: 'paused' } | { status: 'failed'; error: unknown };
+export type Outcome = { status: 'ok' } | { status: 'paused' } | { status: 'failed'; error: unknown; stage?: string };
 
 export class TracedRun {
   readonly recorder: CombinedRecorder;
@@ -48,6 +49,7 @@ export class TracedRun {
   private readonly run: RunTrace;
   private readonly layout: Layout;
   private readonly semantic: SemanticSpans;
+  private readonly runner?: RunnerSpans;
   private finished = false;
 
   constructor(init: TracedRunInit) {
@@ -55,10 +57,18 @@ export class TracedRun {
     const attributes = init.runId === undefined ? init.attributes : { ...init.attributes, [FP_RUN_ID]: init.runId };
     this.run = new RunTrace(tracer, init.parent, init.name, { attributes, links: init.links }, activator());
     const carried = init.carried ?? {};
-    const stages = detail === 'full' ? new StageSpans(this.run, capture, carried, init.runId !== undefined) : undefined;
-    this.layout = stages ?? new MemberSpans(this.run, carried);
+    // Runner runs in full detail use scope hooks and typed events only (the narrative stays off);
+    // plain charts (traceExecutor) need the flow hooks for their structure.
+    if (detail === 'full' && init.typedEventsFromHub) {
+      this.runner = new RunnerSpans(this.run, carried);
+      this.layout = this.runner;
+      this.recorder = traceRecorder(this.layout, { kind: 'runner', hooks: this.runner }, true);
+    } else {
+      const stages = detail === 'full' ? new StageSpans(this.run, capture, carried, init.runId !== undefined) : undefined;
+      this.layout = stages ?? new MemberSpans(this.run, carried);
+      this.recorder = traceRecorder(this.layout, stages && { kind: 'stages', hooks: stages }, init.typedEventsFromHub);
+    }
     this.semantic = new SemanticSpans(this.run, this.layout, capture, init.sessionId);
-    this.recorder = traceRecorder(this.layout, stages, init.typedEventsFromHub);
     this.onEvent = guarded('typed event', (event: TypedEvent) => this.semantic.onEvent(event));
   }
 
@@ -107,6 +117,10 @@ export class TracedRun {
       root.setAttribute(FP_RUN_OUTCOME, value);
     } finally {
       try {
+        if (this.runner) {
+          const runner = this.runner;
+          guard('runner finish', () => runner.finish(outcome.status === 'failed' ? { error: outcome.error, stage: outcome.stage } : undefined, time));
+        }
         this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
       } finally {
         root.end(time);

@@ -5,8 +5,10 @@
  * stage, chat and tool spans are active for the code they cover, and nothing leaks to the caller.
  */
 import { SpanKind, trace } from '@opentelemetry/api';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { FlowChartExecutor } from 'footprintjs';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
+import { TRACE_RECORDER_ID } from '../../src/otel/recorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
 import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from './helpers/agents.js';
 import { startSdk } from './helpers/sdk.js';
@@ -15,6 +17,8 @@ import { childrenOf, render, structure, payloadOf } from './helpers/tree.js';
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
+
+const realAttach = FlowChartExecutor.prototype.attachCombinedRecorder;
 
 const ITERATION = ['Context', 'SystemPrompt', 'Messages', 'Tools', 'MessageAPI', 'CallLLM', 'Route'];
 
@@ -112,10 +116,9 @@ describe('Agent with two tools over three iterations', () => {
     }
 
     const callLLM = spans.find((s) => s.name === 'CallLLM')!;
-    expect(callLLM.attributes).toMatchObject({ 'footprint.stage.id': 'call-llm', 'footprint.stage.type': 'linear' });
+    expect(callLLM.attributes).toMatchObject({ 'footprint.stage.id': 'call-llm' });
     expect(callLLM.attributes['footprint.stage.runtime_id']).toMatch(/^call-llm#\d+$/);
     const routes = spans.filter((s) => s.name === 'Route');
-    expect(routes.map((r) => r.attributes['footprint.stage.type'])).toEqual(['decider', 'decider', 'decider']);
     expect(routes.map((r) => r.attributes['footprint.stage.loop_iteration'])).toEqual([undefined, 1, 2]);
   });
 
@@ -123,7 +126,7 @@ describe('Agent with two tools over three iterations', () => {
     await twoToolAgent().run('Is invoice 42 paid?');
     const spans = sdk.spans();
     expect(render(spans, { events: true }).split('\n').slice(0, 10)).toEqual([
-      'invoke_agent Helper <footprint.loop footprint.loop>',
+      'invoke_agent Helper',
       '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
       '  SystemPrompt',
       '  Messages',
@@ -131,7 +134,7 @@ describe('Agent with two tools over three iterations', () => {
       '  MessageAPI',
       '  CallLLM',
       '    chat m1 [CLIENT]',
-      '  Route <footprint.agent.route_decided footprint.decision>',
+      '  Route <footprint.agent.route_decided>',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
     const route = spans.find((s) => s.name === 'Route')!;
@@ -143,7 +146,8 @@ describe('Agent with two tools over three iterations', () => {
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'helper',
     });
-    expect(route.events.find((e) => e.name === 'footprint.decision')!.attributes).toMatchObject({ 'footprint.decision.chosen': 'ToolCalls' });
+    // Runner runs attach no flow hook: the typed route_decided event is the decision.
+    expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const turnStart = spans.find((s) => s.name === 'Context')!.events[0];
     expect(payloadOf(turnStart)).toMatchObject({ agentId: 'helper', name: 'Helper', provider: 'openai', model: 'm1' });
     expect(payloadOf(turnStart).message).toBeUndefined();
@@ -207,13 +211,36 @@ describe('an agent stopped by its iteration cap', () => {
     expect(await agent.run('loop forever')).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided', 'footprint.decision']);
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided']);
     expect(payloadOf(route.events[0])).toMatchObject({ kind: 'max_iterations', limit: 1, actual: 1 });
     const final = spans.find((s) => s.name === 'Final')!;
     expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'stopped_early', 'stoppedEarly.reason': 'max_iterations' });
     const root = spans.find((s) => s.name === 'invoke_agent Capped')!;
     expect(root.attributes).toMatchObject({ 'footprint.run.outcome': 'stopped_early', 'footprint.turn.outcome': 'stopped_early' });
     expect(spans.some((s) => s.name.startsWith('execute_tool'))).toBe(false);
+  });
+});
+
+describe('full detail for runner runs', () => {
+  it('attaches no flow hook, so footprintjs keeps its narrative off', async () => {
+    const attached: { executor: FlowChartExecutor; recorder: Record<string, unknown> }[] = [];
+    const spy = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder').mockImplementation(function (this: FlowChartExecutor, recorder, options) {
+      if (recorder.id === TRACE_RECORDER_ID) attached.push({ executor: this, recorder: recorder as unknown as Record<string, unknown> });
+      realAttach.call(this, recorder, options);
+    });
+    try {
+      await twoToolAgent().run('Is invoice 42 paid?');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(attached).toHaveLength(1);
+    const { executor, recorder } = attached[0];
+    expect(Object.keys(recorder).filter((k) => k.startsWith('on')).sort()).toEqual(['onEmit', 'onStageEnd', 'onStageStart']);
+    for (const hook of ['onStageExecuted', 'onDecision', 'onSubflowEntry', 'onFork', 'onRunStart', 'onError', 'onPause']) {
+      expect(recorder[hook]).toBeUndefined();
+    }
+    expect((executor as unknown as { narrativeEnabled: boolean }).narrativeEnabled).toBe(false);
+    expect(sdk.spans().filter((s) => s.name === 'Route')).toHaveLength(3);
   });
 });
 

@@ -47,7 +47,8 @@ describe('pause', () => {
     const { traceId, spanId } = root.spanContext();
     expect(paused.checkpoint.carry.traceparent).toBe(`00-${traceId}-${spanId}-01`);
     const toolCalls = spans.find((s) => s.name === 'ToolCalls')!;
-    expect(toolCalls.events.map((e) => e.name)).toEqual(['footprint.run.paused', 'footprint.pause']);
+    // Runner runs attach no flow hook: the typed run.paused event is the pause (no footprint.pause).
+    expect(toolCalls.events.map((e) => e.name)).toEqual(['footprint.run.paused']);
     expect(payloadOf(toolCalls.events[0])).toMatchObject({ toolName: 'approve', toolCallId: 'c2' });
     expect(payloadOf(toolCalls.events[0]).question).toBeUndefined();
   });
@@ -84,7 +85,8 @@ describe('resume', () => {
     expect(root.links[0].context.spanId).toBe(pausedRoot.spanContext().spanId);
     expect(root.links[0].attributes).toEqual({ 'footprint.link.type': 'paused_run' });
     expect(root.attributes['footprint.run.id']).toBe(pausedRoot.attributes['footprint.run.id']);
-    expect(root.events.map((e) => e.name)).toEqual(['footprint.resume']);
+    // The typed run.resumed event (on ToolCalls, below) is the resume; no flow onResume event.
+    expect(root.events.map((e) => e.name)).toEqual([]);
     expect(spans.find((s) => s.name === 'ToolCalls')!.events.map((e) => e.name)).toEqual([
       'footprint.run.resumed',
       'footprint.agent.iteration_end',
