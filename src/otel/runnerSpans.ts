@@ -16,8 +16,9 @@ import type { StageEvent } from 'footprintjs';
 import { now } from '../events/index.js';
 import { recordFailure } from './failure.js';
 import { displayName, pathKey, pathOf, type Layout, type MemberIdentity } from './layout.js';
+import { markAttempt } from './retries.js';
 import type { OpenSpan, RunTrace } from './runTrace.js';
-import { EV_ATTEMPT, FP_STAGE_ATTEMPTS, FP_STAGE_ID, FP_STAGE_LOOP_ITERATION, FP_STAGE_RUNTIME_ID, FP_SUBFLOW_ID } from './semconv.js';
+import { FP_STAGE_ID, FP_STAGE_LOOP_ITERATION, FP_STAGE_RUNTIME_ID, FP_SUBFLOW_ID } from './semconv.js';
 
 interface Member {
   key: string;
@@ -129,10 +130,7 @@ export class RunnerSpans implements Layout {
     const rsid = event.runtimeStageId;
     const retried = this.stages.get(rsid);
     if (retried) {
-      retried.attempts++;
-      retried.opened.span.addEvent(EV_ATTEMPT, { attempt: retried.attempts }, time);
-      retried.opened.span.setAttribute(FP_STAGE_ATTEMPTS, retried.attempts);
-      this.run.activate(retried.opened);
+      markAttempt(retried, this.run, time);
       return;
     }
     const path = pathOf(rsid);

@@ -33,9 +33,9 @@ import { boundString, flatten, toList } from './attributes.js';
 import { decisionAttributes, selectionAttributes } from './evidence.js';
 import { recordFailure } from './failure.js';
 import { displayName, pathKey, pathOf, type Layout, type MemberIdentity } from './layout.js';
+import { markAttempt } from './retries.js';
 import type { OpenSpan, RunTrace } from './runTrace.js';
 import {
-  EV_ATTEMPT,
   EV_BREAK,
   EV_DECISION,
   EV_LOOP,
@@ -46,7 +46,6 @@ import {
   FP_FORK_CHILDREN,
   FP_PAUSED,
   FP_RUN_ID,
-  FP_STAGE_ATTEMPTS,
   FP_STAGE_ID,
   FP_STAGE_LOOP_ITERATION,
   FP_STAGE_RUNTIME_ID,
@@ -138,10 +137,7 @@ export class StageSpans implements Layout {
     const rsid = event.runtimeStageId;
     const retried = this.stages.get(rsid);
     if (retried) {
-      retried.attempts++;
-      retried.opened.span.addEvent(EV_ATTEMPT, { attempt: retried.attempts }, time);
-      retried.opened.span.setAttribute(FP_STAGE_ATTEMPTS, retried.attempts);
-      this.run.activate(retried.opened);
+      markAttempt(retried, this.run, time);
       return;
     }
     const path = pathOf(rsid);

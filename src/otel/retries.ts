@@ -1,0 +1,14 @@
+/**
+ * footprintjs re-fires onStageStart with the same runtime stage id for each retry attempt. Both stage
+ * layouts keep one span per runtime stage id and mark the attempt on it here, so retries never leak
+ * an unended span.
+ */
+import { EV_ATTEMPT, FP_STAGE_ATTEMPTS } from './semconv.js';
+import type { OpenSpan, RunTrace } from './runTrace.js';
+
+export function markAttempt(stage: { opened: OpenSpan; attempts: number }, run: RunTrace, time: number): void {
+  stage.attempts++;
+  stage.opened.span.addEvent(EV_ATTEMPT, { attempt: stage.attempts }, time);
+  stage.opened.span.setAttribute(FP_STAGE_ATTEMPTS, stage.attempts);
+  run.activate(stage.opened);
+}
