@@ -1,9 +1,11 @@
 /**
  * One benchmark mode, in its own process (AsyncLocalStorage promise hooks are process-global, so
- * modes must not share one). Prints one JSON line: the median time per run (or per span for the SDK
- * floor) over several repeats, the stages per run and the spans per run.
+ * modes must not share one). Prints one JSON line: the median time per run (or per stage for the
+ * engine floor, per span for the SDK floor) over several repeats, by the wall clock and by the
+ * process's CPU time (which a loaded machine inflates less), the stages per run and the spans per run.
  *
  *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
+ *   clone-bytes: not timed; what footprintjs copies per untraced turn (bench/cloneBytes.ts)
  */
 import { context, trace, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -27,7 +29,7 @@ const countingNoop: SpanExporter = {
   forceFlush: async () => {},
 };
 
-const traced = !['bare', 'untraced', 'engine-floor'].includes(mode);
+const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes'].includes(mode);
 let provider: BasicTracerProvider | undefined;
 if (traced) {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -40,23 +42,35 @@ if (traced) {
 const { referenceAgent, MESSAGE } = await import('./scenario.js');
 const { registerInstrument, now } = await import('../src/index.js');
 
-async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<number> {
+/** µs per call, the median over the repeats, by the wall clock and by this process's CPU time. */
+interface PerCall {
+  wall: number;
+  cpu: number;
+}
+
+async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
   for (let i = 0; i < WARMUP; i++) {
     await call();
     if (i % 50 === 0) await new Promise((r) => setImmediate(r));
   }
-  const samples: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
       await call();
       if (i % 50 === 0) await new Promise((r2) => setImmediate(r2));
     }
-    samples.push(((performance.now() - started) * 1000) / runs);
+    const cpuUsed = process.cpuUsage(cpuStarted);
+    wall.push(((performance.now() - started) * 1000) / runs);
+    cpu.push((cpuUsed.user + cpuUsed.system) / runs);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { wall: median(wall), cpu: median(cpu) };
 }
+
+const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units });
 
 const agent = referenceAgent();
 
@@ -81,7 +95,14 @@ if (traced) {
 }
 const spansPerRun = exportedSpans - spansBefore;
 
-let usPerUnit: number;
+if (mode === 'clone-bytes') {
+  const { measureCloneBytes } = await import('./cloneBytes.js');
+  const cloned = await measureCloneBytes({ turn: () => agent.run(MESSAGE), turns: 5 });
+  process.stdout.write(`${JSON.stringify({ mode, ...cloned })}\n`);
+  process.exit(0);
+}
+
+let perUnit: PerCall;
 if (mode === 'sdk-floor') {
   // The OTel SDK's own cost of one span as the bridge makes it: explicit parent and times, 3 attributes.
   const tracer = trace.getTracer('bench-floor');
@@ -93,7 +114,7 @@ if (mode === 'sdk-floor') {
       span.end(now());
     }
   };
-  usPerUnit = (await timePerCall(batch, RUNS)) / 100;
+  perUnit = per(await timePerCall(batch, RUNS), 100);
 } else if (mode === 'engine-floor') {
   // footprintjs's own cost per stage: a linear chart of the same length, one read and one write each.
   const { flowChart } = await import('footprintjs');
@@ -102,15 +123,15 @@ if (mode === 'sdk-floor') {
   for (let i = 1; i < stages; i++) builder = builder.addFunction(`S${i}`, (s) => void (s.n = s.n + 1), `s${i}`);
   const chart = builder.setLogger(quietLogger).build();
   const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
-  usPerUnit = perRun / stages;
+  perUnit = per(perRun, stages);
 } else if (mode === 'bare') {
   const chart = agent.chart();
-  usPerUnit = await timePerCall(
+  perUnit = await timePerCall(
     () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } }),
     RUNS,
   );
 } else {
-  usPerUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
+  perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
 }
 await provider?.shutdown();
-process.stdout.write(`${JSON.stringify({ mode, usPerUnit, stages, spansPerRun })}\n`);
+process.stdout.write(`${JSON.stringify({ mode, usPerUnit: perUnit.wall, cpuUsPerUnit: perUnit.cpu, stages, spansPerRun })}\n`);
