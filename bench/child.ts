@@ -125,9 +125,14 @@ if (mode === 'sdk-floor') {
   const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
   perUnit = per(perRun, stages);
 } else if (mode === 'bare') {
+  // The chart in a plain executor, inside the run hub its stages reach for their run's store.
+  const { withHub } = await import('../src/runtime/run/context.js');
+  const { MemberIndex } = await import('../src/runtime/run/members.js');
+  const { RunHub } = await import('../src/runtime/run/hub.js');
   const chart = agent.chart();
+  const index = new MemberIndex(agent);
   perUnit = await timePerCall(
-    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } }),
+    () => withHub(new RunHub('run_bench', index), () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } })),
     RUNS,
   );
 } else {

@@ -23,6 +23,7 @@ import { RunHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunOutcome, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
+import { RunStore, type SavedStore } from './store.js';
 
 export type RunInput = string | { message: string };
 
@@ -102,7 +103,7 @@ export abstract class Runner {
   async resume(checkpoint: unknown, answer: unknown, options: RunOptions = {}): Promise<RunResult> {
     const saved = readCheckpoint(checkpoint, this);
     const signal = options.signal;
-    return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt }, (executor) =>
+    return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store }, (executor) =>
       executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
     );
   }
@@ -110,14 +111,14 @@ export abstract class Runner {
   private async execute(
     runId: string,
     options: RunOptions,
-    resumed: RunStart['resumed'],
+    resumed: (RunStart['resumed'] & { store: SavedStore }) | undefined,
     invoke: (executor: FlowChartExecutor) => Promise<unknown>,
   ): Promise<RunResult> {
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
-    const hub = new RunHub(runId, index, options.sessionId);
+    const hub = new RunHub(runId, index, options.sessionId, new RunStore(resumed?.store));
     executor.attachEmitRecorder(hub.recorder);
-    const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed };
+    const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
     const sessions = this.startSessions(start, index);
 
     let call = () => withHub(hub, () => invoke(executor));
@@ -151,7 +152,7 @@ export abstract class Runner {
     if (isPausedCheckpoint(result)) {
       const carry: Record<string, unknown> = {};
       for (const session of sessions) Object.assign(carry, safely(() => session.paused?.()) ?? {});
-      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry);
+      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry, hub.store.save());
       finish(sessions, { status: 'paused' });
       return { paused: true, checkpoint, question: checkpoint.question };
     }

@@ -13,6 +13,7 @@ import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
 import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation, conversation } from '../conversation.js';
 import { applySignal } from './signals.js';
 import type { AgentScope } from './scope.js';
 
@@ -103,14 +104,11 @@ export function callLLMStage(config: AgentConfig) {
       priced: cost.priced,
     });
     scope.response = { content: response.content, toolCalls: response.toolCalls };
-    scope.history = [
-      ...(scope.$getValue('history') as LLMMessage[]),
-      {
-        role: 'assistant',
-        content: response.content,
-        toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
-      },
-    ];
+    appendToConversation(scope, {
+      role: 'assistant',
+      content: response.content,
+      toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+    });
   };
 }
 
@@ -134,7 +132,7 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
   return {
     model,
     systemPrompt: assembled.systemPrompt,
-    messages: scope.$getValue('history') as LLMMessage[],
+    messages: conversation(scope),
     tools: tools.length > 0 ? tools : undefined,
     temperature: config.temperature,
     maxTokens: config.maxTokens,

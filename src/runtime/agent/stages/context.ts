@@ -7,6 +7,7 @@ import { emit } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation } from '../conversation.js';
 import type { AgentScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
@@ -17,7 +18,8 @@ export function contextStage(config: AgentConfig) {
       scope.turnId = newId('turn');
       scope.userMessage = message;
       scope.iteration = 1;
-      scope.history = [{ role: 'user', content: message }];
+      scope.historyKey = `history:${scope.turnId}`;
+      appendToConversation(scope, { role: 'user', content: message });
       scope.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
       scope.costUsd = 0;
       scope.llmCalls = 0;

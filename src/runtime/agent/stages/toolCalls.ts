@@ -11,6 +11,7 @@ import { emit, now } from '../../../events/index.js';
 import type { LLMMessage, ToolCall } from '../../providers/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation } from '../conversation.js';
 import type { AgentState, SavedToolResult } from '../state.js';
 import { safeStringify } from '../toolResults.js';
 import { runToolCall, type ToolOutcome } from '../toolRunner.js';
@@ -113,10 +114,7 @@ export function toolCallsStage(config: AgentConfig) {
       throw paused.signal;
     }
 
-    scope.history = [
-      ...(scope.$getValue('history') as LLMMessage[]),
-      ...outcomes.map((o) => ({ role: 'tool' as const, content: o.text, toolCallId: o.call.id })),
-    ];
+    appendToConversation(scope, ...outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })));
     const last = outcomes[outcomes.length - 1];
     if (last) scope.lastTool = { toolName: last.call.name, result: last.text, status: last.status };
     scope.doneTools = {};
