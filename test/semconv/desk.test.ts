@@ -8,6 +8,11 @@ import { expect, it } from 'vitest';
 import { conformanceSuite } from './conformance.js';
 import { deskPointFacts, deskSpanFacts, runDesk } from './scenarios/desk.js';
 
+const SNAKE_CASE_KEY = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
+
+/** Which model call a span belongs to: its agent and iteration. */
+const callKey = (span: ReadableSpan) => `${String(span.attributes['footprint.agent'])}#${String(span.attributes['footprint.iteration'])}`;
+
 /** For each chat span: the first ancestor that is not a stage span must be invoke_agent / invoke_workflow. */
 function chatsOutsideAMember(spans: readonly ReadableSpan[]): string[] {
   const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
@@ -38,6 +43,26 @@ conformanceSuite(
     // issue 13 item 2: the router's model calls sit under plain `router` / `llm` subflow spans.
     it.fails('issue 13 item 2: every chat span sits under an invoke_agent or invoke_workflow span', () => {
       expect(chatsOutsideAMember(result().telemetry.spans())).toEqual([]);
+    });
+
+    // issue 13 item 14: span-event attribute keys such as footprint.composition.exit.durationMs are camelCase.
+    it.fails('issue 13 item 14: every span-event attribute key is snake_case', () => {
+      const keys = result()
+        .telemetry.spans()
+        .flatMap((span) => span.events.flatMap((event) => Object.keys(event.attributes ?? {})));
+      expect([...new Set(keys.filter((key) => !SNAKE_CASE_KEY.test(key)))].sort()).toEqual([]);
+    });
+
+    // issue 13 "Lead where no one has": no gen_ai.evaluation.result event exists yet.
+    it.fails("issue 13 'Lead': each refused skill jump is a gen_ai.evaluation.result event on the chat span that asked for it", () => {
+      const spans = result().telemetry.spans();
+      const refused = spans
+        .filter((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool' && span.attributes['error.type'] === 'skill_rejected')
+        .map(callKey);
+      const evaluated = spans
+        .filter((span) => span.attributes['gen_ai.operation.name'] === 'chat')
+        .flatMap((chat) => chat.events.filter((e) => e.name === 'gen_ai.evaluation.result' && typeof e.attributes?.['gen_ai.evaluation.name'] === 'string').map(() => callKey(chat)));
+      expect(evaluated.sort()).toEqual(refused.sort());
     });
   },
 );
