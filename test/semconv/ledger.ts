@@ -3,7 +3,7 @@
  * (plus the run span's outcome), from the run span's roll-ups, and from the metrics. Costs are
  * rounded to 1e-12 USD because the two sides add the same per-call floats in different orders.
  */
-import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { DataPoint, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 export interface Ledger {
@@ -57,7 +57,8 @@ interface HistogramValue {
 }
 
 export function ledgerFromMetrics(exported: ResourceMetrics): Ledger {
-  const points = (name: string) => exported.scopeMetrics.flatMap((scope) => scope.metrics.filter((m) => m.descriptor.name === name).flatMap((m) => m.dataPoints));
+  const points = (name: string): DataPoint<unknown>[] =>
+    exported.scopeMetrics.flatMap((scope) => scope.metrics.filter((m) => m.descriptor.name === name).flatMap((m): DataPoint<unknown>[] => m.dataPoints));
   const tokens = (type: string) => points('gen_ai.client.token.usage').filter((p) => p.attributes['gen_ai.token.type'] === type);
   const histogram = (value: unknown) => value as HistogramValue;
   const outcomes = points('footprint.runs').map((p) => String(p.attributes['footprint.run.outcome']));

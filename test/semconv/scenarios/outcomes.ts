@@ -4,7 +4,7 @@
  * (the caller aborts during the model call) and paused (a tool asks a human). Each resolves to how it
  * ended, so a test can assert that too.
  */
-import { Agent, isPaused, RunCancelledError, RunFailedError, scripted, swarm, type ScriptedReply } from '../../../src/index.js';
+import { Agent, isPaused, RunCancelledError, scripted, swarm, type ScriptedReply } from '../../../src/index.js';
 import { lookupInvoice } from '../../../src/cli/desk/tools.js';
 import { PRICING } from './agents.js';
 import { runRateLimitedThenAnswered, runRateLimitedToFailure } from './openai.js';
@@ -82,5 +82,3 @@ export async function paused(): Promise<Ending> {
   if (!isPaused(out)) throw new Error('the run did not pause');
   return 'paused';
 }
-
-export { RunFailedError };
