@@ -5,8 +5,13 @@
  * gone — so each flips to red the day its fix lands and must then be deleted from the list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTelemetry, startSemconvTelemetry, type TelemetryOptions, type TelemetryUnderTest } from '../support/semconv/index.js';
-import type { SemconvTelemetry } from '../support/semconv/index.js';
+import {
+  checkTelemetry,
+  startSemconvTelemetry,
+  type SemconvTelemetry,
+  type TelemetryOptions,
+  type TelemetryUnderTest,
+} from '../support/semconv/index.js';
 import { KNOWN_DEVIATIONS, type DeviationKey } from './knownDeviations.js';
 
 export interface ConformanceScenario {

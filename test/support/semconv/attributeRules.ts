@@ -15,7 +15,7 @@ const FINISH_REASONS = 'gen_ai.response.finish_reasons';
 let finishReasons: string[] | undefined;
 
 /** The FinishReason values the v1.41 output-message schema defines. */
-export function specFinishReasons(): string[] {
+function specFinishReasons(): string[] {
   if (finishReasons) return finishReasons;
   const schema = JSON.parse(readFileSync(`${SEMCONV_FIXTURE_DIR}docs/gen-ai/gen-ai-output-messages.json`, 'utf8')) as {
     $defs: { FinishReason: { enum: string[] } };

@@ -11,14 +11,8 @@ import { scopeViolations } from './scopeRules.js';
 import { spanViolations, type AvailableOnSpan, type StartSnapshot } from './spanRules.js';
 import { formatViolations, type Violation } from './violation.js';
 
-export { loadSemconvModel, SEMCONV_FIXTURE_DIR, SEMCONV_SCHEMA_URL, type SemconvModel } from './model.js';
-export { spanGroupId, type AvailableOnSpan, type StartSnapshot } from './spanRules.js';
-export type { AvailableOnPoint } from './metricRules.js';
-export { specBucketBoundaries } from './buckets.js';
-export { specFinishReasons } from './attributeRules.js';
-export { schemaProblems } from './schemas.js';
+export { loadSemconvModel } from './model.js';
 export { startSemconvTelemetry, type SemconvTelemetry, type TelemetryOptions } from './telemetry.js';
-export { formatViolations, type Violation } from './violation.js';
 
 export interface TelemetryUnderTest {
   spans: readonly ReadableSpan[];

@@ -34,14 +34,14 @@ const NAMED_BY: Record<string, string> = {
   execute_tool: 'gen_ai.tool.name',
 };
 
-export function spanGroupId(span: ReadableSpan): string | undefined {
+function spanGroupId(span: ReadableSpan): string | undefined {
   const operation = span.attributes['gen_ai.operation.name'];
   if (typeof operation !== 'string') return undefined;
   const groups = GROUP_BY_OPERATION[operation];
   return span.kind === SpanKind.CLIENT ? (groups?.client ?? groups?.internal) : (groups?.internal ?? groups?.client);
 }
 
-export function describeSpan(span: ReadableSpan, groupId?: string): string {
+function describeSpan(span: ReadableSpan, groupId?: string): string {
   return `span "${span.name}"${groupId ? ` [${groupId}]` : ''}`;
 }
 

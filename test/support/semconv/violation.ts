@@ -6,7 +6,7 @@ export interface Violation {
   rule: string;
 }
 
-export function formatViolation(violation: Violation): string {
+function formatViolation(violation: Violation): string {
   return [violation.where, violation.attribute, violation.rule].filter(Boolean).join(' · ');
 }
 
