@@ -13,13 +13,12 @@ import { ProviderError, type ProviderErrorInit } from './errors.js';
 import { redactor, type Redactor } from './redact.js';
 
 export class ProviderBoundary {
+  readonly provider: string;
   private readonly redactor: Redactor;
 
-  constructor(
-    readonly provider: string,
-    secrets: Iterable<string>,
-  ) {
-    this.redactor = redactor(secrets);
+  constructor(init: { provider: string; secrets: Iterable<string> }) {
+    this.provider = init.provider;
+    this.redactor = redactor(init.secrets);
   }
 
   /** True when provider bodies may be kept (content capture is on). */

@@ -39,7 +39,7 @@ export function connect(options: ConnectionOptions): Connection {
   }
   const secrets = [...Object.values(secretHeaders), ...base.secrets, ...(options.apiKey === undefined ? [] : [options.apiKey])];
   return {
-    boundary: new ProviderBoundary(options.provider, secrets),
+    boundary: new ProviderBoundary({ provider: options.provider, secrets }),
     url: base.requestUrl,
     recordedUrl: base.recordedUrl,
     headers: { ...lowerCased(options.protocolHeaders), ...secretHeaders },
