@@ -8,7 +8,7 @@
  * OTel SDK records, and each case is a whole agent run.
  */
 import { metrics } from '@opentelemetry/api';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import fc from 'fast-check';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,14 +22,10 @@ import {
   type LLMProvider,
   type ProviderErrorKind,
 } from '../../src/index.js';
+import { ManualReader } from '../metrics/harness.js';
 import { closedPort, sendJson, startWireServer, type SeenRequest, type WireServer } from '../providers/wireServer.js';
 import { startSdk } from '../reliability/support/sdk.js';
 import { captureLogs, errorText, leaksIn, spansText, telemetryFilesText } from './support/leaks.js';
-
-class ManualReader extends MetricReader {
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
 
 const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 const PROVIDERS = ['openai-key', 'openai-userinfo', 'anthropic', 'custom', 'scripted'] as const;
