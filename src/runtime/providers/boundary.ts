@@ -5,8 +5,8 @@
  * a span's exception event records repeats the message. The unusable body (`raw`) is kept only under
  * content capture, and redacted even then.
  *
- * Content capture is read exactly as the tracing bridge reads it (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
- * at the time of the failure.
+ * Content capture is read exactly as the tracing bridge reads it (the same function over
+ * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT), at the time of the failure.
  */
 import { captureFromEnv } from '../../otel/content.js';
 import { ProviderError, type ProviderErrorInit } from './errors.js';

@@ -27,6 +27,8 @@ export interface Redactor {
 export function redactor(secrets: Iterable<string>): Redactor {
   const forms = new Set<string>();
   for (const secret of secrets) {
+    // A JavaScript caller's header map may hold a non-string; it is no secret text.
+    if (typeof secret !== 'string') continue;
     for (const form of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]) {
       if (form.length >= MIN_SECRET_CHARS) forms.add(form);
     }
