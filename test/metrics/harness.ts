@@ -12,7 +12,7 @@ import {
   type MetricData,
 } from '@opentelemetry/sdk-metrics';
 
-class ManualReader extends MetricReader {
+export class ManualReader extends MetricReader {
   protected async onForceFlush(): Promise<void> {}
   protected async onShutdown(): Promise<void> {}
 }
