@@ -9,6 +9,7 @@
 import { getBooleanFromEnv, getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
 import path from 'node:path';
 import type { TraceDetail } from '../otel/index.js';
+import type { OtlpProtocol } from './exporters.js';
 
 export interface StartTelemetryOptions {
   /** service.name (wins over OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES). */
@@ -40,11 +41,11 @@ export interface StartTelemetryOptions {
 /**
  * Where telemetry goes. 'files': the OTLP-JSON line files. 'otlp': the exporters the standard
  * variables choose (OTLP over http/protobuf by default; console or none when OTEL_TRACES_EXPORTER /
- * OTEL_METRICS_EXPORTER say so), each signal described by its targets, e.g.
- * "http://localhost:4318/v1/traces (http/protobuf)". 'disabled': OTEL_SDK_DISABLED=true.
+ * OTEL_METRICS_EXPORTER say so): each signal's targets (OTLP URLs, 'console'; comma-separated; 'none')
+ * and the OTLP protocol of each signal. 'disabled': OTEL_SDK_DISABLED=true.
  */
 export type Destination =
-  | { kind: 'otlp'; traces: string; metrics: string }
+  | { kind: 'otlp'; traces: string; metrics: string; protocols: { traces?: OtlpProtocol; metrics?: OtlpProtocol } }
   | { kind: 'files'; traces: string; metrics: string }
   | { kind: 'disabled' };
 

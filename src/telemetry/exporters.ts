@@ -32,10 +32,11 @@ export interface ExporterOverrides {
   timeoutMs?: number;
 }
 
-/** One chosen exporter and a readable description of where it sends. */
+/** One chosen exporter, where it sends ('console' for the console) and, for OTLP, its protocol. */
 export interface Chosen<T> {
   exporter: T;
   target: string;
+  protocol?: OtlpProtocol;
 }
 
 export function chooseSpanExporters(overrides: ExporterOverrides): Chosen<SpanExporter>[] {
@@ -45,7 +46,7 @@ export function chooseSpanExporters(overrides: ExporterOverrides): Chosen<SpanEx
     const config = otlpConfig('traces', protocol, overrides);
     const exporter =
       protocol === 'grpc' ? new GrpcTraceExporter(config) : protocol === 'http/json' ? new JsonTraceExporter(config) : new ProtobufTraceExporter(config);
-    return { exporter, target: describeOtlp('traces', protocol, overrides) };
+    return { exporter, target: otlpUrl('traces', protocol, overrides), protocol };
   });
 }
 
@@ -56,7 +57,7 @@ export function chooseMetricExporters(overrides: ExporterOverrides): Chosen<Push
     const config = otlpConfig('metrics', protocol, overrides);
     const exporter =
       protocol === 'grpc' ? new GrpcMetricExporter(config) : protocol === 'http/json' ? new JsonMetricExporter(config) : new ProtobufMetricExporter(config);
-    return { exporter, target: describeOtlp('metrics', protocol, overrides) };
+    return { exporter, target: otlpUrl('metrics', protocol, overrides), protocol };
   });
 }
 
@@ -98,9 +99,8 @@ function urlFor(signal: Signal, protocol: OtlpProtocol, base: string): string {
 }
 
 /** Where an OTLP exporter sends, by the same rules the exporters apply (for messages, not for sending). */
-function describeOtlp(signal: Signal, protocol: OtlpProtocol, overrides: ExporterOverrides): string {
+function otlpUrl(signal: Signal, protocol: OtlpProtocol, overrides: ExporterOverrides): string {
   const own = getStringFromEnv(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`);
   const base = getStringFromEnv('OTEL_EXPORTER_OTLP_ENDPOINT') ?? (protocol === 'grpc' ? 'http://localhost:4317' : 'http://localhost:4318');
-  const url = overrides.endpoint !== undefined ? urlFor(signal, protocol, overrides.endpoint) : (own ?? urlFor(signal, protocol, base));
-  return `${url} (${protocol})`;
+  return overrides.endpoint !== undefined ? urlFor(signal, protocol, overrides.endpoint) : (own ?? urlFor(signal, protocol, base));
 }

@@ -15,7 +15,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { DETAIL_ENV, type TraceDetail } from '../otel/index.js';
 import { resolveConfig, type Destination, type StartTelemetryOptions, type TelemetryConfig } from './config.js';
 import { installExitHooks } from './exitHooks.js';
-import { chooseMetricExporters, chooseSpanExporters } from './exporters.js';
+import { chooseMetricExporters, chooseSpanExporters, type Chosen } from './exporters.js';
 import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
 import { registerIntoFreeSlots, releaseSlots } from './globals.js';
 import { guardedTimeout, guardMetricExporter, guardSpanExporter } from './guardedExporters.js';
@@ -120,9 +120,11 @@ function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions): P
   const overrides = { endpoint: options.endpoint, headers: options.headers, timeoutMs: options.exportTimeoutMs };
   const spans = chooseSpanExporters(overrides);
   const metricExporters = chooseMetricExporters(overrides);
-  const describe = (targets: { target: string }[]) => targets.map((t) => t.target).join(', ') || 'none';
+  const describe = (chosen: Chosen<unknown>[]) => chosen.map((c) => c.target).join(', ') || 'none';
+  const protocolOf = (chosen: Chosen<unknown>[]) => chosen.find((c) => c.protocol !== undefined)?.protocol;
+  const protocols = { traces: protocolOf(spans), metrics: protocolOf(metricExporters) };
   return {
-    destination: { kind: 'otlp', traces: describe(spans), metrics: describe(metricExporters) },
+    destination: { kind: 'otlp', traces: describe(spans), metrics: describe(metricExporters), protocols },
     spans: spans.map((s) => s.exporter),
     metrics: metricExporters.map((m) => m.exporter),
   };

@@ -58,8 +58,9 @@ describe('with an endpoint', () => {
     try {
       expect(telemetry.destination).toEqual({
         kind: 'otlp',
-        traces: `${receiver.url}/v1/traces (http/protobuf)`,
-        metrics: `${receiver.url}/v1/metrics (http/protobuf)`,
+        traces: `${receiver.url}/v1/traces`,
+        metrics: `${receiver.url}/v1/metrics`,
+        protocols: { traces: 'http/protobuf', metrics: 'http/protobuf' },
       });
       trace.getTracer('otlp-test').startSpan('hello').end();
       await Agent.create({ provider: scripted({ replies: ['hi'] }), model: 'm-small', id: 'greeter' }).build().run('hello');
@@ -88,8 +89,9 @@ describe('with an endpoint', () => {
     const json = await oneSpan('as-json', { endpoint: receiver.url, serviceName: 'json-test' });
     expect(json.destination).toEqual({
       kind: 'otlp',
-      traces: `${receiver.url}/v1/traces (http/json)`,
-      metrics: `${receiver.url}/v1/metrics (http/json)`,
+      traces: `${receiver.url}/v1/traces`,
+      metrics: `${receiver.url}/v1/metrics`,
+      protocols: { traces: 'http/json', metrics: 'http/json' },
     });
     expect(receiver.received.map((r) => [r.path, r.headers['content-type']])).toEqual([
       ['/v1/traces', 'application/json'],
@@ -113,8 +115,9 @@ describe('with an endpoint', () => {
     const telemetry = await oneSpan('routed');
     expect(telemetry.destination).toEqual({
       kind: 'otlp',
-      traces: `${receiver.url}/custom/traces (http/protobuf)`,
-      metrics: `${receiver.url}/custom/metrics (http/protobuf)`,
+      traces: `${receiver.url}/custom/traces`,
+      metrics: `${receiver.url}/custom/metrics`,
+      protocols: { traces: 'http/protobuf', metrics: 'http/protobuf' },
     });
     expect(receiver.received.map((r) => r.path)).toEqual(['/custom/traces', '/custom/metrics']);
     expect(telemetry.health().exportFailures).toEqual({ traces: 0, metrics: 0 });
@@ -126,7 +129,7 @@ describe('OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER', () => {
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
     vi.stubEnv('OTEL_TRACES_EXPORTER', 'none');
     const noTraces = await oneSpan('unseen');
-    expect(noTraces.destination).toEqual({ kind: 'otlp', traces: 'none', metrics: `${receiver.url}/v1/metrics (http/protobuf)` });
+    expect(noTraces.destination).toEqual({ kind: 'otlp', traces: 'none', metrics: `${receiver.url}/v1/metrics`, protocols: { metrics: 'http/protobuf' } });
     expect(receiver.received.map((r) => r.path)).toEqual(['/v1/metrics']);
     receiver.received.length = 0;
 
@@ -142,7 +145,7 @@ describe('OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER', () => {
     const printed: unknown[] = [];
     vi.spyOn(console, 'dir').mockImplementation((item) => void printed.push(item));
     const telemetry = await oneSpan('to-console');
-    expect(telemetry.destination).toEqual({ kind: 'otlp', traces: 'console', metrics: 'none' });
+    expect(telemetry.destination).toEqual({ kind: 'otlp', traces: 'console', metrics: 'none', protocols: {} });
     expect(printed).toEqual([expect.objectContaining({ name: 'to-console' })]);
     expect(receiver.received).toEqual([]);
   });
