@@ -1,48 +1,49 @@
 /**
  * What a consumer of the packed package gets: the tarball's size, the size of node_modules after
  * installing it into an empty ESM project, and the cold import time of `footprint-otel` and
- * `footprint-otel/telemetry` (a fresh node process per sample; median of the samples): the time of
- * the import itself, measured inside the process, and of the whole process from spawn to exit.
+ * `footprint-otel/telemetry` (a fresh node process per sample): the time of the import itself,
+ * measured inside the process, and of the whole process from spawn to exit; the median of the samples.
+ * Several packages are measured side by side, their import samples interleaved, so that a busy
+ * machine slows them alike.
  *
- *   npx tsx bench/package.ts [--tarball file.tgz] [--samples 9] [--loader tsx]
+ *   npx tsx bench/package.ts [--samples 9] [label=file.tgz[+tsx] ...]
  *
- * Without --tarball it runs `npm pack` (which builds dist/). --loader tsx adds tsx to the project and
- * runs node with `--import tsx` (for measuring a package that ships TypeScript sources).
+ * Without packages it measures `npm pack` of this repository (which builds dist/). A package marked
+ * +tsx gets tsx installed beside it and is imported under `node --import tsx` (for a package that
+ * ships TypeScript sources).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, lstatSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { tarball: { type: 'string' }, samples: { type: 'string', default: '9' }, loader: { type: 'string' } } });
+const { values, positionals } = parseArgs({ options: { samples: { type: 'string', default: '9' } }, allowPositionals: true });
 const samples = Number(values.samples);
 const root = path.resolve(import.meta.dirname, '..');
 const work = mkdtempSync(path.join(tmpdir(), 'footprint-package-bench-'));
+const SPECIFIERS = ['footprint-otel', 'footprint-otel/telemetry'];
+
+interface Subject {
+  label: string;
+  tarball: string;
+  tsx: boolean;
+  project: string;
+  times: Record<string, { inside: number[]; whole: number[] }>;
+}
 
 try {
-  const tarball = values.tarball ? path.resolve(values.tarball) : pack();
-  const project = path.join(work, 'consumer');
-  execFileSync('mkdir', ['-p', project]);
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...(values.loader ? [values.loader] : [])], { cwd: project, stdio: 'ignore' });
-  const modules = path.join(project, 'node_modules');
-  const size = treeSize(modules);
-  console.log(`tarball                      ${kb(statSync(tarball).size)}  (${path.basename(tarball)})`);
-  console.log(`consumer node_modules        ${mb(size.bytes)}  ${size.packages} packages (file bytes; npm install <tarball> into an empty project)`);
-  for (const specifier of ['footprint-otel', 'footprint-otel/telemetry']) {
-    const inside: number[] = [];
-    const whole: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const started = performance.now();
-      const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
-      const run = spawnSync(process.execPath, [...(values.loader ? ['--import', values.loader] : []), '--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
-      whole.push(performance.now() - started);
-      if (run.status !== 0) throw new Error(`importing ${specifier} failed: ${run.stderr}`);
-      inside.push(Number(run.stdout.trim()));
-    }
-    console.log(`import ${specifier.padEnd(25)} ${median(inside).toFixed(0)} ms import, ${median(whole).toFixed(0)} ms process (median of ${samples})`);
+  const subjects: Subject[] = (positionals.length > 0 ? positionals : [`current=${pack()}`]).map((spec, index) => {
+    const [label, rest] = spec.split('=') as [string, string];
+    const tsx = rest.endsWith('+tsx');
+    const project = path.join(work, `consumer-${index}`);
+    return { label, tarball: path.resolve(tsx ? rest.slice(0, -4) : rest), tsx, project, times: {} };
+  });
+  for (const subject of subjects) install(subject);
+  for (let i = 0; i < samples; i++) {
+    for (const subject of subjects) for (const specifier of SPECIFIERS) sample(subject, specifier);
   }
+  for (const subject of subjects) report(subject);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -53,6 +54,36 @@ function pack(): string {
   return path.join(work, packed!.filename);
 }
 
+function install(subject: Subject): void {
+  mkdirSync(subject.project);
+  writeFileSync(path.join(subject.project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  const packages = [subject.tarball, ...(subject.tsx ? ['tsx'] : [])];
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: subject.project, stdio: 'ignore' });
+}
+
+function sample(subject: Subject, specifier: string): void {
+  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [...(subject.tsx ? ['--import', 'tsx'] : []), '--input-type=module', '-e', script], { cwd: subject.project, encoding: 'utf8' });
+  const whole = performance.now() - started;
+  if (run.status !== 0) throw new Error(`${subject.label}: importing ${specifier} failed: ${run.stderr}`);
+  const times = (subject.times[specifier] ??= { inside: [], whole: [] });
+  times.inside.push(Number(run.stdout.trim()));
+  times.whole.push(whole);
+}
+
+function report(subject: Subject): void {
+  const size = treeSize(path.join(subject.project, 'node_modules'));
+  console.log(`${subject.label}${subject.tsx ? ' (imported under node --import tsx)' : ''}`);
+  console.log(`  tarball                         ${kb(statSync(subject.tarball).size)}`);
+  console.log(`  consumer node_modules           ${mb(size.bytes)}, ${size.packages} packages${subject.tsx ? ' (tsx is a dependency of this package)' : ''}`);
+  for (const specifier of SPECIFIERS) {
+    const times = subject.times[specifier]!;
+    console.log(`  import ${specifier.padEnd(25)}${median(times.inside).toFixed(0).padStart(6)} ms import, ${median(times.whole).toFixed(0).padStart(6)} ms process`);
+  }
+}
+
+/** File bytes under node_modules, and the packages (folders with a package.json right under node_modules or a scope). */
 function treeSize(folder: string): { bytes: number; packages: number } {
   let bytes = 0;
   let packages = 0;
@@ -63,8 +94,9 @@ function treeSize(folder: string): { bytes: number; packages: number } {
       if (stat.isDirectory()) walk(file);
       else if (stat.isFile()) {
         bytes += stat.size;
-        if (entry === 'package.json' && path.basename(path.dirname(dir)) === 'node_modules') packages++;
-        else if (entry === 'package.json' && path.basename(path.dirname(path.dirname(dir))) === 'node_modules' && path.basename(path.dirname(dir)).startsWith('@')) packages++;
+        const parent = path.basename(path.dirname(dir));
+        const grandparent = path.basename(path.dirname(path.dirname(dir)));
+        if (entry === 'package.json' && (parent === 'node_modules' || (parent.startsWith('@') && grandparent === 'node_modules'))) packages++;
       }
     }
   };
