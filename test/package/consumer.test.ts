@@ -19,7 +19,7 @@ const AGENT_SCRIPT = `
 import { Agent, scripted } from 'footprint-otel';
 import { readSpans, startTelemetry } from 'footprint-otel/telemetry';
 
-const telemetry = startTelemetry({ serviceName: 'consumer-esm', traceDetail: 'semantic', handleExit: false });
+const telemetry = startTelemetry({ serviceName: 'consumer-esm', fileDirectory: 'agent-telemetry', traceDetail: 'semantic', handleExit: false });
 const provider = scripted({
   replies: [{ toolCalls: [{ id: 'call-1', name: 'add', args: { a: 2, b: 3 } }] }, 'The sum is 5.'],
 });
@@ -100,9 +100,13 @@ describe('the installed package', () => {
     expect(demo.stdout).toContain(`traces  ${path.join(consumer.dir, 'telemetry', 'traces.jsonl')}`);
     const list = await consumer.run('npx', ['--no-install', 'footprint-otel', 'view', 'telemetry/', '--list']);
     expect(list.code).toBe(0);
-    expect(list.stdout.trim().split('\n').filter((line) => / invoke_workflow desk /.test(line))).toHaveLength(3);
+    const runs = list.stdout.trim().split('\n').map((line) => line.split(/\s+/));
+    expect(runs.map((fields) => [fields[2], fields[3]])).toEqual(Array(3).fill(['invoke_workflow', 'desk']));
+    // with no trace id, view shows the latest run
     const view = await consumer.run('npx', ['--no-install', 'footprint-otel', 'view', 'telemetry/']);
     expect(view.code).toBe(0);
-    expect(view.stdout).toMatch(/^Trace [0-9a-f]{32}/m);
+    const [title, root] = view.stdout.split('\n');
+    expect(title).toMatch(new RegExp(`^trace ${runs[2]![0]} \\(\\d+ spans\\) from telemetry/traces\\.jsonl$`));
+    expect(root).toMatch(/^invoke_workflow desk /);
   });
 });
