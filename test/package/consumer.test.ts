@@ -4,6 +4,7 @@
  * the trace file holds its spans; the main entry loads no SDK package; and the bin runs the demo and
  * the trace view.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { consumerProject, type Consumer } from './support/consumer.js';
@@ -89,6 +90,14 @@ describe('the installed package', () => {
       '@opentelemetry/sdk-trace-base',
       'footprintjs',
     ]);
+  });
+
+  it('declares every package its compiled code imports (the library entries and the CLI)', () => {
+    const installed = path.join(consumer.dir, 'node_modules', 'footprint-otel');
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const declared = new Set([...Object.keys(manifest.dependencies!), ...Object.keys(manifest.peerDependencies!)]);
+    const imported = ['index.js', 'telemetry/index.js', 'cli/main.js'].flatMap((entry) => packagesImportedBy(path.join(installed, 'dist', entry)));
+    expect([...new Set(imported)].filter((name) => !declared.has(name))).toEqual([]);
   });
 
   it('runs `npx footprint-otel demo --runs 3`, then `npx footprint-otel view` shows a stored run', async () => {
