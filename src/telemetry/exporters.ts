@@ -2,7 +2,8 @@
  * The span and metric exporters the standard variables name, built here rather than inside NodeSDK
  * because NodeSDK keeps the processors it builds to itself, and every export must pass through our
  * guard (bounded, counted) and our counting span queue. The choice follows NodeSDK's own rules:
- * OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, none; a comma list; default otlp) and
+ * OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, none; a comma list; default otlp;
+ * "none" anywhere in the list turns the signal off, as NodeSDK does for metrics) and
  * OTEL_EXPORTER_OTLP_{TRACES,METRICS}_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf by
  * default, http/json, grpc). Endpoint, headers, timeout, compression and temporality variables are
  * read by the OTLP exporters themselves; the endpoint/headers/timeout options override them.
