@@ -41,11 +41,19 @@ export interface DemoResult {
  */
 const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
 
+/**
+ * A demo lasts seconds, not minutes: at the SDK's 60 s default it would export its metrics once, at
+ * exit, and every rate()/increase() panel would have one sample per series. Every 5 s (and once more
+ * at exit) gives a load of ~15 s several samples. OTEL_METRIC_EXPORT_INTERVAL still wins when set.
+ */
+const DEMO_METRIC_INTERVAL_MS = 5_000;
+
 export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const telemetry = startTelemetry({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
     maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
     maxExportBatchSize: process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ? undefined : DEMO_SPAN_QUEUE.maxExportBatchSize,
+    metricExportIntervalMs: process.env.OTEL_METRIC_EXPORT_INTERVAL ? undefined : DEMO_METRIC_INTERVAL_MS,
   });
   const models = deskModels(options.seed);
   const desk = buildDesk(models);
