@@ -31,21 +31,3 @@ export interface Layout {
   /** Identities of the members that were open when the run paused, by subflow path. */
   openMembers(): Record<string, MemberIdentity>;
 }
-
-/** The subflow path of a runtime stage id: 'a/b/stage#3' -> ['a', 'b']. */
-export function pathOf(runtimeStageId: string): string[] {
-  const hash = runtimeStageId.lastIndexOf('#');
-  const id = hash < 0 ? runtimeStageId : runtimeStageId.slice(0, hash);
-  const slash = id.lastIndexOf('/');
-  return slash < 0 ? [] : id.slice(0, slash).split('/');
-}
-
-export function pathKey(path: readonly string[]): string {
-  return path.join('/');
-}
-
-/** A display name without the subflow prefix footprintjs puts on names inside subflows. */
-export function displayName(name: string, path: readonly string[]): string {
-  const prefix = path.length === 0 ? '' : `${pathKey(path)}/`;
-  return prefix !== '' && name.startsWith(prefix) ? name.slice(prefix.length) : name;
-}

@@ -6,7 +6,8 @@
  * one of their events arrives (their start events are not repeated).
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { pathKey, type Layout, type MemberIdentity } from './layout.js';
+import { stageIds } from '../events/index.js';
+import type { Layout, MemberIdentity } from './layout.js';
 import type { OpenSpan, RunTrace } from './runTrace.js';
 
 interface Member {
@@ -29,11 +30,7 @@ export class MemberSpans implements Layout {
 
   container(path: readonly string[]): OpenSpan {
     this.reopenCarried(path);
-    for (let length = path.length; length > 0; length--) {
-      const member = this.members.get(pathKey(path.slice(0, length)));
-      if (member) return member.opened;
-    }
-    return this.run.root;
+    return stageIds.nearest(path, (key) => this.members.get(key))?.opened ?? this.run.root;
   }
 
   enterMember(path: readonly string[], identity: MemberIdentity, time: number): OpenSpan {
@@ -42,7 +39,7 @@ export class MemberSpans implements Layout {
       this.run.root.span.setAttributes(identity.attributes);
       return this.run.root;
     }
-    const key = pathKey(path);
+    const key = stageIds.pathKey(path);
     const existing = this.members.get(key);
     if (existing) return existing.opened;
     const parent = this.container(path.slice(0, -1));
@@ -52,7 +49,7 @@ export class MemberSpans implements Layout {
   }
 
   exitMember(path: readonly string[], time: number): void {
-    const key = pathKey(path);
+    const key = stageIds.pathKey(path);
     const member = this.members.get(key);
     if (!member) return;
     this.members.delete(key);
@@ -60,7 +57,7 @@ export class MemberSpans implements Layout {
   }
 
   failMember(path: readonly string[], message: string, time: number): void {
-    const member = this.members.get(pathKey(path));
+    const member = this.members.get(stageIds.pathKey(path));
     if (!member) return;
     member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
     this.exitMember(path, time);
@@ -79,13 +76,13 @@ export class MemberSpans implements Layout {
   }
 
   private reopenCarried(path: readonly string[]): void {
-    for (let length = 1; length <= path.length; length++) {
-      const key = pathKey(path.slice(0, length));
+    for (const enclosing of stageIds.enclosingPaths(path)) {
+      const key = stageIds.pathKey(enclosing);
       const identity = this.carried[key];
       if (identity && !this.reopened.has(key) && !this.members.has(key)) {
         this.reopened.add(key);
         // It has been open since the resumed run began: its start event is not repeated.
-        this.enterMember(path.slice(0, length), identity, this.run.startTime);
+        this.enterMember(enclosing, identity, this.run.startTime);
       }
     }
   }

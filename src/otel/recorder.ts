@@ -7,9 +7,9 @@
  * footprintjs keeps its narrative off. Every hook is guarded: the bridge never throws into the engine.
  */
 import type { CombinedRecorder, EmitEvent } from 'footprintjs';
-import { isFootprintEvent, now } from '../events/index.js';
+import { isFootprintEvent, now, stageIds } from '../events/index.js';
 import { flatten } from './attributes.js';
-import { pathOf, type Layout } from './layout.js';
+import type { Layout } from './layout.js';
 import { guarded } from './safety.js';
 import type { RunnerSpans } from './runnerSpans.js';
 import type { StageSpans } from './stageSpans.js';
@@ -53,7 +53,7 @@ export function traceRecorder(layout: Layout, stages: StageHooks | undefined, ty
     delivery: 'inline',
     onEmit: guarded('onEmit', (event: EmitEvent) => {
       if (typedEventsFromHub && isFootprintEvent(event.name)) return;
-      const target = layout.stage(event.runtimeStageId) ?? layout.container(pathOf(event.runtimeStageId));
+      const target = layout.stage(event.runtimeStageId) ?? layout.container(stageIds.subflowPathOf(event.runtimeStageId));
       target.span.addEvent(event.name, flatten(event.payload, ''), now());
     }),
   };

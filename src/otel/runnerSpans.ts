@@ -13,9 +13,9 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { StageEvent } from 'footprintjs';
-import { now } from '../events/index.js';
+import { now, stageIds } from '../events/index.js';
 import { recordFailure } from './failure.js';
-import { displayName, pathKey, pathOf, type Layout, type MemberIdentity } from './layout.js';
+import type { Layout, MemberIdentity } from './layout.js';
 import { markAttempt } from './retries.js';
 import type { OpenSpan, RunTrace } from './runTrace.js';
 import { FP_STAGE_ID, FP_STAGE_LOOP_ITERATION, FP_STAGE_RUNTIME_ID, FP_SUBFLOW_ID } from './semconv.js';
@@ -74,7 +74,7 @@ export class RunnerSpans implements Layout {
       this.run.root.span.setAttributes(identity.attributes);
       return this.run.root;
     }
-    let member = this.members.get(pathKey(path));
+    let member = this.members.get(stageIds.pathKey(path));
     if (!member || member.ended || member.exitAt !== undefined) member = this.open(path, time, '');
     this.name(member, identity);
     return member.opened;
@@ -82,14 +82,14 @@ export class RunnerSpans implements Layout {
 
   exitMember(path: readonly string[], time: number): void {
     if (path.length === 0) return;
-    const member = this.members.get(pathKey(path));
+    const member = this.members.get(stageIds.pathKey(path));
     if (!member || member.ended || member.exitAt !== undefined) return;
     member.exitAt = time;
     this.settle(member);
   }
 
   failMember(path: readonly string[], message: string, time: number): void {
-    const member = this.members.get(pathKey(path));
+    const member = this.members.get(stageIds.pathKey(path));
     if (!member || member.ended) return;
     member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
     // The stage that threw inside it got no onStageEnd: it failed, and ends now.
@@ -120,7 +120,7 @@ export class RunnerSpans implements Layout {
   finish(failure: { error: unknown; stage?: string } | undefined, time: number): void {
     if (!failure) return;
     const unfinished = [...this.stages.values()].filter((s) => s.opened.endAt === undefined);
-    const named = failure.stage === undefined ? [] : unfinished.filter((s) => matches(s.stageId, failure.stage!));
+    const named = failure.stage === undefined ? [] : unfinished.filter((s) => stageIds.isStage(s.stageId, failure.stage!));
     for (const stage of named.length > 0 ? named : unfinished.slice(-1)) recordFailure(stage.opened.span, failure.error, time);
   }
 
@@ -133,14 +133,14 @@ export class RunnerSpans implements Layout {
       markAttempt(retried, this.run, time);
       return;
     }
-    const path = pathOf(rsid);
+    const path = stageIds.subflowPathOf(rsid);
     this.leave(path, event.pipelineId, time);
     const member = this.ensure(path, time, event.pipelineId);
     const visits = member.visits.get(event.stageId) ?? 0;
     member.visits.set(event.stageId, visits + 1);
     const attributes: Record<string, string | number> = { [FP_STAGE_ID]: event.stageId, [FP_STAGE_RUNTIME_ID]: rsid };
     if (visits > 0) attributes[FP_STAGE_LOOP_ITERATION] = visits;
-    const opened = this.run.start(displayName(event.stageName, path), member.opened, { startTime: time, attributes });
+    const opened = this.run.start(stageIds.displayName(event.stageName, path), member.opened, { startTime: time, attributes });
     member.pending++;
     this.stages.set(rsid, { opened, member, stageId: event.stageId, attempts: 1 });
     this.run.activate(opened);
@@ -154,19 +154,18 @@ export class RunnerSpans implements Layout {
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
   private memberOf(path: readonly string[]): Member {
-    for (let length = path.length; length > 0; length--) {
-      const member = this.members.get(pathKey(path.slice(0, length)));
-      if (member && !member.ended) return member;
-    }
-    return this.root;
+    return stageIds.nearest(path, (key) => {
+      const member = this.members.get(key);
+      return member && !member.ended ? member : undefined;
+    }) ?? this.root;
   }
 
   /** The member of `path`, opening every member on the way that is not open yet. */
   private ensure(path: readonly string[], time: number, pipeline: string): Member {
     let member = this.root;
-    for (let length = 1; length <= path.length; length++) {
-      const existing = this.members.get(pathKey(path.slice(0, length)));
-      member = existing && !existing.ended ? existing : this.open(path.slice(0, length), time, pipeline);
+    for (const enclosing of stageIds.enclosingPaths(path)) {
+      const existing = this.members.get(stageIds.pathKey(enclosing));
+      member = existing && !existing.ended ? existing : this.open(enclosing, time, pipeline);
     }
     return member;
   }
@@ -176,7 +175,7 @@ export class RunnerSpans implements Layout {
    * branch starts outside it: it ends at its last child's end.
    */
   private leave(path: readonly string[], pipeline: string, time: number): void {
-    const key = pathKey(path);
+    const key = stageIds.pathKey(path);
     for (const member of this.members.values()) {
       if (member === this.root || member.identity || member.ended || member.exitAt !== undefined || member.pipeline !== pipeline) continue;
       if (key === member.key || key.startsWith(`${member.key}/`)) continue;
@@ -186,7 +185,7 @@ export class RunnerSpans implements Layout {
   }
 
   private open(path: readonly string[], time: number, pipeline: string): Member {
-    const key = pathKey(path);
+    const key = stageIds.pathKey(path);
     const parent = this.memberOf(path.slice(0, -1));
     const opened = this.run.start(path[path.length - 1], parent.opened, { startTime: time, attributes: { [FP_SUBFLOW_ID]: key } });
     const member: Member = { key, opened, parent, pending: 0, lastChildEnd: 0, ended: false, pipeline, visits: new Map() };
@@ -231,9 +230,4 @@ export class RunnerSpans implements Layout {
 function within(member: Member, ancestor: Member): boolean {
   for (let current: Member | undefined = member; current; current = current.parent) if (current === ancestor) return true;
   return false;
-}
-
-/** Whether a stage id (maybe subflow-prefixed) is the stage a failure names. */
-function matches(stageId: string, stage: string): boolean {
-  return stageId === stage || stageId.endsWith(`/${stage}`);
 }

@@ -28,11 +28,11 @@ import {
   type FlowSubflowEvent,
   type StageEvent,
 } from 'footprintjs';
-import { now } from '../events/index.js';
+import { now, stageIds } from '../events/index.js';
 import { boundString, flatten, toList } from './attributes.js';
 import { decisionAttributes, selectionAttributes } from './evidence.js';
 import { recordFailure } from './failure.js';
-import { displayName, pathKey, pathOf, type Layout, type MemberIdentity } from './layout.js';
+import type { Layout, MemberIdentity } from './layout.js';
 import { markAttempt } from './retries.js';
 import type { OpenSpan, RunTrace } from './runTrace.js';
 import {
@@ -106,7 +106,7 @@ export class StageSpans implements Layout {
   }
 
   enterMember(path: readonly string[], identity: MemberIdentity, _time: number): OpenSpan {
-    const container = this.containers.get(pathKey(path));
+    const container = this.containers.get(stageIds.pathKey(path));
     if (!container) return this.container(path);
     this.name(container, identity);
     return container.opened;
@@ -140,11 +140,11 @@ export class StageSpans implements Layout {
       markAttempt(retried, this.run, time);
       return;
     }
-    const path = pathOf(rsid);
+    const path = stageIds.subflowPathOf(rsid);
     const container = this.containerOf(path);
     const inFork = event.pipelineId !== '' ? container.fork : undefined;
     if (!inFork) this.closeFork(container);
-    const opened = this.run.start(displayName(event.stageName, path), inFork?.opened ?? container.opened, {
+    const opened = this.run.start(stageIds.displayName(event.stageName, path), inFork?.opened ?? container.opened, {
       startTime: time,
       attributes: { [FP_STAGE_ID]: event.stageId, [FP_STAGE_RUNTIME_ID]: rsid },
     });
@@ -192,10 +192,10 @@ export class StageSpans implements Layout {
   onFork(event: FlowForkEvent): void {
     const context = event.traversalContext;
     if (!context) return;
-    const path = pathOf(context.runtimeStageId);
+    const path = stageIds.subflowPathOf(context.runtimeStageId);
     const container = this.containerOf(path);
     this.closeFork(container);
-    const opened = this.run.start(`fork ${displayName(context.stageName, path)}`, container.opened, {
+    const opened = this.run.start(`fork ${stageIds.displayName(context.stageName, path)}`, container.opened, {
       attributes: {
         [FP_STAGE_TYPE]: 'fork',
         [FP_STAGE_RUNTIME_ID]: context.runtimeStageId,
@@ -209,12 +209,12 @@ export class StageSpans implements Layout {
     const context = event.traversalContext;
     if (!context) return;
     const mount = context.runtimeStageId;
-    const path = pathOf(mount);
+    const path = stageIds.subflowPathOf(mount);
     const parent = this.containerOf(path);
     const inFork = context.subflowPath ? parent.fork : undefined;
     if (!inFork) this.closeFork(parent);
     const key = subflowKey(event, mount);
-    const opened = this.run.start(displayName(event.name, path), inFork?.opened ?? parent.opened, {
+    const opened = this.run.start(stageIds.displayName(event.name, path), inFork?.opened ?? parent.opened, {
       attributes: { [FP_STAGE_TYPE]: 'subflow', [FP_SUBFLOW_ID]: key, [FP_STAGE_RUNTIME_ID]: mount },
     });
     const container: Container = { opened, inFork, failed: false };
@@ -244,15 +244,14 @@ export class StageSpans implements Layout {
     if (rsid === undefined) return;
     const time = now();
     const stage = this.stages.get(rsid);
-    const target = stage?.opened ?? this.container(pathOf(rsid));
+    const target = stage?.opened ?? this.container(stageIds.subflowPathOf(rsid));
     recordFailure(target.span, flow.structuredError.raw ?? flow.structuredError, time);
     if (stage) {
       stage.opened.endAt = time;
       this.endStage(rsid, stage);
     }
-    const path = pathOf(rsid);
-    for (let length = path.length; length > 0; length--) {
-      const container = this.containers.get(pathKey(path.slice(0, length)));
+    for (const key of stageIds.ancestorKeys(stageIds.subflowPathOf(rsid))) {
+      const container = this.containers.get(key);
       if (container) container.failed = true;
     }
   }
@@ -269,15 +268,15 @@ export class StageSpans implements Layout {
   onLoop(event: FlowLoopEvent): void {
     const rsid = event.traversalContext?.runtimeStageId;
     if (rsid === undefined) return;
-    this.container(pathOf(rsid)).span.addEvent(EV_LOOP, { target: event.target, iteration: event.iteration }, now());
+    this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EV_LOOP, { target: event.target, iteration: event.iteration }, now());
   }
 
   onBreak(event: FlowBreakEvent): void {
     const rsid = event.traversalContext?.runtimeStageId;
     if (rsid === undefined) return;
-    const attributes: Attributes = { stage: displayName(event.stageName, pathOf(rsid)) };
+    const attributes: Attributes = { stage: stageIds.displayName(event.stageName, stageIds.subflowPathOf(rsid)) };
     if (event.reason) attributes.reason = boundString(event.reason);
-    this.container(pathOf(rsid)).span.addEvent(EV_BREAK, attributes, now());
+    this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EV_BREAK, attributes, now());
   }
 
   onPause(event: PauseHookEvent): void {
@@ -312,11 +311,7 @@ export class StageSpans implements Layout {
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
   private containerOf(path: readonly string[]): Container {
-    for (let length = path.length; length > 0; length--) {
-      const container = this.containers.get(pathKey(path.slice(0, length)));
-      if (container) return container;
-    }
-    return this.containers.get('')!;
+    return stageIds.nearest(path, (key) => this.containers.get(key)) ?? this.containers.get('')!;
   }
 
   private endStage(rsid: string, stage: Stage): void {
@@ -335,7 +330,7 @@ export class StageSpans implements Layout {
 
   private eventOn(rsid: string | undefined, name: string, attributes: Attributes): void {
     if (rsid === undefined) return;
-    const target = this.stages.get(rsid)?.opened ?? this.container(pathOf(rsid));
+    const target = this.stages.get(rsid)?.opened ?? this.container(stageIds.subflowPathOf(rsid));
     target.span.addEvent(name, attributes, now());
   }
 
@@ -348,5 +343,5 @@ export class StageSpans implements Layout {
 
 /** A subflow's key: its path-prefixed subflow id, which is also the prefix of its stages' ids. */
 function subflowKey(event: FlowSubflowEvent, mountRuntimeStageId: string): string {
-  return event.subflowId ?? mountRuntimeStageId.slice(0, mountRuntimeStageId.lastIndexOf('#'));
+  return event.subflowId ?? stageIds.withoutIndex(mountRuntimeStageId);
 }

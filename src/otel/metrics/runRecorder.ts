@@ -6,7 +6,7 @@
  * operation until it ends, each agent's current skill).
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { EventMeta, EventPayloads, TypedEvent } from '../../events/index.js';
+import { stageIds, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
 import type { RunOutcome, RunSession, RunStart } from '../../runtime/index.js';
 import { providerName } from '../semconv.js';
 import { ATTR, bounded } from './attributes.js';
@@ -109,7 +109,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
 }
 
 function memberKey(meta: EventMeta): string {
-  return meta.subflowPath.join('/');
+  return stageIds.pathKey(meta.subflowPath);
 }
 
 /**

@@ -3,7 +3,7 @@
  * footprintjs subflows, so the runtime stage id 'desk/billing/call-llm#7' belongs to the member
  * mounted at 'desk/billing'. Built once per top-level runner; the tree is fixed after build().
  */
-import type { MemberRef } from '../../events/index.js';
+import { stageIds, type MemberRef } from '../../events/index.js';
 import type { Runner } from './runner.js';
 
 export interface MemberEntry {
@@ -25,7 +25,7 @@ export class MemberIndex {
     let depth = 0;
     const walk = (runner: Runner, path: string[], chain: string[], route: string) => {
       const compositionPath = [...chain, `${runner.kind}:${runner.id}`];
-      const key = path.join('/');
+      const key = stageIds.pathKey(path);
       this.byPath.set(key, { runner, member: { kind: runner.kind, id: runner.id }, compositionPath, key, route });
       depth = Math.max(depth, path.length);
       for (const child of runner.members()) {
@@ -41,8 +41,8 @@ export class MemberIndex {
   /** The emitting member first, then its ancestors up to the top-level runner. */
   chain(subflowPath: readonly string[]): MemberEntry[] {
     const out: MemberEntry[] = [];
-    for (let length = Math.min(subflowPath.length, this.maxDepth); length >= 0; length--) {
-      const entry = this.byPath.get(length === 0 ? '' : subflowPath.slice(0, length).join('/'));
+    for (const key of stageIds.ancestorKeys(subflowPath, { includeRoot: true, maxDepth: this.maxDepth })) {
+      const entry = this.byPath.get(key);
       if (entry) out.push(entry);
     }
     return out;

@@ -10,6 +10,7 @@
 import { FlowChartExecutor, type FlowChart } from 'footprintjs';
 import {
   ListenerSet,
+  stageIds,
   type EventPattern,
   type EventType,
   type Listener,
@@ -142,7 +143,7 @@ export abstract class Runner {
           stage: origin.stage,
           error: { type: cancelled ? 'cancelled' : errorType(error), message: describe(error) },
         },
-        '__root__#0',
+        stageIds.ROOT_STAGE_ID,
       );
       finish(sessions, { status: 'failed', error, origin });
       throw cancelled ? new RunCancelledError(runId, error) : new RunFailedError(runId, origin.member, origin.stage, error);
