@@ -80,7 +80,7 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
     finished: (outcome) => {
       guard('tracing finish', () => {
         unsubscribe();
-        traced.finish(outcome.status === 'failed' ? { status: 'failed', error: outcome.error, stage: outcome.origin?.stage } : { status: outcome.status });
+        traced.finish(outcome);
       });
     },
   };

@@ -108,7 +108,6 @@ export class SemanticSpans {
   }
 
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
-    if (meta.subflowPath.length === 0 && p.outcome === 'stopped_early') this.totals.stoppedEarly = true;
     if (meta.member.kind !== 'agent') return;
     const member = this.layout.container(meta.subflowPath);
     member.span.setAttributes({
@@ -131,7 +130,6 @@ export class SemanticSpans {
 
   private compositionExit({ payload: p, meta }: TypedEvent<'footprint.composition.exit'>): void {
     this.layout.container(meta.subflowPath).span.setAttribute(FP_COMPOSITION_STATUS, p.status);
-    if (meta.subflowPath.length === 0 && p.status === 'budget_exhausted') this.totals.stoppedEarly = true;
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 }

@@ -94,8 +94,7 @@ export const FP_TRIP_KINDS = 'footprint.trip.kinds';
 export const FP_ESCALATED = 'footprint.escalated';
 export const FP_LINK_TYPE = 'footprint.link.type';
 
-/** Values of footprint.run.outcome (bounded: safe as a metric attribute). */
-export type RunOutcomeValue = 'ok' | 'error' | 'paused' | 'stopped_early';
+/** footprint.run.outcome takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, paused. */
 
 // ── span events the structure layer adds (typed events keep their own names) ─────────────────────
 export const EV_DECISION = 'footprint.decision';

@@ -2,7 +2,7 @@
  * The run span's roll-ups, accumulated from typed events as they pass: tokens, cost and model calls
  * over every member of the run, the route path taken (skills entered, composition branches chosen),
  * the loop-guard trips and escalations (also set on the run span as soon as they happen, because
- * Jaeger searches tags, not events), and whether the top-level member stopped early.
+ * Jaeger searches tags, not events). The run's outcome is not one of them: the runtime decides it once (runtime/run/outcome.ts).
  */
 import type { Attributes, Span } from '@opentelemetry/api';
 import type { TokenUsage } from '../events/index.js';
@@ -28,7 +28,6 @@ export class RunTotals {
   private pathDropped = 0;
   private lastStep?: string;
   private readonly trips = new Set<string>();
-  stoppedEarly = false;
   /** The failure type the run reported (run.failed), e.g. 'cancelled'. */
   failureType?: string;
 

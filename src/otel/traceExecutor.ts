@@ -42,7 +42,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
         const paused = executor.isPaused();
         guard('traceExecutor finish', () => {
           pausedRun = paused ? begun.spanContext() : undefined;
-          begun.finish({ status: paused ? 'paused' : 'ok' });
+          begun.finish(paused ? { status: 'paused' } : { status: 'answered', output: '' });
         });
         return result;
       },

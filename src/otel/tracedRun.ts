@@ -6,6 +6,7 @@
  */
 import { context, type Attributes, type Context, type Link, type SpanContext } from '@opentelemetry/api';
 import { now, type TypedEvent } from '../events/index.js';
+import { outcomeLabel, type RunOutcome } from '../runtime/index.js';
 import type { CombinedRecorder } from 'footprintjs';
 import { activator } from './activation.js';
 import { recordFailure } from './failure.js';
@@ -17,7 +18,7 @@ import { RunnerSpans } from './runnerSpans.js';
 import { RunTrace } from './runTrace.js';
 import { guard, guarded } from './safety.js';
 import { SemanticSpans } from './semantic.js';
-import { FP_PAUSED, FP_RUN_ID, FP_RUN_OUTCOME, type RunOutcomeValue } from './semconv.js';
+import { FP_PAUSED, FP_RUN_ID, FP_RUN_OUTCOME } from './semconv.js';
 import { StageSpans } from './stageSpans.js';
 import { formatTraceparent } from './traceparent.js';
 
@@ -40,8 +41,6 @@ export interface TracedRunInit {
   carried?: Record<string, MemberIdentity>;
   typedEventsFromHub: boolean;
 }
-
-export type Outcome = { status: 'ok' } | { status: 'paused' } | { status: 'failed'; error: unknown; stage?: string };
 
 export class TracedRun {
   readonly recorder: CombinedRecorder;
@@ -96,7 +95,7 @@ export class TracedRun {
   }
 
   /** Ends the run span (and anything still open) once, with the run's outcome and roll-ups. */
-  finish(outcome: Outcome): void {
+  finish(outcome: RunOutcome): void {
     if (this.finished) return;
     this.finished = true;
     const time = now();
@@ -104,22 +103,15 @@ export class TracedRun {
     // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
     try {
       root.setAttributes(this.semantic.totals.attributes());
-      let value: RunOutcomeValue;
-      if (outcome.status === 'failed') {
-        value = 'error';
-        recordFailure(root, outcome.error, time, this.semantic.totals.failureType);
-      } else if (outcome.status === 'paused') {
-        value = 'paused';
-        root.setAttribute(FP_PAUSED, true);
-      } else {
-        value = this.semantic.totals.stoppedEarly ? 'stopped_early' : 'ok';
-      }
-      root.setAttribute(FP_RUN_OUTCOME, value);
+      if (outcome.status === 'failed' || outcome.status === 'cancelled') recordFailure(root, outcome.error, time, this.semantic.totals.failureType);
+      if (outcome.status === 'paused') root.setAttribute(FP_PAUSED, true);
+      root.setAttribute(FP_RUN_OUTCOME, outcomeLabel(outcome));
     } finally {
       try {
         if (this.runner) {
           const runner = this.runner;
-          guard('runner finish', () => runner.finish(outcome.status === 'failed' ? { error: outcome.error, stage: outcome.stage } : undefined, time));
+          const failure = outcome.status === 'failed' || outcome.status === 'cancelled' ? { error: outcome.error, stage: outcome.origin?.stage } : undefined;
+          guard('runner finish', () => runner.finish(failure, time));
         }
         this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
       } finally {

@@ -135,7 +135,7 @@ describe('footprint.route on model calls', () => {
       },
       'billing/call-llm#5',
     );
-    session.finished!({ status: 'ok', output: '' });
+    session.finished!({ status: 'answered', output: '' });
 
     const c = await meter.collect();
     expect(only(c, METRICS.llmCost.name, {}).attributes).toMatchObject({ 'footprint.route': 'desk>billing', 'footprint.skill': 'invoices' });

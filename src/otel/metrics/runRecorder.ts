@@ -7,7 +7,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import { stageIds, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
-import type { RunOutcome, RunSession, RunStart } from '../../runtime/index.js';
+import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
 import { providerName } from '../semconv.js';
 import { ATTR, bounded } from './attributes.js';
 import type { RunInstruments } from './instruments.js';
@@ -23,7 +23,6 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   const calls = new Map<string, OpenCall>();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
-  let stoppedEarly = false;
 
   const llmAttributes = (
     payload: { provider: string; model: string; agentId: string },
@@ -44,9 +43,6 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     },
     'footprint.agent.iteration_start': (p, meta) => {
       skills.set(memberKey(meta), bounded(p.skill));
-    },
-    'footprint.agent.turn_end': (p, meta) => {
-      if (meta.compositionPath.length === 1 && p.outcome === 'stopped_early') stoppedEarly = true;
     },
     'footprint.stream.llm_start': (p) => {
       calls.set(p.callId, { operation: p.operation, skill: bounded(p.skill) });
@@ -100,7 +96,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
         [ATTR.runnerId]: bounded(start.runner.id),
-        [ATTR.runOutcome]: outcomeOf(outcome, stoppedEarly),
+        [ATTR.runOutcome]: outcomeLabel(outcome),
       };
       instruments.runs.add(1, attributes);
       instruments.runDuration.record((performance.now() - startedAt) / 1000, attributes);
@@ -120,10 +116,4 @@ function chosenBranch(p: EventPayloads['footprint.composition.route_decided']): 
   if (p.inRoster === false) return '_not_in_roster';
   if (p.chosen === '') return '_none';
   return bounded(p.chosen);
-}
-
-function outcomeOf(outcome: RunOutcome, stoppedEarly: boolean): string {
-  if (outcome.status === 'failed') return 'error';
-  if (outcome.status === 'paused') return 'paused';
-  return stoppedEarly ? 'stopped_early' : 'ok';
 }
