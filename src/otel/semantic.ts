@@ -4,7 +4,7 @@
  * decides which span that is), model and tool calls get their GenAI spans, and every other event
  * becomes a span event on the emitting stage's span (or its member's), feeding the run's roll-ups.
  */
-import type { TypedEvent } from '../events/index.js';
+import type { EventType, TypedEvent } from '../events/index.js';
 import { eventAttributes } from './eventAttributes.js';
 import { GenAiSpans } from './genaiSpans.js';
 import { agentIdentity, workflowIdentity } from './identity.js';
@@ -29,6 +29,15 @@ import {
 } from './semconv.js';
 import { RunTotals } from './totals.js';
 
+/** What one typed event does to spans (see SemanticSpans.rules). Methods, so one table holds every event type. */
+interface SpanRule<K extends EventType> {
+  before?(event: TypedEvent<K>): void;
+  spanEvent: boolean;
+  after?(event: TypedEvent<K>): void;
+}
+
+type SpanRules = { readonly [K in EventType]: SpanRule<K> };
+
 export class SemanticSpans {
   readonly totals: RunTotals;
   private readonly genai: GenAiSpans;
@@ -44,52 +53,57 @@ export class SemanticSpans {
   }
 
   onEvent(event: TypedEvent): void {
-    switch (event.type) {
-      case 'footprint.stream.llm_start':
-        return this.genai.llmStart(event as TypedEvent<typeof event.type>);
-      case 'footprint.stream.llm_end':
-        return this.genai.llmEnd(event as TypedEvent<typeof event.type>);
-      case 'footprint.stream.tool_start':
-        return this.genai.toolStart(event as TypedEvent<typeof event.type>);
-      case 'footprint.stream.tool_end':
-        return this.genai.toolEnd(event as TypedEvent<typeof event.type>);
-      case 'footprint.cost.tick':
-        this.genai.costTick(event as TypedEvent<typeof event.type>);
-        return;
-      case 'footprint.agent.turn_start':
-        this.turnStart(event as TypedEvent<typeof event.type>);
-        break;
-      case 'footprint.composition.enter':
-        this.compositionEnter(event as TypedEvent<typeof event.type>);
-        break;
-      case 'footprint.route.hop': {
-        const hop = (event as TypedEvent<typeof event.type>).payload;
-        if (hop.cause !== 'stay') this.totals.step(hop.to);
-        break;
-      }
-      case 'footprint.composition.route_decided':
-        this.totals.step((event as TypedEvent<typeof event.type>).payload.chosen);
-        break;
-      case 'footprint.route.trip':
-        this.totals.trip((event as TypedEvent<typeof event.type>).payload.kind);
-        break;
-      case 'footprint.skill.escalated':
-        this.totals.escalated();
-        break;
-      case 'footprint.run.failed':
-        this.totals.failureType = (event as TypedEvent<typeof event.type>).payload.error.type;
-        break;
-    }
-    this.addEvent(event);
-    if (event.type === 'footprint.agent.turn_end') this.turnEnd(event as TypedEvent<typeof event.type>);
-    else if (event.type === 'footprint.composition.exit') this.compositionExit(event as TypedEvent<typeof event.type>);
-    else if (event.type === 'footprint.run.failed') {
-      this.layout.failMembers((event as TypedEvent<typeof event.type>).payload.error.message);
-    } else if (event.type === 'footprint.composition.branch_end') {
-      const { branch, status, error } = (event as TypedEvent<typeof event.type>).payload;
-      if (status === 'error') this.layout.failMember([...event.meta.subflowPath, branch], error?.message ?? 'failed', event.meta.timestamp);
-    }
+    const rule: SpanRule<EventType> = this.rules[event.type];
+    rule.before?.(event);
+    if (rule.spanEvent) this.addEvent(event);
+    rule.after?.(event);
   }
+
+  /**
+   * What each typed event does to spans, one entry per event of the catalog (a new event does not
+   * typecheck until it has one): `before` runs before the event is recorded (it may open the span
+   * the event lands on, or feed the run's roll-ups), `spanEvent` says whether the event becomes a
+   * span event on its stage's (or member's) span, `after` runs once it is recorded (it may end that
+   * span). Model and tool calls become spans of their own instead of span events.
+   */
+  private readonly rules: SpanRules = {
+    'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
+    'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
+    'footprint.agent.iteration_start': { spanEvent: true },
+    'footprint.agent.iteration_end': { spanEvent: true },
+    'footprint.agent.route_decided': { spanEvent: true },
+    'footprint.stream.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
+    'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
+    'footprint.stream.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
+    'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
+    'footprint.cost.tick': { before: (e) => this.genai.costTick(e), spanEvent: false },
+    'footprint.cost.limit_hit': { spanEvent: true },
+    'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
+    'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
+    'footprint.composition.route_decided': { before: (e) => this.totals.step(e.payload.chosen), spanEvent: true },
+    'footprint.composition.fork': { spanEvent: true },
+    'footprint.composition.branch_end': { spanEvent: true, after: (e) => this.branchEnd(e) },
+    'footprint.composition.iteration': { spanEvent: true },
+    'footprint.skill.entered': { spanEvent: true },
+    'footprint.skill.rejected': { spanEvent: true },
+    'footprint.skill.escalated': { before: () => this.totals.escalated(), spanEvent: true },
+    'footprint.route.hop': {
+      before: ({ payload }) => {
+        if (payload.cause !== 'stay') this.totals.step(payload.to);
+      },
+      spanEvent: true,
+    },
+    'footprint.route.trip': { before: (e) => this.totals.trip(e.payload.kind), spanEvent: true },
+    'footprint.run.paused': { spanEvent: true },
+    'footprint.run.resumed': { spanEvent: true },
+    'footprint.run.failed': {
+      before: (e) => {
+        this.totals.failureType = e.payload.error.type;
+      },
+      spanEvent: true,
+      after: (e) => this.layout.failMembers(e.payload.error.message),
+    },
+  };
 
   private addEvent(event: TypedEvent): void {
     const meta = event.meta;
@@ -126,6 +140,10 @@ export class SemanticSpans {
     const identity = workflowIdentity(p.kind, p.compositionId);
     identity.attributes[FP_COMPOSITION_KIND] = p.kind;
     this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
+  }
+
+  private branchEnd({ payload: p, meta }: TypedEvent<'footprint.composition.branch_end'>): void {
+    if (p.status === 'error') this.layout.failMember([...meta.subflowPath, p.branch], p.error?.message ?? 'failed', meta.timestamp);
   }
 
   private compositionExit({ payload: p, meta }: TypedEvent<'footprint.composition.exit'>): void {
