@@ -6,7 +6,7 @@
  * The span pipeline is sized for the demo's burst of spans unless OTEL_BSP_* says otherwise.
  */
 import { isPaused } from '../index.js';
-import { FP_RUN_ID } from '../otel/semconv.js';
+import { semconv } from '../otel/index.js';
 import { readSpans, startTelemetry, type TelemetryHandle } from '../telemetry/index.js';
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
@@ -95,7 +95,7 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, runIds: ReadonlySet
     return ['(the waterfall view reads the telemetry files; with an OTLP endpoint, open the run in Jaeger)'];
   }
   const runs = groupRuns((await readSpans(destination.traces)).map(toViewSpan)).filter((r) =>
-    runIds.has(String(r.root.attributes[FP_RUN_ID])),
+    runIds.has(String(r.root.attributes[semconv.FP_RUN_ID])),
   );
   const run = chooseRun(runs, { trips: true }) ?? chooseRun(runs, {});
   if (!run) return ['(no trace was written)'];

@@ -6,3 +6,4 @@ export { ListenerSet } from './listeners.js';
 export { now } from './clock.js';
 export * as stageIds from './stageIds.js';
 export { handleEvent, type EventHandlers } from './handlers.js';
+export { routeWithin } from './routes.js';

@@ -34,7 +34,7 @@ class Desk extends Runner {
   override members(): readonly MountedMember[] {
     return this.mounted;
   }
-  override get routesBetweenMembers(): boolean {
+  override routesTo(): boolean {
     return true;
   }
   protected buildChart(): FlowChart {
@@ -97,10 +97,11 @@ describe('footprint.route.decisions', () => {
     const c = await meter.collect();
     expect(c.metric(METRICS.routeDecisions.name)!.descriptor.unit).toBe('{decision}');
     const chosen = (value: string) => only(c, METRICS.routeDecisions.name, { 'footprint.route.chosen': value });
-    expect(chosen('billing').attributes).toEqual({ 'footprint.router': 'desk', 'footprint.route.chosen': 'billing' });
-    expect(chosen('billing').value).toBe(2);
-    expect(chosen('_none').value).toBe(1);
-    expect(chosen('_not_in_roster').value).toBe(2);
+    // The chosen label is the route the choice opens (the footprint.route of the chosen member's cost).
+    expect(chosen('desk>billing').attributes).toEqual({ 'footprint.router': 'desk', 'footprint.route.chosen': 'desk>billing' });
+    expect(chosen('desk>billing').value).toBe(2);
+    expect(chosen('desk>_none').value).toBe(1);
+    expect(chosen('desk>_not_in_roster').value).toBe(2);
     expect(c.series(METRICS.routeDecisions.name)).toHaveLength(3);
   });
 });
@@ -150,6 +151,6 @@ describe('footprint.route on model calls', () => {
 
   it('stops listening when the run has finished', async () => {
     hub.publish('footprint.composition.route_decided', decision('faq', true), 'route#12');
-    expect((await meter.collect()).series(METRICS.routeDecisions.name, { 'footprint.route.chosen': 'faq' })).toEqual([]);
+    expect((await meter.collect()).series(METRICS.routeDecisions.name, { 'footprint.route.chosen': 'desk>faq' })).toEqual([]);
   });
 });

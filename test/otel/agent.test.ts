@@ -1,5 +1,5 @@
 /**
- * Conformance: an Agent run and an LLMCall run are each exactly the span tree ARCHITECTURE §4
+ * Conformance: an Agent run and an LLMCall run are each exactly the span tree that docs/architecture.md (Spans)
  * describes, under the real SDK: names, parents, kinds, GenAI and footprint attributes, span events,
  * roll-ups on the run span, one trace, every span ended, children inside their parents' time; the
  * stage, chat and tool spans are active for the code they cover, and nothing leaks to the caller.
@@ -8,7 +8,7 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
-import { TRACE_RECORDER_ID } from '../../src/otel/recorder.js';
+import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
 import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from './helpers/agents.js';
 import { startSdk } from './helpers/sdk.js';

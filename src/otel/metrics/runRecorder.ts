@@ -6,11 +6,11 @@
  * operation until it ends, each agent's current skill).
  */
 import type { Attributes } from '@opentelemetry/api';
-import { stageIds, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
+import { routeWithin, stageIds, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
-import { providerName } from '../semconv.js';
-import { ATTR, bounded } from './attributes.js';
-import type { RunInstruments } from './instruments.js';
+import { providerName } from '../encoding/index.js';
+import { ATTR, bounded } from './metricAttributes.js';
+import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
 
 interface OpenCall {
@@ -68,8 +68,12 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.route]: bounded(meta.route),
       });
     },
-    'footprint.composition.route_decided': (p) => {
-      instruments.routeDecisions.add(1, { [ATTR.router]: bounded(p.compositionId), [ATTR.routeChosen]: chosenBranch(p) });
+    'footprint.composition.route_decided': (p, meta) => {
+      instruments.routeDecisions.add(1, {
+        [ATTR.router]: bounded(p.compositionId),
+        // The route the chosen member runs under: exactly the footprint.route its cost is recorded with.
+        [ATTR.routeChosen]: bounded(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
+      });
     },
     'footprint.route.trip': (p) => {
       instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: bounded(p.agentId) });

@@ -56,7 +56,7 @@ export class Conditional extends Composition {
     return this.branches.map(({ mountId, runner }) => ({ mountId, runner }));
   }
 
-  override get routesBetweenMembers(): boolean {
+  override routesTo(): boolean {
     return true;
   }
 

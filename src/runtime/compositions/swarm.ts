@@ -34,6 +34,8 @@ export interface RouteInput {
   message: string;
   lastAgent?: string;
   handoffs: number;
+  /** What the swarm's prelude (llmSwarm's router) chose this turn, when it has one and it chose. */
+  routed?: string;
 }
 
 export type RouteFn = (input: RouteInput) => string | undefined;
@@ -48,11 +50,14 @@ export interface SwarmOptions {
 }
 
 /**
- * A member that runs before every routing decision, whose output becomes the current message
- * (llmSwarm mounts its router here). `input` composes what it is asked.
+ * A member that runs before every routing decision (llmSwarm mounts its router here): `input`
+ * composes what it is asked, `read` takes its output apart into the next current message and the
+ * agent it chose, which reaches route() through the swarm's state as `routed`. The swarm then
+ * reports the one decision, matched 'llm', with the prelude's reason as evidence.
  */
 export interface SwarmPrelude extends MountedMember {
-  input: (turn: { request: string; current: string; lastAgent?: string }) => string;
+  input: (turn: { request: string; current: string; lastAgent?: string }) => Record<string, unknown>;
+  read: (output: unknown) => { message: string; chosen?: string; reason?: string };
 }
 
 type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
@@ -67,6 +72,9 @@ interface SwarmState extends CompositionState {
   lastReply: string;
   /** The reply of the turn that just ran (written by the agent's mount). */
   reply: string;
+  /** What the prelude chose this turn ('' for nobody) and why. */
+  routed: string;
+  routedReason: string;
   stopStatus: string;
   stopReason: string;
 }
@@ -117,8 +125,9 @@ export class Swarm extends Composition {
     return this.prelude ? [{ mountId: this.prelude.mountId, runner: this.prelude.runner }, ...this.agents] : this.agents;
   }
 
-  override get routesBetweenMembers(): boolean {
-    return true;
+  /** Its agents are chosen; the prelude (an LLM router) runs before every choice and is not. */
+  override routesTo(mountId: string): boolean {
+    return mountId !== this.prelude?.mountId;
   }
 
   protected buildChart(): FlowChart {
@@ -145,10 +154,13 @@ export class Swarm extends Composition {
         prelude.mountId,
         prelude.runner.chart(),
         prelude.runner.name,
-        mountOptions<SwarmState>(
-          (state) => prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent || undefined }),
-          (output) => ({ current: output }),
-        ),
+        {
+          inputMapper: (state: SwarmState) => prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent || undefined }),
+          outputMapper: (output: unknown) => {
+            const { message, chosen, reason } = prelude.read(output);
+            return { current: message, routed: chosen ?? '', routedReason: reason ?? '' };
+          },
+        },
       );
     }
     let dispatch = chart.addDeciderFunction('Route', stage(m, 'route', (scope: CompositionScope<SwarmState>) => this.decide(scope, m)), 'route');
@@ -208,9 +220,17 @@ export class Swarm extends Composition {
     const lastAgent = scope.lastAgent || undefined;
     scope.stopStatus = '';
     scope.stopReason = '';
-    const requested = this.route({ message: scope.current, lastAgent, handoffs });
+    const routed = this.prelude ? scope.routed || undefined : undefined;
+    const requested = this.route({ message: scope.current, lastAgent, handoffs, routed });
+    // With a prelude, its model made the choice: the decision says so and carries its reason.
+    const byPrelude = this.prelude ? { router: this.prelude.mountId, reason: scope.routedReason || undefined } : undefined;
     const decided = (payload: Omit<EventPayloads['footprint.composition.route_decided'], 'compositionId' | 'kind'>) =>
-      emit(scope, 'footprint.composition.route_decided', { compositionId: m.id, kind: m.kind, ...payload });
+      emit(scope, 'footprint.composition.route_decided', {
+        compositionId: m.id,
+        kind: m.kind,
+        ...payload,
+        ...(byPrelude ? { matched: 'llm' as const, evidence: { ...byPrelude, ...(payload.evidence as object | undefined) } } : {}),
+      });
     const stop = (status: ExitStatus, reason: string) => {
       scope.stopStatus = status;
       scope.stopReason = reason;
@@ -229,7 +249,8 @@ export class Swarm extends Composition {
         rationale: `route named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
         evidence: { requested },
       });
-      return stop('no_route', 'unknown_agent');
+      // A router's message for an agent that does not exist is its answer, as when it names nobody.
+      return stop('no_route', byPrelude ? 'no_route' : 'unknown_agent');
     }
     if (handoffs >= this.maxHandoffs) {
       decided({

@@ -3,7 +3,7 @@
  * footprintjs subflows, so the runtime stage id 'desk/billing/call-llm#7' belongs to the member
  * mounted at 'desk/billing'. Built once per top-level runner; the tree is fixed after build().
  */
-import { stageIds, type MemberRef } from '../../events/index.js';
+import { routeWithin, stageIds, type MemberRef } from '../../events/index.js';
 import type { Runner } from './runner.js';
 
 export interface MemberEntry {
@@ -29,8 +29,7 @@ export class MemberIndex {
       this.byPath.set(key, { runner, member: { kind: runner.kind, id: runner.id }, compositionPath, key, route });
       depth = Math.max(depth, path.length);
       for (const child of runner.members()) {
-        const segment = runner.routesBetweenMembers ? `${runner.id}>${child.mountId}` : '';
-        const childRoute = segment === '' ? route : route === '' ? segment : `${route}/${segment}`;
+        const childRoute = runner.routesTo(child.mountId) ? routeWithin(route, runner.id, child.mountId) : route;
         walk(child.runner, [...path, child.mountId], compositionPath, childRoute);
       }
     };

@@ -79,8 +79,11 @@ export abstract class Runner {
     return [];
   }
 
-  /** True for compositions whose choice of member is a routing decision (Conditional, swarm). */
-  get routesBetweenMembers(): boolean {
+  /**
+   * Whether the member mounted at `mountId` runs because this runner chose it (a Conditional's
+   * branch, a swarm's agent): its events then carry one more route segment. Not a swarm's router.
+   */
+  routesTo(_mountId: string): boolean {
     return false;
   }
 

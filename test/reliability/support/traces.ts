@@ -10,8 +10,8 @@
  */
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { MAX_LIST } from '../../../src/otel/attributes.js';
-import { MAX_CONTENT_CHARS } from '../../../src/otel/content.js';
+import { MAX_LIST } from '../../../src/otel/encoding/bounded.js';
+import { MAX_CONTENT_CHARS } from '../../../src/otel/encoding/content.js';
 
 /** The longest string any attribute may hold: the content cap plus a '…(+N chars)' marker. */
 export const ATTRIBUTE_CAP = MAX_CONTENT_CHARS + 32;

@@ -5,7 +5,7 @@
  * attributes as JSON strings in the conventions' message shape, each capped at MAX_CONTENT_CHARS
  * with the cut marked while keeping the JSON valid.
  */
-import type { CapturedMessage } from '../events/index.js';
+import type { CapturedMessage } from '../../events/index.js';
 import { CAPTURE_CONTENT_ENV, finishReason } from './semconv.js';
 
 export const MAX_CONTENT_CHARS = 8 * 1024;

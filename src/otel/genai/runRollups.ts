@@ -5,9 +5,9 @@
  * Jaeger searches tags, not events). The run's outcome is not one of them: the runtime decides it once (runtime/run/outcome.ts).
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import type { TokenUsage } from '../events/index.js';
-import { boundString } from './attributes.js';
+import type { TokenUsage } from '../../events/index.js';
 import {
+  boundString,
   FP_COST_USD,
   FP_ESCALATED,
   FP_LLM_CALLS,
@@ -15,11 +15,11 @@ import {
   FP_TOKENS_INPUT,
   FP_TOKENS_OUTPUT,
   FP_TRIP_KINDS,
-} from './semconv.js';
+} from '../encoding/index.js';
 
 const MAX_PATH_STEPS = 32;
 
-export class RunTotals {
+export class RunRollups {
   private inputTokens = 0;
   private outputTokens = 0;
   private costUsd = 0;
@@ -28,8 +28,7 @@ export class RunTotals {
   private pathDropped = 0;
   private lastStep?: string;
   private readonly trips = new Set<string>();
-  /** The failure type the run reported (run.failed), e.g. 'cancelled'. */
-  failureType?: string;
+  private reportedFailure?: string;
 
   constructor(private readonly root: Span) {}
 
@@ -49,6 +48,16 @@ export class RunTotals {
     this.lastStep = choice;
     if (this.path.length < MAX_PATH_STEPS) this.path.push(choice);
     else this.pathDropped++;
+  }
+
+  /** The run reported its failure (run.failed) with this low-cardinality type, e.g. 'cancelled'. */
+  failed(type: string): void {
+    this.reportedFailure = type;
+  }
+
+  /** The failure type the run reported, if it did. */
+  get failureType(): string | undefined {
+    return this.reportedFailure;
   }
 
   trip(kind: string): void {

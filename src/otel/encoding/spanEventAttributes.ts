@@ -5,8 +5,8 @@
  * LLM router's free-text reason) are left out unless content capture is on.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { EventType, TypedEvent } from '../events/index.js';
-import { flatten } from './attributes.js';
+import type { EventType, TypedEvent } from '../../events/index.js';
+import { flatten } from './bounded.js';
 import { FP_MEMBER_ID, FP_MEMBER_KIND, FP_ROUTE } from './semconv.js';
 
 /**

@@ -13,12 +13,17 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { StageEvent } from 'footprintjs';
-import { now, stageIds } from '../events/index.js';
-import { recordFailure } from './failure.js';
-import type { Layout, MemberIdentity } from './layout.js';
+import { now, stageIds } from '../../events/index.js';
+import {
+  FP_STAGE_ID,
+  FP_STAGE_LOOP_ITERATION,
+  FP_STAGE_RUNTIME_ID,
+  FP_SUBFLOW_ID,
+  recordFailure,
+} from '../encoding/index.js';
+import type { HookGuard, LayoutEnd, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
 import { markAttempt } from './retries.js';
-import type { OpenSpan, RunTrace } from './runTrace.js';
-import { FP_STAGE_ID, FP_STAGE_LOOP_ITERATION, FP_STAGE_RUNTIME_ID, FP_SUBFLOW_ID } from './semconv.js';
+import type { OpenSpan, RunSpans } from './runSpans.js';
 
 interface Member {
   key: string;
@@ -44,21 +49,35 @@ interface Stage {
   attempts: number;
 }
 
-export class RunnerSpans implements Layout {
+export interface RunnerLayoutInit {
+  run: RunSpans;
+  /** Member spans that were open when the run paused (a resumed run names them again), by path key. */
+  carried: Record<string, MemberIdentity>;
+}
+
+export class RunnerLayout implements MemberLayout {
   private readonly stages = new Map<string, Stage>();
   /** The current member of each subflow path ('' is the run itself). */
   private readonly members = new Map<string, Member>();
   private readonly root: Member;
+  private readonly run: RunSpans;
+  private readonly carried: Record<string, MemberIdentity>;
 
-  constructor(
-    private readonly run: RunTrace,
-    private readonly carried: Record<string, MemberIdentity>,
-  ) {
+  constructor({ run, carried }: RunnerLayoutInit) {
+    this.run = run;
+    this.carried = carried;
     this.root = { key: '', opened: run.root, pending: 0, lastChildEnd: 0, ended: false, pipeline: '', visits: new Map() };
     this.members.set('', this.root);
   }
 
-  // ── Layout ─────────────────────────────────────────────────────────────────────────────────────
+  /** Scope hooks only, so footprintjs attaches no flow recorder and keeps its narrative off. */
+  hooks(guard: HookGuard): RecorderHooks {
+    return {
+      onStageStart: guard('onStageStart', (event) => this.onStageStart(event)),
+      onStageEnd: guard('onStageEnd', (event) => this.onStageEnd(event)),
+    };
+  }
+
   stage(runtimeStageId: string): OpenSpan | undefined {
     return this.stages.get(runtimeStageId)?.opened;
   }
@@ -94,7 +113,7 @@ export class RunnerSpans implements Layout {
     member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
     // The stage that threw inside it got no onStageEnd: it failed, and ends now.
     for (const [rsid, stage] of [...this.stages]) {
-      if (stage.opened.endAt === undefined && within(stage.member, member)) {
+      if (within(stage.member, member)) {
         stage.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
         this.endStage(rsid, stage, time);
       }
@@ -117,15 +136,15 @@ export class RunnerSpans implements Layout {
   }
 
   /** The run ends: stages that never got onStageEnd threw (ERROR on failure) or paused. */
-  finish(failure: { error: unknown; stage?: string } | undefined, time: number): void {
+  finish({ failure, time }: LayoutEnd): void {
     if (!failure) return;
-    const unfinished = [...this.stages.values()].filter((s) => s.opened.endAt === undefined);
+    const unfinished = [...this.stages.values()];
     const named = failure.stage === undefined ? [] : unfinished.filter((s) => stageIds.isStage(s.stageId, failure.stage!));
     for (const stage of named.length > 0 ? named : unfinished.slice(-1)) recordFailure(stage.opened.span, failure.error, time);
   }
 
   // ── scope hooks ────────────────────────────────────────────────────────────────────────────────
-  onStageStart(event: StageEvent): void {
+  private onStageStart(event: StageEvent): void {
     const time = now();
     const rsid = event.runtimeStageId;
     const retried = this.stages.get(rsid);
@@ -146,7 +165,7 @@ export class RunnerSpans implements Layout {
     this.run.activate(opened);
   }
 
-  onStageEnd(event: StageEvent): void {
+  private onStageEnd(event: StageEvent): void {
     const stage = this.stages.get(event.runtimeStageId);
     if (!stage) return;
     this.endStage(event.runtimeStageId, stage, now());
@@ -203,7 +222,6 @@ export class RunnerSpans implements Layout {
   }
 
   private endStage(rsid: string, stage: Stage, time: number): void {
-    stage.opened.endAt = time;
     this.run.end(stage.opened, time);
     this.stages.delete(rsid);
     this.childEnded(stage.member, time);

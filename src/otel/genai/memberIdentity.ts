@@ -4,8 +4,8 @@
  * `llm_call {name}`. Set at span start, since samplers read them there.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { RunnerKind } from '../events/index.js';
-import type { MemberIdentity } from './layout.js';
+import type { RunnerKind } from '../../events/index.js';
+import type { MemberIdentity } from '../placement/index.js';
 import {
   agentSpanName,
   FP_MEMBER_ID,
@@ -17,7 +17,7 @@ import {
   OP_INVOKE_AGENT,
   OP_INVOKE_WORKFLOW,
   workflowSpanName,
-} from './semconv.js';
+} from '../encoding/index.js';
 
 export function agentIdentity(id: string, name: string): MemberIdentity {
   return {

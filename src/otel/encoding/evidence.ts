@@ -5,7 +5,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { FlowDecisionEvent, FlowSelectedEvent, RuleEvidence } from 'footprintjs';
-import { boundString, safeJson, toList } from './attributes.js';
+import { boundString, safeJson, toList } from './bounded.js';
 
 export function decisionAttributes(event: FlowDecisionEvent, capture: boolean): Attributes {
   const attributes: Attributes = { 'footprint.decision.chosen': boundString(event.chosen) };

@@ -7,13 +7,10 @@
  * id, and failed when the tool failed, got invalid arguments or does not exist.
  */
 import { SpanKind, type Attributes } from '@opentelemetry/api';
-import type { EventPayloads, TypedEvent } from '../events/index.js';
-import { boundString, MAX_NAME } from './attributes.js';
-import { boundedJson, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions } from './content.js';
-import { recordFailure } from './failure.js';
-import type { Layout } from './layout.js';
-import type { OpenSpan, RunTrace } from './runTrace.js';
+import type { EventPayloads, TypedEvent } from '../../events/index.js';
 import {
+  boundedJson,
+  boundString,
   chatSpanName,
   finishReason,
   FP_AGENT,
@@ -48,11 +45,18 @@ import {
   GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
+  inputMessages,
+  MAX_CONTENT_CHARS,
+  MAX_NAME,
   OP_EXECUTE_TOOL,
+  outputMessages,
   providerName,
+  recordFailure,
+  systemInstructions,
   toolSpanName,
-} from './semconv.js';
-import type { RunTotals } from './totals.js';
+} from '../encoding/index.js';
+import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
+import type { RunRollups } from './runRollups.js';
 
 interface Call {
   opened: OpenSpan;
@@ -62,17 +66,32 @@ interface Call {
 
 const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool']);
 
-export class GenAiSpans {
+export interface CallSpansInit {
+  run: RunSpans;
+  layout: SpanLayout;
+  rollups: RunRollups;
+  /** Record prompts, completions, tool arguments and results. */
+  capture: boolean;
+  /** The run's session id, as gen_ai.conversation.id. */
+  conversationId?: string;
+}
+
+export class CallSpans {
   private readonly chats = new Map<string, Call>();
   private readonly tools = new Map<string, Call>();
+  private readonly run: RunSpans;
+  private readonly layout: SpanLayout;
+  private readonly rollups: RunRollups;
+  private readonly capture: boolean;
+  private readonly conversationId?: string;
 
-  constructor(
-    private readonly run: RunTrace,
-    private readonly layout: Layout,
-    private readonly totals: RunTotals,
-    private readonly capture: boolean,
-    private readonly conversationId?: string,
-  ) {}
+  constructor(init: CallSpansInit) {
+    this.run = init.run;
+    this.layout = init.layout;
+    this.rollups = init.rollups;
+    this.capture = init.capture;
+    this.conversationId = init.conversationId;
+  }
 
   llmStart({ payload: p, meta }: TypedEvent<'footprint.stream.llm_start'>): void {
     const attributes: Attributes = {
@@ -100,7 +119,7 @@ export class GenAiSpans {
   }
 
   llmEnd({ payload: p, meta }: TypedEvent<'footprint.stream.llm_end'>): void {
-    this.totals.llmCall(p.usage);
+    this.rollups.llmCall(p.usage);
     const call = this.chats.get(p.callId);
     if (!call) return;
     const span = call.opened.span;
@@ -116,11 +135,11 @@ export class GenAiSpans {
       return;
     }
     // The cost tick of this call follows at once; the span ends then, at this time.
-    call.opened.endAt = meta.timestamp;
+    this.run.decideEnd(call.opened, meta.timestamp);
   }
 
   costTick({ payload: p }: TypedEvent<'footprint.cost.tick'>): void {
-    this.totals.cost(p.usd);
+    this.rollups.cost(p.usd);
     const call = this.chats.get(p.callId);
     if (!call) return;
     call.opened.span.setAttributes({ [FP_COST_USD]: p.usd, [FP_COST_PRICED]: p.priced });

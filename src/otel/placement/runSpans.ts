@@ -5,15 +5,23 @@
  * (answer, failure, pause, cancellation) can leave one unended.
  */
 import { trace, type Attributes, type Context, type Link, type Span, type SpanKind, type Tracer } from '@opentelemetry/api';
-import { now } from '../events/index.js';
+import { now } from '../../events/index.js';
 import type { Activate } from './activation.js';
 
 export interface OpenSpan {
   readonly span: Span;
   /** The base context with this span set: the parent for children, the active context for bodies. */
   readonly ctx: Context;
-  /** The end time, once known but the span must stay open a little longer (events still to come). */
-  endAt?: number;
+}
+
+export interface RunSpansInit {
+  tracer: Tracer;
+  /** The context the run span is parented on (the caller's, or the paused run's on resume). */
+  base: Context;
+  name: string;
+  start: SpanStart;
+  /** Makes a span active for code the bridge does not call (absent: explicit parents only). */
+  activation?: Activate;
 }
 
 export interface SpanStart {
@@ -23,20 +31,21 @@ export interface SpanStart {
   links?: Link[];
 }
 
-export class RunTrace {
+export class RunSpans {
   readonly root: OpenSpan;
   /** When the run span started. */
   readonly startTime: number;
   private readonly open = new Set<OpenSpan>();
+  /** End times known before a span may end (events still to come), by span. */
+  private readonly decidedEnds = new Map<OpenSpan, number>();
+  private readonly tracer: Tracer;
+  private readonly base: Context;
+  private readonly activation?: Activate;
 
-  constructor(
-    private readonly tracer: Tracer,
-    /** The context the run span is parented on (the caller's, or the paused run's on resume). */
-    private readonly base: Context,
-    name: string,
-    start: SpanStart,
-    private readonly activation?: Activate,
-  ) {
+  constructor({ tracer, base, name, start, activation }: RunSpansInit) {
+    this.tracer = tracer;
+    this.base = base;
+    this.activation = activation;
     this.startTime = start.startTime ?? now();
     const span = tracer.startSpan(name, { ...start, startTime: this.startTime }, base);
     this.root = { span, ctx: trace.setSpan(base, span) };
@@ -53,7 +62,19 @@ export class RunTrace {
   /** Ends a span (once): at `time`, else its decided end time, else now. */
   end(opened: OpenSpan, time?: number): void {
     if (!this.open.delete(opened)) return;
-    opened.span.end(time ?? opened.endAt ?? now());
+    const decided = this.decidedEnds.get(opened);
+    this.decidedEnds.delete(opened);
+    opened.span.end(time ?? decided ?? now());
+  }
+
+  /** The span's end time is known, but it stays open a little longer (events still to come). */
+  decideEnd(opened: OpenSpan, time: number): void {
+    if (this.open.has(opened)) this.decidedEnds.set(opened, time);
+  }
+
+  /** The end time decided for a span still open, if any. */
+  decidedEnd(opened: OpenSpan): number | undefined {
+    return this.decidedEnds.get(opened);
   }
 
   isOpen(opened: OpenSpan): boolean {
@@ -76,8 +97,9 @@ export class RunTrace {
    */
   endOpen(time: number, unfinished?: Attributes): void {
     for (const opened of [...this.open]) {
-      if (opened.endAt === undefined && unfinished) opened.span.setAttributes(unfinished);
-      this.end(opened, opened.endAt ?? time);
+      const decided = this.decidedEnds.get(opened);
+      if (decided === undefined && unfinished) opened.span.setAttributes(unfinished);
+      this.end(opened, decided ?? time);
     }
   }
 }

@@ -5,8 +5,13 @@
  * with no SDK registered behind the API's global proxy, there is nothing to trace into.
  */
 import { diag, ProxyTracerProvider, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { captureFromEnv } from './content.js';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from './semconv.js';
+import {
+  captureFromEnv,
+  INSTRUMENTATION_NAME,
+  INSTRUMENTATION_VERSION,
+  SEMCONV_SCHEMA_URL,
+} from '../encoding/index.js';
+import type { TraceDetail } from '../placement/index.js';
 
 /**
  * 'full': a span per stage execution plus the GenAI spans. Runner runs use scope + emit hooks and
@@ -15,7 +20,7 @@ import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } fro
  * 'semantic': only the run, invoke_agent, invoke_workflow, chat and execute_tool spans, derived from
  * typed events (no flow hooks, so the narrative stays off).
  */
-export type TraceDetail = 'full' | 'semantic';
+export type { TraceDetail };
 
 export const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
 

@@ -11,9 +11,9 @@
 import { context, trace, type Link, type SpanContext } from '@opentelemetry/api';
 import type { FlowChartExecutor } from 'footprintjs';
 import { resolve, type TracingOptions } from './options.js';
-import { TRACE_RECORDER_ID } from './recorder.js';
+import { TRACE_RECORDER_ID } from './traceRecorder.js';
 import { guard } from './safety.js';
-import { FP_LINK_TYPE, FP_RESUMED } from './semconv.js';
+import { FP_LINK_TYPE, FP_RESUMED } from '../encoding/index.js';
 import { TracedRun } from './tracedRun.js';
 
 export interface TraceExecutorOptions extends TracingOptions {
@@ -60,12 +60,12 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
     const paused = resuming ? pausedRun : undefined;
     const links: Link[] = paused ? [{ context: paused, attributes: { [FP_LINK_TYPE]: 'paused_run' } }] : [];
     const begun = new TracedRun({
+      source: 'executor',
       resolved,
       name: `run ${options.name ?? 'flowchart'}`,
       attributes: resuming ? { [FP_RESUMED]: true } : {},
       parent: paused ? trace.setSpanContext(active, paused) : active,
       links,
-      typedEventsFromHub: false,
     });
     executor.attachCombinedRecorder(begun.recorder, { delivery: 'inline' });
     return begun;

@@ -1,6 +1,6 @@
 /**
- * The structure of a run as spans (detail 'full'): one span per stage execution, subflow mount and
- * fork, driven by footprintjs's scope and flow hooks.
+ * The executor layout (a plain footprintjs executor, detail 'full'): one span per stage execution,
+ * subflow mount and fork, driven by footprintjs's scope and flow hooks.
  *
  * - A stage span opens at onStageStart (and becomes active for the stage body), takes its end time
  *   at onStageEnd and ends at onStageExecuted, because decisions and selections arrive in between.
@@ -28,14 +28,10 @@ import {
   type FlowSubflowEvent,
   type StageEvent,
 } from 'footprintjs';
-import { now, stageIds } from '../events/index.js';
-import { boundString, flatten, toList } from './attributes.js';
-import { decisionAttributes, selectionAttributes } from './evidence.js';
-import { recordFailure } from './failure.js';
-import type { Layout, MemberIdentity } from './layout.js';
-import { markAttempt } from './retries.js';
-import type { OpenSpan, RunTrace } from './runTrace.js';
+import { now, stageIds } from '../../events/index.js';
 import {
+  boundString,
+  decisionAttributes,
   EV_BREAK,
   EV_DECISION,
   EV_LOOP,
@@ -43,6 +39,7 @@ import {
   EV_RESUME,
   EV_RETRY,
   EV_SELECTION,
+  flatten,
   FP_FORK_CHILDREN,
   FP_PAUSED,
   FP_RUN_ID,
@@ -51,7 +48,13 @@ import {
   FP_STAGE_RUNTIME_ID,
   FP_STAGE_TYPE,
   FP_SUBFLOW_ID,
-} from './semconv.js';
+  recordFailure,
+  selectionAttributes,
+  toList,
+} from '../encoding/index.js';
+import type { HookGuard, RecorderHooks, SpanLayout } from './layout.js';
+import { markAttempt } from './retries.js';
+import type { OpenSpan, RunSpans } from './runSpans.js';
 
 /** footprintjs does not export the pause/resume event types; take them from the hook signatures. */
 type PauseHookEvent = Parameters<NonNullable<CombinedRecorder['onPause']>>[0];
@@ -70,7 +73,6 @@ interface Container {
   /** The fork this subflow is a child of. */
   inFork?: Fork;
   failed: boolean;
-  identity?: MemberIdentity;
 }
 
 interface Stage {
@@ -81,22 +83,46 @@ interface Stage {
   endsAtStageEnd?: boolean;
 }
 
-export class StageSpans implements Layout {
+export interface ExecutorLayoutInit {
+  run: RunSpans;
+  /** Whether decision evidence and pause data may show run data (content capture). */
+  capture: boolean;
+}
+
+export class ExecutorLayout implements SpanLayout {
   private readonly stages = new Map<string, Stage>();
   private readonly containers = new Map<string, Container>();
-  private pausedMembers?: Record<string, MemberIdentity>;
+  private readonly run: RunSpans;
+  private readonly capture: boolean;
 
-  constructor(
-    private readonly run: RunTrace,
-    private readonly capture: boolean,
-    private readonly carried: Record<string, MemberIdentity>,
-    /** True when the run span already carries the runtime's run id (footprintjs's is per segment). */
-    private readonly runIdKnown: boolean,
-  ) {
+  constructor({ run, capture }: ExecutorLayoutInit) {
+    this.run = run;
+    this.capture = capture;
     this.containers.set('', { opened: run.root, failed: false });
   }
 
-  // ── Layout ─────────────────────────────────────────────────────────────────────────────────────
+  hooks(guard: HookGuard): RecorderHooks {
+    return {
+      onStageStart: guard('onStageStart', (event) => this.onStageStart(event)),
+      onStageEnd: guard('onStageEnd', (event) => this.onStageEnd(event)),
+      onRunStart: guard('onRunStart', (event) => this.onRunStart(event)),
+      onStageExecuted: guard('onStageExecuted', (event) => this.onStageExecuted(event)),
+      onDecision: guard('onDecision', (event) => this.onDecision(event)),
+      onSelected: guard('onSelected', (event) => this.onSelected(event)),
+      onFork: guard('onFork', (event) => this.onFork(event)),
+      onSubflowEntry: guard('onSubflowEntry', (event) => this.onSubflowEntry(event)),
+      onSubflowExit: guard('onSubflowExit', (event) => this.onSubflowExit(event)),
+      onError: guard('onError', (event) => this.onError(event)),
+      onStageRetry: guard('onStageRetry', (event) => this.onStageRetry(event)),
+      onLoop: guard('onLoop', (event) => this.onLoop(event)),
+      onBreak: guard('onBreak', (event) => this.onBreak(event)),
+      onPause: guard('onPause', (event) => this.onPause(event)),
+      onResume: guard('onResume', (event) => this.onResume(event)),
+      onRunEnd: guard('onRunEnd', () => this.closeForks()),
+      onRunFailed: guard('onRunFailed', () => this.closeForks()),
+    };
+  }
+
   stage(runtimeStageId: string): OpenSpan | undefined {
     return this.stages.get(runtimeStageId)?.opened;
   }
@@ -105,34 +131,8 @@ export class StageSpans implements Layout {
     return this.containerOf(path).opened;
   }
 
-  enterMember(path: readonly string[], identity: MemberIdentity, _time: number): OpenSpan {
-    const container = this.containers.get(stageIds.pathKey(path));
-    if (!container) return this.container(path);
-    this.name(container, identity);
-    return container.opened;
-  }
-
-  exitMember(): void {
-    // the member's subflow span ends at onSubflowExit (the run span at run end)
-  }
-
-  failMember(): void {
-    // stage errors already failed every enclosing subflow (onError)
-  }
-
-  failMembers(): void {
-    // stage errors already failed every enclosing subflow (onError)
-  }
-
-  openMembers(): Record<string, MemberIdentity> {
-    if (this.pausedMembers) return this.pausedMembers;
-    const members: Record<string, MemberIdentity> = {};
-    for (const [key, container] of this.containers) if (key !== '' && container.identity) members[key] = container.identity;
-    return members;
-  }
-
   // ── scope hooks ────────────────────────────────────────────────────────────────────────────────
-  onStageStart(event: StageEvent): void {
+  private onStageStart(event: StageEvent): void {
     const time = now();
     const rsid = event.runtimeStageId;
     const retried = this.stages.get(rsid);
@@ -152,20 +152,20 @@ export class StageSpans implements Layout {
     this.run.activate(opened);
   }
 
-  onStageEnd(event: StageEvent): void {
+  private onStageEnd(event: StageEvent): void {
     const stage = this.stages.get(event.runtimeStageId);
     if (!stage) return;
-    stage.opened.endAt = now();
+    this.run.decideEnd(stage.opened, now());
     if (stage.endsAtStageEnd) this.endStage(event.runtimeStageId, stage);
   }
 
   // ── flow hooks ─────────────────────────────────────────────────────────────────────────────────
-  onRunStart(event: FlowRunEvent): void {
+  private onRunStart(event: FlowRunEvent): void {
     const runId = event.traversalContext?.runId;
-    if (runId && !this.runIdKnown) this.run.root.span.setAttribute(FP_RUN_ID, runId);
+    if (runId) this.run.root.span.setAttribute(FP_RUN_ID, runId);
   }
 
-  onStageExecuted(event: FlowStageEvent): void {
+  private onStageExecuted(event: FlowStageEvent): void {
     const rsid = event.traversalContext?.runtimeStageId;
     if (rsid === undefined || event.stageType === 'subflow-mount') return;
     const stage = this.stages.get(rsid);
@@ -174,22 +174,22 @@ export class StageSpans implements Layout {
     const loop = event.traversalContext?.loopIteration;
     if (loop !== undefined) stage.opened.span.setAttribute(FP_STAGE_LOOP_ITERATION, loop);
     // A plain fork's parent stage already ended; a fan-out stage still open ends at its onStageEnd.
-    if (event.stageType === 'fork' && stage.opened.endAt === undefined) {
+    if (event.stageType === 'fork' && this.run.decidedEnd(stage.opened) === undefined) {
       stage.endsAtStageEnd = true;
       return;
     }
     this.endStage(rsid, stage);
   }
 
-  onDecision(event: FlowDecisionEvent): void {
+  private onDecision(event: FlowDecisionEvent): void {
     this.eventOn(event.traversalContext?.runtimeStageId, EV_DECISION, decisionAttributes(event, this.capture));
   }
 
-  onSelected(event: FlowSelectedEvent): void {
+  private onSelected(event: FlowSelectedEvent): void {
     this.eventOn(event.traversalContext?.runtimeStageId, EV_SELECTION, selectionAttributes(event, this.capture));
   }
 
-  onFork(event: FlowForkEvent): void {
+  private onFork(event: FlowForkEvent): void {
     const context = event.traversalContext;
     if (!context) return;
     const path = stageIds.subflowPathOf(context.runtimeStageId);
@@ -205,7 +205,7 @@ export class StageSpans implements Layout {
     container.fork = { opened };
   }
 
-  onSubflowEntry(event: FlowSubflowEvent): void {
+  private onSubflowEntry(event: FlowSubflowEvent): void {
     const context = event.traversalContext;
     if (!context) return;
     const mount = context.runtimeStageId;
@@ -217,13 +217,10 @@ export class StageSpans implements Layout {
     const opened = this.run.start(stageIds.displayName(event.name, path), inFork?.opened ?? parent.opened, {
       attributes: { [FP_STAGE_TYPE]: 'subflow', [FP_SUBFLOW_ID]: key, [FP_STAGE_RUNTIME_ID]: mount },
     });
-    const container: Container = { opened, inFork, failed: false };
-    this.containers.set(key, container);
-    const identity = this.carried[key];
-    if (identity) this.name(container, identity);
+    this.containers.set(key, { opened, inFork, failed: false });
   }
 
-  onSubflowExit(event: FlowSubflowEvent): void {
+  private onSubflowExit(event: FlowSubflowEvent): void {
     const mount = event.traversalContext?.runtimeStageId;
     if (mount === undefined) return;
     const key = subflowKey(event, mount);
@@ -237,7 +234,7 @@ export class StageSpans implements Layout {
     if (container.inFork) container.inFork.lastEnd = Math.max(container.inFork.lastEnd ?? 0, time);
   }
 
-  onError(event: ErrorEvent | FlowErrorEvent): void {
+  private onError(event: ErrorEvent | FlowErrorEvent): void {
     if (!isFlowEvent(event)) return; // scope-channel errors are read/write errors, not stage failures
     const flow = event as FlowErrorEvent;
     const rsid = flow.traversalContext?.runtimeStageId;
@@ -247,7 +244,7 @@ export class StageSpans implements Layout {
     const target = stage?.opened ?? this.container(stageIds.subflowPathOf(rsid));
     recordFailure(target.span, flow.structuredError.raw ?? flow.structuredError, time);
     if (stage) {
-      stage.opened.endAt = time;
+      this.run.decideEnd(stage.opened, time);
       this.endStage(rsid, stage);
     }
     for (const key of stageIds.ancestorKeys(stageIds.subflowPathOf(rsid))) {
@@ -256,7 +253,7 @@ export class StageSpans implements Layout {
     }
   }
 
-  onStageRetry(event: FlowStageRetryEvent): void {
+  private onStageRetry(event: FlowStageRetryEvent): void {
     this.eventOn(event.traversalContext?.runtimeStageId, EV_RETRY, {
       attempt: event.attempt,
       max_attempts: event.maxAttempts,
@@ -265,13 +262,13 @@ export class StageSpans implements Layout {
     });
   }
 
-  onLoop(event: FlowLoopEvent): void {
+  private onLoop(event: FlowLoopEvent): void {
     const rsid = event.traversalContext?.runtimeStageId;
     if (rsid === undefined) return;
     this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EV_LOOP, { target: event.target, iteration: event.iteration }, now());
   }
 
-  onBreak(event: FlowBreakEvent): void {
+  private onBreak(event: FlowBreakEvent): void {
     const rsid = event.traversalContext?.runtimeStageId;
     if (rsid === undefined) return;
     const attributes: Attributes = { stage: stageIds.displayName(event.stageName, stageIds.subflowPathOf(rsid)) };
@@ -279,7 +276,7 @@ export class StageSpans implements Layout {
     this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EV_BREAK, attributes, now());
   }
 
-  onPause(event: PauseHookEvent): void {
+  private onPause(event: PauseHookEvent): void {
     if (!isFlowEvent(event)) return;
     const flow = event as FlowPauseEvent;
     const rsid = flow.traversalContext?.runtimeStageId;
@@ -288,7 +285,6 @@ export class StageSpans implements Layout {
     if (this.capture && flow.pauseData !== undefined) flatten(flow.pauseData, 'data', attributes);
     const time = now();
     target.span.addEvent(EV_PAUSE, attributes, time);
-    this.pausedMembers = this.openMembers();
     // Nothing else arrives for this run segment: end every open span, marked paused.
     this.run.endOpen(time, { [FP_PAUSED]: true });
     this.stages.clear();
@@ -296,17 +292,13 @@ export class StageSpans implements Layout {
     this.containers.get('')!.fork = undefined;
   }
 
-  onResume(event: ResumeHookEvent): void {
+  private onResume(event: ResumeHookEvent): void {
     if (!isFlowEvent(event)) return;
     this.run.root.span.addEvent(EV_RESUME, { stage: (event as FlowResumeEvent).stageName }, now());
   }
 
-  onRunEnd(): void {
+  private closeForks(): void {
     for (const container of this.containers.values()) this.closeFork(container);
-  }
-
-  onRunFailed(): void {
-    this.onRunEnd();
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
@@ -315,7 +307,7 @@ export class StageSpans implements Layout {
   }
 
   private endStage(rsid: string, stage: Stage): void {
-    const time = stage.opened.endAt ?? now();
+    const time = this.run.decidedEnd(stage.opened) ?? now();
     this.run.end(stage.opened, time);
     this.stages.delete(rsid);
     if (stage.inFork) stage.inFork.lastEnd = Math.max(stage.inFork.lastEnd ?? 0, time);
@@ -332,12 +324,6 @@ export class StageSpans implements Layout {
     if (rsid === undefined) return;
     const target = this.stages.get(rsid)?.opened ?? this.container(stageIds.subflowPathOf(rsid));
     target.span.addEvent(name, attributes, now());
-  }
-
-  private name(container: Container, identity: MemberIdentity): void {
-    container.identity = identity;
-    container.opened.span.updateName(identity.name);
-    container.opened.span.setAttributes(identity.attributes);
   }
 }
 

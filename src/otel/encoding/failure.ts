@@ -4,7 +4,7 @@
  * error's stack, which can take many milliseconds under source maps and must not stretch the span.
  */
 import { SpanStatusCode, type Exception, type Span } from '@opentelemetry/api';
-import { boundString } from './attributes.js';
+import { boundString } from './bounded.js';
 import { ERROR_TYPE } from './semconv.js';
 
 export function recordFailure(span: Span, error: unknown, time: number, type?: string): void {

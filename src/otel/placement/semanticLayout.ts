@@ -1,29 +1,43 @@
 /**
- * The member layout (detail 'semantic'): no stage spans, only a span per agent or composition
+ * The semantic layout (detail 'semantic'): no stage spans, only a span per agent or composition
  * member, opened at its turn_start / composition.enter and ended at turn_end / composition.exit (or
  * with the run). Members are keyed by their subflow mount path, and a member's parent is the nearest
  * open member above it. After a resume, members that were open at the pause are reopened as soon as
  * one of their events arrives (their start events are not repeated).
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { stageIds } from '../events/index.js';
-import type { Layout, MemberIdentity } from './layout.js';
-import type { OpenSpan, RunTrace } from './runTrace.js';
+import { stageIds } from '../../events/index.js';
+import type { MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
+import type { OpenSpan, RunSpans } from './runSpans.js';
 
 interface Member {
   opened: OpenSpan;
   identity: MemberIdentity;
 }
 
-export class MemberSpans implements Layout {
+export interface SemanticLayoutInit {
+  run: RunSpans;
+  /** Member spans that were open when the run paused (reopened when one of their events arrives). */
+  carried: Record<string, MemberIdentity>;
+}
+
+export class SemanticLayout implements MemberLayout {
   private readonly members = new Map<string, Member>();
   private readonly reopened = new Set<string>();
+  private readonly run: RunSpans;
+  private readonly carried: Record<string, MemberIdentity>;
 
-  constructor(
-    private readonly run: RunTrace,
-    private readonly carried: Record<string, MemberIdentity>,
-  ) {}
+  constructor({ run, carried }: SemanticLayoutInit) {
+    this.run = run;
+    this.carried = carried;
+  }
 
+  /** Typed events alone drive it: no footprintjs hook, so the narrative stays off. */
+  hooks(): RecorderHooks {
+    return {};
+  }
+
+  /** No stage spans in this detail level. */
   stage(): undefined {
     return undefined;
   }

@@ -8,9 +8,9 @@
  *   registerInstrument(tracingInstrument({ detail: 'semantic' }));
  */
 import { context, trace, type Attributes, type Link } from '@opentelemetry/api';
-import type { RunInstrument, RunSession, RunStart } from '../runtime/run/instruments.js';
-import { runnerIdentity } from './identity.js';
-import type { MemberIdentity } from './layout.js';
+import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
+import { runnerIdentity } from '../genai/index.js';
+import type { MemberIdentity } from '../placement/index.js';
 import { resolve, type TracingOptions } from './options.js';
 import { guard } from './safety.js';
 import {
@@ -19,9 +19,10 @@ import {
   FP_RUNNER_ID,
   FP_RUNNER_KIND,
   GEN_AI_CONVERSATION_ID,
-} from './semconv.js';
-import { parseTraceparent } from './traceparent.js';
-import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE, TracedRun } from './tracedRun.js';
+  parseTraceparent,
+} from '../encoding/index.js';
+import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE, readMembers } from './carry.js';
+import { TracedRun } from './tracedRun.js';
 
 export const TRACING_INSTRUMENT_ID = 'footprint-otel.tracing';
 
@@ -62,6 +63,7 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
   }
 
   const traced = new TracedRun({
+    source: 'runner',
     resolved,
     name: identity.name,
     attributes,
@@ -70,7 +72,6 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
     runId: run.runId,
     sessionId: run.sessionId,
     carried,
-    typedEventsFromHub: true,
   });
   run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribe = run.hub.subscribe(traced.onEvent);
@@ -84,16 +85,4 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
       });
     },
   };
-}
-
-function readMembers(value: unknown): Record<string, MemberIdentity> | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const members: Record<string, MemberIdentity> = {};
-  for (const [key, identity] of Object.entries(value as Record<string, unknown>)) {
-    const candidate = identity as Partial<MemberIdentity> | null;
-    if (candidate && typeof candidate.name === 'string' && typeof candidate.attributes === 'object' && candidate.attributes !== null) {
-      members[key] = { name: candidate.name, attributes: candidate.attributes };
-    }
-  }
-  return members;
 }

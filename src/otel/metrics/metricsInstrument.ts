@@ -6,7 +6,7 @@
  */
 import { createNoopMeter, metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
 import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
-import { createRunInstruments, type RunInstruments } from './instruments.js';
+import { createRunInstruments, type RunInstruments } from './instrumentSet.js';
 import { recordRun } from './runRecorder.js';
 import { TripSeries } from './tripSeries.js';
 

@@ -3,10 +3,10 @@
  * layouts keep one span per runtime stage id and mark the attempt on it here, so retries never leak
  * an unended span.
  */
-import { EV_ATTEMPT, FP_STAGE_ATTEMPTS } from './semconv.js';
-import type { OpenSpan, RunTrace } from './runTrace.js';
+import { EV_ATTEMPT, FP_STAGE_ATTEMPTS } from '../encoding/index.js';
+import type { OpenSpan, RunSpans } from './runSpans.js';
 
-export function markAttempt(stage: { opened: OpenSpan; attempts: number }, run: RunTrace, time: number): void {
+export function markAttempt(stage: { opened: OpenSpan; attempts: number }, run: RunSpans, time: number): void {
   stage.attempts++;
   stage.opened.span.addEvent(EV_ATTEMPT, { attempt: stage.attempts }, time);
   stage.opened.span.setAttribute(FP_STAGE_ATTEMPTS, stage.attempts);

@@ -4,14 +4,9 @@
  * decides which span that is), model and tool calls get their GenAI spans, and every other event
  * becomes a span event on the emitting stage's span (or its member's), feeding the run's roll-ups.
  */
-import type { EventType, TypedEvent } from '../events/index.js';
-import { eventAttributes } from './eventAttributes.js';
-import { GenAiSpans } from './genaiSpans.js';
-import { agentIdentity, workflowIdentity } from './identity.js';
-import { textMessage } from './content.js';
-import type { Layout } from './layout.js';
-import type { RunTrace } from './runTrace.js';
+import type { EventType, TypedEvent } from '../../events/index.js';
 import {
+  eventAttributes,
   FP_COMPOSITION_KIND,
   FP_COMPOSITION_STATUS,
   FP_COST_USD,
@@ -26,10 +21,14 @@ import {
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
   providerName,
-} from './semconv.js';
-import { RunTotals } from './totals.js';
+  textMessage,
+} from '../encoding/index.js';
+import { CallSpans } from './callSpans.js';
+import { agentIdentity, workflowIdentity } from './memberIdentity.js';
+import type { MemberLayout, RunSpans } from '../placement/index.js';
+import type { RunRollups } from './runRollups.js';
 
-/** What one typed event does to spans (see SemanticSpans.rules). Methods, so one table holds every event type. */
+/** What one typed event does to spans (see EventSpans.rules). Methods, so one table holds every event type. */
 interface SpanRule<K extends EventType> {
   before?(event: TypedEvent<K>): void;
   spanEvent: boolean;
@@ -38,18 +37,30 @@ interface SpanRule<K extends EventType> {
 
 type SpanRules = { readonly [K in EventType]: SpanRule<K> };
 
-export class SemanticSpans {
-  readonly totals: RunTotals;
-  private readonly genai: GenAiSpans;
+export interface EventSpansInit {
+  run: RunSpans;
+  layout: MemberLayout;
+  /** The run span's roll-ups, fed as events pass. */
+  rollups: RunRollups;
+  /** Record prompts, completions, tool arguments and results. */
+  capture: boolean;
+  /** The run's session id, as gen_ai.conversation.id. */
+  conversationId?: string;
+}
 
-  constructor(
-    run: RunTrace,
-    private readonly layout: Layout,
-    private readonly capture: boolean,
-    private readonly conversationId?: string,
-  ) {
-    this.totals = new RunTotals(run.root.span);
-    this.genai = new GenAiSpans(run, layout, this.totals, capture, conversationId);
+export class EventSpans {
+  private readonly layout: MemberLayout;
+  private readonly rollups: RunRollups;
+  private readonly capture: boolean;
+  private readonly conversationId?: string;
+  private readonly genai: CallSpans;
+
+  constructor(init: EventSpansInit) {
+    this.layout = init.layout;
+    this.rollups = init.rollups;
+    this.capture = init.capture;
+    this.conversationId = init.conversationId;
+    this.genai = new CallSpans(init);
   }
 
   onEvent(event: TypedEvent): void {
@@ -80,26 +91,24 @@ export class SemanticSpans {
     'footprint.cost.limit_hit': { spanEvent: true },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
-    'footprint.composition.route_decided': { before: (e) => this.totals.step(e.payload.chosen), spanEvent: true },
+    'footprint.composition.route_decided': { before: (e) => this.rollups.step(e.payload.chosen), spanEvent: true },
     'footprint.composition.fork': { spanEvent: true },
     'footprint.composition.branch_end': { spanEvent: true, after: (e) => this.branchEnd(e) },
     'footprint.composition.iteration': { spanEvent: true },
     'footprint.skill.entered': { spanEvent: true },
     'footprint.skill.rejected': { spanEvent: true },
-    'footprint.skill.escalated': { before: () => this.totals.escalated(), spanEvent: true },
+    'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
     'footprint.route.hop': {
       before: ({ payload }) => {
-        if (payload.cause !== 'stay') this.totals.step(payload.to);
+        if (payload.cause !== 'stay') this.rollups.step(payload.to);
       },
       spanEvent: true,
     },
-    'footprint.route.trip': { before: (e) => this.totals.trip(e.payload.kind), spanEvent: true },
+    'footprint.route.trip': { before: (e) => this.rollups.trip(e.payload.kind), spanEvent: true },
     'footprint.run.paused': { spanEvent: true },
     'footprint.run.resumed': { spanEvent: true },
     'footprint.run.failed': {
-      before: (e) => {
-        this.totals.failureType = e.payload.error.type;
-      },
+      before: (e) => this.rollups.failed(e.payload.error.type),
       spanEvent: true,
       after: (e) => this.layout.failMembers(e.payload.error.message),
     },
