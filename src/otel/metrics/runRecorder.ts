@@ -6,7 +6,7 @@
  * operation until it ends, each agent's current skill).
  */
 import type { Attributes } from '@opentelemetry/api';
-import { routeWithin, stageIds, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
+import { handleEvent, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
 import { providerName } from '../encoding/index.js';
 import { ATTR, bounded } from './metricAttributes.js';
@@ -37,17 +37,17 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     [ATTR.route]: bounded(meta.route),
   });
 
-  const handlers: { [K in keyof EventPayloads]?: (payload: EventPayloads[K], meta: EventMeta) => void } = {
-    'footprint.agent.turn_start': (p) => {
+  const handlers: EventHandlers = {
+    'footprint.agent.turn_start': ({ payload: p }) => {
       if (p.skillGraph) trips.prime(p.agentId);
     },
-    'footprint.agent.iteration_start': (p, meta) => {
+    'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), bounded(p.skill));
     },
-    'footprint.stream.llm_start': (p) => {
+    'footprint.stream.llm_start': ({ payload: p }) => {
       calls.set(p.callId, { operation: p.operation, skill: bounded(p.skill) });
     },
-    'footprint.stream.llm_end': (p, meta) => {
+    'footprint.stream.llm_end': ({ payload: p, meta }) => {
       const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
       calls.delete(p.callId);
       const attributes = llmAttributes(p, meta, call);
@@ -59,7 +59,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
       instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
     },
-    'footprint.cost.tick': (p, meta) => {
+    'footprint.cost.tick': ({ payload: p, meta }) => {
       instruments.llmCost.add(p.usd, {
         [ATTR.model]: bounded(p.model),
         [ATTR.provider]: bounded(providerName(p.provider)),
@@ -68,30 +68,29 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.route]: bounded(meta.route),
       });
     },
-    'footprint.composition.route_decided': (p, meta) => {
+    'footprint.composition.route_decided': ({ payload: p, meta }) => {
       instruments.routeDecisions.add(1, {
         [ATTR.router]: bounded(p.compositionId),
         // The route the chosen member runs under: exactly the footprint.route its cost is recorded with.
         [ATTR.routeChosen]: bounded(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
       });
     },
-    'footprint.route.trip': (p) => {
+    'footprint.route.trip': ({ payload: p }) => {
       instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: bounded(p.agentId) });
     },
-    'footprint.skill.rejected': (p, meta) => {
+    'footprint.skill.rejected': ({ payload: p, meta }) => {
       const skill = bounded(p.current);
       skills.set(memberKey(meta), skill);
       instruments.skillRejections.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skill });
     },
-    'footprint.skill.escalated': (p, meta) => {
+    'footprint.skill.escalated': ({ payload: p, meta }) => {
       instruments.skillEscalations.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skills.get(memberKey(meta)) ?? '' });
     },
   };
 
   trips.primeTree(start.runner);
   const unsubscribe = start.hub.subscribe((event: TypedEvent) => {
-    const handle = handlers[event.type] as ((payload: unknown, meta: EventMeta) => void) | undefined;
-    handle?.(event.payload, event.meta);
+    handleEvent(handlers, event);
   });
 
   return {
