@@ -6,10 +6,10 @@
  * the composition that dispatched, labelled with the route its chosen member runs under (so cost and
  * decisions join on footprint.route exactly); the run counts once, as the top-level composition.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, Conditional, llmSwarm, registerInstrument, scripted } from '../../src/index.js';
-import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
-import { only, startMeter, type MeterHarness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Agent, Conditional, llmSwarm, scripted } from '../../src/index.js';
+import { METRICS } from '../../src/otel/metrics/index.js';
+import { meteredRuns, only } from '../support/meter.js';
 
 const PRICING = { 'router-1': { input: 2, output: 4 }, 'agent-1': { input: 1, output: 1 } };
 const usage = { input: 100, output: 20 };
@@ -19,17 +19,7 @@ function agent(id: string) {
   return Agent.create({ provider, model: 'agent-1', id, pricing: PRICING }).build();
 }
 
-let meter: MeterHarness;
-let unregister: () => void;
-
-beforeAll(() => {
-  meter = startMeter();
-  unregister = registerInstrument(metricsInstrument());
-});
-afterAll(async () => {
-  unregister();
-  await meter.shutdown();
-});
+const meter = meteredRuns();
 
 describe('an LLM-routed swarm', () => {
   beforeAll(async () => {

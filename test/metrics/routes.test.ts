@@ -22,7 +22,7 @@ import {
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
 import { MemberIndex } from '../../src/runtime/run/members.js';
-import { only, startMeter, type MeterHarness } from './harness.js';
+import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
 class Desk extends Runner {
   readonly kind = 'conditional' as const;

@@ -10,9 +10,9 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
-import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
-import { childrenOf, render, structure, payloadOf } from './helpers/tree.js';
+import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
+import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

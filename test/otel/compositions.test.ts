@@ -28,8 +28,8 @@ import {
   swarm,
   type ScriptedReply,
 } from '../../src/runtime/index.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure, toMs, payloadOf } from './helpers/tree.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure, toMs, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
 setDefaultRouteGuard(defaultRouteGuard);

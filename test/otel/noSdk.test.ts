@@ -10,8 +10,8 @@ import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { quietLogger, registerInstrument } from '../../src/runtime/index.js';
-import { twoToolAgent } from './helpers/agents.js';
-import { render } from './helpers/tree.js';
+import { twoToolAgent } from '../support/agents.js';
+import { render } from '../support/traceTree.js';
 
 afterEach(() => vi.restoreAllMocks());
 

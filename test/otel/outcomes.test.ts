@@ -10,8 +10,8 @@ import { emptySummary, summarize } from '../../src/cli/summary.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
 import { echoAgent } from '../compositions/helpers.js';
-import { startMeter, type MeterHarness } from '../metrics/harness.js';
-import { startSdk, type Sdk } from './helpers/sdk.js';
+import { startMeter, type MeterHarness } from '../support/meter.js';
+import { startSdk, type Sdk } from '../support/sdk.js';
 
 let sdk: Sdk;
 let meter: MeterHarness;

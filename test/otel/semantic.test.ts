@@ -9,9 +9,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { Agent, isPaused, ProviderError, quietLogger, registerInstrument, scripted } from '../../src/runtime/index.js';
-import { approvalAgent, twoToolAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure } from './helpers/tree.js';
+import { approvalAgent, twoToolAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure } from '../support/traceTree.js';
 
 const sdk = startSdk({ tracing: { detail: 'semantic' } });
 afterAll(() => sdk.shutdown());

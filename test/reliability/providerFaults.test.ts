@@ -21,7 +21,7 @@ import {
 } from '../../src/index.js';
 import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
 import { failure, only, outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
+import { startSdk } from '../support/sdk.js';
 import { traceProblems } from './support/traces.js';
 
 const sdk = startSdk();

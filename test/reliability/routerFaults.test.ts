@@ -20,7 +20,7 @@ import {
   tracingFailures,
 } from '../../src/index.js';
 import { named, only, outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
+import { startSdk } from '../support/sdk.js';
 import { ATTRIBUTE_CAP, traceProblems } from './support/traces.js';
 
 const sdk = startSdk();

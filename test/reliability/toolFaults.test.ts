@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { Agent, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { named, only, outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
+import { startSdk } from '../support/sdk.js';
 import { traceProblems } from './support/traces.js';
 
 const sdk = startSdk();

@@ -53,7 +53,7 @@ import {
   toList,
 } from '../encoding/index.js';
 import type { HookGuard, RecorderHooks, SpanLayout } from './layout.js';
-import { markAttempt } from './retries.js';
+import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 /** footprintjs does not export the pause/resume event types; take them from the hook signatures. */
@@ -135,11 +135,7 @@ export class ExecutorLayout implements SpanLayout {
   private onStageStart(event: StageEvent): void {
     const time = now();
     const rsid = event.runtimeStageId;
-    const retried = this.stages.get(rsid);
-    if (retried) {
-      markAttempt(retried, this.run, time);
-      return;
-    }
+    if (isRetry(this.stages, rsid, this.run, time)) return;
     const path = stageIds.subflowPathOf(rsid);
     const container = this.containerOf(path);
     const inFork = event.pipelineId !== '' ? container.fork : undefined;

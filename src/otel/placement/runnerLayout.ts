@@ -22,7 +22,7 @@ import {
   recordFailure,
 } from '../encoding/index.js';
 import type { HookGuard, LayoutEnd, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
-import { markAttempt } from './retries.js';
+import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 interface Member {
@@ -147,11 +147,7 @@ export class RunnerLayout implements MemberLayout {
   private onStageStart(event: StageEvent): void {
     const time = now();
     const rsid = event.runtimeStageId;
-    const retried = this.stages.get(rsid);
-    if (retried) {
-      markAttempt(retried, this.run, time);
-      return;
-    }
+    if (isRetry(this.stages, rsid, this.run, time)) return;
     const path = stageIds.subflowPathOf(rsid);
     this.leave(path, event.pipelineId, time);
     const member = this.ensure(path, time, event.pipelineId);

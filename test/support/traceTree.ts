@@ -5,7 +5,7 @@
  * children inside their parent's time, no span left unended).
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 export interface RenderOptions {
   /** Attribute keys to print after the name, as key=value. */
@@ -53,26 +53,6 @@ function describe(span: ReadableSpan, options: RenderOptions): string {
     if (names.length > 0) text += ` <${names.join(' ')}>`;
   }
   return text;
-}
-
-/** Tracks started spans, so a test can prove none was left unended. */
-export class OpenSpanTracker implements SpanProcessor {
-  private readonly open = new Set<Span>();
-  onStart(span: Span): void {
-    this.open.add(span);
-  }
-  onEnd(span: ReadableSpan): void {
-    this.open.delete(span as Span);
-  }
-  unended(): string[] {
-    return [...this.open].map((s) => s.name);
-  }
-  forceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  shutdown(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 /** Every span of `spans` belongs to one trace, under one root, inside its parent's time span. */

@@ -4,6 +4,9 @@
  * instrument finds it the way it does in an app, plus helpers that pick series out of a collection.
  */
 import { metrics, type Attributes } from '@opentelemetry/api';
+import { afterAll, beforeAll } from 'vitest';
+import { metricsInstrument } from '../../src/otel/index.js';
+import { registerInstrument } from '../../src/runtime/index.js';
 import {
   DataPointType,
   MeterProvider,
@@ -88,4 +91,27 @@ export function only(collection: Collection, name: string, match: Attributes): S
     throw new Error(`expected one ${name} series matching ${JSON.stringify(match)}, found ${found.length}:\n${seen.join('\n')}`);
   }
   return found[0]!;
+}
+
+/**
+ * For a test file (or describe block) that runs runners and reads their metrics: a global meter and
+ * the metrics instrument, registered before its tests and removed after them.
+ */
+export function meteredRuns(): { collect(): Promise<Collection> } {
+  let meter: MeterHarness | undefined;
+  let unregister = () => {};
+  beforeAll(() => {
+    meter = startMeter();
+    unregister = registerInstrument(metricsInstrument());
+  });
+  afterAll(async () => {
+    unregister();
+    await meter?.shutdown();
+  });
+  return {
+    collect: () => {
+      if (!meter) throw new Error('meteredRuns(): collect() runs inside the tests, after beforeAll');
+      return meter.collect();
+    },
+  };
 }

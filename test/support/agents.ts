@@ -3,7 +3,7 @@
  * a cross-process resume run the same chart). Replies are scripted from the request, never from a
  * call counter, so a resumed agent on a fresh provider continues where the paused one stopped.
  */
-import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../../src/runtime/index.js';
+import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
 
 export const PRICING = { m1: { input: 2, output: 10 } };
 
