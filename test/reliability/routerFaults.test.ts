@@ -21,7 +21,7 @@ import {
 } from '../../src/index.js';
 import { named, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
-import { ATTRIBUTE_CAP, traceProblems } from './support/traces.js';
+import { ATTRIBUTE_CAP, traceProblems } from '../support/traceChecks.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

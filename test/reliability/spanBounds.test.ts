@@ -10,7 +10,7 @@ import { Agent, openaiCompatible, RunFailedError, type LLMProvider } from '../..
 import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
 import { outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
-import { ATTRIBUTE_CAP, traceProblems } from './support/traces.js';
+import { ATTRIBUTE_CAP, traceProblems } from '../support/traceChecks.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

@@ -14,7 +14,7 @@ import { Agent, RunCancelledError, scripted, tracingFailures, type ScriptedReply
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { named, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
-import { traceProblems } from './support/traces.js';
+import { traceProblems } from '../support/traceChecks.js';
 
 const sdk = startSdk();
 beforeAll(() => vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'span_only'));

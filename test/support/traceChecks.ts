@@ -10,8 +10,8 @@
  */
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { MAX_LIST } from '../../../src/otel/encoding/bounded.js';
-import { MAX_CONTENT_CHARS } from '../../../src/otel/encoding/content.js';
+import { MAX_LIST } from '../../src/otel/encoding/bounded.js';
+import { MAX_CONTENT_CHARS } from '../../src/otel/encoding/content.js';
 
 /** The longest string any attribute may hold: the content cap plus a '…(+N chars)' marker. */
 export const ATTRIBUTE_CAP = MAX_CONTENT_CHARS + 32;
@@ -39,7 +39,7 @@ export function rootOf(spans: readonly ReadableSpan[]): ReadableSpan | undefined
 }
 
 export interface ShapeOptions {
-  /** Spans the SDK saw start but never end (see TestSdk.unended). */
+  /** Spans the SDK saw start but never end (see Sdk.unended in sdk.ts). */
   unended?: readonly string[];
   /** How many traces there must be. */
   traces?: number;
