@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
-import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from '../support/agents.js';
+import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -158,27 +158,9 @@ describe('Agent with two tools over three iterations', () => {
   });
 
   it('makes the stage, chat and tool spans active for the code they cover, and leaks nothing', async () => {
-    const active = () => (trace.getActiveSpan() as unknown as { name?: string } | undefined)?.name ?? '(none)';
+    const active = activeSpanName;
     const seen: string[] = [];
-    const provider = scripted({
-      replies: async (request) => {
-        seen.push(`provider: ${active()}`);
-        return request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'probe', args: {} }] };
-      },
-    });
-    const agent = Agent.create({ provider, model: 'm1', name: 'Probe' })
-      .tool({
-        name: 'probe',
-        description: 'notes the active span',
-        inputSchema: { type: 'object' },
-        execute: async () => {
-          seen.push(`tool: ${active()}`);
-          await new Promise((r) => setTimeout(r, 1));
-          seen.push(`tool after await: ${active()}`);
-          return 'ok';
-        },
-      })
-      .build();
+    const agent = activeSpanProbe(seen);
     const tracer = trace.getTracer('test');
     await tracer.startActiveSpan('caller', async (caller) => {
       const pending = agent.run('hi');

@@ -3,6 +3,7 @@
  * a cross-process resume run the same chart). Replies are scripted from the request, never from a
  * call counter, so a resumed agent on a fresh provider continues where the paused one stopped.
  */
+import { trace } from '@opentelemetry/api';
 import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
 
 export const PRICING = { m1: { input: 2, output: 10 } };
@@ -52,6 +53,37 @@ export function approvalAgent() {
       description: 'Asks a human',
       inputSchema: { type: 'object' },
       execute: async (_args, ctx) => `approved: ${String(await ctx.pause('Refund order 7?'))}`,
+    })
+    .build();
+}
+
+/** The name of the span active right now, or '(none)'. */
+export function activeSpanName(): string {
+  return (trace.getActiveSpan() as unknown as { name?: string } | undefined)?.name ?? '(none)';
+}
+
+/**
+ * An agent that notes the active span (into `seen`) where its provider is called and where its one
+ * tool runs, before and after an await: for tests of what the bridge makes active.
+ */
+export function activeSpanProbe(seen: string[]) {
+  const provider = scripted({
+    replies: async (request) => {
+      seen.push(`provider: ${activeSpanName()}`);
+      return request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'probe', args: {} }] };
+    },
+  });
+  return Agent.create({ provider, model: 'm1', name: 'Probe' })
+    .tool({
+      name: 'probe',
+      description: 'notes the active span',
+      inputSchema: { type: 'object' },
+      execute: async () => {
+        seen.push(`tool: ${activeSpanName()}`);
+        await new Promise((r) => setTimeout(r, 1));
+        seen.push(`tool after await: ${activeSpanName()}`);
+        return 'ok';
+      },
     })
     .build();
 }
