@@ -96,6 +96,42 @@ describe('the typed-event table over the semantic layout', () => {
     });
   });
 
+  it('gives chat and execute_tool spans exactly their attribute sets', () => {
+    const { send, finish } = mapping('semantic');
+    oneTurn(send);
+    send('footprint.stream.tool_start', { agentId: 'billing', iteration: 1, toolCallId: 'call-1', toolName: 'lookup', parallelCount: 1, args: { id: 7 } }, atBilling);
+    send('footprint.stream.tool_end', { agentId: 'billing', iteration: 1, toolCallId: 'call-1', toolName: 'lookup', status: 'error', durationMs: 3, result: 'boom', error: { type: 'TypeError', message: 'boom' } }, atBilling);
+    const spans = finish();
+    expect(spans.find((s) => s.name === 'chat m1')!.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'm1',
+      'footprint.agent': 'billing',
+      'footprint.llm.call_id': 'c1',
+      'footprint.iteration': 1,
+      'footprint.brain': 'default',
+      'footprint.route': 'desk>billing',
+      'gen_ai.usage.input_tokens': 100,
+      'gen_ai.usage.output_tokens': 20,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'footprint.cost.usd': 0.25,
+      'footprint.cost.priced': true,
+    });
+    const tool = spans.find((s) => s.name === 'execute_tool lookup')!;
+    expect(tool.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'lookup',
+      'gen_ai.tool.call.id': 'call-1',
+      'gen_ai.tool.type': 'function',
+      'footprint.agent': 'billing',
+      'footprint.iteration': 1,
+      'footprint.tool.parallel_count': 1,
+      'footprint.tool.status': 'error',
+      'error.type': 'TypeError',
+    });
+    expect([tool.status.code, tool.status.message, tool.events.map((e) => e.name)]).toEqual([2, 'boom', ['exception']]);
+  });
+
   it("fails a Parallel branch's member span at its failed branch_end", () => {
     const { send, finish } = mapping('semantic');
     send('footprint.composition.enter', { compositionId: 'both', kind: 'parallel', childCount: 1 }, atDesk);
