@@ -41,8 +41,8 @@ import {
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { anything, oddPayload, oddShortString, oddText } from './support/oddValues.js';
 import { outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
-import { traceProblems } from './support/traces.js';
+import { startSdk } from '../support/sdk.js';
+import { traceProblems } from '../support/traceChecks.js';
 
 const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
