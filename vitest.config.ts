@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // the consumer tests install the packed tarball: `npm run test:package` (test/package/vitest.config.ts)
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Tests that register a global OTel provider or context manager run in their own worker.

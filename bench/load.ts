@@ -19,6 +19,8 @@ const heapMb = () => {
 
 if (mode === 'paced' || mode === 'unpaced') {
   const { startTelemetry } = await import('../src/telemetry/index.js');
+  // the receiver counts spans in OTLP JSON; http/protobuf is the default
+  process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??= 'http/json';
   const telemetry = startTelemetry({ endpoint: receiverUrl, serviceName: 'footprint-bench', handleExit: false, metricExportIntervalMs: 60_000 });
   const { referenceAgent, MESSAGE } = await import('./scenario.js');
   const agent = referenceAgent();

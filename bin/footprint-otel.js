@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The footprint-otel CLI. The package ships TypeScript sources; tsx runs them without a build step.
-import { register } from 'tsx/esm/api';
+// The footprint-otel CLI: runs the compiled CLI in dist/ with plain node (the published package ships
+// it; in a clone of the repository, `npm run build` makes it). Stack traces point into the sources.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  console.error('footprint-otel: dist/ is missing; in a clone of the repository, run `npm run build` first');
+  process.exit(1);
+}
+process.setSourceMapsEnabled(true);
+await import(main.href);

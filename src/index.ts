@@ -3,8 +3,7 @@
  * OpenTelemetry bridge. Importing it registers the default instruments (tracing when an OTel SDK is
  * registered, metrics when a MeterProvider is, and the route recorder for agents with a skill graph).
  */
-import { tracingInstrument } from './otel/index.js';
-import { metricsInstrument } from './otel/metrics/index.js';
+import { metricsInstrument, tracingInstrument } from './otel/index.js';
 import { defaultRouteGuard } from './recorders/index.js';
 import { registerInstrument, setDefaultRouteGuard } from './runtime/index.js';
 
@@ -23,7 +22,24 @@ export {
   type TracingOptions,
   type TraceExecutorOptions,
 } from './otel/index.js';
-export * from './otel/metrics/index.js';
+export {
+  METRICS,
+  METRIC_CATALOG,
+  METRIC_ATTRIBUTES,
+  MAX_ATTRIBUTE_CHARS,
+  METRICS_INSTRUMENT_ID,
+  METER_NAME,
+  metricsInstrument,
+  prometheusFamily,
+  prometheusLabel,
+  prometheusSeries,
+  TOKEN_BUCKETS,
+  DURATION_BUCKETS,
+  RUN_DURATION_BUCKETS,
+  type MetricSpec,
+  type MetricKey,
+  type MetricsInstrumentOptions,
+} from './otel/index.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 registerInstrument(tracingInstrument());

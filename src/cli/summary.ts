@@ -1,8 +1,9 @@
 /**
- * The demo's summary, built from the same typed events the telemetry is made of: runs and outcomes,
- * cost by route and by model, trips by kind, escalations, tool failures.
+ * The demo's summary, built from the same typed events the telemetry is made of (cost by route and
+ * by model, trips by kind, escalations, tool failures) and, for runs and outcomes, from the one
+ * outcome the runtime decides per run, the same value the run span and the runs metric carry.
  */
-import type { Runner, TypedEvent } from '../index.js';
+import { outcomeLabel, registerInstrument, type Runner, type TypedEvent } from '../index.js';
 
 export interface DemoSummary {
   runs: number;
@@ -32,9 +33,9 @@ export function emptySummary(): DemoSummary {
   };
 }
 
-/** Listens to a runner and folds its events into the summary; returns a way to note each run's outcome. */
-export function summarize(runner: Runner, summary: DemoSummary): (outcome: string) => void {
-  runner.on('*', (event: TypedEvent) => {
+/** Folds a runner's events and each of its runs' outcome into the summary; returns how to stop. */
+export function summarize(runner: Runner, summary: DemoSummary): () => void {
+  const stopListening = runner.on('*', (event: TypedEvent) => {
     switch (event.type) {
       case 'footprint.cost.tick': {
         const p = event.payload as TypedEvent<'footprint.cost.tick'>['payload'];
@@ -61,9 +62,22 @@ export function summarize(runner: Runner, summary: DemoSummary): (outcome: strin
         break;
     }
   });
-  return (outcome) => {
-    summary.runs++;
-    summary.outcomes[outcome] = (summary.outcomes[outcome] ?? 0) + 1;
+  const stopCounting = registerInstrument({
+    id: `footprint-otel.demo-summary.${runner.id}`,
+    start: (run) =>
+      run.runner !== runner
+        ? undefined
+        : {
+            finished: (outcome) => {
+              const label = outcomeLabel(outcome);
+              summary.runs++;
+              summary.outcomes[label] = (summary.outcomes[label] ?? 0) + 1;
+            },
+          },
+  });
+  return () => {
+    stopListening();
+    stopCounting();
   };
 }
 

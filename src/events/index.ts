@@ -4,3 +4,6 @@ export * from './envelope.js';
 export { emit, isFootprintEvent, type EmitScope } from './emit.js';
 export { ListenerSet } from './listeners.js';
 export { now } from './clock.js';
+export * as stageIds from './stageIds.js';
+export { handleEvent, type EventHandlers } from './handlers.js';
+export { routeWithin } from './routes.js';

@@ -1,12 +1,29 @@
 /**
- * The OpenTelemetry bridge: footprint-otel runs (and plain footprintjs executors) as traces.
- * Register tracingInstrument() for runners, or wrap an executor with traceExecutor(). Tracing is on
- * only when an OTel SDK TracerProvider is registered (or one is passed in); see README.md here.
+ * The OpenTelemetry bridge: footprint-otel runs (and plain footprintjs executors) as traces, and
+ * their metrics. Register tracingInstrument() for runners, or wrap an executor with traceExecutor().
+ * Tracing is on only when an OTel SDK TracerProvider is registered (or one is passed in); see
+ * README.md here.
+ *
+ * Folders, bottom up (each index says what it depends on; nothing imports past an index):
+ *   encoding/   names, keys and bounded values          (events, @opentelemetry/api)
+ *   placement/  where spans go: run spans and layouts   (events, encoding)
+ *   genai/      what goes on them: typed-event table     (events, encoding, placement)
+ *   wiring/     a run as a trace: instrument, executor   (events, runtime, all of the above)
+ *   metrics/    a run as metrics                         (events, runtime, encoding)
  */
-export { tracingInstrument, TRACING_INSTRUMENT_ID } from './instrument.js';
-export { traceExecutor, type TraceExecutorOptions } from './traceExecutor.js';
-export { TRACE_RECORDER_ID } from './recorder.js';
-export { DETAIL_ENV, type TraceDetail, type TracingOptions } from './options.js';
-export { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE } from './tracedRun.js';
-export { tracingFailures } from './safety.js';
-export * as semconv from './semconv.js';
+export {
+  CARRY_MEMBERS,
+  CARRY_TRACEPARENT,
+  CARRY_TRACESTATE,
+  DETAIL_ENV,
+  traceExecutor,
+  tracingFailures,
+  tracingInstrument,
+  TRACE_RECORDER_ID,
+  TRACING_INSTRUMENT_ID,
+  type TraceDetail,
+  type TraceExecutorOptions,
+  type TracingOptions,
+} from './wiring/index.js';
+export { semconv } from './encoding/index.js';
+export * from './metrics/index.js';

@@ -1,22 +1,26 @@
 /**
- * startTelemetry's options merged with the standard OTEL_* environment variables into one plain,
- * resolved configuration. Code options win over the environment, the environment over defaults.
- * An endpoint anywhere (option, OTEL_EXPORTER_OTLP_ENDPOINT or a signal's own variable) means
- * OTLP/HTTP for both signals; with none, telemetry goes to OTLP-JSON line files on disk.
+ * startTelemetry's options, and the few settings NodeSDK does not own: where telemetry goes (the
+ * OTLP-JSON files unless something names an exporter or an endpoint), the span queue's size, the
+ * metric reader's interval and the export timeout our exporter guard waits for. Code options win over
+ * the environment, the environment over defaults. Everything else (exporter protocol, endpoints,
+ * headers, sampler, propagators, resource detectors, OTEL_SDK_DISABLED) is read by NodeSDK and the
+ * OTLP exporters themselves.
  */
 import { getBooleanFromEnv, getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
 import path from 'node:path';
 import type { TraceDetail } from '../otel/index.js';
+import type { OtlpProtocol } from './exporters.js';
 
 export interface StartTelemetryOptions {
-  /** service.name (default: OTEL_SERVICE_NAME, then service.name in OTEL_RESOURCE_ATTRIBUTES). */
+  /** service.name (wins over OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES). */
   serviceName?: string;
+  /** service.version (OTEL_RESOURCE_ATTRIBUTES wins over it, as NodeSDK merges detected attributes last). */
   serviceVersion?: string;
-  /** More resource attributes (they win over OTEL_RESOURCE_ATTRIBUTES). */
+  /** More resource attributes (OTEL_RESOURCE_ATTRIBUTES wins over them, as for serviceVersion). */
   resourceAttributes?: Record<string, string | number | boolean>;
-  /** OTLP/HTTP base URL, e.g. http://localhost:4318; /v1/traces and /v1/metrics are appended. */
+  /** OTLP base URL, e.g. http://localhost:4318 (HTTP: /v1/traces and /v1/metrics are appended; gRPC: used as is). Wins over the OTEL_EXPORTER_OTLP_*ENDPOINT variables. */
   endpoint?: string;
-  /** Extra OTLP request headers (merged over OTEL_EXPORTER_OTLP_HEADERS). */
+  /** Extra OTLP request headers (merged over OTEL_EXPORTER_OTLP_HEADERS by the exporters). */
   headers?: Record<string, string>;
   /** Metric export interval (default OTEL_METRIC_EXPORT_INTERVAL, then 60000). */
   metricExportIntervalMs?: number;
@@ -34,17 +38,24 @@ export interface StartTelemetryOptions {
   traceDetail?: TraceDetail;
 }
 
+/**
+ * Where telemetry goes. 'files': the OTLP-JSON line files. 'otlp': the exporters the standard
+ * variables choose (OTLP over http/protobuf by default; console or none when OTEL_TRACES_EXPORTER /
+ * OTEL_METRICS_EXPORTER say so): each signal's targets (OTLP URLs, 'console'; comma-separated; 'none')
+ * and the OTLP protocol of each signal. 'disabled': OTEL_SDK_DISABLED=true.
+ */
 export type Destination =
-  | { kind: 'otlp'; traces: string; metrics: string }
+  | { kind: 'otlp'; traces: string; metrics: string; protocols: { traces?: OtlpProtocol; metrics?: OtlpProtocol } }
   | { kind: 'files'; traces: string; metrics: string }
   | { kind: 'disabled' };
 
 export interface TelemetryConfig {
-  destination: Destination;
-  headers?: Record<string, string>;
+  /** 'env': NodeSDK's standard exporter variables decide; 'files': the OTLP-JSON files below. */
+  route: { kind: 'env' } | { kind: 'files'; traces: string; metrics: string } | { kind: 'disabled' };
   metricIntervalMs: number;
   /** For one metric collection and export; the SDK requires it not to exceed the interval. */
   metricTimeoutMs: number;
+  /** What the exporter guard allows one export (the exporters' own timeout). */
   exportTimeoutMs: number;
   /** The span queue's capacity (OTEL_BSP_MAX_QUEUE_SIZE, default 2048). */
   maxQueueSize: number;
@@ -55,12 +66,20 @@ export interface TelemetryConfig {
 
 export const DEFAULT_FILE_DIRECTORY = 'telemetry';
 
+/** Any of these set means the user chose a destination; with none (and no endpoint option), the files. */
+export const DESTINATION_VARIABLES = [
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_METRICS_EXPORTER',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+] as const;
+
 export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
   const maxQueueSize = positive(options.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'), 2048);
   const metricIntervalMs = positive(options.metricExportIntervalMs ?? getNumberFromEnv('OTEL_METRIC_EXPORT_INTERVAL'), 60_000);
   return {
-    destination: resolveDestination(options),
-    headers: options.headers,
+    route: resolveRoute(options),
     metricIntervalMs,
     metricTimeoutMs: Math.min(positive(getNumberFromEnv('OTEL_METRIC_EXPORT_TIMEOUT'), 30_000), metricIntervalMs),
     exportTimeoutMs: positive(options.exportTimeoutMs ?? getNumberFromEnv('OTEL_EXPORTER_OTLP_TIMEOUT'), 10_000),
@@ -70,17 +89,12 @@ export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
   };
 }
 
-function resolveDestination(options: StartTelemetryOptions): Destination {
+function resolveRoute(options: StartTelemetryOptions): TelemetryConfig['route'] {
   if (getBooleanFromEnv('OTEL_SDK_DISABLED')) return { kind: 'disabled' };
-  const base = options.endpoint ?? getStringFromEnv('OTEL_EXPORTER_OTLP_ENDPOINT');
-  const traces = options.endpoint === undefined ? getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') : undefined;
-  const metrics = options.endpoint === undefined ? getStringFromEnv('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT') : undefined;
-  if (base === undefined && traces === undefined && metrics === undefined) {
-    const directory = path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY);
-    return { kind: 'files', traces: path.join(directory, 'traces.jsonl'), metrics: path.join(directory, 'metrics.jsonl') };
-  }
-  const root = (base ?? 'http://localhost:4318').replace(/\/+$/, '');
-  return { kind: 'otlp', traces: traces ?? `${root}/v1/traces`, metrics: metrics ?? `${root}/v1/metrics` };
+  const chosen = options.endpoint !== undefined || DESTINATION_VARIABLES.some((name) => getStringFromEnv(name) !== undefined);
+  if (chosen) return { kind: 'env' };
+  const directory = path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY);
+  return { kind: 'files', traces: path.join(directory, 'traces.jsonl'), metrics: path.join(directory, 'metrics.jsonl') };
 }
 
 function positive(value: number | undefined, fallback: number): number {

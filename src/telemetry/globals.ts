@@ -1,33 +1,43 @@
 /**
- * Registers the SDK with the OpenTelemetry API — tracer provider, meter provider, an
- * AsyncLocalStorage context manager and the W3C trace-context + baggage propagator — and undoes
- * exactly what it registered. If another SDK already holds a slot (an app that runs its own NodeSDK),
- * that slot is left alone and the conflict is reported once through diag.
+ * Which OpenTelemetry API slots (tracer provider, meter provider, context manager, propagator) are
+ * free before NodeSDK registers into them, and undoing exactly those on shutdown: NodeSDK registers
+ * but never unregisters, and an app that runs its own SDK keeps what it registered. The slots live in
+ * the API's process-wide registry (the object every copy of @opentelemetry/api 1.x shares under
+ * Symbol.for('opentelemetry.js.api.1')); reading it is the only way to ask "is this slot taken?".
  */
-import { context, diag, metrics, propagation, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { context, diag, metrics, propagation, trace } from '@opentelemetry/api';
 
-/** Registers the providers; returns a function that unregisters whatever was registered. */
-export function registerGlobals(tracerProvider: TracerProvider, meterProvider: MeterProvider): () => void {
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  const registered = {
-    context: context.setGlobalContextManager(contextManager),
-    propagation: propagation.setGlobalPropagator(
-      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-    ),
-    trace: trace.setGlobalTracerProvider(tracerProvider),
-    metrics: metrics.setGlobalMeterProvider(meterProvider),
-  };
-  const taken = Object.entries(registered).filter(([, ok]) => !ok).map(([slot]) => slot);
-  if (taken.length > 0) {
-    diag.warn(`footprint-otel: another OpenTelemetry SDK is already registered (${taken.join(', ')}); startTelemetry left those in place`);
+const SLOTS = ['trace', 'metrics', 'context', 'propagation'] as const;
+export type Slot = (typeof SLOTS)[number];
+
+const REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+export function takenSlots(): Slot[] {
+  const registry = (globalThis as Record<symbol, Partial<Record<Slot, unknown>> | undefined>)[REGISTRY];
+  return SLOTS.filter((slot) => registry?.[slot] !== undefined);
+}
+
+/**
+ * Runs the registration and returns the slots it filled (free before, taken after). Warns once when
+ * another SDK already holds slots: those stay as they are (the API refuses a second registration).
+ */
+export function registerIntoFreeSlots(register: () => void): Slot[] {
+  const before = takenSlots();
+  if (before.length > 0) {
+    diag.warn(`footprint-otel: another OpenTelemetry SDK is already registered (${before.join(', ')}); startTelemetry leaves those in place`);
   }
-  if (!registered.context) contextManager.disable();
-  return () => {
-    if (registered.trace) trace.disable();
-    if (registered.metrics) metrics.disable();
-    if (registered.propagation) propagation.disable();
-    if (registered.context) context.disable();
-  };
+  register();
+  const after = takenSlots();
+  return SLOTS.filter((slot) => !before.includes(slot) && after.includes(slot));
+}
+
+const DISABLE: Record<Slot, () => void> = {
+  trace: () => trace.disable(),
+  metrics: () => metrics.disable(),
+  context: () => context.disable(),
+  propagation: () => propagation.disable(),
+};
+
+export function releaseSlots(slots: readonly Slot[]): void {
+  for (const slot of slots) DISABLE[slot]();
 }

@@ -6,9 +6,7 @@
  * thrown into the app.
  */
 import { diag, type Counter, type Meter } from '@opentelemetry/api';
-import { METRICS } from '../otel/metrics/catalog.js';
-import { ATTR } from '../otel/metrics/attributes.js';
-import { createCounter } from '../otel/metrics/instruments.js';
+import { createCounter, METRIC_ATTRIBUTES as ATTR, METRICS } from '../otel/index.js';
 
 export type Signal = 'traces' | 'metrics';
 

@@ -1,19 +1,30 @@
 /**
- * The Resource every span and metric carries. Precedence, lowest first: the SDK defaults
- * (telemetry.sdk.*, service.name unknown_service:node), a fresh service.instance.id (so replicas'
- * cumulative series never collide), OTEL_RESOURCE_ATTRIBUTES, OTEL_SERVICE_NAME, then the code's own
- * options. Only these: host or process detectors would add per-process labels to every metric series.
+ * The Resource handed to NodeSDK and the detectors it runs. NodeSDK merges, lowest first: this
+ * resource (the SDK defaults, a fresh service.instance.id so replicas' cumulative series never
+ * collide, the code's serviceVersion and resourceAttributes), then what the detectors find (so
+ * OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win over code), then the serviceName option.
+ * Detectors: OTEL_NODE_RESOURCE_DETECTORS when set (NodeSDK reads it); otherwise only the environment
+ * detector, since host and process attributes (pid, command line) say nothing about agent runs and
+ * would ride along on every exported span and metric.
  */
 import { randomUUID } from 'node:crypto';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { getStringFromEnv } from '@opentelemetry/core';
+import { defaultResource, envDetector, resourceFromAttributes, type Resource, type ResourceDetector } from '@opentelemetry/resources';
 import type { StartTelemetryOptions } from './config.js';
 
-export function buildResource(options: StartTelemetryOptions): Resource {
-  const explicit: Record<string, string | number | boolean> = { ...options.resourceAttributes };
-  if (options.serviceName !== undefined) explicit['service.name'] = options.serviceName;
-  if (options.serviceVersion !== undefined) explicit['service.version'] = options.serviceVersion;
-  return defaultResource()
-    .merge(resourceFromAttributes({ 'service.instance.id': randomUUID() }))
-    .merge(detectResources({ detectors: [envDetector] }))
-    .merge(resourceFromAttributes(explicit));
+export interface ResourceSetup {
+  resource: Resource;
+  /** Undefined: NodeSDK reads OTEL_NODE_RESOURCE_DETECTORS. */
+  resourceDetectors?: ResourceDetector[];
+  serviceName?: string;
+}
+
+export function resourceSetup(options: StartTelemetryOptions): ResourceSetup {
+  const configured: Record<string, string | number | boolean> = { 'service.instance.id': randomUUID(), ...options.resourceAttributes };
+  if (options.serviceVersion !== undefined) configured['service.version'] = options.serviceVersion;
+  return {
+    resource: defaultResource().merge(resourceFromAttributes(configured)),
+    ...(getStringFromEnv('OTEL_NODE_RESOURCE_DETECTORS') === undefined ? { resourceDetectors: [envDetector] } : {}),
+    ...(options.serviceName === undefined ? {} : { serviceName: options.serviceName }),
+  };
 }

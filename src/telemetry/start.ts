@@ -1,32 +1,34 @@
 /**
- * startTelemetry(): one call that sets up the OpenTelemetry SDK for Node the way footprint-otel's
- * runs want it — resource, context manager, tracer provider with a bounded batch span queue, meter
- * provider with a periodic cumulative reader, global registration, exporter health and exit hooks —
- * sending to OTLP/HTTP when an endpoint is configured and to OTLP-JSON line files otherwise. Calling
- * it again while it runs returns the running handle; OTEL_SDK_DISABLED=true makes every handle a no-op.
+ * startTelemetry(): the OpenTelemetry NodeSDK set up the way footprint-otel's runs want it. NodeSDK
+ * does what it does for any Node app (context manager, OTEL_PROPAGATORS, sampler and span limits from
+ * the environment, resource detection, OTEL_LOG_LEVEL, OTEL_SDK_DISABLED, registration with the API);
+ * we hand it the span processors and metric readers, so that every export passes our guard (bounded,
+ * counted in health()), the span queue counts what it drops, and, when nothing names a destination,
+ * telemetry goes to OTLP-JSON files. Exit hooks flush at the end. Calling it again while it runs
+ * returns the running handle; after shutdown() it can be started afresh.
  */
-import { diag, DiagConsoleLogger } from '@opentelemetry/api';
-import { diagLogLevelFromString, getStringFromEnv } from '@opentelemetry/core';
-import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { diag, metrics } from '@opentelemetry/api';
+import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { DETAIL_ENV, type TraceDetail } from '../otel/index.js';
 import { resolveConfig, type Destination, type StartTelemetryOptions, type TelemetryConfig } from './config.js';
 import { installExitHooks } from './exitHooks.js';
+import { chooseMetricExporters, chooseSpanExporters, type Chosen } from './exporters.js';
 import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
-import { registerGlobals } from './globals.js';
+import { registerIntoFreeSlots, releaseSlots } from './globals.js';
 import { guardedTimeout, guardMetricExporter, guardSpanExporter } from './guardedExporters.js';
 import { ExportHealth, type TelemetryHealth } from './health.js';
-import { otlpMetricExporter, otlpSpanExporter } from './otlp.js';
-import { buildResource } from './resource.js';
+import { resourceSetup } from './resource.js';
 import { CountingBatchSpanProcessor } from './spanQueue.js';
 
 export interface TelemetryHandle {
-  /** Where telemetry goes: the two OTLP URLs, the two files, or nowhere. */
+  /** Where telemetry goes: the files, the exporters the environment chose, or nowhere. */
   readonly destination: Destination;
   /** Exports everything recorded so far. Never rejects: failures are counted in health(). */
   forceFlush(): Promise<void>;
-  /** Flushes, stops the SDK and unregisters it. Idempotent; never rejects. */
+  /** Flushes, stops the SDK and unregisters what it registered. Idempotent; never rejects. */
   shutdown(): Promise<void>;
   /** Export failures and dropped spans so far. */
   health(): TelemetryHealth;
@@ -42,52 +44,53 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     return running;
   }
   const config = resolveConfig(options);
-  const destination = config.destination;
-  if (destination.kind === 'disabled') return disabledHandle();
-  useLogLevelFromEnv();
+  if (config.route.kind === 'disabled') return disabledHandle();
 
   const health = new ExportHealth();
+  const pipeline = pipelineFor(config, options);
   const guard = { health, timeoutMs: config.exportTimeoutMs };
-  const exporters = exportersFor(destination, config);
-  const resource = buildResource(options);
-  const tracerProvider = new NodeTracerProvider({
-    resource,
-    spanProcessors: [
-      new CountingBatchSpanProcessor(guardSpanExporter(exporters.spans, guard), {
+  const spanProcessors = pipeline.spans.map(
+    (exporter) =>
+      new CountingBatchSpanProcessor(guardSpanExporter(exporter, guard), {
         maxQueueSize: config.maxQueueSize,
         maxExportBatchSize: config.maxExportBatchSize,
         exportTimeoutMillis: guardedTimeout(config.exportTimeoutMs),
         onDrop: () => health.spanDropped(),
       }),
-    ],
-  });
-  const meterProvider = new MeterProvider({
-    resource,
-    readers: [
+  );
+  const metricReaders: IMetricReader[] = pipeline.metrics.map(
+    (exporter) =>
       new PeriodicExportingMetricReader({
-        exporter: guardMetricExporter(exporters.metrics, guard),
+        exporter: guardMetricExporter(exporter, guard),
         exportIntervalMillis: config.metricIntervalMs,
         exportTimeoutMillis: config.metricTimeoutMs,
       }),
-    ],
+  );
+  const sdk = new NodeSDK({
+    ...resourceSetup(options),
+    spanProcessors,
+    metricReaders,
+    // the files carry traces and metrics only; with a chosen destination NodeSDK sets logs up from OTEL_LOGS_EXPORTER
+    ...(config.route.kind === 'files' ? { logRecordProcessors: [] } : {}),
   });
-  health.attach(meterProvider.getMeter(TELEMETRY_METER));
-  const unregister = registerGlobals(tracerProvider, meterProvider);
+  const ours = registerIntoFreeSlots(() => sdk.start());
+  health.attach(metrics.getMeter(TELEMETRY_METER));
   const restoreDetail = setTraceDetail(options.traceDetail);
 
+  const flushSpans = () => Promise.all(spanProcessors.map((p) => p.forceFlush().catch(() => undefined)));
   const forceFlush = async () => {
-    await tracerProvider.forceFlush().catch(() => undefined);
-    await meterProvider.forceFlush().catch(() => undefined);
+    await flushSpans();
+    await Promise.all(metricReaders.map((r) => r.forceFlush().catch(() => undefined)));
   };
   let removeHooks = () => {};
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
     (stopping ??= (async () => {
       removeHooks();
-      // traces first, so the last metric export carries the final trace-export failure counts
-      await tracerProvider.shutdown().catch(() => undefined);
-      await meterProvider.shutdown().catch(() => undefined);
-      unregister();
+      // spans first, so the last metric export (at the meter provider's shutdown) carries the final trace-export failure counts
+      await flushSpans();
+      await sdk.shutdown().catch(() => undefined);
+      releaseSlots(ours);
       restoreDetail();
       running = undefined;
     })());
@@ -95,21 +98,35 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(config.exportTimeoutMs) * 2 });
   }
 
-  running = { destination, forceFlush, shutdown, health: () => health.snapshot() };
+  running = { destination: pipeline.destination, forceFlush, shutdown, health: () => health.snapshot() };
   return running;
 }
 
-function exportersFor(
-  destination: Exclude<Destination, { kind: 'disabled' }>,
-  config: TelemetryConfig,
-): { spans: SpanExporter; metrics: PushMetricExporter } {
-  if (destination.kind === 'files') {
-    return { spans: fileSpanExporter(destination.traces), metrics: fileMetricExporter(destination.metrics) };
+interface Pipeline {
+  destination: Destination;
+  spans: SpanExporter[];
+  metrics: PushMetricExporter[];
+}
+
+function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions): Pipeline {
+  const route = config.route;
+  if (route.kind === 'files') {
+    return {
+      destination: { kind: 'files', traces: route.traces, metrics: route.metrics },
+      spans: [fileSpanExporter(route.traces)],
+      metrics: [fileMetricExporter(route.metrics)],
+    };
   }
-  const target = { headers: config.headers, timeoutMs: config.exportTimeoutMs };
+  const overrides = { endpoint: options.endpoint, headers: options.headers, timeoutMs: options.exportTimeoutMs };
+  const spans = chooseSpanExporters(overrides);
+  const metricExporters = chooseMetricExporters(overrides);
+  const describe = (chosen: Chosen<unknown>[]) => chosen.map((c) => c.target).join(', ') || 'none';
+  const protocolOf = (chosen: Chosen<unknown>[]) => chosen.find((c) => c.protocol !== undefined)?.protocol;
+  const protocols = { traces: protocolOf(spans), metrics: protocolOf(metricExporters) };
   return {
-    spans: otlpSpanExporter({ ...target, url: destination.traces }),
-    metrics: otlpMetricExporter({ ...target, url: destination.metrics }),
+    destination: { kind: 'otlp', traces: describe(spans), metrics: describe(metricExporters), protocols },
+    spans: spans.map((s) => s.exporter),
+    metrics: metricExporters.map((m) => m.exporter),
   };
 }
 
@@ -121,12 +138,6 @@ function disabledHandle(): TelemetryHandle {
     shutdown: async () => undefined,
     health: () => ({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 }),
   };
-}
-
-/** OTEL_LOG_LEVEL (e.g. warn, debug) sends the SDK's and our diag messages to the console. */
-function useLogLevelFromEnv(): void {
-  const level = getStringFromEnv('OTEL_LOG_LEVEL');
-  if (level !== undefined) diag.setLogger(new DiagConsoleLogger(), { logLevel: diagLogLevelFromString(level), suppressOverrideMessage: true });
 }
 
 /** The bridge reads its detail from the environment at every run start; returns the undo. */

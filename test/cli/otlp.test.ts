@@ -1,8 +1,9 @@
 /**
  * The demo with OTEL_EXPORTER_OTLP_ENDPOINT set: with nothing listening there it warns on stderr
  * that exports failed and still completes (exit 0, full summary, no files written); with a receiver
- * listening on 127.0.0.1 it sends its traces there as OTLP/HTTP JSON (POST /v1/traces, every run a
- * trace) and its metrics to /v1/metrics.
+ * listening on 127.0.0.1 it sends its traces there (POST /v1/traces, every run a trace; as OTLP JSON,
+ * asked for with OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, so this test can read them) and its metrics to
+ * /v1/metrics.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -76,7 +77,7 @@ describe('a live OTLP receiver', () => {
   it('receives the traces of every run over POST /v1/traces, and the metrics', async () => {
     const receiver = await startReceiver();
     try {
-      const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+      const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' } });
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(parseSummary(result.stdout).runs).toBe(12);

@@ -40,17 +40,12 @@ describe('llmSwarm', () => {
     // The router's reasons reach the trace, never a prompt.
     const prompts = [...router.calls, ...billing.provider.calls, ...tech.provider.calls].map((c) => JSON.stringify(c));
     expect(prompts.some((p) => p.includes('SECRET-REASON'))).toBe(false);
-    expect(
-      ofType(events, 'footprint.composition.route_decided')
-        .filter((e) => e.payload.kind === 'router')
-        .map((e) => (e.payload.evidence as { reason?: string }).reason),
-    ).toEqual(['SECRET-REASON-1', 'SECRET-REASON-2', 'all done']);
-
-    const swarmDecisions = ofType(events, 'footprint.composition.route_decided').filter((e) => e.payload.kind === 'swarm');
-    expect(swarmDecisions.map((e) => [e.payload.chosen, e.payload.matched])).toEqual([
-      ['billing', 'route_fn'],
-      ['tech', 'route_fn'],
-      ['', 'none'],
+    // One decision per routing act, reported by the swarm, carrying its router's reason.
+    const decisions = ofType(events, 'footprint.composition.route_decided');
+    expect(decisions.map((e) => [e.payload.kind, e.payload.chosen, e.payload.matched, e.payload.evidence])).toEqual([
+      ['swarm', 'billing', 'llm', { router: 'router', reason: 'SECRET-REASON-1' }],
+      ['swarm', 'tech', 'llm', { router: 'router', reason: 'SECRET-REASON-2' }],
+      ['swarm', '', 'llm', { router: 'router', reason: 'all done' }],
     ]);
     const routerTicks = ofType(events, 'footprint.cost.tick').filter((e) => e.meta.member.kind === 'router');
     expect(routerTicks).toHaveLength(3);
@@ -73,8 +68,7 @@ describe('llmSwarm', () => {
     expect(await runner.run('give me root')).toBe('x');
     expect(billing.provider.calls.length + tech.provider.calls.length).toBe(0);
     expect(ofType(events, 'footprint.composition.route_decided').map((e) => [e.payload.kind, e.payload.chosen, e.payload.inRoster])).toEqual([
-      ['router', '', false],
-      ['swarm', '', undefined],
+      ['swarm', '', false],
     ]);
   });
 

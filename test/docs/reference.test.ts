@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENT_DOCS, EVENT_TYPES } from '../../src/events/catalog.js';
 import { METRIC_CATALOG, prometheusSeries } from '../../src/otel/metrics/index.js';
-import * as semconv from '../../src/otel/semconv.js';
+import * as semconv from '../../src/otel/encoding/semconv.js';
 import { END_MARKER, payloadFields, README, renderReference, spliceReference, START_MARKER } from '../../scripts/reference.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -3,24 +3,14 @@
  * replies that echo them) leave exactly as many series as the first few runs did, and no attribute
  * value anywhere carries a run id, session id, message or answer. Oversized ids are cut.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, registerInstrument, scripted } from '../../src/index.js';
-import { MAX_ATTRIBUTE_CHARS, METRIC_CATALOG, metricsInstrument } from '../../src/otel/metrics/index.js';
-import { startMeter, type Collection, type MeterHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { Agent, scripted } from '../../src/index.js';
+import { MAX_ATTRIBUTE_CHARS, METRIC_CATALOG } from '../../src/otel/metrics/index.js';
+import { type Collection, meteredRuns } from '../support/meter.js';
 
 const RUNS = 10_000;
 
-let meter: MeterHarness;
-let unregister: () => void;
-
-beforeAll(() => {
-  meter = startMeter();
-  unregister = registerInstrument(metricsInstrument());
-});
-afterAll(async () => {
-  unregister();
-  await meter.shutdown();
-});
+const meter = meteredRuns();
 
 function seriesCount(c: Collection): number {
   return c.names().reduce((n, name) => n + c.series(name).length, 0);

@@ -16,7 +16,7 @@ import {
   prometheusSeries,
 } from '../../src/otel/metrics/index.js';
 import { SDK_METRICS } from '../stack/exported-metric-names.js';
-import { startMeter } from './harness.js';
+import { startMeter } from '../support/meter.js';
 
 describe('Prometheus names', () => {
   it('translate like the OTLP receivers do', () => {

@@ -8,7 +8,7 @@ import { DataPointType, InstrumentType } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, registerInstrument, RunFailedError, scripted } from '../../src/index.js';
 import { DURATION_BUCKETS, METRICS, metricsInstrument, TOKEN_BUCKETS } from '../../src/otel/metrics/index.js';
-import { only, startMeter, type MeterHarness } from './harness.js';
+import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
 const PRICING = { 'm-small': { input: 1, output: 2 } };
 const lookup = {

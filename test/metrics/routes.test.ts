@@ -22,7 +22,7 @@ import {
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
 import { MemberIndex } from '../../src/runtime/run/members.js';
-import { only, startMeter, type MeterHarness } from './harness.js';
+import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
 class Desk extends Runner {
   readonly kind = 'conditional' as const;
@@ -34,7 +34,7 @@ class Desk extends Runner {
   override members(): readonly MountedMember[] {
     return this.mounted;
   }
-  override get routesBetweenMembers(): boolean {
+  override routesTo(): boolean {
     return true;
   }
   protected buildChart(): FlowChart {
@@ -97,10 +97,11 @@ describe('footprint.route.decisions', () => {
     const c = await meter.collect();
     expect(c.metric(METRICS.routeDecisions.name)!.descriptor.unit).toBe('{decision}');
     const chosen = (value: string) => only(c, METRICS.routeDecisions.name, { 'footprint.route.chosen': value });
-    expect(chosen('billing').attributes).toEqual({ 'footprint.router': 'desk', 'footprint.route.chosen': 'billing' });
-    expect(chosen('billing').value).toBe(2);
-    expect(chosen('_none').value).toBe(1);
-    expect(chosen('_not_in_roster').value).toBe(2);
+    // The chosen label is the route the choice opens (the footprint.route of the chosen member's cost).
+    expect(chosen('desk>billing').attributes).toEqual({ 'footprint.router': 'desk', 'footprint.route.chosen': 'desk>billing' });
+    expect(chosen('desk>billing').value).toBe(2);
+    expect(chosen('desk>_none').value).toBe(1);
+    expect(chosen('desk>_not_in_roster').value).toBe(2);
     expect(c.series(METRICS.routeDecisions.name)).toHaveLength(3);
   });
 });
@@ -135,7 +136,7 @@ describe('footprint.route on model calls', () => {
       },
       'billing/call-llm#5',
     );
-    session.finished!({ status: 'ok', output: '' });
+    session.finished!({ status: 'answered', output: '' });
 
     const c = await meter.collect();
     expect(only(c, METRICS.llmCost.name, {}).attributes).toMatchObject({ 'footprint.route': 'desk>billing', 'footprint.skill': 'invoices' });
@@ -150,6 +151,6 @@ describe('footprint.route on model calls', () => {
 
   it('stops listening when the run has finished', async () => {
     hub.publish('footprint.composition.route_decided', decision('faq', true), 'route#12');
-    expect((await meter.collect()).series(METRICS.routeDecisions.name, { 'footprint.route.chosen': 'faq' })).toEqual([]);
+    expect((await meter.collect()).series(METRICS.routeDecisions.name, { 'footprint.route.chosen': 'desk>faq' })).toEqual([]);
   });
 });

@@ -4,11 +4,11 @@
  * buckets. Also: with no MeterProvider anywhere the instrument stays out of runs entirely.
  */
 import { InstrumentType } from '@opentelemetry/sdk-metrics';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, isPaused, LLMCall, registerInstrument, scripted, type RunStart } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { Agent, isPaused, LLMCall, scripted, type RunStart } from '../../src/index.js';
 import { METRICS, metricsInstrument, RUN_DURATION_BUCKETS } from '../../src/otel/metrics/index.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
-import { only, startMeter, type MeterHarness } from './harness.js';
+import { meteredRuns, only } from '../support/meter.js';
 
 const runsOf = (kind: string, id: string, outcome: string) => ({
   'footprint.runner.kind': kind,
@@ -24,17 +24,7 @@ describe('with no MeterProvider registered', () => {
 });
 
 describe('runs', () => {
-  let meter: MeterHarness;
-  let unregister: () => void;
-
-  beforeAll(() => {
-    meter = startMeter();
-    unregister = registerInstrument(metricsInstrument());
-  });
-  afterAll(async () => {
-    unregister();
-    await meter.shutdown();
-  });
+  const meter = meteredRuns();
 
   it('counts an answered run as ok and times it in seconds with the run buckets', async () => {
     const provider = scripted({ replies: [{ content: 'hi', delayMs: 60 }] });

@@ -9,7 +9,7 @@ import { Agent, defineSkill, registerInstrument, scripted, setDefaultRouteGuard,
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
 import { answer, pick, PRICING, usdOf } from '../skills/harness.js';
-import { only, startMeter, type MeterHarness } from './harness.js';
+import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
 const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
 const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' });

@@ -1,5 +1,5 @@
 /**
- * Conformance: an Agent run and an LLMCall run are each exactly the span tree ARCHITECTURE §4
+ * Conformance: an Agent run and an LLMCall run are each exactly the span tree that docs/architecture.md (Spans)
  * describes, under the real SDK: names, parents, kinds, GenAI and footprint attributes, span events,
  * roll-ups on the run span, one trace, every span ended, children inside their parents' time; the
  * stage, chat and tool spans are active for the code they cover, and nothing leaks to the caller.
@@ -8,11 +8,11 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
-import { TRACE_RECORDER_ID } from '../../src/otel/recorder.js';
+import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
-import { CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
-import { childrenOf, render, structure, payloadOf } from './helpers/tree.js';
+import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
+import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());
@@ -158,27 +158,9 @@ describe('Agent with two tools over three iterations', () => {
   });
 
   it('makes the stage, chat and tool spans active for the code they cover, and leaks nothing', async () => {
-    const active = () => (trace.getActiveSpan() as unknown as { name?: string } | undefined)?.name ?? '(none)';
+    const active = activeSpanName;
     const seen: string[] = [];
-    const provider = scripted({
-      replies: async (request) => {
-        seen.push(`provider: ${active()}`);
-        return request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'probe', args: {} }] };
-      },
-    });
-    const agent = Agent.create({ provider, model: 'm1', name: 'Probe' })
-      .tool({
-        name: 'probe',
-        description: 'notes the active span',
-        inputSchema: { type: 'object' },
-        execute: async () => {
-          seen.push(`tool: ${active()}`);
-          await new Promise((r) => setTimeout(r, 1));
-          seen.push(`tool after await: ${active()}`);
-          return 'ok';
-        },
-      })
-      .build();
+    const agent = activeSpanProbe(seen);
     const tracer = trace.getTracer('test');
     await tracer.startActiveSpan('caller', async (caller) => {
       const pending = agent.run('hi');

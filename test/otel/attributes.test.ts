@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flatten, MAX_KEYS, MAX_LIST, MAX_STRING, safeJson, toList } from '../../src/otel/attributes.js';
+import { flatten, MAX_KEYS, MAX_LIST, MAX_STRING, safeJson, toList } from '../../src/otel/encoding/bounded.js';
 
 describe('flatten', () => {
   it('turns nested payloads into dotted keys', () => {

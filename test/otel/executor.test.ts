@@ -10,8 +10,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { traceExecutor } from '../../src/otel/index.js';
 import { quietLogger } from '../../src/runtime/index.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure, toMs } from './helpers/tree.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure, toMs } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

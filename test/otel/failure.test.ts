@@ -7,8 +7,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunCancelledError, RunFailedError, scripted } from '../../src/runtime/index.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure, payloadOf } from './helpers/tree.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

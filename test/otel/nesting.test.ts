@@ -8,9 +8,9 @@ import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { traceExecutor } from '../../src/otel/index.js';
 import { Agent, quietLogger, scripted } from '../../src/runtime/index.js';
-import { twoToolAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure } from './helpers/tree.js';
+import { twoToolAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

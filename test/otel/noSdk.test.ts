@@ -10,8 +10,8 @@ import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { quietLogger, registerInstrument } from '../../src/runtime/index.js';
-import { twoToolAgent } from './helpers/agents.js';
-import { render } from './helpers/tree.js';
+import { twoToolAgent } from '../support/agents.js';
+import { render } from '../support/traceTree.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -31,6 +31,19 @@ describe('with no OTel SDK registered', () => {
     }
   });
 
+  it('(positive control) the same check sees the recorder once an SDK provider is there', async () => {
+    const attach = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder');
+    const provider = new BasicTracerProvider();
+    const unregister = registerInstrument(tracingInstrument({ tracerProvider: provider }));
+    try {
+      expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+      expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
+    } finally {
+      unregister();
+      await provider.shutdown();
+    }
+  });
+
   it('leaves a traceExecutor run untraced', async () => {
     const attach = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder');
     const chart = flowChart<{ x?: number }>('One', (scope) => {
@@ -42,6 +55,13 @@ describe('with no OTel SDK registered', () => {
     await executor.run();
     expect(attachedIds(attach)).not.toContain(TRACE_RECORDER_ID);
     expect(executor.getScopeRecorders().map((r) => r.id)).not.toContain(TRACE_RECORDER_ID);
+
+    // Positive control: given a provider, the same executor wrapper attaches the recorder.
+    const provider = new BasicTracerProvider();
+    const traced = traceExecutor(new FlowChartExecutor(chart), { tracerProvider: provider });
+    await traced.run();
+    expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
+    await provider.shutdown();
   });
 });
 

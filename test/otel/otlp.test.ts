@@ -12,8 +12,8 @@ import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracingInstrument } from '../../src/otel/index.js';
 import { registerInstrument } from '../../src/runtime/index.js';
-import { twoToolAgent } from './helpers/agents.js';
-import { render } from './helpers/tree.js';
+import { twoToolAgent } from '../support/agents.js';
+import { render } from '../support/traceTree.js';
 
 interface OtlpValue {
   stringValue?: string;

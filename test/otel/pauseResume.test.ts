@@ -5,12 +5,15 @@
  * linked to it.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPaused, type Paused } from '../../src/runtime/index.js';
-import { approvalAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure, payloadOf } from './helpers/tree.js';
+import { approvalAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());
@@ -100,7 +103,7 @@ describe('resume', () => {
     const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
     const output = await runChild(JSON.stringify(paused.checkpoint));
     const child = JSON.parse(output) as {
-      answer: string;
+      result: string;
       unended: string[];
       spans: {
         name: string;
@@ -112,7 +115,7 @@ describe('resume', () => {
         links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
       }[];
     };
-    expect(child.answer).toBe('Refund issued.');
+    expect(child.result).toBe('Refund issued.');
     expect(child.unended).toEqual([]);
     const { traceId, spanId } = pausedRoot.spanContext();
     expect(new Set(child.spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
@@ -130,16 +133,18 @@ describe('resume', () => {
   }, 60_000);
 });
 
-function runChild(input: string): Promise<string> {
-  const script = fileURLToPath(new URL('./fixtures/resumeInChild.ts', import.meta.url));
+/** Resumes `checkpoint` on an approval agent in a child process (test/fixtures/resumeInChild.ts). */
+function runChild(checkpoint: string): Promise<string> {
+  const cwd = fileURLToPath(new URL('../..', import.meta.url));
+  const file = join(mkdtempSync(join(tmpdir(), 'fp-resume-')), 'checkpoint.json');
+  writeFileSync(file, checkpoint);
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', script], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['tsx', 'test/fixtures/resumeInChild.ts', 'approval', file, 'yes'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`child exited ${code}: ${stderr}`))));
-    child.stdin.end(input);
   });
 }

@@ -9,8 +9,8 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tracingInstrument, type TraceDetail } from '../../src/otel/index.js';
 import { Agent, llmRouter, registerInstrument, scripted, type ScriptedReply } from '../../src/runtime/index.js';
-import { approvalAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
+import { approvalAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
 
 const SECRETS = {
   prompt: 'SYS-PROMPT-SECRET-1f9c',
@@ -59,7 +59,7 @@ async function exportedText(detail: TraceDetail, captureContent?: boolean): Prom
     unregister();
   }
   const bytes = JsonTraceSerializer.serializeRequest(sdk.spans());
-  expect(bytes).toBeDefined();
+  if (!bytes) throw new Error('the OTLP JSON serializer returned nothing for the trace');
   return new TextDecoder().decode(bytes);
 }
 

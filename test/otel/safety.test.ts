@@ -8,7 +8,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { afterAll, describe, expect, it } from 'vitest';
 import { tracingFailures, tracingInstrument } from '../../src/otel/index.js';
 import { registerInstrument } from '../../src/runtime/index.js';
-import { twoToolAgent } from './helpers/agents.js';
+import { twoToolAgent } from '../support/agents.js';
 
 const errors: unknown[][] = [];
 diag.setLogger(

@@ -9,9 +9,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { Agent, isPaused, ProviderError, quietLogger, registerInstrument, scripted } from '../../src/runtime/index.js';
-import { approvalAgent, twoToolAgent } from './helpers/agents.js';
-import { startSdk } from './helpers/sdk.js';
-import { render, structure } from './helpers/tree.js';
+import { activeSpanName, activeSpanProbe, approvalAgent, twoToolAgent } from '../support/agents.js';
+import { startSdk } from '../support/sdk.js';
+import { render, structure } from '../support/traceTree.js';
 
 const sdk = startSdk({ tracing: { detail: 'semantic' } });
 afterAll(() => sdk.shutdown());
@@ -110,32 +110,15 @@ describe('traceExecutor in detail semantic', () => {
 
 describe('activation in detail semantic', () => {
   it('makes chat and tool spans active for the provider and the tool, and leaks nothing', async () => {
-    const active = () => (trace.getActiveSpan() as unknown as { name?: string } | undefined)?.name ?? '(none)';
+    const active = activeSpanName;
     const seen: string[] = [];
-    const provider = scripted({
-      replies: async (request) => {
-        seen.push(`provider: ${active()}`);
-        return request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'probe', args: {} }] };
-      },
-    });
-    const agent = Agent.create({ provider, model: 'm1', name: 'Probe' })
-      .tool({
-        name: 'probe',
-        description: 'notes the active span',
-        inputSchema: { type: 'object' },
-        execute: async () => {
-          await new Promise((r) => setTimeout(r, 1));
-          seen.push(`tool: ${active()}`);
-          return 'ok';
-        },
-      })
-      .build();
+    const agent = activeSpanProbe(seen);
     await trace.getTracer('test').startActiveSpan('caller', async (caller) => {
       await agent.run('hi');
       seen.push(`caller: ${active()}`);
       caller.end(now());
     });
-    expect(seen).toEqual(['provider: chat m1', 'tool: execute_tool probe', 'provider: chat m1', 'caller: caller']);
+    expect(seen).toEqual(['provider: chat m1', 'tool: execute_tool probe', 'tool after await: execute_tool probe', 'provider: chat m1', 'caller: caller']);
     expect(render(sdk.spans()).split('\n').slice(0, 2)).toEqual(['caller', '  invoke_agent Probe']);
   });
 });

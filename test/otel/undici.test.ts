@@ -9,8 +9,8 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible } from '../../src/runtime/index.js';
 import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
-import { startSdk } from './helpers/sdk.js';
-import { childrenOf, structure } from './helpers/tree.js';
+import { startSdk } from '../support/sdk.js';
+import { childrenOf, structure } from '../support/traceTree.js';
 
 const sdk = startSdk();
 let server: WireServer;
@@ -48,8 +48,9 @@ describe('provider HTTP spans', () => {
       'gen_ai.response.id': 'chatcmpl-1',
       'gen_ai.usage.input_tokens': 12,
     });
-    const [http] = childrenOf(spans, chat);
-    expect(http).toBeDefined();
+    const children = childrenOf(spans, chat);
+    expect(children.map((s) => s.name)).toEqual(['POST']);
+    const http = children[0]!;
     expect(http.kind).toBe(SpanKind.CLIENT);
     expect(http.name).toBe('POST');
     expect(http.attributes['http.request.method']).toBe('POST');

@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { boundedJson, captureFromEnv, MAX_CONTENT_CHARS } from '../../src/otel/content.js';
-import { resolveDetail } from '../../src/otel/options.js';
-import { finishReason, providerName } from '../../src/otel/semconv.js';
-import { formatTraceparent, parseTraceparent } from '../../src/otel/traceparent.js';
+import { boundedJson, captureFromEnv, MAX_CONTENT_CHARS } from '../../src/otel/encoding/content.js';
+import { resolveDetail } from '../../src/otel/wiring/options.js';
+import { finishReason, providerName } from '../../src/otel/encoding/semconv.js';
+import { formatTraceparent, parseTraceparent } from '../../src/otel/encoding/traceparent.js';
 
 describe('content capture switch', () => {
   it('is on only for span modes, in any case', () => {

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropic, isProviderError, type LLMRequest, type ProviderError } from '../../src/runtime/providers/index.js';
+import { captureContent, endCapture } from './capture.js';
 import { sendJson, startWireServer, type WireServer } from './wireServer.js';
 
 /** Shaped like a real claude-sonnet-4 answer: a text block, then a tool_use block, with cache usage. */
@@ -59,6 +60,7 @@ let server: WireServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  endCapture();
 });
 
 async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
@@ -181,7 +183,8 @@ describe('anthropic', () => {
     expect(response.stopReason).toBe('stop_sequence');
   });
 
-  it('treats a 200 without a content array as malformed_response carrying the body', async () => {
+  it('treats a 200 without a content array as malformed_response carrying the body (under content capture)', async () => {
+    captureContent();
     const body = { id: 'msg_1', type: 'message', role: 'assistant', stop_reason: 'end_turn' };
     server = await startWireServer((_req, res) => sendJson(res, 200, body));
     const error = await failureOf(anthropic({ baseURL: server.url }).complete({ model: 'm', messages: [] }));

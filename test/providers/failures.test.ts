@@ -15,6 +15,7 @@ import {
   type ProviderError,
   type TransportOptions,
 } from '../../src/runtime/providers/index.js';
+import { captureContent, endCapture } from './capture.js';
 import { closedPort, sendJson, startWireServer, type WireServer } from './wireServer.js';
 
 interface Target {
@@ -65,6 +66,7 @@ let server: WireServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  endCapture();
 });
 
 async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
@@ -86,18 +88,29 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe.each(targets)('$label failures', (target) => {
-  it('400: not retried, typed with status, the API message and the raw body', async () => {
+  it('400: not retried, typed with status and the error type; the body itself stays out', async () => {
     const body = target.errorBody('invalid_request_error', "Invalid value for 'temperature': must be <= 2.");
     server = await startWireServer((_req, res) => sendJson(res, 400, body));
+    const name = target.make('http://x', {}).name;
     const error = await failureOf(target.make(server.url, FAST).complete(PING));
     expect(error.kind).toBe('http');
     expect(error.status).toBe(400);
     expect(error.retryable).toBe(false);
-    expect(error.provider).toBe(target.make('http://x', {}).name);
-    expect(error.message).toContain("Invalid value for 'temperature': must be <= 2.");
-    expect(JSON.parse(error.raw ?? '')).toEqual(body);
+    expect(error.provider).toBe(name);
+    expect(error.message).toBe(`${name}: HTTP 400 (type invalid_request_error)`);
+    expect(error.raw).toBeUndefined();
     expect(error.errorType).toBe('400');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('400 under content capture: the API message and the raw body are kept', async () => {
+    captureContent();
+    const body = target.errorBody('invalid_request_error', "Invalid value for 'temperature': must be <= 2.");
+    server = await startWireServer((_req, res) => sendJson(res, 400, body));
+    const name = target.make('http://x', {}).name;
+    const error = await failureOf(target.make(server.url, FAST).complete(PING));
+    expect(error.message).toBe(`${name}: HTTP 400 (type invalid_request_error): Invalid value for 'temperature': must be <= 2.`);
+    expect(JSON.parse(error.raw ?? '')).toEqual(body);
   });
 
   it.each([
@@ -139,7 +152,7 @@ describe.each(targets)('$label failures', (target) => {
     expect(error.kind).toBe('http');
     expect(error.status).toBe(500);
     expect(error.retryable).toBe(true);
-    expect(error.message).toContain('Internal server error');
+    expect(error.message).toBe(`${target.make('http://x', {}).name}: HTTP 500 (type api_error)`);
   });
 
   it('the default maxRetries is 2', async () => {
@@ -148,7 +161,8 @@ describe.each(targets)('$label failures', (target) => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('a non-JSON error page: status kept, raw body bounded', async () => {
+  it('a non-JSON error page: status kept; under content capture the raw body, bounded', async () => {
+    captureContent();
     const page = `<html><body>${'502 Bad Gateway '.repeat(1000)}</body></html>`;
     server = await startWireServer((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
@@ -160,16 +174,21 @@ describe.each(targets)('$label failures', (target) => {
     expect(error.raw).toBe(page.slice(0, 4096));
   });
 
-  it('a 200 whose body is not JSON: malformed_response with the raw text, not retried', async () => {
+  it('a 200 whose body is not JSON: malformed_response, not retried, the text kept only under content capture', async () => {
     server = await startWireServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"id": "x", "choices": [');
     });
+    const name = target.make('http://x', {}).name;
     const error = await failureOf(target.make(server.url, FAST).complete(PING));
     expect(error.kind).toBe('malformed_response');
     expect(error.retryable).toBe(false);
-    expect(error.raw).toBe('{"id": "x", "choices": [');
+    expect(error.message).toBe(`${name}: malformed response: HTTP 200 answer is not JSON`);
+    expect(error.raw).toBeUndefined();
     expect(server.requests).toHaveLength(1);
+    captureContent();
+    const captured = await failureOf(target.make(server.url, FAST).complete(PING));
+    expect(captured.raw).toBe('{"id": "x", "choices": [');
   });
 
   it('a server that never answers: timeout, retryable', async () => {

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProviderError, openaiCompatible, type LLMRequest, type ProviderError } from '../../src/runtime/providers/index.js';
+import { captureContent, endCapture } from './capture.js';
 import { sendJson, startWireServer, type WireServer } from './wireServer.js';
 
 /** Shaped like a real gpt-4o answer that calls two tools. */
@@ -74,6 +75,7 @@ let server: WireServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  endCapture();
 });
 
 function completionWith(patch: { message?: Record<string, unknown>; finish_reason?: unknown; usage?: unknown }) {
@@ -238,7 +240,8 @@ describe('openaiCompatible', () => {
     expect(response.usage).toEqual({ input: 0, output: 0 });
   });
 
-  it('turns unparseable tool-call arguments into a malformed_response with the raw arguments', async () => {
+  it('turns unparseable tool-call arguments into a malformed_response with the raw arguments (under content capture)', async () => {
+    captureContent();
     const broken = '{"location": "Paris, France"';
     server = await startWireServer((_req, res) =>
       sendJson(
@@ -259,6 +262,7 @@ describe('openaiCompatible', () => {
   });
 
   it('rejects arguments that are JSON but not an object', async () => {
+    captureContent();
     server = await startWireServer((_req, res) =>
       sendJson(
         res,
@@ -273,7 +277,8 @@ describe('openaiCompatible', () => {
     expect(error.raw).toBe('[1,2]');
   });
 
-  it('treats a 200 without choices[0].message as malformed_response carrying the body', async () => {
+  it('treats a 200 without choices[0].message as malformed_response carrying the body (under content capture)', async () => {
+    captureContent();
     const body = { id: 'chatcmpl-1', object: 'chat.completion', choices: [] };
     server = await startWireServer((_req, res) => sendJson(res, 200, body));
     const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));

@@ -7,7 +7,7 @@
 import { SpanStatusCode, type Attributes, type SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTE_CAP, EXCEPTION_CEILING, LIST_CAP, traceProblems } from './support/traces.js';
+import { ATTRIBUTE_CAP, EXCEPTION_CEILING, LIST_CAP, traceProblems } from '../support/traceChecks.js';
 
 const T1 = 'a'.repeat(32);
 const T2 = 'b'.repeat(32);

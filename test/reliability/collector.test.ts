@@ -80,6 +80,8 @@ function arrived(phase: string): string[] {
 beforeAll(async () => {
   vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '20');
   vi.stubEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', '128');
+  // the collector reads traces as OTLP JSON (http/protobuf is the default)
+  vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'http/json');
   // without telemetry: no SDK is registered yet, so the runs are not traced
   baseline = await runBatch('untraced');
   collector = await startCollector();

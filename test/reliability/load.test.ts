@@ -8,8 +8,8 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
-import { startSdk } from './support/sdk.js';
-import { groupByTrace, rootOf, traceProblems } from './support/traces.js';
+import { startSdk } from '../support/sdk.js';
+import { groupByTrace, rootOf, traceProblems } from '../support/traceChecks.js';
 
 const RUNS = 1000;
 const sdk = startSdk();

@@ -41,8 +41,8 @@ import {
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { anything, oddPayload, oddShortString, oddText } from './support/oddValues.js';
 import { outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
-import { traceProblems } from './support/traces.js';
+import { startSdk } from '../support/sdk.js';
+import { traceProblems } from '../support/traceChecks.js';
 
 const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
@@ -148,7 +148,7 @@ describe('a model that answers with odd output', () => {
     id: oddShortString,
   });
 
-  it('the run answers the final content (or fails typed when arguments cannot be stored); the trace is well-formed', async () => {
+  it('the run answers the final content (or fails typed when usage is impossible or arguments cannot be stored); the trace is well-formed', async () => {
     await fc.assert(
       fc.asyncProperty(reply, detail, fc.boolean(), async (r, mode, capture) => {
         begin(mode, capture);
@@ -165,8 +165,13 @@ describe('a model that answers with odd output', () => {
           .tool({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' }, execute: (a: unknown) => a })
           .build();
         const result = await outcomeOf(agent.run('go'));
+        const usable = [r.usage.input, r.usage.output].every((n) => Number.isFinite(n) && n >= 0);
         if (result.ok) expect(result.value).toBe(r.finalContent);
-        else {
+        else if (!usable) {
+          // token counts that are not finite and >= 0 make the reply malformed, typed at the provider boundary
+          expect(result.error).toBeInstanceOf(RunFailedError);
+          expect((result.error as RunFailedError).cause).toMatchObject({ name: 'ProviderError', kind: 'malformed_response' });
+        } else {
           // footprintjs stores a turn's state with structuredClone: arguments it cannot clone fail the run, typed
           expect(result.error).toBeInstanceOf(RunFailedError);
           expect(calls.some((c) => !cloneable(c.args))).toBe(true);

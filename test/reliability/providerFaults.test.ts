@@ -21,8 +21,8 @@ import {
 } from '../../src/index.js';
 import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
 import { failure, only, outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
-import { traceProblems } from './support/traces.js';
+import { startSdk } from '../support/sdk.js';
+import { traceProblems } from '../support/traceChecks.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

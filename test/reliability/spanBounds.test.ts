@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible, RunFailedError, type LLMProvider } from '../../src/index.js';
 import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
 import { outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
-import { ATTRIBUTE_CAP, traceProblems } from './support/traces.js';
+import { startSdk } from '../support/sdk.js';
+import { ATTRIBUTE_CAP, traceProblems } from '../support/traceChecks.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { Agent, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { named, only, outcomeOf } from './support/runs.js';
-import { startSdk } from './support/sdk.js';
-import { traceProblems } from './support/traces.js';
+import { startSdk } from '../support/sdk.js';
+import { traceProblems } from '../support/traceChecks.js';
 
 const sdk = startSdk();
 beforeAll(() => vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'span_only'));

@@ -6,7 +6,7 @@ describe('cost', () => {
   it('ships a dated table covering OpenAI, Anthropic, Google and open models', () => {
     expect(PRICING_AS_OF).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     for (const model of ['gpt-4o', 'gpt-5-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'llama-3.3-70b', 'deepseek-chat']) {
-      expect(DEFAULT_PRICING[model], model).toBeDefined();
+      expect(Object.keys(DEFAULT_PRICING[model] ?? {}).sort(), model).toEqual(expect.arrayContaining(['input', 'output']));
     }
   });
 

@@ -36,7 +36,7 @@ describe('pause and resume', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fp-resume-'));
     const file = join(dir, 'checkpoint.json');
     writeFileSync(file, JSON.stringify(out.checkpoint));
-    const child = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/resumeInChild.ts', file, 'yes'], {
+    const child = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/resumeInChild.ts', 'refund', file, 'yes'], {
       cwd: process.cwd(),
     });
     const report = JSON.parse(child.stdout) as { result: string; events: { type: string; runId: string }[]; pid: number };

@@ -1,63 +1,46 @@
 /**
- * How startTelemetry reads its options and the standard OTEL_* variables: where telemetry goes
- * (files by default, OTLP when any endpoint is set, signal variables used as-is, code over env),
- * OTEL_SDK_DISABLED, the metric interval and its timeout, the span queue size, and the resource
- * (service name and version, OTEL_RESOURCE_ATTRIBUTES, a per-process instance id).
+ * The settings startTelemetry owns beside NodeSDK: where telemetry goes (files unless an exporter or
+ * endpoint is named, then the standard variables decide; OTEL_SDK_DISABLED), the metric interval and
+ * its timeout, the span queue size, and the resource handed to NodeSDK (a per-start instance id, the
+ * code's attributes, which detectors run).
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveConfig } from '../../src/telemetry/config.js';
-import { buildResource } from '../../src/telemetry/resource.js';
+import { envDetector } from '@opentelemetry/resources';
+import { DESTINATION_VARIABLES, resolveConfig } from '../../src/telemetry/config.js';
+import { resourceSetup } from '../../src/telemetry/resource.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 
 describe('destination', () => {
-  it('is OTLP-JSON files under ./telemetry when no endpoint is configured', () => {
-    expect(resolveConfig({}).destination).toEqual({
+  it('is OTLP-JSON files under ./telemetry when nothing names an exporter or an endpoint', () => {
+    expect(resolveConfig({}).route).toEqual({
       kind: 'files',
       traces: path.resolve('telemetry', 'traces.jsonl'),
       metrics: path.resolve('telemetry', 'metrics.jsonl'),
     });
-    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).destination).toMatchObject({ traces: '/tmp/fp/traces.jsonl' });
+    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).route).toMatchObject({ traces: '/tmp/fp/traces.jsonl' });
+    vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/json');
+    vi.stubEnv('OTEL_SERVICE_NAME', 'still-files');
+    expect(resolveConfig({}).route.kind).toBe('files');
   });
 
-  it('appends the signal paths to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
-    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://collector:4318/');
-    expect(resolveConfig({}).destination).toEqual({
-      kind: 'otlp',
-      traces: 'http://collector:4318/v1/traces',
-      metrics: 'http://collector:4318/v1/metrics',
-    });
+  it.each(DESTINATION_VARIABLES)('leaves the choice to the standard variables once %s is set', (variable) => {
+    vi.stubEnv(variable, variable.endsWith('EXPORTER') ? 'otlp' : 'http://collector:4318');
+    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).route).toEqual({ kind: 'env' });
   });
 
-  it('uses a signal endpoint as given, and the spec default for the other signal', () => {
-    vi.stubEnv('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'http://vm:8428/opentelemetry/v1/metrics');
-    expect(resolveConfig({}).destination).toEqual({
-      kind: 'otlp',
-      traces: 'http://localhost:4318/v1/traces',
-      metrics: 'http://vm:8428/opentelemetry/v1/metrics',
-    });
-    vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'http://jaeger:4318/v1/traces');
-    expect(resolveConfig({}).destination).toMatchObject({ traces: 'http://jaeger:4318/v1/traces' });
-  });
-
-  it('lets the endpoint option win over every endpoint variable', () => {
-    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://env:4318');
-    vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'http://env-traces:4318/v1/traces');
-    expect(resolveConfig({ endpoint: 'http://code:4318' }).destination).toEqual({
-      kind: 'otlp',
-      traces: 'http://code:4318/v1/traces',
-      metrics: 'http://code:4318/v1/metrics',
-    });
+  it('leaves the choice to the standard variables when the endpoint option is given', () => {
+    expect(resolveConfig({ endpoint: 'http://code:4318' }).route).toEqual({ kind: 'env' });
   });
 
   it('is disabled by OTEL_SDK_DISABLED=true, whatever else is set', () => {
     vi.stubEnv('OTEL_SDK_DISABLED', 'true');
-    expect(resolveConfig({ endpoint: 'http://code:4318' }).destination).toEqual({ kind: 'disabled' });
+    expect(resolveConfig({ endpoint: 'http://code:4318' }).route).toEqual({ kind: 'disabled' });
     vi.stubEnv('OTEL_SDK_DISABLED', 'false');
-    expect(resolveConfig({}).destination.kind).toBe('files');
+    expect(resolveConfig({}).route.kind).toBe('files');
   });
 });
 
@@ -99,24 +82,28 @@ describe('intervals, timeouts and queue', () => {
 });
 
 describe('resource', () => {
-  it('takes OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, and the options over both', () => {
-    vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', 'deployment.environment.name=staging,service.name=from-attrs,team=agents');
-    expect(buildResource({}).attributes).toMatchObject({
-      'service.name': 'from-attrs',
-      'deployment.environment.name': 'staging',
-      team: 'agents',
-    });
-    vi.stubEnv('OTEL_SERVICE_NAME', 'from-env');
-    expect(buildResource({}).attributes['service.name']).toBe('from-env');
-    const attributes = buildResource({ serviceName: 'shop', serviceVersion: '1.2.3', resourceAttributes: { team: 'billing' } }).attributes;
-    expect(attributes).toMatchObject({ 'service.name': 'shop', 'service.version': '1.2.3', team: 'billing' });
+  it('is the SDK defaults, a fresh service.instance.id per start and the code\'s version and attributes', () => {
+    const first = resourceSetup({ serviceName: 'shop', serviceVersion: '1.2.3', resourceAttributes: { team: 'billing' } });
+    const attributes = first.resource.attributes;
+    expect(Object.keys(attributes).sort()).toEqual([
+      'service.instance.id',
+      'service.name',
+      'service.version',
+      'team',
+      'telemetry.sdk.language',
+      'telemetry.sdk.name',
+      'telemetry.sdk.version',
+    ]);
+    expect(attributes).toMatchObject({ 'service.version': '1.2.3', team: 'billing', 'telemetry.sdk.language': 'nodejs' });
+    expect(attributes['service.instance.id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(resourceSetup({}).resource.attributes['service.instance.id']).not.toBe(attributes['service.instance.id']);
+    // NodeSDK applies serviceName after the detectors, so it wins over OTEL_SERVICE_NAME
+    expect(first.serviceName).toBe('shop');
   });
 
-  it('carries the SDK identity and a fresh service.instance.id per start', () => {
-    const first = buildResource({}).attributes;
-    expect(first).toMatchObject({ 'telemetry.sdk.language': 'nodejs', 'telemetry.sdk.name': 'opentelemetry' });
-    expect(first['service.name']).toMatch(/^unknown_service:/);
-    expect(first['service.instance.id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(buildResource({}).attributes['service.instance.id']).not.toBe(first['service.instance.id']);
+  it('runs the environment detector only, unless OTEL_NODE_RESOURCE_DETECTORS is set (then NodeSDK reads it)', () => {
+    expect(resourceSetup({}).resourceDetectors).toEqual([envDetector]);
+    vi.stubEnv('OTEL_NODE_RESOURCE_DETECTORS', 'env,host');
+    expect('resourceDetectors' in resourceSetup({})).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The metric contract as data: every instrument footprint-otel exports, with its name, kind, unit,
- * value type, bucket boundaries and the attributes it may carry (ARCHITECTURE §5). Instruments are
+ * value type, bucket boundaries and the attributes it may carry (docs/architecture.md, Metrics). Instruments are
  * created from these entries, the README's metric reference is generated from them, and the
  * dashboards test checks every queried name against them, so a rename cannot drift silently.
  */
-import { ATTR } from './attributes.js';
+import { ATTR } from './metricAttributes.js';
 
 export interface MetricSpec {
   /** The instrument name as exported over OTLP. */
@@ -74,7 +74,8 @@ export const METRICS = {
     kind: 'counter',
     unit: '{decision}',
     valueType: 'int',
-    description: "Routing decisions by router and chosen branch ('_none': nobody, '_not_in_roster': an unknown id).",
+    description:
+      "Routing decisions, one per routing act, by the composition that dispatched and the route its choice opens ('desk>billing', the footprint.route of the chosen member's cost; 'desk>_none': it chose nobody, so its work is done; 'desk>_not_in_roster': an unknown id).",
     attributes: [ATTR.router, ATTR.routeChosen],
     recordedBy: 'metricsInstrument',
   },

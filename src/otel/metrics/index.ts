@@ -1,5 +1,10 @@
-/** footprint-otel's metrics: the run instrument that records them and the metric catalog as data. */
-export { metricsInstrument, METRICS_INSTRUMENT_ID, METER_NAME, type MetricsInstrumentOptions } from './instrument.js';
+/**
+ * metrics/ — a run as metrics: the run instrument that records them (one typed handler per event in
+ * runRecorder.ts), the metric catalog as data (names, units, buckets, descriptions; it also builds
+ * the README table and the Prometheus names), the metric attribute keys and the trip series primer.
+ * Depends on events/, runtime/ (instruments, outcomes) and encoding/ (provider names).
+ */
+export { metricsInstrument, METRICS_INSTRUMENT_ID, METER_NAME, type MetricsInstrumentOptions } from './metricsInstrument.js';
 export {
   METRICS,
   METRIC_CATALOG,
@@ -9,5 +14,6 @@ export {
   type MetricSpec,
   type MetricKey,
 } from './catalog.js';
-export { ATTR as METRIC_ATTRIBUTES, MAX_ATTRIBUTE_CHARS } from './attributes.js';
+export { ATTR as METRIC_ATTRIBUTES, MAX_ATTRIBUTE_CHARS } from './metricAttributes.js';
+export { createCounter } from './instrumentSet.js';
 export { prometheusFamily, prometheusLabel, prometheusSeries } from './prometheusNames.js';

@@ -6,11 +6,11 @@
  * operation until it ends, each agent's current skill).
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { EventMeta, EventPayloads, TypedEvent } from '../../events/index.js';
-import type { RunOutcome, RunSession, RunStart } from '../../runtime/index.js';
-import { providerName } from '../semconv.js';
-import { ATTR, bounded } from './attributes.js';
-import type { RunInstruments } from './instruments.js';
+import { handleEvent, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
+import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
+import { providerName } from '../encoding/index.js';
+import { ATTR, bounded } from './metricAttributes.js';
+import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
 
 interface OpenCall {
@@ -23,7 +23,6 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   const calls = new Map<string, OpenCall>();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
-  let stoppedEarly = false;
 
   const llmAttributes = (
     payload: { provider: string; model: string; agentId: string },
@@ -38,20 +37,17 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     [ATTR.route]: bounded(meta.route),
   });
 
-  const handlers: { [K in keyof EventPayloads]?: (payload: EventPayloads[K], meta: EventMeta) => void } = {
-    'footprint.agent.turn_start': (p) => {
+  const handlers: EventHandlers = {
+    'footprint.agent.turn_start': ({ payload: p }) => {
       if (p.skillGraph) trips.prime(p.agentId);
     },
-    'footprint.agent.iteration_start': (p, meta) => {
+    'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), bounded(p.skill));
     },
-    'footprint.agent.turn_end': (p, meta) => {
-      if (meta.compositionPath.length === 1 && p.outcome === 'stopped_early') stoppedEarly = true;
-    },
-    'footprint.stream.llm_start': (p) => {
+    'footprint.stream.llm_start': ({ payload: p }) => {
       calls.set(p.callId, { operation: p.operation, skill: bounded(p.skill) });
     },
-    'footprint.stream.llm_end': (p, meta) => {
+    'footprint.stream.llm_end': ({ payload: p, meta }) => {
       const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
       calls.delete(p.callId);
       const attributes = llmAttributes(p, meta, call);
@@ -63,7 +59,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
       instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
     },
-    'footprint.cost.tick': (p, meta) => {
+    'footprint.cost.tick': ({ payload: p, meta }) => {
       instruments.llmCost.add(p.usd, {
         [ATTR.model]: bounded(p.model),
         [ATTR.provider]: bounded(providerName(p.provider)),
@@ -72,26 +68,29 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.route]: bounded(meta.route),
       });
     },
-    'footprint.composition.route_decided': (p) => {
-      instruments.routeDecisions.add(1, { [ATTR.router]: bounded(p.compositionId), [ATTR.routeChosen]: chosenBranch(p) });
+    'footprint.composition.route_decided': ({ payload: p, meta }) => {
+      instruments.routeDecisions.add(1, {
+        [ATTR.router]: bounded(p.compositionId),
+        // The route the chosen member runs under: exactly the footprint.route its cost is recorded with.
+        [ATTR.routeChosen]: bounded(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
+      });
     },
-    'footprint.route.trip': (p) => {
+    'footprint.route.trip': ({ payload: p }) => {
       instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: bounded(p.agentId) });
     },
-    'footprint.skill.rejected': (p, meta) => {
+    'footprint.skill.rejected': ({ payload: p, meta }) => {
       const skill = bounded(p.current);
       skills.set(memberKey(meta), skill);
       instruments.skillRejections.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skill });
     },
-    'footprint.skill.escalated': (p, meta) => {
+    'footprint.skill.escalated': ({ payload: p, meta }) => {
       instruments.skillEscalations.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skills.get(memberKey(meta)) ?? '' });
     },
   };
 
   trips.primeTree(start.runner);
   const unsubscribe = start.hub.subscribe((event: TypedEvent) => {
-    const handle = handlers[event.type] as ((payload: unknown, meta: EventMeta) => void) | undefined;
-    handle?.(event.payload, event.meta);
+    handleEvent(handlers, event);
   });
 
   return {
@@ -100,7 +99,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
         [ATTR.runnerId]: bounded(start.runner.id),
-        [ATTR.runOutcome]: outcomeOf(outcome, stoppedEarly),
+        [ATTR.runOutcome]: outcomeLabel(outcome),
       };
       instruments.runs.add(1, attributes);
       instruments.runDuration.record((performance.now() - startedAt) / 1000, attributes);
@@ -109,7 +108,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
 }
 
 function memberKey(meta: EventMeta): string {
-  return meta.subflowPath.join('/');
+  return stageIds.pathKey(meta.subflowPath);
 }
 
 /**
@@ -120,10 +119,4 @@ function chosenBranch(p: EventPayloads['footprint.composition.route_decided']): 
   if (p.inRoster === false) return '_not_in_roster';
   if (p.chosen === '') return '_none';
   return bounded(p.chosen);
-}
-
-function outcomeOf(outcome: RunOutcome, stoppedEarly: boolean): string {
-  if (outcome.status === 'failed') return 'error';
-  if (outcome.status === 'paused') return 'paused';
-  return stoppedEarly ? 'stopped_early' : 'ok';
 }

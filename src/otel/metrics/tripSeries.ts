@@ -12,7 +12,7 @@
 import type { Counter } from '@opentelemetry/api';
 import type { EventPayloads } from '../../events/index.js';
 import type { Runner } from '../../runtime/index.js';
-import { ATTR, bounded } from './attributes.js';
+import { ATTR, bounded } from './metricAttributes.js';
 
 type TripKind = EventPayloads['footprint.route.trip']['kind'];
 

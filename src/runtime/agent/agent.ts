@@ -53,6 +53,7 @@ export class Agent extends Runner {
   }
 
   static create(options: AgentOptions): AgentBuilder {
+    if (typeof options !== 'object' || options === null) throw new ConfigError('Agent.create needs options: { provider, model }');
     return new AgentBuilder(options);
   }
 

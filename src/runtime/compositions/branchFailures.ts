@@ -10,6 +10,7 @@
  * stage, so a failure a nested Parallel already absorbed is never charged to the outer branch.
  */
 import type { FlowErrorEvent, FlowSubflowEvent } from 'footprintjs';
+import { stageIds } from '../../events/index.js';
 import { currentHub, type RunHub, type RunInstrument } from '../run/index.js';
 
 const TOKEN_KEY = 'parallelBranch';
@@ -30,13 +31,9 @@ export const branchFailureInstrument: RunInstrument = {
         if (typeof token === 'string' && event.subflowId) tokenByMount.set(event.subflowId, token);
       },
       onError(event: FlowErrorEvent) {
-        const path = mountPathOf(event.traversalContext?.runtimeStageId ?? '');
-        for (let length = path.length; length > 0; length--) {
-          const token = tokenByMount.get(path.slice(0, length).join('/'));
-          if (token === undefined) continue;
-          if (!failures.has(token)) failures.set(token, event.structuredError.raw);
-          return;
-        }
+        const path = stageIds.subflowPathOf(event.traversalContext?.runtimeStageId ?? '');
+        const token = stageIds.nearest(path, (key) => tokenByMount.get(key));
+        if (token !== undefined && !failures.has(token)) failures.set(token, event.structuredError.raw);
       },
     });
     return undefined;
@@ -52,9 +49,4 @@ export function branchInput(message: string, token: string): Record<string, unkn
 export function branchFailure(token: string): unknown {
   const hub = currentHub();
   return hub ? failuresByRun.get(hub)?.get(token) : undefined;
-}
-
-function mountPathOf(runtimeStageId: string): string[] {
-  const slash = runtimeStageId.lastIndexOf('/');
-  return slash < 0 ? [] : runtimeStageId.slice(0, slash).split('/');
 }

@@ -13,6 +13,7 @@
  * A pause in one of the other shapes can be made resumable by nesting it differently, e.g. a
  * top-level Conditional becomes resumable as the single step of a Sequence.
  */
+import { stageIds } from '../../events/index.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { CheckpointError, Runner, type RunOptions, type RunResult } from '../run/index.js';
 
@@ -33,13 +34,13 @@ export abstract class Composition extends Runner {
 }
 
 function checkResumable(top: Runner, subflowPath: readonly string[]): void {
-  const mountPath = subflowPath.length === 0 ? [] : subflowPath[subflowPath.length - 1]!.split('/');
+  const mountPath = stageIds.pathOfKey(subflowPath[subflowPath.length - 1] ?? '');
   let runner = top;
   for (const [depth, segment] of mountPath.entries()) {
     const replayable = depth === 0 ? runner.kind === 'sequence' : runner.kind === 'conditional';
     if (!replayable) {
       throw new CheckpointError(
-        `cannot resume a pause at "${mountPath.join('/')}": footprintjs cannot continue a run through ` +
+        `cannot resume a pause at "${stageIds.pathKey(mountPath)}": footprintjs cannot continue a run through ` +
           `${runner.kind} "${runner.id}" from inside its members ${depth === 0 ? 'at the top level' : 'when it is nested'}; ` +
           'mount the pausing member in a Sequence step (optionally through Conditionals) instead',
       );

@@ -14,7 +14,7 @@ import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
 import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
-import { enter, exit, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
 
 const STAGES = ['enter', 'route', 'exit'] as const;
@@ -56,20 +56,14 @@ export class Conditional extends Composition {
     return this.branches.map(({ mountId, runner }) => ({ mountId, runner }));
   }
 
-  override get routesBetweenMembers(): boolean {
+  override routesTo(): boolean {
     return true;
   }
 
   protected buildChart(): FlowChart {
     const m: MemberRef = { kind: this.kind, id: this.id };
     const branches = this.branches;
-    let decider = flowChart<ConditionalState>(
-      'Enter',
-      stage(m, 'enter', (scope: CompositionScope<ConditionalState>) => {
-        enter(scope, m, branches.length);
-      }),
-      'enter',
-    ).addDeciderFunction(
+    let decider = flowChart<ConditionalState>('Enter', openingStage<ConditionalState>(m, { childCount: branches.length }), 'enter').addDeciderFunction(
       'Route',
       stage(m, 'route', (scope: CompositionScope<ConditionalState>) => choose(scope, m, branches)),
       'route',
@@ -87,7 +81,7 @@ export class Conditional extends Composition {
     }
     return decider
       .end()
-      .addFunction('Exit', stage(m, 'exit', (scope: CompositionScope<ConditionalState>) => exit(scope, m, scope.reply)), 'exit')
+      .addFunction('Exit', closingStage<ConditionalState>(m, { close: (scope) => ({ answer: scope.reply }) }), 'exit')
       .setLogger(quietLogger)
       .build();
   }

@@ -1,7 +1,8 @@
 /**
- * The opening and closing every composition shares: the first stage reads the input message and
- * emits composition.enter; the final stage emits composition.exit (status, duration, stop reason),
- * writes the answer to scope `output` and returns it (the chart contract of every runner).
+ * The opening and closing every composition shares: the first stage (openingStage) reads the input
+ * message and emits composition.enter; the final stage (closingStage) emits composition.exit (status,
+ * duration, stop reason), writes the answer to scope `output` and returns it (the chart contract of
+ * every runner). Each composition says only what it sets up and how it closes.
  *
  * Replays: when a run resumes from a pause deep inside nested compositions, footprintjs re-enters
  * every enclosing composition from its first stage with its saved state (the pause checkpoint's
@@ -10,6 +11,7 @@
  */
 import type { TypedScope } from 'footprintjs';
 import { emit, now, type EventPayloads, type MemberRef } from '../../events/index.js';
+import { stage } from '../run/index.js';
 
 export interface CompositionState {
   /**
@@ -54,4 +56,39 @@ export function exit(
   });
   scope.output = output;
   return output;
+}
+
+export interface Opening<S extends CompositionState> {
+  /** The stage id (default 'enter'; a Parallel opens with its 'fork'). */
+  stageId?: string;
+  /** How many members the composition has (composition.enter's childCount). */
+  childCount: number;
+  /** What the composition sets up on a first opening (not on a replay after a resume). */
+  opened?: (scope: CompositionScope<S>) => void;
+}
+
+/** The opening stage every composition starts with: enter(), then its own set-up. */
+export function openingStage<S extends CompositionState>(member: MemberRef, opening: Opening<S>) {
+  return stage(member, opening.stageId ?? 'enter', (scope: CompositionScope<S>) => {
+    if (enter(scope, member, opening.childCount)) opening.opened?.(scope);
+  });
+}
+
+/** How a composition closes: its answer, and its status and stop reason when not plain 'ok'. */
+export interface Closing {
+  answer: string;
+  status?: ExitStatus;
+  stopReason?: string;
+}
+
+/** The closing stage every composition ends with: exit() with what `close` decides (sync or async). */
+export function closingStage<S extends CompositionState>(
+  member: MemberRef,
+  options: { stageId?: string; close: (scope: CompositionScope<S>) => Closing | Promise<Closing> },
+) {
+  return stage(member, options.stageId ?? 'exit', (scope: CompositionScope<S>) => {
+    const finish = ({ answer, status, stopReason }: Closing) => exit(scope, member, answer, status, stopReason);
+    const closing = options.close(scope);
+    return closing instanceof Promise ? closing.then(finish) : finish(closing);
+  });
 }

@@ -10,7 +10,7 @@ import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
 import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
-import { enter, exit, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
 
 /** The hard ceiling on passes, whatever a loop asks for. */
@@ -61,13 +61,7 @@ export class Loop extends Composition {
       scope.iteration = iteration;
       emit(scope, 'footprint.composition.iteration', { compositionId: m.id, iteration });
     };
-    return flowChart<LoopState>(
-      'Enter',
-      stage(m, 'enter', (scope: CompositionScope<LoopState>) => {
-        if (enter(scope, m, 1)) startPass(scope, 1);
-      }),
-      'enter',
-    )
+    return flowChart<LoopState>('Enter', openingStage<LoopState>(m, { childCount: 1, opened: (scope) => startPass(scope, 1) }), 'enter')
       .addSubFlowChartNext(
         this.body.mountId,
         this.body.runner.chart(),
@@ -92,9 +86,12 @@ export class Loop extends Composition {
       .addFunctionBranch(
         CHECK_EXIT,
         'Exit',
-        stage(m, 'exit', (scope: CompositionScope<LoopState>) => {
-          const reason = scope.stopReason;
-          return exit(scope, m, scope.current, reason === 'ceiling' ? 'budget_exhausted' : 'ok', reason);
+        closingStage<LoopState>(m, {
+          close: (scope) => ({
+            answer: scope.current,
+            status: scope.stopReason === 'ceiling' ? 'budget_exhausted' : 'ok',
+            stopReason: scope.stopReason,
+          }),
         }),
       )
       .end()

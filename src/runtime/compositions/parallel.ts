@@ -14,10 +14,10 @@
 import { flowChart, type FlowChart, type FlowChartBuilder } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
 import { failureOrigin } from '../run/errors.js';
-import { ConfigError, errorType, newId, quietLogger, Runner, stage, type MountedMember, type RunInstrument } from '../run/index.js';
+import { ConfigError, errorType, newId, quietLogger, Runner, type MountedMember, type RunInstrument } from '../run/index.js';
 import { branchFailure, branchFailureInstrument, branchInput } from './branchFailures.js';
 import { Composition, type CompositionOptions } from './composition.js';
-import { enter, exit, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionState } from './lifecycle.js';
 import { asText, checkMember } from './members.js';
 
 const STAGES = ['fork', 'merge'] as const;
@@ -74,10 +74,13 @@ export class Parallel extends Composition {
 
     let chart: FlowChartBuilder<any, any> = flowChart<ParallelState>(
       'Fork',
-      stage(m, 'fork', (scope: CompositionScope<ParallelState>) => {
-        if (!enter(scope, m, ids.length)) return;
-        scope.forkToken = newId('fork');
-        emit(scope, 'footprint.composition.fork', { compositionId: m.id, branches: ids });
+      openingStage<ParallelState>(m, {
+        stageId: 'fork',
+        childCount: ids.length,
+        opened: (scope) => {
+          scope.forkToken = newId('fork');
+          emit(scope, 'footprint.composition.fork', { compositionId: m.id, branches: ids });
+        },
       }),
       'fork',
     );
@@ -91,7 +94,9 @@ export class Parallel extends Composition {
     return chart
       .addFunction(
         'Merge',
-        stage(m, 'merge', async (scope: CompositionScope<ParallelState>) => {
+        closingStage<ParallelState>(m, {
+          stageId: 'merge',
+          close: async (scope) => {
           const results = ids.map((id, index): BranchResult => {
             const output = scope.$getValue(outputKey(index));
             if (typeof output === 'string') return { id, status: 'ok', output };
@@ -107,7 +112,8 @@ export class Parallel extends Composition {
           }
           const failed = results.filter((r) => r.status === 'error').map((r) => r.id);
           const answer = asText(await merge(results));
-          return failed.length === 0 ? exit(scope, m, answer) : exit(scope, m, answer, 'partial', `failed: ${failed.join(', ')}`);
+          return failed.length === 0 ? { answer } : { answer, status: 'partial', stopReason: `failed: ${failed.join(', ')}` };
+          },
         }),
         'merge',
       )

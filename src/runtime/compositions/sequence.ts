@@ -7,9 +7,9 @@
  */
 import { flowChart, type FlowChart, type FlowChartBuilder } from 'footprintjs';
 import type { MemberRef } from '../../events/index.js';
-import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
-import { enter, exit, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
 
 const STAGES = ['enter', 'exit'] as const;
@@ -39,13 +39,7 @@ export class Sequence extends Composition {
   protected buildChart(): FlowChart {
     const m: MemberRef = { kind: this.kind, id: this.id };
     const count = this.steps.length;
-    let chart: FlowChartBuilder<any, any> = flowChart<CompositionState>(
-      'Enter',
-      stage(m, 'enter', (scope: CompositionScope) => {
-        enter(scope, m, count);
-      }),
-      'enter',
-    );
+    let chart: FlowChartBuilder<any, any> = flowChart<CompositionState>('Enter', openingStage(m, { childCount: count }), 'enter');
     for (const step of this.steps) {
       chart = chart.addSubFlowChartNext(
         step.mountId,
@@ -58,7 +52,7 @@ export class Sequence extends Composition {
       );
     }
     return chart
-      .addFunction('Exit', stage(m, 'exit', (scope: CompositionScope) => exit(scope, m, scope.current)), 'exit')
+      .addFunction('Exit', closingStage(m, { close: (scope) => ({ answer: scope.current }) }), 'exit')
       .setLogger(quietLogger)
       .build();
   }

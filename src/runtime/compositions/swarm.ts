@@ -19,21 +19,22 @@ import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
 import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
-import { enter, exit, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
 
 export const DEFAULT_MAX_HANDOFFS = 10;
 export const MAX_HANDOFFS_CEILING = 100;
 
-const STAGES = ['enter', 'route', 'stop', 'settle', 'continue', 'again', 'exit'] as const;
-const STOP = 'stop';
-const AGAIN = 'again';
-const EXIT = 'exit';
+/** The swarm's own stage ids (agents' mount ids must not collide with them). */
+const STAGE = { enter: 'enter', route: 'route', stop: 'stop', settle: 'settle', continue: 'continue', again: 'again', exit: 'exit' } as const;
+const STAGES = Object.values(STAGE);
 
 export interface RouteInput {
   message: string;
   lastAgent?: string;
   handoffs: number;
+  /** What the swarm's prelude (llmSwarm's router) chose this turn, when it has one and it chose. */
+  routed?: string;
 }
 
 export type RouteFn = (input: RouteInput) => string | undefined;
@@ -48,27 +49,38 @@ export interface SwarmOptions {
 }
 
 /**
- * A member that runs before every routing decision, whose output becomes the current message
- * (llmSwarm mounts its router here). `input` composes what it is asked.
+ * A member that runs before every routing decision (llmSwarm mounts its router here): `input`
+ * composes what it is asked, `read` takes its output apart into the next current message and the
+ * agent it chose, which reaches route() through the swarm's state as `routed`. The swarm then
+ * reports the one decision, matched 'llm', with the prelude's reason as evidence.
  */
 export interface SwarmPrelude extends MountedMember {
-  input: (turn: { request: string; current: string; lastAgent?: string }) => string;
+  input: (turn: { request: string; current: string; lastAgent?: string }) => Record<string, unknown>;
+  read: (output: unknown) => { message: string; chosen?: string; reason?: string };
 }
 
 type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
+
+/** Why the swarm stops, once it knows (absent while it goes on). */
+interface StopCause {
+  status: ExitStatus;
+  reason: string;
+}
 
 interface SwarmState extends CompositionState {
   /** The message the swarm was given. */
   request: string;
   iteration: number;
   handoffs: number;
-  /** '' before the first turn. */
-  lastAgent: string;
-  lastReply: string;
+  /** Absent before the first turn. */
+  lastAgent?: string;
+  lastReply?: string;
   /** The reply of the turn that just ran (written by the agent's mount). */
   reply: string;
-  stopStatus: string;
-  stopReason: string;
+  /** What the prelude chose this turn (null: nobody) and why. */
+  routed?: string | null;
+  routedReason?: string | null;
+  stop?: StopCause;
 }
 
 export function swarm(options: SwarmOptions): Swarm {
@@ -117,8 +129,9 @@ export class Swarm extends Composition {
     return this.prelude ? [{ mountId: this.prelude.mountId, runner: this.prelude.runner }, ...this.agents] : this.agents;
   }
 
-  override get routesBetweenMembers(): boolean {
-    return true;
+  /** Its agents are chosen; the prelude (an LLM router) runs before every choice and is not. */
+  override routesTo(mountId: string): boolean {
+    return mountId !== this.prelude?.mountId;
   }
 
   protected buildChart(): FlowChart {
@@ -130,28 +143,32 @@ export class Swarm extends Composition {
     };
     let chart = flowChart<SwarmState>(
       'Enter',
-      stage(m, 'enter', (scope: CompositionScope<SwarmState>) => {
-        if (!enter(scope, m, agents.length)) return;
-        scope.request = scope.current;
-        scope.handoffs = 0;
-        scope.lastAgent = '';
-        scope.lastReply = '';
-        startPass(scope, 1);
+      openingStage<SwarmState>(m, {
+        childCount: agents.length,
+        opened: (scope) => {
+          scope.request = scope.current;
+          scope.handoffs = 0;
+          startPass(scope, 1);
+        },
       }),
-      'enter',
+      STAGE.enter,
     );
     if (prelude) {
       chart = chart.addSubFlowChartNext(
         prelude.mountId,
         prelude.runner.chart(),
         prelude.runner.name,
-        mountOptions<SwarmState>(
-          (state) => prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent || undefined }),
-          (output) => ({ current: output }),
-        ),
+        {
+          inputMapper: (state: SwarmState) => prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent }),
+          outputMapper: (output: unknown) => {
+            const { message, chosen, reason } = prelude.read(output);
+            // null, not absent: a mapped-out key left undefined would keep the previous turn's value.
+            return { current: message, routed: chosen ?? null, routedReason: reason ?? null };
+          },
+        },
       );
     }
-    let dispatch = chart.addDeciderFunction('Route', stage(m, 'route', (scope: CompositionScope<SwarmState>) => this.decide(scope, m)), 'route');
+    let dispatch = chart.addDeciderFunction('Route', stage(m, STAGE.route, (scope: CompositionScope<SwarmState>) => this.decide(scope, m)), STAGE.route);
     for (const agent of agents) {
       dispatch = dispatch.addSubFlowChartBranch(
         agent.mountId,
@@ -165,37 +182,37 @@ export class Swarm extends Composition {
     }
     return dispatch
       .addFunctionBranch(
-        STOP,
+        STAGE.stop,
         'Stop',
-        stage(m, STOP, (scope: CompositionScope<SwarmState>) => {
+        stage(m, STAGE.stop, (scope: CompositionScope<SwarmState>) => {
           // Stopped early, the answer is the last agent's reply rather than a message meant for an agent.
-          if (scope.stopReason !== 'no_route' && scope.lastReply !== '') scope.current = scope.lastReply;
+          if (scope.stop?.reason !== 'no_route' && scope.lastReply !== undefined) scope.current = scope.lastReply;
         }),
       )
       .end()
       .addFunction(
         'Settle',
-        stage(m, 'settle', (scope: CompositionScope<SwarmState>) => {
-          if (scope.stopReason !== '') return;
+        stage(m, STAGE.settle, (scope: CompositionScope<SwarmState>) => {
+          if (scope.stop) return;
           scope.handoffs = scope.handoffs + 1;
           scope.lastReply = scope.reply;
           scope.current = scope.reply;
         }),
-        'settle',
+        STAGE.settle,
       )
       .addDeciderFunction(
         'Continue',
-        stage(m, 'continue', (scope: CompositionScope<SwarmState>) => (scope.stopReason === '' ? AGAIN : EXIT)),
-        'continue',
+        stage(m, STAGE.continue, (scope: CompositionScope<SwarmState>) => (scope.stop ? STAGE.exit : STAGE.again)),
+        STAGE.continue,
       )
-      .addFunctionBranch(AGAIN, 'Again', stage(m, AGAIN, (scope: CompositionScope<SwarmState>) => startPass(scope, scope.iteration + 1)))
-      .loopTo(prelude ? prelude.mountId : 'route')
+      .addFunctionBranch(STAGE.again, 'Again', stage(m, STAGE.again, (scope: CompositionScope<SwarmState>) => startPass(scope, scope.iteration + 1)))
+      .loopTo(prelude ? prelude.mountId : STAGE.route)
       .addFunctionBranch(
-        EXIT,
+        STAGE.exit,
         'Exit',
-        stage(m, EXIT, (scope: CompositionScope<SwarmState>) =>
-          exit(scope, m, scope.current, scope.stopStatus as ExitStatus, scope.stopReason),
-        ),
+        closingStage<SwarmState>(m, {
+          close: (scope) => ({ answer: scope.current, status: scope.stop?.status, stopReason: scope.stop?.reason }),
+        }),
       )
       .end()
       .setLogger(quietLogger)
@@ -205,16 +222,22 @@ export class Swarm extends Composition {
   /** Asks route for the next agent and reports the decision; returns the branch to take. */
   private decide(scope: CompositionScope<SwarmState>, m: MemberRef): string {
     const handoffs = scope.handoffs;
-    const lastAgent = scope.lastAgent || undefined;
-    scope.stopStatus = '';
-    scope.stopReason = '';
-    const requested = this.route({ message: scope.current, lastAgent, handoffs });
+    const lastAgent = scope.lastAgent;
+    scope.stop = undefined;
+    const routed = this.prelude ? (scope.routed ?? undefined) : undefined;
+    const requested = this.route({ message: scope.current, lastAgent, handoffs, routed });
+    // With a prelude, its model made the choice: the decision says so and carries its reason.
+    const byPrelude = this.prelude ? { router: this.prelude.mountId, reason: scope.routedReason ?? undefined } : undefined;
     const decided = (payload: Omit<EventPayloads['footprint.composition.route_decided'], 'compositionId' | 'kind'>) =>
-      emit(scope, 'footprint.composition.route_decided', { compositionId: m.id, kind: m.kind, ...payload });
+      emit(scope, 'footprint.composition.route_decided', {
+        compositionId: m.id,
+        kind: m.kind,
+        ...payload,
+        ...(byPrelude ? { matched: 'llm' as const, evidence: { ...byPrelude, ...(payload.evidence as object | undefined) } } : {}),
+      });
     const stop = (status: ExitStatus, reason: string) => {
-      scope.stopStatus = status;
-      scope.stopReason = reason;
-      return STOP;
+      scope.stop = { status, reason };
+      return STAGE.stop;
     };
 
     if (requested === undefined || requested === null || requested === '') {
@@ -229,7 +252,8 @@ export class Swarm extends Composition {
         rationale: `route named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
         evidence: { requested },
       });
-      return stop('no_route', 'unknown_agent');
+      // A router's message for an agent that does not exist is its answer, as when it names nobody.
+      return stop('no_route', byPrelude ? 'no_route' : 'unknown_agent');
     }
     if (handoffs >= this.maxHandoffs) {
       decided({

@@ -5,13 +5,16 @@
  * live in http.ts.
  */
 import type { TokenUsage } from '../../events/index.js';
-import { isRecord, malformed, postJson, type TransportOptions } from './http.js';
+import type { ProviderBoundary } from './boundary.js';
+import { connect } from './connection.js';
+import { isRecord } from './guards.js';
+import { postJson, type TransportOptions } from './http.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface AnthropicOptions extends TransportOptions {
   /** Sent as `x-api-key` when given. */
   apiKey?: string;
-  /** Default 'https://api.anthropic.com'. */
+  /** Default 'https://api.anthropic.com'. A query string stays at the end of every request URL. */
   baseURL?: string;
   /** max_tokens when the request sets none (the API requires one). Default 1024. */
   maxTokens?: number;
@@ -31,21 +34,22 @@ interface WireMessage {
 
 export function anthropic(options: AnthropicOptions = {}): LLMProvider {
   const name = 'anthropic';
-  const url = `${(options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'anthropic-version': API_VERSION,
-    ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }),
-  };
+  const connection = connect({
+    provider: name,
+    baseURL: options.baseURL ?? 'https://api.anthropic.com',
+    path: '/v1/messages',
+    protocolHeaders: { 'content-type': 'application/json', 'anthropic-version': API_VERSION },
+    headers: options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey },
+    apiKey: options.apiKey,
+  });
+  const { boundary, server } = connection;
   const defaultMaxTokens = options.maxTokens ?? 1024;
   return {
     name,
+    server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson(
-        { provider: name, url, headers, body: requestBody(request, defaultMaxTokens), signal: opts?.signal },
-        options,
-      );
-      return parseResponse(name, body);
+      const body = await postJson({ ...connection, body: requestBody(request, defaultMaxTokens), signal: opts?.signal }, options);
+      return parseResponse(boundary, body);
     },
   };
 }
@@ -97,18 +101,18 @@ function wireMessages(messages: LLMMessage[]): WireMessage[] {
   return wire;
 }
 
-function parseResponse(provider: string, body: unknown): LLMResponse {
-  if (!isRecord(body) || !Array.isArray(body.content)) throw malformed(provider, 'no content array', body);
+function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
+  if (!isRecord(body) || !Array.isArray(body.content)) throw boundary.malformed('no content array', body);
   let content = '';
   const toolCalls: ToolCall[] = [];
   body.content.forEach((block: unknown, index) => {
-    if (!isRecord(block)) throw malformed(provider, `content[${index}] is not a block`, body);
+    if (!isRecord(block)) throw boundary.malformed(`content[${index}] is not a block`, body);
     if (block.type === 'text') {
-      if (typeof block.text !== 'string') throw malformed(provider, `content[${index}].text is not a string`, body);
+      if (typeof block.text !== 'string') throw boundary.malformed(`content[${index}].text is not a string`, body);
       content += block.text;
     } else if (block.type === 'tool_use') {
       if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isRecord(block.input)) {
-        throw malformed(provider, `content[${index}] is not a tool_use with id, name and object input`, body);
+        throw boundary.malformed(`content[${index}] is not a tool_use with id, name and object input`, body);
       }
       toolCalls.push({ id: block.id, name: block.name, args: block.input });
     }

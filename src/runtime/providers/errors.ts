@@ -4,6 +4,16 @@
  */
 export type ProviderErrorKind = 'http' | 'timeout' | 'malformed_response' | 'aborted' | 'network' | 'script';
 
+export interface ProviderErrorInit {
+  provider: string;
+  kind: ProviderErrorKind;
+  message: string;
+  status?: number;
+  retryable?: boolean;
+  raw?: string;
+  cause?: unknown;
+}
+
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
   readonly provider: string;
@@ -12,18 +22,13 @@ export class ProviderError extends Error {
   readonly status?: number;
   /** True when trying again may succeed (429, 5xx, network, timeout). */
   readonly retryable: boolean;
-  /** The raw body or text that could not be used, for diagnosis (bounded). */
+  /**
+   * The body or text that could not be used, for diagnosis (bounded). HTTP providers keep it only
+   * under content capture, with their secrets redacted (see boundary.ts).
+   */
   readonly raw?: string;
 
-  constructor(init: {
-    provider: string;
-    kind: ProviderErrorKind;
-    message: string;
-    status?: number;
-    retryable?: boolean;
-    raw?: string;
-    cause?: unknown;
-  }) {
+  constructor(init: ProviderErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.provider = init.provider;
     this.kind = init.kind;

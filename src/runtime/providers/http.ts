@@ -2,9 +2,13 @@
  * The HTTP plumbing both wire-format providers share: one JSON POST per attempt with a deadline,
  * the caller's AbortSignal wired to the real fetch (cancelling it cancels the request on the wire),
  * wrapped in bounded retries. Every way it can fail comes out as a typed ProviderError — never a bare
- * fetch, abort or JSON error — so the providers themselves only translate shapes.
+ * fetch, abort or JSON error — made by the provider's boundary, so no secret leaves with it; the
+ * providers themselves only translate shapes.
  */
-import { ProviderError } from './errors.js';
+import type { ProviderBoundary } from './boundary.js';
+import { labelsOf, summarizeErrorBody } from './errorBody.js';
+import type { ProviderError } from './errors.js';
+import { isRecord } from './guards.js';
 import { cancelled, hintDelay, withRetry } from './retry.js';
 
 export type FetchLike = typeof globalThis.fetch;
@@ -22,8 +26,10 @@ export interface TransportOptions {
 }
 
 export interface JsonPost {
-  provider: string;
+  boundary: ProviderBoundary;
+  /** The request URL (no userinfo); messages only ever show the boundary's recorded form. */
   url: string;
+  recordedUrl: string;
   headers: Record<string, string>;
   body: unknown;
   signal?: AbortSignal;
@@ -32,14 +38,14 @@ export interface JsonPost {
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_RETRY_BASE_MS = 200;
-/** How much of a provider's error message goes into ProviderError.message. */
+/** How much of a provider's error message goes into ProviderError.message (under content capture). */
 const MAX_DETAIL_CHARS = 500;
 
 /** POSTs `post.body` as JSON with retries; resolves to the parsed JSON of a 2xx answer. */
 export function postJson(post: JsonPost, transport: TransportOptions): Promise<unknown> {
   const timeoutMs = transport.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return withRetry(() => attempt(post, timeoutMs, transport.fetch ?? globalThis.fetch), {
-    provider: post.provider,
+    provider: post.boundary.provider,
     maxRetries: transport.maxRetries ?? DEFAULT_MAX_RETRIES,
     baseMs: transport.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     signal: post.signal,
@@ -47,7 +53,8 @@ export function postJson(post: JsonPost, transport: TransportOptions): Promise<u
 }
 
 async function attempt(post: JsonPost, timeoutMs: number, fetchImpl: FetchLike): Promise<unknown> {
-  const { provider, signal } = post;
+  const { boundary, signal } = post;
+  const { provider } = boundary;
   if (signal?.aborted) throw cancelled(provider, signal.reason);
 
   // One controller per attempt, aborted by whichever comes first: the caller or the deadline.
@@ -75,27 +82,26 @@ async function attempt(post: JsonPost, timeoutMs: number, fetchImpl: FetchLike):
     } catch (error) {
       if (stoppedBy === 'caller') throw cancelled(provider, signal?.reason);
       if (stoppedBy === 'deadline') {
-        throw new ProviderError({
-          provider,
+        throw boundary.error({
           kind: 'timeout',
           message: `${provider}: no complete answer within ${timeoutMs} ms`,
           retryable: true,
           cause: error,
         });
       }
-      throw new ProviderError({
-        provider,
+      throw boundary.error({
         kind: 'network',
-        message: `${provider}: request to ${post.url} failed (${networkDetail(error)})`,
+        message: `${provider}: request to ${post.recordedUrl} failed (${networkDetail(error)})`,
         retryable: true,
         cause: error,
       });
     }
-    if (!response.ok) throw httpError(provider, response, text);
+    if (!response.ok) throw httpError(boundary, response, text);
     try {
       return JSON.parse(text);
-    } catch (error) {
-      throw malformed(provider, `HTTP ${response.status} answer is not JSON`, text, error);
+    } catch {
+      // The parser's own message quotes the body, so it is not kept as the cause.
+      throw boundary.malformed(`HTTP ${response.status} answer is not JSON`, text);
     }
   } finally {
     clearTimeout(timer);
@@ -103,36 +109,23 @@ async function attempt(post: JsonPost, timeoutMs: number, fetchImpl: FetchLike):
   }
 }
 
-function httpError(provider: string, response: Response, text: string): ProviderError {
+/**
+ * An HTTP failure: status and the body's error type and code; the provider's own message only under
+ * content capture (the boundary redacts secrets from it either way).
+ */
+function httpError(boundary: ProviderBoundary, response: Response, text: string): ProviderError {
   const { status } = response;
-  const detail = providerMessage(text);
-  const error = new ProviderError({
-    provider,
+  const summary = summarizeErrorBody(text);
+  const detail = summary.message !== undefined && boundary.captureBodies() ? `: ${boundary.redact(summary.message).slice(0, MAX_DETAIL_CHARS)}` : '';
+  const error = boundary.error({
     kind: 'http',
     status,
     retryable: status === 408 || status === 409 || status === 429 || status >= 500,
-    message: `${provider}: HTTP ${status}${detail === undefined ? '' : `: ${detail.slice(0, MAX_DETAIL_CHARS)}`}`,
+    message: `${boundary.provider}: HTTP ${status}${labelsOf(summary)}${detail}`,
     raw: text,
   });
   const wait = retryAfterMs(response.headers.get('retry-after'));
   return wait === undefined ? error : hintDelay(error, wait);
-}
-
-/**
- * The human message in an error body: `{error: {message}}` (OpenAI, Anthropic, vLLM),
- * `{error: "..."}` (Ollama) or `{message}`.
- */
-function providerMessage(text: string): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(body)) return undefined;
-  if (typeof body.error === 'string') return body.error;
-  if (isRecord(body.error) && typeof body.error.message === 'string') return body.error.message;
-  return typeof body.message === 'string' ? body.message : undefined;
 }
 
 /** Retry-After is either delay-seconds or an HTTP date. */
@@ -149,19 +142,4 @@ function networkDetail(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (isRecord(cause) && typeof cause.code === 'string') return cause.code;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A 2xx answer the provider cannot use; never retried (the same request would get the same answer). */
-export function malformed(provider: string, why: string, raw: unknown, cause?: unknown): ProviderError {
-  return new ProviderError({
-    provider,
-    kind: 'malformed_response',
-    message: `${provider}: malformed response: ${why}`,
-    raw: typeof raw === 'string' ? raw : JSON.stringify(raw),
-    cause,
-  });
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,11 +4,17 @@
  * LLMProvider port and that format; transport, deadlines, retries and error typing live in http.ts.
  */
 import type { TokenUsage } from '../../events/index.js';
-import { isRecord, malformed, postJson, type TransportOptions } from './http.js';
+import type { ProviderBoundary } from './boundary.js';
+import { connect } from './connection.js';
+import { isRecord } from './guards.js';
+import { postJson, type TransportOptions } from './http.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface OpenAICompatibleOptions extends TransportOptions {
-  /** Up to and including the version segment, e.g. 'https://api.openai.com/v1', 'http://localhost:11434/v1'. */
+  /**
+   * Up to and including the version segment, e.g. 'https://api.openai.com/v1', 'http://localhost:11434/v1'.
+   * A query string stays at the end of every request URL; userinfo is sent as Basic authorization.
+   */
   baseURL: string;
   /** Sent as `Authorization: Bearer <apiKey>` when given (local servers usually need none). */
   apiKey?: string;
@@ -20,17 +26,21 @@ export interface OpenAICompatibleOptions extends TransportOptions {
 
 export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider {
   const name = options.name ?? 'openai';
-  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
-    ...options.headers,
-  };
+  const connection = connect({
+    provider: name,
+    baseURL: options.baseURL,
+    path: '/chat/completions',
+    protocolHeaders: { 'content-type': 'application/json' },
+    headers: { ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }), ...options.headers },
+    apiKey: options.apiKey,
+  });
+  const { boundary, server } = connection;
   return {
     name,
+    server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ provider: name, url, headers, body: requestBody(request), signal: opts?.signal }, options);
-      return parseResponse(name, body);
+      const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, options);
+      return parseResponse(boundary, body);
     },
   };
 }
@@ -79,18 +89,18 @@ const STOP_REASONS = new Map([
   ['content_filter', 'content_filter'],
 ]);
 
-function parseResponse(provider: string, body: unknown): LLMResponse {
+function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) ? choice.message : undefined;
   if (!isRecord(body) || !isRecord(choice) || !isRecord(message)) {
-    throw malformed(provider, 'no choices[0].message', body);
+    throw boundary.malformed('no choices[0].message', body);
   }
   const content = message.content ?? '';
-  if (typeof content !== 'string') throw malformed(provider, 'choices[0].message.content is not a string', body);
+  if (typeof content !== 'string') throw boundary.malformed('choices[0].message.content is not a string', body);
   const finish = choice.finish_reason;
   return {
     content,
-    toolCalls: parseToolCalls(provider, message.tool_calls, body),
+    toolCalls: parseToolCalls(boundary, message.tool_calls, body),
     usage: parseUsage(body.usage),
     stopReason: typeof finish === 'string' ? (STOP_REASONS.get(finish) ?? finish) : 'unknown',
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
@@ -98,32 +108,32 @@ function parseResponse(provider: string, body: unknown): LLMResponse {
   };
 }
 
-function parseToolCalls(provider: string, calls: unknown, body: unknown): ToolCall[] {
+function parseToolCalls(boundary: ProviderBoundary, calls: unknown, body: unknown): ToolCall[] {
   if (calls === undefined || calls === null) return [];
-  if (!Array.isArray(calls)) throw malformed(provider, 'tool_calls is not an array', body);
+  if (!Array.isArray(calls)) throw boundary.malformed('tool_calls is not an array', body);
   return calls.map((call: unknown, index) => {
     const fn = isRecord(call) ? call.function : undefined;
     if (!isRecord(call) || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
-      throw malformed(provider, `tool_calls[${index}] has no function name and arguments`, body);
+      throw boundary.malformed(`tool_calls[${index}] has no function name and arguments`, body);
     }
     return {
       id: typeof call.id === 'string' ? call.id : `call_${index}`,
       name: fn.name,
-      args: parseArguments(provider, fn.name, fn.arguments),
+      args: parseArguments(boundary, fn.name, fn.arguments),
     };
   });
 }
 
 /** Arguments arrive as a JSON string the model wrote; models do get it wrong. Empty means none. */
-function parseArguments(provider: string, tool: string, text: string): Record<string, unknown> {
+function parseArguments(boundary: ProviderBoundary, tool: string, text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   let args: unknown;
   try {
     args = JSON.parse(text);
-  } catch (error) {
-    throw malformed(provider, `arguments for tool '${tool}' are not valid JSON`, text, error);
+  } catch {
+    throw boundary.malformed(`arguments for tool '${tool}' are not valid JSON`, text);
   }
-  if (!isRecord(args)) throw malformed(provider, `arguments for tool '${tool}' are not a JSON object`, text);
+  if (!isRecord(args)) throw boundary.malformed(`arguments for tool '${tool}' are not a JSON object`, text);
   return args;
 }
 

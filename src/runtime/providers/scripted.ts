@@ -2,9 +2,13 @@
  * scripted({ replies }): a deterministic provider for tests, demos and benchmarks. Replies are played
  * in order (the last one repeats), or computed by a function of the request. It honours AbortSignal
  * and an optional delay, so cancellation and timing behave like a real model. `calls` keeps the
- * last 1,000 requests it received, for inspection.
+ * last 1,000 requests it received, for inspection. A reply that is not a ScriptedReply (`42`, a
+ * usage of -5) is refused: a list at creation with a ConfigError, a reply function's answer at the
+ * call with a ProviderError of kind 'script'.
  */
+import { ConfigError } from '../run/errors.js';
 import { ProviderError } from './errors.js';
+import { scriptedReplyProblem } from './scriptedReply.js';
 import type { CompleteOptions, LLMProvider, LLMRequest, LLMResponse } from './types.js';
 
 export type ScriptedReply =
@@ -36,6 +40,14 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
   const instance = ++instances;
   let callCount = 0;
   const name = options.name ?? 'scripted';
+  if (Array.isArray(options.replies)) {
+    options.replies.forEach((reply: unknown, index) => {
+      const problem = scriptedReplyProblem(reply);
+      if (problem !== undefined) throw new ConfigError(`scripted provider "${name}": reply ${index} ${problem}`);
+    });
+  } else if (typeof options.replies !== 'function') {
+    throw new ConfigError(`scripted provider "${name}": replies must be a list or a function`);
+  }
   return {
     name,
     calls,
@@ -50,6 +62,10 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
           : options.replies[Math.min(index, options.replies.length - 1)];
       if (reply === undefined) {
         throw new ProviderError({ provider: name, kind: 'script', message: 'scripted provider has no replies' });
+      }
+      const problem = scriptedReplyProblem(reply);
+      if (problem !== undefined) {
+        throw new ProviderError({ provider: name, kind: 'script', message: `scripted provider: the reply to call ${index} ${problem}` });
       }
       const normalised = typeof reply === 'string' ? { content: reply } : reply;
       const delay = normalised.delayMs ?? options.delayMs ?? 0;

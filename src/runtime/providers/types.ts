@@ -53,5 +53,11 @@ export interface CompleteOptions {
 export interface LLMProvider {
   /** Provider name as OTel GenAI semconv spells it where one exists: 'openai', 'anthropic', ... */
   readonly name: string;
+  /**
+   * The server the provider talks to, for the GenAI conventions' server.address / server.port:
+   * from the base URL, without credentials, the scheme's default port when the URL names none.
+   * HTTP providers set it; scripted and custom providers may leave it out.
+   */
+  readonly server?: { address: string; port: number };
   complete(request: LLMRequest, options?: CompleteOptions): Promise<LLMResponse>;
 }

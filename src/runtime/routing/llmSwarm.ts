@@ -3,8 +3,10 @@
  * model call per hand-off, traced and costed as the router): it picks the first agent, and after each
  * agent's reply decides whether another agent takes over or the work is done, in which case its
  * message is the answer. The router sees the original request and the last reply, never its own
- * earlier reasons. Stop reasons are the swarm's (see swarm.ts); an agent the router invents ends the
- * swarm as 'no_route', and the router's route_decided records it as not in the roster.
+ * earlier reasons. The router hands its choice to the swarm through the run's state (its output), and
+ * the swarm reports each routing act as one decision (route_decided, matched 'llm', the router's
+ * reason as evidence). Stop reasons are the swarm's (see swarm.ts); an agent the router invents ends
+ * the swarm as 'no_route', its decision recorded as not in the roster.
  *
  *   const desk = llmSwarm({ provider, model, id: 'desk', agents: [
  *     { id: 'billing', description: 'Invoices and refunds.', runner: billingAgent },
@@ -15,7 +17,7 @@ import { Swarm } from '../compositions/swarm.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import type { Runner } from '../run/index.js';
-import { llmRouter } from './router.js';
+import { llmRouter, type RoutedMessage } from './router.js';
 
 export interface LlmSwarmOptions {
   provider: LLMProvider;
@@ -43,9 +45,19 @@ export function llmSwarm(options: LlmSwarmOptions): Swarm {
   });
   checkMember(`llmSwarm "${id}"`, routerId, router.step, [], []);
   return Swarm.fromOptions(
-    { id, agents: agents.map(({ id: agentId, runner }) => ({ id: agentId, runner })), route: router.route, maxHandoffs: options.maxHandoffs },
-    { mountId: routerId, runner: router.step, input: routerQuestion },
+    { id, agents: agents.map(({ id: agentId, runner }) => ({ id: agentId, runner })), route: ({ routed }) => routed, maxHandoffs: options.maxHandoffs },
+    { mountId: routerId, runner: router.step, input: (turn) => ({ message: routerQuestion(turn), handoff: true }), read: readRouted },
   );
+}
+
+/** The router step's hand-off output (a RoutedMessage), as the swarm's next message and choice. */
+function readRouted(output: unknown): { message: string; chosen?: string; reason?: string } {
+  const routed = (typeof output === 'object' && output !== null ? output : {}) as Partial<RoutedMessage>;
+  return {
+    message: typeof routed.message === 'string' ? routed.message : '',
+    chosen: typeof routed.requested === 'string' ? routed.requested : undefined,
+    reason: typeof routed.reason === 'string' ? routed.reason : undefined,
+  };
 }
 
 /** What the router is asked before a turn: the request, and the last agent's reply once there is one. */

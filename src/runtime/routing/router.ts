@@ -1,23 +1,23 @@
 /**
- * llmRouter: an LLM picks which agent of a roster handles a message. `step` is a runner (mount it
- * anywhere) that makes ONE model call through LLMCall's chart, mounted inside the step and attributed
- * to the router (its llm_start/llm_end and cost.tick carry member kind 'router' and the router's id),
- * parses the answer, reports the decision (composition.route_decided, matched 'llm') and outputs the
- * message it hands on. `route(input)` then answers "which agent?" for that message, synchronously,
- * which is the seam swarm() needs; `decisions()` lists the recent decisions.
+ * llmRouter: an LLM picks which agent of a roster handles a message. `step` is a runner that makes
+ * ONE model call through LLMCall's chart, mounted inside the step and attributed to the router (its
+ * llm_start/llm_end and cost.tick carry member kind 'router' and the router's id), parses the answer
+ * and outputs the message it hands on; `decisions()` lists the recent decisions.
  *
- * An id the model invents routes nowhere: route_decided says inRoster: false with chosen '' (so the
- * chosen label stays bounded by the roster), the raw id goes to the evidence and to the decision's
- * `unknownAgentId`, and route() returns undefined for it. The model's `reason` is recorded in the
- * trace and the decision only; it is never put into any prompt.
+ * Mounted on its own (run it, or a step of a Sequence) the step is the routing act: it reports the
+ * decision (composition.route_decided, matched 'llm'). Mounted as llmSwarm's router it is asked with
+ * `handoff: true` and returns a RoutedMessage instead: the swarm reads the choice from that output
+ * (its state, never a lookup by message text) and reports the one decision itself.
+ *
+ * An id the model invents routes nowhere: the decision says inRoster: false with chosen '' (so the
+ * chosen label stays bounded by the roster) and the raw id goes to the evidence and to the decision's
+ * `unknownAgentId`. The model's `reason` is recorded in the trace and the decision only; it is never
+ * put into any prompt.
  *
  *   const router = llmRouter({ provider, model: 'gpt-4o-mini', agents: [
  *     { id: 'billing', description: 'Invoices, refunds, payment methods.' },
  *     { id: 'tech', description: 'Log-in problems, errors, outages.' } ] });
- *   const desk = Sequence.create({ id: 'desk' })
- *     .step('triage', router.step)
- *     .step('team', swarm({ agents: [...], route: router.route }))
- *     .build();
+ *   const triaged = await router.step.run('My invoice is wrong');   // the message it hands on
  */
 import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
@@ -46,13 +46,27 @@ export interface LlmRouter {
   readonly id: string;
   readonly systemPrompt: string;
   readonly step: RouterStep;
-  /** The agent last decided for this message (in the current run when called inside one). */
-  route: (input: { message: string }) => string | undefined;
   decisions: () => RoutingDecision[];
+}
+
+/** What the step returns when asked with `handoff: true`: the message and the choice it carries. */
+export interface RoutedMessage {
+  message: string;
+  /** The chosen agent; what the model named, in the roster or not (absent: no agent, the message is the answer). */
+  requested?: string;
+  reason?: string;
+}
+
+/** The router step's input: the message to route, and whether the asker takes the choice itself. */
+export interface RouterInput {
+  message: string;
+  handoff?: boolean;
 }
 
 interface RouterState {
   question: string;
+  /** Asked with `handoff: true` (input keys are read-only in scope, hence another name). */
+  handsChoiceOn: boolean;
   raw: string;
   output: string;
 }
@@ -78,7 +92,6 @@ export function llmRouter(options: LlmRouterOptions): LlmRouter {
     id,
     systemPrompt,
     step,
-    route: (input) => memory.lookup(input.message)?.agentId,
     decisions: () => memory.recent(),
   };
 }
@@ -103,7 +116,9 @@ export class RouterStep extends Runner {
     return flowChart<RouterState>(
       'Ask',
       stage(m, 'ask', (scope: TypedScope<RouterState>) => {
-        scope.question = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
+        const args = scope.$getArgs<Partial<Record<keyof RouterInput, unknown>>>();
+        scope.question = String(args.message ?? '');
+        scope.handsChoiceOn = args.handoff === true;
       }),
       'ask',
     )
@@ -121,7 +136,7 @@ export class RouterStep extends Runner {
       .build();
   }
 
-  private decide(scope: TypedScope<RouterState>, m: MemberRef): string {
+  private decide(scope: TypedScope<RouterState>, m: MemberRef): string | RoutedMessage {
     const input = scope.question;
     const parsed = parseRoutingDecision(scope.raw, input);
     const named = parsed.agentId;
@@ -134,6 +149,9 @@ export class RouterStep extends Runner {
       message: parsed.message,
       reason: parsed.reason,
     });
+    scope.output = parsed.message;
+    // Asked by a swarm, the step hands its choice on; the swarm reports the one decision.
+    if (scope.handsChoiceOn) return { message: parsed.message, requested: named, reason: parsed.reason };
     emit(scope, 'footprint.composition.route_decided', {
       compositionId: m.id,
       kind: m.kind,
@@ -148,7 +166,6 @@ export class RouterStep extends Runner {
             : `the router named ${JSON.stringify(named)}, which is not in the roster: routing nowhere`,
       evidence: { reason: parsed.reason, requested: inRoster ? undefined : named },
     });
-    scope.output = parsed.message;
     return parsed.message;
   }
 }

@@ -6,7 +6,7 @@
  * emitting member and every runner above it.
  */
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
-import { isFootprintEvent, now, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
+import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
 import type { MemberEntry, MemberIndex } from './members.js';
 import { RunStore } from './store.js';
 
@@ -55,7 +55,7 @@ export class RunHub {
 
   /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */
   publish<K extends EventType>(type: K, payload: EventPayloads[K], runtimeStageId: string): void {
-    this.deliver(type, payload, runtimeStageId, subflowPathOf(runtimeStageId));
+    this.deliver(type, payload, runtimeStageId, stageIds.subflowPathOf(runtimeStageId));
   }
 
   /** Asks the agent turn `turnId` to stop or escalate at its next decision point. */
@@ -112,9 +112,4 @@ export class RunHub {
     }
     for (const entry of chain) entry.runner.listeners.dispatch(event);
   }
-}
-
-function subflowPathOf(runtimeStageId: string): string[] {
-  const slash = runtimeStageId.lastIndexOf('/');
-  return slash < 0 ? [] : runtimeStageId.slice(0, slash).split('/');
 }

@@ -7,8 +7,8 @@ export {
   type RunInstrument,
   type RunSession,
   type RunStart,
-  type RunOutcome,
 } from './instruments.js';
+export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.js';
 export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { RunFailedError, CheckpointError, ConfigError, describe, errorType } from './errors.js';
 export { currentHub } from './context.js';

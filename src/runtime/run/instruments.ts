@@ -6,7 +6,7 @@
  * hear how the run ended. The runtime never imports them; they register themselves.
  */
 import type { FlowChartExecutor } from 'footprintjs';
-import type { FailureOrigin } from './errors.js';
+import type { RunOutcome } from './outcome.js';
 import type { RunHub } from './hub.js';
 import type { Runner } from './runner.js';
 
@@ -20,17 +20,13 @@ export interface RunStart {
   resumed?: { carry: Record<string, unknown>; pausedAt: number };
 }
 
-export type RunOutcome =
-  | { status: 'ok'; output: string }
-  | { status: 'paused' }
-  | { status: 'failed'; error: unknown; origin?: FailureOrigin };
 
 export interface RunSession {
   /** Wraps the executor call (the OTel bridge contains its context here). */
   around?<T>(call: () => Promise<T>): Promise<T>;
   /** The run paused: data to carry in the checkpoint for the resumed run (e.g. a traceparent). */
   paused?(): Record<string, unknown> | void;
-  /** The run ended (answered, failed or paused). Called exactly once. */
+  /** The run ended; the outcome is decided once for all instruments (see outcome.ts). Called exactly once. */
   finished?(outcome: RunOutcome): void;
 }
 

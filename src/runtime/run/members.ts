@@ -3,7 +3,7 @@
  * footprintjs subflows, so the runtime stage id 'desk/billing/call-llm#7' belongs to the member
  * mounted at 'desk/billing'. Built once per top-level runner; the tree is fixed after build().
  */
-import type { MemberRef } from '../../events/index.js';
+import { routeWithin, stageIds, type MemberRef } from '../../events/index.js';
 import type { Runner } from './runner.js';
 
 export interface MemberEntry {
@@ -25,12 +25,11 @@ export class MemberIndex {
     let depth = 0;
     const walk = (runner: Runner, path: string[], chain: string[], route: string) => {
       const compositionPath = [...chain, `${runner.kind}:${runner.id}`];
-      const key = path.join('/');
+      const key = stageIds.pathKey(path);
       this.byPath.set(key, { runner, member: { kind: runner.kind, id: runner.id }, compositionPath, key, route });
       depth = Math.max(depth, path.length);
       for (const child of runner.members()) {
-        const segment = runner.routesBetweenMembers ? `${runner.id}>${child.mountId}` : '';
-        const childRoute = segment === '' ? route : route === '' ? segment : `${route}/${segment}`;
+        const childRoute = runner.routesTo(child.mountId) ? routeWithin(route, runner.id, child.mountId) : route;
         walk(child.runner, [...path, child.mountId], compositionPath, childRoute);
       }
     };
@@ -41,8 +40,8 @@ export class MemberIndex {
   /** The emitting member first, then its ancestors up to the top-level runner. */
   chain(subflowPath: readonly string[]): MemberEntry[] {
     const out: MemberEntry[] = [];
-    for (let length = Math.min(subflowPath.length, this.maxDepth); length >= 0; length--) {
-      const entry = this.byPath.get(length === 0 ? '' : subflowPath.slice(0, length).join('/'));
+    for (const key of stageIds.ancestorKeys(subflowPath, { includeRoot: true, maxDepth: this.maxDepth })) {
+      const entry = this.byPath.get(key);
       if (entry) out.push(entry);
     }
     return out;

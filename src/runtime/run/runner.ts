@@ -10,6 +10,7 @@
 import { FlowChartExecutor, type FlowChart } from 'footprintjs';
 import {
   ListenerSet,
+  stageIds,
   type EventPattern,
   type EventType,
   type Listener,
@@ -21,8 +22,9 @@ import { withHub } from './context.js';
 import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
-import { registeredInstruments, type RunInstrument, type RunOutcome, type RunSession, type RunStart } from './instruments.js';
+import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
+import { OutcomeTracker, type RunOutcome } from './outcome.js';
 import { RunStore, type SavedStore } from './store.js';
 
 export type RunInput = string | { message: string };
@@ -78,8 +80,11 @@ export abstract class Runner {
     return [];
   }
 
-  /** True for compositions whose choice of member is a routing decision (Conditional, swarm). */
-  get routesBetweenMembers(): boolean {
+  /**
+   * Whether the member mounted at `mountId` runs because this runner chose it (a Conditional's
+   * branch, a swarm's agent): its events then carry one more route segment. Not a swarm's router.
+   */
+  routesTo(_mountId: string): boolean {
     return false;
   }
 
@@ -118,6 +123,7 @@ export abstract class Runner {
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
     const hub = new RunHub(runId, index, options.sessionId, new RunStore(resumed?.store));
     executor.attachEmitRecorder(hub.recorder);
+    const outcome = new OutcomeTracker(hub);
     const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
     const sessions = this.startSessions(start, index);
 
@@ -143,9 +149,9 @@ export abstract class Runner {
           stage: origin.stage,
           error: { type: cancelled ? 'cancelled' : errorType(error), message: describe(error) },
         },
-        '__root__#0',
+        stageIds.ROOT_STAGE_ID,
       );
-      finish(sessions, { status: 'failed', error, origin });
+      finish(sessions, outcome.failed({ error, origin, cancelled }));
       throw cancelled ? new RunCancelledError(runId, error) : new RunFailedError(runId, origin.member, origin.stage, error);
     }
 
@@ -153,11 +159,11 @@ export abstract class Runner {
       const carry: Record<string, unknown> = {};
       for (const session of sessions) Object.assign(carry, safely(() => session.paused?.()) ?? {});
       const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry, hub.store.save());
-      finish(sessions, { status: 'paused' });
+      finish(sessions, outcome.paused());
       return { paused: true, checkpoint, question: checkpoint.question };
     }
     const output = typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result);
-    finish(sessions, { status: 'ok', output });
+    finish(sessions, outcome.answered(output));
     return output;
   }
 

@@ -1,10 +1,12 @@
 /**
  * An append-only file of lines, written in order: each append waits for the one before it, so
  * batches never interleave and flush() means "everything handed over so far is on disk". The folder
- * is created on the first write, so an app that never exports leaves no trace on disk.
+ * is created on the first write, so an app that never exports leaves no trace on disk. Under content
+ * capture the lines hold prompts and answers, so a file created then is readable by its owner only.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { captureFromEnv } from '../../otel/content.js';
 
 export class LineFile {
   private tail: Promise<void> = Promise.resolve();
@@ -17,7 +19,7 @@ export class LineFile {
     const write = this.tail.then(async () => {
       this.folderReady ??= mkdir(path.dirname(this.file), { recursive: true });
       await this.folderReady;
-      await appendFile(this.file, `${line}\n`, 'utf8');
+      await appendFile(this.file, `${line}\n`, { encoding: 'utf8', mode: captureFromEnv() ? 0o600 : 0o666 });
     });
     this.tail = write.catch(() => undefined);
     return write;

@@ -9,6 +9,7 @@ import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
 import { cancelled } from '../../providers/retry.js';
+import { validateResponse } from '../../providers/validateResponse.js';
 import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
 import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
@@ -52,7 +53,7 @@ export function callLLMStage(config: AgentConfig) {
     const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model };
     let response;
     try {
-      response = await complete(brain.provider, request, signal);
+      response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
     } catch (error) {
       emit(scope, 'footprint.stream.llm_end', {
         ...call,

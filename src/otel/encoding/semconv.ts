@@ -1,0 +1,157 @@
+/**
+ * The OpenTelemetry names the bridge writes, pinned in one place. GenAI names follow semantic
+ * conventions v1.41.x, the last core release with live `gen_ai.*` definitions (later core releases
+ * only carry deprecated copies). Everything the bridge adds on top is `footprint.*`. Dashboards,
+ * alert rules and the metrics all read these constants, so a rename happens here or nowhere.
+ */
+
+/** The GenAI semantic-conventions release the span names and attributes follow. */
+export const SEMCONV_VERSION = '1.41.0';
+export const SEMCONV_SCHEMA_URL = `https://opentelemetry.io/schemas/${SEMCONV_VERSION}`;
+
+/** The instrumentation scope every span of the bridge is created under. */
+export const INSTRUMENTATION_NAME = 'footprint-otel';
+export const INSTRUMENTATION_VERSION = '0.1.0';
+
+// ── gen_ai.operation.name values and the span names built from them ─────────────────────────────
+export const OP_CHAT = 'chat';
+export const OP_EXECUTE_TOOL = 'execute_tool';
+export const OP_INVOKE_AGENT = 'invoke_agent';
+export const OP_INVOKE_WORKFLOW = 'invoke_workflow';
+
+export const chatSpanName = (model: string): string => `${OP_CHAT} ${model}`;
+export const toolSpanName = (tool: string): string => `${OP_EXECUTE_TOOL} ${tool}`;
+export const agentSpanName = (agent: string): string => `${OP_INVOKE_AGENT} ${agent}`;
+export const workflowSpanName = (workflow: string): string => `${OP_INVOKE_WORKFLOW} ${workflow}`;
+
+// ── gen_ai.* attributes (v1.41) ──────────────────────────────────────────────────────────────────
+export const GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+export const GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
+export const GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
+export const GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
+export const GEN_AI_REQUEST_MAX_TOKENS = 'gen_ai.request.max_tokens';
+export const GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
+export const GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
+export const GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
+export const GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens';
+export const GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
+export const GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
+export const GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
+export const GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
+export const GEN_AI_AGENT_ID = 'gen_ai.agent.id';
+export const GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
+export const GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
+export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
+export const GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
+export const GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
+/** Opt-in content (only under OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
+export const GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
+export const GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
+export const GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
+export const GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
+export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+/** Stable, shared with every other convention. */
+export const ERROR_TYPE = 'error.type';
+
+/** The env var the GenAI conventions define for content capture. */
+export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+
+// ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
+export const FP_RUN_ID = 'footprint.run.id';
+export const FP_RUN_OUTCOME = 'footprint.run.outcome';
+export const FP_RUNNER_KIND = 'footprint.runner.kind';
+export const FP_RUNNER_ID = 'footprint.runner.id';
+export const FP_RESUMED = 'footprint.resumed';
+export const FP_PAUSED = 'footprint.paused';
+export const FP_STAGE_ID = 'footprint.stage.id';
+export const FP_STAGE_RUNTIME_ID = 'footprint.stage.runtime_id';
+export const FP_STAGE_TYPE = 'footprint.stage.type';
+export const FP_STAGE_LOOP_ITERATION = 'footprint.stage.loop_iteration';
+export const FP_STAGE_ATTEMPTS = 'footprint.stage.attempts';
+export const FP_SUBFLOW_ID = 'footprint.subflow.id';
+export const FP_FORK_CHILDREN = 'footprint.fork.children';
+export const FP_MEMBER_KIND = 'footprint.member.kind';
+export const FP_MEMBER_ID = 'footprint.member.id';
+export const FP_AGENT = 'footprint.agent';
+export const FP_SKILL = 'footprint.skill';
+export const FP_ROUTE = 'footprint.route';
+export const FP_ROUTE_PATH = 'footprint.route.path';
+export const FP_BRAIN = 'footprint.brain';
+export const FP_ITERATION = 'footprint.iteration';
+export const FP_ITERATIONS = 'footprint.iterations';
+export const FP_LLM_CALL_ID = 'footprint.llm.call_id';
+export const FP_LLM_CALLS = 'footprint.llm.calls';
+export const FP_COST_USD = 'footprint.cost.usd';
+export const FP_COST_PRICED = 'footprint.cost.priced';
+export const FP_TOKENS_INPUT = 'footprint.tokens.input';
+export const FP_TOKENS_OUTPUT = 'footprint.tokens.output';
+export const FP_TOOL_STATUS = 'footprint.tool.status';
+export const FP_TOOL_PARALLEL_COUNT = 'footprint.tool.parallel_count';
+export const FP_TURN_OUTCOME = 'footprint.turn.outcome';
+export const FP_COMPOSITION_KIND = 'footprint.composition.kind';
+export const FP_COMPOSITION_STATUS = 'footprint.composition.status';
+export const FP_TRIP_KINDS = 'footprint.trip.kinds';
+export const FP_ESCALATED = 'footprint.escalated';
+export const FP_LINK_TYPE = 'footprint.link.type';
+
+/** footprint.run.outcome takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, paused. */
+
+// ── span events the structure layer adds (typed events keep their own names) ─────────────────────
+export const EV_DECISION = 'footprint.decision';
+export const EV_SELECTION = 'footprint.selection';
+export const EV_ATTEMPT = 'footprint.stage.attempt';
+export const EV_RETRY = 'footprint.stage.retry';
+export const EV_LOOP = 'footprint.loop';
+export const EV_BREAK = 'footprint.break';
+export const EV_PAUSE = 'footprint.pause';
+export const EV_RESUME = 'footprint.resume';
+
+// ── well-known provider names ────────────────────────────────────────────────────────────────────
+const PROVIDERS: Record<string, string> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  'aws.bedrock': 'aws.bedrock',
+  bedrock: 'aws.bedrock',
+  'aws-bedrock': 'aws.bedrock',
+  'azure.ai.openai': 'azure.ai.openai',
+  'azure-openai': 'azure.ai.openai',
+  azure_openai: 'azure.ai.openai',
+  'azure.ai.inference': 'azure.ai.inference',
+  'gcp.gemini': 'gcp.gemini',
+  gemini: 'gcp.gemini',
+  'gcp.vertex_ai': 'gcp.vertex_ai',
+  vertex_ai: 'gcp.vertex_ai',
+  vertex: 'gcp.vertex_ai',
+  'gcp.gen_ai': 'gcp.gen_ai',
+  cohere: 'cohere',
+  deepseek: 'deepseek',
+  groq: 'groq',
+  'ibm.watsonx.ai': 'ibm.watsonx.ai',
+  watsonx: 'ibm.watsonx.ai',
+  mistral_ai: 'mistral_ai',
+  mistral: 'mistral_ai',
+  mistralai: 'mistral_ai',
+  perplexity: 'perplexity',
+  x_ai: 'x_ai',
+  xai: 'x_ai',
+};
+
+/** The semconv well-known value for a provider name; names without one pass through lower-cased. */
+export function providerName(name: string): string {
+  const key = name.trim().toLowerCase();
+  return PROVIDERS[key] ?? key;
+}
+
+// ── finish reasons: the runtime's normalised stop reasons -> semconv values ─────────────────────
+const FINISH_REASONS: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_call',
+  max_tokens: 'length',
+  content_filter: 'content_filter',
+  error: 'error',
+};
+
+export function finishReason(stopReason: string): string {
+  return FINISH_REASONS[stopReason] ?? stopReason;
+}

@@ -1,0 +1,204 @@
+/**
+ * The GenAI spans of a run, from typed events: each model call is `chat {model}` (kind CLIENT),
+ * opened at llm_start with the sampling-relevant attributes and made active for the provider call
+ * (so HTTP client spans nest under it), given usage and response attributes at llm_end, and ended once
+ * its cost tick has put `footprint.cost.usd` on it. Each tool call is `execute_tool {tool}`, active
+ * while the tool runs (a runner the tool calls nests under it), correlated start-to-end by tool call
+ * id, and failed when the tool failed, got invalid arguments or does not exist.
+ */
+import { SpanKind, type Attributes } from '@opentelemetry/api';
+import type { EventPayloads, TypedEvent } from '../../events/index.js';
+import {
+  boundedJson,
+  boundString,
+  chatSpanName,
+  finishReason,
+  FP_AGENT,
+  FP_BRAIN,
+  FP_COST_PRICED,
+  FP_COST_USD,
+  FP_ITERATION,
+  FP_LLM_CALL_ID,
+  FP_PAUSED,
+  FP_ROUTE,
+  FP_SKILL,
+  FP_TOOL_PARALLEL_COUNT,
+  FP_TOOL_STATUS,
+  GEN_AI_CONVERSATION_ID,
+  GEN_AI_INPUT_MESSAGES,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_OUTPUT_MESSAGES,
+  GEN_AI_PROVIDER_NAME,
+  GEN_AI_REQUEST_MAX_TOKENS,
+  GEN_AI_REQUEST_MODEL,
+  GEN_AI_REQUEST_TEMPERATURE,
+  GEN_AI_RESPONSE_FINISH_REASONS,
+  GEN_AI_RESPONSE_ID,
+  GEN_AI_RESPONSE_MODEL,
+  GEN_AI_SYSTEM_INSTRUCTIONS,
+  GEN_AI_TOOL_CALL_ARGUMENTS,
+  GEN_AI_TOOL_CALL_ID,
+  GEN_AI_TOOL_CALL_RESULT,
+  GEN_AI_TOOL_NAME,
+  GEN_AI_TOOL_TYPE,
+  GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  GEN_AI_USAGE_INPUT_TOKENS,
+  GEN_AI_USAGE_OUTPUT_TOKENS,
+  inputMessages,
+  MAX_CONTENT_CHARS,
+  MAX_NAME,
+  OP_EXECUTE_TOOL,
+  outputMessages,
+  providerName,
+  recordFailure,
+  systemInstructions,
+  toolSpanName,
+} from '../encoding/index.js';
+import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
+import type { RunRollups } from './runRollups.js';
+
+interface Call {
+  opened: OpenSpan;
+  /** The span that was active before this call, made active again when it returns. */
+  parent: OpenSpan;
+}
+
+const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool']);
+
+export interface CallSpansInit {
+  run: RunSpans;
+  layout: SpanLayout;
+  rollups: RunRollups;
+  /** Record prompts, completions, tool arguments and results. */
+  capture: boolean;
+  /** The run's session id, as gen_ai.conversation.id. */
+  conversationId?: string;
+}
+
+export class CallSpans {
+  private readonly chats = new Map<string, Call>();
+  private readonly tools = new Map<string, Call>();
+  private readonly run: RunSpans;
+  private readonly layout: SpanLayout;
+  private readonly rollups: RunRollups;
+  private readonly capture: boolean;
+  private readonly conversationId?: string;
+
+  constructor(init: CallSpansInit) {
+    this.run = init.run;
+    this.layout = init.layout;
+    this.rollups = init.rollups;
+    this.capture = init.capture;
+    this.conversationId = init.conversationId;
+  }
+
+  llmStart({ payload: p, meta }: TypedEvent<'footprint.stream.llm_start'>): void {
+    const attributes: Attributes = {
+      [GEN_AI_OPERATION_NAME]: p.operation,
+      [GEN_AI_PROVIDER_NAME]: providerName(p.provider),
+      [GEN_AI_REQUEST_MODEL]: p.model,
+      [FP_AGENT]: p.agentId,
+      [FP_LLM_CALL_ID]: p.callId,
+      [FP_ITERATION]: p.iteration,
+      [FP_BRAIN]: p.brain.via,
+    };
+    if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
+    if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
+    if (p.skill) attributes[FP_SKILL] = p.skill;
+    if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
+    if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
+    if (this.capture) {
+      if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
+      attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+    }
+    const parent = this.parentOf(meta);
+    const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
+    this.chats.set(p.callId, { opened, parent });
+    this.run.activate(opened);
+  }
+
+  llmEnd({ payload: p, meta }: TypedEvent<'footprint.stream.llm_end'>): void {
+    this.rollups.llmCall(p.usage);
+    const call = this.chats.get(p.callId);
+    if (!call) return;
+    const span = call.opened.span;
+    span.setAttributes(usageAttributes(p));
+    if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
+    if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
+    if (this.capture && !p.error) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
+    this.run.activate(call.parent);
+    if (p.error) {
+      recordFailure(span, { name: p.error.type, message: p.error.message }, meta.timestamp, p.error.type);
+      this.chats.delete(p.callId);
+      this.run.end(call.opened, meta.timestamp);
+      return;
+    }
+    // The cost tick of this call follows at once; the span ends then, at this time.
+    this.run.decideEnd(call.opened, meta.timestamp);
+  }
+
+  costTick({ payload: p }: TypedEvent<'footprint.cost.tick'>): void {
+    this.rollups.cost(p.usd);
+    const call = this.chats.get(p.callId);
+    if (!call) return;
+    call.opened.span.setAttributes({ [FP_COST_USD]: p.usd, [FP_COST_PRICED]: p.priced });
+    this.chats.delete(p.callId);
+    this.run.end(call.opened);
+  }
+
+  toolStart({ payload: p, meta }: TypedEvent<'footprint.stream.tool_start'>): void {
+    const attributes: Attributes = {
+      [GEN_AI_OPERATION_NAME]: OP_EXECUTE_TOOL,
+      [GEN_AI_TOOL_NAME]: boundString(p.toolName),
+      [GEN_AI_TOOL_CALL_ID]: boundString(p.toolCallId),
+      [GEN_AI_TOOL_TYPE]: 'function',
+      [FP_AGENT]: p.agentId,
+      [FP_ITERATION]: p.iteration,
+      [FP_TOOL_PARALLEL_COUNT]: p.parallelCount,
+    };
+    if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
+    const parent = this.parentOf(meta);
+    const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
+    this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
+    this.run.activate(opened);
+  }
+
+  toolEnd({ payload: p, meta }: TypedEvent<'footprint.stream.tool_end'>): void {
+    const key = toolKey(meta.runtimeStageId, p.toolCallId);
+    const call = this.tools.get(key);
+    if (!call) return;
+    this.tools.delete(key);
+    const span = call.opened.span;
+    span.setAttribute(FP_TOOL_STATUS, p.status);
+    if (p.status === 'paused') span.setAttribute(FP_PAUSED, true);
+    if (this.capture && p.status !== 'paused') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    if (FAILED_TOOL.has(p.status)) {
+      const type = p.error?.type ?? '_OTHER';
+      recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);
+    }
+    this.run.end(call.opened, meta.timestamp);
+    this.run.activate(call.parent);
+  }
+
+  /** The stage span that emitted the event (full detail), else its member's span. */
+  private parentOf(meta: TypedEvent['meta']): OpenSpan {
+    return this.layout.stage(meta.runtimeStageId) ?? this.layout.container(meta.subflowPath);
+  }
+}
+
+function usageAttributes(p: EventPayloads['footprint.stream.llm_end']): Attributes {
+  const attributes: Attributes = {
+    [GEN_AI_USAGE_INPUT_TOKENS]: p.usage.input,
+    [GEN_AI_USAGE_OUTPUT_TOKENS]: p.usage.output,
+    [GEN_AI_RESPONSE_FINISH_REASONS]: [boundString(finishReason(p.stopReason))],
+  };
+  if (p.usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = p.usage.cacheRead;
+  if (p.usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = p.usage.cacheWrite;
+  return attributes;
+}
+
+/** Tool call ids are only unique within a model response, so they are keyed by the emitting stage. */
+function toolKey(runtimeStageId: string, toolCallId: string): string {
+  return `${runtimeStageId}\u0000${toolCallId}`;
+}

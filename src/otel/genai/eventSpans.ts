@@ -1,0 +1,162 @@
+/**
+ * The semantic layer: typed events (from the run's hub, at emit time) to spans and span events, the
+ * same in both detail modes. Agents and compositions name the span that stands for them (the layout
+ * decides which span that is), model and tool calls get their GenAI spans, and every other event
+ * becomes a span event on the emitting stage's span (or its member's), feeding the run's roll-ups.
+ */
+import type { EventType, TypedEvent } from '../../events/index.js';
+import {
+  eventAttributes,
+  FP_COMPOSITION_KIND,
+  FP_COMPOSITION_STATUS,
+  FP_COST_USD,
+  FP_ITERATIONS,
+  FP_LLM_CALLS,
+  FP_TURN_OUTCOME,
+  GEN_AI_CONVERSATION_ID,
+  GEN_AI_INPUT_MESSAGES,
+  GEN_AI_OUTPUT_MESSAGES,
+  GEN_AI_PROVIDER_NAME,
+  GEN_AI_REQUEST_MODEL,
+  GEN_AI_USAGE_INPUT_TOKENS,
+  GEN_AI_USAGE_OUTPUT_TOKENS,
+  providerName,
+  textMessage,
+} from '../encoding/index.js';
+import { CallSpans } from './callSpans.js';
+import { agentIdentity, workflowIdentity } from './memberIdentity.js';
+import type { MemberLayout, RunSpans } from '../placement/index.js';
+import type { RunRollups } from './runRollups.js';
+
+/** What one typed event does to spans (see EventSpans.rules). Methods, so one table holds every event type. */
+interface SpanRule<K extends EventType> {
+  before?(event: TypedEvent<K>): void;
+  spanEvent: boolean;
+  after?(event: TypedEvent<K>): void;
+}
+
+type SpanRules = { readonly [K in EventType]: SpanRule<K> };
+
+export interface EventSpansInit {
+  run: RunSpans;
+  layout: MemberLayout;
+  /** The run span's roll-ups, fed as events pass. */
+  rollups: RunRollups;
+  /** Record prompts, completions, tool arguments and results. */
+  capture: boolean;
+  /** The run's session id, as gen_ai.conversation.id. */
+  conversationId?: string;
+}
+
+export class EventSpans {
+  private readonly layout: MemberLayout;
+  private readonly rollups: RunRollups;
+  private readonly capture: boolean;
+  private readonly conversationId?: string;
+  private readonly genai: CallSpans;
+
+  constructor(init: EventSpansInit) {
+    this.layout = init.layout;
+    this.rollups = init.rollups;
+    this.capture = init.capture;
+    this.conversationId = init.conversationId;
+    this.genai = new CallSpans(init);
+  }
+
+  onEvent(event: TypedEvent): void {
+    const rule: SpanRule<EventType> = this.rules[event.type];
+    rule.before?.(event);
+    if (rule.spanEvent) this.addEvent(event);
+    rule.after?.(event);
+  }
+
+  /**
+   * What each typed event does to spans, one entry per event of the catalog (a new event does not
+   * typecheck until it has one): `before` runs before the event is recorded (it may open the span
+   * the event lands on, or feed the run's roll-ups), `spanEvent` says whether the event becomes a
+   * span event on its stage's (or member's) span, `after` runs once it is recorded (it may end that
+   * span). Model and tool calls become spans of their own instead of span events.
+   */
+  private readonly rules: SpanRules = {
+    'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
+    'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
+    'footprint.agent.iteration_start': { spanEvent: true },
+    'footprint.agent.iteration_end': { spanEvent: true },
+    'footprint.agent.route_decided': { spanEvent: true },
+    'footprint.stream.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
+    'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
+    'footprint.stream.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
+    'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
+    'footprint.cost.tick': { before: (e) => this.genai.costTick(e), spanEvent: false },
+    'footprint.cost.limit_hit': { spanEvent: true },
+    'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
+    'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
+    'footprint.composition.route_decided': { before: (e) => this.rollups.step(e.payload.chosen), spanEvent: true },
+    'footprint.composition.fork': { spanEvent: true },
+    'footprint.composition.branch_end': { spanEvent: true, after: (e) => this.branchEnd(e) },
+    'footprint.composition.iteration': { spanEvent: true },
+    'footprint.skill.entered': { spanEvent: true },
+    'footprint.skill.rejected': { spanEvent: true },
+    'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
+    'footprint.route.hop': {
+      before: ({ payload }) => {
+        if (payload.cause !== 'stay') this.rollups.step(payload.to);
+      },
+      spanEvent: true,
+    },
+    'footprint.route.trip': { before: (e) => this.rollups.trip(e.payload.kind), spanEvent: true },
+    'footprint.run.paused': { spanEvent: true },
+    'footprint.run.resumed': { spanEvent: true },
+    'footprint.run.failed': {
+      before: (e) => this.rollups.failed(e.payload.error.type),
+      spanEvent: true,
+      after: (e) => this.layout.failMembers(e.payload.error.message),
+    },
+  };
+
+  private addEvent(event: TypedEvent): void {
+    const meta = event.meta;
+    const target = this.layout.stage(meta.runtimeStageId) ?? this.layout.container(meta.subflowPath);
+    target.span.addEvent(event.type, eventAttributes(event, this.capture), meta.timestamp);
+  }
+
+  private turnStart({ payload: p, meta }: TypedEvent<'footprint.agent.turn_start'>): void {
+    if (meta.member.kind !== 'agent') return;
+    const identity = agentIdentity(p.agentId, p.name);
+    identity.attributes[GEN_AI_PROVIDER_NAME] = providerName(p.provider);
+    identity.attributes[GEN_AI_REQUEST_MODEL] = p.model;
+    if (this.conversationId !== undefined) identity.attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
+    const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
+    if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
+  }
+
+  private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
+    if (meta.member.kind !== 'agent') return;
+    const member = this.layout.container(meta.subflowPath);
+    member.span.setAttributes({
+      [GEN_AI_USAGE_INPUT_TOKENS]: p.tokens.input,
+      [GEN_AI_USAGE_OUTPUT_TOKENS]: p.tokens.output,
+      [FP_COST_USD]: p.costUsd,
+      [FP_LLM_CALLS]: p.llmCalls,
+      [FP_ITERATIONS]: p.iterations,
+      [FP_TURN_OUTCOME]: p.outcome,
+    });
+    if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, textMessage('assistant', p.answer));
+    this.layout.exitMember(meta.subflowPath, meta.timestamp);
+  }
+
+  private compositionEnter({ payload: p, meta }: TypedEvent<'footprint.composition.enter'>): void {
+    const identity = workflowIdentity(p.kind, p.compositionId);
+    identity.attributes[FP_COMPOSITION_KIND] = p.kind;
+    this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
+  }
+
+  private branchEnd({ payload: p, meta }: TypedEvent<'footprint.composition.branch_end'>): void {
+    if (p.status === 'error') this.layout.failMember([...meta.subflowPath, p.branch], p.error?.message ?? 'failed', meta.timestamp);
+  }
+
+  private compositionExit({ payload: p, meta }: TypedEvent<'footprint.composition.exit'>): void {
+    this.layout.container(meta.subflowPath).span.setAttribute(FP_COMPOSITION_STATUS, p.status);
+    this.layout.exitMember(meta.subflowPath, meta.timestamp);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The run span's roll-ups, accumulated from typed events as they pass: tokens, cost and model calls
+ * over every member of the run, the route path taken (skills entered, composition branches chosen),
+ * the loop-guard trips and escalations (also set on the run span as soon as they happen, because
+ * Jaeger searches tags, not events). The run's outcome is not one of them: the runtime decides it once (runtime/run/outcome.ts).
+ */
+import type { Attributes, Span } from '@opentelemetry/api';
+import type { TokenUsage } from '../../events/index.js';
+import {
+  boundString,
+  FP_COST_USD,
+  FP_ESCALATED,
+  FP_LLM_CALLS,
+  FP_ROUTE_PATH,
+  FP_TOKENS_INPUT,
+  FP_TOKENS_OUTPUT,
+  FP_TRIP_KINDS,
+} from '../encoding/index.js';
+
+const MAX_PATH_STEPS = 32;
+
+export class RunRollups {
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private costUsd = 0;
+  private llmCalls = 0;
+  private readonly path: string[] = [];
+  private pathDropped = 0;
+  private lastStep?: string;
+  private readonly trips = new Set<string>();
+  private reportedFailure?: string;
+
+  constructor(private readonly root: Span) {}
+
+  llmCall(usage: TokenUsage): void {
+    this.llmCalls++;
+    this.inputTokens += usage.input;
+    this.outputTokens += usage.output;
+  }
+
+  cost(usd: number): void {
+    if (Number.isFinite(usd)) this.costUsd += usd;
+  }
+
+  /** A routing choice; repeating the choice just made (a router's pick, then its dispatch) adds nothing. */
+  step(choice: string): void {
+    if (typeof choice !== 'string' || choice === '' || choice === this.lastStep) return;
+    this.lastStep = choice;
+    if (this.path.length < MAX_PATH_STEPS) this.path.push(choice);
+    else this.pathDropped++;
+  }
+
+  /** The run reported its failure (run.failed) with this low-cardinality type, e.g. 'cancelled'. */
+  failed(type: string): void {
+    this.reportedFailure = type;
+  }
+
+  /** The failure type the run reported, if it did. */
+  get failureType(): string | undefined {
+    return this.reportedFailure;
+  }
+
+  trip(kind: string): void {
+    this.trips.add(kind);
+    this.root.setAttribute(FP_TRIP_KINDS, [...this.trips].sort().join(','));
+  }
+
+  escalated(): void {
+    this.root.setAttribute(FP_ESCALATED, true);
+  }
+
+  attributes(): Attributes {
+    const attributes: Attributes = {
+      [FP_TOKENS_INPUT]: this.inputTokens,
+      [FP_TOKENS_OUTPUT]: this.outputTokens,
+      [FP_COST_USD]: this.costUsd,
+      [FP_LLM_CALLS]: this.llmCalls,
+    };
+    if (this.path.length > 0) {
+      const more = this.pathDropped > 0 ? `>+${this.pathDropped} more` : '';
+      attributes[FP_ROUTE_PATH] = boundString(this.path.join('>') + more);
+    }
+    return attributes;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * metricsInstrument(): the run instrument that records footprint-otel's metrics through the OTel
+ * metrics API. With no MeterProvider registered (and none given) start() returns undefined, so a run
+ * pays nothing; the check runs at every run start, so a provider registered later is picked up.
+ * Instruments are created once per meter and shared by all runs.
+ */
+import { createNoopMeter, metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
+import { createRunInstruments, type RunInstruments } from './instrumentSet.js';
+import { recordRun } from './runRecorder.js';
+import { TripSeries } from './tripSeries.js';
+
+export const METRICS_INSTRUMENT_ID = 'footprint-otel.metrics';
+export const METER_NAME = 'footprint-otel';
+
+export interface MetricsInstrumentOptions {
+  /** Record into this provider instead of the globally registered one. */
+  meterProvider?: MeterProvider;
+}
+
+interface MeterState {
+  instruments: RunInstruments;
+  trips: TripSeries;
+}
+
+const NoopMeter = createNoopMeter().constructor;
+
+export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunInstrument {
+  const states = new WeakMap<Meter, MeterState>();
+  const stateFor = (meter: Meter): MeterState => {
+    let state = states.get(meter);
+    if (!state) {
+      const instruments = createRunInstruments(meter);
+      state = { instruments, trips: new TripSeries(instruments.routeTrips) };
+      states.set(meter, state);
+    }
+    return state;
+  };
+  return {
+    id: METRICS_INSTRUMENT_ID,
+    start(run: RunStart): RunSession | undefined {
+      const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(METER_NAME);
+      if (meter instanceof NoopMeter) return undefined;
+      const { instruments, trips } = stateFor(meter);
+      return recordRun(run, instruments, trips);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Where spans go. The same typed events and footprintjs hooks are placed by one of three layouts,
+ * chosen from where the run comes from and the detail level (see chooseLayout.ts):
+ *
+ * - the executor layout (a plain footprintjs executor, detail 'full'): a span per stage, subflow
+ *   and fork, from footprintjs's scope and flow hooks;
+ * - the runner layout (a runner run, detail 'full'): a span per stage from the scope hooks only,
+ *   under member spans opened at their first stage and named by typed events;
+ * - the semantic layout (detail 'semantic'): only member spans, opened and closed by typed events.
+ *
+ * The GenAI layer asks a layout where an event lands, never the hooks, so every mode shares one
+ * mapping of typed events to spans (genai/eventSpans.ts).
+ */
+import type { Attributes } from '@opentelemetry/api';
+import type { CombinedRecorder } from 'footprintjs';
+import type { OpenSpan } from './runSpans.js';
+
+/** What an agent or composition span is called and carries (kept across a pause, by subflow path). */
+export interface MemberIdentity {
+  name: string;
+  attributes: Attributes;
+}
+
+/** The footprintjs hooks a layout places spans from (the trace recorder attaches them). */
+export type RecorderHooks = Omit<CombinedRecorder, 'id' | 'delivery'>;
+
+/** Wraps a hook so that it can never throw into footprintjs (the wiring passes its guard in). */
+export type HookGuard = <E>(where: string, hook: (event: E) => void) => (event: E) => void;
+
+/** How the run ended, as far as a layout cares: when, and the stage that threw if it failed. */
+export interface LayoutEnd {
+  time: number;
+  failure?: { error: unknown; stage?: string };
+}
+
+/** What every layout does. */
+export interface SpanLayout {
+  /** The footprintjs hooks it needs, each wrapped in `guard` ({} when typed events alone drive it). */
+  hooks(guard: HookGuard): RecorderHooks;
+  /** The open span of a stage execution, if this layout has stage spans. */
+  stage(runtimeStageId: string): OpenSpan | undefined;
+  /** The innermost open container of a subflow path (subflow or member span); the run span at worst. */
+  container(path: readonly string[]): OpenSpan;
+  /** The run ends: settle what only the layout knows (a stage that threw never got onStageEnd). */
+  finish?(end: LayoutEnd): void;
+}
+
+/** A layout whose member spans (agents, compositions) follow typed events: the layouts of runner runs. */
+export interface MemberLayout extends SpanLayout {
+  /** The member mounted at `path` (the run itself for []) starts: the span that stands for it. */
+  enterMember(path: readonly string[], identity: MemberIdentity, time: number): OpenSpan;
+  /** The member at `path` ended. */
+  exitMember(path: readonly string[], time: number): void;
+  /** The member at `path` failed (a Parallel branch that threw): its span fails and ends. */
+  failMember(path: readonly string[], message: string, time: number): void;
+  /** The run failed: every member span still open failed with it. */
+  failMembers(message: string): void;
+  /** Identities of the members that are open now (what a pause carries), by subflow path key. */
+  openMembers(): Record<string, MemberIdentity>;
+}

@@ -1,0 +1,103 @@
+/**
+ * The semantic layout (detail 'semantic'): no stage spans, only a span per agent or composition
+ * member, opened at its turn_start / composition.enter and ended at turn_end / composition.exit (or
+ * with the run). Members are keyed by their subflow mount path, and a member's parent is the nearest
+ * open member above it. After a resume, members that were open at the pause are reopened as soon as
+ * one of their events arrives (their start events are not repeated).
+ */
+import { SpanStatusCode } from '@opentelemetry/api';
+import { stageIds } from '../../events/index.js';
+import type { MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
+import type { OpenSpan, RunSpans } from './runSpans.js';
+
+interface Member {
+  opened: OpenSpan;
+  identity: MemberIdentity;
+}
+
+export interface SemanticLayoutInit {
+  run: RunSpans;
+  /** Member spans that were open when the run paused (reopened when one of their events arrives). */
+  carried: Record<string, MemberIdentity>;
+}
+
+export class SemanticLayout implements MemberLayout {
+  private readonly members = new Map<string, Member>();
+  private readonly reopened = new Set<string>();
+  private readonly run: RunSpans;
+  private readonly carried: Record<string, MemberIdentity>;
+
+  constructor({ run, carried }: SemanticLayoutInit) {
+    this.run = run;
+    this.carried = carried;
+  }
+
+  /** Typed events alone drive it: no footprintjs hook, so the narrative stays off. */
+  hooks(): RecorderHooks {
+    return {};
+  }
+
+  /** No stage spans in this detail level. */
+  stage(): undefined {
+    return undefined;
+  }
+
+  container(path: readonly string[]): OpenSpan {
+    this.reopenCarried(path);
+    return stageIds.nearest(path, (key) => this.members.get(key))?.opened ?? this.run.root;
+  }
+
+  enterMember(path: readonly string[], identity: MemberIdentity, time: number): OpenSpan {
+    if (path.length === 0) {
+      this.run.root.span.updateName(identity.name);
+      this.run.root.span.setAttributes(identity.attributes);
+      return this.run.root;
+    }
+    const key = stageIds.pathKey(path);
+    const existing = this.members.get(key);
+    if (existing) return existing.opened;
+    const parent = this.container(path.slice(0, -1));
+    const opened = this.run.start(identity.name, parent, { attributes: identity.attributes, startTime: time });
+    this.members.set(key, { opened, identity });
+    return opened;
+  }
+
+  exitMember(path: readonly string[], time: number): void {
+    const key = stageIds.pathKey(path);
+    const member = this.members.get(key);
+    if (!member) return;
+    this.members.delete(key);
+    this.run.end(member.opened, time);
+  }
+
+  failMember(path: readonly string[], message: string, time: number): void {
+    const member = this.members.get(stageIds.pathKey(path));
+    if (!member) return;
+    member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    this.exitMember(path, time);
+  }
+
+  failMembers(message: string): void {
+    for (const member of this.members.values()) {
+      member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    }
+  }
+
+  openMembers(): Record<string, MemberIdentity> {
+    const open: Record<string, MemberIdentity> = {};
+    for (const [key, member] of this.members) if (this.run.isOpen(member.opened)) open[key] = member.identity;
+    return open;
+  }
+
+  private reopenCarried(path: readonly string[]): void {
+    for (const enclosing of stageIds.enclosingPaths(path)) {
+      const key = stageIds.pathKey(enclosing);
+      const identity = this.carried[key];
+      if (identity && !this.reopened.has(key) && !this.members.has(key)) {
+        this.reopened.add(key);
+        // It has been open since the resumed run began: its start event is not repeated.
+        this.enterMember(enclosing, identity, this.run.startTime);
+      }
+    }
+  }
+}

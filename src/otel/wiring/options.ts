@@ -1,0 +1,75 @@
+/**
+ * What a traced run is configured with, and where each choice comes from: explicit options first,
+ * then the environment (FOOTPRINT_OTEL_DETAIL, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
+ * then defaults. Also decides whether tracing is on at all: without an explicit TracerProvider and
+ * with no SDK registered behind the API's global proxy, there is nothing to trace into.
+ */
+import { diag, ProxyTracerProvider, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  captureFromEnv,
+  INSTRUMENTATION_NAME,
+  INSTRUMENTATION_VERSION,
+  SEMCONV_SCHEMA_URL,
+} from '../encoding/index.js';
+import type { TraceDetail } from '../placement/index.js';
+
+/**
+ * 'full': a span per stage execution plus the GenAI spans. Runner runs use scope + emit hooks and
+ * typed events only (the narrative stays off); plain charts (traceExecutor) add the flow hooks for
+ * subflow and fork spans and decision events (footprintjs's narrative is on, about 7–10 µs per stage).
+ * 'semantic': only the run, invoke_agent, invoke_workflow, chat and execute_tool spans, derived from
+ * typed events (no flow hooks, so the narrative stays off).
+ */
+export type { TraceDetail };
+
+export const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
+
+export interface TracingOptions {
+  /** Default: FOOTPRINT_OTEL_DETAIL, else 'full'. */
+  detail?: TraceDetail;
+  /** Record prompts, completions, tool arguments and results. Default: the GenAI capture env var. */
+  captureContent?: boolean;
+  /** Trace into this provider instead of the globally registered one. */
+  tracerProvider?: TracerProvider;
+}
+
+export interface Resolved {
+  tracer: Tracer;
+  detail: TraceDetail;
+  capture: boolean;
+}
+
+let warnedDetail = false;
+
+export function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.ProcessEnv = process.env): TraceDetail {
+  if (detail === 'full' || detail === 'semantic') return detail;
+  const fromEnv = env[DETAIL_ENV]?.trim().toLowerCase();
+  if (fromEnv === undefined || fromEnv === '' || fromEnv === 'full') return 'full';
+  if (fromEnv === 'semantic') return 'semantic';
+  if (!warnedDetail) {
+    warnedDetail = true;
+    diag.warn(`footprint-otel: ${DETAIL_ENV}="${fromEnv}" is not 'full' or 'semantic'; using 'full'`);
+  }
+  return 'full';
+}
+
+/** The tracer to use, or undefined when no SDK is there to receive spans (tracing stays off). */
+export function resolveTracer(provider?: TracerProvider): Tracer | undefined {
+  const options = { schemaUrl: SEMCONV_SCHEMA_URL };
+  if (provider) return provider.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, options);
+  const global = trace.getTracerProvider();
+  if (global instanceof ProxyTracerProvider) {
+    return global.getDelegateTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, options);
+  }
+  return global.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, options);
+}
+
+export function resolve(options: TracingOptions): Resolved | undefined {
+  const tracer = resolveTracer(options.tracerProvider);
+  if (!tracer) return undefined;
+  return {
+    tracer,
+    detail: resolveDetail(options.detail),
+    capture: options.captureContent ?? captureFromEnv(),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * One traced run (or resumed run segment), whatever started it: a runner through the tracing
+ * instrument (source 'runner': typed events from its hub), or a plain executor through traceExecutor
+ * (source 'executor': footprintjs hooks only). It owns the run's spans, picks the layout from the
+ * source and the detail level, builds the executor's recorder, takes typed events, contains the
+ * executor call in a new context, hands out what a pause must carry, and closes the run with the
+ * outcome the runtime decided.
+ */
+import { context, type Attributes, type Context, type Link, type SpanContext } from '@opentelemetry/api';
+import type { CombinedRecorder } from 'footprintjs';
+import { now, type TypedEvent } from '../../events/index.js';
+import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
+import { FP_PAUSED, FP_RUN_ID, FP_RUN_OUTCOME, formatTraceparent, recordFailure } from '../encoding/index.js';
+import { EventSpans, RunRollups } from '../genai/index.js';
+import {
+  activator,
+  executorLayout,
+  runnerLayout,
+  RunSpans,
+  type MemberIdentity,
+  type MemberLayout,
+  type SpanLayout,
+} from '../placement/index.js';
+import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE } from './carry.js';
+import type { Resolved } from './options.js';
+import { guard, guarded } from './safety.js';
+import { traceRecorder } from './traceRecorder.js';
+
+/** Where a traced run comes from: a runner run (typed events from its hub) or a plain executor. */
+export type TraceSource = 'runner' | 'executor';
+
+export interface TracedRunInit {
+  source: TraceSource;
+  resolved: Resolved;
+  name: string;
+  attributes: Attributes;
+  /** The context the run span is parented on. */
+  parent: Context;
+  links?: Link[];
+  /** The runtime's run id (stable across pause and resume); without one, footprintjs's is used. */
+  runId?: string;
+  sessionId?: string;
+  /** Member spans that were open when the run paused (a resumed run names them again). */
+  carried?: Record<string, MemberIdentity>;
+}
+
+export class TracedRun {
+  readonly recorder: CombinedRecorder;
+  /** Takes one typed event of the run (runner runs; guarded). */
+  readonly onEvent: (event: TypedEvent) => void;
+  private readonly run: RunSpans;
+  private readonly rollups: RunRollups;
+  private readonly layout: SpanLayout;
+  private readonly members?: MemberLayout;
+  private finished = false;
+
+  constructor(init: TracedRunInit) {
+    const { tracer, detail, capture } = init.resolved;
+    const attributes = init.runId === undefined ? init.attributes : { ...init.attributes, [FP_RUN_ID]: init.runId };
+    this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
+    this.rollups = new RunRollups(this.run.root.span);
+    if (init.source === 'runner') {
+      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {} });
+      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, conversationId: init.sessionId });
+      this.members = members;
+      this.layout = members;
+      this.onEvent = guarded('typed event', (event: TypedEvent) => events.onEvent(event));
+    } else {
+      this.layout = executorLayout({ detail, run: this.run, capture });
+      this.onEvent = () => {};
+    }
+    this.recorder = traceRecorder({ layout: this.layout, typedEventsFromHub: init.source === 'runner' });
+  }
+
+  /** Runs the executor call in a new context object with the run span active, so nothing leaks out. */
+  within<T>(call: () => Promise<T>): Promise<T> {
+    const ctx = guard('run context', () => this.run.runContext());
+    return ctx ? context.with(ctx, call) : call();
+  }
+
+  /** The run span's context (what a resumed run continues). */
+  spanContext(): SpanContext {
+    return this.run.root.span.spanContext();
+  }
+
+  /** What a paused run's checkpoint carries: the run span's W3C context and the open members. */
+  carry(): Record<string, unknown> {
+    const spanContext = this.spanContext();
+    const carry: Record<string, unknown> = {
+      [CARRY_TRACEPARENT]: formatTraceparent(spanContext),
+      [CARRY_MEMBERS]: this.members?.openMembers() ?? {},
+    };
+    const traceState = spanContext.traceState?.serialize();
+    if (traceState) carry[CARRY_TRACESTATE] = traceState;
+    return carry;
+  }
+
+  /** Ends the run span (and anything still open) once, with the run's outcome and roll-ups. */
+  finish(outcome: RunOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    const time = now();
+    const root = this.run.root.span;
+    const failure = outcome.status === 'failed' || outcome.status === 'cancelled' ? { error: outcome.error, stage: outcome.origin?.stage } : undefined;
+    // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
+    try {
+      root.setAttributes(this.rollups.attributes());
+      if (failure) recordFailure(root, failure.error, time, this.rollups.failureType);
+      if (outcome.status === 'paused') root.setAttribute(FP_PAUSED, true);
+      root.setAttribute(FP_RUN_OUTCOME, outcomeLabel(outcome));
+    } finally {
+      try {
+        const layout = this.layout;
+        guard('layout finish', () => layout.finish?.({ time, failure }));
+        this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
+      } finally {
+        root.end(time);
+      }
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * tracingInstrument(): the bridge as a run instrument, so every runner run (and resume) is a trace.
+ * At each start it checks that an OTel SDK is there to receive spans; if not, it stays out of the run
+ * entirely (no recorder, no subscription, no wrapper: zero cost). Otherwise it opens the run span on
+ * the caller's active context (or, for a resume, as a child of the paused run span, linked to it),
+ * attaches the recorder, subscribes to the run's typed events, and contains the executor call.
+ *
+ *   registerInstrument(tracingInstrument({ detail: 'semantic' }));
+ */
+import { context, trace, type Attributes, type Link } from '@opentelemetry/api';
+import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
+import { runnerIdentity } from '../genai/index.js';
+import type { MemberIdentity } from '../placement/index.js';
+import { resolve, type TracingOptions } from './options.js';
+import { guard } from './safety.js';
+import {
+  FP_LINK_TYPE,
+  FP_RESUMED,
+  FP_RUNNER_ID,
+  FP_RUNNER_KIND,
+  GEN_AI_CONVERSATION_ID,
+  parseTraceparent,
+} from '../encoding/index.js';
+import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE, readMembers } from './carry.js';
+import { TracedRun } from './tracedRun.js';
+
+export const TRACING_INSTRUMENT_ID = 'footprint-otel.tracing';
+
+export function tracingInstrument(options: TracingOptions = {}): RunInstrument {
+  return {
+    id: TRACING_INSTRUMENT_ID,
+    start: (run) => guard('tracing start', () => startTracing(run, options)),
+  };
+}
+
+function startTracing(run: RunStart, options: TracingOptions): RunSession | undefined {
+  const resolved = resolve(options);
+  if (!resolved) return undefined;
+  const { kind, id, name } = run.runner;
+  const identity = runnerIdentity(kind, id, name);
+  const attributes: Attributes = {
+    ...identity.attributes,
+    [FP_RUNNER_KIND]: kind,
+    [FP_RUNNER_ID]: id,
+  };
+  if (run.sessionId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.sessionId;
+
+  const active = context.active();
+  let parent = active;
+  const links: Link[] = [];
+  let carried: Record<string, MemberIdentity> | undefined;
+  if (run.resumed) {
+    attributes[FP_RESUMED] = true;
+    const carry = run.resumed.carry;
+    const paused = parseTraceparent(carry[CARRY_TRACEPARENT], carry[CARRY_TRACESTATE]);
+    if (paused) {
+      parent = trace.setSpanContext(active, paused);
+      links.push({ context: paused, attributes: { [FP_LINK_TYPE]: 'paused_run' } });
+      const caller = trace.getSpanContext(active);
+      if (caller) links.push({ context: caller, attributes: { [FP_LINK_TYPE]: 'resumed_by' } });
+    }
+    carried = readMembers(carry[CARRY_MEMBERS]);
+  }
+
+  const traced = new TracedRun({
+    source: 'runner',
+    resolved,
+    name: identity.name,
+    attributes,
+    parent,
+    links,
+    runId: run.runId,
+    sessionId: run.sessionId,
+    carried,
+  });
+  run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
+  const unsubscribe = run.hub.subscribe(traced.onEvent);
+  return {
+    around: (call) => traced.within(call),
+    paused: () => guard('tracing pause', () => traced.carry()),
+    finished: (outcome) => {
+      guard('tracing finish', () => {
+        unsubscribe();
+        traced.finish(outcome);
+      });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The read_skill tool: answered by the skill cursor, not by user code. An accepted request moves the
+ * cursor and returns the skill's body; a refused one (the skill is not reachable from here) is an
+ * error result the model sees, reported as footprint.skill.rejected.
+ */
+import { emit } from '../../../../events/index.js';
+import type { ToolCall } from '../../../providers/index.js';
+import type { SkillCursor, SkillTurnState } from '../../../skills/cursor.js';
+import { safeStringify } from '../../toolResults.js';
+import type { ToolOutcome } from '../../toolRunner.js';
+import type { AgentScope } from '../scope.js';
+
+export interface ReadSkillCall {
+  scope: AgentScope;
+  cursor: SkillCursor;
+  /** The turn's skill state (changed in place when the request is accepted or refused). */
+  skillState: SkillTurnState;
+  call: ToolCall;
+  agentId: string;
+  iteration: number;
+}
+
+export function answerReadSkill({ scope, cursor, skillState, call, agentId, iteration }: ReadSkillCall): ToolOutcome {
+  const verdict = cursor.readSkill(skillState, call.args?.id);
+  if (verdict.accepted) return { call, status: 'ok', text: verdict.text, durationMs: 0 };
+  emit(scope, 'footprint.skill.rejected', {
+    agentId,
+    turnId: scope.turnId,
+    requested: requestedSkill(call.args?.id),
+    current: skillState.current ?? cursor.graph.entry,
+    allowed: verdict.allowed,
+    iteration,
+  });
+  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: 'skill_rejected', message: verdict.text } };
+}
+
+/** The skill id a read_skill call asked for, as text; the model's arguments can be any JSON. */
+function requestedSkill(id: unknown): string {
+  if (id === undefined || id === null) return '';
+  return typeof id === 'string' ? id : safeStringify(id);
+}

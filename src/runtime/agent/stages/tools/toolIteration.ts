@@ -1,0 +1,90 @@
+/**
+ * One iteration's tool calls, run concurrently: each call is either a result kept from before a
+ * pause (reused, not reported again), a read_skill request (answered by the skill cursor), or a user
+ * tool (validated and run by the tool runner). Every call's end is reported the moment it settles,
+ * so its span ends when the tool did. A pause asked for by one tool is kept by the latch.
+ */
+import { emit } from '../../../../events/index.js';
+import type { ToolCall } from '../../../providers/index.js';
+import { READ_SKILL, type SkillTurnState } from '../../../skills/cursor.js';
+import type { AgentConfig } from '../../config.js';
+import type { AgentState, SavedToolResult } from '../../state.js';
+import { runToolCall, type ToolOutcome } from '../../toolRunner.js';
+import type { AgentScope } from '../scope.js';
+import { PauseLatch } from './pauseLatch.js';
+import { answerReadSkill } from './readSkillCall.js';
+
+export type IterationOutcome = ToolOutcome & { reused?: boolean };
+
+export class ToolIteration {
+  readonly calls: readonly ToolCall[];
+  readonly iteration: number;
+  /** Results finished before a pause, by tool call id (a resumed stage reuses them). */
+  readonly done: Record<string, SavedToolResult>;
+  /** The turn's skill state, copied: read_skill calls move it; the stage writes it back. */
+  readonly skillState?: SkillTurnState;
+  readonly pause: PauseLatch;
+  private readonly agentId: string;
+  private readonly available: string[];
+
+  constructor(
+    private readonly scope: AgentScope,
+    private readonly config: AgentConfig,
+  ) {
+    this.agentId = config.member.id;
+    this.calls = (scope.$getValue('response') as AgentState['response'])?.toolCalls ?? [];
+    this.iteration = scope.iteration;
+    this.done = { ...scope.doneTools };
+    this.skillState = scope.skill ? { ...scope.skill } : undefined;
+    this.available = scope.$getValue('toolNames') as string[];
+    this.pause = new PauseLatch(scope, this.agentId);
+  }
+
+  /** Runs every call concurrently; resolves once all have settled. */
+  runAll(): Promise<IterationOutcome[]> {
+    return Promise.all(this.calls.map((call) => this.runOne(call)));
+  }
+
+  private async runOne(call: ToolCall): Promise<IterationOutcome> {
+    const saved = this.done[call.id];
+    if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0, reused: true };
+    emit(this.scope, 'footprint.stream.tool_start', {
+      agentId: this.agentId,
+      iteration: this.iteration,
+      toolCallId: call.id,
+      toolName: call.name,
+      parallelCount: this.calls.length,
+      args: call.args,
+    });
+    const outcome = await this.execute(call);
+    this.reportEnd(outcome, this.pause.request?.call.id === call.id);
+    return outcome;
+  }
+
+  private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {
+    const { cursor } = this.config;
+    if (call.name === READ_SKILL && cursor && this.skillState) {
+      return answerReadSkill({ scope: this.scope, cursor, skillState: this.skillState, call, agentId: this.agentId, iteration: this.iteration });
+    }
+    const compiled = this.available.includes(call.name) ? this.config.tools.get(call.name) : undefined;
+    return runToolCall(call, compiled, this.available, {
+      toolCallId: call.id,
+      agentId: this.agentId,
+      signal: this.scope.$getEnv().signal,
+      pause: (question: string) => this.pause.pause(call, question),
+    });
+  }
+
+  private reportEnd(outcome: ToolOutcome, paused: boolean): void {
+    emit(this.scope, 'footprint.stream.tool_end', {
+      agentId: this.agentId,
+      iteration: this.iteration,
+      toolCallId: outcome.call.id,
+      toolName: outcome.call.name,
+      status: paused ? 'paused' : outcome.status,
+      durationMs: outcome.durationMs,
+      result: paused ? '' : outcome.text,
+      error: paused ? undefined : outcome.error,
+    });
+  }
+}

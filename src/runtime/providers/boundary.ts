@@ -1,0 +1,53 @@
+/**
+ * The provider boundary: the one place an HTTP provider's failures become ProviderErrors, so that
+ * no secret crosses it. Every message is redacted of the provider's secrets (API key, every header
+ * value it sends, base-URL userinfo and query values) before the error exists, because the stack
+ * a span's exception event records repeats the message. The unusable body (`raw`) is kept only under
+ * content capture, and redacted even then.
+ *
+ * Content capture is read exactly as the tracing bridge reads it (the same function over
+ * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT), at the time of the failure.
+ */
+import { captureFromEnv } from '../../otel/content.js';
+import { ProviderError, type ProviderErrorInit } from './errors.js';
+import { redactor, type Redactor } from './redact.js';
+
+export class ProviderBoundary {
+  readonly provider: string;
+  private readonly redactor: Redactor;
+
+  constructor(init: { provider: string; secrets: Iterable<string> }) {
+    this.provider = init.provider;
+    this.redactor = redactor(init.secrets);
+  }
+
+  /** True when provider bodies may be kept (content capture is on). */
+  captureBodies(): boolean {
+    return captureFromEnv();
+  }
+
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
+  /** A ProviderError from this provider, message redacted, raw kept only under content capture. */
+  error(init: Omit<ProviderErrorInit, 'provider'>): ProviderError {
+    const { raw, ...rest } = init;
+    return new ProviderError({
+      ...rest,
+      provider: this.provider,
+      message: this.redact(init.message),
+      ...(raw !== undefined && this.captureBodies() ? { raw: this.redact(raw) } : {}),
+    });
+  }
+
+  /** A 2xx answer the provider cannot use; never retried (the same request would get the same answer). */
+  malformed(why: string, raw: unknown, cause?: unknown): ProviderError {
+    return this.error({
+      kind: 'malformed_response',
+      message: `${this.provider}: malformed response: ${why}`,
+      raw: typeof raw === 'string' ? raw : JSON.stringify(raw),
+      cause,
+    });
+  }
+}

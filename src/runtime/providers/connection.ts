@@ -1,0 +1,52 @@
+/**
+ * What an HTTP provider sets up once, at creation: the request URL and headers, the server endpoint
+ * it talks to, and the boundary that knows every secret among them. Header names are compared
+ * without case, so a caller's `Authorization` replaces the default `authorization` instead of
+ * joining it.
+ */
+import { ConfigError } from '../run/errors.js';
+import { resolveBaseUrl, type ServerEndpoint } from './baseUrl.js';
+import { ProviderBoundary } from './boundary.js';
+
+export interface ConnectionOptions {
+  provider: string;
+  baseURL: string;
+  /** The API path appended to the base URL's path, e.g. '/chat/completions'. */
+  path: string;
+  /** Fixed protocol headers (content type, API version): not secret. */
+  protocolHeaders: Record<string, string>;
+  /** Credentials and caller-supplied headers: every value is a secret. */
+  headers: Record<string, string>;
+  apiKey?: string;
+}
+
+export interface Connection {
+  boundary: ProviderBoundary;
+  url: string;
+  recordedUrl: string;
+  headers: Record<string, string>;
+  server: ServerEndpoint;
+}
+
+export function connect(options: ConnectionOptions): Connection {
+  const base = resolveBaseUrl(options);
+  const secretHeaders = lowerCased(options.headers);
+  if (base.basicAuthorization !== undefined) {
+    if (secretHeaders.authorization !== undefined) {
+      throw new ConfigError(`${options.provider}: the baseURL carries credentials and an authorization header is also set; give one of them`);
+    }
+    secretHeaders.authorization = base.basicAuthorization;
+  }
+  const secrets = [...Object.values(secretHeaders), ...base.secrets, ...(options.apiKey === undefined ? [] : [options.apiKey])];
+  return {
+    boundary: new ProviderBoundary({ provider: options.provider, secrets }),
+    url: base.requestUrl,
+    recordedUrl: base.recordedUrl,
+    headers: { ...lowerCased(options.protocolHeaders), ...secretHeaders },
+    server: base.server,
+  };
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}

@@ -1,0 +1,39 @@
+/**
+ * What a scripted reply may be, checked before it is played: a string, or an object whose fields
+ * have the types ScriptedReply declares (usage finite and non-negative, tool calls named). A list of
+ * replies is checked whole when the provider is made; a reply function's answer when it arrives.
+ */
+import { isRecord } from './guards.js';
+
+/** Why `reply` is not a ScriptedReply, or undefined when it is one. */
+export function scriptedReplyProblem(reply: unknown): string | undefined {
+  if (typeof reply === 'string') return undefined;
+  if (!isRecord(reply)) return `is ${reply === null ? 'null' : Array.isArray(reply) ? 'an array' : `a ${typeof reply}`}, not a string or a reply object`;
+  const { content, toolCalls, usage, stopReason, error, delayMs } = reply;
+  if (content !== undefined && typeof content !== 'string') return 'has a content that is not a string';
+  if (stopReason !== undefined && typeof stopReason !== 'string') return 'has a stopReason that is not a string';
+  if (error !== undefined && !(error instanceof Error)) return 'has an error that is not an Error';
+  if (delayMs !== undefined && !isCount(delayMs)) return 'has a delayMs that is not a finite number >= 0';
+  if (toolCalls !== undefined) {
+    if (!Array.isArray(toolCalls)) return 'has toolCalls that are not an array';
+    const bad = toolCalls.findIndex(
+      (call: unknown) =>
+        !isRecord(call) ||
+        typeof call.name !== 'string' ||
+        (call.id !== undefined && typeof call.id !== 'string') ||
+        (call.args !== undefined && !isRecord(call.args)),
+    );
+    if (bad !== -1) return `has toolCalls[${bad}] without a name, or with an id that is not a string or args that are not an object`;
+  }
+  if (usage !== undefined) {
+    if (!isRecord(usage) || !isCount(usage.input) || !isCount(usage.output)) return 'has a usage whose input and output are not finite numbers >= 0';
+    if ((usage.cacheRead !== undefined && !isCount(usage.cacheRead)) || (usage.cacheWrite !== undefined && !isCount(usage.cacheWrite))) {
+      return 'has a usage whose cache counts are not finite numbers >= 0';
+    }
+  }
+  return undefined;
+}
+
+function isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}

@@ -1,0 +1,76 @@
+/**
+ * The runtime's one check on what any provider answered — scripted, HTTP or custom — before a single
+ * field of it is used: a reply that does not have the LLMResponse shape, or whose token usage is not
+ * finite and non-negative, becomes a ProviderError `malformed_response` instead of a TypeError deep
+ * in the agent (or a negative token count and a null cost in the telemetry). Messages name the field
+ * and what kind of value it held, never the value: a reply is model output and may carry content
+ * or secrets.
+ */
+import { ProviderError } from './errors.js';
+import { isRecord } from './guards.js';
+import type { LLMResponse, ToolCall } from './types.js';
+import type { TokenUsage } from '../../events/index.js';
+
+/** The reply as a fresh LLMResponse holding only the port's fields, or a malformed_response error. */
+export function validateResponse(provider: string, reply: unknown): LLMResponse {
+  const problem = (why: string) =>
+    new ProviderError({ provider, kind: 'malformed_response', message: `${provider}: malformed response: ${why}` });
+  if (!isRecord(reply)) throw problem(`the reply is ${kindOf(reply)}, not an object`);
+  const { content, toolCalls, usage, stopReason, model, id } = reply;
+  if (typeof content !== 'string') throw problem(`content is ${kindOf(content)}, not a string`);
+  if (!Array.isArray(toolCalls)) throw problem(`toolCalls is ${kindOf(toolCalls)}, not an array`);
+  if (typeof stopReason !== 'string') throw problem(`stopReason is ${kindOf(stopReason)}, not a string`);
+  for (const [field, value] of [['model', model], ['id', id]] as const) {
+    if (value !== undefined && typeof value !== 'string') throw problem(`${field} is ${kindOf(value)}, not a string`);
+  }
+  return {
+    content,
+    toolCalls: toolCalls.map((call: unknown, index) => toolCall(call, index, problem)),
+    usage: tokenUsage(usage, problem),
+    stopReason,
+    ...(typeof model === 'string' ? { model } : {}),
+    ...(typeof id === 'string' ? { id } : {}),
+  };
+}
+
+type Problem = (why: string) => ProviderError;
+
+function toolCall(call: unknown, index: number, problem: Problem): ToolCall {
+  const at = `toolCalls[${index}]`;
+  if (!isRecord(call)) throw problem(`${at} is ${kindOf(call)}, not an object`);
+  if (typeof call.id !== 'string') throw problem(`${at}.id is ${kindOf(call.id)}, not a string`);
+  // Any string: a name no tool has (even '') becomes an error result the model sees, as models do misname tools.
+  if (typeof call.name !== 'string') throw problem(`${at}.name is ${kindOf(call.name)}, not a string`);
+  if (!isRecord(call.args)) throw problem(`${at}.args is ${kindOf(call.args)}, not an object`);
+  return { id: call.id, name: call.name, args: call.args };
+}
+
+function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
+  if (!isRecord(usage)) throw problem(`usage is ${kindOf(usage)}, not an object`);
+  const count = (field: 'input' | 'output' | 'cacheRead' | 'cacheWrite', optional: boolean): number | undefined => {
+    const value = usage[field];
+    if (optional && value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw problem(`usage.${field} is ${kindOf(value)}, not a finite number >= 0`);
+    }
+    return value;
+  };
+  const input = count('input', false)!;
+  const output = count('output', false)!;
+  const cacheRead = count('cacheRead', true);
+  const cacheWrite = count('cacheWrite', true);
+  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }) };
+}
+
+/** What kind of value this is, in words, without the value itself. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    if (!Number.isFinite(value)) return 'infinite';
+    return value < 0 ? 'a negative number' : 'a number';
+  }
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
+  return typeof value === 'object' ? 'an object' : typeof value === 'undefined' ? 'missing' : `a ${typeof value}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * How a top-level run (or resumed run segment) ended, decided once, here. The tracker listens to the
+ * run's hub and keeps only what the top-level member itself said: an early stop of a nested member
+ * (an agent that hit its cap inside a swarm) is that member's outcome, never the run's. The runner
+ * asks it for the outcome when the run settles and hands that one value to every instrument, so the
+ * run span, the runs metric and the CLI summary cannot disagree.
+ */
+import { handleEvent, type EventHandlers, type TypedEvent } from '../../events/index.js';
+import type { FailureOrigin } from './errors.js';
+import type { RunHub } from './hub.js';
+
+export type RunOutcome =
+  | { status: 'answered'; output: string }
+  | { status: 'stopped_early'; output: string; reason: string }
+  | { status: 'paused' }
+  | { status: 'failed'; error: unknown; origin?: FailureOrigin }
+  | { status: 'cancelled'; error: unknown; origin?: FailureOrigin };
+
+/** The outcome as telemetry and the CLI label it: cancelled counts as an error (error.type says which). */
+export type RunOutcomeLabel = 'ok' | 'stopped_early' | 'error' | 'paused';
+
+const LABELS: { readonly [S in RunOutcome['status']]: RunOutcomeLabel } = {
+  answered: 'ok',
+  stopped_early: 'stopped_early',
+  failed: 'error',
+  cancelled: 'error',
+  paused: 'paused',
+};
+
+export function outcomeLabel(outcome: RunOutcome): RunOutcomeLabel {
+  return LABELS[outcome.status];
+}
+
+export class OutcomeTracker {
+  private stopReason?: string;
+  private readonly unsubscribe: () => void;
+
+  constructor(hub: RunHub) {
+    this.unsubscribe = hub.subscribe((event) => this.onEvent(event));
+  }
+
+  /** The run returned an answer: answered, unless its top-level member stopped early. */
+  answered(output: string): RunOutcome {
+    this.unsubscribe();
+    return this.stopReason === undefined ? { status: 'answered', output } : { status: 'stopped_early', output, reason: this.stopReason };
+  }
+
+  paused(): RunOutcome {
+    this.unsubscribe();
+    return { status: 'paused' };
+  }
+
+  failed(failure: { error: unknown; origin?: FailureOrigin; cancelled: boolean }): RunOutcome {
+    this.unsubscribe();
+    return { status: failure.cancelled ? 'cancelled' : 'failed', error: failure.error, origin: failure.origin };
+  }
+
+  private onEvent(event: TypedEvent): void {
+    // Only the top-level member decides the run's outcome.
+    if (event.meta.subflowPath.length === 0) handleEvent(this.handlers, event);
+  }
+
+  private readonly handlers: EventHandlers = {
+    'footprint.agent.turn_end': ({ payload }) => {
+      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason ?? 'stopped_early';
+    },
+    'footprint.composition.exit': ({ payload }) => {
+      if (payload.status === 'budget_exhausted') this.stopReason = payload.stopReason ?? 'budget_exhausted';
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The checker itself, on telemetry made by hand with the real SDK (no bridge): each rule must fire
+ * with a line naming the span or metric, the attribute and the rule, and conforming data must pass.
+ */
+import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkTelemetry, startSemconvTelemetry, type SemconvTelemetry } from '../support/semconv/index.js';
+
+let telemetry: SemconvTelemetry;
+
+beforeEach(() => {
+  telemetry = startSemconvTelemetry({});
+});
+
+afterEach(async () => {
+  await telemetry.shutdown();
+});
+
+// trace.getTracer() takes no options; the provider's getTracer carries the schema URL.
+const tracer = () => trace.getTracerProvider().getTracer('by-hand', '1.0.0', { schemaUrl: 'https://opentelemetry.io/schemas/1.41.0' });
+const CHAT = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'm1' };
+
+describe('the v1.41 conformance checker', () => {
+  it('passes a conforming chat span whose data it is told about', () => {
+    tracer()
+      .startSpan('chat m1', { kind: SpanKind.CLIENT, attributes: { ...CHAT, 'gen_ai.usage.input_tokens': 12, 'gen_ai.response.finish_reasons': ['stop'] } })
+      .end();
+    const lines = checkTelemetry({
+      spans: telemetry.spans(),
+      startOf: telemetry.startOf,
+      availableOnSpan: () => ['gen_ai.request.model', 'gen_ai.usage.input_tokens', 'gen_ai.response.finish_reasons'],
+    });
+    expect(lines).toEqual([]);
+  });
+
+  it('names kind, name, missing, unexpected, type, enum, deprecated, schema and error.type problems', () => {
+    const span = tracer().startSpan('chat', {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'm1',
+        'gen_ai.system': 'openai',
+        'gen_ai.usage.input_tokens': '12',
+        'gen_ai.response.finish_reasons': ['done'],
+        'gen_ai.input.messages': '{"role":"user"}',
+        'gen_ai.made_up': 1,
+      },
+    });
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.recordException({ name: '429', message: 'rate limited' });
+    span.end();
+    const lines = checkTelemetry({ spans: telemetry.spans(), availableOnSpan: () => ['gen_ai.request.model', 'gen_ai.conversation.id'] });
+    const at = 'span "chat" [span.gen_ai.inference.client]';
+    expect(lines).toEqual(
+      [
+        `${at} event "exception" · exception.type · is a status code (429), not the exception's type`,
+        `${at} · error.type · missing: conditionally required (the span ended in an error)`,
+        `${at} · gen_ai.conversation.id · missing: conditionally required and the data exists`,
+        `${at} · gen_ai.input.messages · fails the v1.41 JSON schema: / must be array`,
+        `${at} · gen_ai.input.messages · set though the scenario has no data for it (opt in)`,
+        `${at} · gen_ai.made_up · not defined in the v1.41 registry`,
+        `${at} · gen_ai.provider.name · missing: required`,
+        `${at} · gen_ai.response.finish_reasons · set though the scenario has no data for it (recommended)`,
+        `${at} · gen_ai.response.finish_reasons · values ["done"] are not FinishReason values ["stop","length","content_filter","tool_call","error"]`,
+        `${at} · gen_ai.system · deprecated in v1.41`,
+        `${at} · gen_ai.usage.input_tokens · must be an int, is "12"`,
+        `${at} · gen_ai.usage.input_tokens · set though the scenario has no data for it (recommended)`,
+        `${at} · span kind must be client, is internal`,
+        `${at} · span name must be "chat m1"`,
+      ].sort(),
+    );
+  });
+
+  it('flags sampling-relevant attributes and names set after the span started', () => {
+    const span = tracer().startSpan('agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+    span.updateName('invoke_agent A');
+    span.setAttributes({ 'gen_ai.agent.name': 'A', 'gen_ai.provider.name': 'openai' });
+    span.end();
+    const lines = checkTelemetry({ spans: telemetry.spans(), startOf: telemetry.startOf, availableOnSpan: () => ['gen_ai.agent.name'] });
+    const at = 'span "invoke_agent A" [span.gen_ai.invoke_agent.internal]';
+    expect(lines).toEqual([`${at} · gen_ai.provider.name · sampling-relevant but not set at span start`, `${at} · started as "agent", renamed later`]);
+  });
+
+  it('checks a GenAI metric: instrument, unit, value type, buckets, attributes and the meter scope', async () => {
+    const meter = metrics.getMeter('by-hand');
+    meter.createCounter('gen_ai.client.token.usage', { unit: 'tokens' }).add(3, { 'gen_ai.operation.name': 'chat', 'gen_ai.token.type': 'completion' });
+    meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: [1, 2] } }).record(0.5, { ...CHAT, 'server.port': 443 });
+    const lines = checkTelemetry({ spans: [], availableOnSpan: () => [], metrics: await telemetry.collectMetrics(), availableOnPoint: () => ['gen_ai.request.model'] });
+    const usage = 'metric gen_ai.client.token.usage {"gen_ai.operation.name":"chat","gen_ai.token.type":"completion"}';
+    const duration = `metric gen_ai.client.operation.duration ${JSON.stringify({ ...CHAT, 'server.port': 443 })}`;
+    expect(lines).toEqual(
+      [
+        'meter scope "by-hand" · has no version',
+        'meter scope "by-hand" · schema URL must be https://opentelemetry.io/schemas/1.41.0, is undefined',
+        'metric gen_ai.client.token.usage · instrument must be histogram, is counter',
+        'metric gen_ai.client.token.usage · unit must be {token}, is tokens',
+        'metric gen_ai.client.token.usage · value type must be int',
+        `${usage} · gen_ai.provider.name · missing: required`,
+        `${usage} · gen_ai.request.model · missing: conditionally required and the data exists`,
+        `${usage} · gen_ai.token.type · value "completion" is not a well-known value (input, output)`,
+        `${duration} · bucket boundaries must be [0.01,0.02,0.04,0.08,0.16,0.32,0.64,1.28,2.56,5.12,10.24,20.48,40.96,81.92]`,
+        `${duration} · server.port · set without server.address`,
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The demo's support desk (src/cli/desk), run through the public API on its scripted, seeded models:
+ * one ticket of each scenario (billing, tech, ping-pong, rejected skill jump, failing tool), each as
+ * its own run with a session id, plus the data facts those runs have.
+ */
+import type { Attributes } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { buildDesk } from '../../../src/cli/desk/desk.js';
+import { deskModels } from '../../../src/cli/desk/providers.js';
+import { generateTickets, type Scenario } from '../../../src/cli/desk/tickets.js';
+import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, WORKFLOW_ATTRIBUTES } from './facts.js';
+
+export const DESK_SEED = 7;
+export const DESK_SCENARIOS: readonly Scenario[] = ['billing', 'tech', 'ping_pong', 'rejected', 'tool_failure'];
+
+/** Runs one ticket of each scenario; returns the answers in scenario order. */
+export async function runDesk(scenarios: readonly Scenario[] = DESK_SCENARIOS): Promise<string[]> {
+  const tickets = generateTickets(60, DESK_SEED);
+  const answers: string[] = [];
+  for (const scenario of scenarios) {
+    const ticket = tickets.find((t) => t.scenario === scenario);
+    if (!ticket) throw new Error(`seed ${DESK_SEED} has no ${scenario} ticket in 60`);
+    // An empty env: the scripted models, whatever the developer's shell exports.
+    const desk = buildDesk(deskModels(DESK_SEED, {}));
+    answers.push(String(await desk.run(ticket.text, { sessionId: ticket.id })));
+  }
+  return answers;
+}
+
+/** The router is asked with temperature 0 and no tools; the agents have tools; every prompt has a system part. */
+export function deskSpanFacts(span: ReadableSpan): readonly string[] {
+  const a = span.attributes;
+  switch (a['gen_ai.operation.name']) {
+    case 'chat': {
+      const router = a['footprint.agent'] === 'router';
+      return chatAttributes({ usage: 'tokens', temperature: router, tools: !router, separateSystemPrompt: true, conversation: true, content: true });
+    }
+    case 'invoke_agent': {
+      const member = a['gen_ai.agent.id'] === 'billing' || a['gen_ai.agent.id'] === 'tech';
+      return agentAttributes({ description: member, tools: member, usage: true, conversation: true, content: true });
+    }
+    case 'execute_tool':
+      return toolAttributes({ failed: a['footprint.tool.status'] !== 'ok', content: true });
+    case 'invoke_workflow':
+      return WORKFLOW_ATTRIBUTES;
+    default:
+      return [];
+  }
+}
+
+/** No desk model call fails. */
+export function deskPointFacts(_metric: string, _attributes: Attributes): readonly string[] {
+  return pointAttributes({ failed: false });
+}

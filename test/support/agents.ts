@@ -1,0 +1,89 @@
+/**
+ * The agents the bridge tests run (also built by the child-process resume fixture, so both sides of
+ * a cross-process resume run the same chart). Replies are scripted from the request, never from a
+ * call counter, so a resumed agent on a fresh provider continues where the paused one stopped.
+ */
+import { trace } from '@opentelemetry/api';
+import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
+
+export const PRICING = { m1: { input: 2, output: 10 } };
+
+/** Usage per call: 100 in / 20 out, so each call costs (100*2 + 20*10) / 1e6 USD. */
+export const CALL_USAGE = { input: 100, output: 20 };
+export const CALL_COST = (100 * 2 + 20 * 10) / 1e6;
+
+function toolResults(request: LLMRequest): number {
+  return request.messages.filter((m) => m.role === 'tool').length;
+}
+
+/** Three iterations: lookup + weather in parallel, then lookup, then the answer. */
+export function twoToolAgent(options: { answer?: string; delayMs?: number } = {}) {
+  const provider = scripted({
+    name: 'openai',
+    replies: (request): ScriptedReply => {
+      const done = toolResults(request);
+      const base = { usage: CALL_USAGE, delayMs: options.delayMs };
+      if (done === 0) {
+        return { ...base, toolCalls: [{ id: 'c1', name: 'lookup', args: { q: 'invoice 42' } }, { id: 'c2', name: 'weather', args: { city: 'Oslo' } }] };
+      }
+      if (done === 2) return { ...base, toolCalls: [{ id: 'c3', name: 'lookup', args: { q: 'invoice 43' } }] };
+      return { ...base, content: options.answer ?? 'Invoice 42 is paid.' };
+    },
+  });
+  return Agent.create({ provider, model: 'm1', id: 'helper', name: 'Helper', pricing: PRICING, temperature: 0.2, maxTokens: 256 })
+    .system('Be terse.')
+    .tool({ name: 'lookup', description: 'Finds an invoice', inputSchema: { type: 'object' }, execute: async (args: { q: string }) => `found ${args.q}` })
+    .tool({ name: 'weather', description: 'Weather in a city', inputSchema: { type: 'object' }, execute: async () => 'sunny' })
+    .build();
+}
+
+/** Asks for lookup + approve; approve pauses for a human; after the answer, the model answers. */
+export function approvalAgent() {
+  const provider = scripted({
+    name: 'anthropic',
+    replies: (request): ScriptedReply =>
+      toolResults(request) === 0
+        ? { usage: CALL_USAGE, toolCalls: [{ id: 'c1', name: 'lookup', args: {} }, { id: 'c2', name: 'approve', args: {} }] }
+        : { usage: CALL_USAGE, content: 'Refund issued.' },
+  });
+  return Agent.create({ provider, model: 'm1', id: 'refunds', name: 'Refunds', pricing: PRICING })
+    .tool({ name: 'lookup', description: 'Finds the order', inputSchema: { type: 'object' }, execute: async () => 'order 7' })
+    .tool({
+      name: 'approve',
+      description: 'Asks a human',
+      inputSchema: { type: 'object' },
+      execute: async (_args, ctx) => `approved: ${String(await ctx.pause('Refund order 7?'))}`,
+    })
+    .build();
+}
+
+/** The name of the span active right now, or '(none)'. */
+export function activeSpanName(): string {
+  return (trace.getActiveSpan() as unknown as { name?: string } | undefined)?.name ?? '(none)';
+}
+
+/**
+ * An agent that notes the active span (into `seen`) where its provider is called and where its one
+ * tool runs, before and after an await: for tests of what the bridge makes active.
+ */
+export function activeSpanProbe(seen: string[]) {
+  const provider = scripted({
+    replies: async (request) => {
+      seen.push(`provider: ${activeSpanName()}`);
+      return request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'probe', args: {} }] };
+    },
+  });
+  return Agent.create({ provider, model: 'm1', name: 'Probe' })
+    .tool({
+      name: 'probe',
+      description: 'notes the active span',
+      inputSchema: { type: 'object' },
+      execute: async () => {
+        seen.push(`tool: ${activeSpanName()}`);
+        await new Promise((r) => setTimeout(r, 1));
+        seen.push(`tool after await: ${activeSpanName()}`);
+        return 'ok';
+      },
+    })
+    .build();
+}

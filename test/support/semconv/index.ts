@@ -1,0 +1,39 @@
+/**
+ * The v1.41 GenAI conformance checker (test support; imports the vendored model, ajv and the OTel
+ * SDK types only). checkTelemetry() judges a scenario's exported spans and metric data and returns
+ * every broken rule as a readable line; see test/semconv/README.md for what it checks and why.
+ */
+import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { loadSemconvModel } from './model.js';
+import { metricViolations, type AvailableOnPoint } from './metricRules.js';
+import { scopeViolations } from './scopeRules.js';
+import { spanViolations, type AvailableOnSpan, type StartSnapshot } from './spanRules.js';
+import { formatViolations, type Violation } from './violation.js';
+
+export { loadSemconvModel } from './model.js';
+export { startSemconvTelemetry, type SemconvTelemetry, type TelemetryOptions } from './telemetry.js';
+
+export interface TelemetryUnderTest {
+  spans: readonly ReadableSpan[];
+  /** Omit to skip the at-start rules. */
+  startOf?: (span: ReadableSpan) => StartSnapshot | undefined;
+  metrics?: ResourceMetrics;
+  availableOnSpan: AvailableOnSpan;
+  availableOnPoint?: AvailableOnPoint;
+}
+
+/** Every broken rule, formatted and sorted (an empty list means the telemetry conforms). */
+export function checkTelemetry(input: TelemetryUnderTest): string[] {
+  const model = loadSemconvModel();
+  const found: Violation[] = [];
+  for (const span of input.spans) {
+    found.push(...spanViolations(model, { span, available: input.availableOnSpan(span), atStart: input.startOf?.(span) }));
+  }
+  const availableOnPoint = input.availableOnPoint ?? ((): readonly string[] => []);
+  for (const scope of input.metrics?.scopeMetrics ?? []) {
+    for (const metric of scope.metrics) found.push(...metricViolations(model, metric, availableOnPoint));
+  }
+  found.push(...scopeViolations(input.spans, input.metrics));
+  return formatViolations(found);
+}

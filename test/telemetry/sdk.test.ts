@@ -1,0 +1,39 @@
+/**
+ * startTelemetry next to an SDK the app registered itself: the app's registration stays in place
+ * (the API refuses a second one, and startTelemetry says so once), and shutdown releases only the API
+ * slots startTelemetry filled, so the app's tracer provider keeps working afterwards.
+ */
+import { diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { takenSlots } from '../../src/telemetry/globals.js';
+import { startTelemetry } from '../../src/telemetry/index.js';
+
+afterEach(() => {
+  trace.disable();
+  diag.disable();
+});
+
+it('leaves the app\'s tracer provider registered, and releases only the slots it filled', async () => {
+  const exporter = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  const complaints: string[] = [];
+  const collect = (message: string) => void complaints.push(message);
+  diag.setLogger({ error: collect, warn: collect, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
+
+  const telemetry = startTelemetry({ fileDirectory: mkdtempSync(path.join(tmpdir(), 'fp-sdk-')), handleExit: false });
+  expect(takenSlots()).toEqual(['trace', 'metrics', 'context', 'propagation']);
+  trace.getTracer('app').startSpan('while-running').end();
+  await telemetry.shutdown();
+  expect(takenSlots()).toEqual(['trace']);
+  trace.getTracer('app').startSpan('after-shutdown').end();
+
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['while-running', 'after-shutdown']);
+  expect(complaints).toEqual([
+    'footprint-otel: another OpenTelemetry SDK is already registered (trace); startTelemetry leaves those in place',
+    expect.stringContaining('@opentelemetry/api: Attempted duplicate registration of API: trace'),
+  ]);
+});
