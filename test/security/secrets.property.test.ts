@@ -22,9 +22,9 @@ import {
   type LLMProvider,
   type ProviderErrorKind,
 } from '../../src/index.js';
-import { ManualReader } from '../metrics/harness.js';
+import { ManualReader } from '../support/meter.js';
 import { closedPort, sendJson, startWireServer, type SeenRequest, type WireServer } from '../providers/wireServer.js';
-import { startSdk } from '../reliability/support/sdk.js';
+import { startSdk } from '../support/sdk.js';
 import { captureLogs, errorText, leaksIn, spansText, telemetryFilesText } from './support/leaks.js';
 
 const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';

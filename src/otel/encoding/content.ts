@@ -5,20 +5,14 @@
  * attributes as JSON strings in the conventions' message shape, each capped at MAX_CONTENT_CHARS
  * with the cut marked while keeping the JSON valid.
  */
-import type { CapturedMessage } from '../../events/index.js';
-import { CAPTURE_CONTENT_ENV, finishReason } from './semconv.js';
+import { captureFromEnv, type CapturedMessage } from '../../events/index.js';
+import { finishReason } from './semconv.js';
+
+export { captureFromEnv };
 
 export const MAX_CONTENT_CHARS = 8 * 1024;
 /** Longer than any '…[truncated N chars]' marker. */
 const CUT_MARKER_ROOM = 32;
-
-const SPAN_MODES = new Set(['span_only', 'span_and_event', 'true']);
-
-/** True when the env var switches content capture on for spans. */
-export function captureFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env[CAPTURE_CONTENT_ENV];
-  return value !== undefined && SPAN_MODES.has(value.trim().toLowerCase());
-}
 
 type Part =
   | { type: 'text'; content: string }

@@ -53,8 +53,8 @@ export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
 /** Stable, shared with every other convention. */
 export const ERROR_TYPE = 'error.type';
 
-/** The env var the GenAI conventions define for content capture. */
-export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+/** The env var the GenAI conventions define for content capture (read in events/contentCapture.ts). */
+export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
 
 // ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
 export const FP_RUN_ID = 'footprint.run.id';

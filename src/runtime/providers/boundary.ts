@@ -8,7 +8,7 @@
  * Content capture is read exactly as the tracing bridge reads it (the same function over
  * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT), at the time of the failure.
  */
-import { captureFromEnv } from '../../otel/content.js';
+import { captureFromEnv } from '../../events/index.js';
 import { ProviderError, type ProviderErrorInit } from './errors.js';
 import { redactor, type Redactor } from './redact.js';
 

@@ -6,7 +6,7 @@
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { captureFromEnv } from '../../otel/content.js';
+import { captureFromEnv } from '../../events/index.js';
 
 export class LineFile {
   private tail: Promise<void> = Promise.resolve();
