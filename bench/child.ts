@@ -5,9 +5,11 @@
  * process's CPU time (which a loaded machine inflates less), the stages per run and the spans per run.
  *
  *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
+ *   replay-full | replay-semantic: the bridge alone, a recorded turn replayed (bench/bridgeReplay.ts)
+ *   context-only: the untraced turn inside an OTel context (AsyncLocalStorage propagation, no spans)
  *   clone-bytes: not timed; what footprintjs copies per untraced turn (bench/cloneBytes.ts)
  */
-import { context, trace, type Context } from '@opentelemetry/api';
+import { context, createContextKey, trace, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -29,14 +31,15 @@ const countingNoop: SpanExporter = {
   forceFlush: async () => {},
 };
 
-const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes'].includes(mode);
+const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'context-only'].includes(mode);
+if (mode === 'context-only') context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 let provider: BasicTracerProvider | undefined;
 if (traced) {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const exporter = mode.endsWith('-otlp') ? new OTLPTraceExporter({ url: `${receiverUrl}/v1/traces` }) : countingNoop;
   provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
-  process.env.FOOTPRINT_OTEL_DETAIL = mode.startsWith('semantic') ? 'semantic' : 'full';
+  process.env.FOOTPRINT_OTEL_DETAIL = mode.includes('semantic') ? 'semantic' : 'full';
 }
 
 const { referenceAgent, MESSAGE } = await import('./scenario.js');
@@ -124,6 +127,16 @@ if (mode === 'sdk-floor') {
   const chart = builder.setLogger(quietLogger).build();
   const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
   perUnit = per(perRun, stages);
+} else if (mode.startsWith('replay-')) {
+  const { recordTurn, replayTurn } = await import('./bridgeReplay.js');
+  const steps = await recordTurn(() => agent.run(MESSAGE));
+  const tracer = trace.getTracer('bench-replay');
+  const detail = mode === 'replay-semantic' ? 'semantic' : 'full';
+  perUnit = await timePerCall(async () => replayTurn(steps, { tracer, detail }), RUNS);
+} else if (mode === 'context-only') {
+  // The runtime's untraced turn inside a context of its own, as the tracing run wrapper enters one.
+  const inside = createContextKey('bench.inside');
+  perUnit = await timePerCall(() => context.with(context.active().setValue(inside, true), () => agent.run(MESSAGE)), RUNS);
 } else if (mode === 'bare') {
   // The chart in a plain executor, inside the run hub its stages reach for their run's store.
   const { withHub } = await import('../src/runtime/run/context.js');

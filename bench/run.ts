@@ -39,7 +39,7 @@ async function child<T>(script: string, args: string[], flags: string[] = []): P
 
 const loadAtStart = loadavg()[0]!;
 const receiver = await startReceiver();
-const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor'];
+const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'replay-full', 'replay-semantic', 'context-only'];
 // Interleaved rounds (every mode once per round), the median per mode: drift in the machine's load
 // then hits every mode alike instead of whichever ran during a noisy minute.
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
@@ -103,6 +103,9 @@ const rows: [string, string, string][] = [
   ['full stage spans, OTLP/HTTP to 127.0.0.1', ms(r('full-otlp')), `${(r('full-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('full-otlp') / turnFloor).toFixed(2)}x floor`],
   ['semantic spans only, OTLP/HTTP to 127.0.0.1', ms(r('semantic-otlp')), `${(r('semantic-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-otlp') / turnFloor).toFixed(2)}x floor`],
   ['tracing overhead per stage (full)', `${bridgeUsPerStage(measured).toFixed(2)} µs`, `${(bridgeUsPerStage(measured) / floor).toFixed(2)}x SDK floor`],
+  ['where it goes: the bridge alone, full (replayed turn)', ms(r('replay-full')), `${(r('replay-full') / stages / floor).toFixed(2)}x SDK floor per stage; ${(r('replay-full') / (r('full-noop') - r('untraced')) * 100).toFixed(0)}% of the full overhead`],
+  ['  the bridge alone, semantic (replayed turn)', ms(r('replay-semantic')), `${(r('replay-semantic') / (r('semantic-noop') - r('untraced')) * 100).toFixed(0)}% of the semantic overhead`],
+  ['  untraced turn inside an OTel context (no spans)', ms(r('context-only')), `+${(r('context-only') - r('untraced')).toFixed(0)} µs over untraced: context propagation`],
 ];
 const targets = issue17Targets(measured);
 const memoryLine = (mode: string) => {
