@@ -43,8 +43,6 @@ const CASES: OutcomeCase[] = [
     run: runs.swarmOutOfHandoffs,
     ending: 'stopped_early',
     truth: { outcome: 'stopped_early', calls: 1, usageReports: 1, inputTokens: 500, outputTokens: 50, costUsd: usd(runs.SCRIPTED_CALL_COST), callErrors: [] },
-    // issue 13 "Also found": the run span says stopped_early, footprint.runs says ok.
-    failsToday: { agreement: "issue 13 'Also found' (one outcome)" },
   },
   {
     name: 'failed (429, retries off)',

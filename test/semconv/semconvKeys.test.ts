@@ -9,7 +9,7 @@ import * as conventions from '@opentelemetry/semantic-conventions';
 import { describe, expect, it } from 'vitest';
 import { loadSemconvModel } from '../support/semconv/index.js';
 
-const SOURCE = readFileSync(new URL('../../src/otel/semconv.ts', import.meta.url), 'utf8');
+const SOURCE = readFileSync(new URL('../../src/otel/encoding/semconv.ts', import.meta.url), 'utf8');
 
 /** Exported constants whose value is an attribute key (dotted, lower case), outside footprint.*. */
 function copiedKeys(source: string): string[] {
