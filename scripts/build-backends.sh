@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the observability stack that test/stack/ runs for real, from pinned sources through the Go
+# module proxy (no Docker, no prebuilt downloads): the OpenTelemetry Collector distribution of
+# deploy/otel-collector/distribution/, Jaeger v2, Prometheus 3 + promtool, and Alertmanager.
+# docker-compose.yml pins the images of these same releases; change both together.
+#
+# Cached by version: each tool lands in $FOOTPRINT_BACKENDS_DIR/<name>-<version>/bin (default
+# /opt/footprint-backends), and a finished build is never redone; the collector's folder name also
+# carries a hash of its distribution sources, so editing its component list rebuilds it.
+# $FOOTPRINT_BACKENDS_DIR/bin/ links to the pinned builds (test/support/backends.ts looks there).
+# Prints one `name=path` line per binary on stdout; progress and build times go to stderr.
+# Needs Go (the version deploy/otel-collector/distribution/go.mod names, or newer) and GOPROXY access.
+set -euo pipefail
+
+readonly JAEGER_VERSION=v1.76.0        # the Go module version of Jaeger v2.13.0 (cmd/jaeger)
+readonly PROMETHEUS_VERSION=v0.316.0   # the Go module version of Prometheus v3.16.0
+readonly ALERTMANAGER_VERSION=v0.35.0
+readonly COLLECTOR_VERSION=0.161.0     # must equal the release pinned in the distribution's go.mod
+
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+PREFIX="${FOOTPRINT_BACKENDS_DIR:-/opt/footprint-backends}"
+DISTRIBUTION="$REPO/deploy/otel-collector/distribution"
+
+log() { printf '[build-backends] %s\n' "$*" >&2; }
+
+command -v go >/dev/null 2>&1 || { log "go not found on PATH: install Go to build the backends"; exit 1; }
+mkdir -p "$PREFIX/bin"
+
+# timed <label> <command...>: runs a build at low priority and logs its wall time.
+timed() {
+  local label="$1" start
+  shift
+  start="$(date +%s)"
+  log "building $label"
+  nice -n 10 "$@"
+  log "built $label in $(($(date +%s) - start))s"
+}
+
+# go_tool <folder name> <module@version package path...>: `go install` into <folder>/bin unless done.
+go_tool() {
+  local folder="$PREFIX/$1" pkg
+  shift
+  if [ ! -e "$folder/.complete" ]; then
+    rm -rf "$folder" && mkdir -p "$folder/bin"
+    for pkg in "$@"; do timed "$pkg" env GOBIN="$folder/bin" GOFLAGS=-mod=mod go install "$pkg"; done
+    touch "$folder/.complete"
+  fi
+}
+
+go_tool "prometheus-$PROMETHEUS_VERSION" \
+  "github.com/prometheus/prometheus/cmd/prometheus@$PROMETHEUS_VERSION" \
+  "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION"
+go_tool "alertmanager-$ALERTMANAGER_VERSION" \
+  "github.com/prometheus/alertmanager/cmd/alertmanager@$ALERTMANAGER_VERSION" \
+  "github.com/prometheus/alertmanager/cmd/amtool@$ALERTMANAGER_VERSION"
+go_tool "jaeger-$JAEGER_VERSION" "github.com/jaegertracing/jaeger/cmd/jaeger@$JAEGER_VERSION"
+
+# The collector is built from the repository's own distribution module (go.mod + go.sum pin it).
+sources_hash="$(cat "$DISTRIBUTION"/go.mod "$DISTRIBUTION"/go.sum "$DISTRIBUTION"/*.go | sha256sum | cut -c1-12)"
+collector_folder="$PREFIX/otelcol-footprint-$COLLECTOR_VERSION-$sources_hash"
+if [ ! -e "$collector_folder/.complete" ]; then
+  rm -rf "$collector_folder" && mkdir -p "$collector_folder/bin"
+  ( cd "$DISTRIBUTION" && timed "otelcol-footprint $COLLECTOR_VERSION" \
+      go build -trimpath -mod=readonly -o "$collector_folder/bin/otelcol-footprint" . )
+  touch "$collector_folder/.complete"
+fi
+
+link() { ln -sfn "$1" "$PREFIX/bin/$(basename "$1")"; echo "$(basename "$1")=$1"; }
+link "$PREFIX/prometheus-$PROMETHEUS_VERSION/bin/prometheus"
+link "$PREFIX/prometheus-$PROMETHEUS_VERSION/bin/promtool"
+link "$PREFIX/alertmanager-$ALERTMANAGER_VERSION/bin/alertmanager"
+link "$PREFIX/alertmanager-$ALERTMANAGER_VERSION/bin/amtool"
+link "$PREFIX/jaeger-$JAEGER_VERSION/bin/jaeger"
+link "$collector_folder/bin/otelcol-footprint"
