@@ -15,7 +15,7 @@ import { describe, it } from 'vitest';
 // ---------------------------------------------------------------------------------------------
 // Locating binaries
 
-export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'victoria-metrics' | 'vmalert';
+export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'victoria-metrics' | 'vmalert' | 'otelcol' | 'jaeger';
 
 /** Executable names tried on PATH and in the backends folder, in order. */
 const CANDIDATES: Record<BackendBinary, string[]> = {
@@ -26,6 +26,9 @@ const CANDIDATES: Record<BackendBinary, string[]> = {
   amtool: ['amtool'],
   'victoria-metrics': ['victoria-metrics', 'victoria-metrics-prod'],
   vmalert: ['vmalert', 'vmalert-prod'],
+  // deploy/otel-collector/distribution, built by scripts/build-backends.sh.
+  otelcol: ['otelcol-footprint'],
+  jaeger: ['jaeger'],
 };
 
 const INSTALL_HINT = 'run `sudo bash scripts/install-backends.sh`';
@@ -204,6 +207,81 @@ interface SpawnSpec {
   timeoutMs?: number;
 }
 
+export interface ProgramSpec {
+  name: string;
+  bin: string;
+  args: string[];
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+  cwd: string;
+  /** Polled until it answers 2xx. */
+  readyUrl: string;
+  timeoutMs?: number;
+}
+
+export interface Program {
+  name: string;
+  /** Every line of the process's stdout/stderr so far (the last 5,000). */
+  logs(): string;
+  /** Exit code or signal once it exited, else undefined. */
+  exitStatus(): number | string | null | undefined;
+  /** SIGTERM, then SIGKILL after 5 s; resolves when it exited. */
+  stop(): Promise<void>;
+  /** SIGKILL at once (a crash, for fault tests); resolves when it exited. */
+  kill(): Promise<void>;
+}
+
+/** Starts a program and resolves once `readyUrl` answers; rejects with its log when it does not. */
+export async function startProgram(spec: ProgramSpec): Promise<Program> {
+  const lines: string[] = [];
+  const child = spawn(spec.bin, spec.args, { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
+    if (lines.length > 5_000) lines.splice(0, lines.length - 5_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited: number | string | null | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = code ?? signal;
+      live.delete(child);
+      resolve();
+    });
+    child.once('error', (err) => {
+      lines.push(`spawn error: ${err.message}`);
+      exited = 'spawn-error';
+      live.delete(child);
+      resolve();
+    });
+  });
+  const end = async (signal: NodeJS.Signals) => {
+    if (exited !== undefined) return;
+    child.kill(signal);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exitPromise;
+    clearTimeout(killer);
+  };
+  const program: Program = {
+    name: spec.name,
+    logs: () => lines.join('\n'),
+    exitStatus: () => exited,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+  };
+  try {
+    await waitFor(async () => (exited !== undefined ? Promise.reject(new Error(`exited with ${exited}`)) : httpOk(spec.readyUrl)), {
+      timeoutMs: spec.timeoutMs ?? 30_000,
+      what: `${spec.name} ready at ${spec.readyUrl}`,
+    });
+    return program;
+  } catch (err) {
+    await program.kill();
+    throw new Error(`${spec.name} did not start: ${(err as Error).message}\n--- ${spec.name} log ---\n${lines.slice(-40).join('\n')}`);
+  }
+}
+
 async function spawnBackend(spec: SpawnSpec): Promise<Backend> {
   let lastErr: unknown;
   // A freshly probed port can be taken before the child binds it: retry with a new one.
@@ -213,55 +291,23 @@ async function spawnBackend(spec: SpawnSpec): Promise<Backend> {
     for (const [file, content] of Object.entries(spec.files?.(port, dataDir) ?? {})) {
       writeFileSync(path.join(dataDir, file), content);
     }
-    const lines: string[] = [];
-    const child = spawn(spec.bin, spec.args(port, dataDir), { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    live.add(child);
-    const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
-      if (lines.length > 300) lines.splice(0, lines.length - 300);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    let exited: number | string | null | undefined;
-    const exitPromise = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        exited = code ?? signal;
-        live.delete(child);
-        resolve();
-      });
-      child.once('error', (err) => {
-        lines.push(`spawn error: ${err.message}`);
-        exited = 'spawn-error';
-        live.delete(child);
-        resolve();
-      });
-    });
     const url = `http://127.0.0.1:${port}`;
-    const backend: Backend = {
-      name: spec.name,
-      url,
-      port,
-      dataDir,
-      logs: () => lines.join('\n'),
-      async stop() {
-        if (exited === undefined) {
-          child.kill('SIGTERM');
-          const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-          await exitPromise;
-          clearTimeout(killer);
-        }
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
     try {
-      await waitFor(async () => (exited !== undefined ? Promise.reject(new Error(`exited with ${exited}`)) : httpOk(url + spec.readyPath)), {
-        timeoutMs: spec.timeoutMs ?? 20_000,
-        what: `${spec.name} ready at ${url}${spec.readyPath}`,
-      });
-      return backend;
+      const program = await startProgram({ name: spec.name, bin: spec.bin, args: spec.args(port, dataDir), cwd: dataDir, readyUrl: url + spec.readyPath, timeoutMs: spec.timeoutMs ?? 20_000 });
+      return {
+        name: spec.name,
+        url,
+        port,
+        dataDir,
+        logs: () => program.logs(),
+        async stop() {
+          await program.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
     } catch (err) {
-      lastErr = new Error(`${spec.name} did not start: ${(err as Error).message}\n--- ${spec.name} log ---\n${lines.slice(-40).join('\n')}`);
-      await backend.stop();
+      lastErr = err;
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }
   throw lastErr;
