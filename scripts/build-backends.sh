@@ -12,7 +12,7 @@
 # Needs Go (the version deploy/otel-collector/distribution/go.mod names, or newer) and GOPROXY access.
 set -euo pipefail
 
-readonly JAEGER_VERSION=v1.76.0        # the Go module version of Jaeger v2.13.0 (cmd/jaeger)
+readonly JAEGER_VERSION=v1.76.0        # the Go module version of Jaeger v2.13.0 (its CHANGELOG: "v1.76.0 / v2.13.0")
 readonly PROMETHEUS_VERSION=v0.316.0   # the Go module version of Prometheus v3.16.0
 readonly ALERTMANAGER_VERSION=v0.35.0
 readonly COLLECTOR_VERSION=0.161.0     # must equal the release pinned in the distribution's go.mod

@@ -5,7 +5,7 @@ import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadJson, loadYaml, parseVolume, PATHS, repoPath, type Json } from './stack-files.js';
+import { loadJson, loadYaml, parseVolume, PATHS, readText, repoPath, type Json } from './stack-files.js';
 
 // ajv/ajv-formats are CJS with `exports.default`; under NodeNext the default import is the module object.
 const Ajv = ((AjvModule as Json).default ?? AjvModule) as typeof AjvModule.default;
@@ -22,11 +22,20 @@ function composeValidator() {
 const compose = loadYaml(PATHS.compose);
 const services: Record<string, Json> = compose.services;
 
+/** The releases scripts/build-backends.sh builds and test/stack runs: what ships is what ran. */
+const built = Object.fromEntries([...readText(repoPath('scripts/build-backends.sh')).matchAll(/^readonly (\w+)_VERSION=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
+const goModuleToRelease = {
+  // Jaeger v2 releases as Go module v1.x: v1.63.0 was v2.0.0 (its CHANGELOG pairs them).
+  jaeger: (v: string) => `2.${Number(/^v1\.(\d+)\.0$/.exec(v)![1]) - 63}.0`,
+  // Prometheus 3 releases as Go module v0.3xx: v0.300.0 was v3.0.0.
+  prometheus: (v: string) => `v3.${Number(/^v0\.3(\d\d)\.0$/.exec(v)![1])}.0`,
+};
+
 const PINNED: Record<string, string> = {
-  'otel-collector': 'otel/opentelemetry-collector-contrib:0.159.0',
-  jaeger: 'jaegertracing/jaeger:2.20.0',
-  prometheus: 'prom/prometheus:v3.14.0',
-  alertmanager: 'prom/alertmanager:v0.34.0',
+  'otel-collector': `otel/opentelemetry-collector-contrib:${built.COLLECTOR}`,
+  jaeger: `jaegertracing/jaeger:${goModuleToRelease.jaeger(built.JAEGER!)}`,
+  prometheus: `prom/prometheus:${goModuleToRelease.prometheus(built.PROMETHEUS!)}`,
+  alertmanager: `prom/alertmanager:${built.ALERTMANAGER}`,
   grafana: 'grafana/grafana:13.2.0',
 };
 
