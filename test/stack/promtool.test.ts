@@ -2,7 +2,7 @@
 // `promtool test rules` (every alert fires on a bad series, stays silent on a good one), a mutated
 // threshold makes the tests fail (so they really pin behaviour), `promtool check config` accepts
 // prometheus.yml (minus the otlp: block older Debian builds reject), and amtool accepts
-// alertmanager.yml. Needs scripts/install-backends.sh (fails under CI when missing).
+// alertmanager.yml. Needs scripts/build-backends.sh (fails under CI when missing).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -24,7 +24,7 @@ export const PATHS = {
   grafanaAlerting: repoPath('deploy/grafana/provisioning/alerting/footprint-alerts.yaml'),
   grafanaNotification: repoPath('deploy/grafana/provisioning/alerting/notification.yaml'),
   dashboardsDir: repoPath('dashboards'),
-  installScript: repoPath('scripts/install-backends.sh'),
+  buildScript: repoPath('scripts/build-backends.sh'),
 } as const;
 
 export function readText(file: string): string {
