@@ -62,14 +62,19 @@ describe('docker-compose.yml', () => {
   it('is the footprint-otel project with the pinned images', () => {
     expect(compose.name).toBe('footprint-otel');
     for (const [svc, image] of Object.entries(PINNED)) expect(services[svc]?.image, svc).toBe(image);
-    expect(Object.keys(services).sort()).toEqual(['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'prometheus']);
+    expect(Object.keys(services).sort()).toEqual(['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'otel-collector-2', 'otel-gateway', 'prometheus']);
+    // The scale-out tier runs the same collector image, only under --profile gateway.
+    for (const svc of ['otel-collector-2', 'otel-gateway']) {
+      expect(services[svc].image).toBe(PINNED['otel-collector']);
+      expect(services[svc].profiles).toEqual(['gateway']);
+    }
     for (const s of Object.values(services)) expect(String(s.image)).toMatch(/:[\w.-]+$/); // tagged, never :latest
     for (const s of Object.values(services)) expect(String(s.image)).not.toMatch(/:latest$/);
   });
 
-  it('health-checks every service except the scratch-based collector', () => {
+  it('health-checks every service except the scratch-based collectors', () => {
     for (const [name, s] of Object.entries(services)) {
-      if (name === 'otel-collector') {
+      if (String(s.image).startsWith('otel/opentelemetry-collector-contrib:')) {
         expect(s.healthcheck).toBeUndefined();
         continue;
       }
