@@ -4,6 +4,10 @@
 // paths), fed by `footprint-otel demo` in load mode over OTLP. An OTLP tap between the demo and the
 // collector keeps the ledger of what the app sent; Jaeger, Prometheus, Alertmanager and the sink must
 // agree with it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBackends, waitFor } from '../support/backends.js';
 import { jaegerEventNames, runDemo, type DemoRun, type JaegerTrace } from '../support/stack/clients.js';
@@ -11,10 +15,13 @@ import { mustKeepReason, startOtlpTap, type OtlpTap, type TappedTrace } from '..
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { dashboardQueries } from './promql.js';
 import { SDK_METRIC_NAMES } from './exported-metric-names.js';
-import { durationSeconds, loadYaml, PATHS, prometheusAlertRules } from './stack-files.js';
+import { durationSeconds, loadYaml, PATHS, prometheusAlertRules, repoPath } from './stack-files.js';
 
 const SERVICE = 'footprint-stack-load';
 const CLEAN_SERVICE = 'footprint-stack-clean';
+/** A run recorded offline (telemetry files), loaded later with scripts/replay-telemetry.mjs. */
+const REPLAY_SERVICE = 'footprint-stack-replay';
+const REPLAY_RUNS = 40;
 /** Runs of the load: enough clean traces (about 60%) to measure the baseline keep rate. */
 const LOAD = ['--runs', '400', '--concurrency', '8', '--seed', '7'];
 /** One ticket the desk answers from billing without any loop: a clean load. */
@@ -36,11 +43,25 @@ const demoEnv = (service: string, endpoint: string) => ({
   OTEL_METRIC_EXPORT_INTERVAL: '1000',
 });
 
+/** A demo with no OTLP endpoint (files under telemetry/), then the README's replay command into `endpoint`. */
+async function recordOfflineAndReplay(endpoint: string): Promise<number | null> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'footprint-replay-'));
+  try {
+    const offline = await runDemo({ args: ['--runs', String(REPLAY_RUNS), '--seed', '11'], env: { OTEL_SERVICE_NAME: REPLAY_SERVICE, OTEL_EXPORTER_OTLP_ENDPOINT: '' }, cwd: dir });
+    expect(offline.exitCode).toBe(0);
+    const child = spawn(process.execPath, [repoPath('scripts/replay-telemetry.mjs'), path.join(dir, 'telemetry'), endpoint], { stdio: 'inherit' });
+    return await new Promise((resolve) => child.once('exit', resolve));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3 -> Alertmanager -> alert-sink', ['otelcol', 'jaeger', 'prometheus', 'alertmanager'], (bins) => {
   let stack: RunningStack;
   let tap: OtlpTap;
   let load: DemoRun;
   let clean: DemoRun;
+  let replayExit: number | null;
   let sent: TappedTrace[];
   let kept: Map<string, JaegerTrace>;
 
@@ -49,6 +70,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     tap = await startOtlpTap(() => stack.otlpUrl);
     load = await runDemo({ args: LOAD, env: demoEnv(SERVICE, tap.url) });
     clean = await runDemo({ args: CLEAN_TICKET, env: demoEnv(CLEAN_SERVICE, tap.url) });
+    replayExit = await recordOfflineAndReplay(tap.url);
     sent = [...tap.traces().values()].filter((t) => t.serviceName === SERVICE);
     // Every trace is decided decision_wait after its first span; wait that long after the last one.
     const mustKeep = sent.filter((t) => mustKeepReason(t) !== undefined).map((t) => t.traceId);
@@ -212,5 +234,17 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
       expect(points.filter((v) => v > 0).length).toBeGreaterThanOrEqual(1);
       expect(answer.metrics.flatMap((m) => m.labels.filter((l) => l.name === 'service_name').map((l) => l.value))).toContain(SERVICE);
     }
+  });
+
+  it("loads an offline run's telemetry files into the stack (they are OTLP/JSON): its tripped runs in Jaeger, its runs in Prometheus", async () => {
+    expect(replayExit).toBe(0);
+    const replayed = [...tap.traces().values()].filter((t) => t.serviceName === REPLAY_SERVICE);
+    expect(replayed.length).toBe(REPLAY_RUNS);
+    const tripped = replayed.filter((t) => t.spans.some((s) => s.parentSpanId === '' && s.attributes['footprint.trip.kinds'] !== undefined)).map((t) => t.traceId);
+    const found: string[] = [];
+    for (const kind of ['ping_pong', 'rejected_cap']) found.push(...(await stack.jaeger.search(REPLAY_SERVICE, { 'footprint.trip.kinds': kind })).map((t) => t.traceID));
+    expect(found.sort()).toEqual(tripped.sort());
+    const runs = await stack.prometheus.query(`sum(footprint_runs_total{service_name="${REPLAY_SERVICE}"})`);
+    expect(runs.map((r) => Number(r.value[1]))).toEqual([REPLAY_RUNS]);
   });
 });

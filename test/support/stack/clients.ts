@@ -53,11 +53,13 @@ export interface DemoOptions {
   env: Record<string, string>;
   /** Called once the process started (for fault tests). */
   onStart?: () => void;
+  /** Working folder to run in and keep (its telemetry/ is wanted); default: a scratch folder removed after. */
+  cwd?: string;
 }
 
 /** Runs `footprint-otel demo` in a scratch folder (so no telemetry/ lands in the repo). */
 export function runDemo(opts: DemoOptions): Promise<DemoRun> {
-  const cwd = mkdtempSync(path.join(os.tmpdir(), 'footprint-demo-'));
+  const cwd = opts.cwd ?? mkdtempSync(path.join(os.tmpdir(), 'footprint-demo-'));
   const child = spawn(process.execPath, [path.join(REPO, 'bin/footprint-otel.js'), 'demo', '--no-color', ...opts.args], {
     cwd,
     env: { ...process.env, ...opts.env },
@@ -71,7 +73,7 @@ export function runDemo(opts: DemoOptions): Promise<DemoRun> {
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (exitCode) => {
-      rmSync(cwd, { recursive: true, force: true });
+      if (opts.cwd === undefined) rmSync(cwd, { recursive: true, force: true });
       try {
         resolve({ exitCode, stdout, stderr, summary: parseDemoSummary(stdout) });
       } catch (err) {
