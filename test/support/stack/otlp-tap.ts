@@ -20,6 +20,8 @@ export interface TappedSpan {
 export interface TappedTrace {
   traceId: string;
   serviceName: string;
+  /** When the collector accepted this trace's first span (ms since epoch). */
+  firstAcceptedAt: number;
   spans: TappedSpan[];
 }
 
@@ -80,7 +82,7 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
       for (const ss of rs.scopeSpans ?? []) {
         for (const s of ss.spans ?? []) {
           let trace = traces.get(s.traceId);
-          if (!trace) traces.set(s.traceId, (trace = { traceId: s.traceId, serviceName, spans: [] }));
+          if (!trace) traces.set(s.traceId, (trace = { traceId: s.traceId, serviceName, firstAcceptedAt: Date.now(), spans: [] }));
           trace.spans.push({
             spanId: s.spanId,
             parentSpanId: s.parentSpanId ?? '',
