@@ -119,6 +119,7 @@ describe("prepareService: compose's command, mounts and environment, localized",
         '--web.enable-otlp-receiver',
         '--web.enable-lifecycle',
         '--enable-feature=exemplar-storage',
+        '--enable-feature=created-timestamp-zero-ingestion',
       ]);
       const config = YAML.parse(readFileSync(path.join(dir, 'prometheus.yml'), 'utf8'));
       expect(config.rule_files).toEqual([path.join(REPO, 'deploy/prometheus/rules/footprint-alerts.yml')]);
