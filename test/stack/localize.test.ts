@@ -13,6 +13,8 @@ import { loadYaml, PATHS, REPO, type Json } from './stack-files.js';
 
 const PORTS: PortTable = {
   'otel-collector': { 4317: 14317, 4318: 14318, 13133: 13134, 8888: 18888 },
+  'otel-collector-2': { 4317: 34317, 4318: 34318, 13133: 33133, 8888: 38888 },
+  'otel-gateway': { 4317: 44317, 4318: 44318, 13133: 43133, 8888: 48888 },
   jaeger: { 4317: 24317, 4318: 24318, 13133: 23133, 16685: 26685, 16686: 26686, 8888: 28888 },
   prometheus: { 9090: 19090 },
   alertmanager: { 9093: 19093 },
@@ -34,6 +36,7 @@ function changedLeaves(before: Json, after: Json): Array<{ at: string; from: unk
 
 const SHIPPED: Array<{ service: StackService; file: string }> = [
   { service: 'otel-collector', file: PATHS.collector },
+  { service: 'otel-gateway', file: PATHS.gateway },
   { service: 'jaeger', file: PATHS.jaeger },
   { service: 'prometheus', file: PATHS.prometheus },
   { service: 'alertmanager', file: PATHS.alertmanager },
@@ -55,7 +58,7 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
       } else if (String(from).startsWith('/etc/')) {
         expect(String(to).startsWith(PATHS.rulesDir)).toBe(true);
       } else {
-        expect(String(from)).toMatch(/^(https?:\/\/)?(0\.0\.0\.0|localhost|[a-z-]+):\d+(\/.*)?$/);
+        expect(String(from)).toMatch(/^(https?:\/\/)?(0\.0\.0\.0|localhost|[a-z0-9-]+):\d+(\/.*)?$/);
         expect(String(to)).toMatch(/^(https?:\/\/)?127\.0\.0\.1:\d+(\/.*)?$/);
       }
     }
@@ -74,6 +77,13 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
       ['/service/telemetry/metrics/readers/0/pull/exporter/prometheus/host', '127.0.0.1'],
       ['/service/telemetry/metrics/readers/0/pull/exporter/prometheus/port', 18888],
     ]);
+  });
+
+  it('points the gateway at both samplers by their compose names', () => {
+    const loc: Localization = { hosts, addresses: addressesFor('otel-gateway', PORTS), mounts: [] };
+    const gateway = localizeTree(loadYaml(PATHS.gateway), loc);
+    expect(gateway.exporters.load_balancing.resolver.static.hostnames).toEqual(['127.0.0.1:14317', '127.0.0.1:34317']);
+    expect(gateway.receivers.otlp.protocols.http.endpoint).toBe('127.0.0.1:44318');
   });
 
   it('fails on an address the test gave no port, instead of leaving a dead host in place', () => {

@@ -12,6 +12,7 @@ export const PATHS = {
   compose: repoPath('docker-compose.yml'),
   composeSchema: repoPath('test/stack/fixtures/compose-spec.json'),
   collector: repoPath('deploy/otel-collector/config.yaml'),
+  gateway: repoPath('deploy/otel-collector/gateway.yaml'),
   jaeger: repoPath('deploy/jaeger/config.yaml'),
   prometheus: repoPath('deploy/prometheus/prometheus.yml'),
   rulesDir: repoPath('deploy/prometheus/rules'),

@@ -10,11 +10,14 @@ import { freePort, startProgram, type Program } from '../backends.js';
 import { localizeString, localizeYaml, type Localization } from './localize.js';
 import { loadYaml, PATHS, REPO, readText, type Json } from '../../stack/stack-files.js';
 
-export type StackService = 'otel-collector' | 'jaeger' | 'prometheus' | 'alertmanager' | 'alert-sink';
+export type StackService = 'otel-collector' | 'otel-collector-2' | 'otel-gateway' | 'jaeger' | 'prometheus' | 'alertmanager' | 'alert-sink';
 
 /** The container ports each service listens on, as its shipped files and image defaults set them. */
 export const LISTENERS: Readonly<Record<StackService, readonly number[]>> = {
   'otel-collector': [4317, 4318, 13133, 8888],
+  // --profile gateway: the second tail sampler and the load-balancing tier in front of both.
+  'otel-collector-2': [4317, 4318, 13133, 8888],
+  'otel-gateway': [4317, 4318, 13133, 8888],
   jaeger: [4317, 4318, 13133, 16685, 16686, 8888],
   prometheus: [9090],
   alertmanager: [9093],
@@ -24,7 +27,7 @@ export const LISTENERS: Readonly<Record<StackService, readonly number[]>> = {
 /** service -> container port -> 127.0.0.1 port. */
 export type PortTable = Record<StackService, Record<number, number>>;
 
-export async function allocatePorts(services: readonly StackService[] = Object.keys(LISTENERS) as StackService[]): Promise<PortTable> {
+export async function allocatePorts(services: readonly StackService[]): Promise<PortTable> {
   const table = {} as PortTable;
   const taken = new Set<number>();
   for (const service of services) {
@@ -145,6 +148,8 @@ export interface StackBinaries {
 function launchSpec(service: StackService, prepared: PreparedService, ports: PortTable, bins: StackBinaries) {
   switch (service) {
     case 'otel-collector':
+    case 'otel-collector-2':
+    case 'otel-gateway':
       return { bin: bins.otelcol, args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/` };
     case 'jaeger':
       return { bin: bins.jaeger, args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/status` };

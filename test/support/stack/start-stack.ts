@@ -7,7 +7,7 @@ import { allocatePorts, hostAddress, startService, type PortTable, type StackBin
 export interface RunningStack {
   ports: PortTable;
   programs: Record<StackService, StackProgram>;
-  /** The collector's OTLP/HTTP base URL. */
+  /** The OTLP/HTTP base URL apps send to: the collector's, or the gateway's with the gateway profile. */
   otlpUrl: string;
   prometheus: PromQueryable & {
     get<T>(pathAndQuery: string): Promise<T>;
@@ -19,11 +19,15 @@ export interface RunningStack {
 }
 
 const ORDER: StackService[] = ['alert-sink', 'alertmanager', 'prometheus', 'jaeger', 'otel-collector'];
+/** compose's `--profile gateway` adds these, started after the first collector. */
+const GATEWAY: StackService[] = ['otel-collector-2', 'otel-gateway'];
 
 export interface StartStackOptions {
   bins: StackBinaries;
-  /** Environment for the collector over compose's (e.g. FOOTPRINT_SAMPLE_PERCENT). */
+  /** Environment for the collector(s) over compose's (e.g. FOOTPRINT_SAMPLE_PERCENT). */
   collectorEnv?: Record<string, string>;
+  /** Also start the gateway profile; otlpUrl is then the gateway's. */
+  gateway?: boolean;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -34,14 +38,15 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 export async function startStack(opts: StartStackOptions): Promise<RunningStack> {
-  const ports = await allocatePorts();
+  const services = opts.gateway ? [...ORDER, ...GATEWAY] : ORDER;
+  const ports = await allocatePorts(services);
   const programs = {} as Record<StackService, StackProgram>;
   const stopAllPrograms = async () => {
-    for (const service of [...ORDER].reverse()) await programs[service]?.stop().catch(() => undefined);
+    for (const service of [...services].reverse()) await programs[service]?.stop().catch(() => undefined);
   };
   try {
-    for (const service of ORDER) {
-      programs[service] = await startService({ service, ports, bins: opts.bins, env: service === 'otel-collector' ? opts.collectorEnv : undefined });
+    for (const service of services) {
+      programs[service] = await startService({ service, ports, bins: opts.bins, env: service.startsWith('otel-') ? opts.collectorEnv : undefined });
     }
   } catch (err) {
     await stopAllPrograms();
@@ -57,7 +62,7 @@ export async function startStack(opts: StartStackOptions): Promise<RunningStack>
   return {
     ports,
     programs,
-    otlpUrl: `http://${hostAddress(ports, 'otel-collector', 4318)}`,
+    otlpUrl: `http://${hostAddress(ports, opts.gateway ? 'otel-gateway' : 'otel-collector', 4318)}`,
     prometheus: {
       url: promUrl,
       queryRaw,
