@@ -13,7 +13,7 @@ import { describeWithBackends, waitFor } from '../support/backends.js';
 import { jaegerEventNames, runDemo, type DemoRun, type JaegerTrace } from '../support/stack/clients.js';
 import { mustKeepReason, startOtlpTap, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
-import { dashboardQueries } from './promql.js';
+import { dashboardQueries, substituteGrafanaMacros } from './promql.js';
 import { SDK_METRIC_NAMES } from './exported-metric-names.js';
 import { durationSeconds, loadYaml, PATHS, prometheusAlertRules, repoPath } from './stack-files.js';
 
@@ -42,6 +42,19 @@ const demoEnv = (service: string, endpoint: string) => ({
   OTEL_SERVICE_NAME: service,
   OTEL_METRIC_EXPORT_INTERVAL: '1000',
 });
+
+/**
+ * Count-like panels read with increase() over the dashboard range; Prometheus extrapolates a window's
+ * ends, so a total can read a little high. Stated tolerance, relative to the demo's own total.
+ */
+const COUNT_TOLERANCE = 0.05;
+
+/** A panel's PromQL for one service: $service = SERVICE, other variables match all, $__range = 30m. */
+function panelQuery(file: string, title: string, refId = 'A'): string {
+  const q = dashboardQueries().find((d) => d.where.startsWith(`${file} panel `) && d.where.endsWith(`"${title}" ${refId}`));
+  if (!q) throw new Error(`no panel "${title}" ${refId} in ${file}`);
+  return substituteGrafanaMacros(q.raw.replaceAll('$service', SERVICE).replace(/\$\{?__range\}?/g, '30m'));
+}
 
 /** A demo with no OTLP endpoint (files under telemetry/), then the README's replay command into `endpoint`. */
 async function recordOfflineAndReplay(endpoint: string): Promise<number | null> {
@@ -184,6 +197,30 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
       if (result.length === 0) empty.push(`${q.where}: ${q.expr}`);
     }
     expect(empty).toEqual([]);
+  });
+
+  it("reads the demo's own totals in the count-like panels (within the stated tolerance)", async () => {
+    const byLabel = async (expr: string, label: string) =>
+      Object.fromEntries((await stack.prometheus.query(expr)).map((r) => [r.metric[label] ?? '', Number(r.value[1])]));
+    const scalar = async (expr: string) => Number((await stack.prometheus.query(expr))[0]?.value[1]);
+    const s = load.summary;
+    const near = (got: number, want: number, what: string) =>
+      expect(Math.abs(got - want), `${what}: panel ${got}, demo ${want}`).toBeLessThanOrEqual(Math.abs(want) * COUNT_TOLERANCE + 1e-9);
+    const readings: Array<[string, number, number]> = [
+      ['runs ok', (await byLabel(panelQuery('agent-runs-overview.json', 'Outcomes (range)'), 'footprint_run_outcome')).ok!, s.outcomes.ok!],
+      ['LLM spend', await scalar(panelQuery('agent-runs-overview.json', 'LLM spend in range')), s.costUsd],
+      ['spend (routes)', await scalar(panelQuery('routes-and-cost.json', 'Spend in range')), s.costUsd],
+      ['ping-pong trips', await scalar(panelQuery('loop-guards.json', 'Ping-pong trips (range)')), s.trips.ping_pong!],
+      ['rejected-cap trips', await scalar(panelQuery('loop-guards.json', 'Rejected-cap trips (range)')), s.trips.rejected_cap!],
+      ['escalations per run', await scalar(panelQuery('loop-guards.json', 'Escalations per run (range)')), s.escalations / s.runs],
+      ['rejections per run', await scalar(panelQuery('loop-guards.json', 'Skill rejections per run (range)')), s.rejections / s.runs],
+      ['cost per run', await scalar(panelQuery('routes-and-cost.json', 'Average cost per run (range)')), s.costUsd / s.runs],
+    ];
+    const routes = await byLabel(panelQuery('routes-and-cost.json', 'Routes in range (click a route for its traces in Jaeger)'), 'footprint_route');
+    expect(Object.keys(routes).sort()).toEqual(Object.keys(s.costByRoute).sort());
+    for (const [route, usd] of Object.entries(s.costByRoute)) readings.push([`spend ${route}`, routes[route]!, usd]);
+    console.info(`[real-stack] count-like panels (panel / demo):\n${readings.map(([what, got, want]) => `  ${what}: ${got} / ${want} (${(((got - want) / want) * 100).toFixed(2)}%)`).join('\n')}`);
+    for (const [what, got, want] of readings) near(got, want, what);
   });
 
   it('loads the shipped rules, fires both trip alerts through Alertmanager to the alert-sink, and nothing for a clean load', async () => {

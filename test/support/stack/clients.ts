@@ -11,6 +11,8 @@ export interface DemoSummaryNumbers {
   outcomes: Record<string, number>;
   llmCalls: number;
   costUsd: number;
+  costByRoute: Record<string, number>;
+  costByModel: Record<string, number>;
   trips: Record<string, number>;
   escalations: number;
   rejections: number;
@@ -27,12 +29,26 @@ export function parseDemoSummary(stdout: string): DemoSummaryNumbers {
   const runs = need(/^runs: (\d+)\s+outcomes: (.*)$/m);
   const calls = need(/^LLM calls: (\d+)\s+total cost: \$([\d.]+)$/m);
   const trips = need(/^trips: (.*?)\s{2,}escalations: (\d+)\s+skill rejections: (\d+)\s+tool failures: (\d+)$/m);
+  /** The `    key   $0.000123` rows under a `  cost by <what>:` heading. */
+  const table = (heading: string) => {
+    const start = stdout.indexOf(`  cost by ${heading}:\n`);
+    if (start < 0) throw new Error(`demo summary has no cost by ${heading}`);
+    const rows: Record<string, number> = {};
+    for (const line of stdout.slice(start).split('\n').slice(1)) {
+      const row = /^ {4}(\S+)\s+\$([\d.]+)$/.exec(line);
+      if (!row) break;
+      rows[row[1]!] = Number(row[2]);
+    }
+    return rows;
+  };
   const pairs = (text: string) => Object.fromEntries(text.split(', ').map((p) => p.split(' ')).map(([k, v]) => [k!, Number(v)]));
   return {
     runs: Number(runs[1]),
     outcomes: pairs(runs[2]!),
     llmCalls: Number(calls[1]),
     costUsd: Number(calls[2]),
+    costByRoute: table('route'),
+    costByModel: table('model'),
     trips: pairs(trips[1]!),
     escalations: Number(trips[2]),
     rejections: Number(trips[3]),
