@@ -47,13 +47,40 @@ go_tool() {
   fi
 }
 
+# module_build <folder name> <module> <version> <prepare command> <package dir...>: builds inside a
+# copy of the module's own source from the proxy, for modules `go install m@v` refuses (replace
+# directives in their go.mod) or cannot build (web UI assets that are built by npm and not in the
+# module zip). <prepare command> runs in the copy first.
+module_build() {
+  local folder="$PREFIX/$1" module="$2" version="$3" prepare="$4" source pkg
+  shift 4
+  [ -e "$folder/.complete" ] && return
+  rm -rf "$folder" && mkdir -p "$folder/bin"
+  source="$(GOFLAGS=-mod=mod go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$source" ] || { log "go mod download $module@$version gave no source folder"; exit 1; }
+  cp -r "$source" "$folder/src" && chmod -R u+w "$folder/src"
+  (
+    cd "$folder/src"
+    "$prepare"
+    for pkg in "$@"; do timed "$module$pkg@$version" env GOFLAGS=-mod=mod go build -o "$folder/bin/" "./$pkg"; done
+  )
+  rm -rf "$folder/src"
+  touch "$folder/.complete"
+}
+
+# Alertmanager embeds its web UI from ui/app/dist, which npm builds and the module zip lacks: an
+# empty UI is embedded instead (the API, which the stack and the tests use, is whole).
+alertmanager_without_ui() { mkdir -p ui/app/dist/elm ui/app/dist/mantine && echo 'UI not built' >ui/app/dist/elm/index.html && cp ui/app/dist/elm/index.html ui/app/dist/mantine/; }
+# Jaeger embeds its UI from cmd/query/app/ui/actual (also built by npm); with none there it serves
+# its own placeholder page and logs that at start. Its query API is whole.
+jaeger_without_ui() { echo 'no UI assets: the query API only' >cmd/query/app/ui/actual/NO_UI; }
+
 go_tool "prometheus-$PROMETHEUS_VERSION" \
   "github.com/prometheus/prometheus/cmd/prometheus@$PROMETHEUS_VERSION" \
   "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION"
-go_tool "alertmanager-$ALERTMANAGER_VERSION" \
-  "github.com/prometheus/alertmanager/cmd/alertmanager@$ALERTMANAGER_VERSION" \
-  "github.com/prometheus/alertmanager/cmd/amtool@$ALERTMANAGER_VERSION"
-go_tool "jaeger-$JAEGER_VERSION" "github.com/jaegertracing/jaeger/cmd/jaeger@$JAEGER_VERSION"
+module_build "alertmanager-$ALERTMANAGER_VERSION" github.com/prometheus/alertmanager "$ALERTMANAGER_VERSION" alertmanager_without_ui \
+  cmd/alertmanager cmd/amtool
+module_build "jaeger-$JAEGER_VERSION" github.com/jaegertracing/jaeger "$JAEGER_VERSION" jaeger_without_ui cmd/jaeger
 
 # The collector is built from the repository's own distribution module (go.mod + go.sum pin it).
 sources_hash="$(cat "$DISTRIBUTION"/go.mod "$DISTRIBUTION"/go.sum "$DISTRIBUTION"/*.go | sha256sum | cut -c1-12)"
