@@ -62,7 +62,7 @@ module_build() {
   (
     cd "$folder/src"
     "$prepare"
-    for pkg in "$@"; do timed "$module$pkg@$version" env GOFLAGS=-mod=mod go build -o "$folder/bin/" "./$pkg"; done
+    for pkg in "$@"; do timed "$module/$pkg@$version" env GOFLAGS=-mod=mod go build -o "$folder/bin/" "./$pkg"; done
   )
   rm -rf "$folder/src"
   touch "$folder/.complete"

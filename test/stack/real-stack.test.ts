@@ -44,10 +44,12 @@ const demoEnv = (service: string, endpoint: string) => ({
 });
 
 /**
- * Count-like panels read with increase() over the dashboard range; Prometheus extrapolates a window's
- * ends, so a total can read a little high. Stated tolerance, relative to the demo's own total.
+ * Count-like panels read max - min over the range per series (exact: a process's counters never
+ * reset), ratio panels increase() / increase() (the extrapolation cancels). The demo prints dollars
+ * to 6 decimals, hence a tolerance: 0.1% of the demo's own total. (With increase() the totals read
+ * 3.6% high on this load: Prometheus extrapolates half a sample interval past the last sample.)
  */
-const COUNT_TOLERANCE = 0.05;
+const COUNT_TOLERANCE = 0.001;
 
 /** A panel's PromQL for one service: $service = SERVICE, other variables match all, $__range = 30m. */
 function panelQuery(file: string, title: string, refId = 'A'): string {
@@ -104,7 +106,8 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
 
   it('runs the demo without an error and with every span accepted', () => {
     expect(load.exitCode).toBe(0);
-    expect(load.stderr).toBe('');
+    // stderr carries the progress bar only: no export-failure or dropped-span warning.
+    expect(load.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([]);
     expect(load.summary.runs).toBe(400);
     expect(sent.length).toBe(400);
     expect(Object.keys(tap.requests()).filter((k) => !k.endsWith(' 200'))).toEqual([]);
@@ -118,9 +121,11 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     expect(log).toContain('Everything is ready. Begin running and processing data.');
     const health = await fetch(`http://127.0.0.1:${stack.ports['otel-collector'][13133]}/`);
     expect(health.status).toBe(200);
-    // Jaeger and Prometheus, too, start from their shipped files without complaint.
+    // Jaeger and Prometheus, too, start from their shipped files without complaint. (Jaeger built from
+    // its Go module has no web UI assets and says so once: scripts/build-backends.sh.)
+    const knownUiNotice = /ui assets not embedded in the binary, using a placeholder/;
     for (const service of ['jaeger', 'prometheus', 'alertmanager'] as const) {
-      const lines = stack.programs[service].logs().split('\n');
+      const lines = stack.programs[service].logs().split('\n').filter((l) => !knownUiNotice.test(l));
       expect(lines.filter((l) => /level=(warn|error)|\t(warn|error)\t|deprecated/i.test(l)), service).toEqual([]);
     }
   });
@@ -171,7 +176,8 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
 
   it('ingests every SDK metric and the span metrics into Prometheus 3 over OTLP', async () => {
     const names = await stack.prometheus.get<{ data: string[] }>(`/api/v1/label/__name__/values?match[]=${encodeURIComponent(`{service_name="${SERVICE}"}`)}`);
-    const sdk = names.data.filter((n) => !n.startsWith('traces_span_metrics_') && n !== 'target_info').sort();
+    // target_info: Prometheus's series for the OTLP resource; ALERTS*: the rules' own series.
+    const sdk = names.data.filter((n) => !n.startsWith('traces_span_metrics_') && n !== 'target_info' && !n.startsWith('ALERTS')).sort();
     expect(sdk).toEqual([...SDK_METRIC_NAMES].sort());
     expect(names.data.filter((n) => n.startsWith('traces_span_metrics_')).sort()).toEqual([
       'traces_span_metrics_calls_total',
@@ -241,7 +247,8 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     for (const name of ['FootprintPingPongTrip', 'FootprintRejectedCapTrips']) {
       const alert = arrived.find((a) => a.labels.alertname === name && a.labels.service_name === SERVICE)!;
       expect(alert.path).toBe('/alertmanager/page');
-      expect(alert.labels).toMatchObject({ severity: 'critical', team: 'agents', footprint_agent: 'desk' });
+      // The desk's tech-support agent is the one with the skill graph that loops.
+      expect(alert.labels).toMatchObject({ severity: 'critical', team: 'agents', footprint_agent: 'tech' });
     }
     expect(clean.exitCode).toBe(0);
     expect(clean.summary.trips).toEqual({ ping_pong: 0, rejected_cap: 0 });
