@@ -20,7 +20,7 @@ export const LISTENERS: Readonly<Record<StackService, readonly number[]>> = {
   'otel-gateway': [4317, 4318, 13133, 8888],
   jaeger: [4317, 4318, 13133, 16685, 16686, 8888],
   prometheus: [9090],
-  alertmanager: [9093],
+  alertmanager: [9093, 9094],
   'alert-sink': [9099],
 };
 
@@ -142,8 +142,8 @@ export interface StackBinaries {
 
 /**
  * Listeners the images set by default rather than in a file, given here as flags (ports only):
- * Prometheus's and Alertmanager's web address, and Alertmanager's cluster port, switched off for a
- * single instance. The alert-sink takes its port from PORT/HOST, as its compose service does.
+ * Prometheus's and Alertmanager's web address and Alertmanager's cluster (gossip) port, which the
+ * image opens on 9094. The alert-sink takes its port from PORT/HOST, as its compose service does.
  */
 function launchSpec(service: StackService, prepared: PreparedService, ports: PortTable, bins: StackBinaries) {
   switch (service) {
@@ -162,7 +162,7 @@ function launchSpec(service: StackService, prepared: PreparedService, ports: Por
     case 'alertmanager':
       return {
         bin: bins.alertmanager,
-        args: [...prepared.args, `--web.listen-address=${hostAddress(ports, service, 9093)}`, '--cluster.listen-address='],
+        args: [...prepared.args, `--web.listen-address=${hostAddress(ports, service, 9093)}`, `--cluster.listen-address=${hostAddress(ports, service, 9094)}`],
         readyUrl: `http://${hostAddress(ports, service, 9093)}/-/ready`,
       };
     case 'alert-sink': {
