@@ -58,7 +58,7 @@ describeWithBackends('the gateway topology: load_balancing by trace id over two 
     expect(load.exitCode).toBe(0);
     const spansSent = sent.reduce((n, t) => n + t.spans.length, 0);
     const accepted = await Promise.all(
-      (['otel-collector', 'otel-collector-2'] as const).map((s) => collectorCounter(stack, s, 'otelcol_receiver_accepted_spans_total')),
+      (['otel-collector', 'otel-collector-2'] as const).map((s) => collectorCounter(stack, s, 'otelcol_receiver_accepted_spans')),
     );
     expect(accepted.every((n) => n > 0)).toBe(true);
     expect(accepted[0]! + accepted[1]!).toBe(spansSent);
