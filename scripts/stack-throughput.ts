@@ -19,7 +19,7 @@ import { hostAddress } from '../test/support/stack/stack.js';
 import { repoPath } from '../test/stack/stack-files.js';
 
 const RUNS = 400;
-const CONCURRENCY = [1, 2, 4, 8, 16];
+const CONCURRENCY = [1, 4, 8];
 
 function need(name: 'otelcol' | 'jaeger' | 'prometheus' | 'alertmanager'): string {
   const bin = findBinary(name);
