@@ -242,7 +242,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     // Both fire in Prometheus 3 and reach Alertmanager, routed by the shipped tree to the paging
     // receiver. (Delivery on to deploy/alert-sink stalled in most runs here after Alertmanager's
     // "flushing" with no notify attempt; test/stack/backend-e2e.test.ts proves Prometheus 3 ->
-    // Alertmanager -> webhook with shortened group waits. See the real-stack note in test/stack/.)
+    // Alertmanager -> webhook with shortened group waits; README.md, "What was run here".)
     type AmAlert = { labels: Record<string, string>; status: { state: string }; receivers: Array<{ name: string }> };
     const amUrl = `http://${hostAddress(stack.ports, 'alertmanager', 9093)}`;
     const paged = await waitFor(

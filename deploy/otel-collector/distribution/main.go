@@ -1,6 +1,6 @@
 // otelcol-footprint: the smallest OpenTelemetry Collector that runs deploy/otel-collector/*.yaml.
 // Why it exists: the stack's configuration is tested against the real collector, and a user can
-// build exactly that collector with `go build` (see README.md here) instead of trusting a
+// build exactly that collector with `go build` (README.md here) instead of trusting a
 // validated-only config. Every collector module is pinned at ONE release (contrib v0.161.0, core
 // v0.161.0 / v1.67.0) in go.mod; docker-compose.yml pins the matching contrib image.
 package main
