@@ -52,12 +52,19 @@ const demoEnv = (service: string, endpoint: string) => ({
  */
 const COUNT_TOLERANCE = 0.001;
 
-/** A panel's PromQL for one service: $service = SERVICE, other variables match all, $__range = 30m. */
-function panelQuery(file: string, title: string, refId = 'A'): string {
+/** A panel's PromQL for one service: $service = that service, other variables match all, $__range = 30m. */
+function panelQuery(file: string, title: string, refId = 'A', service = SERVICE): string {
   const q = dashboardQueries().find((d) => d.where.startsWith(`${file} panel `) && d.where.endsWith(`"${title}" ${refId}`));
   if (!q) throw new Error(`no panel "${title}" ${refId} in ${file}`);
-  return substituteGrafanaMacros(q.raw.replaceAll('$service', SERVICE).replace(/\$\{?__range\}?/g, '30m'));
+  return forService(q.raw, service);
 }
+
+function forService(raw: string, service: string): string {
+  return substituteGrafanaMacros(raw.replaceAll('$service', service).replace(/\$\{?__range\}?/g, '30m'));
+}
+
+/** The README's stack recipe, verbatim: `npm start -- --runs 300 --concurrency 8` with only the endpoint set. */
+const RECIPE = { args: ['--runs', '300', '--concurrency', '8'], service: 'footprint-otel-demo' };
 
 /** A demo with no OTLP endpoint (files under telemetry/), then the README's replay command into `endpoint`. */
 async function recordOfflineAndReplay(endpoint: string): Promise<number | null> {
@@ -78,6 +85,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
   let load: DemoRun;
   let clean: DemoRun;
   let replayExit: number | null;
+  let recipe: DemoRun;
   let sent: TappedTrace[];
   let kept: Map<string, JaegerTrace>;
 
@@ -87,6 +95,8 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     load = await runDemo({ args: LOAD, env: demoEnv(SERVICE, tap.url) });
     clean = await runDemo({ args: CLEAN_TICKET, env: demoEnv(CLEAN_SERVICE, tap.url) });
     replayExit = await recordOfflineAndReplay(tap.url);
+    // No OTEL_METRIC_EXPORT_INTERVAL (so the SDK's 60 s: one export, at exit) and no service name.
+    recipe = await runDemo({ args: RECIPE.args, env: { OTEL_EXPORTER_OTLP_ENDPOINT: stack.otlpUrl, OTEL_METRIC_EXPORT_INTERVAL: '' } });
     sent = [...tap.traces().values()].filter((t) => t.serviceName === SERVICE);
     // Every trace is decided decision_wait after its first span; wait that long after the last one.
     const mustKeep = sent.filter((t) => mustKeepReason(t) !== undefined).map((t) => t.traceId);
@@ -302,5 +312,16 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     expect(found.sort()).toEqual(tripped.sort());
     const runs = await stack.prometheus.query(`sum(footprint_runs_total{service_name="${REPLAY_SERVICE}"})`);
     expect(runs.map((r) => Number(r.value[1]))).toEqual([REPLAY_RUNS]);
+  });
+
+  it("fills every panel for the README's recipe run verbatim (one metric export, at exit), its run count exact", async () => {
+    expect(recipe.exitCode).toBe(0);
+    const empty: string[] = [];
+    for (const q of dashboardQueries().filter((d) => d.where.includes(' panel '))) {
+      if ((await stack.prometheus.query(forService(q.raw, RECIPE.service))).length === 0) empty.push(`${q.where}: ${q.expr}`);
+    }
+    expect(empty).toEqual([]);
+    const runs = await stack.prometheus.query(panelQuery('agent-runs-overview.json', 'Outcomes (range)', 'A', RECIPE.service));
+    expect(runs.reduce((n, r) => n + Number(r.value[1]), 0)).toBe(recipe.summary.runs);
   });
 });
