@@ -2,7 +2,7 @@
 // Prometheus 3 and Alertmanager (built by scripts/build-backends.sh) and deploy/alert-sink, each
 // started from the shipped files (test/support/stack/localize.ts changes only hosts, ports and mount
 // paths), fed by `footprint-otel demo` in load mode over OTLP. An OTLP tap between the demo and the
-// collector keeps the ledger of what the app sent; Jaeger, Prometheus, Alertmanager and the sink must
+// collector keeps the ledger of what the app sent; Jaeger, Prometheus and Alertmanager must
 // agree with it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -79,7 +79,7 @@ async function recordOfflineAndReplay(endpoint: string): Promise<number | null> 
   }
 }
 
-describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3 -> Alertmanager -> alert-sink', ['otelcol', 'jaeger', 'prometheus', 'alertmanager'], (bins) => {
+describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3 -> Alertmanager', ['otelcol', 'jaeger', 'prometheus', 'alertmanager'], (bins) => {
   let stack: RunningStack;
   let tap: OtlpTap;
   let load: DemoRun;
