@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { EVENT_DOCS, EVENT_TYPES, type EventType } from '../src/events/catalog.js';
-import { METRIC_CATALOG } from '../src/otel/metrics/catalog.js';
+import { METRIC_CATALOG, METRICS } from '../src/otel/metrics/catalog.js';
 import { prometheusSeries } from '../src/otel/metrics/prometheusNames.js';
 import * as S from '../src/otel/encoding/semconv.js';
 
@@ -123,6 +123,12 @@ function spansSection(): string[] {
     `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
       `span, that caller (\`resumed_by\`). A failed span has status ERROR, ${code(S.ERROR_TYPE)} and an \`exception\` event. ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
+    '',
+    `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
+      `\`gen_ai.usage.*\` attributes and records nothing in ${code(METRICS.tokenUsage.name)}; a failed call has neither usage ` +
+      `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. The cost of a call is known only from its usage and a listed price: ` +
+      `otherwise (no usage, or a model the pricing table lacks) ${code(S.FP_COST_USD)} is 0 with ${code(S.FP_COST_PRICED)} \`false\`, ` +
+      `and ${code(METRICS.llmCost.name)} adds 0.`,
     '',
     `Span events: every typed event below except model calls, tool calls and cost ticks (which become \`chat\` and ` +
       `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +

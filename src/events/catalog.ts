@@ -17,7 +17,10 @@ export type RunnerKind =
   | 'swarm'
   | 'router';
 
-/** Token usage of one model call, as the provider reported it. */
+/**
+ * Token usage of one model call, as the provider reported it (or a sum of such reports). Input counts
+ * include cached tokens, as the GenAI conventions count them.
+ */
 export interface TokenUsage {
   input: number;
   output: number;
@@ -100,8 +103,10 @@ export interface EventPayloads {
     model: string;
     responseModel?: string;
     responseId?: string;
-    usage: TokenUsage;
-    stopReason: string;
+    /** What the provider reported; absent when it reported no usage, and when the call failed. */
+    usage?: TokenUsage;
+    /** Normalised as LLMResponse.stopReason; absent when the call failed (no response, no reason). */
+    stopReason?: string;
     durationMs: number;
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
@@ -209,9 +214,12 @@ export interface EventPayloads {
     model: string;
     skill: string;
     brain: BrainChoice['via'];
-    tokens: TokenUsage;
+    /** The call's usage; absent when the provider reported none (its cost is then unknown). */
+    tokens?: TokenUsage;
+    /** tokens x price; 0 when not priced. */
     usd: number;
     cumulativeUsd: number;
+    /** False when usd is not tokens x a listed price: the model has no price, or the usage is unknown. */
     priced: boolean;
   };
   'footprint.cost.limit_hit': {

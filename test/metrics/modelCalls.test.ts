@@ -105,6 +105,21 @@ describe('footprint.llm.cost.usd', () => {
   });
 });
 
+describe('a response without usage', () => {
+  it('records its duration and cost (not priced: 0) but no token usage', async () => {
+    const provider = scripted({ name: 'silent', replies: [{ content: 'Hi.', usage: null }] });
+    const agent = Agent.create({ provider, model: 'm-small', id: 'billing', pricing: PRICING }).build();
+    expect(await agent.run('Hello')).toBe('Hi.');
+
+    const c = await meter.collect();
+    const silent = { 'gen_ai.provider.name': 'silent' };
+    expect(only(c, METRICS.operationDuration.name, silent).attributes).toEqual({ ...LLM, ...silent });
+    expect(only(c, METRICS.operationDuration.name, silent).histogram!.count).toBe(1);
+    expect(c.series(METRICS.tokenUsage.name, silent)).toEqual([]);
+    expect(only(c, METRICS.llmCost.name, silent).value).toBe(0);
+  });
+});
+
 describe('a failed model call', () => {
   it('records its duration with error.type and no tokens, and the run as an error', async () => {
     const provider = scripted({

@@ -39,7 +39,8 @@ describe('a custom provider with a malformed reply fails the run with malformed_
     [{ ...GOOD, usage: { input: -5, output: 1 } }, 'usage.input is a negative number, not a finite number >= 0'],
     [{ ...GOOD, usage: { input: 5, output: Number.NaN } }, 'usage.output is NaN, not a finite number >= 0'],
     [{ ...GOOD, usage: { input: 5, output: 1, cacheRead: Infinity } }, 'usage.cacheRead is infinite, not a finite number >= 0'],
-    [{ ...GOOD, usage: undefined }, 'usage is missing, not an object'],
+    [{ ...GOOD, usage: null }, 'usage is null, not an object'],
+    [{ ...GOOD, usage: 'none' }, 'usage is a string, not an object'],
     [{ ...GOOD, stopReason: 1 }, 'stopReason is a number, not a string'],
     [{ ...GOOD, model: {} }, 'model is an object, not a string'],
   ])('%j', async (reply, why) => {
@@ -54,6 +55,13 @@ describe('a custom provider with a malformed reply fails the run with malformed_
   it('a valid reply comes back as a fresh object holding only the port fields', () => {
     const reply = { ...GOOD, model: 'm-1', id: 'r-1', extra: 'dropped', usage: { input: 1, output: 2, cacheRead: 0, junk: 1 } };
     expect(validateResponse('custom', reply)).toEqual({ ...GOOD, model: 'm-1', id: 'r-1', usage: { input: 1, output: 2, cacheRead: 0 } });
+  });
+
+  it('a reply without usage is valid and stays without usage (unknown, not zero)', () => {
+    const { usage: _usage, ...withoutUsage } = GOOD;
+    const validated = validateResponse('custom', withoutUsage);
+    expect(validated).toEqual(withoutUsage);
+    expect('usage' in validated).toBe(false);
   });
 });
 

@@ -234,10 +234,17 @@ describe('openaiCompatible', () => {
     expect(response.toolCalls).toEqual([{ id: 'call_x', name: 'get_time', args: {} }]);
   });
 
-  it('reports a missing usage block as zero tokens rather than failing the answer', async () => {
+  it('reports a missing usage block as no usage (unknown, not zero) rather than failing the answer', async () => {
     server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: undefined })));
     const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
-    expect(response.usage).toEqual({ input: 0, output: 0 });
+    expect(response.content).toBe('It is 18°C and sunny in Paris.');
+    expect('usage' in response).toBe(false);
+  });
+
+  it('reports a usage block without both counts as no usage (a guessed count would pass for a real one)', async () => {
+    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: { prompt_tokens: 12 } })));
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
+    expect('usage' in response).toBe(false);
   });
 
   it('turns unparseable tool-call arguments into a malformed_response with the raw arguments (under content capture)', async () => {

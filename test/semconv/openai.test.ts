@@ -28,7 +28,6 @@ conformanceSuite(
     availableOnSpan: answeredFacts,
     availableOnPoint: serverPointFacts,
     deviationsToday: [
-      'usageWithoutData',
       'serverAddress',
       'agentOutputSchema',
       'lateAgentIdentity',
@@ -62,7 +61,6 @@ conformanceSuite(
     availableOnSpan: failedFacts,
     availableOnPoint: serverPointFacts,
     deviationsToday: [
-      'usageWithoutData',
       'serverAddress',
       'lateAgentIdentity',
       'exceptionTypeIsStatus',
@@ -105,7 +103,6 @@ conformanceSuite({
   availableOnPoint: panelPointFacts,
   deviationsToday: [
     'failedMemberErrorType',
-    'usageWithoutData',
     'serverAddress',
     'agentOutputSchema',
     'lateAgentIdentity',

@@ -56,6 +56,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         return;
       }
       instruments.operationDuration.record(p.durationMs / 1000, attributes);
+      // Usage only when the provider reported it: an unknown count is no count, never a 0.
+      if (!p.usage) return;
       instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
       instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
     },

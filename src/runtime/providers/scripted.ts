@@ -16,7 +16,8 @@ export type ScriptedReply =
   | {
       content?: string;
       toolCalls?: { id?: string; name: string; args?: Record<string, unknown> }[];
-      usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+      /** Default: estimated from the characters sent and received. `null`: the reply reports no usage. */
+      usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number } | null;
       stopReason?: string;
       /** Throw this instead of answering (to script provider failures). */
       error?: Error;
@@ -80,7 +81,9 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
       return {
         content,
         toolCalls,
-        usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) },
+        ...(normalised.usage === null
+          ? {}
+          : { usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) } }),
         stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
         model: request.model,
       };

@@ -37,7 +37,11 @@ export interface LLMRequest {
 export interface LLMResponse {
   content: string;
   toolCalls: ToolCall[];
-  usage: TokenUsage;
+  /**
+   * The token counts the provider reported; absent when it reported none (a server that sends no
+   * usage block). Never zeros standing in for an unknown: telemetry reports usage only when obtained.
+   */
+  usage?: TokenUsage;
   /** Normalised: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | provider-specific. */
   stopReason: string;
   /** The model that actually answered, when the provider says. */
