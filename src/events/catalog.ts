@@ -28,6 +28,12 @@ export interface TokenUsage {
   cacheWrite?: number;
 }
 
+/** The server a model call goes to (server.address / server.port), when the provider has a URL. */
+export interface ModelServer {
+  address: string;
+  port: number;
+}
+
 /** Which brain served an LLM call: the skill's own, the escalation brain, or the agent's default. */
 export interface BrainChoice {
   via: 'default' | 'skill' | 'escalation';
@@ -85,6 +91,8 @@ export interface EventPayloads {
     operation: 'chat';
     provider: string;
     model: string;
+    /** Where the call goes (LLMProvider.server); absent for providers without a URL (scripted, custom). */
+    server?: ModelServer;
     brain: BrainChoice;
     skill?: string;
     temperature?: number;
@@ -101,6 +109,8 @@ export interface EventPayloads {
     iteration: number;
     provider: string;
     model: string;
+    /** As on llm_start, so the call's end can be recorded on its own. */
+    server?: ModelServer;
     responseModel?: string;
     responseId?: string;
     /** What the provider reported; absent when it reported no usage, and when the call failed. */

@@ -26,6 +26,9 @@ const LLM = {
   'footprint.skill': '',
   'footprint.route': '',
 };
+/** The server of the main run's provider (scripted providers have none; HTTP ones take it from their URL). */
+const SERVER = { address: 'models.internal', port: 8443 };
+const ON_SERVER = { 'server.address': SERVER.address, 'server.port': SERVER.port };
 
 let meter: MeterHarness;
 let unregister: () => void;
@@ -33,12 +36,15 @@ let unregister: () => void;
 beforeAll(async () => {
   meter = startMeter();
   unregister = registerInstrument(metricsInstrument());
-  const provider = scripted({
-    replies: [
-      { toolCalls: [{ name: 'lookup_invoice', args: { id: 'INV-42' } }], usage: { input: 120, output: 18 } },
-      { content: 'INV-42 is paid.', usage: { input: 180, output: 14 }, delayMs: 30 },
-    ],
-  });
+  const provider = {
+    ...scripted({
+      replies: [
+        { toolCalls: [{ name: 'lookup_invoice', args: { id: 'INV-42' } }], usage: { input: 120, output: 18 } },
+        { content: 'INV-42 is paid.', usage: { input: 180, output: 14 }, delayMs: 30 },
+      ],
+    }),
+    server: SERVER,
+  };
   const agent = Agent.create({ provider, model: 'm-small', id: 'billing', pricing: PRICING }).tool(lookup).build();
   expect(await agent.run('Was INV-42 paid?')).toBe('INV-42 is paid.');
 });
@@ -63,7 +69,7 @@ describe('gen_ai.client.token.usage', () => {
     expect(c.series(METRICS.tokenUsage.name)).toHaveLength(2);
     const input = only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'input' });
     const output = only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'output' });
-    expect(input.attributes).toEqual({ ...LLM, 'gen_ai.token.type': 'input' });
+    expect(input.attributes).toEqual({ ...LLM, ...ON_SERVER, 'gen_ai.token.type': 'input' });
     expect(Object.keys(input.attributes).sort()).toEqual([...METRICS.tokenUsage.attributes].sort());
     expect(input.histogram).toMatchObject({ count: 2, sum: 300, min: 120, max: 180 });
     expect(output.histogram).toMatchObject({ count: 2, sum: 32, min: 14, max: 18 });
@@ -75,8 +81,8 @@ describe('gen_ai.client.operation.duration', () => {
     const c = await meter.collect();
     const metric = c.metric(METRICS.operationDuration.name)!;
     expect(metric.descriptor).toMatchObject({ unit: 's', type: InstrumentType.HISTOGRAM, valueType: ValueType.DOUBLE });
-    const series = only(c, METRICS.operationDuration.name, {});
-    expect(series.attributes).toEqual(LLM);
+    const series = only(c, METRICS.operationDuration.name, ON_SERVER);
+    expect(series.attributes).toEqual({ ...LLM, ...ON_SERVER });
     expect(series.histogram!.buckets.boundaries).toEqual([...DURATION_BUCKETS]);
     expect(series.histogram!.count).toBe(2);
     // the second reply waited 30 ms: durations are seconds, not milliseconds

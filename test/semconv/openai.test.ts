@@ -28,7 +28,6 @@ conformanceSuite(
     availableOnSpan: answeredFacts,
     availableOnPoint: serverPointFacts,
     deviationsToday: [
-      'serverAddress',
       'agentOutputSchema',
       'lateAgentIdentity',
       'reasoningTokens',
@@ -61,7 +60,6 @@ conformanceSuite(
     availableOnSpan: failedFacts,
     availableOnPoint: serverPointFacts,
     deviationsToday: [
-      'serverAddress',
       'lateAgentIdentity',
       'exceptionTypeIsStatus',
       'systemPromptInHistory',
@@ -103,7 +101,6 @@ conformanceSuite({
   availableOnPoint: panelPointFacts,
   deviationsToday: [
     'failedMemberErrorType',
-    'serverAddress',
     'agentOutputSchema',
     'lateAgentIdentity',
     'exceptionTypeIsStatus',

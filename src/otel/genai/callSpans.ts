@@ -52,6 +52,8 @@ import {
   outputMessages,
   providerName,
   recordFailure,
+  SERVER_ADDRESS,
+  SERVER_PORT,
   systemInstructions,
   toolSpanName,
 } from '../encoding/index.js';
@@ -103,6 +105,10 @@ export class CallSpans {
       [FP_ITERATION]: p.iteration,
       [FP_BRAIN]: p.brain.via,
     };
+    if (p.server) {
+      attributes[SERVER_ADDRESS] = boundString(p.server.address);
+      attributes[SERVER_PORT] = p.server.port;
+    }
     if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
     if (p.skill) attributes[FP_SKILL] = p.skill;

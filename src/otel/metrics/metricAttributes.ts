@@ -16,6 +16,8 @@ import {
   GEN_AI_PROVIDER_NAME,
   GEN_AI_REQUEST_MODEL,
   GEN_AI_TOKEN_TYPE,
+  SERVER_ADDRESS,
+  SERVER_PORT,
 } from '../encoding/index.js';
 
 /** The keys the metrics use; the ones spans share come from encoding/semconv.ts. */
@@ -24,6 +26,8 @@ export const ATTR = {
   provider: GEN_AI_PROVIDER_NAME,
   model: GEN_AI_REQUEST_MODEL,
   tokenType: GEN_AI_TOKEN_TYPE,
+  serverAddress: SERVER_ADDRESS,
+  serverPort: SERVER_PORT,
   errorType: ERROR_TYPE,
   agent: FP_AGENT,
   skill: FP_SKILL,

@@ -24,17 +24,15 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
 
-  const llmAttributes = (
-    payload: { provider: string; model: string; agentId: string },
-    meta: EventMeta,
-    call: OpenCall,
-  ): Attributes => ({
+  const llmAttributes = (payload: EventPayloads['footprint.stream.llm_end'], meta: EventMeta, call: OpenCall): Attributes => ({
     [ATTR.operation]: bounded(call.operation),
     [ATTR.provider]: bounded(providerName(payload.provider)),
     [ATTR.model]: bounded(payload.model),
     [ATTR.agent]: bounded(payload.agentId),
     [ATTR.skill]: call.skill,
     [ATTR.route]: bounded(meta.route),
+    // Absent, not '', when the provider has no URL: the conventions set server.* only when known.
+    ...(payload.server ? { [ATTR.serverAddress]: bounded(payload.server.address), [ATTR.serverPort]: payload.server.port } : {}),
   });
 
   const handlers: EventHandlers = {

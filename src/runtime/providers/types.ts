@@ -2,7 +2,7 @@
  * The LLMProvider port: one request/response shape every model adapter speaks (scripted, Chat
  * Completions, Messages). The runtime only ever sees these types.
  */
-import type { TokenUsage } from '../../events/index.js';
+import type { ModelServer, TokenUsage } from '../../events/index.js';
 
 export interface ToolCall {
   id: string;
@@ -62,6 +62,6 @@ export interface LLMProvider {
    * from the base URL, without credentials, the scheme's default port when the URL names none.
    * HTTP providers set it; scripted and custom providers may leave it out.
    */
-  readonly server?: { address: string; port: number };
+  readonly server?: ModelServer;
   complete(request: LLMRequest, options?: CompleteOptions): Promise<LLMResponse>;
 }

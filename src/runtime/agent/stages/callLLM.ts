@@ -31,6 +31,7 @@ export function callLLMStage(config: AgentConfig) {
     const callId = newId('call');
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
+    const server = brain.provider.server;
     emit(scope, 'footprint.stream.llm_start', {
       callId,
       agentId,
@@ -38,6 +39,7 @@ export function callLLMStage(config: AgentConfig) {
       operation: 'chat',
       provider: brain.provider.name,
       model: brain.model,
+      ...(server ? { server } : {}),
       brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
       skill,
       temperature: request.temperature,
@@ -49,7 +51,7 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model };
+    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     let response;
     try {
       response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
