@@ -72,7 +72,7 @@ export const SPANS: readonly SpanDoc[] = [
       S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.SERVER_ADDRESS, S.SERVER_PORT, S.GEN_AI_REQUEST_TEMPERATURE,
       S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_RESPONSE_FINISH_REASONS,
       S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
+      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
       S.FP_ITERATION, S.FP_LLM_CALL_ID, S.FP_COST_USD, S.FP_COST_PRICED, S.ERROR_TYPE,
     ],
   },
@@ -126,7 +126,8 @@ function spansSection(): string[] {
     '',
     `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
       `\`gen_ai.usage.*\` attributes and records nothing in ${code(METRICS.tokenUsage.name)}; a failed call has neither usage ` +
-      `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. The cost of a call is known only from its usage and a listed price: ` +
+      `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. ${code(S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)} (part of the output tokens) is on ` +
+      `spans only: ${code(S.GEN_AI_TOKEN_TYPE)} has no reasoning value in ${S.SEMCONV_VERSION}. The cost of a call is known only from its usage and a listed price: ` +
       `otherwise (no usage, or a model the pricing table lacks) ${code(S.FP_COST_USD)} is 0 with ${code(S.FP_COST_PRICED)} \`false\`, ` +
       `and ${code(METRICS.llmCost.name)} adds 0.`,
     '',

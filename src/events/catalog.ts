@@ -19,13 +19,15 @@ export type RunnerKind =
 
 /**
  * Token usage of one model call, as the provider reported it (or a sum of such reports). Input counts
- * include cached tokens, as the GenAI conventions count them.
+ * include cached tokens and output counts include reasoning tokens, as the GenAI conventions count them.
  */
 export interface TokenUsage {
   input: number;
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Output tokens the model spent reasoning, when the provider reports them apart (OpenAI does). */
+  reasoning?: number;
 }
 
 /** The server a model call goes to (server.address / server.port), when the provider has a URL. */

@@ -2,7 +2,8 @@
  * What a `chat` span says about the call's server, usage and cost, from a real agent run through
  * the real SDK: server.address / server.port from the provider's URL, set when the span starts;
  * usage only when the provider reported it (issue 13 item 3), so a response without usage has no
- * gen_ai.usage.* and an unpriced cost, and a failed call has neither usage nor finish reasons.
+ * gen_ai.usage.* and an unpriced cost, and a failed call has neither usage nor finish reasons;
+ * reasoning tokens as gen_ai.usage.reasoning.output_tokens (issue 13 item 8).
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunFailedError, scripted, type LLMProvider, type ScriptedReply } from '../../src/runtime/index.js';
@@ -51,6 +52,21 @@ describe('a chat span', () => {
       'gen_ai.usage.output_tokens': 20,
       'gen_ai.usage.cache_read.input_tokens': 64,
       'footprint.cost.usd': (36 * 1 + 64 * 1 + 20 * 2) / 1e6,
+      'footprint.cost.priced': true,
+    });
+  });
+
+  it('carries the reasoning tokens the provider reported apart (issue 13 item 8)', async () => {
+    const agent = Agent.create({ provider: onServer([{ content: 'ok', usage: { input: 40, output: 250, reasoning: 192 } }]), model: 'm1', id: 'helper', pricing: PRICING }).build();
+    expect(await agent.run('hi')).toBe('ok');
+    expect(chatSpan()).toEqual({
+      ...CALL,
+      'gen_ai.response.model': 'm1',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 40,
+      'gen_ai.usage.output_tokens': 250,
+      'gen_ai.usage.reasoning.output_tokens': 192,
+      'footprint.cost.usd': (40 * 1 + 250 * 2) / 1e6,
       'footprint.cost.priced': true,
     });
   });

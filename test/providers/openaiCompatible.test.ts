@@ -176,7 +176,7 @@ describe('openaiCompatible', () => {
         { id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', args: { location: 'Paris, France', unit: 'celsius' } },
         { id: 'call_ABSg8ccnVFEDmmYWknYrB4ev', name: 'get_time', args: {} },
       ],
-      usage: { input: 1302, output: 52, cacheRead: 1152 },
+      usage: { input: 1302, output: 52, cacheRead: 1152, reasoning: 0 },
       stopReason: 'tool_use',
       model: 'gpt-4o-2024-08-06',
       id: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
@@ -239,6 +239,13 @@ describe('openaiCompatible', () => {
     const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
     expect(response.content).toBe('It is 18°C and sunny in Paris.');
     expect('usage' in response).toBe(false);
+  });
+
+  it('reads the reasoning tokens a reasoning model reports (inside completion_tokens, also given apart)', async () => {
+    const usage = { prompt_tokens: 40, completion_tokens: 250, total_tokens: 290, completion_tokens_details: { reasoning_tokens: 192 } };
+    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage })));
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'o4-mini', messages: [] });
+    expect(response.usage).toEqual({ input: 40, output: 250, reasoning: 192 });
   });
 
   it('reports a usage block without both counts as no usage (a guessed count would pass for a real one)', async () => {

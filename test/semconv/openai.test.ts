@@ -30,7 +30,6 @@ conformanceSuite(
     deviationsToday: [
       'agentOutputSchema',
       'lateAgentIdentity',
-      'reasoningTokens',
       'systemPromptInHistory',
       'toolAttributes',
       'agentSummary',

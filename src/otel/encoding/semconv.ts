@@ -62,6 +62,8 @@ export const GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
 export const GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
 /** Input tokens written to the provider's cache (part of the input tokens). @experimental */
 export const GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
+/** Output tokens spent on reasoning (part of the output tokens). @experimental */
+export const GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
 /** The kind of tokens a gen_ai.client.token.usage point counts: input or output. @experimental */
 export const GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
 /** The agent's human-readable name. @experimental */

@@ -45,6 +45,7 @@ import {
   GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
+  GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
   MAX_CONTENT_CHARS,
   MAX_NAME,
@@ -204,6 +205,7 @@ function usageAttributes(usage: TokenUsage): Attributes {
   };
   if (usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheRead;
   if (usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWrite;
+  if (usage.reasoning !== undefined) attributes[GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoning;
   return attributes;
 }
 

@@ -132,7 +132,8 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
  * The usage block, or undefined when the response has none (or one without both counts: a guess
  * would be reported as if obtained). Anthropic's input_tokens excludes cached tokens; the GenAI
  * semconv's input count includes them, so input = input_tokens + cache reads + cache writes, with
- * the cache parts also given apart.
+ * the cache parts also given apart. Thinking tokens are billed inside output_tokens and the API
+ * reports no separate count for them, so an Anthropic usage never has `reasoning`.
  */
 function parseUsage(usage: unknown): TokenUsage | undefined {
   if (!isRecord(usage)) return undefined;

@@ -139,8 +139,8 @@ function parseArguments(boundary: ProviderBoundary, tool: string, text: string):
 
 /**
  * The usage block, or undefined when the server sent none (or one without both counts: a guess would
- * be reported as if obtained). OpenAI counts cached prompt tokens inside prompt_tokens already, as
- * the GenAI semconv wants.
+ * be reported as if obtained). OpenAI counts cached prompt tokens inside prompt_tokens and reasoning
+ * tokens inside completion_tokens already, as the GenAI semconv wants; both are also given apart.
  */
 function parseUsage(usage: unknown): TokenUsage | undefined {
   if (!isRecord(usage)) return undefined;
@@ -148,5 +148,6 @@ function parseUsage(usage: unknown): TokenUsage | undefined {
   const output = count(usage.completion_tokens);
   if (input === undefined || output === undefined) return undefined;
   const cacheRead = isRecord(usage.prompt_tokens_details) ? count(usage.prompt_tokens_details.cached_tokens) : undefined;
-  return { input, output, ...optional('cacheRead', cacheRead) };
+  const reasoning = isRecord(usage.completion_tokens_details) ? count(usage.completion_tokens_details.reasoning_tokens) : undefined;
+  return { input, output, ...optional('cacheRead', cacheRead), ...optional('reasoning', reasoning) };
 }

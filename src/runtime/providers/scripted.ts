@@ -6,6 +6,7 @@
  * usage of -5) is refused: a list at creation with a ConfigError, a reply function's answer at the
  * call with a ProviderError of kind 'script'.
  */
+import type { TokenUsage } from '../../events/index.js';
 import { ConfigError } from '../run/errors.js';
 import { ProviderError } from './errors.js';
 import { scriptedReplyProblem } from './scriptedReply.js';
@@ -17,7 +18,7 @@ export type ScriptedReply =
       content?: string;
       toolCalls?: { id?: string; name: string; args?: Record<string, unknown> }[];
       /** Default: estimated from the characters sent and received. `null`: the reply reports no usage. */
-      usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number } | null;
+      usage?: TokenUsage | null;
       stopReason?: string;
       /** Throw this instead of answering (to script provider failures). */
       error?: Error;

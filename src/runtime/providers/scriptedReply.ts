@@ -30,6 +30,7 @@ export function scriptedReplyProblem(reply: unknown): string | undefined {
     if ((usage.cacheRead !== undefined && !isCount(usage.cacheRead)) || (usage.cacheWrite !== undefined && !isCount(usage.cacheWrite))) {
       return 'has a usage whose cache counts are not finite numbers >= 0';
     }
+    if (usage.reasoning !== undefined && !isCount(usage.reasoning)) return 'has a usage whose reasoning count is not a finite number >= 0';
   }
   return undefined;
 }

@@ -47,7 +47,7 @@ function toolCall(call: unknown, index: number, problem: Problem): ToolCall {
 
 function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
   if (!isRecord(usage)) throw problem(`usage is ${kindOf(usage)}, not an object`);
-  const count = (field: 'input' | 'output' | 'cacheRead' | 'cacheWrite', optional: boolean): number | undefined => {
+  const count = (field: keyof TokenUsage, optional: boolean): number | undefined => {
     const value = usage[field];
     if (optional && value === undefined) return undefined;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -59,7 +59,8 @@ function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
   const output = count('output', false)!;
   const cacheRead = count('cacheRead', true);
   const cacheWrite = count('cacheWrite', true);
-  return { input, output, ...optional('cacheRead', cacheRead), ...optional('cacheWrite', cacheWrite) };
+  const reasoning = count('reasoning', true);
+  return { input, output, ...optional('cacheRead', cacheRead), ...optional('cacheWrite', cacheWrite), ...optional('reasoning', reasoning) };
 }
 
 /** What kind of value this is, in words, without the value itself. */

@@ -118,6 +118,7 @@ function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
     output: total.output + usage.output,
     cacheRead: (total.cacheRead ?? 0) + (usage.cacheRead ?? 0),
     cacheWrite: (total.cacheWrite ?? 0) + (usage.cacheWrite ?? 0),
+    ...(total.reasoning === undefined && usage.reasoning === undefined ? {} : { reasoning: (total.reasoning ?? 0) + (usage.reasoning ?? 0) }),
   };
 }
 
