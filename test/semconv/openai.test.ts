@@ -33,7 +33,6 @@ conformanceSuite(
       'systemPromptInHistory',
       'toolAttributes',
       'agentSummary',
-      'metricResponseModelAndScope',
       'toolDefinitions',
     ],
   },
@@ -63,7 +62,6 @@ conformanceSuite(
       'exceptionTypeIsStatus',
       'systemPromptInHistory',
       'agentSummary',
-      'metricResponseModelAndScope',
       'toolDefinitions',
     ],
   },
@@ -105,7 +103,6 @@ conformanceSuite({
     'exceptionTypeIsStatus',
     'toolAttributes',
     'agentSummary',
-    'metricResponseModelAndScope',
     'toolDefinitions',
   ],
 });

@@ -19,8 +19,8 @@ export const RESOURCE_LABELS = [
 
 const GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
 const RUN = ['footprint_runner_kind', 'footprint_runner_id', 'footprint_run_outcome'];
-/** The GenAI model-call histograms also carry the server (when the provider has a URL). */
-const GEN_AI_CALL = [...GEN_AI_COMMON, 'server_address', 'server_port'];
+/** The GenAI model-call histograms also carry the response model and the server (when known). */
+const GEN_AI_CALL = [...GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
 
 function histogram(base: string, labels: readonly string[]): Record<string, readonly string[]> {
   return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };

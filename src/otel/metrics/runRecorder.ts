@@ -31,7 +31,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     [ATTR.agent]: bounded(payload.agentId),
     [ATTR.skill]: call.skill,
     [ATTR.route]: bounded(meta.route),
-    // Absent, not '', when the provider has no URL: the conventions set server.* only when known.
+    // Absent, not '', when unknown: the conventions set these only when known.
+    ...(payload.responseModel ? { [ATTR.responseModel]: bounded(payload.responseModel) } : {}),
     ...(payload.server ? { [ATTR.serverAddress]: bounded(payload.server.address), [ATTR.serverPort]: payload.server.port } : {}),
   });
 
