@@ -89,6 +89,7 @@ describe('the installed package', () => {
       '@opentelemetry/sdk-node',
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/semantic-conventions',
+      'ajv',
       'footprintjs',
     ]);
   });
