@@ -1,6 +1,6 @@
 /**
  * Generates the README's reference section — the spans the bridge creates and their attributes
- * (names from src/otel/encoding/semconv.ts), every typed event with its payload fields (EVENT_DOCS, fields read
+ * (names from src/otel/encoding/semconv.ts), the error.type values (src/runtime/run/errorTypes.ts), every typed event with its payload fields (EVENT_DOCS, fields read
  * from the EventPayloads declaration in src/events/catalog.ts), and every metric (METRIC_CATALOG with
  * its Prometheus names) — between `<!-- reference:start -->` and `<!-- reference:end -->`.
  *
@@ -13,9 +13,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { EVENT_DOCS, EVENT_TYPES, type EventType } from '../src/events/catalog.js';
-import { METRIC_CATALOG } from '../src/otel/metrics/catalog.js';
+import { METRIC_CATALOG, METRICS } from '../src/otel/metrics/catalog.js';
 import { prometheusSeries } from '../src/otel/metrics/prometheusNames.js';
 import * as S from '../src/otel/encoding/semconv.js';
+import { ERROR_TYPE_DOCS } from '../src/runtime/run/errorTypes.js';
 
 export const START_MARKER = '<!-- reference:start -->';
 export const END_MARKER = '<!-- reference:end -->';
@@ -69,10 +70,10 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'CLIENT',
     what: 'One model call, with its usage and cost; the provider call (and its HTTP span) runs inside it.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.GEN_AI_REQUEST_TEMPERATURE,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.SERVER_ADDRESS, S.SERVER_PORT, S.GEN_AI_REQUEST_TEMPERATURE,
       S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_RESPONSE_FINISH_REASONS,
       S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
+      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
       S.FP_ITERATION, S.FP_LLM_CALL_ID, S.FP_COST_USD, S.FP_COST_PRICED, S.ERROR_TYPE,
     ],
   },
@@ -124,6 +125,13 @@ function spansSection(): string[] {
       `span, that caller (\`resumed_by\`). A failed span has status ERROR, ${code(S.ERROR_TYPE)} and an \`exception\` event. ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',
+    `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
+      `\`gen_ai.usage.*\` attributes and records nothing in ${code(METRICS.tokenUsage.name)}; a failed call has neither usage ` +
+      `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. ${code(S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)} (part of the output tokens) is on ` +
+      `spans only: ${code(S.GEN_AI_TOKEN_TYPE)} has no reasoning value in ${S.SEMCONV_VERSION}. The cost of a call is known only from its usage and a listed price: ` +
+      `otherwise (no usage, or a model the pricing table lacks) ${code(S.FP_COST_USD)} is 0 with ${code(S.FP_COST_PRICED)} \`false\`, ` +
+      `and ${code(METRICS.llmCost.name)} adds 0.`,
+    '',
     `Span events: every typed event below except model calls, tool calls and cost ticks (which become \`chat\` and ` +
       `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
       `member's span), its payload flattened under ` +
@@ -131,6 +139,24 @@ function spansSection(): string[] {
       `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
       `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EV_ATTEMPT).map(code).join(', ')}. ` +
       `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,
+  ];
+}
+
+// ── error.type ───────────────────────────────────────────────────────────────────────────────────
+
+function errorTypesSection(): string[] {
+  return [
+    `#### ${code(S.ERROR_TYPE)} values`,
+    '',
+    `The values footprint-otel reports in ${code(S.ERROR_TYPE)} (semantic conventions ${S.SEMCONV_VERSION}), from ` +
+      'src/runtime/run/errorTypes.ts. A failure that fails a member or the run carries the same value up to their spans and ' +
+      `\`run.failed\`; a failure that carries no type at all is reported as \`_OTHER\`, the conventions' fallback.`,
+    '',
+    '| error.type | reported by | means |',
+    '|---|---|---|',
+    ...ERROR_TYPE_DOCS.map((doc) =>
+      row([code(doc.value) + (doc.examples ? ` (${doc.examples.map(code).join(', ')})` : ''), doc.where, doc.means]),
+    ),
   ];
 }
 
@@ -251,10 +277,12 @@ function metricsSection(): string[] {
 /** The generated reference, without the markers. */
 export function renderReference(): string {
   return [
-    '_Generated by `npm run reference` (scripts/reference.ts) from src/otel/encoding/semconv.ts, src/events/catalog.ts and ' +
-      'src/otel/metrics/catalog.ts; edit those, not this._',
+    '_Generated by `npm run reference` (scripts/reference.ts) from src/otel/encoding/semconv.ts, src/runtime/run/errorTypes.ts, ' +
+      'src/events/catalog.ts and src/otel/metrics/catalog.ts; edit those, not this._',
     '',
     ...spansSection(),
+    '',
+    ...errorTypesSection(),
     '',
     ...eventsSection(),
     '',

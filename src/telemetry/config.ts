@@ -10,6 +10,7 @@ import { getBooleanFromEnv, getNumberFromEnv, getStringFromEnv } from '@opentele
 import path from 'node:path';
 import type { TraceDetail } from '../otel/index.js';
 import type { OtlpProtocol } from './exporters.js';
+import { checkOtlpEndpoint } from './endpoint.js';
 
 export interface StartTelemetryOptions {
   /** service.name (wins over OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES). */
@@ -92,10 +93,24 @@ export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
 function resolveRoute(options: StartTelemetryOptions): TelemetryConfig['route'] {
   if (getBooleanFromEnv('OTEL_SDK_DISABLED')) return { kind: 'disabled' };
   const chosen = options.endpoint !== undefined || DESTINATION_VARIABLES.some((name) => getStringFromEnv(name) !== undefined);
-  if (chosen) return { kind: 'env' };
+  if (chosen) {
+    checkEndpoints(options);
+    return { kind: 'env' };
+  }
   const directory = path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY);
   return { kind: 'files', traces: path.join(directory, 'traces.jsonl'), metrics: path.join(directory, 'metrics.jsonl') };
 }
+
+/** A configured endpoint that no exporter could use is refused here, in one line (EndpointError). */
+function checkEndpoints(options: StartTelemetryOptions): void {
+  if (options.endpoint !== undefined) checkOtlpEndpoint({ value: options.endpoint, source: 'the endpoint option' });
+  for (const name of ENDPOINT_VARIABLES) {
+    const value = getStringFromEnv(name);
+    if (value !== undefined) checkOtlpEndpoint({ value, source: name });
+  }
+}
+
+const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
 
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;

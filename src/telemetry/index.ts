@@ -7,5 +7,6 @@
 export { startTelemetry, type TelemetryHandle } from './start.js';
 export { DEFAULT_FILE_DIRECTORY, type Destination, type StartTelemetryOptions } from './config.js';
 export type { OtlpProtocol } from './exporters.js';
+export { EndpointError } from './endpoint.js';
 export type { TelemetryHealth } from './health.js';
 export { readSpans, type FileSpan, type FileSpanEvent, type Attributes, type AttributeValue } from './files/read.js';

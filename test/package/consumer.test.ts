@@ -73,7 +73,7 @@ describe('the installed package', () => {
 
   it('loads no OpenTelemetry SDK package from the main entry; the SDK is for footprint-otel/telemetry', () => {
     const dist = path.join(consumer.dir, 'node_modules', 'footprint-otel', 'dist');
-    expect(packagesImportedBy(path.join(dist, 'index.js'))).toEqual(['@opentelemetry/api', 'ajv', 'footprintjs']);
+    expect(packagesImportedBy(path.join(dist, 'index.js'))).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions', 'ajv', 'footprintjs']);
     expect(packagesImportedBy(path.join(dist, 'telemetry', 'index.js'))).toEqual([
       '@opentelemetry/api',
       '@opentelemetry/core',
@@ -88,6 +88,8 @@ describe('the installed package', () => {
       '@opentelemetry/sdk-metrics',
       '@opentelemetry/sdk-node',
       '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/semantic-conventions',
+      'ajv',
       'footprintjs',
     ]);
   });

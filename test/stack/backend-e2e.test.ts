@@ -1,9 +1,10 @@
 // End to end without Docker: the real OTel JS SDK (MeterProvider + PeriodicExportingMetricReader +
-// OTLP/HTTP protobuf exporter) exports a synthetic run of every contract instrument to
-// VictoriaMetrics (which translates OTLP names like Prometheus's OTLP receiver), PromQL reads them
-// back under the contract names; then vmalert evaluates the SHIPPED rule file on that data and
-// notifies an Alertmanager running the SHIPPED routing tree, whose webhook must receive the
-// ping-pong and rejected-cap alerts of the tripping service, and nothing for the clean service.
+// OTLP/HTTP protobuf exporter) exports a synthetic run of every contract instrument to Prometheus 3's
+// OTLP receiver (the shipped OTLP settings), PromQL reads them back under the contract names; the
+// same Prometheus evaluates the SHIPPED rule file on that data and notifies an Alertmanager running
+// the SHIPPED routing tree, whose webhook must receive the ping-pong and rejected-cap alerts of the
+// tripping service, and nothing for the clean service. (test/stack/real-stack.test.ts does the same
+// through the collector with the demo; this one pins exact values on a hand-made run.)
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
@@ -13,15 +14,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeWithBackends,
   startAlertmanager,
-  startVictoriaMetrics,
-  startVmalert,
+  startPrometheus,
   startWebhookReceiver,
   stopAll,
   waitFor,
   type Backend,
   type PromSample,
-  type VictoriaMetrics,
-  type Vmalert,
+  type Prometheus,
   type WebhookReceiver,
 } from '../support/backends.js';
 import { SDK_METRIC_NAMES } from './exported-metric-names.js';
@@ -115,23 +114,39 @@ function preCreate(s: ContractMeter) {
 
 const byLabel = (samples: PromSample[], label: string) => Object.fromEntries(samples.map((s) => [s.metric[label] ?? '', Number(s.value[1])]));
 
-describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules) -> Alertmanager -> webhook', ['victoria-metrics', 'vmalert', 'alertmanager'], (bins) => {
-  let vm: VictoriaMetrics | undefined;
+/** The shipped Alertmanager routing tree, webhooks pointed at the in-process sink, waits shortened. */
+function shippedRoutingTo(sinkUrl: string): string {
+  const amConfig = loadYaml(PATHS.alertmanager);
+  for (const r of amConfig.receivers as Json[]) {
+    for (const w of r.webhook_configs ?? []) w.url = sinkUrl + new URL(w.url).pathname;
+  }
+  const shorten = (route: Json) => {
+    if (route.group_wait !== undefined) route.group_wait = '1s';
+    if (route.group_interval !== undefined) route.group_interval = '1s';
+    (route.routes ?? []).forEach(shorten);
+  };
+  shorten(amConfig.route);
+  return YAML.stringify(amConfig);
+}
+
+describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanager -> webhook', ['prometheus', 'alertmanager'], (bins) => {
+  let prom: Prometheus | undefined;
   let am: Backend | undefined;
-  let vmalert: Vmalert | undefined;
   let sink: WebhookReceiver | undefined;
   let tripping: ContractMeter;
   let clean: ContractMeter;
 
   beforeAll(async () => {
-    [vm, sink] = await Promise.all([startVictoriaMetrics(bins['victoria-metrics']), startWebhookReceiver()]);
-    tripping = contractMeter(TRIPPING, vm.otlpMetricsUrl);
-    clean = contractMeter(CLEAN, vm.otlpMetricsUrl);
-  }, 30_000);
+    sink = await startWebhookReceiver();
+    am = await startAlertmanager({ config: shippedRoutingTo(sink.url) }, bins.alertmanager);
+    prom = await startPrometheus({ ruleFiles: [PATHS.rules], alertmanagerTarget: new URL(am.url).host, evaluationInterval: '1s' }, bins.prometheus);
+    tripping = contractMeter(TRIPPING, prom.otlpMetricsUrl);
+    clean = contractMeter(CLEAN, prom.otlpMetricsUrl);
+  }, 60_000);
 
   afterAll(async () => {
     await Promise.all([tripping?.provider.shutdown(), clean?.provider.shutdown()].map((p) => p?.catch(() => undefined)));
-    await stopAll(vmalert, am, vm, sink);
+    await stopAll(prom, am, sink);
   });
 
   it('ingests a synthetic run of every contract instrument under the contract Prometheus names', async () => {
@@ -144,9 +159,8 @@ describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules)
     for (let i = 0; i < 3; i++) llmCall(clean, { model: 'm-small', route: 'desk>faq', skill: 'faq', seconds: 0.05, input: 100, output: 20, usd: 0.0000005 });
     run(clean, 'ok', 0.3);
     await Promise.all([tripping.provider.forceFlush(), clean.provider.forceFlush()]);
-    // VictoriaMetrics makes brand-new series searchable only after its index catches up (~10s here).
-    await waitFor(async () => (await vm!.query(`count(footprint_route_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
-      what: 'the pre-created trip series in VictoriaMetrics',
+    await waitFor(async () => (await prom!.query(`count(footprint_route_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
+      what: 'the pre-created trip series in Prometheus',
       timeoutMs: 40_000,
     });
 
@@ -167,10 +181,10 @@ describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules)
 
     const trips = await waitFor(
       async () => {
-        const r = byLabel(await vm!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
+        const r = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
         return r.ping_pong === 1 && r.rejected_cap === 2 ? r : undefined;
       },
-      { what: 'phase-2 trips in VictoriaMetrics', timeoutMs: 40_000 },
+      { what: 'phase-2 trips in Prometheus', timeoutMs: 40_000 },
     );
     expect(trips).toEqual({ ping_pong: 1, rejected_cap: 2 });
 
@@ -178,26 +192,29 @@ describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules)
     const want = [...SDK_METRIC_NAMES].sort();
     const names = await waitFor(
       async () => {
-        const got = (await vm!.metricNames(`{service_name="${TRIPPING}"}`)).filter((n) => n !== 'target_info').sort();
+        const got = (await prom!.metricNames(`{service_name="${TRIPPING}"}`)).filter((n) => n !== 'target_info').sort();
         return got.length >= want.length ? got : undefined;
       },
       { what: 'every contract series of the tripping service', timeoutMs: 40_000 },
-    ).catch(async () => (await vm!.metricNames(`{service_name="${TRIPPING}"}`)).sort());
+    ).catch(async () => (await prom!.metricNames(`{service_name="${TRIPPING}"}`)).sort());
     expect(names).toEqual(want);
   }, 90_000);
 
   it('answers PromQL for cost by route, trips by kind and p95 duration by model', async () => {
-    const cost = byLabel(await vm!.query(`sum by (footprint_route) (footprint_llm_cost_usd_total{service_name="${TRIPPING}"})`), 'footprint_route');
+    const cost = byLabel(await prom!.query(`sum by (footprint_route) (footprint_llm_cost_usd_total{service_name="${TRIPPING}"})`), 'footprint_route');
     expect(cost['desk>billing']).toBeCloseTo(5 * 0.08 + 5 * 0.12, 9);
     expect(cost['desk>faq']).toBeCloseTo(20 * 0.001, 9);
 
-    const increase = byLabel(await vm!.query(`sum by (footprint_trip_kind) (increase(footprint_route_trips_total{service_name="${TRIPPING}"}[5m]))`), 'footprint_trip_kind');
-    expect(increase).toEqual({ ping_pong: 1, rejected_cap: 2 });
-    const cleanTrips = byLabel(await vm!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
+    // The trip alerts' count (max - min over the window): exact, where increase() would extrapolate
+    // these two samples to 1.5 and 3.
+    const window = `footprint_route_trips_total{service_name="${TRIPPING}"}[5m]`;
+    const inWindow = byLabel(await prom!.query(`sum by (footprint_trip_kind) (max_over_time(${window}) - min_over_time(${window}))`), 'footprint_trip_kind');
+    expect(inWindow).toEqual({ ping_pong: 1, rejected_cap: 2 });
+    const cleanTrips = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
     expect(cleanTrips).toEqual({ ping_pong: 0, rejected_cap: 0 });
 
     const p95 = byLabel(
-      await vm!.query(`histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_operation_duration_seconds_bucket{service_name="${TRIPPING}"}))`),
+      await prom!.query(`histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_operation_duration_seconds_bucket{service_name="${TRIPPING}"}))`),
       'gen_ai_request_model',
     );
     expect(p95['m-large']).toBeGreaterThan(2.56);
@@ -205,30 +222,16 @@ describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules)
     expect(p95['m-small']).toBeGreaterThan(0.04);
     expect(p95['m-small']).toBeLessThanOrEqual(0.08);
 
-    const tokens = byLabel(await vm!.query(`sum by (gen_ai_token_type) (gen_ai_client_token_usage_sum{service_name="${TRIPPING}"})`), 'gen_ai_token_type');
+    const tokens = byLabel(await prom!.query(`sum by (gen_ai_token_type) (gen_ai_client_token_usage_sum{service_name="${TRIPPING}"})`), 'gen_ai_token_type');
     expect(tokens).toEqual({ input: 10 * 1200 + 20 * 200, output: 10 * 300 + 20 * 50 });
 
-    const errors = byLabel(await vm!.query(`sum by (error_type) (gen_ai_client_operation_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');
+    const errors = byLabel(await prom!.query(`sum by (error_type) (gen_ai_client_operation_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');
     expect(errors).toEqual({ timeout: 1 });
-    const runs = byLabel(await vm!.query(`sum by (footprint_run_outcome) (footprint_runs_total{service_name="${TRIPPING}"})`), 'footprint_run_outcome');
+    const runs = byLabel(await prom!.query(`sum by (footprint_run_outcome) (footprint_runs_total{service_name="${TRIPPING}"})`), 'footprint_run_outcome');
     expect(runs).toEqual({ ok: 3, error: 1 });
   }, 30_000);
 
   it('fires ping-pong and rejected-cap alerts for the tripping service only, through the shipped routing', async () => {
-    // The shipped Alertmanager routing tree, with webhooks pointed at the in-process sink and waits shortened.
-    const amConfig = loadYaml(PATHS.alertmanager);
-    for (const r of amConfig.receivers as Json[]) {
-      for (const w of r.webhook_configs ?? []) w.url = sink!.url + new URL(w.url).pathname;
-    }
-    const shorten = (route: Json) => {
-      if (route.group_wait !== undefined) route.group_wait = '1s';
-      if (route.group_interval !== undefined) route.group_interval = '1s';
-      (route.routes ?? []).forEach(shorten);
-    };
-    shorten(amConfig.route);
-    am = await startAlertmanager({ config: YAML.stringify(amConfig) }, bins.alertmanager);
-    vmalert = await startVmalert({ datasourceUrl: vm!.url, ruleFiles: [PATHS.rules], notifierUrl: am.url, evaluationInterval: '1s' }, bins.vmalert);
-
     const isFiring = (name: string, service: string) => (a: { labels: Record<string, string>; status: string }) =>
       a.labels.alertname === name && a.labels.service_name === service && a.status === 'firing';
     const [pingPong, rejected] = await Promise.all([
@@ -243,20 +246,17 @@ describeWithBackends('OTLP metrics -> VictoriaMetrics -> vmalert (shipped rules)
     expect(pingPong.annotations.description).toMatch(/^1 ping-pong trip\(s\) in the last 5m/);
     expect(rejected.annotations.description).toMatch(/^2 rejected-cap trip\(s\) in the last 10m/);
 
-    // Let vmalert evaluate a few more rounds after the alerts fired, then nothing may concern the clean service.
+    // Let Prometheus evaluate a few more rounds after the alerts fired, then nothing may concern the clean service.
     const firstRound = Date.now();
     await waitFor(
       async () => {
-        const groups = await vmalert!.groups();
-        const evaluated = groups.flatMap((g) => g.rules).map((r) => Date.parse(r.lastEvaluation ?? ''));
+        const evaluated = (await prom!.rules()).flatMap((g) => g.rules).map((r) => Date.parse((r as { lastEvaluation?: string }).lastEvaluation ?? ''));
         return evaluated.length > 0 && evaluated.every((t) => t > firstRound + 2_000);
       },
-      { what: 'two more vmalert evaluation rounds', timeoutMs: 15_000 },
+      { what: 'two more rule evaluation rounds', timeoutMs: 15_000 },
     );
-    const groups = await vmalert!.groups();
-    expect(groups.flatMap((g) => g.rules).filter((r) => r.lastError)).toEqual([]);
-    const alerts = await vmalert!.alerts();
-    expect(alerts.filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
+    expect((await prom!.rules()).flatMap((g) => g.rules).filter((r) => r.lastError)).toEqual([]);
+    expect((await prom!.alerts()).filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
     expect(sink!.alerts().filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadJson, loadYaml, parseVolume, PATHS, repoPath, type Json } from './stack-files.js';
+import { loadJson, loadYaml, parseVolume, PATHS, readText, repoPath, type Json } from './stack-files.js';
 
 // ajv/ajv-formats are CJS with `exports.default`; under NodeNext the default import is the module object.
 const Ajv = ((AjvModule as Json).default ?? AjvModule) as typeof AjvModule.default;
@@ -22,11 +22,20 @@ function composeValidator() {
 const compose = loadYaml(PATHS.compose);
 const services: Record<string, Json> = compose.services;
 
+/** The releases scripts/build-backends.sh builds and test/stack runs: what ships is what ran. */
+const built = Object.fromEntries([...readText(repoPath('scripts/build-backends.sh')).matchAll(/^readonly (\w+)_VERSION=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
+const goModuleToRelease = {
+  // Jaeger v2 releases as Go module v1.x: v1.63.0 was v2.0.0 (its CHANGELOG pairs them).
+  jaeger: (v: string) => `2.${Number(/^v1\.(\d+)\.0$/.exec(v)![1]) - 63}.0`,
+  // Prometheus 3 releases as Go module v0.3xx: v0.300.0 was v3.0.0.
+  prometheus: (v: string) => `v3.${Number(/^v0\.3(\d\d)\.0$/.exec(v)![1])}.0`,
+};
+
 const PINNED: Record<string, string> = {
-  'otel-collector': 'otel/opentelemetry-collector-contrib:0.159.0',
-  jaeger: 'jaegertracing/jaeger:2.20.0',
-  prometheus: 'prom/prometheus:v3.14.0',
-  alertmanager: 'prom/alertmanager:v0.34.0',
+  'otel-collector': `otel/opentelemetry-collector-contrib:${built.COLLECTOR}`,
+  jaeger: `jaegertracing/jaeger:${goModuleToRelease.jaeger(built.JAEGER!)}`,
+  prometheus: `prom/prometheus:${goModuleToRelease.prometheus(built.PROMETHEUS!)}`,
+  alertmanager: `prom/alertmanager:${built.ALERTMANAGER}`,
   grafana: 'grafana/grafana:13.2.0',
 };
 
@@ -53,14 +62,19 @@ describe('docker-compose.yml', () => {
   it('is the footprint-otel project with the pinned images', () => {
     expect(compose.name).toBe('footprint-otel');
     for (const [svc, image] of Object.entries(PINNED)) expect(services[svc]?.image, svc).toBe(image);
-    expect(Object.keys(services).sort()).toEqual(['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'prometheus']);
+    expect(Object.keys(services).sort()).toEqual(['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'otel-collector-2', 'otel-gateway', 'prometheus']);
+    // The scale-out tier runs the same collector image, only under --profile gateway.
+    for (const svc of ['otel-collector-2', 'otel-gateway']) {
+      expect(services[svc].image).toBe(PINNED['otel-collector']);
+      expect(services[svc].profiles).toEqual(['gateway']);
+    }
     for (const s of Object.values(services)) expect(String(s.image)).toMatch(/:[\w.-]+$/); // tagged, never :latest
     for (const s of Object.values(services)) expect(String(s.image)).not.toMatch(/:latest$/);
   });
 
-  it('health-checks every service except the scratch-based collector', () => {
+  it('health-checks every service except the scratch-based collectors', () => {
     for (const [name, s] of Object.entries(services)) {
-      if (name === 'otel-collector') {
+      if (String(s.image).startsWith('otel/opentelemetry-collector-contrib:')) {
         expect(s.healthcheck).toBeUndefined();
         continue;
       }

@@ -134,7 +134,7 @@ describe('dashboard content', () => {
 
   it('agent-runs-overview covers runs/min, outcomes, p50/p95 duration, spend and trips', () => {
     const exprs = panelsOf(byName['agent-runs-overview']).flatMap((p) => p.targets ?? []).map((t: Json) => t.expr).join('\n');
-    for (const re of [/rate\(footprint_runs_total/, /footprint_run_outcome/, /histogram_quantile\(0\.50,.*footprint_run_duration_seconds_bucket/, /histogram_quantile\(0\.95,.*footprint_run_duration_seconds_bucket/, /increase\(footprint_llm_cost_usd_total\{[^}]*\}\[\$__range\]\)/, /footprint_route_trips_total/]) {
+    for (const re of [/rate\(footprint_runs_total/, /footprint_run_outcome/, /histogram_quantile\(0\.50,.*footprint_run_duration_seconds_bucket/, /histogram_quantile\(0\.95,.*footprint_run_duration_seconds_bucket/, /max_over_time\(footprint_llm_cost_usd_total\{[^}]*\}\[\$__range\]\) - min_over_time\(footprint_llm_cost_usd_total/, /footprint_route_trips_total/]) {
       expect(exprs).toMatch(re);
     }
   });

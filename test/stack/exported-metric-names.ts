@@ -19,6 +19,8 @@ export const RESOURCE_LABELS = [
 
 const GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
 const RUN = ['footprint_runner_kind', 'footprint_runner_id', 'footprint_run_outcome'];
+/** The GenAI model-call histograms also carry the response model and the server (when known). */
+const GEN_AI_CALL = [...GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
 
 function histogram(base: string, labels: readonly string[]): Record<string, readonly string[]> {
   return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };
@@ -27,9 +29,9 @@ function histogram(base: string, labels: readonly string[]): Record<string, read
 /** SDK instruments (src/otel bridge), by Prometheus series name -> attribute labels. */
 export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.token.usage, histogram {token}
-  ...histogram('gen_ai_client_token_usage', [...GEN_AI_COMMON, 'gen_ai_token_type']),
+  ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
-  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_COMMON, 'error_type']),
+  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
   // footprint.llm.cost.usd, counter {USD}
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}

@@ -1,4 +1,4 @@
-// A real Prometheus (Debian build; no OTLP receiver, so no data) loads the shipped rule file with
+// A real Prometheus 3 with no data loads the shipped rule file with
 // an Alertmanager target, evaluates every rule without error, and executes every PromQL expression
 // the repo ships (dashboards, Grafana alerts, datasource queries, Grafana macros substituted):
 // beyond parsing, this catches type errors such as a bad vector match or function argument.

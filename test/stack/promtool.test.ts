@@ -1,8 +1,8 @@
 // The alert rules are checked and unit-tested by the real promtool: `promtool check rules`,
 // `promtool test rules` (every alert fires on a bad series, stays silent on a good one), a mutated
 // threshold makes the tests fail (so they really pin behaviour), `promtool check config` accepts
-// prometheus.yml (minus the otlp: block older Debian builds reject), and amtool accepts
-// alertmanager.yml. Needs scripts/install-backends.sh (fails under CI when missing).
+// prometheus.yml (the promtool of the Prometheus 3 the stack runs), and amtool accepts
+// alertmanager.yml. Needs scripts/build-backends.sh (fails under CI when missing).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,9 +55,8 @@ describeWithBackends('promtool on the shipped rules', ['promtool'], (bins) => {
     expect(r.out).toContain('FootprintSpendSpikeByRoute');
   });
 
-  it('check config: prometheus.yml is valid (otlp: stripped for pre-3.x promtool; rules resolved in the repo)', () => {
+  it('check config: prometheus.yml is valid, otlp: block included (rules resolved in the repo)', () => {
     const cfg = loadYaml(PATHS.prometheus);
-    delete cfg.otlp; // Debian's 2.x promtool has no OTLP support and rejects the block
     cfg.rule_files = [PATHS.rules];
     const file = path.join(tmp, 'prometheus.yml');
     writeFileSync(file, YAML.stringify(cfg));

@@ -12,6 +12,7 @@ export const PATHS = {
   compose: repoPath('docker-compose.yml'),
   composeSchema: repoPath('test/stack/fixtures/compose-spec.json'),
   collector: repoPath('deploy/otel-collector/config.yaml'),
+  gateway: repoPath('deploy/otel-collector/gateway.yaml'),
   jaeger: repoPath('deploy/jaeger/config.yaml'),
   prometheus: repoPath('deploy/prometheus/prometheus.yml'),
   rulesDir: repoPath('deploy/prometheus/rules'),
@@ -24,7 +25,7 @@ export const PATHS = {
   grafanaAlerting: repoPath('deploy/grafana/provisioning/alerting/footprint-alerts.yaml'),
   grafanaNotification: repoPath('deploy/grafana/provisioning/alerting/notification.yaml'),
   dashboardsDir: repoPath('dashboards'),
-  installScript: repoPath('scripts/install-backends.sh'),
+  buildScript: repoPath('scripts/build-backends.sh'),
 } as const;
 
 export function readText(file: string): string {

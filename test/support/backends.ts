@@ -1,41 +1,43 @@
-// Real metric/alerting backends for tests, on a machine without Docker: locate the binaries that
-// scripts/install-backends.sh installs (promtool, prometheus, alertmanager, amtool,
-// VictoriaMetrics, vmalert) and start/stop them on 127.0.0.1 with free ports and temp data dirs,
-// plus an in-process webhook receiver that collects Alertmanager notifications.
+// Real observability backends for tests, on a machine without Docker: locate the binaries that
+// scripts/build-backends.sh builds from pinned sources (promtool, Prometheus 3, Alertmanager,
+// amtool, the collector distribution, Jaeger v2) and start/stop them on 127.0.0.1 with free ports
+// and temp data dirs, plus an in-process webhook receiver that collects Alertmanager notifications.
 // A missing binary must never pass silently: under CI (process.env.CI) or
 // FOOTPRINT_REQUIRE_BACKENDS=1 the suite FAILS; elsewhere it is skipped with the reason in its name.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
+import YAML from 'yaml';
 
 // ---------------------------------------------------------------------------------------------
 // Locating binaries
 
-export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'victoria-metrics' | 'vmalert';
+export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'otelcol' | 'jaeger';
 
 /** Executable names tried on PATH and in the backends folder, in order. */
 const CANDIDATES: Record<BackendBinary, string[]> = {
   promtool: ['promtool'],
   prometheus: ['prometheus'],
-  // Debian names the Alertmanager binary prometheus-alertmanager.
-  alertmanager: ['alertmanager', 'prometheus-alertmanager'],
+  alertmanager: ['alertmanager'],
   amtool: ['amtool'],
-  'victoria-metrics': ['victoria-metrics', 'victoria-metrics-prod'],
-  vmalert: ['vmalert', 'vmalert-prod'],
+  // deploy/otel-collector/distribution, built by scripts/build-backends.sh.
+  otelcol: ['otelcol-footprint'],
+  jaeger: ['jaeger'],
 };
 
-const INSTALL_HINT = 'run `sudo bash scripts/install-backends.sh`';
+const INSTALL_HINT = 'run `bash scripts/build-backends.sh` (needs Go and the Go module proxy)';
 
-/** Folder install-backends.sh unpacks into (env FOOTPRINT_BACKENDS_DIR overrides). */
+/** Folder build-backends.sh builds into (env FOOTPRINT_BACKENDS_DIR overrides); its bin/ links the pinned builds. */
 export function backendsDir(): string {
   return process.env.FOOTPRINT_BACKENDS_DIR ?? '/opt/footprint-backends';
 }
 
-/** Env var that points straight at a binary, e.g. FOOTPRINT_VICTORIA_METRICS_BIN. */
+/** Env var that points straight at a binary, e.g. FOOTPRINT_OTELCOL_BIN. */
 export function binaryEnvVar(name: BackendBinary): string {
   return `FOOTPRINT_${name.toUpperCase().replace(/-/g, '_')}_BIN`;
 }
@@ -204,6 +206,81 @@ interface SpawnSpec {
   timeoutMs?: number;
 }
 
+export interface ProgramSpec {
+  name: string;
+  bin: string;
+  args: string[];
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+  cwd: string;
+  /** Polled until it answers 2xx. */
+  readyUrl: string;
+  timeoutMs?: number;
+}
+
+export interface Program {
+  name: string;
+  /** Every line of the process's stdout/stderr so far (the last 5,000). */
+  logs(): string;
+  /** Exit code or signal once it exited, else undefined. */
+  exitStatus(): number | string | null | undefined;
+  /** SIGTERM, then SIGKILL after 5 s; resolves when it exited. */
+  stop(): Promise<void>;
+  /** SIGKILL at once (a crash, for fault tests); resolves when it exited. */
+  kill(): Promise<void>;
+}
+
+/** Starts a program and resolves once `readyUrl` answers; rejects with its log when it does not. */
+export async function startProgram(spec: ProgramSpec): Promise<Program> {
+  const lines: string[] = [];
+  const child = spawn(spec.bin, spec.args, { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
+    if (lines.length > 5_000) lines.splice(0, lines.length - 5_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited: number | string | null | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = code ?? signal;
+      live.delete(child);
+      resolve();
+    });
+    child.once('error', (err) => {
+      lines.push(`spawn error: ${err.message}`);
+      exited = 'spawn-error';
+      live.delete(child);
+      resolve();
+    });
+  });
+  const end = async (signal: NodeJS.Signals) => {
+    if (exited !== undefined) return;
+    child.kill(signal);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exitPromise;
+    clearTimeout(killer);
+  };
+  const program: Program = {
+    name: spec.name,
+    logs: () => lines.join('\n'),
+    exitStatus: () => exited,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+  };
+  try {
+    await waitFor(async () => (exited !== undefined ? Promise.reject(new Error(`exited with ${exited}`)) : httpOk(spec.readyUrl)), {
+      timeoutMs: spec.timeoutMs ?? 30_000,
+      what: `${spec.name} ready at ${spec.readyUrl}`,
+    });
+    return program;
+  } catch (err) {
+    await program.kill();
+    throw new Error(`${spec.name} did not start: ${(err as Error).message}\n--- ${spec.name} log ---\n${lines.slice(-40).join('\n')}`);
+  }
+}
+
 async function spawnBackend(spec: SpawnSpec): Promise<Backend> {
   let lastErr: unknown;
   // A freshly probed port can be taken before the child binds it: retry with a new one.
@@ -213,55 +290,23 @@ async function spawnBackend(spec: SpawnSpec): Promise<Backend> {
     for (const [file, content] of Object.entries(spec.files?.(port, dataDir) ?? {})) {
       writeFileSync(path.join(dataDir, file), content);
     }
-    const lines: string[] = [];
-    const child = spawn(spec.bin, spec.args(port, dataDir), { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    live.add(child);
-    const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
-      if (lines.length > 300) lines.splice(0, lines.length - 300);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    let exited: number | string | null | undefined;
-    const exitPromise = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        exited = code ?? signal;
-        live.delete(child);
-        resolve();
-      });
-      child.once('error', (err) => {
-        lines.push(`spawn error: ${err.message}`);
-        exited = 'spawn-error';
-        live.delete(child);
-        resolve();
-      });
-    });
     const url = `http://127.0.0.1:${port}`;
-    const backend: Backend = {
-      name: spec.name,
-      url,
-      port,
-      dataDir,
-      logs: () => lines.join('\n'),
-      async stop() {
-        if (exited === undefined) {
-          child.kill('SIGTERM');
-          const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-          await exitPromise;
-          clearTimeout(killer);
-        }
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
     try {
-      await waitFor(async () => (exited !== undefined ? Promise.reject(new Error(`exited with ${exited}`)) : httpOk(url + spec.readyPath)), {
-        timeoutMs: spec.timeoutMs ?? 20_000,
-        what: `${spec.name} ready at ${url}${spec.readyPath}`,
-      });
-      return backend;
+      const program = await startProgram({ name: spec.name, bin: spec.bin, args: spec.args(port, dataDir), cwd: dataDir, readyUrl: url + spec.readyPath, timeoutMs: spec.timeoutMs ?? 20_000 });
+      return {
+        name: spec.name,
+        url,
+        port,
+        dataDir,
+        logs: () => program.logs(),
+        async stop() {
+          await program.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
     } catch (err) {
-      lastErr = new Error(`${spec.name} did not start: ${(err as Error).message}\n--- ${spec.name} log ---\n${lines.slice(-40).join('\n')}`);
-      await backend.stop();
+      lastErr = err;
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }
   throw lastErr;
@@ -275,7 +320,7 @@ async function getJson<T = unknown>(url: string): Promise<T> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PromQL over the HTTP API (Prometheus and VictoriaMetrics speak the same one)
+// PromQL over Prometheus's HTTP API
 
 export interface PromSample {
   metric: Record<string, string>;
@@ -310,47 +355,6 @@ function promApi(url: string): PromQueryable {
       if (body.status !== 'success') throw new Error(`query failed: ${body.errorType}: ${body.error}\n${expr}`);
       if (body.data?.resultType !== 'vector') throw new Error(`expected a vector, got ${body.data?.resultType}`);
       return body.data.result as PromSample[];
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// VictoriaMetrics (OTLP ingest + PromQL)
-
-export interface VictoriaMetrics extends Backend, PromQueryable {
-  /** OTLP/HTTP protobuf metrics endpoint for OTLPMetricExporter({ url }). */
-  otlpMetricsUrl: string;
-  /** Metric names that have series matching `selector` (e.g. '{service_name="x"}'). */
-  metricNames(selector: string): Promise<string[]>;
-}
-
-export async function startVictoriaMetrics(bin = requireBinary('victoria-metrics')): Promise<VictoriaMetrics> {
-  if (!bin) throw new Error(missingReason('victoria-metrics'));
-  const b = await spawnBackend({
-    name: 'victoria-metrics',
-    bin,
-    readyPath: '/health',
-    args: (port, dir) => [
-      `-httpListenAddr=127.0.0.1:${port}`,
-      `-storageDataPath=${path.join(dir, 'data')}`,
-      '-retentionPeriod=1d',
-      // OTLP names/labels as Prometheus's OTLP receiver makes them (footprint_llm_cost_usd_total).
-      '-opentelemetry.usePrometheusNaming',
-      // Make samples queryable at once (default hides the last 30s) and never serve cached rollups.
-      '-search.latencyOffset=0s',
-      '-search.disableCache',
-      '-inmemoryDataFlushInterval=1s',
-      '-loggerLevel=WARN',
-    ],
-  });
-  const api = promApi(b.url);
-  return {
-    ...b,
-    ...api,
-    otlpMetricsUrl: `${b.url}/opentelemetry/v1/metrics`,
-    async metricNames(selector) {
-      const body = await getJson<{ data: string[] }>(`${b.url}/api/v1/label/__name__/values?${new URLSearchParams({ 'match[]': selector })}`);
-      return body.data;
     },
   };
 }
@@ -398,65 +402,7 @@ export async function startAlertmanager(opts: AlertmanagerOptions, bin = require
 }
 
 // ---------------------------------------------------------------------------------------------
-// vmalert: evaluates Prometheus rule files against VictoriaMetrics, notifies Alertmanager
-
-export interface VmalertAlert {
-  name: string;
-  state: string; // pending | firing
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  value: string;
-}
-
-export interface Vmalert extends Backend {
-  alerts(): Promise<VmalertAlert[]>;
-  /** Rule groups as vmalert reports them (name, lastEvaluation, rules[].health/lastError...). */
-  groups(): Promise<Array<{ name: string; lastEvaluation?: string; rules: Array<{ name: string; health?: string; lastError?: string; lastEvaluation?: string; type?: string }> }>>;
-}
-
-export interface VmalertOptions {
-  datasourceUrl: string;
-  ruleFiles: string[];
-  notifierUrl: string;
-  /** Default 1s, so tests need not wait for the 1m default. */
-  evaluationInterval?: string;
-  /** For recording rules / alert state persistence; usually the same VictoriaMetrics. */
-  remoteWriteUrl?: string;
-}
-
-export async function startVmalert(opts: VmalertOptions, bin = requireBinary('vmalert')): Promise<Vmalert> {
-  if (!bin) throw new Error(missingReason('vmalert'));
-  const b = await spawnBackend({
-    name: 'vmalert',
-    bin,
-    readyPath: '/health',
-    args: (port) => [
-      `-httpListenAddr=127.0.0.1:${port}`,
-      `-datasource.url=${opts.datasourceUrl}`,
-      `-notifier.url=${opts.notifierUrl}`,
-      `-evaluationInterval=${opts.evaluationInterval ?? '1s'}`,
-      // VictoriaMetrics runs with -search.latencyOffset=0s, so evaluate at "now".
-      '-rule.evalDelay=0s',
-      ...(opts.remoteWriteUrl ? [`-remoteWrite.url=${opts.remoteWriteUrl}`] : []),
-      ...opts.ruleFiles.map((f) => `-rule=${f}`),
-      '-loggerLevel=WARN',
-    ],
-  });
-  return {
-    ...b,
-    async alerts() {
-      const body = await getJson<{ data: { alerts: VmalertAlert[] } }>(`${b.url}/api/v1/alerts`);
-      return body.data.alerts ?? [];
-    },
-    async groups() {
-      const body = await getJson<{ data: { groups: Awaited<ReturnType<Vmalert['groups']>> } }>(`${b.url}/api/v1/rules`);
-      return body.data.groups ?? [];
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Prometheus (rule evaluation + PromQL; the Debian builds have no OTLP receiver)
+// Prometheus 3 (rule evaluation, PromQL, and the OTLP receiver with the shipped OTLP settings)
 
 export interface PrometheusOptions {
   ruleFiles?: string[];
@@ -468,7 +414,18 @@ export interface PrometheusOptions {
 }
 
 export interface Prometheus extends Backend, PromQueryable {
+  /** OTLP/HTTP metrics endpoint (--web.enable-otlp-receiver) for OTLPMetricExporter({ url }). */
+  otlpMetricsUrl: string;
+  /** Metric names that have series matching `selector` (e.g. '{service_name="x"}'). */
+  metricNames(selector: string): Promise<string[]>;
   rules(): Promise<Array<{ name: string; rules: Array<{ name: string; type: string; health: string; lastError?: string; state?: string }> }>>;
+  alerts(): Promise<Array<{ labels: Record<string, string>; annotations: Record<string, string>; state: string; value: string }>>;
+}
+
+/** The `otlp:` and `storage:` sections of the shipped deploy/prometheus/prometheus.yml, as YAML text. */
+function shippedOtlpSettings(): string {
+  const shipped = YAML.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../deploy/prometheus/prometheus.yml'), 'utf8'));
+  return YAML.stringify({ otlp: shipped.otlp, storage: shipped.storage });
 }
 
 export async function startPrometheus(opts: PrometheusOptions = {}, bin = requireBinary('prometheus')): Promise<Prometheus> {
@@ -478,6 +435,7 @@ export async function startPrometheus(opts: PrometheusOptions = {}, bin = requir
   if (opts.alertmanagerTarget) {
     lines.push('alerting:', '  alertmanagers:', '    - static_configs:', `        - targets: [${JSON.stringify(opts.alertmanagerTarget)}]`);
   }
+  lines.push(shippedOtlpSettings());
   if (opts.extraConfig) lines.push(opts.extraConfig);
   const b = await spawnBackend({
     name: 'prometheus',
@@ -488,6 +446,7 @@ export async function startPrometheus(opts: PrometheusOptions = {}, bin = requir
       `--config.file=${path.join(dir, 'prometheus.yml')}`,
       `--storage.tsdb.path=${path.join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
+      '--web.enable-otlp-receiver',
       '--web.enable-remote-write-receiver',
       '--log.level=warn',
     ],
@@ -495,9 +454,18 @@ export async function startPrometheus(opts: PrometheusOptions = {}, bin = requir
   return {
     ...b,
     ...promApi(b.url),
+    otlpMetricsUrl: `${b.url}/api/v1/otlp/v1/metrics`,
+    async metricNames(selector) {
+      const body = await getJson<{ data: string[] }>(`${b.url}/api/v1/label/__name__/values?${new URLSearchParams({ 'match[]': selector })}`);
+      return body.data;
+    },
     async rules() {
       const body = await getJson<{ data: { groups: Awaited<ReturnType<Prometheus['rules']>> } }>(`${b.url}/api/v1/rules`);
       return body.data.groups;
+    },
+    async alerts() {
+      const body = await getJson<{ data: { alerts: Awaited<ReturnType<Prometheus['alerts']>> } }>(`${b.url}/api/v1/alerts`);
+      return body.data.alerts;
     },
   };
 }

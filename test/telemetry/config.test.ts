@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envDetector } from '@opentelemetry/resources';
 import { DESTINATION_VARIABLES, resolveConfig } from '../../src/telemetry/config.js';
+import { EndpointError } from '../../src/telemetry/index.js';
 import { resourceSetup } from '../../src/telemetry/resource.js';
 
 afterEach(() => {
@@ -34,6 +35,20 @@ describe('destination', () => {
 
   it('leaves the choice to the standard variables when the endpoint option is given', () => {
     expect(resolveConfig({ endpoint: 'http://code:4318' }).route).toEqual({ kind: 'env' });
+  });
+
+  it.each(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'])(
+    'refuses %s without a scheme in one line, before any exporter sees it',
+    (variable) => {
+      vi.stubEnv(variable, '127.0.0.1:4318');
+      expect(() => resolveConfig({})).toThrow(new EndpointError(`${variable} "127.0.0.1:4318" has no scheme: write http://127.0.0.1:4318 (or https://127.0.0.1:4318)`));
+    },
+  );
+
+  it('refuses an endpoint option that is no HTTP URL', () => {
+    expect(() => resolveConfig({ endpoint: 'grpc://collector:4317' })).toThrow(
+      new EndpointError('the endpoint option "grpc://collector:4317" uses grpc:// but OTLP is exported over HTTP here: use http:// or https://'),
+    );
   });
 
   it('is disabled by OTEL_SDK_DISABLED=true, whatever else is set', () => {

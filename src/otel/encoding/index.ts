@@ -3,7 +3,8 @@
  * (semconv.ts), bounded attribute values (bounded.ts), GenAI message JSON and the content-capture
  * switch (content.ts), a typed event as span-event attributes (spanEventAttributes.ts), decision
  * evidence (evidence.ts), a failed span (failure.ts) and W3C traceparent (traceparent.ts).
- * Depends on events/ and @opentelemetry/api only; the bottom of the bridge.
+ * Depends on events/, @opentelemetry/api and the stable keys of @opentelemetry/semantic-conventions
+ * only; the bottom of the bridge.
  */
 export * from './semconv.js';
 export * as semconv from './semconv.js';

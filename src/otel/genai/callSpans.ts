@@ -7,7 +7,7 @@
  * id, and failed when the tool failed, got invalid arguments or does not exist.
  */
 import { SpanKind, type Attributes } from '@opentelemetry/api';
-import type { EventPayloads, TypedEvent } from '../../events/index.js';
+import type { TokenUsage, TypedEvent } from '../../events/index.js';
 import {
   boundedJson,
   boundString,
@@ -45,6 +45,7 @@ import {
   GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
+  GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
   MAX_CONTENT_CHARS,
   MAX_NAME,
@@ -52,6 +53,8 @@ import {
   outputMessages,
   providerName,
   recordFailure,
+  SERVER_ADDRESS,
+  SERVER_PORT,
   systemInstructions,
   toolSpanName,
 } from '../encoding/index.js';
@@ -103,6 +106,10 @@ export class CallSpans {
       [FP_ITERATION]: p.iteration,
       [FP_BRAIN]: p.brain.via,
     };
+    if (p.server) {
+      attributes[SERVER_ADDRESS] = boundString(p.server.address);
+      attributes[SERVER_PORT] = p.server.port;
+    }
     if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
     if (p.skill) attributes[FP_SKILL] = p.skill;
@@ -123,10 +130,13 @@ export class CallSpans {
     const call = this.chats.get(p.callId);
     if (!call) return;
     const span = call.opened.span;
-    span.setAttributes(usageAttributes(p));
+    if (p.usage) span.setAttributes(usageAttributes(p.usage));
+    if (p.stopReason !== undefined) {
+      span.setAttribute(GEN_AI_RESPONSE_FINISH_REASONS, [boundString(finishReason(p.stopReason))]);
+      if (this.capture) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
+    }
     if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
     if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
-    if (this.capture && !p.error) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
     this.run.activate(call.parent);
     if (p.error) {
       recordFailure(span, { name: p.error.type, message: p.error.message }, meta.timestamp, p.error.type);
@@ -187,14 +197,15 @@ export class CallSpans {
   }
 }
 
-function usageAttributes(p: EventPayloads['footprint.stream.llm_end']): Attributes {
+/** The usage the provider reported (a call without a report gets no usage attributes at all). */
+function usageAttributes(usage: TokenUsage): Attributes {
   const attributes: Attributes = {
-    [GEN_AI_USAGE_INPUT_TOKENS]: p.usage.input,
-    [GEN_AI_USAGE_OUTPUT_TOKENS]: p.usage.output,
-    [GEN_AI_RESPONSE_FINISH_REASONS]: [boundString(finishReason(p.stopReason))],
+    [GEN_AI_USAGE_INPUT_TOKENS]: usage.input,
+    [GEN_AI_USAGE_OUTPUT_TOKENS]: usage.output,
   };
-  if (p.usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = p.usage.cacheRead;
-  if (p.usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = p.usage.cacheWrite;
+  if (usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheRead;
+  if (usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWrite;
+  if (usage.reasoning !== undefined) attributes[GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoning;
   return attributes;
 }
 

@@ -32,10 +32,11 @@ export class RunRollups {
 
   constructor(private readonly root: Span) {}
 
-  llmCall(usage: TokenUsage): void {
+  /** One model call, with the usage it reported (none: it adds no tokens). */
+  llmCall(usage: TokenUsage | undefined): void {
     this.llmCalls++;
-    this.inputTokens += usage.input;
-    this.outputTokens += usage.output;
+    this.inputTokens += usage?.input ?? 0;
+    this.outputTokens += usage?.output ?? 0;
   }
 
   cost(usd: number): void {

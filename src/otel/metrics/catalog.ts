@@ -13,7 +13,7 @@ export interface MetricSpec {
   readonly unit: string;
   readonly valueType: 'int' | 'double';
   readonly description: string;
-  /** Attribute keys a data point may carry (error.type only on failed model calls). */
+  /** Attribute keys a data point may carry (error.type only on failed model calls; server.*, the response model only when known). */
   readonly attributes: readonly string[];
   /** Explicit bucket boundaries (histograms), given to the SDK as advice. */
   readonly buckets?: readonly number[];
@@ -37,6 +37,11 @@ export const RUN_DURATION_BUCKETS = [
 ] as const;
 
 const LLM = [ATTR.operation, ATTR.provider, ATTR.model, ATTR.agent, ATTR.skill, ATTR.route] as const;
+/**
+ * The GenAI conventions' own model-call attributes, set only when known: the server when the
+ * provider has a URL, the response model when a response came back and named its model.
+ */
+const LLM_CONDITIONAL = [ATTR.responseModel, ATTR.serverAddress, ATTR.serverPort] as const;
 const RUN = [ATTR.runnerKind, ATTR.runnerId, ATTR.runOutcome] as const;
 
 export const METRICS = {
@@ -46,7 +51,7 @@ export const METRICS = {
     unit: '{token}',
     valueType: 'int',
     description: 'Tokens used per model call, one record per token type (input, output).',
-    attributes: [...LLM, ATTR.tokenType],
+    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.tokenType],
     buckets: TOKEN_BUCKETS,
     recordedBy: 'metricsInstrument',
   },
@@ -56,7 +61,7 @@ export const METRICS = {
     unit: 's',
     valueType: 'double',
     description: 'Duration of each model call; failed calls carry error.type.',
-    attributes: [...LLM, ATTR.errorType],
+    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.errorType],
     buckets: DURATION_BUCKETS,
     recordedBy: 'metricsInstrument',
   },

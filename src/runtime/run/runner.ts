@@ -20,6 +20,7 @@ import {
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
 import { withHub } from './context.js';
 import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
@@ -147,7 +148,7 @@ export abstract class Runner {
           member: origin.member.id,
           memberKind: origin.member.kind,
           stage: origin.stage,
-          error: { type: cancelled ? 'cancelled' : errorType(error), message: describe(error) },
+          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describe(error) },
         },
         stageIds.ROOT_STAGE_ID,
       );

@@ -4,7 +4,7 @@
  * cost (cost.tick, attributed to agent and skill). A loop guard's stop signal is honoured here, before
  * any more money is spent.
  */
-import { emit } from '../../../events/index.js';
+import { emit, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
@@ -32,6 +32,7 @@ export function callLLMStage(config: AgentConfig) {
     const callId = newId('call');
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
+    const server = brain.provider.server;
     emit(scope, 'footprint.stream.llm_start', {
       callId,
       agentId,
@@ -39,6 +40,7 @@ export function callLLMStage(config: AgentConfig) {
       operation: 'chat',
       provider: brain.provider.name,
       model: brain.model,
+      ...(server ? { server } : {}),
       brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
       skill,
       temperature: request.temperature,
@@ -50,15 +52,14 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model };
+    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     let response;
     try {
       response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
     } catch (error) {
+      // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
       emit(scope, 'footprint.stream.llm_end', {
         ...call,
-        usage: { input: 0, output: 0 },
-        stopReason: 'error',
         durationMs: performance.now() - started,
         toolCalls: [],
         content: '',
@@ -75,20 +76,15 @@ export function callLLMStage(config: AgentConfig) {
       ...call,
       responseModel: response.model,
       responseId: response.id,
-      usage: response.usage,
+      ...(response.usage ? { usage: response.usage } : {}),
       stopReason: response.stopReason,
       durationMs: performance.now() - started,
       toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
       content: response.content,
     });
-    const cost = costOf(config.pricing, brain.model, response.usage);
-    const tokens = scope.tokens;
-    scope.tokens = {
-      input: tokens.input + response.usage.input,
-      output: tokens.output + response.usage.output,
-      cacheRead: (tokens.cacheRead ?? 0) + (response.usage.cacheRead ?? 0),
-      cacheWrite: (tokens.cacheWrite ?? 0) + (response.usage.cacheWrite ?? 0),
-    };
+    const usage = response.usage;
+    const cost = costOf(config.pricing, brain.model, usage);
+    if (usage) scope.tokens = addUsage(scope.tokens, usage);
     scope.costUsd = scope.costUsd + cost.usd;
     scope.llmCalls = scope.llmCalls + 1;
     emit(scope, 'footprint.cost.tick', {
@@ -99,7 +95,7 @@ export function callLLMStage(config: AgentConfig) {
       model: brain.model,
       skill: skill ?? '',
       brain: brain.via,
-      tokens: response.usage,
+      ...(usage ? { tokens: usage } : {}),
       usd: cost.usd,
       cumulativeUsd: scope.costUsd,
       priced: cost.priced,
@@ -110,6 +106,17 @@ export function callLLMStage(config: AgentConfig) {
       content: response.content,
       toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
     });
+  };
+}
+
+/** The turn's running totals with one call's reported usage added. */
+function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
+  return {
+    input: total.input + usage.input,
+    output: total.output + usage.output,
+    cacheRead: (total.cacheRead ?? 0) + (usage.cacheRead ?? 0),
+    cacheWrite: (total.cacheWrite ?? 0) + (usage.cacheWrite ?? 0),
+    ...(total.reasoning === undefined && usage.reasoning === undefined ? {} : { reasoning: (total.reasoning ?? 0) + (usage.reasoning ?? 0) }),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
- * End to end against a real VictoriaMetrics on 127.0.0.1 (OTLP protobuf ingest, Prometheus naming):
+ * End to end against a real Prometheus 3 on 127.0.0.1 (its OTLP receiver, the shipped OTLP settings):
  * scripted runs exported by startTelemetry are queryable with the PromQL the dashboards use — cost by
  * route, trips by kind (the series exists at 0 before the first trip), p95 model-call duration by
- * model — and every series name VictoriaMetrics stores is one the metric catalog declares.
+ * model — and every series name Prometheus stores is one the metric catalog declares.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../src/index.js';
 import { METRIC_CATALOG, metricsInstrument, prometheusSeries } from '../../src/otel/metrics/index.js';
 import { startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
-import { describeWithBackends, startVictoriaMetrics, waitFor, type VictoriaMetrics } from '../support/backends.js';
+import { describeWithBackends, startPrometheus, waitFor, type Prometheus } from '../support/backends.js';
 import { startReceiver, type Receiver } from '../telemetry/receiver.js';
 
 const SERVICE = 'vm-e2e';
@@ -24,13 +24,13 @@ const PRICING = { 'fast-1': { input: 1, output: 2 }, 'slow-1': { input: 10, outp
 const usage = { input: 1000, output: 100 };
 const sel = `service_name="${SERVICE}"`;
 
-describeWithBackends('metrics in VictoriaMetrics', ['victoria-metrics'], (bins) => {
-  let vm: VictoriaMetrics;
+describeWithBackends('metrics in Prometheus 3 over OTLP', ['prometheus'], (bins) => {
+  let vm: Prometheus;
   let traces: Receiver;
   let telemetry: TelemetryHandle;
   let unregister: () => void;
 
-  /** Polls an instant query until `accept` holds for its result (VictoriaMetrics ingests asynchronously). */
+  /** Polls an instant query until `accept` holds for its result (an export lands asynchronously). */
   const settled = (expr: string, accept: (result: Record<string, number>) => boolean, by: string) =>
     waitFor(
       async () => {
@@ -42,7 +42,7 @@ describeWithBackends('metrics in VictoriaMetrics', ['victoria-metrics'], (bins) 
     );
 
   beforeAll(async () => {
-    vm = await startVictoriaMetrics(bins['victoria-metrics']);
+    vm = await startPrometheus({}, bins.prometheus);
     traces = await startReceiver();
     vi.stubEnv('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', vm.otlpMetricsUrl);
     vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', `${traces.url}/v1/traces`);
@@ -112,7 +112,8 @@ describeWithBackends('metrics in VictoriaMetrics', ['victoria-metrics'], (bins) 
 
   it('stores only series names the catalog declares', async () => {
     const declared = new Set(METRIC_CATALOG.flatMap((spec) => prometheusSeries(spec)));
-    const stored = await vm.metricNames(`{${sel}}`);
+    // target_info is Prometheus's own series for the OTLP resource, not an instrument.
+    const stored = (await vm.metricNames(`{${sel}}`)).filter((name) => name !== 'target_info');
     expect(stored.length).toBeGreaterThan(10);
     expect(stored.filter((name) => !declared.has(name))).toEqual([]);
   });

@@ -1,0 +1,170 @@
+// The real-stack tests run the SHIPPED files, changed only by test/support/stack/localize.ts (host
+// names and ports, container mount paths). This proves the transform changes nothing else: on every
+// shipped config, every leaf that differs after localizing was an address of a compose host or a
+// mounted path, and became a 127.0.0.1 address or the host path; keys and all other values are equal.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { localizeString, localizeTree, UnmappedAddressError, type Localization } from '../support/stack/localize.js';
+import { addressesFor, interpolate, prepareService, type PortTable, type StackService } from '../support/stack/stack.js';
+import { loadYaml, PATHS, REPO, type Json } from './stack-files.js';
+
+const PORTS: PortTable = {
+  'otel-collector': { 4317: 14317, 4318: 14318, 13133: 13134, 8888: 18888 },
+  'otel-collector-2': { 4317: 34317, 4318: 34318, 13133: 33133, 8888: 38888 },
+  'otel-gateway': { 4317: 44317, 4318: 44318, 13133: 43133, 8888: 48888 },
+  jaeger: { 4317: 24317, 4318: 24318, 13133: 23133, 16685: 26685, 16686: 26686, 8888: 28888 },
+  prometheus: { 9090: 19090 },
+  alertmanager: { 9093: 19093, 9094: 19094 },
+  'alert-sink': { 9099: 19099 },
+};
+
+/** Every leaf as [path, value]. */
+function leaves(tree: Json, at = ''): Array<[string, unknown]> {
+  if (tree === null || typeof tree !== 'object') return [[at, tree]];
+  return Object.entries(tree).flatMap(([key, value]) => leaves(value, `${at}/${key}`));
+}
+
+function changedLeaves(before: Json, after: Json): Array<{ at: string; from: unknown; to: unknown }> {
+  const a = leaves(before);
+  const b = new Map(leaves(after));
+  expect([...b.keys()]).toEqual(a.map(([at]) => at)); // same shape, same keys, same order
+  return a.filter(([at, value]) => b.get(at) !== value).map(([at, from]) => ({ at, from, to: b.get(at) }));
+}
+
+const SHIPPED: Array<{ service: StackService; file: string }> = [
+  { service: 'otel-collector', file: PATHS.collector },
+  { service: 'otel-gateway', file: PATHS.gateway },
+  { service: 'jaeger', file: PATHS.jaeger },
+  { service: 'prometheus', file: PATHS.prometheus },
+  { service: 'alertmanager', file: PATHS.alertmanager },
+];
+
+describe('localize: the one transform from shipped files to 127.0.0.1', () => {
+  const hosts = new Set([...Object.keys(loadYaml(PATHS.compose).services), '0.0.0.0', 'localhost']);
+
+  it.each(SHIPPED)('changes only addresses and mount paths in $file', ({ service, file }) => {
+    const loc: Localization = { hosts, addresses: addressesFor(service, PORTS), mounts: [{ target: '/etc/prometheus/rules', source: PATHS.rulesDir }] };
+    const shipped = loadYaml(file);
+    const changed = changedLeaves(shipped, localizeTree(shipped, loc));
+    expect(changed.length).toBeGreaterThanOrEqual(1);
+    for (const { at, from, to } of changed) {
+      if (at.endsWith('/host')) {
+        expect([from, to]).toEqual(['0.0.0.0', '127.0.0.1']); // the host of a { host, port } pair
+      } else if (typeof from === 'number') {
+        expect(Object.values(PORTS[service])).toContain(to); // the port of a { host, port } pair
+      } else if (String(from).startsWith('/etc/')) {
+        expect(String(to).startsWith(PATHS.rulesDir)).toBe(true);
+      } else {
+        expect(String(from)).toMatch(/^(https?:\/\/)?(0\.0\.0\.0|localhost|[a-z0-9-]+):\d+(\/.*)?$/);
+        expect(String(to)).toMatch(/^(https?:\/\/)?127\.0\.0\.1:\d+(\/.*)?$/);
+      }
+    }
+  });
+
+  it('rewrites the collector exactly where it names an address', () => {
+    const loc: Localization = { hosts, addresses: addressesFor('otel-collector', PORTS), mounts: [] };
+    const shipped = loadYaml(PATHS.collector);
+    const changed = changedLeaves(shipped, localizeTree(shipped, loc)).map(({ at, to }) => [at, to]);
+    expect(changed).toEqual([
+      ['/receivers/otlp/protocols/grpc/endpoint', '127.0.0.1:14317'],
+      ['/receivers/otlp/protocols/http/endpoint', '127.0.0.1:14318'],
+      ['/exporters/otlp_grpc/jaeger/endpoint', '127.0.0.1:24317'],
+      ['/exporters/otlp_http/prometheus/endpoint', 'http://127.0.0.1:19090/api/v1/otlp'],
+      ['/extensions/health_check/endpoint', '127.0.0.1:13134'],
+      ['/service/telemetry/metrics/readers/0/pull/exporter/prometheus/host', '127.0.0.1'],
+      ['/service/telemetry/metrics/readers/0/pull/exporter/prometheus/port', 18888],
+    ]);
+  });
+
+  it('points the gateway at both samplers by their compose names', () => {
+    const loc: Localization = { hosts, addresses: addressesFor('otel-gateway', PORTS), mounts: [] };
+    const gateway = localizeTree(loadYaml(PATHS.gateway), loc);
+    expect(gateway.exporters.load_balancing.resolver.static.hostnames).toEqual(['127.0.0.1:14317', '127.0.0.1:34317']);
+    expect(gateway.receivers.otlp.protocols.http.endpoint).toBe('127.0.0.1:44318');
+  });
+
+  it('fails on an address the test gave no port, instead of leaving a dead host in place', () => {
+    const loc: Localization = { hosts, addresses: {}, mounts: [] };
+    expect(() => localizeString('http://jaeger:4317', loc)).toThrow(UnmappedAddressError);
+    expect(() => localizeTree({ host: '0.0.0.0', port: 8888 }, loc)).toThrow(/0\.0\.0\.0:8888/);
+    // Not a compose host, not an address: left alone.
+    expect(localizeString('http://example.invalid:80/x', loc)).toBe('http://example.invalid:80/x');
+    expect(localizeString('${env:FOOTPRINT_SAMPLE_PERCENT:-25}', loc)).toBe('${env:FOOTPRINT_SAMPLE_PERCENT:-25}');
+  });
+
+  it('maps --flag=value arguments and the longest mount target first', () => {
+    const loc: Localization = {
+      hosts,
+      addresses: { 'alertmanager:9093': '127.0.0.1:1' },
+      mounts: [
+        { target: '/etc/prometheus', source: '/a' },
+        { target: '/etc/prometheus/rules', source: '/b' },
+      ],
+    };
+    expect(localizeString('--config.file=/etc/prometheus/prometheus.yml', loc)).toBe('--config.file=/a/prometheus.yml');
+    expect(localizeString('/etc/prometheus/rules/x.yml', loc)).toBe('/b/x.yml');
+    expect(localizeString('/etc/prometheusX', loc)).toBe('/etc/prometheusX');
+    expect(localizeString('--alertmanager.url=http://alertmanager:9093', loc)).toBe('--alertmanager.url=http://127.0.0.1:1');
+  });
+
+  it("interpolates compose's ${VAR:-default}", () => {
+    expect(interpolate('${FOOTPRINT_SAMPLE_PERCENT:-25}', {})).toBe('25');
+    expect(interpolate('${FOOTPRINT_SAMPLE_PERCENT:-25}', { FOOTPRINT_SAMPLE_PERCENT: '100' })).toBe('100');
+  });
+});
+
+describe("prepareService: compose's command, mounts and environment, localized", () => {
+  const work = () => mkdtempSync(path.join(os.tmpdir(), 'footprint-localize-'));
+
+  it('prometheus: the compose flags, its config copy localized, the rules folder and data volume mapped', () => {
+    const dir = work();
+    try {
+      const prepared = prepareService('prometheus', PORTS, dir);
+      expect(prepared.args).toEqual([
+        `--config.file=${dir}/prometheus.yml`,
+        `--storage.tsdb.path=${dir}/prometheus-data`,
+        '--web.enable-otlp-receiver',
+        '--web.enable-lifecycle',
+        '--enable-feature=exemplar-storage',
+        '--enable-feature=created-timestamp-zero-ingestion',
+      ]);
+      const config = YAML.parse(readFileSync(path.join(dir, 'prometheus.yml'), 'utf8'));
+      expect(config.rule_files).toEqual([path.join(REPO, 'deploy/prometheus/rules/footprint-alerts.yml')]);
+      expect(config.alerting.alertmanagers[0].static_configs[0].targets).toEqual(['127.0.0.1:19093']);
+      expect(config.scrape_configs[0].static_configs[0].targets).toEqual(['127.0.0.1:19090']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('collector: the compose command and FOOTPRINT_SAMPLE_PERCENT default', () => {
+    const dir = work();
+    try {
+      const saved = process.env.FOOTPRINT_SAMPLE_PERCENT;
+      delete process.env.FOOTPRINT_SAMPLE_PERCENT;
+      const prepared = prepareService('otel-collector', PORTS, dir);
+      if (saved !== undefined) process.env.FOOTPRINT_SAMPLE_PERCENT = saved;
+      expect(prepared.args).toEqual([`--config=${dir}/config.yaml`]);
+      expect(prepared.env).toEqual({ FOOTPRINT_SAMPLE_PERCENT: '25' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('alertmanager: webhooks point at the alert-sink port, paths kept', () => {
+    const dir = work();
+    try {
+      prepareService('alertmanager', PORTS, dir);
+      const config = YAML.parse(readFileSync(path.join(dir, 'alertmanager.yml'), 'utf8'));
+      expect(config.receivers.map((r: Json) => r.webhook_configs[0].url)).toEqual([
+        'http://127.0.0.1:19099/alertmanager/page',
+        'http://127.0.0.1:19099/alertmanager/ticket',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

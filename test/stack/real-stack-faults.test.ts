@@ -1,0 +1,78 @@
+// Faults with the real collector: it is killed (SIGKILL) in the middle of a demo load and started
+// again. The app must never error, must count what it could not export, and must resume exporting;
+// a tripped trace the collector accepted after it came back must reach Jaeger whole. The collector
+// keeps every trace here (FOOTPRINT_SAMPLE_PERCENT=100, the compose knob), so "reached Jaeger" does
+// not depend on the baseline draw.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithBackends, waitFor } from '../support/backends.js';
+import { runDemo, type DemoRun } from '../support/stack/clients.js';
+import { startOtlpTap, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
+import { startStack, type RunningStack } from '../support/stack/start-stack.js';
+import { durationSeconds, loadYaml, PATHS } from './stack-files.js';
+
+const SERVICE = 'footprint-stack-faults';
+const RUNS = 1000;
+const DECISION_WAIT_MS = durationSeconds(loadYaml(PATHS.collector).processors.tail_sampling.decision_wait) * 1000;
+
+describeWithBackends('the real collector killed and restarted during a load', ['otelcol', 'jaeger', 'prometheus', 'alertmanager'], (bins) => {
+  let stack: RunningStack;
+  let tap: OtlpTap;
+  let load: DemoRun;
+  let killedAt = 0;
+  let backAt = 0;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      bins: { otelcol: bins.otelcol, jaeger: bins.jaeger, prometheus: bins.prometheus, alertmanager: bins.alertmanager },
+      collectorEnv: { FOOTPRINT_SAMPLE_PERCENT: '100' },
+    });
+    tap = await startOtlpTap(() => stack.otlpUrl);
+    const demo = runDemo({
+      args: ['--runs', String(RUNS), '--concurrency', '4', '--seed', '3'],
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: SERVICE, OTEL_METRIC_EXPORT_INTERVAL: '1000' },
+    });
+    // Kill the collector once the first spans went through, keep it down, start it again.
+    await waitFor(() => tap.traces().size > 0, { what: 'the first accepted spans', timeoutMs: 30_000, intervalMs: 50 });
+    await stack.programs['otel-collector'].kill();
+    killedAt = Date.now();
+    // Longer than the exporter's retry budget (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s): exports really fail.
+    await new Promise((r) => setTimeout(r, 12_000));
+    stack.programs['otel-collector'] = await stack.programs['otel-collector'].restart();
+    backAt = Date.now();
+    load = await demo;
+    await new Promise((r) => setTimeout(r, Math.max(0, tap.lastTraceAt() + DECISION_WAIT_MS + 5_000 - Date.now())));
+  }, 300_000);
+
+  afterAll(async () => {
+    await tap?.close();
+    await stack?.stop();
+  });
+
+  it('never fails the app: every run completes', () => {
+    expect(load.exitCode).toBe(0);
+    expect(load.summary.runs).toBe(RUNS);
+    expect(load.summary.outcomes.error ?? 0).toBe(0);
+  });
+
+  it('counts the exports the outage refused, in its warning and in the metric', async () => {
+    const refused = Object.entries(tap.requests()).filter(([k]) => k.endsWith(' 503'));
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(load.stderr).toMatch(/warning: \d+ telemetry export\(s\) failed/);
+    const failures = await stack.prometheus.query(`sum(footprint_telemetry_export_failures_total{service_name="${SERVICE}"})`);
+    expect(Number(failures[0]?.value[1])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('resumes exporting once the collector is back, and loses no tripped trace sent after that', async () => {
+    expect(killedAt).toBeLessThan(backAt);
+    const afterRestart = [...tap.traces().values()].filter((t) => t.serviceName === SERVICE && t.firstAcceptedAt > backAt);
+    expect(afterRestart.length).toBeGreaterThanOrEqual(1);
+    const tripped = afterRestart.filter((t: TappedTrace) => t.spans.some((s) => s.parentSpanId === '' && s.attributes['footprint.trip.kinds'] !== undefined));
+    expect(tripped.length).toBeGreaterThanOrEqual(1);
+    const missing: string[] = [];
+    for (const trace of tripped) {
+      const inJaeger = await stack.jaeger.trace(trace.traceId);
+      if (inJaeger?.spans.length !== trace.spans.length) missing.push(`${trace.traceId}: ${inJaeger?.spans.length ?? 0} of ${trace.spans.length} spans`);
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,213 @@
+// The compose stack without Docker: every service of docker-compose.yml that test/stack runs
+// (collector, Jaeger, Prometheus, Alertmanager, alert-sink) started as a local process on 127.0.0.1,
+// with the command, mounts and environment docker-compose.yml gives it and its config files passed
+// through the one transform of localize.ts (host names and ports, mount paths). Ports come from one
+// table: for each service, the container port it listens on -> a free 127.0.0.1 port.
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, startProgram, type Program } from '../backends.js';
+import { localizeString, localizeYaml, type Localization } from './localize.js';
+import { loadYaml, PATHS, REPO, readText, type Json } from '../../stack/stack-files.js';
+
+export type StackService = 'otel-collector' | 'otel-collector-2' | 'otel-gateway' | 'jaeger' | 'prometheus' | 'alertmanager' | 'alert-sink';
+
+/** The container ports each service listens on, as its shipped files and image defaults set them. */
+export const LISTENERS: Readonly<Record<StackService, readonly number[]>> = {
+  'otel-collector': [4317, 4318, 13133, 8888],
+  // --profile gateway: the second tail sampler and the load-balancing tier in front of both.
+  'otel-collector-2': [4317, 4318, 13133, 8888],
+  'otel-gateway': [4317, 4318, 13133, 8888],
+  jaeger: [4317, 4318, 13133, 16685, 16686, 8888],
+  prometheus: [9090],
+  alertmanager: [9093, 9094],
+  'alert-sink': [9099],
+};
+
+/** service -> container port -> 127.0.0.1 port. */
+export type PortTable = Record<StackService, Record<number, number>>;
+
+export async function allocatePorts(services: readonly StackService[]): Promise<PortTable> {
+  const table = {} as PortTable;
+  const taken = new Set<number>();
+  for (const service of services) {
+    table[service] = {};
+    for (const containerPort of LISTENERS[service]) {
+      let port = await freePort();
+      while (taken.has(port)) port = await freePort();
+      taken.add(port);
+      table[service][containerPort] = port;
+    }
+  }
+  return table;
+}
+
+/** `127.0.0.1:<port>` of a service's container port. */
+export function hostAddress(ports: PortTable, service: StackService, containerPort: number): string {
+  const port = ports[service]?.[containerPort];
+  if (port === undefined) throw new Error(`no 127.0.0.1 port for ${service}:${containerPort}`);
+  return `127.0.0.1:${port}`;
+}
+
+function composeServices(): Record<string, Json> {
+  return loadYaml(PATHS.compose).services as Record<string, Json>;
+}
+
+/**
+ * The addresses `service`'s files may name: its own listeners as 0.0.0.0 / localhost, and every
+ * other started service by its compose name.
+ */
+export function addressesFor(service: StackService, ports: PortTable): Record<string, string> {
+  const addresses: Record<string, string> = {};
+  for (const [other, table] of Object.entries(ports) as Array<[StackService, Record<number, number>]>) {
+    for (const containerPort of Object.keys(table).map(Number)) {
+      addresses[`${other}:${containerPort}`] = hostAddress(ports, other, containerPort);
+      if (other === service) {
+        addresses[`0.0.0.0:${containerPort}`] = hostAddress(ports, other, containerPort);
+        addresses[`localhost:${containerPort}`] = hostAddress(ports, other, containerPort);
+      }
+    }
+  }
+  return addresses;
+}
+
+/** compose's `${VAR:-default}` interpolation, from this process's environment. */
+export function interpolate(value: string, env: NodeJS.ProcessEnv = process.env): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback = '') => env[name] || fallback);
+}
+
+export interface PreparedService {
+  /** compose's `command`, localized. */
+  args: string[];
+  /** compose's `environment`, interpolated. */
+  env: Record<string, string>;
+  /** Folder holding the localized config copies and the named volumes. */
+  workDir: string;
+}
+
+/**
+ * A compose service made runnable here: each bind-mounted FILE is localized into workDir (a mounted
+ * folder is used in place), each named volume becomes a folder in workDir, and the command's
+ * addresses and paths go through the same transform.
+ */
+export function prepareService(service: StackService, ports: PortTable, workDir: string): PreparedService {
+  const spec = composeServices()[service];
+  if (!spec) throw new Error(`docker-compose.yml has no service ${service}`);
+  const hosts = new Set([...Object.keys(composeServices()), '0.0.0.0', 'localhost']);
+  const addresses = addressesFor(service, ports);
+  const mounts: Array<{ target: string; source: string }> = [];
+  const copies: Array<{ from: string; to: string }> = [];
+  for (const volume of (spec.volumes ?? []) as string[]) {
+    const [source = '', target = ''] = volume.split(':');
+    if (!source.startsWith('.')) {
+      const dir = path.join(workDir, source);
+      mkdirSync(dir, { recursive: true });
+      mounts.push({ target, source: dir });
+      continue;
+    }
+    const hostPath = path.resolve(REPO, source);
+    if (statSync(hostPath).isDirectory()) {
+      mounts.push({ target, source: hostPath });
+      continue;
+    }
+    // A config file: localized into workDir. YAML files go through localizeYaml; others (the
+    // alert-sink's server.mjs) are code and are used as shipped.
+    if (!/\.ya?ml$/.test(hostPath)) {
+      mounts.push({ target, source: hostPath });
+      continue;
+    }
+    const copy = path.join(workDir, path.basename(hostPath));
+    mounts.push({ target, source: copy });
+    copies.push({ from: hostPath, to: copy });
+  }
+  const loc: Localization = { hosts, addresses, mounts };
+  for (const { from, to } of copies) writeFileSync(to, localizeYaml(readText(from), loc));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries((spec.environment ?? {}) as Record<string, string>)) env[key] = interpolate(String(value));
+  return { args: ((spec.command ?? []) as string[]).map((arg) => localizeString(arg, loc)), env, workDir };
+}
+
+export interface StackProgram extends Program {
+  service: StackService;
+  /** Starts the same service again (same ports, same files), e.g. after kill(). */
+  restart(): Promise<StackProgram>;
+}
+
+export interface StackBinaries {
+  otelcol: string;
+  jaeger: string;
+  prometheus: string;
+  alertmanager: string;
+}
+
+/**
+ * Listeners the images set by default rather than in a file, given here as flags (ports only):
+ * Prometheus's and Alertmanager's web address and Alertmanager's cluster (gossip) port, which the
+ * image opens on 9094. The alert-sink takes its port from PORT/HOST, as its compose service does.
+ */
+function launchSpec(service: StackService, prepared: PreparedService, ports: PortTable, bins: StackBinaries) {
+  switch (service) {
+    case 'otel-collector':
+    case 'otel-collector-2':
+    case 'otel-gateway':
+      return { bin: bins.otelcol, args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/` };
+    case 'jaeger':
+      return { bin: bins.jaeger, args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/status` };
+    case 'prometheus':
+      return {
+        bin: bins.prometheus,
+        args: [...prepared.args, `--web.listen-address=${hostAddress(ports, service, 9090)}`],
+        readyUrl: `http://${hostAddress(ports, service, 9090)}/-/ready`,
+      };
+    case 'alertmanager':
+      return {
+        bin: bins.alertmanager,
+        args: [...prepared.args, `--web.listen-address=${hostAddress(ports, service, 9093)}`, `--cluster.listen-address=${hostAddress(ports, service, 9094)}`],
+        readyUrl: `http://${hostAddress(ports, service, 9093)}/-/ready`,
+      };
+    case 'alert-sink': {
+      const [, script = ''] = prepared.args;
+      return {
+        bin: process.execPath,
+        args: [script],
+        env: { PORT: String(ports[service][9099]), HOST: '127.0.0.1' },
+        readyUrl: `http://${hostAddress(ports, service, 9099)}/healthz`,
+      };
+    }
+  }
+}
+
+export interface StartServiceOptions {
+  service: StackService;
+  ports: PortTable;
+  bins: StackBinaries;
+  /** Extra environment (e.g. FOOTPRINT_SAMPLE_PERCENT), over compose's. */
+  env?: Record<string, string>;
+}
+
+export async function startService(opts: StartServiceOptions): Promise<StackProgram> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), `footprint-stack-${opts.service}-`));
+  const prepared = prepareService(opts.service, opts.ports, workDir);
+  const launch = launchSpec(opts.service, prepared, opts.ports, opts.bins);
+  const start = async (): Promise<StackProgram> => {
+    const program = await startProgram({
+      name: opts.service,
+      bin: launch.bin,
+      args: launch.args,
+      env: { ...prepared.env, ...('env' in launch ? launch.env : {}), ...opts.env },
+      cwd: workDir,
+      readyUrl: launch.readyUrl,
+      timeoutMs: 60_000,
+    });
+    return {
+      ...program,
+      service: opts.service,
+      restart: start,
+      stop: async () => {
+        await program.stop();
+        rmSync(workDir, { recursive: true, force: true });
+      },
+    };
+  };
+  return start();
+}
