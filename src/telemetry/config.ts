@@ -22,7 +22,7 @@ export interface StartTelemetryOptions {
   metricExportIntervalMs?: number;
   /** Longest one export may take, retries included (default OTEL_EXPORTER_OTLP_TIMEOUT, then 10000). */
   exportTimeoutMs?: number;
-  /** Where the file default writes traces.jsonl and metrics.jsonl (default ./telemetry). */
+  /** The folder the file default writes its traces-*.jsonl and metrics-*.jsonl files into (default ./telemetry). */
   fileDirectory?: string;
   /** The span queue's capacity (default OTEL_BSP_MAX_QUEUE_SIZE, then 2048). Spans past it are dropped and counted. */
   maxQueueSize?: number;
@@ -36,7 +36,7 @@ export interface StartTelemetryOptions {
 
 export type Destination =
   | { kind: 'otlp'; traces: string; metrics: string }
-  | { kind: 'files'; traces: string; metrics: string }
+  | { kind: 'files'; directory: string }
   | { kind: 'disabled' };
 
 export interface TelemetryConfig {
@@ -76,8 +76,7 @@ function resolveDestination(options: StartTelemetryOptions): Destination {
   const traces = options.endpoint === undefined ? getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') : undefined;
   const metrics = options.endpoint === undefined ? getStringFromEnv('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT') : undefined;
   if (base === undefined && traces === undefined && metrics === undefined) {
-    const directory = path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY);
-    return { kind: 'files', traces: path.join(directory, 'traces.jsonl'), metrics: path.join(directory, 'metrics.jsonl') };
+    return { kind: 'files', directory: path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY) };
   }
   const root = (base ?? 'http://localhost:4318').replace(/\/+$/, '');
   return { kind: 'otlp', traces: traces ?? `${root}/v1/traces`, metrics: metrics ?? `${root}/v1/metrics` };

@@ -1,9 +1,20 @@
 /**
  * footprint-otel/telemetry: startTelemetry() sets up the OpenTelemetry SDK (OTLP/HTTP, or OTLP-JSON
- * files by default), and readSpans() reads the trace file back. Apps that run their own SDK need
+ * files by default), and readSpans() / scanSpans() read the trace files back. Apps that run their own SDK need
  * none of this: the runtime's instruments use whatever is registered with the OTel API.
  */
 export { startTelemetry, type TelemetryHandle } from './start.js';
 export { DEFAULT_FILE_DIRECTORY, type Destination, type StartTelemetryOptions } from './config.js';
-export type { TelemetryHealth } from './health.js';
-export { readSpans, type FileSpan, type FileSpanEvent, type Attributes, type AttributeValue } from './files/read.js';
+export { totalLost, type SignalHealth, type TelemetryHealth } from './health.js';
+export { describeCause, type LossCause } from './lossCause.js';
+export { listSignalFiles } from './files/layout.js';
+export {
+  readSpans,
+  scanSpans,
+  TraceFileError,
+  type TraceFileProblem,
+  type FileSpan,
+  type FileSpanEvent,
+  type Attributes,
+  type AttributeValue,
+} from './files/read.js';

@@ -14,9 +14,10 @@ import { DETAIL_ENV, type TraceDetail } from '../otel/index.js';
 import { resolveConfig, type Destination, type StartTelemetryOptions, type TelemetryConfig } from './config.js';
 import { installExitHooks } from './exitHooks.js';
 import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
+import { newSession } from './files/layout.js';
 import { registerGlobals } from './globals.js';
 import { guardedTimeout, guardMetricExporter, guardSpanExporter } from './guardedExporters.js';
-import { ExportHealth, type TelemetryHealth } from './health.js';
+import { emptyHealth, ExportHealth, type ExporterComponent, type TelemetryHealth } from './health.js';
 import { otlpMetricExporter, otlpSpanExporter } from './otlp.js';
 import { buildResource } from './resource.js';
 import { CountingBatchSpanProcessor } from './spanQueue.js';
@@ -28,8 +29,15 @@ export interface TelemetryHandle {
   forceFlush(): Promise<void>;
   /** Flushes, stops the SDK and unregisters it. Idempotent; never rejects. */
   shutdown(): Promise<void>;
-  /** Export failures and dropped spans so far. */
+  /** Spans and metric data points exported and lost (by cause) so far, and the span queue's depth. */
   health(): TelemetryHealth;
+  /**
+   * Like health(), after giving up on a flush at an exit deadline: spans still queued and items still
+   * in flight are counted as lost (exit_deadline).
+   */
+  abandonedHealth(): TelemetryHealth;
+  /** The files this handle has written (file default only), oldest first; empty otherwise. */
+  files(): { traces: string[]; metrics: string[] };
 }
 
 const TELEMETRY_METER = 'footprint-otel.telemetry';
@@ -46,21 +54,10 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   if (destination.kind === 'disabled') return disabledHandle();
   useLogLevelFromEnv();
 
-  const health = new ExportHealth();
+  const health = new ExportHealth(config.maxQueueSize);
   const guard = { health, timeoutMs: config.exportTimeoutMs };
   const exporters = exportersFor(destination, config);
   const resource = buildResource(options);
-  const tracerProvider = new NodeTracerProvider({
-    resource,
-    spanProcessors: [
-      new CountingBatchSpanProcessor(guardSpanExporter(exporters.spans, guard), {
-        maxQueueSize: config.maxQueueSize,
-        maxExportBatchSize: config.maxExportBatchSize,
-        exportTimeoutMillis: guardedTimeout(config.exportTimeoutMs),
-        onDrop: () => health.spanDropped(),
-      }),
-    ],
-  });
   const meterProvider = new MeterProvider({
     resource,
     readers: [
@@ -71,7 +68,19 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       }),
     ],
   });
-  health.attach(meterProvider.getMeter(TELEMETRY_METER));
+  const tracerProvider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [
+      new CountingBatchSpanProcessor(guardSpanExporter(exporters.spans, guard), {
+        maxQueueSize: config.maxQueueSize,
+        maxExportBatchSize: config.maxExportBatchSize,
+        exportTimeoutMillis: guardedTimeout(config.exportTimeoutMs),
+        health,
+        selfObsMeterProvider: meterProvider,
+      }),
+    ],
+  });
+  health.attach(meterProvider.getMeter(TELEMETRY_METER), exporters.components);
   const unregister = registerGlobals(tracerProvider, meterProvider);
   const restoreDetail = setTraceDetail(options.traceDetail);
 
@@ -95,23 +104,45 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(config.exportTimeoutMs) * 2 });
   }
 
-  running = { destination, forceFlush, shutdown, health: () => health.snapshot() };
+  running = {
+    destination,
+    forceFlush,
+    shutdown,
+    health: () => health.snapshot(),
+    abandonedHealth: () => health.abandonedSnapshot(),
+    files: exporters.files,
+  };
   return running;
 }
 
 function exportersFor(
   destination: Exclude<Destination, { kind: 'disabled' }>,
   config: TelemetryConfig,
-): { spans: SpanExporter; metrics: PushMetricExporter } {
+): { spans: SpanExporter; metrics: PushMetricExporter; components: ExporterComponent[]; files: TelemetryHandle['files'] } {
   if (destination.kind === 'files') {
-    return { spans: fileSpanExporter(destination.traces), metrics: fileMetricExporter(destination.metrics) };
+    const session = newSession();
+    const spans = fileSpanExporter({ directory: destination.directory, session });
+    const metrics = fileMetricExporter({ directory: destination.directory, session });
+    return { spans, metrics, components: FILE_COMPONENTS, files: () => ({ traces: spans.files(), metrics: metrics.files() }) };
   }
   const target = { headers: config.headers, timeoutMs: config.exportTimeoutMs };
   return {
     spans: otlpSpanExporter({ ...target, url: destination.traces }),
     metrics: otlpMetricExporter({ ...target, url: destination.metrics }),
+    components: OTLP_COMPONENTS,
+    files: () => ({ traces: [], metrics: [] }),
   };
 }
+
+/** otel.component.type of each exporter, for otel.sdk.exporter.*.exported. */
+const FILE_COMPONENTS: ExporterComponent[] = [
+  { signal: 'traces', type: 'footprint_otlp_json_file_span_exporter' },
+  { signal: 'metrics', type: 'footprint_otlp_json_file_metric_exporter' },
+];
+const OTLP_COMPONENTS: ExporterComponent[] = [
+  { signal: 'traces', type: 'otlp_http_span_exporter' },
+  { signal: 'metrics', type: 'otlp_http_metric_exporter' },
+];
 
 /** OTEL_SDK_DISABLED=true: nothing is started or registered, and the handle does nothing. */
 function disabledHandle(): TelemetryHandle {
@@ -119,7 +150,9 @@ function disabledHandle(): TelemetryHandle {
     destination: { kind: 'disabled' },
     forceFlush: async () => undefined,
     shutdown: async () => undefined,
-    health: () => ({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 }),
+    health: emptyHealth,
+    abandonedHealth: emptyHealth,
+    files: () => ({ traces: [], metrics: [] }),
   };
 }
 

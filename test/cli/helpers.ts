@@ -3,13 +3,13 @@
  * temporary working directory of its own, with an environment cleared of OTEL_* settings and model
  * API keys — and reading back what it printed and what it left in ./telemetry: the waterfall parsed
  * into lines, the span tree a waterfall should show, and the last cumulative export of each metric
- * series in metrics.jsonl.
+ * series in the metrics files.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FileSpan, FileSpanEvent } from '../../src/telemetry/index.js';
+import { listSignalFiles, type FileSpan, type FileSpanEvent } from '../../src/telemetry/index.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const BIN = path.join(ROOT, 'bin', 'footprint-otel.js');
@@ -192,7 +192,7 @@ export function parseSummary(stdout: string): PrintedSummary {
   };
 }
 
-// ── metrics.jsonl ───────────────────────────────────────────────────────────────────────────────
+// ── metrics files ────────────────────────────────────────────────────────────────────────────────
 
 interface JsonKeyValue {
   key: string;
@@ -222,12 +222,14 @@ export interface MetricPoint {
 }
 
 /**
- * The last exported point of every series in a metrics.jsonl file. Exports are cumulative, so the
- * last line that carries a series holds its total; a series is its resource, scope, name and attributes.
+ * The last exported point of every series in the metrics files of a telemetry folder. Exports are
+ * cumulative, so the last line that carries a series holds its total; a series is its resource
+ * (each invocation has its own service.instance.id), scope, name and attributes.
  */
-export function lastMetricPoints(file: string): MetricPoint[] {
+export async function lastMetricPoints(folder: string): Promise<MetricPoint[]> {
   const latest = new Map<string, MetricPoint>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  const lines = (await listSignalFiles(folder, 'metrics')).flatMap((file) => readFileSync(file, 'utf8').split('\n'));
+  for (const line of lines) {
     if (line.trim() === '') continue;
     const request = JSON.parse(line) as JsonMetricsRequest;
     for (const rm of request.resourceMetrics ?? []) {

@@ -15,12 +15,8 @@ afterEach(() => {
 
 describe('destination', () => {
   it('is OTLP-JSON files under ./telemetry when no endpoint is configured', () => {
-    expect(resolveConfig({}).destination).toEqual({
-      kind: 'files',
-      traces: path.resolve('telemetry', 'traces.jsonl'),
-      metrics: path.resolve('telemetry', 'metrics.jsonl'),
-    });
-    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).destination).toMatchObject({ traces: '/tmp/fp/traces.jsonl' });
+    expect(resolveConfig({}).destination).toEqual({ kind: 'files', directory: path.resolve('telemetry') });
+    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).destination).toEqual({ kind: 'files', directory: '/tmp/fp' });
   });
 
   it('appends the signal paths to OTEL_EXPORTER_OTLP_ENDPOINT', () => {

@@ -7,7 +7,7 @@ import { trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, registerInstrument, scripted } from '../../src/index.js';
 import { metricsInstrument } from '../../src/otel/metrics/index.js';
-import { startTelemetry } from '../../src/telemetry/index.js';
+import { startTelemetry, totalLost } from '../../src/telemetry/index.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let receiver: Receiver;
@@ -50,7 +50,8 @@ describe('with an endpoint', () => {
       await telemetry.shutdown();
       unregister();
     }
-    expect(telemetry.health()).toEqual({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 });
+    expect(telemetry.health().spans.lost).toEqual({});
+    expect(telemetry.health().metricPoints.lost).toEqual({});
 
     const [traces] = receiver.of('/v1/traces');
     expect(traces!.headers).toMatchObject({ 'content-type': 'application/json', authorization: 'Bearer t0ken', 'x-team': 'agents' });
@@ -68,7 +69,7 @@ describe('with an endpoint', () => {
     expect(metrics[0]!.headers).toMatchObject({ 'content-type': 'application/x-protobuf', authorization: 'Bearer t0ken', 'x-team': 'agents' });
     // protobuf carries strings as raw UTF-8: the instrument names and the service name are in the body
     const bytes = Buffer.concat(metrics.map((m) => m.body)).toString('latin1');
-    for (const text of ['footprint.runs', 'gen_ai.client.token.usage', 'footprint.telemetry.export.failures', 'otlp-test']) {
+    for (const text of ['footprint.runs', 'gen_ai.client.token.usage', 'otel.sdk.exporter.span.exported', 'otel.sdk.processor.span.processed', 'otlp-test']) {
       expect(bytes).toContain(text);
     }
   });
@@ -81,7 +82,7 @@ describe('with an endpoint', () => {
     await telemetry.shutdown();
     expect(receiver.of('/custom/traces')).toHaveLength(1);
     expect(receiver.of('/custom/metrics')).toHaveLength(1);
-    expect(telemetry.health().exportFailures).toEqual({ traces: 0, metrics: 0 });
+    expect(totalLost(telemetry.health().spans) + totalLost(telemetry.health().metricPoints)).toBe(0);
   });
 });
 
