@@ -76,11 +76,16 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   });
   const tickets: Ticket[] = options.ticket ? [customTicket(options.ticket)] : generateTickets(options.runs, options.seed);
   const progress = options.progress ? new Progress(tickets.length) : undefined;
-  const cancel = new AbortController();
+  // one controller per run in flight (a shared signal would collect a listener per model call)
+  const inFlight = new Set<AbortController>();
+  let cancelled = false;
   const stop = options.stop ?? new AbortController().signal;
   let graceTimer: NodeJS.Timeout | undefined;
   const onStop = () => {
-    graceTimer = setTimeout(() => cancel.abort(new Error('cancelled: the demo was stopped')), IN_FLIGHT_GRACE_MS);
+    graceTimer = setTimeout(() => {
+      cancelled = true;
+      for (const run of inFlight) run.abort(new Error('cancelled: the demo was stopped'));
+    }, IN_FLIGHT_GRACE_MS);
   };
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
@@ -91,15 +96,19 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const worker = async () => {
     while (next < tickets.length && !stop.aborted) {
       await roomInSpanQueue(telemetry, stop);
-      if (stop.aborted) break;
+      if (stop.aborted || next >= tickets.length) break;
       const ticket = tickets[next++]!;
       const sessionId = ticket.id;
+      const run = new AbortController();
+      inFlight.add(run);
       try {
-        const out = await desk.run(ticket.text, { sessionId, signal: cancel.signal });
+        const out = await desk.run(ticket.text, { sessionId, signal: run.signal });
         noteOutcome(isPaused(out) ? 'paused' : stoppedEarly.has(sessionId) ? 'stopped_early' : 'ok');
         if (!isPaused(out) && tickets.length === 1) answers.push(out);
       } catch {
-        noteOutcome(cancel.signal.aborted ? 'cancelled' : 'error');
+        noteOutcome(cancelled ? 'cancelled' : 'error');
+      } finally {
+        inFlight.delete(run);
       }
       progress?.update(++done, `$${summary.costUsd.toFixed(4)}`);
     }
@@ -167,6 +176,6 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, war
   const run = chooseRun(runs, { trips: true }) ?? chooseRun(runs, {});
   if (!run) return ['(no trace was written)'];
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
-  const { spans } = await collectTrace(source, run.traceId);
-  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { color })];
+  const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
+  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { color, total })];
 }

@@ -46,10 +46,11 @@ export async function viewCommand(options: ViewOptions): Promise<ViewResult> {
   if (!run) {
     throw new CliError(options.trace ? `no run with trace id ${options.trace} in ${where}` : `no run with a trip in ${where}`);
   }
-  const { spans, total } = await collectTrace(source, run.traceId);
+  // the second pass meets the same problems again: they were reported by the first
+  const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
   const fragment = run.root ? '' : ', a fragment: its root span is missing';
   return {
-    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { color: options.color })],
+    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { color: options.color, total })],
     warnings: problems.lines(),
   };
 }

@@ -22,12 +22,14 @@ export interface WaterfallOptions {
   color?: boolean;
   /** Show every stage span (default) or only the semantic ones (run, agents, workflows, chat, tools). */
   eventsFilter?: (name: string) => boolean;
+  /** How many spans the trace has, when only some of them were read (counted as not drawn). */
+  total?: number;
 }
 
 const SHOWN_EVENTS = /^footprint\.(composition\.route_decided|route\.(hop|trip)|skill\.(rejected|escalated)|cost\.limit_hit|run\.(paused|resumed|failed)|agent\.route_decided)$/;
 
 /** Deeper spans are drawn at this depth (marked), so a hostile 50,000-deep chain stays readable. */
-export const MAX_DEPTH = 48;
+export const MAX_DEPTH = 16;
 /** Spans drawn per waterfall; the rest are counted in a closing line. */
 export const MAX_LINES = 2_000;
 
@@ -91,7 +93,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
       draw(span, 1);
     }
   }
-  const notDrawn = spans.length - drawn;
+  const notDrawn = Math.max(options.total ?? 0, spans.length) - drawn;
   if (notDrawn > 0) lines.push(`(${notDrawn} more span(s) not drawn: a waterfall shows at most ${MAX_LINES})`);
   return lines;
 }
