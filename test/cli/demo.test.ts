@@ -137,7 +137,7 @@ describe('npm start', () => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const result = await run(npm, ['start'], { cwd: temp.dir, env: { npm_config_update_notifier: 'false', npm_config_fund: 'false' } });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('tsx src/cli/main.ts demo');
+    expect(result.stdout).toContain('exec node --import tsx src/cli/main.ts demo');
     expect(result.stdout).toMatch(new RegExp(DEMO_HEADER.source, 'm'));
     expect(parseSummary(result.stdout)).toMatchObject({ runs: 12, outcomes: { ok: 12 } });
     const spans = await readSpans(path.join(temp.dir, 'telemetry'));

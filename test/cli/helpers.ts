@@ -5,7 +5,7 @@
  * into lines, the span tree a waterfall should show, and the last cumulative export of each metric
  * series in the metrics files.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,8 @@ export interface RunOptions {
   cwd: string;
   /** Added to the cleaned environment. */
   env?: Record<string, string>;
+  /** Called on every chunk of output with all output so far (to signal the child at the right moment). */
+  onOutput?: (output: { stdout: string; stderr: string }, child: ChildProcess) => void;
 }
 
 /** The test process's environment without anything that would change what the CLI does. */
@@ -43,8 +45,14 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      options.onOutput?.({ stdout, stderr }, child);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      options.onOutput?.({ stdout, stderr }, child);
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
@@ -144,6 +152,28 @@ export function eventField(event: FileSpanEvent, field: string): unknown {
 }
 
 /** The root span of each trace, by trace id. */
+/**
+ * Traces with a root span whose every span's parent is in the trace (whole), and traces that are not:
+ * a root with orphans under it, or no root at all (fragments).
+ */
+export function traceWholeness(spans: FileSpan[]): { whole: string[]; broken: string[] } {
+  const byTrace = new Map<string, FileSpan[]>();
+  for (const span of spans) {
+    const list = byTrace.get(span.traceId) ?? [];
+    list.push(span);
+    byTrace.set(span.traceId, list);
+  }
+  const whole: string[] = [];
+  const broken: string[] = [];
+  for (const [traceId, list] of byTrace) {
+    const ids = new Set(list.map((s) => s.spanId));
+    const roots = list.filter((s) => s.parentSpanId === undefined);
+    const orphans = list.filter((s) => s.parentSpanId !== undefined && !ids.has(s.parentSpanId));
+    (roots.length === 1 && orphans.length === 0 ? whole : broken).push(traceId);
+  }
+  return { whole, broken };
+}
+
 export function rootsByTrace(spans: FileSpan[]): Map<string, FileSpan> {
   const ids = new Set(spans.map((s) => `${s.traceId}/${s.spanId}`));
   const roots = new Map<string, FileSpan>();
