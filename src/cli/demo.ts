@@ -4,8 +4,8 @@
  * loop guard, else the latest) read back from this invocation's own telemetry files, a summary of
  * every run, and an exact account of the telemetry: spans and data points delivered and lost, by cause.
  *
- * Never loses telemetry silently: when the span queue is half full (and exports are succeeding), no
- * new run starts until it drains (backpressure), so a load faster than the exporter is slowed, not
+ * Never loses telemetry silently: a new run starts only when the span queue has room for the spans
+ * of the runs in flight (see spanBackpressure.ts), so a load faster than the exporter is slowed, not
  * dropped. Stops promptly: once `stop` fires, no new run starts, runs in flight get IN_FLIGHT_GRACE_MS
  * to end and are then cancelled; telemetry is flushed for at most EXIT_FLUSH_BOUND_MS (it says so
  * while it waits), and whatever had not gone by then is counted as lost (exit_deadline).
@@ -16,6 +16,7 @@ import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
 import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
 import { Progress } from './progress.js';
+import { SpanBackpressure } from './spanBackpressure.js';
 import { emptySummary, formatSummary, summarize, type DemoSummary } from './summary.js';
 import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines } from './telemetryReport.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
@@ -90,12 +91,13 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
 
+  const backpressure = new SpanBackpressure(telemetry);
   const answers: string[] = [];
   let next = 0;
   let done = 0;
   const worker = async () => {
     while (next < tickets.length && !stop.aborted) {
-      await roomInSpanQueue(telemetry, stop);
+      await backpressure.waitForRoom(() => inFlight.size, stop);
       if (stop.aborted || next >= tickets.length) break;
       const ticket = tickets[next++]!;
       const sessionId = ticket.id;
@@ -109,6 +111,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
         noteOutcome(cancelled ? 'cancelled' : 'error');
       } finally {
         inFlight.delete(run);
+        backpressure.runFinished();
       }
       progress?.update(++done, `$${summary.costUsd.toFixed(4)}`);
     }
@@ -135,18 +138,6 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     warnings.push(`warning: telemetry was not fully flushed within ${EXIT_FLUSH_BOUND_MS / 1000} s; the rest is counted as lost`);
   }
   return { lines, warnings, summary, health, exitCode: everySpanLost(health) ? EXIT_TELEMETRY_LOST : 0 };
-}
-
-/**
- * Waits while the span queue is more than half full and exports are succeeding (waiting on a failing
- * destination would only stall the load: its spans are lost either way, and counted).
- */
-async function roomInSpanQueue(telemetry: TelemetryHandle, stop: AbortSignal): Promise<void> {
-  for (;;) {
-    const { spans } = telemetry.health();
-    if (stop.aborted || !spans.exporting || spans.queued <= spans.queueCapacity / 2) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
 }
 
 async function withinBound(work: Promise<void>, boundMs: number): Promise<boolean> {
