@@ -59,12 +59,20 @@ export const EXIT_FLUSH_BOUND_MS = 5_000;
  */
 const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
 
+/**
+ * One export (retries included) gives up after 3 s unless OTEL_EXPORTER_OTLP_TIMEOUT says otherwise:
+ * well inside EXIT_FLUSH_BOUND_MS, so with a dead or hanging collector the final export ends with its
+ * real cause (refused, timeout) before the demo stops waiting, instead of being cut off unexplained.
+ */
+const DEMO_EXPORT_TIMEOUT_MS = 3_000;
+
 export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const notice = options.notice ?? (() => undefined);
   const telemetry = startTelemetry({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
     maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
     maxExportBatchSize: process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ? undefined : DEMO_SPAN_QUEUE.maxExportBatchSize,
+    exportTimeoutMs: process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? undefined : DEMO_EXPORT_TIMEOUT_MS,
     handleExit: false,
   });
   const models = deskModels(options.seed);

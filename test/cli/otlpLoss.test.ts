@@ -1,8 +1,9 @@
 /**
  * The demo against a collector that takes nothing: answering 500 to every export, or never answering.
- * The runs complete; the account counts every span as lost with its cause — HTTP 500, or not flushed
- * by the exit deadline when the collector hangs (the demo gives up after its stated 5 s, saying so
- * while it waits) — never claims that telemetry was sent, and the exit status is 3.
+ * The runs complete; the account counts every span and data point as lost with its cause — HTTP 500;
+ * or, when the collector hangs, a timeout (the demo's exports give up after 3 s) and, for what was
+ * still under way when the demo stopped waiting (after its stated 5 s, said while it waits), the exit
+ * deadline — never claims that telemetry was sent, and the exit status is 3.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../telemetry/receiver.js';
@@ -33,13 +34,13 @@ describe('a collector that takes nothing', () => {
     expect(result.stderr).toContain('warning: every span of this run was lost; exit status 3');
   }, 120_000);
 
-  it('never answering: the demo says it flushes for up to 5 s, then counts what was not sent as lost, exit 3', async () => {
+  it('never answering: the demo says it flushes for up to 5 s, then counts what was not sent as lost, by cause, exit 3', async () => {
     receiver.reply = 'hang';
     const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
     expect(result.code).toBe(3);
     expect(parseSummary(result.stdout).runs).toBe(12);
     expect(result.stderr.split('\n')[0]).toBe(`flushing telemetry to ${receiver.url}, up to 5 s`);
-    expect(result.stdout).toMatch(/^Telemetry: spans 0 exported, (\d+) lost \(not flushed by the exit deadline \1\); metric data points 0 exported, 0 lost$/m);
+    expect(result.stdout).toMatch(/^Telemetry: spans 0 exported, (\d+) lost \(timeout \1\); metric data points 0 exported, (\d+) lost \(not flushed by the exit deadline \2\)$/m);
     expect(result.stderr).toContain('warning: telemetry was not fully flushed within 5 s; the rest is counted as lost');
   }, 120_000);
 });
