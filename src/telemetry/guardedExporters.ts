@@ -1,9 +1,11 @@
 /**
- * Wraps the span and metric exporters so every export ends within a bounded time and every item is
- * accounted for: before an export its spans / data points are in flight; after it they are exported
- * or lost with a cause (a FAILED result, an exporter that throws, or one that has not answered by its
- * deadline — reported FAILED to the SDK as a timeout, its late answer ignored). The OTLP exporters
- * bound their own retries by the same timeout, so the guard only fires for a hung exporter.
+ * Wraps the span and metric exporters so every export ends within a bounded time for the SDK and
+ * every item is accounted for: before an export its spans / data points are in flight; after it they
+ * are exported or lost with a cause (a FAILED result, or an exporter that throws). An exporter that
+ * has not answered by its deadline is reported FAILED to the SDK, so the pipeline moves on; its items
+ * stay in flight until it does answer (a slow write that lands is exported, not lost) or the process
+ * ends (then the exit deadline's account counts them). The OTLP exporters bound their own retries by
+ * the same timeout and answer with a timeout error then, so the guard only fires for a hung exporter.
  */
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
@@ -38,18 +40,25 @@ function guardedExport<T>(
   return (items, done) => {
     const count = countItems(items);
     options.health.exportStarted(signal, count);
-    let settled = false;
-    const settle = (result: ExportResult) => {
-      if (settled) return;
-      settled = true;
+    let accounted = false;
+    let answeredSdk = false;
+    const answerSdk = (result: ExportResult) => {
+      if (answeredSdk) return;
+      answeredSdk = true;
       clearTimeout(timer);
-      if (result.code === ExportResultCode.SUCCESS) options.health.exportSucceeded(signal, count);
-      else options.health.exportFailed(signal, count, lossCauseOf(result.error), result.error);
       done(result);
+    };
+    const settle = (result: ExportResult) => {
+      if (!accounted) {
+        accounted = true;
+        if (result.code === ExportResultCode.SUCCESS) options.health.exportSucceeded(signal, count);
+        else options.health.exportFailed(signal, count, lossCauseOf(result.error), result.error);
+      }
+      answerSdk(result);
     };
     const deadline = guardedTimeout(options.timeoutMs);
     const timer = setTimeout(
-      () => settle({ code: ExportResultCode.FAILED, error: new ExportTimeoutError(`${signal} export timed out after ${deadline} ms`) }),
+      () => answerSdk({ code: ExportResultCode.FAILED, error: new ExportTimeoutError(`${signal} export gave no answer within ${deadline} ms`) }),
       deadline,
     );
     timer.unref();

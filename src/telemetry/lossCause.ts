@@ -15,7 +15,6 @@ export const TIMEOUT = 'timeout';
 /** The OTLP exporters' error for an HTTP answer carries the status as a number in `code`. */
 export function lossCauseOf(error: unknown): LossCause {
   if (!(error instanceof Error)) return 'export_failed';
-  if (error.name === 'ExportTimeoutError') return TIMEOUT;
   if (error.name === 'LineWriteError') return 'write_failed';
   const status = (error as { code?: unknown }).code;
   if (typeof status === 'number' && status >= 100 && status <= 599) return String(status);

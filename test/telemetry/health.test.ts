@@ -144,15 +144,16 @@ describe('the export guard', () => {
   const exporter = (exportFn: SpanExporter['export']): SpanExporter => ({ export: exportFn, shutdown: async () => {} });
   const exportOnce = (guarded: SpanExporter) => new Promise<ExportResult>((resolve) => guarded.export(spans, resolve));
 
-  it('fails an export whose exporter never answers, and ignores a late answer', async () => {
+  it('answers FAILED to the SDK at its deadline, keeps the items in flight, and counts the late answer', async () => {
     const health = new ExportHealth();
     let late: ((result: ExportResult) => void) | undefined;
     const guarded = guardSpanExporter(exporter((_s, done) => (late = done)), { health, timeoutMs: 50 });
     const result = await exportOnce(guarded);
     expect(result.code).toBe(ExportResultCode.FAILED);
-    expect(result.error?.message).toMatch(/timed out/);
+    expect(result.error?.message).toBe('traces export gave no answer within 2050 ms');
+    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: {}, inFlight: 2 });
     late!({ code: ExportResultCode.SUCCESS });
-    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: { timeout: 2 }, inFlight: 0 });
+    expect(health.snapshot().spans).toMatchObject({ exported: 2, lost: {}, inFlight: 0 });
   });
 
   it('fails an export whose exporter throws, without throwing', async () => {

@@ -3,7 +3,7 @@
  * O_EXCL, never reopened), so two processes writing big lines into one folder at once leave every
  * line whole, and a file a killed writer left with a torn last line is never appended to. Files rotate
  * before a line would take them past maxFileBytes and only the newest keepFiles are kept (the bound
- * on disk). The reader streams: it reports a torn tail and an over-long line with their line numbers
+ * on disk); at most MAX_PENDING_LINES wait for the disk (the bound in memory). The reader streams: it reports a torn tail and an over-long line with their line numbers
  * and never builds the whole file as one string.
  */
 import { spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSignalFiles, sessionFileName } from '../../src/telemetry/files/layout.js';
-import { LineWriter } from '../../src/telemetry/files/lineWriter.js';
+import { LineWriter, MAX_PENDING_LINES } from '../../src/telemetry/files/lineWriter.js';
 import { readLines, type FileLine } from '../../src/telemetry/files/lines.js';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'fp-lines-'));
@@ -58,6 +58,16 @@ describe('LineWriter', () => {
     // aaaa+bbbb fit in 10 bytes; cccc opens file 2; the 17-byte line goes whole into file 3, alone; ee opens file 4
     expect(readdirSync(dir).sort()).toEqual([sessionFileName('metrics', '20261130T101500000Z-1-abcd', 3), sessionFileName('metrics', '20261130T101500000Z-1-abcd', 4)]);
     expect(writer.files().map((f) => readFileSync(f, 'utf8'))).toEqual(['dddddddddddddddd\n', 'ee\n']);
+  });
+
+  it('refuses a line while MAX_PENDING_LINES wait for the disk, and takes lines again once they are written', async () => {
+    const writer = new LineWriter({ directory: tempDir(), signal: 'traces' });
+    const waiting = Array.from({ length: MAX_PENDING_LINES }, (_, i) => writer.append(bytes(`line ${i}`)));
+    await expect(writer.append(bytes('one too many'))).rejects.toThrow(`the traces file writer already has ${MAX_PENDING_LINES} lines waiting for the disk`);
+    await Promise.all(waiting);
+    await writer.append(bytes('after'));
+    await writer.close();
+    expect(readFileSync(writer.files()[0]!, 'utf8').split('\n')).toEqual([...Array.from({ length: MAX_PENDING_LINES }, (_, i) => `line ${i}`), 'after', '']);
   });
 
   it('refuses lines after close', async () => {

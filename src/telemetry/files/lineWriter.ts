@@ -12,6 +12,8 @@ import { newSession, sessionFileName, type FileSignal } from './layout.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_KEEP_FILES = 16;
+/** Lines waiting to be written at most; more are refused (a stuck disk must not grow memory). */
+export const MAX_PENDING_LINES = 8;
 
 export interface LineWriterOptions {
   directory: string;
@@ -37,6 +39,7 @@ export class LineWriter {
   private current?: { handle: FileHandle; bytes: number };
   private seq = 0;
   private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
   private closed = false;
 
   constructor(private readonly options: LineWriterOptions) {
@@ -52,7 +55,11 @@ export class LineWriter {
 
   /** Appends one line (a newline is added); resolves once it is on disk, rejects if it could not be. */
   append(line: Uint8Array): Promise<void> {
-    const write = this.tail.then(() => this.writeLine(line));
+    if (this.pending >= MAX_PENDING_LINES) {
+      return Promise.reject(new LineWriteError(`the ${this.options.signal} file writer already has ${MAX_PENDING_LINES} lines waiting for the disk`));
+    }
+    this.pending++;
+    const write = this.tail.then(() => this.writeLine(line)).finally(() => this.pending--);
     this.tail = write.catch(() => undefined);
     return write;
   }
