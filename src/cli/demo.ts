@@ -60,9 +60,10 @@ export const EXIT_FLUSH_BOUND_MS = 5_000;
 const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
 
 /**
- * One export (retries included) gives up after 3 s unless OTEL_EXPORTER_OTLP_TIMEOUT says otherwise:
- * well inside EXIT_FLUSH_BOUND_MS, so with a dead or hanging collector the final export ends with its
- * real cause (refused, timeout) before the demo stops waiting, instead of being cut off unexplained.
+ * One OTLP export (retries included) gives up after 3 s unless OTEL_EXPORTER_OTLP_TIMEOUT says
+ * otherwise: well inside EXIT_FLUSH_BOUND_MS, so with a dead or hanging collector the final export
+ * ends with its real cause (refused, timeout) before the demo stops waiting, instead of being cut
+ * off unexplained. (File writes have their own deadline.)
  */
 const DEMO_EXPORT_TIMEOUT_MS = 3_000;
 

@@ -55,8 +55,8 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   useLogLevelFromEnv();
 
   const health = new ExportHealth(config.maxQueueSize);
-  const guard = { health, timeoutMs: config.exportTimeoutMs };
   const exporters = exportersFor(destination, config);
+  const guard = { health, timeoutMs: exporters.timeoutMs };
   const resource = buildResource(options);
   const meterProvider = new MeterProvider({
     resource,
@@ -74,7 +74,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       new CountingBatchSpanProcessor(guardSpanExporter(exporters.spans, guard), {
         maxQueueSize: config.maxQueueSize,
         maxExportBatchSize: config.maxExportBatchSize,
-        exportTimeoutMillis: guardedTimeout(config.exportTimeoutMs),
+        exportTimeoutMillis: guardedTimeout(exporters.timeoutMs),
         health,
         selfObsMeterProvider: meterProvider,
       }),
@@ -101,7 +101,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       running = undefined;
     })());
   if (config.handleExit) {
-    removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(config.exportTimeoutMs) * 2 });
+    removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(exporters.timeoutMs) * 2 });
   }
 
   running = {
@@ -118,21 +118,38 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
 function exportersFor(
   destination: Exclude<Destination, { kind: 'disabled' }>,
   config: TelemetryConfig,
-): { spans: SpanExporter; metrics: PushMetricExporter; components: ExporterComponent[]; files: TelemetryHandle['files'] } {
+): {
+  spans: SpanExporter;
+  metrics: PushMetricExporter;
+  /** How long one export may take (OTEL_EXPORTER_OTLP_TIMEOUT is an OTLP setting; a file write gets its own). */
+  timeoutMs: number;
+  components: ExporterComponent[];
+  files: TelemetryHandle['files'];
+} {
   if (destination.kind === 'files') {
     const session = newSession();
     const spans = fileSpanExporter({ directory: destination.directory, session });
     const metrics = fileMetricExporter({ directory: destination.directory, session });
-    return { spans, metrics, components: FILE_COMPONENTS, files: () => ({ traces: spans.files(), metrics: metrics.files() }) };
+    return {
+      spans,
+      metrics,
+      timeoutMs: FILE_WRITE_TIMEOUT_MS,
+      components: FILE_COMPONENTS,
+      files: () => ({ traces: spans.files(), metrics: metrics.files() }),
+    };
   }
   const target = { headers: config.headers, timeoutMs: config.exportTimeoutMs };
   return {
     spans: otlpSpanExporter({ ...target, url: destination.traces }),
     metrics: otlpMetricExporter({ ...target, url: destination.metrics }),
+    timeoutMs: config.exportTimeoutMs,
     components: OTLP_COMPONENTS,
     files: () => ({ traces: [], metrics: [] }),
   };
 }
+
+/** A write of one batch to a local file that takes longer than this is stuck. */
+const FILE_WRITE_TIMEOUT_MS = 30_000;
 
 /** otel.component.type of each exporter, for otel.sdk.exporter.*.exported. */
 const FILE_COMPONENTS: ExporterComponent[] = [
