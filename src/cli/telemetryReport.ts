@@ -23,12 +23,19 @@ export function accountLine(health: SignalHealth): string {
   return `${health.exported} exported, ${lost} lost${causes.length > 0 ? ` (${causes.join(', ')})` : ''}`;
 }
 
-export function telemetryLines(destination: Destination, health: TelemetryHealth, files: { traces: string[]; metrics: string[] }): string[] {
+export function telemetryLines(
+  destination: Destination,
+  health: TelemetryHealth,
+  files: { traces: string[]; metrics: string[]; removedTraceFiles: number },
+): string[] {
   if (destination.kind === 'disabled') return ['Telemetry is disabled (OTEL_SDK_DISABLED=true).'];
   const lines = [`Telemetry: spans ${accountLine(health.spans)}; metric data points ${accountLine(health.metricPoints)}`];
   if (destination.kind === 'files') {
     lines.push(`  written to ${destination.directory}/ (this run: ${files.traces.length} trace file(s), ${files.metrics.length} metric file(s))`);
     for (const file of [...files.traces, ...files.metrics]) lines.push(`    ${file}`);
+    if (files.removedTraceFiles > 0) {
+      lines.push(`  rotation deleted this run's ${files.removedTraceFiles} oldest trace file(s): it keeps the newest ${files.traces.length} (64 MiB each)`);
+    }
     lines.push(`  view a stored run again: npx footprint-otel view ${destination.directory} [--trips]`);
     return lines;
   }

@@ -36,8 +36,11 @@ export interface TelemetryHandle {
    * in flight are counted as lost (exit_deadline).
    */
   abandonedHealth(): TelemetryHealth;
-  /** The files this handle has written (file default only), oldest first; empty otherwise. */
-  files(): { traces: string[]; metrics: string[] };
+  /**
+   * The files this handle has written and kept (file default only), oldest first, and how many older
+   * trace files rotation deleted (their spans are gone from disk); empty otherwise.
+   */
+  files(): { traces: string[]; metrics: string[]; removedTraceFiles: number };
 }
 
 const TELEMETRY_METER = 'footprint-otel.telemetry';
@@ -135,7 +138,7 @@ function exportersFor(
       metrics,
       timeoutMs: FILE_WRITE_TIMEOUT_MS,
       components: FILE_COMPONENTS,
-      files: () => ({ traces: spans.files(), metrics: metrics.files() }),
+      files: () => ({ traces: spans.files(), metrics: metrics.files(), removedTraceFiles: spans.removedFiles() }),
     };
   }
   const target = { headers: config.headers, timeoutMs: config.exportTimeoutMs };
@@ -144,7 +147,7 @@ function exportersFor(
     metrics: otlpMetricExporter({ ...target, url: destination.metrics }),
     timeoutMs: config.exportTimeoutMs,
     components: OTLP_COMPONENTS,
-    files: () => ({ traces: [], metrics: [] }),
+    files: () => ({ traces: [], metrics: [], removedTraceFiles: 0 }),
   };
 }
 
@@ -169,7 +172,7 @@ function disabledHandle(): TelemetryHandle {
     shutdown: async () => undefined,
     health: emptyHealth,
     abandonedHealth: emptyHealth,
-    files: () => ({ traces: [], metrics: [] }),
+    files: () => ({ traces: [], metrics: [], removedTraceFiles: 0 }),
   };
 }
 

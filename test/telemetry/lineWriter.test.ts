@@ -58,6 +58,7 @@ describe('LineWriter', () => {
     // aaaa+bbbb fit in 10 bytes; cccc opens file 2; the 17-byte line goes whole into file 3, alone; ee opens file 4
     expect(readdirSync(dir).sort()).toEqual([sessionFileName('metrics', '20261130T101500000Z-1-abcd', 3), sessionFileName('metrics', '20261130T101500000Z-1-abcd', 4)]);
     expect(writer.files().map((f) => readFileSync(f, 'utf8'))).toEqual(['dddddddddddddddd\n', 'ee\n']);
+    expect(writer.removedFiles()).toBe(2);
   });
 
   it('refuses a line while MAX_PENDING_LINES wait for the disk, and takes lines again once they are written', async () => {

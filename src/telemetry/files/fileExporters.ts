@@ -16,10 +16,13 @@ export type FileExporterOptions = Omit<LineWriterOptions, 'signal'>;
 export interface FileSpanExporter extends SpanExporter {
   /** The files this exporter has written to and kept, oldest first. */
   files(): string[];
+  /** How many of its files rotation has deleted. */
+  removedFiles(): number;
 }
 
 export interface FileMetricExporter extends PushMetricExporter {
   files(): string[];
+  removedFiles(): number;
 }
 
 function write(lines: LineWriter, bytes: Uint8Array | undefined, done: (result: ExportResult) => void): void {
@@ -40,6 +43,7 @@ export function fileSpanExporter(options: FileExporterOptions): FileSpanExporter
     forceFlush: () => lines.flush(),
     shutdown: () => lines.close(),
     files: () => lines.files(),
+    removedFiles: () => lines.removedFiles(),
   };
 }
 
@@ -51,5 +55,6 @@ export function fileMetricExporter(options: FileExporterOptions): FileMetricExpo
     shutdown: () => lines.close(),
     selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
     files: () => lines.files(),
+    removedFiles: () => lines.removedFiles(),
   };
 }

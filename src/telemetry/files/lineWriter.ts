@@ -38,6 +38,7 @@ export class LineWriter {
   private readonly written: string[] = [];
   private current?: { handle: FileHandle; bytes: number };
   private seq = 0;
+  private removed = 0;
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
   private closed = false;
@@ -51,6 +52,11 @@ export class LineWriter {
   /** This writer's files still on disk, oldest first. */
   files(): string[] {
     return [...this.written];
+  }
+
+  /** How many of this writer's files rotation has deleted (their lines are gone from disk). */
+  removedFiles(): number {
+    return this.removed;
   }
 
   /** Appends one line (a newline is added); resolves once it is on disk, rejects if it could not be. */
@@ -111,7 +117,10 @@ export class LineWriter {
     }
     this.current = { handle, bytes: 0 };
     this.written.push(file);
-    while (this.written.length > this.keepFiles) await rm(this.written.shift()!, { force: true });
+    while (this.written.length > this.keepFiles) {
+      await rm(this.written.shift()!, { force: true });
+      this.removed++;
+    }
     return this.current;
   }
 }
