@@ -7,9 +7,15 @@
  *   memory-paused             the same for runs that pause and are never resumed
  * Prints one JSON line.
  */
+import type { TelemetryHealth } from '../src/telemetry/index.js';
+
 const [mode = 'throughput', receiverUrl = ''] = process.argv.slice(2);
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Spans dropped at the full queue, and spans lost in failed exports (every other cause). */
+const dropped = (health: TelemetryHealth) => health.spans.lost.queue_full ?? 0;
+const failedSpans = (health: TelemetryHealth) => Object.values(health.spans.lost).reduce((a, b) => a + b, 0) - dropped(health);
 const heapMb = () => {
   gc?.();
   return process.memoryUsage().heapUsed / 1024 / 1024;
@@ -56,12 +62,12 @@ if (mode === 'throughput') {
   process.stdout.write(
     `${JSON.stringify({
       mode,
-      paced: { rate, runs: pacedRuns, droppedSpans: afterPaced.spansDropped, failedExports: afterPaced.exportFailures.traces },
+      paced: { rate, runs: pacedRuns, droppedSpans: dropped(afterPaced), failedExports: failedSpans(afterPaced) },
       unpaced: {
         runs: unpacedRuns,
         runsPerSecond: unpacedRuns / unpacedSeconds,
-        droppedSpans: afterUnpaced.spansDropped - afterPaced.spansDropped,
-        failedExports: afterUnpaced.exportFailures.traces - afterPaced.exportFailures.traces,
+        droppedSpans: dropped(afterUnpaced) - dropped(afterPaced),
+        failedExports: failedSpans(afterUnpaced) - failedSpans(afterPaced),
       },
     })}\n`,
   );
