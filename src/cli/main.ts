@@ -1,9 +1,10 @@
 /**
  * The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`.
- * Exit status: 0 done; 1 an error (reported in one line); 2 a usage error; 3 the demo ran but every
+ * Exit status: 0 done; 1 an error (reported in one line, e.g. a bad flag value or an OTLP endpoint without a scheme); 2 a usage error; 3 the demo ran but every
  * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
  * SIGTERM (after winding down and reporting).
  */
+import { EndpointError } from '../telemetry/index.js';
 import { CliError, parseCommand, USAGE, UsageError } from './args.js';
 import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js';
 import { exitStatusFor, Interrupts } from './interrupts.js';
@@ -62,7 +63,7 @@ main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
   if (error instanceof UsageError) {
     console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
     exitAfterOutput(2);
-  } else if (error instanceof CliError) {
+  } else if (error instanceof CliError || error instanceof EndpointError) {
     console.error(`footprint-otel: ${error.message}`);
     exitAfterOutput(1);
   } else {

@@ -80,6 +80,21 @@ describe('an unreachable OTLP endpoint', () => {
   }, 60_000);
 });
 
+describe('an OTLP endpoint without a scheme', () => {
+  const temp = tempDir('otlp-no-scheme');
+  afterAll(() => temp.remove());
+
+  it('is refused in one line on stderr, before any run, with exit status 1', async () => {
+    const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'footprint-otel: OTEL_EXPORTER_OTLP_ENDPOINT "127.0.0.1:4318" has no scheme: write http://127.0.0.1:4318 (or https://127.0.0.1:4318)\n',
+    );
+    expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
+  }, 60_000);
+});
+
 describe('a live OTLP receiver', () => {
   const temp = tempDir('otlp-up');
   afterAll(() => temp.remove());
