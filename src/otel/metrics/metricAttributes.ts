@@ -20,7 +20,6 @@ export const ATTR = {
   runnerKind: 'footprint.runner.kind',
   runnerId: 'footprint.runner.id',
   runOutcome: 'footprint.run.outcome',
-  signal: 'footprint.signal',
 } as const;
 
 /** Longest attribute value a metric carries; longer values are cut (ids and model names fit easily). */
