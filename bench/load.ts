@@ -9,9 +9,15 @@
  *   memory-paused             the same for runs that pause and are never resumed
  * Prints one JSON line.
  */
+import type { TelemetryHealth } from '../src/telemetry/index.js';
+
 const [mode = 'paced', receiverUrl = ''] = process.argv.slice(2);
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Spans dropped at the full queue, and spans lost in failed exports (every other cause). */
+const dropped = (health: TelemetryHealth) => health.spans.lost.queue_full ?? 0;
+const failedSpans = (health: TelemetryHealth) => Object.values(health.spans.lost).reduce((a, b) => a + b, 0) - dropped(health);
 const heapMb = () => {
   gc?.();
   return process.memoryUsage().heapUsed / 1024 / 1024;
@@ -60,8 +66,8 @@ if (mode === 'paced' || mode === 'unpaced') {
       rate: mode === 'paced' ? rate : undefined,
       runs,
       runsPerSecond: runs / elapsedSeconds,
-      droppedSpans: health.spansDropped,
-      failedExports: health.exportFailures.traces,
+      droppedSpans: dropped(health),
+      failedExports: failedSpans(health),
     })}\n`,
   );
 } else {

@@ -44,9 +44,24 @@ export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   // footprint.runs, counter {run}; footprint.run.duration, histogram s
   footprint_runs_total: RUN,
   ...histogram('footprint_run_duration_seconds', RUN),
-  // footprint.telemetry.export.failures {failure}; footprint.telemetry.spans.dropped {span}
-  footprint_telemetry_export_failures_total: ['footprint_signal'],
-  footprint_telemetry_spans_dropped_total: [],
+};
+
+const SDK_COMPONENT = ['otel_component_type', 'otel_component_name', 'error_type'];
+
+/**
+ * startTelemetry's own health, in the OTel SDK self-observability instruments (src/telemetry/health.ts,
+ * spanQueue.ts): spans and metric data points exported or lost (error.type = the cause), and spans
+ * the batch processor handled (error.type="queue_full" for the ones it dropped).
+ */
+export const TELEMETRY_SELF_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // otel.sdk.exporter.span.exported {span}; otel.sdk.exporter.metric_data_point.exported {data_point}
+  otel_sdk_exporter_span_exported_total: SDK_COMPONENT,
+  otel_sdk_exporter_metric_data_point_exported_total: SDK_COMPONENT,
+  // otel.sdk.processor.span.processed {span}
+  otel_sdk_processor_span_processed_total: SDK_COMPONENT,
+  // otel.sdk.processor.span.queue.capacity / .size {span}: the batch processor's queue, as gauges
+  otel_sdk_processor_span_queue_capacity: SDK_COMPONENT,
+  otel_sdk_processor_span_queue_size: SDK_COMPONENT,
 };
 
 /** Series the collector's span_metrics connector derives from spans (deploy/otel-collector/config.yaml). */
@@ -57,12 +72,13 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
 
 export const SDK_METRIC_NAMES: readonly string[] = Object.keys(SDK_METRICS);
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
+export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
-export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
 
 /** Labels a selector on `metric` may match on. */
 export function allowedLabels(metric: string): readonly string[] {
-  const own = SDK_METRICS[metric] ?? COLLECTOR_METRICS[metric] ?? [];
+  const own = SDK_METRICS[metric] ?? TELEMETRY_SELF_METRICS[metric] ?? COLLECTOR_METRICS[metric] ?? [];
   return [...RESOURCE_LABELS, ...own];
 }
 

@@ -17,8 +17,6 @@ export interface MetricSpec {
   readonly attributes: readonly string[];
   /** Explicit bucket boundaries (histograms), given to the SDK as advice. */
   readonly buckets?: readonly number[];
-  /** Who records it: the runtime's metrics instrument, or startTelemetry's exporter health. */
-  readonly recordedBy: 'metricsInstrument' | 'startTelemetry';
 }
 
 /** OTel GenAI semconv bucket advice for gen_ai.client.token.usage. */
@@ -53,7 +51,6 @@ export const METRICS = {
     description: 'Tokens used per model call, one record per token type (input, output).',
     attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.tokenType],
     buckets: TOKEN_BUCKETS,
-    recordedBy: 'metricsInstrument',
   },
   operationDuration: {
     name: 'gen_ai.client.operation.duration',
@@ -63,7 +60,6 @@ export const METRICS = {
     description: 'Duration of each model call; failed calls carry error.type.',
     attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.errorType],
     buckets: DURATION_BUCKETS,
-    recordedBy: 'metricsInstrument',
   },
   llmCost: {
     name: 'footprint.llm.cost.usd',
@@ -72,7 +68,6 @@ export const METRICS = {
     valueType: 'double',
     description: 'Model spend in US dollars (tokens x price), by model, agent, skill and route.',
     attributes: [ATTR.model, ATTR.provider, ATTR.agent, ATTR.skill, ATTR.route],
-    recordedBy: 'metricsInstrument',
   },
   routeDecisions: {
     name: 'footprint.route.decisions',
@@ -82,7 +77,6 @@ export const METRICS = {
     description:
       "Routing decisions, one per routing act, by the composition that dispatched and the route its choice opens ('desk>billing', the footprint.route of the chosen member's cost; 'desk>_none': it chose nobody, so its work is done; 'desk>_not_in_roster': an unknown id).",
     attributes: [ATTR.router, ATTR.routeChosen],
-    recordedBy: 'metricsInstrument',
   },
   routeTrips: {
     name: 'footprint.route.trips',
@@ -91,7 +85,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'Loop-guard trips (ping_pong, rejected_cap) by agent; every kind starts at 0.',
     attributes: [ATTR.tripKind, ATTR.agent],
-    recordedBy: 'metricsInstrument',
   },
   skillEscalations: {
     name: 'footprint.skill.escalations',
@@ -100,7 +93,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'Turns that switched to the escalation brain, by agent and the skill it was in.',
     attributes: [ATTR.agent, ATTR.skill],
-    recordedBy: 'metricsInstrument',
   },
   skillRejections: {
     name: 'footprint.skill.rejections',
@@ -109,7 +101,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'read_skill requests refused (target not reachable), by agent and current skill.',
     attributes: [ATTR.agent, ATTR.skill],
-    recordedBy: 'metricsInstrument',
   },
   runs: {
     name: 'footprint.runs',
@@ -118,7 +109,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'Top-level runs (and resumes) by runner and outcome: ok, error, paused, stopped_early.',
     attributes: RUN,
-    recordedBy: 'metricsInstrument',
   },
   runDuration: {
     name: 'footprint.run.duration',
@@ -128,25 +118,6 @@ export const METRICS = {
     description: 'Wall time of top-level runs (and resumes) by runner and outcome.',
     attributes: RUN,
     buckets: RUN_DURATION_BUCKETS,
-    recordedBy: 'metricsInstrument',
-  },
-  exportFailures: {
-    name: 'footprint.telemetry.export.failures',
-    kind: 'counter',
-    unit: '{failure}',
-    valueType: 'int',
-    description: 'Telemetry exports that failed, were refused or timed out, by signal (traces, metrics).',
-    attributes: [ATTR.signal],
-    recordedBy: 'startTelemetry',
-  },
-  spansDropped: {
-    name: 'footprint.telemetry.spans.dropped',
-    kind: 'counter',
-    unit: '{span}',
-    valueType: 'int',
-    description: 'Finished spans dropped because the export queue was full.',
-    attributes: [],
-    recordedBy: 'startTelemetry',
   },
 } as const satisfies Record<string, MetricSpec>;
 

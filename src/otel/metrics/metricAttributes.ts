@@ -40,7 +40,6 @@ export const ATTR = {
   runnerKind: FP_RUNNER_KIND,
   runnerId: FP_RUNNER_ID,
   runOutcome: FP_RUN_OUTCOME,
-  signal: 'footprint.signal',
 } as const;
 
 /** Longest attribute value a metric carries; longer values are cut (ids and model names fit easily). */
