@@ -178,7 +178,7 @@ describe('Conditional', () => {
       ].join('\n'),
     );
     const route = spans.find((s) => s.name === 'Route' && s.attributes['footprint.stage.id'] === 'route')!;
-    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', compositionId: 'desk' });
+    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', composition_id: 'desk' });
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -275,7 +275,7 @@ describe('llmRouter and llmSwarm', () => {
     expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(60 / 1e6, 12);
     const decide = spans.find((s) => s.name === 'Decide')!;
     expect(decide.events[0].name).toBe('footprint.composition.route_decided');
-    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', inRoster: true });
+    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', in_roster: true });
     // The router model's free-text reason is a completion: content, kept out unless capture is on.
     expect(payloadOf(decide.events[0])['evidence.reason']).toBeUndefined();
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -371,7 +371,7 @@ describe('a skill graph', () => {
     ]);
     const trips = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip').map(payloadOf));
     expect(trips).toMatchObject([
-      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agentId: 'desk' },
+      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agent_id: 'desk' },
       { kind: 'rejected_cap', skills: ['triage'], count: 3, action: 'label' },
     ]);
     const chats = spans.filter((s) => s.name.startsWith('chat '));
@@ -416,7 +416,7 @@ describe('a failure inside a nested member', () => {
       ].join('\n'),
     );
     const failed = spans.find((s) => s.name === 'invoke_workflow outer')!.events.find((e) => e.name === 'footprint.run.failed')!;
-    expect(payloadOf(failed)).toMatchObject({ member: 'bad', memberKind: 'agent', stage: 'call-llm' });
+    expect(payloadOf(failed)).toMatchObject({ member: 'bad', member_kind: 'agent', stage: 'call-llm' });
     wellFormed();
 
     sdk.reset();

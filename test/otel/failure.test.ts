@@ -40,7 +40,7 @@ describe('a failure inside the agent', () => {
     expect(root.status.code).toBe(SpanStatusCode.ERROR);
     expect(root.attributes['footprint.run.outcome']).toBe('error');
     expect(root.events.map((e) => e.name)).toEqual(['footprint.run.failed', 'exception']);
-    expect(payloadOf(root.events[0])).toMatchObject({ member: 'agent', memberKind: 'agent', stage: 'call-llm', 'error.type': '503' });
+    expect(payloadOf(root.events[0])).toMatchObject({ member: 'agent', member_kind: 'agent', stage: 'call-llm', 'error.type': '503' });
     expect(structure(spans).traceIds).toHaveLength(1);
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
