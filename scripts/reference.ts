@@ -81,7 +81,7 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'INTERNAL',
     what: 'One tool call; failed on an error, invalid arguments or an unknown tool.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.FP_AGENT, S.FP_ITERATION,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.GEN_AI_TOOL_DESCRIPTION, S.FP_AGENT, S.FP_ITERATION,
       S.FP_TOOL_PARALLEL_COUNT, S.FP_TOOL_STATUS, S.FP_PAUSED, S.ERROR_TYPE,
     ],
   },

@@ -113,6 +113,8 @@ export interface EventPayloads {
     iteration: number;
     toolCallId: string;
     toolName: string;
+    /** What the tool does, as the model was told (absent for a tool the agent does not have). */
+    description?: string;
     parallelCount: number;
     /** Content: exported only under content capture. */
     args: unknown;

@@ -155,3 +155,7 @@ const FINISH_REASONS: Record<string, string> = {
 export function finishReason(stopReason: string): string {
   return FINISH_REASONS[stopReason] ?? stopReason;
 }
+
+// ── added for issue 13 (span side): v1.41 keys the bridge now writes ─────────────────────────────
+/** What a tool does, as the model was told (execute_tool, recommended). */
+export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';

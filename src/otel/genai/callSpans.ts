@@ -39,6 +39,7 @@ import {
   GEN_AI_TOOL_CALL_ARGUMENTS,
   GEN_AI_TOOL_CALL_ID,
   GEN_AI_TOOL_CALL_RESULT,
+  GEN_AI_TOOL_DESCRIPTION,
   GEN_AI_TOOL_NAME,
   GEN_AI_TOOL_TYPE,
   GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
@@ -157,6 +158,7 @@ export class CallSpans {
       [FP_ITERATION]: p.iteration,
       [FP_TOOL_PARALLEL_COUNT]: p.parallelCount,
     };
+    if (p.description !== undefined) attributes[GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
     if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     const parent = this.parentOf(meta);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
@@ -172,7 +174,8 @@ export class CallSpans {
     const span = call.opened.span;
     span.setAttribute(FP_TOOL_STATUS, p.status);
     if (p.status === 'paused') span.setAttribute(FP_PAUSED, true);
-    if (this.capture && p.status !== 'paused') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    // A failed call has no result (its error is on the span); a paused one has none yet.
+    if (this.capture && p.status === 'ok') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
     if (FAILED_TOOL.has(p.status)) {
       const type = p.error?.type ?? '_OTHER';
       recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);
