@@ -53,6 +53,9 @@ export interface EventPayloads {
     /** The user's message (content: exported only under content capture). */
     message: string;
     skillGraph: boolean;
+    /** The request settings every call of the turn uses, when the agent sets them. */
+    temperature?: number;
+    maxTokens?: number;
   };
   'footprint.agent.turn_end': {
     agentId: string;

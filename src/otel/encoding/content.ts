@@ -40,9 +40,14 @@ export function outputMessages(content: string, toolCalls: readonly { id: string
   return boundedJson([{ role: 'assistant', parts, finish_reason: finishReason(stopReason) }]);
 }
 
-/** The user's message (or an agent's answer) as a one-message list. */
-export function textMessage(role: 'user' | 'assistant', text: string): string {
+/** The user's message as a one-message list. */
+export function textMessage(role: 'user', text: string): string {
   return boundedJson([{ role, parts: [{ type: 'text', content: text }] }]);
+}
+
+/** An agent's answer as the one output message, with why the turn finished (the schema requires it). */
+export function answerMessage(text: string, finish: string): string {
+  return boundedJson([{ role: 'assistant', parts: [{ type: 'text', content: text }], finish_reason: finish }]);
 }
 
 function toMessage(message: CapturedMessage): Message {

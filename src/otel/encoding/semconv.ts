@@ -159,3 +159,11 @@ export function finishReason(stopReason: string): string {
 // ── added for issue 13 (span side): v1.41 keys the bridge now writes ─────────────────────────────
 /** What a tool does, as the model was told (execute_tool, recommended). */
 export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
+
+/**
+ * Why an agent turn finished, as a semconv finish reason: an answer is `stop`, a turn cut at its
+ * iteration cap `length` (a limit ran out, as a model's max_tokens does), a loop guard's stop `stop`.
+ */
+export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'route_trip'): string {
+  return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
+}

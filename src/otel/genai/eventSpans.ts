@@ -6,6 +6,7 @@
  */
 import type { EventType, TypedEvent } from '../../events/index.js';
 import {
+  answerMessage,
   eventAttributes,
   FP_COMPOSITION_KIND,
   FP_COMPOSITION_STATUS,
@@ -17,11 +18,17 @@ import {
   GEN_AI_INPUT_MESSAGES,
   GEN_AI_OUTPUT_MESSAGES,
   GEN_AI_PROVIDER_NAME,
+  GEN_AI_REQUEST_MAX_TOKENS,
   GEN_AI_REQUEST_MODEL,
+  GEN_AI_REQUEST_TEMPERATURE,
+  GEN_AI_RESPONSE_FINISH_REASONS,
+  GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
   providerName,
   textMessage,
+  turnFinishReason,
 } from '../encoding/index.js';
 import { CallSpans } from './callSpans.js';
 import { agentIdentity, workflowIdentity } from './memberIdentity.js';
@@ -125,6 +132,8 @@ export class EventSpans {
     const identity = agentIdentity(p.agentId, p.name);
     identity.attributes[GEN_AI_PROVIDER_NAME] = providerName(p.provider);
     identity.attributes[GEN_AI_REQUEST_MODEL] = p.model;
+    if (p.temperature !== undefined) identity.attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
+    if (p.maxTokens !== undefined) identity.attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
     if (this.conversationId !== undefined) identity.attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
@@ -133,15 +142,20 @@ export class EventSpans {
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
     if (meta.member.kind !== 'agent') return;
     const member = this.layout.container(meta.subflowPath);
+    const finish = turnFinishReason(p.outcome, p.stoppedEarly?.reason);
     member.span.setAttributes({
       [GEN_AI_USAGE_INPUT_TOKENS]: p.tokens.input,
       [GEN_AI_USAGE_OUTPUT_TOKENS]: p.tokens.output,
+      [GEN_AI_RESPONSE_FINISH_REASONS]: [finish],
       [FP_COST_USD]: p.costUsd,
       [FP_LLM_CALLS]: p.llmCalls,
       [FP_ITERATIONS]: p.iterations,
       [FP_TURN_OUTCOME]: p.outcome,
     });
-    if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, textMessage('assistant', p.answer));
+    // The turn's totals count cached tokens only when a call reported some.
+    if ((p.tokens.cacheRead ?? 0) > 0) member.span.setAttribute(GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead!);
+    if ((p.tokens.cacheWrite ?? 0) > 0) member.span.setAttribute(GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite!);
+    if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 
