@@ -45,7 +45,7 @@ export const SPANS: readonly SpanDoc[] = [
     what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
     attributes: [
       S.FP_RUN_ID, S.FP_RUNNER_KIND, S.FP_RUNNER_ID, S.FP_RUN_OUTCOME, S.FP_TOKENS_INPUT, S.FP_TOKENS_OUTPUT, S.FP_COST_USD,
-      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.ERROR_TYPE,
+      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.FP_RUN_STOP_REASON, S.ERROR_TYPE,
     ],
   },
   {
@@ -123,7 +123,8 @@ function spansSection(): string[] {
     ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
     '',
     `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
-      `span, that caller (\`resumed_by\`). A failed span has status ERROR, ${code(S.ERROR_TYPE)} and an \`exception\` event. ` +
+      `span, that caller (\`resumed_by\`). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',
     `Span events: every typed event below except model calls, tool calls and cost ticks (which become \`chat\` and ` +

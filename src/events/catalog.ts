@@ -109,7 +109,8 @@ export interface EventPayloads {
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
-    error?: { type: string; message: string; status?: number; retryable?: boolean };
+    /** `type` is low-cardinality (an HTTP status, a provider error kind); `name` the error's class, e.g. ProviderError. */
+    error?: { type: string; name: string; message: string; status?: number; retryable?: boolean };
   };
   'footprint.stream.tool_start': {
     agentId: string;

@@ -167,3 +167,5 @@ export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
 export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'route_trip'): string {
   return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
 }
+/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
+export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';

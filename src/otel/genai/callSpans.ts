@@ -130,7 +130,9 @@ export class CallSpans {
     if (this.capture && !p.error) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
     this.run.activate(call.parent);
     if (p.error) {
-      recordFailure(span, { name: p.error.type, message: p.error.message }, meta.timestamp, p.error.type);
+      // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).
+      recordFailure(span, { name: p.error.name, message: p.error.message }, meta.timestamp, p.error.type);
+      this.rollups.failureRecorded();
       this.chats.delete(p.callId);
       this.run.end(call.opened, meta.timestamp);
       return;

@@ -117,7 +117,7 @@ export class EventSpans {
     'footprint.run.failed': {
       before: (e) => this.rollups.failed(e.payload.error.type),
       spanEvent: true,
-      after: (e) => this.layout.failMembers(e.payload.error.message),
+      after: (e) => this.layout.failMembers(e.payload.error),
     },
   };
 
@@ -166,7 +166,9 @@ export class EventSpans {
   }
 
   private branchEnd({ payload: p, meta }: TypedEvent<'footprint.composition.branch_end'>): void {
-    if (p.status === 'error') this.layout.failMember([...meta.subflowPath, p.branch], p.error?.message ?? 'failed', meta.timestamp);
+    if (p.status !== 'error') return;
+    const failure = { message: p.error?.message ?? 'failed', type: p.error?.type ?? '_OTHER' };
+    this.layout.failMember([...meta.subflowPath, p.branch], failure, meta.timestamp);
   }
 
   private compositionExit({ payload: p, meta }: TypedEvent<'footprint.composition.exit'>): void {

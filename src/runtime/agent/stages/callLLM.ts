@@ -63,6 +63,7 @@ export function callLLMStage(config: AgentConfig) {
         content: '',
         error: {
           type: errorType(error),
+          name: error instanceof Error ? error.name : typeof error,
           message: describe(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
