@@ -93,6 +93,8 @@ export interface EventPayloads {
     toolCount: number;
     /** Content: exported only under content capture. */
     systemPrompt?: string;
+    /** The provider sends the system prompt as the history's first message (LLMProvider.systemPromptInHistory). */
+    systemPromptInHistory?: boolean;
     messages: CapturedMessage[];
   };
   'footprint.stream.llm_end': {

@@ -110,8 +110,13 @@ export class CallSpans {
     if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
     if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
     if (this.capture) {
-      if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
-      attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+      // Instructions sent inside the history are its first message (OpenAI's wire format); apart from it, system instructions.
+      if (p.systemPrompt && p.systemPromptInHistory) {
+        attributes[GEN_AI_INPUT_MESSAGES] = inputMessages([{ role: 'system', content: p.systemPrompt }, ...p.messages]);
+      } else {
+        if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
+        attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+      }
     }
     const parent = this.parentOf(meta);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });

@@ -45,6 +45,7 @@ export function callLLMStage(config: AgentConfig) {
       messageCount: request.messages.length,
       toolCount: request.tools?.length ?? 0,
       systemPrompt: request.systemPrompt,
+      systemPromptInHistory: brain.provider.systemPromptInHistory,
       messages: request.messages,
     });
     const started = performance.now();
