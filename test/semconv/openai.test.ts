@@ -30,7 +30,6 @@ conformanceSuite(
     deviationsToday: [
       'usageWithoutData',
       'serverAddress',
-      'lateAgentIdentity',
       'reasoningTokens',
       'metricResponseModelAndScope',
       'toolDefinitions',
@@ -60,7 +59,6 @@ conformanceSuite(
     deviationsToday: [
       'usageWithoutData',
       'serverAddress',
-      'lateAgentIdentity',
       'metricResponseModelAndScope',
       'toolDefinitions',
     ],
@@ -99,7 +97,6 @@ conformanceSuite({
   deviationsToday: [
     'usageWithoutData',
     'serverAddress',
-    'lateAgentIdentity',
     'metricResponseModelAndScope',
     'toolDefinitions',
   ],

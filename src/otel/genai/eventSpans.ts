@@ -8,30 +8,23 @@ import type { EventType, TypedEvent } from '../../events/index.js';
 import {
   answerMessage,
   eventAttributes,
-  FP_COMPOSITION_KIND,
   FP_COMPOSITION_STATUS,
   FP_COST_USD,
   FP_ITERATIONS,
   FP_LLM_CALLS,
   FP_TURN_OUTCOME,
-  GEN_AI_CONVERSATION_ID,
   GEN_AI_INPUT_MESSAGES,
   GEN_AI_OUTPUT_MESSAGES,
-  GEN_AI_PROVIDER_NAME,
-  GEN_AI_REQUEST_MAX_TOKENS,
-  GEN_AI_REQUEST_MODEL,
-  GEN_AI_REQUEST_TEMPERATURE,
   GEN_AI_RESPONSE_FINISH_REASONS,
   GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
   GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
-  providerName,
   textMessage,
   turnFinishReason,
 } from '../encoding/index.js';
 import { CallSpans } from './callSpans.js';
-import { agentIdentity, workflowIdentity } from './memberIdentity.js';
+import { agentProfileIdentity, compositionIdentity } from './memberIdentity.js';
 import type { MemberLayout, RunSpans } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
@@ -129,12 +122,7 @@ export class EventSpans {
 
   private turnStart({ payload: p, meta }: TypedEvent<'footprint.agent.turn_start'>): void {
     if (meta.member.kind !== 'agent') return;
-    const identity = agentIdentity(p.agentId, p.name);
-    identity.attributes[GEN_AI_PROVIDER_NAME] = providerName(p.provider);
-    identity.attributes[GEN_AI_REQUEST_MODEL] = p.model;
-    if (p.temperature !== undefined) identity.attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
-    if (p.maxTokens !== undefined) identity.attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
-    if (this.conversationId !== undefined) identity.attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
+    const identity = agentProfileIdentity({ ...p, id: p.agentId, conversationId: this.conversationId });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
@@ -160,9 +148,7 @@ export class EventSpans {
   }
 
   private compositionEnter({ payload: p, meta }: TypedEvent<'footprint.composition.enter'>): void {
-    const identity = workflowIdentity(p.kind, p.compositionId);
-    identity.attributes[FP_COMPOSITION_KIND] = p.kind;
-    this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
+    this.layout.enterMember(meta.subflowPath, compositionIdentity(p.kind, p.compositionId), meta.timestamp);
   }
 
   private branchEnd({ payload: p, meta }: TypedEvent<'footprint.composition.branch_end'>): void {

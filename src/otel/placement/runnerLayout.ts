@@ -54,6 +54,8 @@ export interface RunnerLayoutInit {
   run: RunSpans;
   /** Member spans that were open when the run paused (a resumed run names them again), by path key. */
   carried: Record<string, MemberIdentity>;
+  /** Members known before the run starts, by path key: their spans start named (sampling-relevant attributes at start). */
+  expected?: Record<string, MemberIdentity>;
 }
 
 export class RunnerLayout implements MemberLayout {
@@ -63,10 +65,12 @@ export class RunnerLayout implements MemberLayout {
   private readonly root: Member;
   private readonly run: RunSpans;
   private readonly carried: Record<string, MemberIdentity>;
+  private readonly expected: Record<string, MemberIdentity>;
 
-  constructor({ run, carried }: RunnerLayoutInit) {
+  constructor({ run, carried, expected }: RunnerLayoutInit) {
     this.run = run;
     this.carried = carried;
+    this.expected = expected ?? {};
     this.root = { key: '', opened: run.root, pending: 0, lastChildEnd: 0, ended: false, pipeline: '', visits: new Map() };
     this.members.set('', this.root);
   }
@@ -212,12 +216,14 @@ export class RunnerLayout implements MemberLayout {
   private open(path: readonly string[], time: number, pipeline: string): Member {
     const key = stageIds.pathKey(path);
     const parent = this.memberOf(path.slice(0, -1));
-    const opened = this.run.start(path[path.length - 1], parent.opened, { startTime: time, attributes: { [FP_SUBFLOW_ID]: key } });
-    const member: Member = { key, opened, parent, pending: 0, lastChildEnd: 0, ended: false, pipeline, visits: new Map() };
+    // A member known ahead (or carried over a pause) starts with its name and identifying attributes.
+    const identity = this.carried[key] ?? this.expected[key];
+    const name = identity?.name ?? path[path.length - 1];
+    const attributes = identity ? { [FP_SUBFLOW_ID]: key, ...identity.attributes } : { [FP_SUBFLOW_ID]: key };
+    const opened = this.run.start(name, parent.opened, { startTime: time, attributes });
+    const member: Member = { key, opened, parent, identity, pending: 0, lastChildEnd: 0, ended: false, pipeline, visits: new Map() };
     parent.pending++;
     this.members.set(key, member);
-    const identity = this.carried[key];
-    if (identity) this.name(member, identity);
     return member;
   }
 

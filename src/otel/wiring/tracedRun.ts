@@ -52,6 +52,8 @@ export interface TracedRunInit {
   sessionId?: string;
   /** Member spans that were open when the run paused (a resumed run names them again). */
   carried?: Record<string, MemberIdentity>;
+  /** The run's members known before it starts (memberDirectory), by path key. */
+  expected?: Record<string, MemberIdentity>;
 }
 
 export class TracedRun {
@@ -70,7 +72,7 @@ export class TracedRun {
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
     this.rollups = new RunRollups(this.run.root.span);
     if (init.source === 'runner') {
-      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {} });
+      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {} });
       const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, conversationId: init.sessionId });
       this.members = members;
       this.layout = members;

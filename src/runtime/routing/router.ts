@@ -25,7 +25,7 @@ import { mountOptions } from '../compositions/members.js';
 import type { PricingTable } from '../cost/index.js';
 import { LLMCall } from '../llmCall.js';
 import type { LLMProvider } from '../providers/index.js';
-import { ConfigError, quietLogger, Runner, stage } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, stage, type RunnerProfile } from '../run/index.js';
 import { parseRoutingDecision } from './decision.js';
 import { DecisionMemory, type RoutingDecision } from './memory.js';
 import { compileRouterPrompt, type RosterEntry } from './prompt.js';
@@ -109,6 +109,11 @@ export class RouterStep extends Runner {
   ) {
     super();
     this.name = id;
+  }
+
+  /** The model it asks. */
+  override profile(): RunnerProfile {
+    return this.llm.profile();
   }
 
   protected buildChart(): FlowChart {

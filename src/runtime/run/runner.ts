@@ -40,6 +40,17 @@ export interface MountedMember {
   runner: Runner;
 }
 
+/**
+ * What a runner's model settings are before it runs: telemetry names a span with them when the
+ * span starts (the GenAI conventions mark provider and model as sampling-relevant).
+ */
+export interface RunnerProfile {
+  provider?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+}
+
 /** Thrown when run() is cancelled through its AbortSignal. */
 export class RunCancelledError extends Error {
   override readonly name = 'RunCancelledError';
@@ -85,6 +96,11 @@ export abstract class Runner {
    */
   routesTo(_mountId: string): boolean {
     return false;
+  }
+
+  /** Its model settings, for runners that call a model (agents, LLM calls, routers); none by default. */
+  profile(): RunnerProfile {
+    return {};
   }
 
   /** Instruments this runner brings to every run it takes part in (e.g. an agent's route recorder). */
