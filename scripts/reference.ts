@@ -106,6 +106,7 @@ export const SPANS: readonly SpanDoc[] = [
 /** Opt-in content attributes (only under the content-capture variable). */
 export const CONTENT_ATTRIBUTES: readonly string[] = [
   S.GEN_AI_SYSTEM_INSTRUCTIONS, S.GEN_AI_INPUT_MESSAGES, S.GEN_AI_OUTPUT_MESSAGES, S.GEN_AI_TOOL_CALL_ARGUMENTS, S.GEN_AI_TOOL_CALL_RESULT,
+  S.GEN_AI_TOOL_DEFINITIONS,
 ];
 
 /** Span events the structure layer adds (typed events are listed under Events). */

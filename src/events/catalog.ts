@@ -96,6 +96,8 @@ export interface EventPayloads {
     /** The provider sends the system prompt as the history's first message (LLMProvider.systemPromptInHistory). */
     systemPromptInHistory?: boolean;
     messages: CapturedMessage[];
+    /** The tools offered to the model (content: exported only under content capture). */
+    tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
   };
   'footprint.stream.llm_end': {
     callId: string;

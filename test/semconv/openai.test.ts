@@ -32,7 +32,6 @@ conformanceSuite(
       'serverAddress',
       'reasoningTokens',
       'metricResponseModelAndScope',
-      'toolDefinitions',
     ],
   },
   (result) => {
@@ -60,7 +59,6 @@ conformanceSuite(
       'usageWithoutData',
       'serverAddress',
       'metricResponseModelAndScope',
-      'toolDefinitions',
     ],
   },
   (result) => {
@@ -98,6 +96,5 @@ conformanceSuite({
     'usageWithoutData',
     'serverAddress',
     'metricResponseModelAndScope',
-    'toolDefinitions',
   ],
 });

@@ -42,6 +42,18 @@ export function outputMessages(content: string, toolCalls: readonly { id: string
   return boundedMessages([{ role: 'assistant', parts, finish_reason: finishReason(stopReason) }]);
 }
 
+/**
+ * Tool definitions in the conventions' shape (opt-in, so with description and parameters). A list
+ * too long for the cap keeps every tool by name only, then as many names as fit.
+ */
+export function toolDefinitions(tools: readonly { name: string; description: string; inputSchema: unknown }[]): string {
+  const full = tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.inputSchema }));
+  const fitted = fitJson(full, MAX_CONTENT_CHARS, KEPT_STRING_CHARS);
+  if (fitted !== undefined) return fitted;
+  const names = tools.map((tool) => ({ type: 'function', name: tool.name }));
+  return fitJson(names, MAX_CONTENT_CHARS, 0) ?? largestFit(names.length, (kept) => names.slice(0, kept), (value) => fitJson(value, MAX_CONTENT_CHARS, 0)) ?? '[]';
+}
+
 /** The user's message as a one-message list. */
 export function textMessage(role: 'user', text: string): string {
   return boundedJson([{ role, parts: [{ type: 'text', content: text }] }]);

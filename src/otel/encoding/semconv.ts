@@ -169,3 +169,5 @@ export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedB
 }
 /** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
 export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
+/** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
+export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';

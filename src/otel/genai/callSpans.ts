@@ -39,6 +39,7 @@ import {
   GEN_AI_TOOL_CALL_ARGUMENTS,
   GEN_AI_TOOL_CALL_ID,
   GEN_AI_TOOL_CALL_RESULT,
+  GEN_AI_TOOL_DEFINITIONS,
   GEN_AI_TOOL_DESCRIPTION,
   GEN_AI_TOOL_NAME,
   GEN_AI_TOOL_TYPE,
@@ -54,6 +55,7 @@ import {
   providerName,
   recordFailure,
   systemInstructions,
+  toolDefinitions,
   toolSpanName,
 } from '../encoding/index.js';
 import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
@@ -80,6 +82,8 @@ export interface CallSpansInit {
 export class CallSpans {
   private readonly chats = new Map<string, Call>();
   private readonly tools = new Map<string, Call>();
+  /** Tools offered per agent span, by name (content capture only). */
+  private readonly offered = new WeakMap<OpenSpan, Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }>>();
   private readonly run: RunSpans;
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
@@ -116,6 +120,10 @@ export class CallSpans {
       } else {
         if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
         attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+      }
+      if (p.tools?.length) {
+        attributes[GEN_AI_TOOL_DEFINITIONS] = toolDefinitions(p.tools);
+        if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
       }
     }
     const parent = this.parentOf(meta);
@@ -189,6 +197,15 @@ export class CallSpans {
     }
     this.run.end(call.opened, meta.timestamp);
     this.run.activate(call.parent);
+  }
+
+  /** The agent span lists every tool its turn offered the model so far (skills change the set). */
+  private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {
+    const agent = this.layout.container(meta.subflowPath);
+    const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();
+    this.offered.set(agent, offered);
+    for (const tool of tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
+    agent.span.setAttribute(GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
   }
 
   /** The stage span that emitted the event (full detail), else its member's span. */

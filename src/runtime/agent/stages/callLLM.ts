@@ -47,6 +47,7 @@ export function callLLMStage(config: AgentConfig) {
       systemPrompt: request.systemPrompt,
       systemPromptInHistory: brain.provider.systemPromptInHistory,
       messages: request.messages,
+      tools: request.tools,
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
