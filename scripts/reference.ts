@@ -135,6 +135,12 @@ function spansSection(): string[] {
       `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
       `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EV_ATTEMPT).map(code).join(', ')}. ` +
       `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,
+    '',
+    `The runtime's own checks of a model's answer are ${code(S.EV_EVALUATION_RESULT)} events on that answer's \`chat\` span ` +
+      `(kept open until the agent's next step, ended at its own end time), with ${code(S.GEN_AI_EVALUATION_NAME)} ` +
+      `(\`footprint.skill_jump\`: a refused skill jump; \`footprint.tool_arguments\`: arguments failing the tool's schema; ` +
+      `\`footprint.router_choice\`: a router step naming an agent outside its roster), ${code(S.GEN_AI_EVALUATION_SCORE_LABEL)} ` +
+      `(\`refused\`, \`invalid\`, \`not_in_roster\`), ${code(S.GEN_AI_EVALUATION_SCORE_VALUE)} 0 and ${code(S.GEN_AI_EVALUATION_EXPLANATION)}.`,
   ];
 }
 

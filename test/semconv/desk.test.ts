@@ -53,8 +53,8 @@ conformanceSuite(
       expect([...new Set(keys.filter((key) => !SNAKE_CASE_KEY.test(key)))].sort()).toEqual([]);
     });
 
-    // issue 13 "Lead where no one has": no gen_ai.evaluation.result event exists yet.
-    it.fails("issue 13 'Lead': each refused skill jump is a gen_ai.evaluation.result event on the chat span that asked for it", () => {
+    // issue 13 "Lead where no one has": the runtime's checks of an answer are gen_ai.evaluation.result events on its chat span.
+    it("issue 13 'Lead': each refused skill jump is a gen_ai.evaluation.result event on the chat span that asked for it", () => {
       const spans = result().telemetry.spans();
       const refused = spans
         .filter((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool' && span.attributes['error.type'] === 'skill_rejected')
@@ -63,6 +63,13 @@ conformanceSuite(
         .filter((span) => span.attributes['gen_ai.operation.name'] === 'chat')
         .flatMap((chat) => chat.events.filter((e) => e.name === 'gen_ai.evaluation.result' && typeof e.attributes?.['gen_ai.evaluation.name'] === 'string').map(() => callKey(chat)));
       expect(evaluated.sort()).toEqual(refused.sort());
+      const [first] = spans.flatMap((span) => span.events.filter((e) => e.name === 'gen_ai.evaluation.result'));
+      expect(first?.attributes).toEqual({
+        'gen_ai.evaluation.name': 'footprint.skill_jump',
+        'gen_ai.evaluation.score.value': 0,
+        'gen_ai.evaluation.score.label': 'refused',
+        'gen_ai.evaluation.explanation': expect.stringMatching(/^"[a-z_]+" is not reachable from "[a-z_]+" \(allowed: [a-z_, ]+\)$/),
+      });
     });
   },
 );

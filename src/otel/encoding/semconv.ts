@@ -171,3 +171,14 @@ export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedB
 export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
 /** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
 export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+
+/** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
+export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
+/** Which check judged the answer (footprint.skill_jump, footprint.tool_arguments, footprint.router_choice). */
+export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
+/** The check's score: 0, the answer failed it (only failures are reported). */
+export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
+/** The check's verdict: refused, invalid, not_in_roster. */
+export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
+/** Why, in words (no content unless content capture is on). */
+export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';

@@ -24,7 +24,12 @@ import {
   FP_SKILL,
   FP_TOOL_PARALLEL_COUNT,
   FP_TOOL_STATUS,
+  EV_EVALUATION_RESULT,
   GEN_AI_CONVERSATION_ID,
+  GEN_AI_EVALUATION_EXPLANATION,
+  GEN_AI_EVALUATION_NAME,
+  GEN_AI_EVALUATION_SCORE_LABEL,
+  GEN_AI_EVALUATION_SCORE_VALUE,
   GEN_AI_INPUT_MESSAGES,
   GEN_AI_OPERATION_NAME,
   GEN_AI_OUTPUT_MESSAGES,
@@ -61,6 +66,13 @@ import {
 import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
+/** One check the runtime made of a model's answer (score 0: the answer failed it). */
+export interface Evaluation {
+  name: string;
+  label: string;
+  explanation: string;
+}
+
 interface Call {
   opened: OpenSpan;
   /** The span that was active before this call, made active again when it returns. */
@@ -68,6 +80,11 @@ interface Call {
 }
 
 const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool']);
+
+/** gen_ai.evaluation.name of the runtime's checks (documented in src/otel/README.md). */
+export const EVAL_TOOL_ARGUMENTS = 'footprint.tool_arguments';
+export const EVAL_SKILL_JUMP = 'footprint.skill_jump';
+export const EVAL_ROUTER_CHOICE = 'footprint.router_choice';
 
 export interface CallSpansInit {
   run: RunSpans;
@@ -82,6 +99,12 @@ export interface CallSpansInit {
 export class CallSpans {
   private readonly chats = new Map<string, Call>();
   private readonly tools = new Map<string, Call>();
+  /**
+   * The latest chat span of each agent (by agent id), kept open after its end time is decided until
+   * the agent's next step, so the runtime's checks of that answer (a refused skill jump, tool
+   * arguments that fail their schema, a router answer outside the roster) land on it.
+   */
+  private readonly judged = new Map<string, OpenSpan>();
   /** Tools offered per agent span, by name (content capture only). */
   private readonly offered = new WeakMap<OpenSpan, Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }>>();
   private readonly run: RunSpans;
@@ -99,6 +122,7 @@ export class CallSpans {
   }
 
   llmStart({ payload: p, meta }: TypedEvent<'footprint.stream.llm_start'>): void {
+    this.release(p.agentId);
     const attributes: Attributes = {
       [GEN_AI_OPERATION_NAME]: p.operation,
       [GEN_AI_PROVIDER_NAME]: providerName(p.provider),
@@ -160,7 +184,30 @@ export class CallSpans {
     if (!call) return;
     call.opened.span.setAttributes({ [FP_COST_USD]: p.usd, [FP_COST_PRICED]: p.priced });
     this.chats.delete(p.callId);
-    this.run.end(call.opened);
+    // Its end time is decided (llm_end); it stays open for evaluations until the agent's next step.
+    this.release(p.agentId);
+    this.judged.set(p.agentId, call.opened);
+  }
+
+  /** The runtime judged the latest answer of `agentId`: a gen_ai.evaluation.result event on its chat span. */
+  evaluate(agentId: string, result: Evaluation, time: number): void {
+    const chat = this.judged.get(agentId);
+    if (!chat) return;
+    const attributes: Attributes = {
+      [GEN_AI_EVALUATION_NAME]: result.name,
+      [GEN_AI_EVALUATION_SCORE_VALUE]: 0,
+      [GEN_AI_EVALUATION_SCORE_LABEL]: result.label,
+      [GEN_AI_EVALUATION_EXPLANATION]: boundString(result.explanation),
+    };
+    chat.span.addEvent(EV_EVALUATION_RESULT, attributes, time);
+  }
+
+  /** The agent moved on (its next call, the end of its iteration or turn): its last chat span ends, at its decided time. */
+  release(agentId: string): void {
+    const chat = this.judged.get(agentId);
+    if (!chat) return;
+    this.judged.delete(agentId);
+    this.run.end(chat);
   }
 
   toolStart({ payload: p, meta }: TypedEvent<'footprint.stream.tool_start'>): void {
@@ -191,6 +238,10 @@ export class CallSpans {
     if (p.status === 'paused') span.setAttribute(FP_PAUSED, true);
     // A failed call has no result (its error is on the span); a paused one has none yet.
     if (this.capture && p.status === 'ok') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    if (p.status === 'invalid_args') {
+      const explanation = this.capture && p.error ? p.error.message : `the arguments for "${p.toolName}" do not match its input schema`;
+      this.evaluate(p.agentId, { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
+    }
     if (FAILED_TOOL.has(p.status)) {
       const type = p.error?.type ?? '_OTHER';
       recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);

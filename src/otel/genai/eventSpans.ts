@@ -23,7 +23,7 @@ import {
   textMessage,
   turnFinishReason,
 } from '../encoding/index.js';
-import { CallSpans } from './callSpans.js';
+import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP } from './callSpans.js';
 import { agentProfileIdentity, compositionIdentity } from './memberIdentity.js';
 import type { MemberLayout, RunSpans } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
@@ -81,7 +81,12 @@ export class EventSpans {
     'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
     'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
     'footprint.agent.iteration_start': { spanEvent: true },
-    'footprint.agent.iteration_end': { spanEvent: true },
+    'footprint.agent.iteration_end': {
+      spanEvent: true,
+      after: (e) => {
+        if (e.meta.member.kind === 'agent') this.genai.release(e.payload.agentId);
+      },
+    },
     'footprint.agent.route_decided': { spanEvent: true },
     'footprint.stream.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
     'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
@@ -91,12 +96,12 @@ export class EventSpans {
     'footprint.cost.limit_hit': { spanEvent: true },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
-    'footprint.composition.route_decided': { before: (e) => this.rollups.step(e.payload.chosen), spanEvent: true },
+    'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },
     'footprint.composition.fork': { spanEvent: true },
     'footprint.composition.branch_end': { spanEvent: true, after: (e) => this.branchEnd(e) },
     'footprint.composition.iteration': { spanEvent: true },
     'footprint.skill.entered': { spanEvent: true },
-    'footprint.skill.rejected': { spanEvent: true },
+    'footprint.skill.rejected': { before: (e) => this.skillRejected(e), spanEvent: true },
     'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
     'footprint.route.hop': {
       before: ({ payload }) => {
@@ -127,8 +132,25 @@ export class EventSpans {
     if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
 
+  private skillRejected({ payload: p, meta }: TypedEvent<'footprint.skill.rejected'>): void {
+    const explanation = `"${p.requested}" is not reachable from "${p.current}" (allowed: ${p.allowed.join(', ') || 'none'})`;
+    this.genai.evaluate(p.agentId, { name: EVAL_SKILL_JUMP, label: 'refused', explanation }, meta.timestamp);
+  }
+
+  /** A router step's own decision judges its model's answer when it named no agent of the roster. */
+  private routeDecided({ payload: p, meta }: TypedEvent<'footprint.composition.route_decided'>): void {
+    this.rollups.step(p.chosen);
+    if (p.kind !== 'router' || p.matched !== 'llm') return;
+    if (p.inRoster === false) {
+      this.genai.evaluate(p.compositionId, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
+    }
+    this.genai.release(p.compositionId);
+  }
+
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
+    // A router's model call (kind 'router') stays open for the router's decision (routeDecided).
     if (meta.member.kind !== 'agent') return;
+    this.genai.release(p.agentId);
     const member = this.layout.container(meta.subflowPath);
     const finish = turnFinishReason(p.outcome, p.stoppedEarly?.reason);
     member.span.setAttributes({
