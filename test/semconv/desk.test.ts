@@ -37,7 +37,7 @@ conformanceSuite(
     },
     availableOnSpan: deskSpanFacts,
     availableOnPoint: deskPointFacts,
-    deviationsToday: ['agentSummary', 'metricResponseModelAndScope'],
+    deviationsToday: ['metricResponseModelAndScope'],
   },
   (result) => {
     // issue 13 item 2: the router's model calls sit under plain `router` / `llm` subflow spans.

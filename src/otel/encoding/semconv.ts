@@ -182,3 +182,5 @@ export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
 export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
 /** Why, in words (no content unless content capture is on). */
 export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
+/** What an agent does, as its composition describes it (an llmSwarm roster entry); conditionally required on invoke_agent. */
+export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';

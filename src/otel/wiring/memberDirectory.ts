@@ -7,6 +7,7 @@
  */
 import { stageIds } from '../../events/index.js';
 import type { Runner } from '../../runtime/index.js';
+import { boundString, GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
 import { agentProfileIdentity, compositionIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 
@@ -17,9 +18,10 @@ export function memberDirectory(root: Runner, conversationId?: string): Record<s
   const directory: Record<string, MemberIdentity> = {};
   const visit = (runner: Runner, path: readonly string[]): void => {
     if (path.length >= MAX_DEPTH) return;
-    for (const { mountId, runner: member } of runner.members()) {
+    for (const { mountId, runner: member, description } of runner.members()) {
       const memberPath = [...path, mountId];
       const identity = identityOf(member, conversationId);
+      if (identity && member.kind === 'agent' && description) identity.attributes[GEN_AI_AGENT_DESCRIPTION] = boundString(description);
       if (identity) directory[stageIds.pathKey(memberPath)] = identity;
       visit(member, memberPath);
     }

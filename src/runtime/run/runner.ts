@@ -38,6 +38,8 @@ export type RunResult = string | Paused;
 export interface MountedMember {
   mountId: string;
   runner: Runner;
+  /** What the member does, as its composition describes it (an llmSwarm roster entry's description). */
+  description?: string;
 }
 
 /**
