@@ -4,10 +4,10 @@
  * switch read from the environment.
  */
 import fc from 'fast-check';
-import { TraceFlags } from '@opentelemetry/api';
+import { diag, DiagLogLevel, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages } from '../../src/otel/encoding/content.js';
-import { resolveDetail } from '../../src/otel/wiring/options.js';
+import { resolveCapture, resolveDetail } from '../../src/otel/wiring/options.js';
 import { finishReason, providerName } from '../../src/otel/encoding/semconv.js';
 import { formatTraceparent, parseTraceparent } from '../../src/otel/encoding/traceparent.js';
 
@@ -16,6 +16,23 @@ describe('content capture switch', () => {
     const env = (value?: string) => ({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: value });
     for (const on of ['span_only', 'SPAN_ONLY', 'true', 'True', ' span_and_event ']) expect(captureFromEnv(env(on))).toBe(true);
     for (const off of [undefined, '', 'false', 'none', 'NO_CONTENT', 'event_only', '1']) expect(captureFromEnv(env(off))).toBe(false);
+  });
+});
+
+describe('span_and_event capture mode (issue 13 item 13)', () => {
+  it('captures on spans and warns once that the structured operation-details event is not emitted', () => {
+    const warnings: string[] = [];
+    diag.setLogger({ error() {}, warn: (m) => void warnings.push(m), info() {}, debug() {}, verbose() {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+    try {
+      const env = { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'SPAN_AND_EVENT' };
+      expect([resolveCapture(env), resolveCapture(env), resolveCapture({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'span_only' })]).toEqual([true, true, true]);
+      expect(warnings).toEqual([
+        'footprint-otel: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_and_event records content on spans only: the ' +
+          'gen_ai.client.inference.operation.details event needs structured attributes (the Logs API), which span events cannot carry',
+      ]);
+    } finally {
+      diag.disable();
+    }
   });
 });
 
