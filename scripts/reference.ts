@@ -51,7 +51,7 @@ export const SPANS: readonly SpanDoc[] = [
   {
     names: [S.agentSpanName('{agent name}')],
     kind: 'INTERNAL',
-    what: 'An agent turn (the run span itself for a top-level agent).',
+    what: 'An agent turn (the run span itself for a top-level agent), or an LLM router\'s decision: its model call, named by the router id (member kind `router`).',
     attributes: [
       S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_AGENT_DESCRIPTION, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
       S.GEN_AI_REQUEST_TEMPERATURE, S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS,

@@ -257,7 +257,8 @@ describe('llmRouter and llmSwarm', () => {
     { id: 'tech', description: 'Errors and outages' },
   ];
   // Runner runs trace a subflow that is no member under its subflow id (scope hooks carry no display name).
-  const routerCall = (depth: number, id = 'router') => [`${pad(depth)}${id}`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}llm`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
+  // The router's model call is its decision: invoke_agent {router id} (issue 13 item 2).
+  const routerCall = (depth: number, id = 'router') => [`${pad(depth)}${id}`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}invoke_agent router`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
 
   it('traces a router step on its own: the router call (chat span, cost) and its decision', async () => {
     const router = llmRouter({
@@ -330,7 +331,15 @@ describe('llmRouter and llmSwarm', () => {
       agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
     }).run('money back');
     expect(render(sdk.spans())).toBe(
-      ['invoke_workflow desk', '  chat router-m [CLIENT]', '  invoke_agent Billing', '    chat m-billing [CLIENT]', '  chat router-m [CLIENT]'].join('\n'),
+      [
+        'invoke_workflow desk',
+        '  invoke_agent router',
+        '    chat router-m [CLIENT]',
+        '  invoke_agent Billing',
+        '    chat m-billing [CLIENT]',
+        '  invoke_agent router',
+        '    chat router-m [CLIENT]',
+      ].join('\n'),
     );
     wellFormed();
   });

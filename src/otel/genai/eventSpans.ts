@@ -24,7 +24,7 @@ import {
   turnFinishReason,
 } from '../encoding/index.js';
 import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP } from './callSpans.js';
-import { agentProfileIdentity, compositionIdentity } from './memberIdentity.js';
+import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from './memberIdentity.js';
 import type { MemberLayout, RunSpans } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
@@ -125,9 +125,15 @@ export class EventSpans {
     target.span.addEvent(event.type, eventAttributes(event, this.capture), meta.timestamp);
   }
 
+  /**
+   * An agent's turn, or a router's model call (the router's decision: an agent invocation named by
+   * the router's id, see memberIdentity.ts), opens the member span that stands for it.
+   */
   private turnStart({ payload: p, meta }: TypedEvent<'footprint.agent.turn_start'>): void {
-    if (meta.member.kind !== 'agent') return;
-    const identity = agentProfileIdentity({ ...p, id: p.agentId, conversationId: this.conversationId });
+    const kind = meta.member.kind;
+    if (kind !== 'agent' && kind !== 'router') return;
+    const profile = { ...p, id: p.agentId, conversationId: this.conversationId };
+    const identity = kind === 'agent' ? agentProfileIdentity(profile) : routerDecisionIdentity({ ...profile, name: p.agentId });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
@@ -148,9 +154,10 @@ export class EventSpans {
   }
 
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
-    // A router's model call (kind 'router') stays open for the router's decision (routeDecided).
-    if (meta.member.kind !== 'agent') return;
-    this.genai.release(p.agentId);
+    const kind = meta.member.kind;
+    if (kind !== 'agent' && kind !== 'router') return;
+    // A router's chat span stays open for the router's decision (routeDecided).
+    if (kind === 'agent') this.genai.release(p.agentId);
     const member = this.layout.container(meta.subflowPath);
     const finish = turnFinishReason(p.outcome, p.stoppedEarly?.reason);
     member.span.setAttributes({

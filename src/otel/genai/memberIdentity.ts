@@ -61,6 +61,17 @@ export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
   return identity;
 }
 
+/**
+ * A router's model call: the router's decision is an agent invocation (an LLM choosing among
+ * agents), so it is `invoke_agent {router id}` with the router's model, member kind 'router'; the
+ * router step around it (Ask, the call, Decide) stays `invoke_workflow {router id}` when it is a run.
+ */
+export function routerDecisionIdentity(router: AgentProfile): MemberIdentity {
+  const identity = agentProfileIdentity(router);
+  identity.attributes[FP_MEMBER_KIND] = 'router';
+  return identity;
+}
+
 /** A composition's span identity, with its kind (what composition.enter names it with). */
 export function compositionIdentity(kind: RunnerKind, id: string): MemberIdentity {
   const identity = workflowIdentity(kind, id);

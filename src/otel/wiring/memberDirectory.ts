@@ -8,7 +8,7 @@
 import { stageIds } from '../../events/index.js';
 import type { Runner } from '../../runtime/index.js';
 import { boundString, GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
-import { agentProfileIdentity, compositionIdentity } from '../genai/index.js';
+import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 
 /** How deep the directory follows mounts (runner trees are shallow; this bounds a pathological one). */
@@ -18,6 +18,11 @@ export function memberDirectory(root: Runner, conversationId?: string): Record<s
   const directory: Record<string, MemberIdentity> = {};
   const visit = (runner: Runner, path: readonly string[]): void => {
     if (path.length >= MAX_DEPTH) return;
+    const modelCall = runner.modelCallMount();
+    if (modelCall !== undefined) {
+      const profile = { ...runner.profile(), id: runner.id, name: runner.id, conversationId };
+      directory[stageIds.pathKey([...path, modelCall])] = routerDecisionIdentity(profile);
+    }
     for (const { mountId, runner: member, description } of runner.members()) {
       const memberPath = [...path, mountId];
       const identity = identityOf(member, conversationId);
@@ -30,7 +35,7 @@ export function memberDirectory(root: Runner, conversationId?: string): Record<s
   return directory;
 }
 
-/** Agents and compositions are members with spans of their own; a standalone LLMCall or router step is not (yet) named ahead. */
+/** Agents and compositions are members with spans of their own (a router's is its model call, above). */
 function identityOf(runner: Runner, conversationId?: string): MemberIdentity | undefined {
   switch (runner.kind) {
     case 'agent':

@@ -96,6 +96,9 @@ export function llmRouter(options: LlmRouterOptions): LlmRouter {
   };
 }
 
+/** Where the router mounts its model call (LLMCall's chart). */
+const MODEL_CALL_MOUNT = 'llm';
+
 /** The router as a runner: Ask -> the model call (LLMCall's chart) -> Decide. */
 export class RouterStep extends Runner {
   readonly kind = 'router' as const;
@@ -116,6 +119,10 @@ export class RouterStep extends Runner {
     return this.llm.profile();
   }
 
+  override modelCallMount(): string {
+    return MODEL_CALL_MOUNT;
+  }
+
   protected buildChart(): FlowChart {
     const m: MemberRef = { kind: this.kind, id: this.id };
     return flowChart<RouterState>(
@@ -128,7 +135,7 @@ export class RouterStep extends Runner {
       'ask',
     )
       .addSubFlowChartNext(
-        'llm',
+        MODEL_CALL_MOUNT,
         this.llm.chart(),
         this.llm.name,
         mountOptions<RouterState>(

@@ -105,6 +105,14 @@ export abstract class Runner {
     return {};
   }
 
+  /**
+   * The model call it makes as a step of its own, mounted as a subflow but no member (a router's
+   * decision): telemetry shows it as the agent invocation it is.
+   */
+  modelCallMount(): string | undefined {
+    return undefined;
+  }
+
   /** Instruments this runner brings to every run it takes part in (e.g. an agent's route recorder). */
   ownInstruments(): readonly RunInstrument[] {
     return [];
