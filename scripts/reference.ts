@@ -46,16 +46,18 @@ export const SPANS: readonly SpanDoc[] = [
     what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
     attributes: [
       S.FP_RUN_ID, S.FP_RUNNER_KIND, S.FP_RUNNER_ID, S.FP_RUN_OUTCOME, S.FP_TOKENS_INPUT, S.FP_TOKENS_OUTPUT, S.FP_COST_USD,
-      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.ERROR_TYPE,
+      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.FP_RUN_STOP_REASON, S.ERROR_TYPE,
     ],
   },
   {
     names: [S.agentSpanName('{agent name}')],
     kind: 'INTERNAL',
-    what: 'An agent turn (the run span itself for a top-level agent).',
+    what: 'An agent turn (the run span itself for a top-level agent), or an LLM router\'s decision: its model call, named by the router id (member kind `router`).',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
-      S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.FP_COST_USD, S.FP_LLM_CALLS,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_AGENT_DESCRIPTION, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
+      S.GEN_AI_REQUEST_TEMPERATURE, S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS,
+      S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+      S.GEN_AI_RESPONSE_FINISH_REASONS, S.FP_COST_USD, S.FP_LLM_CALLS,
       S.FP_ITERATIONS, S.FP_TURN_OUTCOME, S.FP_MEMBER_KIND, S.FP_MEMBER_ID,
     ],
   },
@@ -82,7 +84,7 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'INTERNAL',
     what: 'One tool call; failed on an error, invalid arguments or an unknown tool.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.FP_AGENT, S.FP_ITERATION,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.GEN_AI_TOOL_DESCRIPTION, S.FP_AGENT, S.FP_ITERATION,
       S.FP_TOOL_PARALLEL_COUNT, S.FP_TOOL_STATUS, S.FP_PAUSED, S.ERROR_TYPE,
     ],
   },
@@ -105,6 +107,7 @@ export const SPANS: readonly SpanDoc[] = [
 /** Opt-in content attributes (only under the content-capture variable). */
 export const CONTENT_ATTRIBUTES: readonly string[] = [
   S.GEN_AI_SYSTEM_INSTRUCTIONS, S.GEN_AI_INPUT_MESSAGES, S.GEN_AI_OUTPUT_MESSAGES, S.GEN_AI_TOOL_CALL_ARGUMENTS, S.GEN_AI_TOOL_CALL_RESULT,
+  S.GEN_AI_TOOL_DEFINITIONS,
 ];
 
 /** Span events the structure layer adds (typed events are listed under Events). */
@@ -122,7 +125,8 @@ function spansSection(): string[] {
     ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
     '',
     `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
-      `span, that caller (\`resumed_by\`). A failed span has status ERROR, ${code(S.ERROR_TYPE)} and an \`exception\` event. ` +
+      `span, that caller (\`resumed_by\`). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',
     `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
@@ -139,6 +143,12 @@ function spansSection(): string[] {
       `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
       `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EV_ATTEMPT).map(code).join(', ')}. ` +
       `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,
+    '',
+    `The runtime's own checks of a model's answer are ${code(S.EV_EVALUATION_RESULT)} events on that answer's \`chat\` span ` +
+      `(kept open until the agent's next step, ended at its own end time), with ${code(S.GEN_AI_EVALUATION_NAME)} ` +
+      `(\`footprint.skill_jump\`: a refused skill jump; \`footprint.tool_arguments\`: arguments failing the tool's schema; ` +
+      `\`footprint.router_choice\`: a router step naming an agent outside its roster), ${code(S.GEN_AI_EVALUATION_SCORE_LABEL)} ` +
+      `(\`refused\`, \`invalid\`, \`not_in_roster\`), ${code(S.GEN_AI_EVALUATION_SCORE_VALUE)} 0 and ${code(S.GEN_AI_EVALUATION_EXPLANATION)}.`,
   ];
 }
 

@@ -64,6 +64,9 @@ export interface EventPayloads {
     /** The user's message (content: exported only under content capture). */
     message: string;
     skillGraph: boolean;
+    /** The request settings every call of the turn uses, when the agent sets them. */
+    temperature?: number;
+    maxTokens?: number;
   };
   'footprint.agent.turn_end': {
     agentId: string;
@@ -103,7 +106,11 @@ export interface EventPayloads {
     toolCount: number;
     /** Content: exported only under content capture. */
     systemPrompt?: string;
+    /** The provider sends the system prompt as the history's first message (LLMProvider.systemPromptInHistory). */
+    systemPromptInHistory?: boolean;
     messages: CapturedMessage[];
+    /** The tools offered to the model (content: exported only under content capture). */
+    tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
   };
   'footprint.stream.llm_end': {
     callId: string;
@@ -123,13 +130,16 @@ export interface EventPayloads {
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
-    error?: { type: string; message: string; status?: number; retryable?: boolean };
+    /** `type` is low-cardinality (an HTTP status, a provider error kind); `name` the error's class, e.g. ProviderError. */
+    error?: { type: string; name: string; message: string; status?: number; retryable?: boolean };
   };
   'footprint.stream.tool_start': {
     agentId: string;
     iteration: number;
     toolCallId: string;
     toolName: string;
+    /** What the tool does, as the model was told (absent for a tool the agent does not have). */
+    description?: string;
     parallelCount: number;
     /** Content: exported only under content capture. */
     args: unknown;

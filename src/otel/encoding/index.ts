@@ -9,8 +9,8 @@
 export * from './semconv.js';
 export * as semconv from './semconv.js';
 export { boundString, flatten, MAX_NAME, safeJson, toList } from './bounded.js';
-export { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage } from './content.js';
+export { answerMessage, boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage, toolDefinitions } from './content.js';
 export { decisionAttributes, selectionAttributes } from './evidence.js';
-export { recordFailure, typeOf } from './failure.js';
+export { failureOf, markFailed, recordFailure, typeOf } from './failure.js';
 export { eventAttributes } from './spanEventAttributes.js';
 export { formatTraceparent, parseTraceparent } from './traceparent.js';

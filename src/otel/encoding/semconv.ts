@@ -193,3 +193,32 @@ const FINISH_REASONS: Record<string, string> = {
 export function finishReason(stopReason: string): string {
   return FINISH_REASONS[stopReason] ?? stopReason;
 }
+
+// ── added for issue 13 (span side): v1.41 keys the bridge now writes ─────────────────────────────
+/** What a tool does, as the model was told (execute_tool, recommended). */
+export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
+
+/**
+ * Why an agent turn finished, as a semconv finish reason: an answer is `stop`, a turn cut at its
+ * iteration cap `length` (a limit ran out, as a model's max_tokens does), a loop guard's stop `stop`.
+ */
+export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'route_trip'): string {
+  return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
+}
+/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
+export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
+/** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
+export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+
+/** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
+export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
+/** Which check judged the answer (footprint.skill_jump, footprint.tool_arguments, footprint.router_choice). */
+export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
+/** The check's score: 0, the answer failed it (only failures are reported). */
+export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
+/** The check's verdict: refused, invalid, not_in_roster. */
+export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
+/** Why, in words (no content unless content capture is on). */
+export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
+/** What an agent does, as its composition describes it (an llmSwarm roster entry); conditionally required on invoke_agent. */
+export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';

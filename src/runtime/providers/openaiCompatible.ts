@@ -38,6 +38,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
   return {
     name,
     server,
+    systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
       const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, options);
       return parseResponse(boundary, body);

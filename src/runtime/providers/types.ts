@@ -63,5 +63,11 @@ export interface LLMProvider {
    * HTTP providers set it; scripted and custom providers may leave it out.
    */
   readonly server?: ModelServer;
+  /**
+   * The wire format sends the system prompt as the first message of the history (OpenAI's chat
+   * completions), not apart from it (Anthropic's `system`): telemetry then records it as the first
+   * input message, as the GenAI conventions ask, instead of as system instructions.
+   */
+  readonly systemPromptInHistory?: boolean;
   complete(request: LLMRequest, options?: CompleteOptions): Promise<LLMResponse>;
 }

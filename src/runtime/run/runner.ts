@@ -40,6 +40,19 @@ export type RunResult = string | Paused;
 export interface MountedMember {
   mountId: string;
   runner: Runner;
+  /** What the member does, as its composition describes it (an llmSwarm roster entry's description). */
+  description?: string;
+}
+
+/**
+ * What a runner's model settings are before it runs: telemetry names a span with them when the
+ * span starts (the GenAI conventions mark provider and model as sampling-relevant).
+ */
+export interface RunnerProfile {
+  provider?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 /** Thrown when run() is cancelled through its AbortSignal. */
@@ -87,6 +100,19 @@ export abstract class Runner {
    */
   routesTo(_mountId: string): boolean {
     return false;
+  }
+
+  /** Its model settings, for runners that call a model (agents, LLM calls, routers); none by default. */
+  profile(): RunnerProfile {
+    return {};
+  }
+
+  /**
+   * The model call it makes as a step of its own, mounted as a subflow but no member (a router's
+   * decision): telemetry shows it as the agent invocation it is.
+   */
+  modelCallMount(): string | undefined {
+    return undefined;
   }
 
   /** Instruments this runner brings to every run it takes part in (e.g. an agent's route recorder). */

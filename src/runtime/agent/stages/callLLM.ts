@@ -48,7 +48,9 @@ export function callLLMStage(config: AgentConfig) {
       messageCount: request.messages.length,
       toolCount: request.tools?.length ?? 0,
       systemPrompt: request.systemPrompt,
+      systemPromptInHistory: brain.provider.systemPromptInHistory,
       messages: request.messages,
+      tools: request.tools,
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
@@ -65,6 +67,7 @@ export function callLLMStage(config: AgentConfig) {
         content: '',
         error: {
           type: errorType(error),
+          name: error instanceof Error ? error.name : typeof error,
           message: describe(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,

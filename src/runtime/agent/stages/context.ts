@@ -35,6 +35,8 @@ export function contextStage(config: AgentConfig) {
         turnId: scope.turnId,
         message,
         skillGraph: config.cursor !== undefined,
+        temperature: config.temperature,
+        maxTokens: config.maxTokens,
       });
     }
     // ToolCalls counts the next iteration as it loops back (a stage that writes anyway), so this
