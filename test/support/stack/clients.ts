@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { REPO } from '../../stack/stack-files.js';
 
 export interface DemoSummaryNumbers {
@@ -73,10 +74,13 @@ export interface DemoOptions {
   cwd?: string;
 }
 
+/** The CLI from the sources through tsx's loader, as the CLI tests run it: no build needed. */
+const CLI = ['--import', pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, path.join(REPO, 'src', 'cli', 'main.ts')];
+
 /** Runs `footprint-otel demo` in a scratch folder (so no telemetry/ lands in the repo). */
 export function runDemo(opts: DemoOptions): Promise<DemoRun> {
   const cwd = opts.cwd ?? mkdtempSync(path.join(os.tmpdir(), 'footprint-demo-'));
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/footprint-otel.js'), 'demo', '--no-color', ...opts.args], {
+  const child = spawn(process.execPath, [...CLI, 'demo', '--no-color', ...opts.args], {
     cwd,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
