@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBackends, waitFor } from '../support/backends.js';
 import { runDemo, type DemoRun } from '../support/stack/clients.js';
-import { startOtlpTap, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
+import { startOtlpTap, TAP_PROTOCOL_ENV, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { durationSeconds, loadYaml, PATHS } from './stack-files.js';
 
@@ -29,7 +29,7 @@ describeWithBackends('the real collector killed and restarted during a load', ['
     tap = await startOtlpTap(() => stack.otlpUrl);
     const demo = runDemo({
       args: ['--runs', String(RUNS), '--concurrency', '4', '--seed', '3'],
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: SERVICE, OTEL_METRIC_EXPORT_INTERVAL: '1000' },
+      env: { ...TAP_PROTOCOL_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: SERVICE, OTEL_METRIC_EXPORT_INTERVAL: '1000' },
     });
     // Kill the collector once the first spans went through, keep it down, start it again.
     await waitFor(() => tap.traces().size > 0, { what: 'the first accepted spans', timeoutMs: 30_000, intervalMs: 50 });
