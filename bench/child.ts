@@ -1,11 +1,15 @@
 /**
  * One benchmark mode, in its own process (AsyncLocalStorage promise hooks are process-global, so
- * modes must not share one). Prints one JSON line: the median time per run (or per span for the SDK
- * floor) over several repeats, the stages per run and the spans per run.
+ * modes must not share one). Prints one JSON line: the median time per run (or per stage for the
+ * engine floor, per span for the SDK floor) over several repeats, by the wall clock and by the
+ * process's CPU time (which a loaded machine inflates less), the stages per run and the spans per run.
  *
  *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
+ *   replay-full | replay-semantic: the bridge alone, a recorded turn replayed (bench/bridgeReplay.ts)
+ *   context-only: the untraced turn inside an OTel context (AsyncLocalStorage propagation, no spans)
+ *   clone-bytes: not timed; what footprintjs copies per untraced turn (bench/cloneBytes.ts)
  */
-import { context, trace, type Context } from '@opentelemetry/api';
+import { context, createContextKey, trace, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -27,36 +31,49 @@ const countingNoop: SpanExporter = {
   forceFlush: async () => {},
 };
 
-const traced = !['bare', 'untraced', 'engine-floor'].includes(mode);
+const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'context-only'].includes(mode);
+if (mode === 'context-only') context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 let provider: BasicTracerProvider | undefined;
 if (traced) {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const exporter = mode.endsWith('-otlp') ? new OTLPTraceExporter({ url: `${receiverUrl}/v1/traces` }) : countingNoop;
   provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
-  process.env.FOOTPRINT_OTEL_DETAIL = mode.startsWith('semantic') ? 'semantic' : 'full';
+  process.env.FOOTPRINT_OTEL_DETAIL = mode.includes('semantic') ? 'semantic' : 'full';
 }
 
 const { referenceAgent, MESSAGE } = await import('./scenario.js');
 const { registerInstrument, now } = await import('../src/index.js');
 
-async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<number> {
+/** µs per call, the median over the repeats, by the wall clock and by this process's CPU time. */
+interface PerCall {
+  wall: number;
+  cpu: number;
+}
+
+async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
   for (let i = 0; i < WARMUP; i++) {
     await call();
     if (i % 50 === 0) await new Promise((r) => setImmediate(r));
   }
-  const samples: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
       await call();
       if (i % 50 === 0) await new Promise((r2) => setImmediate(r2));
     }
-    samples.push(((performance.now() - started) * 1000) / runs);
+    const cpuUsed = process.cpuUsage(cpuStarted);
+    wall.push(((performance.now() - started) * 1000) / runs);
+    cpu.push((cpuUsed.user + cpuUsed.system) / runs);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { wall: median(wall), cpu: median(cpu) };
 }
+
+const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units });
 
 const agent = referenceAgent();
 
@@ -81,7 +98,14 @@ if (traced) {
 }
 const spansPerRun = exportedSpans - spansBefore;
 
-let usPerUnit: number;
+if (mode === 'clone-bytes') {
+  const { measureCloneBytes } = await import('./cloneBytes.js');
+  const cloned = await measureCloneBytes({ turn: () => agent.run(MESSAGE), turns: 5 });
+  process.stdout.write(`${JSON.stringify({ mode, ...cloned })}\n`);
+  process.exit(0);
+}
+
+let perUnit: PerCall;
 if (mode === 'sdk-floor') {
   // The OTel SDK's own cost of one span as the bridge makes it: explicit parent and times, 3 attributes.
   const tracer = trace.getTracer('bench-floor');
@@ -93,7 +117,7 @@ if (mode === 'sdk-floor') {
       span.end(now());
     }
   };
-  usPerUnit = (await timePerCall(batch, RUNS)) / 100;
+  perUnit = per(await timePerCall(batch, RUNS), 100);
 } else if (mode === 'engine-floor') {
   // footprintjs's own cost per stage: a linear chart of the same length, one read and one write each.
   const { flowChart } = await import('footprintjs');
@@ -102,15 +126,30 @@ if (mode === 'sdk-floor') {
   for (let i = 1; i < stages; i++) builder = builder.addFunction(`S${i}`, (s) => void (s.n = s.n + 1), `s${i}`);
   const chart = builder.setLogger(quietLogger).build();
   const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
-  usPerUnit = perRun / stages;
+  perUnit = per(perRun, stages);
+} else if (mode.startsWith('replay-')) {
+  const { recordTurn, replayTurn } = await import('./bridgeReplay.js');
+  const steps = await recordTurn(() => agent.run(MESSAGE));
+  const tracer = trace.getTracer('bench-replay');
+  const detail = mode === 'replay-semantic' ? 'semantic' : 'full';
+  perUnit = await timePerCall(async () => replayTurn(steps, { tracer, detail }), RUNS);
+} else if (mode === 'context-only') {
+  // The runtime's untraced turn inside a context of its own, as the tracing run wrapper enters one.
+  const inside = createContextKey('bench.inside');
+  perUnit = await timePerCall(() => context.with(context.active().setValue(inside, true), () => agent.run(MESSAGE)), RUNS);
 } else if (mode === 'bare') {
+  // The chart in a plain executor, inside the run hub its stages reach for their run's store.
+  const { withHub } = await import('../src/runtime/run/context.js');
+  const { MemberIndex } = await import('../src/runtime/run/members.js');
+  const { RunHub } = await import('../src/runtime/run/hub.js');
   const chart = agent.chart();
-  usPerUnit = await timePerCall(
-    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } }),
+  const index = new MemberIndex(agent);
+  perUnit = await timePerCall(
+    () => withHub(new RunHub('run_bench', index), () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } })),
     RUNS,
   );
 } else {
-  usPerUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
+  perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
 }
 await provider?.shutdown();
-process.stdout.write(`${JSON.stringify({ mode, usPerUnit, stages, spansPerRun })}\n`);
+process.stdout.write(`${JSON.stringify({ mode, usPerUnit: perUnit.wall, cpuUsPerUnit: perUnit.cpu, stages, spansPerRun })}\n`);

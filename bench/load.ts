@@ -1,68 +1,73 @@
 /**
  * Throughput and memory, in their own processes (run by bench/run.ts):
- *   throughput <receiverUrl>  sustained runs/s with startTelemetry() exporting to a live receiver:
- *                             paced at a documented rate (no span may be lost), then unpaced past
- *                             what the exporter keeps up with (drops counted, runs never blocked)
+ *   paced <receiverUrl>       startTelemetry() exporting to a live receiver at the documented rate
+ *                             (BENCH_PACED_RATE runs/s): no span may be lost, and the receiver
+ *                             counts what arrived
+ *   unpaced <receiverUrl>     32 runs in flight, past what the exporter keeps up with: drops are
+ *                             counted, runs never blocked
  *   memory-traced             heap (after GC) every 10% of BENCH_MEMORY_RUNS traced runs
  *   memory-paused             the same for runs that pause and are never resumed
  * Prints one JSON line.
  */
-const [mode = 'throughput', receiverUrl = ''] = process.argv.slice(2);
+import type { TelemetryHealth } from '../src/telemetry/index.js';
+
+const [mode = 'paced', receiverUrl = ''] = process.argv.slice(2);
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Spans dropped at the full queue, and spans lost in failed exports (every other cause). */
+const dropped = (health: TelemetryHealth) => health.spans.lost.queue_full ?? 0;
+const failedSpans = (health: TelemetryHealth) => Object.values(health.spans.lost).reduce((a, b) => a + b, 0) - dropped(health);
 const heapMb = () => {
   gc?.();
   return process.memoryUsage().heapUsed / 1024 / 1024;
 };
 
-if (mode === 'throughput') {
+if (mode === 'paced' || mode === 'unpaced') {
   const { startTelemetry } = await import('../src/telemetry/index.js');
   // the receiver counts spans in OTLP JSON; http/protobuf is the default
   process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??= 'http/json';
   const telemetry = startTelemetry({ endpoint: receiverUrl, serviceName: 'footprint-bench', handleExit: false, metricExportIntervalMs: 60_000 });
   const { referenceAgent, MESSAGE } = await import('./scenario.js');
   const agent = referenceAgent();
-  const rate = Number(process.env.BENCH_PACED_RATE ?? 100);
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  // Paced: `rate` runs per second for `seconds`.
-  let pacedRuns = 0;
-  const pacedStart = performance.now();
-  const inflight: Promise<unknown>[] = [];
-  while (performance.now() - pacedStart < seconds * 1000) {
-    const due = Math.floor(((performance.now() - pacedStart) / 1000) * rate);
-    while (pacedRuns < due) {
-      pacedRuns++;
-      inflight.push(agent.run(MESSAGE));
+  let runs = 0;
+  const started = performance.now();
+  const rate = Number(process.env.BENCH_PACED_RATE ?? 100);
+  if (mode === 'paced') {
+    // `rate` runs per second for `seconds`.
+    const inflight: Promise<unknown>[] = [];
+    while (performance.now() - started < seconds * 1000) {
+      const due = Math.floor(((performance.now() - started) / 1000) * rate);
+      while (runs < due) {
+        runs++;
+        inflight.push(agent.run(MESSAGE));
+      }
+      await new Promise((r) => setTimeout(r, 5));
     }
-    await new Promise((r) => setTimeout(r, 5));
+    await Promise.all(inflight);
+  } else {
+    // 32 runs in flight at all times, as fast as the process goes.
+    const worker = async () => {
+      while (performance.now() - started < seconds * 1000) {
+        await agent.run(MESSAGE);
+        runs++;
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, worker));
   }
-  await Promise.all(inflight);
+  const elapsedSeconds = (performance.now() - started) / 1000;
   await telemetry.forceFlush();
-  const afterPaced = telemetry.health();
-  // Unpaced: 32 runs in flight at all times, as fast as the process goes.
-  let unpacedRuns = 0;
-  const unpacedStart = performance.now();
-  const worker = async () => {
-    while (performance.now() - unpacedStart < seconds * 1000) {
-      await agent.run(MESSAGE);
-      unpacedRuns++;
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
-  const unpacedSeconds = (performance.now() - unpacedStart) / 1000;
-  await telemetry.forceFlush();
-  const afterUnpaced = telemetry.health();
+  const health = telemetry.health();
   await telemetry.shutdown();
   process.stdout.write(
     `${JSON.stringify({
       mode,
-      paced: { rate, runs: pacedRuns, droppedSpans: afterPaced.spansDropped, failedExports: afterPaced.exportFailures.traces },
-      unpaced: {
-        runs: unpacedRuns,
-        runsPerSecond: unpacedRuns / unpacedSeconds,
-        droppedSpans: afterUnpaced.spansDropped - afterPaced.spansDropped,
-        failedExports: afterUnpaced.exportFailures.traces - afterPaced.exportFailures.traces,
-      },
+      rate: mode === 'paced' ? rate : undefined,
+      runs,
+      runsPerSecond: runs / elapsedSeconds,
+      droppedSpans: dropped(health),
+      failedExports: failedSpans(health),
     })}\n`,
   );
 } else {

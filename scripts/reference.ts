@@ -1,6 +1,6 @@
 /**
  * Generates the README's reference section — the spans the bridge creates and their attributes
- * (names from src/otel/encoding/semconv.ts), every typed event with its payload fields (EVENT_DOCS, fields read
+ * (names from src/otel/encoding/semconv.ts), the error.type values (src/runtime/run/errorTypes.ts), every typed event with its payload fields (EVENT_DOCS, fields read
  * from the EventPayloads declaration in src/events/catalog.ts), and every metric (METRIC_CATALOG with
  * its Prometheus names) — between `<!-- reference:start -->` and `<!-- reference:end -->`.
  *
@@ -13,9 +13,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { EVENT_DOCS, EVENT_TYPES, type EventType } from '../src/events/catalog.js';
-import { METRIC_CATALOG } from '../src/otel/metrics/catalog.js';
+import { METRIC_CATALOG, METRICS } from '../src/otel/metrics/catalog.js';
 import { prometheusSeries } from '../src/otel/metrics/prometheusNames.js';
 import * as S from '../src/otel/encoding/semconv.js';
+import { ERROR_TYPE_DOCS } from '../src/runtime/run/errorTypes.js';
 
 export const START_MARKER = '<!-- reference:start -->';
 export const END_MARKER = '<!-- reference:end -->';
@@ -45,16 +46,18 @@ export const SPANS: readonly SpanDoc[] = [
     what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
     attributes: [
       S.FP_RUN_ID, S.FP_RUNNER_KIND, S.FP_RUNNER_ID, S.FP_RUN_OUTCOME, S.FP_TOKENS_INPUT, S.FP_TOKENS_OUTPUT, S.FP_COST_USD,
-      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.ERROR_TYPE,
+      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.FP_RUN_STOP_REASON, S.ERROR_TYPE,
     ],
   },
   {
     names: [S.agentSpanName('{agent name}')],
     kind: 'INTERNAL',
-    what: 'An agent turn (the run span itself for a top-level agent).',
+    what: 'An agent turn (the run span itself for a top-level agent), or an LLM router\'s decision: its model call, named by the router id (member kind `router`).',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
-      S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.FP_COST_USD, S.FP_LLM_CALLS,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_AGENT_DESCRIPTION, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
+      S.GEN_AI_REQUEST_TEMPERATURE, S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS,
+      S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+      S.GEN_AI_RESPONSE_FINISH_REASONS, S.FP_COST_USD, S.FP_LLM_CALLS,
       S.FP_ITERATIONS, S.FP_TURN_OUTCOME, S.FP_MEMBER_KIND, S.FP_MEMBER_ID,
     ],
   },
@@ -69,10 +72,10 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'CLIENT',
     what: 'One model call, with its usage and cost; the provider call (and its HTTP span) runs inside it.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.GEN_AI_REQUEST_TEMPERATURE,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.SERVER_ADDRESS, S.SERVER_PORT, S.GEN_AI_REQUEST_TEMPERATURE,
       S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_RESPONSE_FINISH_REASONS,
       S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
+      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
       S.FP_ITERATION, S.FP_LLM_CALL_ID, S.FP_COST_USD, S.FP_COST_PRICED, S.ERROR_TYPE,
     ],
   },
@@ -81,7 +84,7 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'INTERNAL',
     what: 'One tool call; failed on an error, invalid arguments or an unknown tool.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.FP_AGENT, S.FP_ITERATION,
+      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.GEN_AI_TOOL_DESCRIPTION, S.FP_AGENT, S.FP_ITERATION,
       S.FP_TOOL_PARALLEL_COUNT, S.FP_TOOL_STATUS, S.FP_PAUSED, S.ERROR_TYPE,
     ],
   },
@@ -104,6 +107,7 @@ export const SPANS: readonly SpanDoc[] = [
 /** Opt-in content attributes (only under the content-capture variable). */
 export const CONTENT_ATTRIBUTES: readonly string[] = [
   S.GEN_AI_SYSTEM_INSTRUCTIONS, S.GEN_AI_INPUT_MESSAGES, S.GEN_AI_OUTPUT_MESSAGES, S.GEN_AI_TOOL_CALL_ARGUMENTS, S.GEN_AI_TOOL_CALL_RESULT,
+  S.GEN_AI_TOOL_DEFINITIONS,
 ];
 
 /** Span events the structure layer adds (typed events are listed under Events). */
@@ -121,8 +125,16 @@ function spansSection(): string[] {
     ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
     '',
     `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
-      `span, that caller (\`resumed_by\`). A failed span has status ERROR, ${code(S.ERROR_TYPE)} and an \`exception\` event. ` +
+      `span, that caller (\`resumed_by\`). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
+    '',
+    `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
+      `\`gen_ai.usage.*\` attributes and records nothing in ${code(METRICS.tokenUsage.name)}; a failed call has neither usage ` +
+      `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. ${code(S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)} (part of the output tokens) is on ` +
+      `spans only: ${code(S.GEN_AI_TOKEN_TYPE)} has no reasoning value in ${S.SEMCONV_VERSION}. The cost of a call is known only from its usage and a listed price: ` +
+      `otherwise (no usage, or a model the pricing table lacks) ${code(S.FP_COST_USD)} is 0 with ${code(S.FP_COST_PRICED)} \`false\`, ` +
+      `and ${code(METRICS.llmCost.name)} adds 0.`,
     '',
     `Span events: every typed event below except model calls, tool calls and cost ticks (which become \`chat\` and ` +
       `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
@@ -131,6 +143,30 @@ function spansSection(): string[] {
       `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
       `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EV_ATTEMPT).map(code).join(', ')}. ` +
       `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,
+    '',
+    `The runtime's own checks of a model's answer are ${code(S.EV_EVALUATION_RESULT)} events on that answer's \`chat\` span ` +
+      `(kept open until the agent's next step, ended at its own end time), with ${code(S.GEN_AI_EVALUATION_NAME)} ` +
+      `(\`footprint.skill_jump\`: a refused skill jump; \`footprint.tool_arguments\`: arguments failing the tool's schema; ` +
+      `\`footprint.router_choice\`: a router step naming an agent outside its roster), ${code(S.GEN_AI_EVALUATION_SCORE_LABEL)} ` +
+      `(\`refused\`, \`invalid\`, \`not_in_roster\`), ${code(S.GEN_AI_EVALUATION_SCORE_VALUE)} 0 and ${code(S.GEN_AI_EVALUATION_EXPLANATION)}.`,
+  ];
+}
+
+// ── error.type ───────────────────────────────────────────────────────────────────────────────────
+
+function errorTypesSection(): string[] {
+  return [
+    `#### ${code(S.ERROR_TYPE)} values`,
+    '',
+    `The values footprint-otel reports in ${code(S.ERROR_TYPE)} (semantic conventions ${S.SEMCONV_VERSION}), from ` +
+      'src/runtime/run/errorTypes.ts. A failure that fails a member or the run carries the same value up to their spans and ' +
+      `\`run.failed\`; a failure that carries no type at all is reported as \`_OTHER\`, the conventions' fallback.`,
+    '',
+    '| error.type | reported by | means |',
+    '|---|---|---|',
+    ...ERROR_TYPE_DOCS.map((doc) =>
+      row([code(doc.value) + (doc.examples ? ` (${doc.examples.map(code).join(', ')})` : ''), doc.where, doc.means]),
+    ),
   ];
 }
 
@@ -251,10 +287,12 @@ function metricsSection(): string[] {
 /** The generated reference, without the markers. */
 export function renderReference(): string {
   return [
-    '_Generated by `npm run reference` (scripts/reference.ts) from src/otel/encoding/semconv.ts, src/events/catalog.ts and ' +
-      'src/otel/metrics/catalog.ts; edit those, not this._',
+    '_Generated by `npm run reference` (scripts/reference.ts) from src/otel/encoding/semconv.ts, src/runtime/run/errorTypes.ts, ' +
+      'src/events/catalog.ts and src/otel/metrics/catalog.ts; edit those, not this._',
     '',
     ...spansSection(),
+    '',
+    ...errorTypesSection(),
     '',
     ...eventsSection(),
     '',

@@ -6,11 +6,16 @@ export const USAGE = `Usage:
       Run the support desk over a seeded ticket mix (12 tickets by default; --ticket runs one of
       your own): the waterfall of one run, then a summary; with --runs, a progress bar too.
       Telemetry goes over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else to OTLP-JSON
-      files under ./telemetry/.
+      files under ./telemetry/ (files of its own per invocation, rotated at 64 MiB).
+      Ctrl-C / SIGTERM: no new runs, runs in flight end or are cancelled, telemetry is flushed
+      (bounded), then a summary; a second one exits at once.
   footprint-otel view <file|dir> [--trace ID] [--trips] [--list] [--no-color]
       Print the waterfall of a stored run: the latest, the one with --trace ID, or the latest with a
-      loop-guard trip (--trips). --list lists the stored runs instead.
-  footprint-otel --help`;
+      loop-guard trip (--trips). --list lists the stored runs (and trace fragments) instead.
+  footprint-otel --help
+
+Exit status: 0 done; 1 error; 2 usage error; 3 the demo ran but every span of its telemetry was
+lost; 130 / 143 the demo was stopped by SIGINT / SIGTERM.`;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';

@@ -1,19 +1,25 @@
 /**
  * `footprint-otel demo` (what `npm start` runs): the support desk over a seeded ticket mix, traced
  * and metered through startTelemetry(). Prints the waterfall of one run (the latest that tripped a
- * loop guard, else the latest) and a summary of every run, and says where the telemetry went.
- * Only this invocation's runs are candidates for the waterfall (the trace file keeps earlier ones).
- * The span pipeline is sized for the demo's burst of spans unless OTEL_BSP_* says otherwise.
+ * loop guard, else the latest) read back from this invocation's own telemetry files, a summary of
+ * every run, and an exact account of the telemetry: spans and data points delivered and lost, by cause.
+ *
+ * Never loses telemetry silently: a new run starts only when the span queue has room for the spans
+ * of the runs in flight (see spanBackpressure.ts), so a load faster than the exporter is slowed, not
+ * dropped. Stops promptly: once `stop` fires, no new run starts, runs in flight get IN_FLIGHT_GRACE_MS
+ * to end and are then cancelled; telemetry is flushed for at most EXIT_FLUSH_BOUND_MS (it says so
+ * while it waits), and whatever had not gone by then is counted as lost (exit_deadline).
  */
 import { isPaused } from '../index.js';
-import { semconv } from '../otel/index.js';
-import { readSpans, startTelemetry, type TelemetryHandle } from '../telemetry/index.js';
+import { startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
 import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
 import { Progress } from './progress.js';
+import { SpanBackpressure } from './spanBackpressure.js';
 import { emptySummary, formatSummary, summarize, type DemoSummary } from './summary.js';
-import { chooseRun, groupRuns, toViewSpan } from './traces.js';
+import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines } from './telemetryReport.js';
+import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
 import { renderWaterfall } from './waterfall.js';
 
 export interface DemoOptions {
@@ -24,20 +30,32 @@ export interface DemoOptions {
   color: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
+  /** Fires on the first Ctrl-C / SIGTERM: start no more runs, wind down, flush, report. */
+  stop?: AbortSignal;
+  /** Progress notices while winding down (to stderr). */
+  notice?: (line: string) => void;
 }
 
 export interface DemoResult {
   lines: string[];
-  /** Telemetry trouble (failed exports, dropped spans), for stderr. */
+  /** Telemetry trouble (lost spans or data points, by cause) and unreadable trace lines, for stderr. */
   warnings: string[];
   summary: DemoSummary;
+  health: TelemetryHealth;
+  /** 0, or EXIT_TELEMETRY_LOST when every span was lost (an interrupted run's status is main's). */
+  exitCode: number;
 }
+
+/** How long runs in flight may go on after a stop before they are cancelled. */
+export const IN_FLIGHT_GRACE_MS = 5_000;
+/** How long the demo waits for its telemetry to be written or sent before it gives up on the rest. */
+export const EXIT_FLUSH_BOUND_MS = 5_000;
 
 /**
  * The OTel defaults (a queue of 2048 spans, exported 512 at a time, one export at a time) cannot keep
  * up with the desk run flat out: thousands of spans a second, while each export takes several turns
- * of a busy event loop, so the queue overflowed and spans were dropped. Bigger batches keep the
- * exporter ahead of the load; OTEL_BSP_* still win when set.
+ * of a busy event loop. Bigger batches keep the exporter ahead of the load, and the backpressure
+ * below covers the rest; OTEL_BSP_* still win when set.
  */
 const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
 
@@ -48,103 +66,120 @@ const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
  */
 const DEMO_METRIC_INTERVAL_MS = 5_000;
 
+/**
+ * One OTLP export (retries included) gives up after 3 s unless OTEL_EXPORTER_OTLP_TIMEOUT says
+ * otherwise: well inside EXIT_FLUSH_BOUND_MS, so with a dead or hanging collector the final export
+ * ends with its real cause (refused, timeout) before the demo stops waiting, instead of being cut
+ * off unexplained. (File writes have their own deadline.)
+ */
+const DEMO_EXPORT_TIMEOUT_MS = 3_000;
+
 export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
+  const notice = options.notice ?? (() => undefined);
   const telemetry = startTelemetry({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
     maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
     maxExportBatchSize: process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ? undefined : DEMO_SPAN_QUEUE.maxExportBatchSize,
     metricExportIntervalMs: process.env.OTEL_METRIC_EXPORT_INTERVAL ? undefined : DEMO_METRIC_INTERVAL_MS,
+    exportTimeoutMs: process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? undefined : DEMO_EXPORT_TIMEOUT_MS,
+    handleExit: false,
   });
   const models = deskModels(options.seed);
   const desk = buildDesk(models);
   const summary = emptySummary();
   const stopSummary = summarize(desk, summary);
-  const runIds = new Set<string>();
-  desk.on('*', (e) => {
-    runIds.add(e.meta.runId);
-  });
   const tickets: Ticket[] = options.ticket ? [customTicket(options.ticket)] : generateTickets(options.runs, options.seed);
   const progress = options.progress ? new Progress(tickets.length) : undefined;
+  // one controller per run in flight (a shared signal would collect a listener per model call)
+  const inFlight = new Set<AbortController>();
+  const stop = options.stop ?? new AbortController().signal;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const onStop = () => {
+    graceTimer = setTimeout(() => {
+      for (const run of inFlight) run.abort(new Error('cancelled: the demo was stopped'));
+    }, IN_FLIGHT_GRACE_MS);
+  };
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+
+  const backpressure = new SpanBackpressure(telemetry);
   const answers: string[] = [];
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < tickets.length) {
+    while (next < tickets.length && !stop.aborted) {
+      await backpressure.waitForRoom(() => inFlight.size, stop);
+      if (stop.aborted || next >= tickets.length) break;
       const ticket = tickets[next++]!;
       const sessionId = ticket.id;
+      const run = new AbortController();
+      inFlight.add(run);
       try {
-        const out = await desk.run(ticket.text, { sessionId });
+        const out = await desk.run(ticket.text, { sessionId, signal: run.signal });
         if (!isPaused(out) && tickets.length === 1) answers.push(out);
       } catch {
-        // counted by the summary as an error run; the trace says why
+        // counted by the summary (cancelled runs as errors); the trace says why
+      } finally {
+        inFlight.delete(run);
+        backpressure.runFinished();
       }
       progress?.update(++done, `$${summary.costUsd.toFixed(4)}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, tickets.length) }, worker));
   stopSummary();
-  // Shut down before reading the trace file back: shutdown waits until every export has been
-  // written (forceFlush does not wait for an export already under way), and no export is then left
-  // to time out while the file is parsed.
-  await telemetry.shutdown();
+  clearTimeout(graceTimer);
+  stop.removeEventListener('abort', onStop);
+
+  if (telemetry.destination.kind !== 'disabled') {
+    notice(`flushing telemetry to ${destinationName(telemetry.destination)}, up to ${EXIT_FLUSH_BOUND_MS / 1000} s`);
+  }
+  const flushed = await withinBound(telemetry.shutdown(), EXIT_FLUSH_BOUND_MS);
+  const health = flushed ? telemetry.health() : telemetry.abandonedHealth();
 
   const lines: string[] = [];
-  lines.push(...(await waterfallOfOneRun(telemetry, runIds, options.color)));
+  const warnings: string[] = [];
+  lines.push(...(await waterfallOfOneRun(telemetry, options.color, warnings)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
-  lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary), '', ...whereTelemetryWent(telemetry));
-  return { lines, warnings: telemetryWarnings(telemetry), summary };
+  lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
+  if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
+  lines.push('', ...telemetryLines(telemetry.destination, health, telemetry.files()));
+  warnings.push(...lossWarnings(telemetry.destination, health));
+  const { removedTraceFiles } = telemetry.files();
+  if (removedTraceFiles > 0) warnings.push(`warning: rotation deleted ${removedTraceFiles} of this run's trace file(s); their runs are no longer on disk`);
+  if (!flushed) {
+    warnings.push(`warning: telemetry was not fully flushed within ${EXIT_FLUSH_BOUND_MS / 1000} s; the rest is counted as lost`);
+  }
+  return { lines, warnings, summary, health, exitCode: everySpanLost(health) ? EXIT_TELEMETRY_LOST : 0 };
 }
 
-/** The waterfall of one of this invocation's runs (the trace file also holds earlier invocations'). */
-async function waterfallOfOneRun(telemetry: TelemetryHandle, runIds: ReadonlySet<string>, color: boolean): Promise<string[]> {
+async function withinBound(work: Promise<void>, boundMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), boundMs);
+  });
+  try {
+    return await Promise.race([work.then(() => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The waterfall of one of this invocation's runs, read back from its own trace files. */
+async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, warnings: string[]): Promise<string[]> {
   const destination = telemetry.destination;
   if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
   if (destination.kind !== 'files') {
     return ['(the waterfall view reads the telemetry files; with an OTLP endpoint, open the run in Jaeger)'];
   }
-  const runs = groupRuns((await readSpans(destination.traces)).map(toViewSpan)).filter((r) =>
-    runIds.has(String(r.root.attributes[semconv.FP_RUN_ID])),
-  );
+  const source: RunSource = {
+    path: telemetry.files().traces,
+    onProblem: (problem) => warnings.push(`warning: ${problem.file}:${problem.line}: ${problem.reason}`),
+  };
+  const runs = await indexRuns(source);
   const run = chooseRun(runs, { trips: true }) ?? chooseRun(runs, {});
   if (!run) return ['(no trace was written)'];
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
-  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(run.spans, { color })];
-}
-
-function whereTelemetryWent(telemetry: TelemetryHandle): string[] {
-  const destination = telemetry.destination;
-  const lines: string[] = [];
-  if (destination.kind === 'files') {
-    lines.push('Telemetry written to:', `  traces  ${destination.traces}`, `  metrics ${destination.metrics}`);
-    lines.push('  view a stored run again: npx footprint-otel view telemetry/ [--trips]');
-  } else if (destination.kind === 'otlp') {
-    lines.push(`Telemetry sent over OTLP/HTTP: ${destination.traces}, ${destination.metrics}`);
-    lines.push('  Jaeger:  http://localhost:16686 (service footprint-otel-demo; search tag footprint.trip.kinds)');
-    lines.push('  Grafana: http://localhost:3000 (folder footprint-otel: the four dashboards)');
-  } else {
-    lines.push('Telemetry is disabled (OTEL_SDK_DISABLED=true).');
-  }
-  return lines;
-}
-
-function telemetryWarnings(telemetry: TelemetryHandle): string[] {
-  const destination = telemetry.destination;
-  const health = telemetry.health();
-  const warnings: string[] = [];
-  const failures = health.exportFailures.traces + health.exportFailures.metrics;
-  if (failures > 0) {
-    const where =
-      destination.kind === 'otlp'
-        ? `is the collector at ${destination.traces} reachable?`
-        : destination.kind === 'files'
-          ? `writing ${destination.traces} or ${destination.metrics} failed or took too long`
-          : '';
-    warnings.push(`warning: ${failures} telemetry export(s) failed (traces ${health.exportFailures.traces}, metrics ${health.exportFailures.metrics}); ${where}`);
-  }
-  if (health.spansDropped > 0) {
-    warnings.push(
-      `warning: ${health.spansDropped} span(s) were dropped because the span queue was full; raise OTEL_BSP_MAX_QUEUE_SIZE (now ${process.env.OTEL_BSP_MAX_QUEUE_SIZE ?? DEMO_SPAN_QUEUE.maxQueueSize}) or lower --concurrency`,
-    );
-  }
-  return warnings;
+  const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
+  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { color, total })];
 }

@@ -1,6 +1,13 @@
-/** The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`. */
+/**
+ * The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`.
+ * Exit status: 0 done; 1 an error (reported in one line, e.g. a bad flag value or an OTLP endpoint without a scheme); 2 a usage error; 3 the demo ran but every
+ * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
+ * SIGTERM (after winding down and reporting).
+ */
+import { EndpointError } from '../telemetry/index.js';
 import { CliError, parseCommand, USAGE, UsageError } from './args.js';
-import { demoCommand } from './demo.js';
+import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js';
+import { exitStatusFor, Interrupts } from './interrupts.js';
 import { viewCommand } from './view.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -9,33 +16,58 @@ async function main(argv: string[]): Promise<number> {
     case 'help':
       console.log(USAGE);
       return 0;
-    case 'view':
-      console.log((await viewCommand(command)).join('\n'));
-      return 0;
-    case 'demo': {
-      const runs = command.ticket ? 1 : command.runsGiven ? command.runs : 12;
-      const result = await demoCommand({ ...command, runs, progress: command.runsGiven });
+    case 'view': {
+      const result = await viewCommand(command);
       console.log(result.lines.join('\n'));
       for (const warning of result.warnings) console.error(warning);
       return 0;
     }
+    case 'demo': {
+      const interrupts = new Interrupts({
+        plan:
+          `No new runs start; runs in flight get up to ${IN_FLIGHT_GRACE_MS / 1000} s, then are cancelled; ` +
+          `telemetry is flushed for up to ${EXIT_FLUSH_BOUND_MS / 1000} s; then a summary of what was done and what was lost.`,
+        write: (line) => console.error(`\n${line}`),
+        exit: (code) => process.exit(code),
+      });
+      try {
+        const runs = command.ticket ? 1 : command.runsGiven ? command.runs : 12;
+        const result = await demoCommand({
+          ...command,
+          runs,
+          progress: command.runsGiven,
+          stop: interrupts.stop,
+          notice: (line) => console.error(line),
+        });
+        console.log(result.lines.join('\n'));
+        for (const warning of result.warnings) console.error(warning);
+        return interrupts.signal ? exitStatusFor(interrupts.signal) : result.exitCode;
+      } finally {
+        interrupts.dispose();
+      }
+    }
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
-      process.exitCode = 2;
-    } else if (error instanceof CliError) {
-      console.error(`footprint-otel: ${error.message}`);
-      process.exitCode = 1;
-    } else {
-      console.error(`footprint-otel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exitCode = 1;
-    }
-  },
-);
+/** Ends the process once stdout and stderr are drained (an export given up on must not hold it open). */
+function exitAfterOutput(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
+    exitAfterOutput(2);
+  } else if (error instanceof CliError || error instanceof EndpointError) {
+    console.error(`footprint-otel: ${error.message}`);
+    exitAfterOutput(1);
+  } else {
+    console.error(`footprint-otel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    exitAfterOutput(1);
+  }
+});

@@ -1,16 +1,32 @@
 /**
- * Stored spans grouped into runs (one trace each), and the choice of which run to show: by trace id,
- * the latest, or the latest with a loop-guard trip.
+ * Stored runs, read by streaming: a first pass over the trace files keeps only a small index entry
+ * per trace (its root span's name, times and outcome, its span count, its trips), a second pass
+ * collects the spans of the one trace to show. So neither view nor the demo ever holds a whole file
+ * or folder, only one trace (and at most MAX_TRACE_SPANS of it). A trace without a root span (its root
+ * was lost, or never written because a process died) is a fragment: listed as such, never chosen as
+ * "the latest run".
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { FileSpan } from '../telemetry/index.js';
+import { scanSpans, type FileSpan, type TraceFileProblem } from '../telemetry/index.js';
 import type { ViewSpan } from './waterfall.js';
+
+/** Spans of one trace held for the waterfall; the rest are counted, not kept. */
+export const MAX_TRACE_SPANS = 20_000;
 
 export interface StoredRun {
   traceId: string;
-  root: ViewSpan;
-  spans: ViewSpan[];
+  /** The root span (no parent), absent for a fragment. */
+  root?: { name: string; startMs: number; endMs: number; outcome: string };
+  /** Earliest start of any span of the trace (orders fragments). */
+  startMs: number;
+  spanCount: number;
   trips: string;
+}
+
+export interface RunSource {
+  /** A trace file, a folder of them, or a list of files (one demo session's). */
+  path: string | string[];
+  onProblem: (problem: TraceFileProblem) => void;
 }
 
 export function toViewSpan(span: FileSpan): ViewSpan {
@@ -28,27 +44,52 @@ export function toViewSpan(span: FileSpan): ViewSpan {
   };
 }
 
-/** Groups spans by trace; a run's root is its span without a parent inside the trace. */
-export function groupRuns(spans: ViewSpan[]): StoredRun[] {
-  const byTrace = new Map<string, ViewSpan[]>();
-  for (const span of spans) {
-    const list = byTrace.get(span.traceId) ?? [];
-    list.push(span);
-    byTrace.set(span.traceId, list);
-  }
-  const runs: StoredRun[] = [];
-  for (const [traceId, list] of byTrace) {
-    const ids = new Set(list.map((s) => s.spanId));
-    const roots = list.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId)).sort((a, b) => a.startMs - b.startMs);
-    const root = roots[0]!;
-    const trips = list.map((s) => s.attributes['footprint.trip.kinds']).find((v) => typeof v === 'string' && v !== '');
-    runs.push({ traceId, root, spans: list, trips: typeof trips === 'string' ? trips : '' });
-  }
-  return runs.sort((a, b) => a.root.startMs - b.root.startMs);
+async function* spansOf(source: RunSource): AsyncGenerator<FileSpan> {
+  for (const path of Array.isArray(source.path) ? source.path : [source.path]) yield* scanSpans(path, { onProblem: source.onProblem });
 }
 
+/** Every stored trace, rooted runs and fragments, in start order. */
+export async function indexRuns(source: RunSource): Promise<StoredRun[]> {
+  const byTrace = new Map<string, StoredRun>();
+  for await (const span of spansOf(source)) {
+    let run = byTrace.get(span.traceId);
+    if (!run) {
+      run = { traceId: span.traceId, startMs: span.startMs, spanCount: 0, trips: '' };
+      byTrace.set(span.traceId, run);
+    }
+    run.spanCount++;
+    run.startMs = Math.min(run.startMs, span.startMs);
+    const trips = span.attributes['footprint.trip.kinds'];
+    if (run.trips === '' && typeof trips === 'string') run.trips = trips;
+    if (span.parentSpanId === undefined && (!run.root || span.startMs < run.root.startMs)) {
+      const status = span.status.code === SpanStatusCode.ERROR ? 'error' : span.status.code === SpanStatusCode.OK ? 'ok' : 'unset';
+      run.root = {
+        name: span.name,
+        startMs: span.startMs,
+        endMs: span.endMs,
+        outcome: String(span.attributes['footprint.run.outcome'] ?? status),
+      };
+    }
+  }
+  const runs = [...byTrace.values()];
+  return runs.sort((a, b) => (a.root?.startMs ?? a.startMs) - (b.root?.startMs ?? b.startMs));
+}
+
+/** The spans of one trace (at most MAX_TRACE_SPANS), and how many there were in all. */
+export async function collectTrace(source: RunSource, traceId: string): Promise<{ spans: ViewSpan[]; total: number }> {
+  const spans: ViewSpan[] = [];
+  let total = 0;
+  for await (const span of spansOf(source)) {
+    if (span.traceId !== traceId) continue;
+    total++;
+    if (spans.length < MAX_TRACE_SPANS) spans.push(toViewSpan(span));
+  }
+  return { spans, total };
+}
+
+/** By trace id (or a prefix), else the latest rooted run, or the latest rooted run with a trip. */
 export function chooseRun(runs: StoredRun[], want: { trace?: string; trips?: boolean }): StoredRun | undefined {
   if (want.trace) return runs.find((r) => r.traceId === want.trace || r.traceId.startsWith(want.trace!));
-  const candidates = want.trips ? runs.filter((r) => r.trips !== '') : runs;
+  const candidates = runs.filter((r) => r.root && (!want.trips || r.trips !== ''));
   return candidates.at(-1);
 }

@@ -1,37 +1,62 @@
-/** `footprint-otel view <file|dir>`: the waterfall (or a list) of runs stored by the file default. */
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { readSpans } from '../telemetry/index.js';
+/**
+ * `footprint-otel view <file|dir>`: the waterfall (or a list) of runs stored by the file default.
+ * Given a folder it reads every trace file in it (the legacy traces.jsonl and every session's rotated
+ * files), streaming. What it cannot use — a torn last line, a line that is not JSON, a span missing a
+ * required field — is skipped and reported on stderr with file and line; the rest is shown.
+ */
+import { statSync } from 'node:fs';
+import { listSignalFiles, type TraceFileProblem } from '../telemetry/index.js';
 import { CliError, UsageError } from './args.js';
-import { chooseRun, groupRuns, toViewSpan } from './traces.js';
+import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
 import { renderWaterfall } from './waterfall.js';
 
-export async function viewCommand(options: { path: string; trace?: string; trips: boolean; list: boolean; color: boolean }): Promise<string[]> {
-  const file = traceFile(options.path);
-  let spans;
-  try {
-    spans = await readSpans(file);
-  } catch (error) {
-    const message = (error as Error).message;
-    throw new CliError(message.startsWith(file) ? message : `cannot read ${file}: ${message}`);
+export interface ViewOptions {
+  path: string;
+  trace?: string;
+  trips: boolean;
+  list: boolean;
+  color: boolean;
+}
+
+export interface ViewResult {
+  lines: string[];
+  /** What was skipped, one line per kind of problem, for stderr. */
+  warnings: string[];
+}
+
+export async function viewCommand(options: ViewOptions): Promise<ViewResult> {
+  const where = await traceSource(options.path);
+  const problems = new ProblemLog();
+  const source: RunSource = { path: options.path, onProblem: (problem) => problems.add(problem) };
+  const runs = await indexRuns(source);
+  if (runs.length === 0) {
+    const first = problems.first();
+    if (first) throw new CliError(`${first.file}:${first.line}: ${first.reason}`);
+    return { lines: [`no runs stored in ${where}`], warnings: [] };
   }
-  const runs = groupRuns(spans.map(toViewSpan));
-  if (runs.length === 0) return [`no runs stored in ${file}`];
   if (options.list) {
-    return runs.map((r) => {
+    const lines = runs.map((r) => {
+      if (!r.root) return `${r.traceId}  ${new Date(r.startMs).toISOString()}  ${'(fragment: root span missing)'.padEnd(28)} ${String(r.spanCount).padStart(6)} span(s)`;
       const duration = (r.root.endMs - r.root.startMs).toFixed(1);
-      const outcome = String(r.root.attributes['footprint.run.outcome'] ?? r.root.status);
-      return `${r.traceId}  ${new Date(r.root.startMs).toISOString()}  ${r.root.name.padEnd(28)} ${duration.padStart(9)} ms  ${outcome}${r.trips ? `  trips=${r.trips}` : ''}`;
+      return `${r.traceId}  ${new Date(r.root.startMs).toISOString()}  ${r.root.name.padEnd(28)} ${duration.padStart(9)} ms  ${r.root.outcome}${r.trips ? `  trips=${r.trips}` : ''}`;
     });
+    return { lines, warnings: problems.lines() };
   }
   const run = chooseRun(runs, options);
   if (!run) {
-    throw new CliError(options.trace ? `no run with trace id ${options.trace} in ${file}` : `no run with a trip in ${file}`);
+    throw new CliError(options.trace ? `no run with trace id ${options.trace} in ${where}` : `no run with a trip in ${where}`);
   }
-  return [`trace ${run.traceId} (${run.spans.length} spans) from ${file}`, ...renderWaterfall(run.spans, { color: options.color })];
+  // the second pass meets the same problems again: they were reported by the first
+  const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
+  const fragment = run.root ? '' : ', a fragment: its root span is missing';
+  return {
+    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { color: options.color, total })],
+    warnings: problems.lines(),
+  };
 }
 
-function traceFile(path: string): string {
+/** The path as the messages name it; a folder must hold trace files. */
+async function traceSource(path: string): Promise<string> {
   let stats;
   try {
     stats = statSync(path);
@@ -39,7 +64,35 @@ function traceFile(path: string): string {
     throw new UsageError(`no such file or directory: ${path}`);
   }
   if (!stats.isDirectory()) return path;
-  const file = join(path, 'traces.jsonl');
-  if (!existsSync(file)) throw new CliError(`no traces.jsonl in ${path} (the demo writes ./telemetry/traces.jsonl)`);
-  return file;
+  if ((await listSignalFiles(path, 'traces')).length === 0) {
+    throw new CliError(`no trace files (traces*.jsonl) in ${path}; the demo writes them to ./telemetry/`);
+  }
+  return path;
+}
+
+/** Problems by kind: a count and the first place each was seen. */
+class ProblemLog {
+  private readonly byKind = new Map<TraceFileProblem['kind'], { count: number; first: TraceFileProblem }>();
+
+  add(problem: TraceFileProblem): void {
+    const seen = this.byKind.get(problem.kind);
+    if (seen) seen.count++;
+    else this.byKind.set(problem.kind, { count: 1, first: problem });
+  }
+
+  first(): TraceFileProblem | undefined {
+    return this.byKind.values().next().value?.first;
+  }
+
+  lines(): string[] {
+    const what: Record<TraceFileProblem['kind'], string> = {
+      torn_tail: 'torn last line(s) skipped',
+      not_json: 'line(s) that are not JSON skipped',
+      too_long: 'over-long line(s) skipped',
+      bad_span: 'span(s) missing a required field skipped',
+    };
+    return [...this.byKind.entries()].map(
+      ([kind, { count, first }]) => `footprint-otel: ${count} ${what[kind]}; first at ${first.file}:${first.line}: ${first.reason}`,
+    );
+  }
 }

@@ -22,42 +22,79 @@ export interface WaterfallOptions {
   color?: boolean;
   /** Show every stage span (default) or only the semantic ones (run, agents, workflows, chat, tools). */
   eventsFilter?: (name: string) => boolean;
+  /** How many spans the trace has, when only some of them were read (counted as not drawn). */
+  total?: number;
 }
 
 const SHOWN_EVENTS = /^footprint\.(composition\.route_decided|route\.(hop|trip)|skill\.(rejected|escalated)|cost\.limit_hit|run\.(paused|resumed|failed)|agent\.route_decided)$/;
 
+/** Deeper spans are drawn at this depth (marked), so a hostile 50,000-deep chain stays readable. */
+export const MAX_DEPTH = 16;
+/** Spans drawn per waterfall; the rest are counted in a closing line. */
+export const MAX_LINES = 2_000;
+
+/**
+ * Draws the tree without recursion (an explicit stack), visiting each span once: a span whose parent
+ * is missing from the trace is drawn as a root; spans whose parent chain never reaches a root (a
+ * cycle, a span that is its own parent) are drawn flat after the tree, under a note.
+ */
 export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {}): string[] {
   if (spans.length === 0) return ['(no spans)'];
   const width = options.width ?? 32;
   const paint = colorer(options.color ?? false);
   const ids = new Set(spans.map((s) => s.spanId));
   const children = new Map<string | undefined, ViewSpan[]>();
+  let t0 = Infinity;
+  let tEnd = -Infinity;
   for (const span of spans) {
-    const parent = span.parentSpanId && ids.has(span.parentSpanId) ? span.parentSpanId : undefined;
+    const parent = span.parentSpanId && ids.has(span.parentSpanId) && span.parentSpanId !== span.spanId ? span.parentSpanId : undefined;
     const list = children.get(parent) ?? [];
     list.push(span);
     children.set(parent, list);
+    t0 = Math.min(t0, span.startMs);
+    tEnd = Math.max(tEnd, span.endMs);
   }
   for (const list of children.values()) list.sort((a, b) => a.startMs - b.startMs);
-  const t0 = Math.min(...spans.map((s) => s.startMs));
-  const total = Math.max(1e-6, Math.max(...spans.map((s) => s.endMs)) - t0);
+  const total = Math.max(1e-6, tEnd - t0);
   const lines: string[] = [];
   const showEvent = options.eventsFilter ?? ((name: string) => SHOWN_EVENTS.test(name));
-  const visit = (span: ViewSpan, depth: number) => {
-    const from = Math.floor(((span.startMs - t0) / total) * width);
-    const to = Math.max(from + 1, Math.ceil(((span.endMs - t0) / total) * width));
-    const bar = ' '.repeat(from) + '█'.repeat(Math.min(width, to) - from);
-    const label = `${'  '.repeat(depth)}${span.name}`;
+  let drawn = 0;
+  const draw = (span: ViewSpan, depth: number) => {
+    drawn++;
+    const from = Math.max(0, Math.min(width - 1, Math.floor(((span.startMs - t0) / total) * width)));
+    const to = Math.max(from + 1, Math.min(width, Math.ceil(((span.endMs - t0) / total) * width)));
+    const bar = ' '.repeat(from) + '█'.repeat(to - from);
+    const indent = depth > MAX_DEPTH ? `${'  '.repeat(MAX_DEPTH)}…` : '  '.repeat(depth);
+    const label = `${indent}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
     const status = span.status === 'error' ? paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`) : '';
     lines.push(`${truncate(label, 44).padEnd(44)} ${paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width))} ${formatMs(span.endMs - span.startMs).padStart(9)}${cost}${status}`);
     for (const event of span.events) {
       if (!showEvent(event.name)) continue;
-      lines.push(`${'  '.repeat(depth + 1)}${paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`)} ${summarize(event.name, event.attributes)}`);
+      lines.push(`${'  '.repeat(Math.min(depth, MAX_DEPTH) + 1)}${paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`)} ${summarize(event.name, event.attributes)}`);
     }
-    for (const child of children.get(span.spanId) ?? []) visit(child, depth + 1);
   };
-  for (const root of children.get(undefined) ?? []) visit(root, 0);
+  const visited = new Set<ViewSpan>();
+  const stack: { span: ViewSpan; depth: number }[] = (children.get(undefined) ?? []).map((span) => ({ span, depth: 0 })).reverse();
+  while (stack.length > 0 && drawn < MAX_LINES) {
+    const { span, depth } = stack.pop()!;
+    if (visited.has(span)) continue;
+    visited.add(span);
+    draw(span, depth);
+    const kids = children.get(span.spanId) ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i]!, depth: depth + 1 });
+  }
+  const unreached = spans.filter((s) => !visited.has(s));
+  const inCycles = drawn < MAX_LINES ? unreached : [];
+  if (inCycles.length > 0) {
+    lines.push(paint('yellow', `(${inCycles.length} span(s) no root leads to — a parent cycle or a span that is its own parent — drawn flat:)`));
+    for (const span of inCycles) {
+      if (drawn >= MAX_LINES) break;
+      draw(span, 1);
+    }
+  }
+  const notDrawn = Math.max(options.total ?? 0, spans.length) - drawn;
+  if (notDrawn > 0) lines.push(`(${notDrawn} more span(s) not drawn: a waterfall shows at most ${MAX_LINES})`);
   return lines;
 }
 

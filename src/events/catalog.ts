@@ -17,12 +17,23 @@ export type RunnerKind =
   | 'swarm'
   | 'router';
 
-/** Token usage of one model call, as the provider reported it. */
+/**
+ * Token usage of one model call, as the provider reported it (or a sum of such reports). Input counts
+ * include cached tokens and output counts include reasoning tokens, as the GenAI conventions count them.
+ */
 export interface TokenUsage {
   input: number;
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Output tokens the model spent reasoning, when the provider reports them apart (OpenAI does). */
+  reasoning?: number;
+}
+
+/** The server a model call goes to (server.address / server.port), when the provider has a URL. */
+export interface ModelServer {
+  address: string;
+  port: number;
 }
 
 /** Which brain served an LLM call: the skill's own, the escalation brain, or the agent's default. */
@@ -53,6 +64,9 @@ export interface EventPayloads {
     /** The user's message (content: exported only under content capture). */
     message: string;
     skillGraph: boolean;
+    /** The request settings every call of the turn uses, when the agent sets them. */
+    temperature?: number;
+    maxTokens?: number;
   };
   'footprint.agent.turn_end': {
     agentId: string;
@@ -82,6 +96,8 @@ export interface EventPayloads {
     operation: 'chat';
     provider: string;
     model: string;
+    /** Where the call goes (LLMProvider.server); absent for providers without a URL (scripted, custom). */
+    server?: ModelServer;
     brain: BrainChoice;
     skill?: string;
     temperature?: number;
@@ -90,7 +106,11 @@ export interface EventPayloads {
     toolCount: number;
     /** Content: exported only under content capture. */
     systemPrompt?: string;
+    /** The provider sends the system prompt as the history's first message (LLMProvider.systemPromptInHistory). */
+    systemPromptInHistory?: boolean;
     messages: CapturedMessage[];
+    /** The tools offered to the model (content: exported only under content capture). */
+    tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
   };
   'footprint.stream.llm_end': {
     callId: string;
@@ -98,21 +118,28 @@ export interface EventPayloads {
     iteration: number;
     provider: string;
     model: string;
+    /** As on llm_start, so the call's end can be recorded on its own. */
+    server?: ModelServer;
     responseModel?: string;
     responseId?: string;
-    usage: TokenUsage;
-    stopReason: string;
+    /** What the provider reported; absent when it reported no usage, and when the call failed. */
+    usage?: TokenUsage;
+    /** Normalised as LLMResponse.stopReason; absent when the call failed (no response, no reason). */
+    stopReason?: string;
     durationMs: number;
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
-    error?: { type: string; message: string; status?: number; retryable?: boolean };
+    /** `type` is low-cardinality (an HTTP status, a provider error kind); `name` the error's class, e.g. ProviderError. */
+    error?: { type: string; name: string; message: string; status?: number; retryable?: boolean };
   };
   'footprint.stream.tool_start': {
     agentId: string;
     iteration: number;
     toolCallId: string;
     toolName: string;
+    /** What the tool does, as the model was told (absent for a tool the agent does not have). */
+    description?: string;
     parallelCount: number;
     /** Content: exported only under content capture. */
     args: unknown;
@@ -209,9 +236,12 @@ export interface EventPayloads {
     model: string;
     skill: string;
     brain: BrainChoice['via'];
-    tokens: TokenUsage;
+    /** The call's usage; absent when the provider reported none (its cost is then unknown). */
+    tokens?: TokenUsage;
+    /** tokens x price; 0 when not priced. */
     usd: number;
     cumulativeUsd: number;
+    /** False when usd is not tokens x a listed price: the model has no price, or the usage is unknown. */
     priced: boolean;
   };
   'footprint.cost.limit_hit': {

@@ -5,7 +5,7 @@
  * README.md here.
  *
  * Folders, bottom up (each index says what it depends on; nothing imports past an index):
- *   encoding/   names, keys and bounded values          (events, @opentelemetry/api)
+ *   encoding/   names, keys and bounded values          (events, @opentelemetry/api, semantic-conventions)
  *   placement/  where spans go: run spans and layouts   (events, encoding)
  *   genai/      what goes on them: typed-event table     (events, encoding, placement)
  *   wiring/     a run as a trace: instrument, executor   (events, runtime, all of the above)

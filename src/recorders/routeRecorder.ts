@@ -73,7 +73,7 @@ export function routeRecorder(options: RouteRecorderOptions = {}): RouteRecorder
         // Only turns this recorder follows: their entry hop always comes before their first call.
         const tick = event.payload;
         const guard = state?.turns[tick.turnId];
-        if (guard) guardCost(guard, tick.tokens.input + tick.tokens.output, tick.usd);
+        if (guard) guardCost(guard, (tick.tokens?.input ?? 0) + (tick.tokens?.output ?? 0), tick.usd);
       }
     });
     return {

@@ -10,7 +10,7 @@ import { buildAgentChart } from './agent/chart.js';
 import type { AgentConfig } from './agent/config.js';
 import { mergePricing, type PricingTable } from './cost/index.js';
 import type { LLMProvider } from './providers/index.js';
-import { ConfigError, Runner } from './run/index.js';
+import { ConfigError, Runner, type RunnerProfile } from './run/index.js';
 
 export interface LLMCallOptions {
   provider: LLMProvider;
@@ -31,6 +31,11 @@ export class LLMCall extends Runner {
     super();
     this.id = config.member.id;
     this.name = config.name;
+  }
+
+  override profile(): RunnerProfile {
+    const { provider, model, temperature, maxTokens } = this.config;
+    return { provider: provider.name, model, temperature, maxTokens };
   }
 
   static create(options: LLMCallOptions): LLMCallBuilder {

@@ -27,7 +27,7 @@ export interface StartTelemetryOptions {
   metricExportIntervalMs?: number;
   /** Longest one export may take, retries included (default OTEL_EXPORTER_OTLP_TIMEOUT, then 10000). */
   exportTimeoutMs?: number;
-  /** Where the file default writes traces.jsonl and metrics.jsonl (default ./telemetry). */
+  /** The folder the file default writes its traces-*.jsonl and metrics-*.jsonl files into (default ./telemetry). */
   fileDirectory?: string;
   /** The span queue's capacity (default OTEL_BSP_MAX_QUEUE_SIZE, then 2048). Spans past it are dropped and counted. */
   maxQueueSize?: number;
@@ -47,12 +47,12 @@ export interface StartTelemetryOptions {
  */
 export type Destination =
   | { kind: 'otlp'; traces: string; metrics: string; protocols: { traces?: OtlpProtocol; metrics?: OtlpProtocol } }
-  | { kind: 'files'; traces: string; metrics: string }
+  | { kind: 'files'; directory: string }
   | { kind: 'disabled' };
 
 export interface TelemetryConfig {
-  /** 'env': NodeSDK's standard exporter variables decide; 'files': the OTLP-JSON files below. */
-  route: { kind: 'env' } | { kind: 'files'; traces: string; metrics: string } | { kind: 'disabled' };
+  /** 'env': NodeSDK's standard exporter variables decide; 'files': the OTLP-JSON session files in this folder. */
+  route: { kind: 'env' } | { kind: 'files'; directory: string } | { kind: 'disabled' };
   metricIntervalMs: number;
   /** For one metric collection and export; the SDK requires it not to exceed the interval. */
   metricTimeoutMs: number;
@@ -97,8 +97,7 @@ function resolveRoute(options: StartTelemetryOptions): TelemetryConfig['route'] 
     checkEndpoints(options);
     return { kind: 'env' };
   }
-  const directory = path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY);
-  return { kind: 'files', traces: path.join(directory, 'traces.jsonl'), metrics: path.join(directory, 'metrics.jsonl') };
+  return { kind: 'files', directory: path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY) };
 }
 
 /** A configured endpoint that no exporter could use is refused here, in one line (EndpointError). */

@@ -1,13 +1,17 @@
 /**
- * Wraps the span and metric exporters so every export ends within a bounded time and every failure
- * is counted: a FAILED result, an exporter that throws, and one that has not answered by its
- * deadline (it is then reported FAILED to the SDK, and its late answer is ignored). The OTLP
- * exporters bound their own retries by the same timeout, so the guard only fires for a hung exporter.
+ * Wraps the span and metric exporters so every export ends within a bounded time for the SDK and
+ * every item is accounted for: before an export its spans / data points are in flight; after it they
+ * are exported or lost with a cause (a FAILED result, or an exporter that throws). An exporter that
+ * has not answered by its deadline is reported FAILED to the SDK, so the pipeline moves on; its items
+ * stay in flight until it does answer (a slow write that lands is exported, not lost) or the process
+ * ends (then the exit deadline's account counts them). The OTLP exporters bound their own retries by
+ * the same timeout and answer with a timeout error then, so the guard only fires for a hung exporter.
  */
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ExportHealth, Signal } from './health.js';
+import { lossCauseOf } from './lossCause.js';
 
 /** Extra time the guard grants past the exporter's own timeout before it gives up on an answer. */
 const GRACE_MS = 2_000;
@@ -23,23 +27,39 @@ export function guardedTimeout(timeoutMs: number): number {
   return timeoutMs + GRACE_MS;
 }
 
+class ExportTimeoutError extends Error {
+  override readonly name = 'ExportTimeoutError';
+}
+
 function guardedExport<T>(
   signal: Signal,
   options: GuardOptions,
+  countItems: (items: T) => number,
   call: (items: T, done: (result: ExportResult) => void) => void,
 ): (items: T, done: (result: ExportResult) => void) => void {
   return (items, done) => {
-    let settled = false;
-    const settle = (result: ExportResult) => {
-      if (settled) return;
-      settled = true;
+    const count = countItems(items);
+    options.health.exportStarted(signal, count);
+    let accounted = false;
+    let answeredSdk = false;
+    const answerSdk = (result: ExportResult) => {
+      if (answeredSdk) return;
+      answeredSdk = true;
       clearTimeout(timer);
-      if (result.code !== ExportResultCode.SUCCESS) options.health.exportFailed(signal, result.error);
       done(result);
     };
+    const settle = (result: ExportResult) => {
+      if (!accounted) {
+        accounted = true;
+        if (result.code === ExportResultCode.SUCCESS) options.health.exportSucceeded(signal, count);
+        else options.health.exportFailed(signal, count, lossCauseOf(result.error), result.error);
+      }
+      answerSdk(result);
+    };
+    const deadline = guardedTimeout(options.timeoutMs);
     const timer = setTimeout(
-      () => settle({ code: ExportResultCode.FAILED, error: new Error(`${signal} export timed out after ${guardedTimeout(options.timeoutMs)} ms`) }),
-      guardedTimeout(options.timeoutMs),
+      () => answerSdk({ code: ExportResultCode.FAILED, error: new ExportTimeoutError(`${signal} export gave no answer within ${deadline} ms`) }),
+      deadline,
     );
     timer.unref();
     try {
@@ -52,7 +72,7 @@ function guardedExport<T>(
 
 export function guardSpanExporter(inner: SpanExporter, options: GuardOptions): SpanExporter {
   return {
-    export: guardedExport<ReadableSpan[]>('traces', options, (spans, done) => inner.export(spans, done)),
+    export: guardedExport<ReadableSpan[]>('traces', options, (spans) => spans.length, (spans, done) => inner.export(spans, done)),
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
@@ -60,10 +80,16 @@ export function guardSpanExporter(inner: SpanExporter, options: GuardOptions): S
 
 export function guardMetricExporter(inner: PushMetricExporter, options: GuardOptions): PushMetricExporter {
   return {
-    export: guardedExport<ResourceMetrics>('metrics', options, (metrics, done) => inner.export(metrics, done)),
+    export: guardedExport<ResourceMetrics>('metrics', options, countDataPoints, (metrics, done) => inner.export(metrics, done)),
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush(),
     selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
     selectAggregation: inner.selectAggregation?.bind(inner),
   };
+}
+
+export function countDataPoints(metrics: ResourceMetrics): number {
+  let points = 0;
+  for (const scope of metrics.scopeMetrics) for (const metric of scope.metrics) points += metric.dataPoints.length;
+  return points;
 }

@@ -1,57 +1,143 @@
 /**
- * Exporter health: every failed, refused or timed-out export and every span dropped at a full queue
- * is counted — in footprint.telemetry.export.failures / footprint.telemetry.spans.dropped (exported
- * like any metric, pre-created at 0 so the first failure shows in increase()) and in a snapshot the
- * app can read. Each kind of trouble is reported once through the OTel diag logger; nothing is ever
- * thrown into the app.
+ * Exporter health: exactly what became of every span and metric data point handed to export —
+ * exported, or lost and why (see lossCause.ts) — plus the span queue's depth, for a snapshot the app
+ * can read (the demo's summary and its backpressure) and for metrics. The metrics are the OTel SDK's
+ * own self-observability instruments wherever the SDK has them: spans dropped at a full queue are
+ * counted by the SDK's batch processor in otel.sdk.processor.span.processed{error.type=queue_full}
+ * (see spanQueue.ts). The SDK counts exports only for its OTLP exporters and names a failure only by
+ * its error class, so the export guard counts every exporter — the file default too — in the same
+ * semantic-convention instruments, otel.sdk.exporter.span.exported and
+ * otel.sdk.exporter.metric_data_point.exported, with error.type set to the cause; the OTLP exporters'
+ * own self-observability must therefore stay off, or exports would be counted twice. Each kind of
+ * trouble is reported once through the OTel diag logger; nothing is ever thrown into the app.
  */
 import { diag, type Counter, type Meter } from '@opentelemetry/api';
-import { createCounter, METRIC_ATTRIBUTES as ATTR, METRICS } from '../otel/index.js';
+import { describeCause, EXIT_DEADLINE, QUEUE_FULL, type LossCause } from './lossCause.js';
 
 export type Signal = 'traces' | 'metrics';
 
-export interface TelemetryHealth {
-  exportFailures: Record<Signal, number>;
-  spansDropped: number;
+export interface SignalHealth {
+  /** Items (spans, or metric data points) the destination accepted. */
+  exported: number;
+  /** Items lost, by cause. */
+  lost: Record<LossCause, number>;
+  /** Items handed to the exporter whose export has not ended yet. */
+  inFlight: number;
 }
 
-export class ExportHealth {
-  private readonly failures: Record<Signal, number> = { traces: 0, metrics: 0 };
-  private dropped = 0;
-  private readonly reported = new Set<string>();
-  private failureCounter?: Counter;
-  private droppedCounter?: Counter;
+export interface TelemetryHealth {
+  spans: SignalHealth & {
+    /** Finished spans waiting in the batch queue. */
+    queued: number;
+    queueCapacity: number;
+    /** Whether the latest span export succeeded (true before the first). */
+    exporting: boolean;
+  };
+  metricPoints: SignalHealth;
+}
 
-  /** Starts counting into the given meter (a meter of the SDK being set up). */
-  attach(meter: Meter): void {
-    this.failureCounter = createCounter(meter, METRICS.exportFailures);
-    this.droppedCounter = createCounter(meter, METRICS.spansDropped);
-    for (const signal of ['traces', 'metrics'] as const) this.failureCounter.add(this.failures[signal], { [ATTR.signal]: signal });
-    this.droppedCounter.add(this.dropped);
+/** The exporter's identity in the otel.sdk.exporter.* metrics. */
+export interface ExporterComponent {
+  signal: Signal;
+  /** otel.component.type, e.g. otlp_http_span_exporter. */
+  type: string;
+}
+
+const EXPORTED = {
+  traces: { name: 'otel.sdk.exporter.span.exported', unit: '{span}', item: 'spans' },
+  metrics: { name: 'otel.sdk.exporter.metric_data_point.exported', unit: '{data_point}', item: 'metric data points' },
+} as const;
+
+export class ExportHealth {
+  private readonly signals: Record<Signal, SignalHealth> = { traces: emptySignal(), metrics: emptySignal() };
+  private queued = 0;
+  private lastSpanExportOk = true;
+  private readonly reported = new Set<string>();
+  private readonly counters: Partial<Record<Signal, Counter>> = {};
+  private readonly components: Partial<Record<Signal, Record<string, string>>> = {};
+
+  constructor(private readonly queueCapacity = 0) {}
+
+  /** Starts counting into the given meter, for these exporters (each pre-created at 0). */
+  attach(meter: Meter, exporters: ExporterComponent[]): void {
+    for (const { signal, type } of exporters) {
+      const spec = EXPORTED[signal];
+      const counter = meter.createCounter(spec.name, {
+        unit: spec.unit,
+        description: `The number of ${spec.item} for which the export has finished, either successful or failed.`,
+      });
+      const component = { 'otel.component.type': type, 'otel.component.name': `${type}/0` };
+      counter.add(this.signals[signal].exported, component);
+      for (const [cause, count] of Object.entries(this.signals[signal].lost)) counter.add(count, { ...component, 'error.type': cause });
+      this.counters[signal] = counter;
+      this.components[signal] = component;
+    }
   }
 
-  exportFailed(signal: Signal, error: unknown): void {
-    this.failures[signal]++;
-    this.failureCounter?.add(1, { [ATTR.signal]: signal });
+  exportStarted(signal: Signal, items: number): void {
+    this.signals[signal].inFlight += items;
+  }
+
+  exportSucceeded(signal: Signal, items: number): void {
+    const health = this.signals[signal];
+    health.inFlight -= items;
+    health.exported += items;
+    if (signal === 'traces') this.lastSpanExportOk = true;
+    this.counters[signal]?.add(items, this.components[signal]);
+  }
+
+  exportFailed(signal: Signal, items: number, cause: LossCause, error: unknown): void {
+    const health = this.signals[signal];
+    health.inFlight -= items;
+    health.lost[cause] = (health.lost[cause] ?? 0) + items;
+    if (signal === 'traces') this.lastSpanExportOk = false;
+    this.counters[signal]?.add(items, { ...this.components[signal], 'error.type': cause });
     this.reportOnce(
-      `export:${signal}`,
-      `footprint-otel: ${signal} export failed (${describe(error)}); further failures are counted in ` +
-        `${METRICS.exportFailures.name} and not logged again`,
+      `export:${signal}:${cause}`,
+      `footprint-otel: ${signal} export failed (${describeCause(cause)}: ${describe(error)}); ${EXPORTED[signal].item} lost this way ` +
+        `are counted in ${EXPORTED[signal].name}{error.type="${cause}"} and not logged again`,
     );
   }
 
+  spanQueued(): void {
+    this.queued++;
+  }
+
+  spansHandedToExporter(count: number): void {
+    this.queued = Math.max(0, this.queued - count);
+  }
+
   spanDropped(): void {
-    this.dropped++;
-    this.droppedCounter?.add(1);
+    const lost = this.signals.traces.lost;
+    lost[QUEUE_FULL] = (lost[QUEUE_FULL] ?? 0) + 1;
     this.reportOnce(
-      'dropped',
-      `footprint-otel: the span export queue is full and spans are being dropped; they are counted in ` +
-        `${METRICS.spansDropped.name} and not logged again`,
+      QUEUE_FULL,
+      'footprint-otel: the span export queue is full and spans are being dropped; they are counted in ' +
+        `otel.sdk.processor.span.processed{error.type="${QUEUE_FULL}"} and not logged again`,
     );
   }
 
   snapshot(): TelemetryHealth {
-    return { exportFailures: { ...this.failures }, spansDropped: this.dropped };
+    return {
+      spans: { ...copy(this.signals.traces), queued: this.queued, queueCapacity: this.queueCapacity, exporting: this.lastSpanExportOk },
+      metricPoints: copy(this.signals.metrics),
+    };
+  }
+
+  /**
+   * The snapshot as of giving up at an exit deadline: spans still queued and items still in flight
+   * count as lost (exit_deadline). Nothing is recorded; the process is ending.
+   */
+  abandonedSnapshot(): TelemetryHealth {
+    const now = this.snapshot();
+    const abandon = (health: SignalHealth, pending: number): void => {
+      if (pending > 0) health.lost[EXIT_DEADLINE] = (health.lost[EXIT_DEADLINE] ?? 0) + pending;
+      health.inFlight = 0;
+    };
+    abandon(now.spans, now.spans.queued + now.spans.inFlight);
+    now.spans.queued = 0;
+    abandon(now.metricPoints, now.metricPoints.inFlight);
+    return now;
   }
 
   private reportOnce(key: string, message: string): void {
@@ -59,6 +145,23 @@ export class ExportHealth {
     this.reported.add(key);
     diag.warn(message);
   }
+}
+
+export function emptyHealth(): TelemetryHealth {
+  return { spans: { ...emptySignal(), queued: 0, queueCapacity: 0, exporting: true }, metricPoints: emptySignal() };
+}
+
+/** Total lost items of one signal. */
+export function totalLost(health: SignalHealth): number {
+  return Object.values(health.lost).reduce((sum, n) => sum + n, 0);
+}
+
+function emptySignal(): SignalHealth {
+  return { exported: 0, lost: {}, inFlight: 0 };
+}
+
+function copy(health: SignalHealth): SignalHealth {
+  return { exported: health.exported, lost: { ...health.lost }, inFlight: health.inFlight };
 }
 
 function describe(error: unknown): string {

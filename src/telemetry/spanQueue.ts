@@ -1,10 +1,12 @@
 /**
- * The span pipeline: a BatchSpanProcessor (bounded queue, so memory stays bounded while the
- * collector is down) that counts the spans it drops. The SDK drops silently once its queue holds
- * maxQueueSize spans; this processor mirrors the queue's length — sampled spans offered, minus spans
- * handed to the exporter — and counts every span offered while it is full.
+ * The span pipeline: the SDK's BatchSpanProcessor (bounded queue, so memory stays bounded while the
+ * collector is down), with the SDK's own self-observability on (otel.sdk.processor.span.processed,
+ * whose error.type=queue_full series counts the spans it drops, and the queue's size and capacity),
+ * and a mirror of its queue's length — sampled spans offered, minus spans handed to the exporter —
+ * kept in ExportHealth, so the app can see the queue filling (the demo waits on it) and the summary
+ * counts the same drops the SDK's metric does.
  */
-import { TraceFlags, type Context } from '@opentelemetry/api';
+import { TraceFlags, type Context, type MeterProvider } from '@opentelemetry/api';
 import {
   BatchSpanProcessor,
   type ReadableSpan,
@@ -12,37 +14,58 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import type { ExportHealth } from './health.js';
 
 export interface SpanQueueOptions {
   maxQueueSize: number;
   maxExportBatchSize: number;
   /** How long the processor waits for one export before giving up on it. */
   exportTimeoutMillis: number;
-  onDrop: () => void;
+  health: ExportHealth;
+  /**
+   * Where the SDK's batch processor records its otel.sdk.processor.* metrics. Asked when the queue
+   * first runs, not when it is built: NodeSDK creates its meter provider inside start(), after it has
+   * been handed the span processors.
+   */
+  selfObsMeterProvider?: () => MeterProvider;
 }
 
 export class CountingBatchSpanProcessor implements SpanProcessor {
-  private readonly batch: BatchSpanProcessor;
+  private built?: BatchSpanProcessor;
   private queued = 0;
   private closed = false;
 
   constructor(
-    exporter: SpanExporter,
+    private readonly exporter: SpanExporter,
     private readonly options: SpanQueueOptions,
-  ) {
+  ) {}
+
+  private get batch(): BatchSpanProcessor {
+    this.built ??= this.buildBatch();
+    return this.built;
+  }
+
+  private buildBatch(): BatchSpanProcessor {
+    const { exporter, options } = this;
     const handOff: SpanExporter = {
       export: (spans, done) => {
-        this.queued = Math.max(0, this.queued - spans.length);
+        const handed = Math.min(this.queued, spans.length);
+        this.queued -= handed;
+        options.health.spansHandedToExporter(handed);
         exporter.export(spans, done);
       },
       shutdown: () => exporter.shutdown(),
       forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
     };
-    this.batch = new BatchSpanProcessor(handOff, {
+    // sdk-trace-base's BatchSpanProcessor hands its config on to @opentelemetry/sdk-trace's, whose
+    // options include the (experimental) selfObsMeterProvider that the shim's type does not list.
+    const config = {
       maxQueueSize: options.maxQueueSize,
       maxExportBatchSize: options.maxExportBatchSize,
       exportTimeoutMillis: options.exportTimeoutMillis,
-    });
+      selfObsMeterProvider: options.selfObsMeterProvider?.(),
+    };
+    return new BatchSpanProcessor(handOff, config);
   }
 
   onStart(span: Span, parentContext: Context): void {
@@ -51,8 +74,12 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     if (!this.closed && (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0) {
-      if (this.queued >= this.options.maxQueueSize) this.options.onDrop();
-      else this.queued++;
+      if (this.queued >= this.options.maxQueueSize) {
+        this.options.health.spanDropped();
+      } else {
+        this.queued++;
+        this.options.health.spanQueued();
+      }
     }
     this.batch.onEnd(span);
   }

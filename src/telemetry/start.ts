@@ -17,9 +17,10 @@ import { resolveConfig, type Destination, type StartTelemetryOptions, type Telem
 import { installExitHooks } from './exitHooks.js';
 import { chooseMetricExporters, chooseSpanExporters, type Chosen } from './exporters.js';
 import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
+import { newSession } from './files/layout.js';
 import { registerIntoFreeSlots, releaseSlots } from './globals.js';
 import { guardedTimeout, guardMetricExporter, guardSpanExporter } from './guardedExporters.js';
-import { ExportHealth, type TelemetryHealth } from './health.js';
+import { emptyHealth, ExportHealth, type ExporterComponent, type TelemetryHealth } from './health.js';
 import { resourceSetup } from './resource.js';
 import { CountingBatchSpanProcessor } from './spanQueue.js';
 
@@ -30,8 +31,18 @@ export interface TelemetryHandle {
   forceFlush(): Promise<void>;
   /** Flushes, stops the SDK and unregisters what it registered. Idempotent; never rejects. */
   shutdown(): Promise<void>;
-  /** Export failures and dropped spans so far. */
+  /** Spans and metric data points exported and lost (by cause) so far, and the span queue's depth. */
   health(): TelemetryHealth;
+  /**
+   * Like health(), after giving up on a flush at an exit deadline: spans still queued and items still
+   * in flight are counted as lost (exit_deadline).
+   */
+  abandonedHealth(): TelemetryHealth;
+  /**
+   * The files this handle has written and kept (file default only), oldest first, and how many older
+   * trace files rotation deleted (their spans are gone from disk); empty otherwise.
+   */
+  files(): { traces: string[]; metrics: string[]; removedTraceFiles: number };
 }
 
 const TELEMETRY_METER = 'footprint-otel.telemetry';
@@ -46,16 +57,19 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   const config = resolveConfig(options);
   if (config.route.kind === 'disabled') return disabledHandle();
 
-  const health = new ExportHealth();
+  const health = new ExportHealth(config.maxQueueSize);
   const pipeline = pipelineFor(config, options);
-  const guard = { health, timeoutMs: config.exportTimeoutMs };
+  const guard = { health, timeoutMs: pipeline.timeoutMs };
   const spanProcessors = pipeline.spans.map(
     (exporter) =>
       new CountingBatchSpanProcessor(guardSpanExporter(exporter, guard), {
         maxQueueSize: config.maxQueueSize,
         maxExportBatchSize: config.maxExportBatchSize,
-        exportTimeoutMillis: guardedTimeout(config.exportTimeoutMs),
-        onDrop: () => health.spanDropped(),
+        exportTimeoutMillis: guardedTimeout(pipeline.timeoutMs),
+        health,
+        // NodeSDK builds its meter provider inside start(), after the processors exist; the queue
+        // resolves it when it first runs (see spanQueue.ts), by then the one NodeSDK registered.
+        selfObsMeterProvider: () => metrics.getMeterProvider(),
       }),
   );
   const metricReaders: IMetricReader[] = pipeline.metrics.map(
@@ -74,7 +88,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     ...(config.route.kind === 'files' ? { logRecordProcessors: [] } : {}),
   });
   const ours = registerIntoFreeSlots(() => sdk.start());
-  health.attach(metrics.getMeter(TELEMETRY_METER));
+  health.attach(metrics.getMeter(TELEMETRY_METER), pipeline.components);
   const restoreDetail = setTraceDetail(options.traceDetail);
 
   const flushSpans = () => Promise.all(spanProcessors.map((p) => p.forceFlush().catch(() => undefined)));
@@ -95,10 +109,17 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       running = undefined;
     })());
   if (config.handleExit) {
-    removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(config.exportTimeoutMs) * 2 });
+    removeHooks = installExitHooks({ flush: forceFlush, shutdown, shutdownTimeoutMs: guardedTimeout(pipeline.timeoutMs) * 2 });
   }
 
-  running = { destination: pipeline.destination, forceFlush, shutdown, health: () => health.snapshot() };
+  running = {
+    destination: pipeline.destination,
+    forceFlush,
+    shutdown,
+    health: () => health.snapshot(),
+    abandonedHealth: () => health.abandonedSnapshot(),
+    files: pipeline.files,
+  };
   return running;
 }
 
@@ -106,15 +127,26 @@ interface Pipeline {
   destination: Destination;
   spans: SpanExporter[];
   metrics: PushMetricExporter[];
+  /** How long one export may take (OTEL_EXPORTER_OTLP_TIMEOUT is an OTLP setting; a file write gets its own). */
+  timeoutMs: number;
+  /** The exporters' identities in otel.sdk.exporter.*.exported. */
+  components: ExporterComponent[];
+  files: TelemetryHandle['files'];
 }
 
 function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions): Pipeline {
   const route = config.route;
   if (route.kind === 'files') {
+    const session = newSession();
+    const spans = fileSpanExporter({ directory: route.directory, session });
+    const metricFiles = fileMetricExporter({ directory: route.directory, session });
     return {
-      destination: { kind: 'files', traces: route.traces, metrics: route.metrics },
-      spans: [fileSpanExporter(route.traces)],
-      metrics: [fileMetricExporter(route.metrics)],
+      destination: { kind: 'files', directory: route.directory },
+      spans: [spans],
+      metrics: [metricFiles],
+      timeoutMs: FILE_WRITE_TIMEOUT_MS,
+      components: FILE_COMPONENTS,
+      files: () => ({ traces: spans.files(), metrics: metricFiles.files(), removedTraceFiles: spans.removedFiles() }),
     };
   }
   const overrides = { endpoint: options.endpoint, headers: options.headers, timeoutMs: options.exportTimeoutMs };
@@ -127,7 +159,33 @@ function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions): P
     destination: { kind: 'otlp', traces: describe(spans), metrics: describe(metricExporters), protocols },
     spans: spans.map((s) => s.exporter),
     metrics: metricExporters.map((m) => m.exporter),
+    timeoutMs: config.exportTimeoutMs,
+    components: [
+      ...componentOf('traces', spans[0]),
+      ...componentOf('metrics', metricExporters[0]),
+    ],
+    files: () => ({ traces: [], metrics: [], removedTraceFiles: 0 }),
   };
+}
+
+/** A write of one batch to a local file that takes longer than this is stuck. */
+const FILE_WRITE_TIMEOUT_MS = 30_000;
+
+const FILE_COMPONENTS: ExporterComponent[] = [
+  { signal: 'traces', type: 'footprint_otlp_json_file_span_exporter' },
+  { signal: 'metrics', type: 'footprint_otlp_json_file_metric_exporter' },
+];
+
+/**
+ * otel.component.type of a signal's (first) chosen exporter, as the semantic conventions name them;
+ * the export counts of a signal are recorded under that one component.
+ */
+function componentOf(signal: 'traces' | 'metrics', chosen: Chosen<unknown> | undefined): ExporterComponent[] {
+  if (chosen === undefined) return [];
+  const item = signal === 'traces' ? 'span' : 'metric';
+  const transport = { 'http/protobuf': 'otlp_http', 'http/json': 'otlp_http_json', grpc: 'otlp_grpc' } as const;
+  const prefix = chosen.protocol === undefined ? 'console' : transport[chosen.protocol];
+  return [{ signal, type: `${prefix}_${item}_exporter` }];
 }
 
 /** OTEL_SDK_DISABLED=true: nothing is started or registered, and the handle does nothing. */
@@ -136,7 +194,9 @@ function disabledHandle(): TelemetryHandle {
     destination: { kind: 'disabled' },
     forceFlush: async () => undefined,
     shutdown: async () => undefined,
-    health: () => ({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 }),
+    health: emptyHealth,
+    abandonedHealth: emptyHealth,
+    files: () => ({ traces: [], metrics: [], removedTraceFiles: 0 }),
   };
 }
 

@@ -4,14 +4,14 @@
  * temporary working directory of its own, with an environment cleared of OTEL_* settings and model
  * API keys — and reading back what it printed and what it left in ./telemetry: the waterfall parsed
  * into lines, the span tree a waterfall should show, and the last cumulative export of each metric
- * series in metrics.jsonl.
+ * series in the metrics files.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FileSpan, FileSpanEvent } from '../../src/telemetry/index.js';
+import { listSignalFiles, type FileSpan, type FileSpanEvent } from '../../src/telemetry/index.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI_SOURCE = path.join(ROOT, 'src', 'cli', 'main.ts');
@@ -28,6 +28,8 @@ export interface RunOptions {
   cwd: string;
   /** Added to the cleaned environment. */
   env?: Record<string, string>;
+  /** Called on every chunk of output with all output so far (to signal the child at the right moment). */
+  onOutput?: (output: { stdout: string; stderr: string }, child: ChildProcess) => void;
 }
 
 /** The test process's environment without anything that would change what the CLI does. */
@@ -46,8 +48,14 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      options.onOutput?.({ stdout, stderr }, child);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      options.onOutput?.({ stdout, stderr }, child);
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
@@ -147,6 +155,28 @@ export function eventField(event: FileSpanEvent, field: string): unknown {
 }
 
 /** The root span of each trace, by trace id. */
+/**
+ * Traces with a root span whose every span's parent is in the trace (whole), and traces that are not:
+ * a root with orphans under it, or no root at all (fragments).
+ */
+export function traceWholeness(spans: FileSpan[]): { whole: string[]; broken: string[] } {
+  const byTrace = new Map<string, FileSpan[]>();
+  for (const span of spans) {
+    const list = byTrace.get(span.traceId) ?? [];
+    list.push(span);
+    byTrace.set(span.traceId, list);
+  }
+  const whole: string[] = [];
+  const broken: string[] = [];
+  for (const [traceId, list] of byTrace) {
+    const ids = new Set(list.map((s) => s.spanId));
+    const roots = list.filter((s) => s.parentSpanId === undefined);
+    const orphans = list.filter((s) => s.parentSpanId !== undefined && !ids.has(s.parentSpanId));
+    (roots.length === 1 && orphans.length === 0 ? whole : broken).push(traceId);
+  }
+  return { whole, broken };
+}
+
 export function rootsByTrace(spans: FileSpan[]): Map<string, FileSpan> {
   const ids = new Set(spans.map((s) => `${s.traceId}/${s.spanId}`));
   const roots = new Map<string, FileSpan>();
@@ -195,7 +225,7 @@ export function parseSummary(stdout: string): PrintedSummary {
   };
 }
 
-// ── metrics.jsonl ───────────────────────────────────────────────────────────────────────────────
+// ── metrics files ────────────────────────────────────────────────────────────────────────────────
 
 interface JsonKeyValue {
   key: string;
@@ -225,12 +255,14 @@ export interface MetricPoint {
 }
 
 /**
- * The last exported point of every series in a metrics.jsonl file. Exports are cumulative, so the
- * last line that carries a series holds its total; a series is its resource, scope, name and attributes.
+ * The last exported point of every series in the metrics files of a telemetry folder. Exports are
+ * cumulative, so the last line that carries a series holds its total; a series is its resource
+ * (each invocation has its own service.instance.id), scope, name and attributes.
  */
-export function lastMetricPoints(file: string): MetricPoint[] {
+export async function lastMetricPoints(folder: string): Promise<MetricPoint[]> {
   const latest = new Map<string, MetricPoint>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  const lines = (await listSignalFiles(folder, 'metrics')).flatMap((file) => readFileSync(file, 'utf8').split('\n'));
+  for (const line of lines) {
     if (line.trim() === '') continue;
     const request = JSON.parse(line) as JsonMetricsRequest;
     for (const rm of request.resourceMetrics ?? []) {

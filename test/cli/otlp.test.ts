@@ -1,9 +1,10 @@
 /**
- * The demo with OTEL_EXPORTER_OTLP_ENDPOINT set: with nothing listening there it warns on stderr
- * that exports failed and still completes (exit 0, full summary, no files written); with a receiver
- * listening on 127.0.0.1 it sends its traces there (POST /v1/traces, every run a trace; as OTLP JSON,
- * asked for with OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, so this test can read them) and its metrics to
- * /v1/metrics.
+ * The demo with OTEL_EXPORTER_OTLP_ENDPOINT set: with nothing listening there it completes its runs
+ * (full summary, no files written), says that nothing was delivered and why, in spans and data
+ * points, never that telemetry was sent, and exits 3 (every span lost); with a receiver listening on
+ * 127.0.0.1 it sends its traces there (POST /v1/traces, every run a trace; as OTLP JSON, asked for
+ * with OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, so this test can read them) and its metrics to
+ * /v1/metrics, and its account of exported spans matches what arrived.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -57,14 +58,38 @@ describe('an unreachable OTLP endpoint', () => {
   const temp = tempDir('otlp-down');
   afterAll(() => temp.remove());
 
-  it('gets a warning on stderr, and the demo still completes with exit code 0', async () => {
+  it('completes the runs, reports every span lost as "connection refused", never "sent", and exits 3', async () => {
     const endpoint = `http://127.0.0.1:${await closedPort()}`;
     const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '500' } });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(3);
     expect(parseSummary(result.stdout)).toMatchObject({ runs: 12, outcomes: { ok: 12 } });
-    expect(result.stdout).toContain(`Telemetry sent over OTLP/HTTP: ${endpoint}/v1/traces, ${endpoint}/v1/metrics`);
-    expect(result.stderr).toMatch(
-      new RegExp(`^warning: \\d+ telemetry export\\(s\\) failed .*is the collector at ${endpoint.replace(/[.]/g, '\\.')}/v1/traces reachable\\?$`, 'm'),
+    expect(result.stdout).not.toMatch(/sent over|localhost:16686|localhost:3000/);
+    const account = /^Telemetry: spans 0 exported, (\d+) lost \(connection refused (\d+)\); metric data points 0 exported, (\d+) lost \(connection refused (\d+)\)$/m.exec(result.stdout);
+    expect(account).not.toBeNull();
+    expect(account![1]).toBe(account![2]);
+    expect(account![3]).toBe(account![4]);
+    expect(result.stdout).toContain(`  nothing was delivered to ${endpoint}/v1/traces or ${endpoint}/v1/metrics`);
+    expect(result.stderr.split('\n')).toEqual([
+      `flushing telemetry to ${endpoint}, up to 5 s`,
+      `warning: telemetry spans lost: 0 exported, ${account![1]} lost (connection refused ${account![1]}); is the collector at ${endpoint}/v1/traces reachable and accepting?`,
+      `warning: telemetry metric data points lost: 0 exported, ${account![3]} lost (connection refused ${account![3]}); is the collector at ${endpoint}/v1/traces reachable and accepting?`,
+      'warning: every span of this run was lost; exit status 3',
+      '',
+    ]);
+    expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
+  }, 60_000);
+});
+
+describe('an OTLP endpoint without a scheme', () => {
+  const temp = tempDir('otlp-no-scheme');
+  afterAll(() => temp.remove());
+
+  it('is refused in one line on stderr, before any run, with exit status 1', async () => {
+    const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'footprint-otel: OTEL_EXPORTER_OTLP_ENDPOINT "127.0.0.1:4318" has no scheme: write http://127.0.0.1:4318 (or https://127.0.0.1:4318)\n',
     );
     expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
   }, 60_000);
@@ -79,7 +104,7 @@ describe('a live OTLP receiver', () => {
     try {
       const result = await cli([], { cwd: temp.dir, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' } });
       expect(result.code).toBe(0);
-      expect(result.stderr).toBe('');
+      expect(result.stderr).toBe(`flushing telemetry to ${receiver.url}, up to 5 s\n`);
       expect(parseSummary(result.stdout).runs).toBe(12);
 
       const traces = receiver.requests.filter((r) => r.path === '/v1/traces');
@@ -101,6 +126,8 @@ describe('a live OTLP receiver', () => {
       expect(new Set(roots.map((s) => s.traceId)).size).toBe(12);
       expect(roots.every((s) => s.name === 'invoke_workflow desk')).toBe(true);
       expect(spans.filter((s) => s.name.startsWith('chat ')).length).toBe(parseSummary(result.stdout).llmCalls);
+      expect(result.stdout).toMatch(new RegExp(`^Telemetry: spans ${spans.length} exported, 0 lost; metric data points \\d+ exported, 0 lost$`, 'm'));
+      expect(result.stdout).toContain(`  sent over OTLP/HTTP: ${receiver.url}/v1/traces, ${receiver.url}/v1/metrics`);
 
       const metrics = receiver.requests.filter((r) => r.path === '/v1/metrics');
       expect(metrics.length).toBeGreaterThan(0);

@@ -1,10 +1,10 @@
 /**
  * `footprint-otel view` on the files a demo run left: the latest run (given the directory), the
- * latest run with a loop-guard trip (given the file, --trips), a run by trace id or id prefix
- * (--trace), and the list of stored runs (--list). A trace file it cannot read, a directory without
- * one, and an unknown trace id are reported in one line with exit code 1.
+ * latest run with a loop-guard trip (given the trace file, --trips), a run by trace id or id prefix
+ * (--trace), and the list of stored runs (--list). A file with nothing usable in it, a directory
+ * without trace files, and an unknown trace id are reported in one line with exit code 1.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
@@ -15,7 +15,7 @@ const VIEW_HEADER = /^trace ([0-9a-f]{32}) \((\d+) spans\) from (.+)$/;
 describe('view', () => {
   const temp = tempDir('view');
   const dir = path.join(temp.dir, 'telemetry');
-  const file = path.join(dir, 'traces.jsonl');
+  let file: string;
   let spans: FileSpan[];
   /** Run roots in start order. */
   let roots: FileSpan[];
@@ -23,20 +23,21 @@ describe('view', () => {
   beforeAll(async () => {
     const demo = await cli([], { cwd: temp.dir });
     expect(demo.code).toBe(0);
+    file = path.join(dir, readdirSync(dir).find((name) => name.startsWith('traces-'))!);
     spans = await readSpans(file);
     roots = [...rootsByTrace(spans).values()].sort((a, b) => a.startMs - b.startMs);
   }, 120_000);
   afterAll(() => temp.remove());
 
   /** Runs view and checks the waterfall it prints against the stored span tree of the trace it names. */
-  async function viewOf(args: string[]): Promise<{ traceId: string; lines: string[] }> {
+  async function viewOf(args: string[], from = dir): Promise<{ traceId: string; lines: string[] }> {
     const result = await cli(['view', ...args], { cwd: temp.dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const block = waterfallBlock(result.stdout, VIEW_HEADER);
     const header = VIEW_HEADER.exec(result.stdout.split('\n')[0]!)!;
     expect(Number(header[2])).toBe(spans.filter((s) => s.traceId === block.traceId).length);
-    expect(header[3]).toBe(file);
+    expect(header[3]).toBe(from);
     expect(parseWaterfall(block.lines)).toEqual(expectedWaterfall(spans, block.traceId));
     return block;
   }
@@ -48,7 +49,7 @@ describe('view', () => {
   it('<file> --trips shows the latest run that tripped a loop guard', async () => {
     const tripped = roots.filter((r) => r.attributes['footprint.trip.kinds']);
     expect(tripped.length).toBeGreaterThan(0);
-    const { traceId, lines } = await viewOf([file, '--trips']);
+    const { traceId, lines } = await viewOf([file, '--trips'], file);
     expect(traceId).toBe(tripped.at(-1)!.traceId);
     expect(lines.some((line) => line.includes('• route.trip '))).toBe(true);
   });
@@ -79,7 +80,7 @@ describe('view', () => {
     const result = await cli(['view', dir, '--trace', 'ffffffffffff'], { cwd: temp.dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr.trim()).toBe(`footprint-otel: no run with trace id ffffffffffff in ${file}`);
+    expect(result.stderr.trim()).toBe(`footprint-otel: no run with trace id ffffffffffff in ${dir}`);
   });
 
   it('reports a file that is not OTLP JSON in one line, without a stack trace, exit code 1', async () => {
@@ -87,13 +88,13 @@ describe('view', () => {
     writeFileSync(bad, 'this is not json\n');
     const result = await cli(['view', bad], { cwd: temp.dir });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toMatch(new RegExp(`^footprint-otel: ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1 is not OTLP JSON`));
+    expect(result.stderr.trim()).toMatch(new RegExp(`^footprint-otel: ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1: not OTLP JSON`));
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('reports a directory without traces.jsonl in one line, exit code 1', async () => {
+  it('reports a directory without trace files in one line, exit code 1', async () => {
     const result = await cli(['view', temp.dir], { cwd: temp.dir });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe(`footprint-otel: no traces.jsonl in ${temp.dir} (the demo writes ./telemetry/traces.jsonl)`);
+    expect(result.stderr.trim()).toBe(`footprint-otel: no trace files (traces*.jsonl) in ${temp.dir}; the demo writes them to ./telemetry/`);
   });
 });

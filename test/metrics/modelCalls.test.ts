@@ -26,6 +26,11 @@ const LLM = {
   'footprint.skill': '',
   'footprint.route': '',
 };
+/** The server of the main run's provider (scripted providers have none; HTTP ones take it from their URL). */
+const SERVER = { address: 'models.internal', port: 8443 };
+const ON_SERVER = { 'server.address': SERVER.address, 'server.port': SERVER.port };
+/** A response came back, naming its model (scripted replies name the requested one). */
+const RESPONDED = { 'gen_ai.response.model': 'm-small' };
 
 let meter: MeterHarness;
 let unregister: () => void;
@@ -33,12 +38,15 @@ let unregister: () => void;
 beforeAll(async () => {
   meter = startMeter();
   unregister = registerInstrument(metricsInstrument());
-  const provider = scripted({
-    replies: [
-      { toolCalls: [{ name: 'lookup_invoice', args: { id: 'INV-42' } }], usage: { input: 120, output: 18 } },
-      { content: 'INV-42 is paid.', usage: { input: 180, output: 14 }, delayMs: 30 },
-    ],
-  });
+  const provider = {
+    ...scripted({
+      replies: [
+        { toolCalls: [{ name: 'lookup_invoice', args: { id: 'INV-42' } }], usage: { input: 120, output: 18 } },
+        { content: 'INV-42 is paid.', usage: { input: 180, output: 14 }, delayMs: 30 },
+      ],
+    }),
+    server: SERVER,
+  };
   const agent = Agent.create({ provider, model: 'm-small', id: 'billing', pricing: PRICING }).tool(lookup).build();
   expect(await agent.run('Was INV-42 paid?')).toBe('INV-42 is paid.');
 });
@@ -63,7 +71,7 @@ describe('gen_ai.client.token.usage', () => {
     expect(c.series(METRICS.tokenUsage.name)).toHaveLength(2);
     const input = only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'input' });
     const output = only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'output' });
-    expect(input.attributes).toEqual({ ...LLM, 'gen_ai.token.type': 'input' });
+    expect(input.attributes).toEqual({ ...LLM, ...RESPONDED, ...ON_SERVER, 'gen_ai.token.type': 'input' });
     expect(Object.keys(input.attributes).sort()).toEqual([...METRICS.tokenUsage.attributes].sort());
     expect(input.histogram).toMatchObject({ count: 2, sum: 300, min: 120, max: 180 });
     expect(output.histogram).toMatchObject({ count: 2, sum: 32, min: 14, max: 18 });
@@ -75,8 +83,8 @@ describe('gen_ai.client.operation.duration', () => {
     const c = await meter.collect();
     const metric = c.metric(METRICS.operationDuration.name)!;
     expect(metric.descriptor).toMatchObject({ unit: 's', type: InstrumentType.HISTOGRAM, valueType: ValueType.DOUBLE });
-    const series = only(c, METRICS.operationDuration.name, {});
-    expect(series.attributes).toEqual(LLM);
+    const series = only(c, METRICS.operationDuration.name, ON_SERVER);
+    expect(series.attributes).toEqual({ ...LLM, ...RESPONDED, ...ON_SERVER });
     expect(series.histogram!.buckets.boundaries).toEqual([...DURATION_BUCKETS]);
     expect(series.histogram!.count).toBe(2);
     // the second reply waited 30 ms: durations are seconds, not milliseconds
@@ -105,8 +113,23 @@ describe('footprint.llm.cost.usd', () => {
   });
 });
 
+describe('a response without usage', () => {
+  it('records its duration and cost (not priced: 0) but no token usage', async () => {
+    const provider = scripted({ name: 'silent', replies: [{ content: 'Hi.', usage: null }] });
+    const agent = Agent.create({ provider, model: 'm-small', id: 'billing', pricing: PRICING }).build();
+    expect(await agent.run('Hello')).toBe('Hi.');
+
+    const c = await meter.collect();
+    const silent = { 'gen_ai.provider.name': 'silent' };
+    expect(only(c, METRICS.operationDuration.name, silent).attributes).toEqual({ ...LLM, ...RESPONDED, ...silent });
+    expect(only(c, METRICS.operationDuration.name, silent).histogram!.count).toBe(1);
+    expect(c.series(METRICS.tokenUsage.name, silent)).toEqual([]);
+    expect(only(c, METRICS.llmCost.name, silent).value).toBe(0);
+  });
+});
+
 describe('a failed model call', () => {
-  it('records its duration with error.type and no tokens, and the run as an error', async () => {
+  it('records its duration with error.type, no response model and no tokens, and the run as an error', async () => {
     const provider = scripted({
       name: 'flaky',
       replies: [{ error: new ProviderError({ provider: 'flaky', kind: 'http', status: 429, message: 'slow down' }) }],

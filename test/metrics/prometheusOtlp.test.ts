@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { METRIC_CATALOG, metricsInstrument, prometheusSeries } from '../../src/otel/metrics/index.js';
 import { startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { TELEMETRY_SELF_METRIC_NAMES } from '../stack/exported-metric-names.js';
 import { describeWithBackends, startPrometheus, waitFor, type Prometheus } from '../support/backends.js';
 import { startReceiver, type Receiver } from '../telemetry/receiver.js';
 
@@ -111,7 +112,8 @@ describeWithBackends('metrics in Prometheus 3 over OTLP', ['prometheus'], (bins)
   }, 60_000);
 
   it('stores only series names the catalog declares', async () => {
-    const declared = new Set(METRIC_CATALOG.flatMap((spec) => prometheusSeries(spec)));
+    // the catalog's instruments, plus startTelemetry's own health in the SDK's otel.sdk.* instruments
+    const declared = new Set([...METRIC_CATALOG.flatMap((spec) => prometheusSeries(spec)), ...TELEMETRY_SELF_METRIC_NAMES]);
     // target_info is Prometheus's own series for the OTLP resource, not an instrument.
     const stored = (await vm.metricNames(`{${sel}}`)).filter((name) => name !== 'target_info');
     expect(stored.length).toBeGreaterThan(10);

@@ -142,14 +142,14 @@ describe('Agent with two tools over three iterations', () => {
     expect(payloadOf(decided)).toMatchObject({
       chosen: 'tool-calls',
       iteration: 1,
-      agentId: 'helper',
+      agent_id: 'helper',
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'helper',
     });
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const turnStart = spans.find((s) => s.name === 'Context')!.events[0];
-    expect(payloadOf(turnStart)).toMatchObject({ agentId: 'helper', name: 'Helper', provider: 'openai', model: 'm1' });
+    expect(payloadOf(turnStart)).toMatchObject({ agent_id: 'helper', name: 'Helper', provider: 'openai', model: 'm1' });
     expect(payloadOf(turnStart).message).toBeUndefined();
     const final = spans.find((s) => s.name === 'Final')!;
     expect(final.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_end', 'footprint.agent.turn_end']);
@@ -196,7 +196,7 @@ describe('an agent stopped by its iteration cap', () => {
     expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided']);
     expect(payloadOf(route.events[0])).toMatchObject({ kind: 'max_iterations', limit: 1, actual: 1 });
     const final = spans.find((s) => s.name === 'Final')!;
-    expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'stopped_early', 'stoppedEarly.reason': 'max_iterations' });
+    expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'stopped_early', 'stopped_early.reason': 'max_iterations' });
     const root = spans.find((s) => s.name === 'invoke_agent Capped')!;
     expect(root.attributes).toMatchObject({ 'footprint.run.outcome': 'stopped_early', 'footprint.turn.outcome': 'stopped_early' });
     expect(spans.some((s) => s.name.startsWith('execute_tool'))).toBe(false);

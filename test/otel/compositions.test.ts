@@ -178,7 +178,7 @@ describe('Conditional', () => {
       ].join('\n'),
     );
     const route = spans.find((s) => s.name === 'Route' && s.attributes['footprint.stage.id'] === 'route')!;
-    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', compositionId: 'desk' });
+    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', composition_id: 'desk' });
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -257,7 +257,8 @@ describe('llmRouter and llmSwarm', () => {
     { id: 'tech', description: 'Errors and outages' },
   ];
   // Runner runs trace a subflow that is no member under its subflow id (scope hooks carry no display name).
-  const routerCall = (depth: number, id = 'router') => [`${pad(depth)}${id}`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}llm`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
+  // The router's model call is its decision: invoke_agent {router id} (issue 13 item 2).
+  const routerCall = (depth: number, id = 'router') => [`${pad(depth)}${id}`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}invoke_agent router`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
 
   it('traces a router step on its own: the router call (chat span, cost) and its decision', async () => {
     const router = llmRouter({
@@ -275,7 +276,7 @@ describe('llmRouter and llmSwarm', () => {
     expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(60 / 1e6, 12);
     const decide = spans.find((s) => s.name === 'Decide')!;
     expect(decide.events[0].name).toBe('footprint.composition.route_decided');
-    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', inRoster: true });
+    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', in_roster: true });
     // The router model's free-text reason is a completion: content, kept out unless capture is on.
     expect(payloadOf(decide.events[0])['evidence.reason']).toBeUndefined();
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -330,7 +331,15 @@ describe('llmRouter and llmSwarm', () => {
       agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
     }).run('money back');
     expect(render(sdk.spans())).toBe(
-      ['invoke_workflow desk', '  chat router-m [CLIENT]', '  invoke_agent Billing', '    chat m-billing [CLIENT]', '  chat router-m [CLIENT]'].join('\n'),
+      [
+        'invoke_workflow desk',
+        '  invoke_agent router',
+        '    chat router-m [CLIENT]',
+        '  invoke_agent Billing',
+        '    chat m-billing [CLIENT]',
+        '  invoke_agent router',
+        '    chat router-m [CLIENT]',
+      ].join('\n'),
     );
     wellFormed();
   });
@@ -371,7 +380,7 @@ describe('a skill graph', () => {
     ]);
     const trips = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip').map(payloadOf));
     expect(trips).toMatchObject([
-      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agentId: 'desk' },
+      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agent_id: 'desk' },
       { kind: 'rejected_cap', skills: ['triage'], count: 3, action: 'label' },
     ]);
     const chats = spans.filter((s) => s.name.startsWith('chat '));
@@ -407,16 +416,16 @@ describe('a failure inside a nested member', () => {
         '  Enter',
         '  invoke_agent Good',
         ...turn(2, 'm-good'),
-        '  invoke_workflow inner !ERROR',
+        '  invoke_workflow inner !ERROR error.type=500',
         '    Enter',
-        '    invoke_agent Bad !ERROR',
+        '    invoke_agent Bad !ERROR error.type=500',
         ...turn(3, 'm-bad').slice(0, 5),
         '      CallLLM !ERROR error.type=500',
         '        chat m-bad [CLIENT] !ERROR error.type=500',
       ].join('\n'),
     );
     const failed = spans.find((s) => s.name === 'invoke_workflow outer')!.events.find((e) => e.name === 'footprint.run.failed')!;
-    expect(payloadOf(failed)).toMatchObject({ member: 'bad', memberKind: 'agent', stage: 'call-llm' });
+    expect(payloadOf(failed)).toMatchObject({ member: 'bad', member_kind: 'agent', stage: 'call-llm' });
     wellFormed();
 
     sdk.reset();

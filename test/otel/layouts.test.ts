@@ -73,6 +73,7 @@ describe('the typed-event table over the semantic layout', () => {
       'footprint.member.id': 'billing',
       'gen_ai.usage.input_tokens': 100,
       'gen_ai.usage.output_tokens': 20,
+      'gen_ai.response.finish_reasons': ['stop'],
       'footprint.cost.usd': 0.25,
       'footprint.llm.calls': 1,
       'footprint.iterations': 1,

@@ -51,6 +51,9 @@ function observe(runner: Runner): () => Promise<Outcomes> {
   };
 }
 
+/** Why the run stopped early, as its run span says (footprint.run.stop_reason). */
+const runStopReason = () => sdk.spans().find((s) => s.parentSpanContext === undefined)?.attributes['footprint.run.stop_reason'];
+
 /** The same outcome label everywhere, counted once. */
 const everywhere = (label: string): Outcomes => ({ span: label, metric: { [label]: 1 }, summary: { [label]: 1 } });
 
@@ -65,6 +68,7 @@ describe('the run outcome', () => {
     const outcomes = observe(desk);
     await desk.run('x');
     expect(await outcomes()).toEqual(everywhere('stopped_early'));
+    expect(runStopReason()).toBe('budget_exhausted');
   });
 
   it("is the top-level run's, not a nested agent's early stop", async () => {
@@ -72,6 +76,7 @@ describe('the run outcome', () => {
     const outcomes = observe(pipeline);
     await pipeline.run('x');
     expect(await outcomes()).toEqual(everywhere('ok'));
+    expect(runStopReason()).toBeUndefined();
   });
 
   it('is stopped_early when the top-level agent hits its iteration cap', async () => {
@@ -79,6 +84,7 @@ describe('the run outcome', () => {
     const outcomes = observe(agent);
     await agent.run('x');
     expect(await outcomes()).toEqual(everywhere('stopped_early'));
+    expect(runStopReason()).toBe('max_iterations');
   });
 
   it('is ok when the run answered', async () => {

@@ -52,7 +52,7 @@ describe('pause', () => {
     const toolCalls = spans.find((s) => s.name === 'ToolCalls')!;
     // Runner runs attach no flow hook: the typed run.paused event is the pause (no footprint.pause).
     expect(toolCalls.events.map((e) => e.name)).toEqual(['footprint.run.paused']);
-    expect(payloadOf(toolCalls.events[0])).toMatchObject({ toolName: 'approve', toolCallId: 'c2' });
+    expect(payloadOf(toolCalls.events[0])).toMatchObject({ tool_name: 'approve', tool_call_id: 'c2' });
     expect(payloadOf(toolCalls.events[0]).question).toBeUndefined();
   });
 });

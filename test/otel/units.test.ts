@@ -4,10 +4,10 @@
  * switch read from the environment.
  */
 import fc from 'fast-check';
-import { TraceFlags } from '@opentelemetry/api';
+import { diag, DiagLogLevel, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { boundedJson, captureFromEnv, MAX_CONTENT_CHARS } from '../../src/otel/encoding/content.js';
-import { resolveDetail } from '../../src/otel/wiring/options.js';
+import { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages } from '../../src/otel/encoding/content.js';
+import { resolveCapture, resolveDetail } from '../../src/otel/wiring/options.js';
 import { finishReason, providerName } from '../../src/otel/encoding/semconv.js';
 import { formatTraceparent, parseTraceparent } from '../../src/otel/encoding/traceparent.js';
 
@@ -16,6 +16,23 @@ describe('content capture switch', () => {
     const env = (value?: string) => ({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: value });
     for (const on of ['span_only', 'SPAN_ONLY', 'true', 'True', ' span_and_event ']) expect(captureFromEnv(env(on))).toBe(true);
     for (const off of [undefined, '', 'false', 'none', 'NO_CONTENT', 'event_only', '1']) expect(captureFromEnv(env(off))).toBe(false);
+  });
+});
+
+describe('span_and_event capture mode (issue 13 item 13)', () => {
+  it('captures on spans and warns once that the structured operation-details event is not emitted', () => {
+    const warnings: string[] = [];
+    diag.setLogger({ error() {}, warn: (m) => void warnings.push(m), info() {}, debug() {}, verbose() {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+    try {
+      const env = { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'SPAN_AND_EVENT' };
+      expect([resolveCapture(env), resolveCapture(env), resolveCapture({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'span_only' })]).toEqual([true, true, true]);
+      expect(warnings).toEqual([
+        'footprint-otel: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_and_event records content on spans only: the ' +
+          'gen_ai.client.inference.operation.details event needs structured attributes (the Logs API), which span events cannot carry',
+      ]);
+    } finally {
+      diag.disable();
+    }
   });
 });
 
@@ -44,6 +61,30 @@ describe('boundedJson', () => {
         expect(() => JSON.parse(text)).not.toThrow();
       }),
     );
+  });
+});
+
+describe('message lists at the cap (issue 13 item 13)', () => {
+  it('drops whole messages from the middle behind one marker, keeping the first and the latest', () => {
+    const history = Array.from({ length: 300 }, (_, i) => ({ role: 'user' as const, content: `message ${i} ${'x'.repeat(40)}` }));
+    const text = inputMessages(history);
+    expect(text.length).toBeLessThanOrEqual(MAX_CONTENT_CHARS);
+    const parsed = JSON.parse(text) as { role: string; parts: { content: string }[] }[];
+    const omitted = 300 - (parsed.length - 1);
+    expect(parsed[0]).toEqual({ role: 'user', parts: [{ type: 'text', content: history[0].content }] });
+    expect(parsed[1]).toEqual({ role: 'system', parts: [{ type: 'text', content: `[${omitted} messages omitted to fit ${MAX_CONTENT_CHARS} chars]` }] });
+    expect(parsed.slice(2).map((m) => m.parts[0].content)).toEqual(history.slice(300 - (parsed.length - 2)).map((m) => m.content));
+  });
+
+  it('thins the parts of a single message too long to fit, and keeps its finish_reason', () => {
+    const calls = Array.from({ length: 400 }, (_, i) => ({ id: `call-${i}`, name: 'lookup_invoice' }));
+    const parsed = JSON.parse(outputMessages('', calls, 'tool_use')) as { role: string; parts: { type: string; id?: string; content?: string }[]; finish_reason: string }[];
+    expect(parsed).toHaveLength(1);
+    expect(parsed[0].finish_reason).toBe('tool_call');
+    const parts = parsed[0].parts;
+    expect(parts[0]).toEqual({ type: 'tool_call', id: 'call-0', name: 'lookup_invoice' });
+    expect(parts[1]).toEqual({ type: 'text', content: `[${400 - (parts.length - 1)} parts omitted to fit ${MAX_CONTENT_CHARS} chars]` });
+    expect(parts[parts.length - 1]).toEqual({ type: 'tool_call', id: 'call-399', name: 'lookup_invoice' });
   });
 });
 

@@ -183,6 +183,17 @@ describe('anthropic', () => {
     expect(response.stopReason).toBe('stop_sequence');
   });
 
+  it('reports a response without a usage block (or without both counts) as no usage, not zeros', async () => {
+    const { usage: _usage, ...withoutUsage } = TEXT_MESSAGE;
+    const bodies = [withoutUsage, { ...TEXT_MESSAGE, usage: { output_tokens: 12 } }];
+    server = await startWireServer((_req, res, index) => sendJson(res, 200, bodies[index]));
+    for (let call = 0; call < bodies.length; call++) {
+      const response = await anthropic({ baseURL: server.url }).complete({ model: 'm', messages: [] });
+      expect(response.content).toBe('Paris: 18°C. Tokyo: 24°C.');
+      expect('usage' in response).toBe(false);
+    }
+  });
+
   it('treats a 200 without a content array as malformed_response carrying the body (under content capture)', async () => {
     captureContent();
     const body = { id: 'msg_1', type: 'message', role: 'assistant', stop_reason: 'end_turn' };

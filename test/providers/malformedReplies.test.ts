@@ -39,7 +39,9 @@ describe('a custom provider with a malformed reply fails the run with malformed_
     [{ ...GOOD, usage: { input: -5, output: 1 } }, 'usage.input is a negative number, not a finite number >= 0'],
     [{ ...GOOD, usage: { input: 5, output: Number.NaN } }, 'usage.output is NaN, not a finite number >= 0'],
     [{ ...GOOD, usage: { input: 5, output: 1, cacheRead: Infinity } }, 'usage.cacheRead is infinite, not a finite number >= 0'],
-    [{ ...GOOD, usage: undefined }, 'usage is missing, not an object'],
+    [{ ...GOOD, usage: { input: 5, output: 1, reasoning: -1 } }, 'usage.reasoning is a negative number, not a finite number >= 0'],
+    [{ ...GOOD, usage: null }, 'usage is null, not an object'],
+    [{ ...GOOD, usage: 'none' }, 'usage is a string, not an object'],
     [{ ...GOOD, stopReason: 1 }, 'stopReason is a number, not a string'],
     [{ ...GOOD, model: {} }, 'model is an object, not a string'],
   ])('%j', async (reply, why) => {
@@ -52,8 +54,15 @@ describe('a custom provider with a malformed reply fails the run with malformed_
   });
 
   it('a valid reply comes back as a fresh object holding only the port fields', () => {
-    const reply = { ...GOOD, model: 'm-1', id: 'r-1', extra: 'dropped', usage: { input: 1, output: 2, cacheRead: 0, junk: 1 } };
-    expect(validateResponse('custom', reply)).toEqual({ ...GOOD, model: 'm-1', id: 'r-1', usage: { input: 1, output: 2, cacheRead: 0 } });
+    const reply = { ...GOOD, model: 'm-1', id: 'r-1', extra: 'dropped', usage: { input: 1, output: 2, cacheRead: 0, reasoning: 1, junk: 1 } };
+    expect(validateResponse('custom', reply)).toEqual({ ...GOOD, model: 'm-1', id: 'r-1', usage: { input: 1, output: 2, cacheRead: 0, reasoning: 1 } });
+  });
+
+  it('a reply without usage is valid and stays without usage (unknown, not zero)', () => {
+    const { usage: _usage, ...withoutUsage } = GOOD;
+    const validated = validateResponse('custom', withoutUsage);
+    expect(validated).toEqual(withoutUsage);
+    expect('usage' in validated).toBe(false);
   });
 });
 
@@ -67,6 +76,9 @@ describe('scripted replies', () => {
       new ConfigError(
         'scripted provider "scripted": reply 0 has toolCalls[0] without a name, or with an id that is not a string or args that are not an object',
       ),
+    );
+    expect(() => scripted({ replies: [{ usage: { input: 1, output: 1, reasoning: -1 } }] })).toThrow(
+      new ConfigError('scripted provider "scripted": reply 0 has a usage whose reasoning count is not a finite number >= 0'),
     );
     expect(() => scripted({ replies: 'hi' as never })).toThrow(new ConfigError('scripted provider "scripted": replies must be a list or a function'));
   });

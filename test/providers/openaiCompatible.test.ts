@@ -176,7 +176,7 @@ describe('openaiCompatible', () => {
         { id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', args: { location: 'Paris, France', unit: 'celsius' } },
         { id: 'call_ABSg8ccnVFEDmmYWknYrB4ev', name: 'get_time', args: {} },
       ],
-      usage: { input: 1302, output: 52, cacheRead: 1152 },
+      usage: { input: 1302, output: 52, cacheRead: 1152, reasoning: 0 },
       stopReason: 'tool_use',
       model: 'gpt-4o-2024-08-06',
       id: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
@@ -234,10 +234,24 @@ describe('openaiCompatible', () => {
     expect(response.toolCalls).toEqual([{ id: 'call_x', name: 'get_time', args: {} }]);
   });
 
-  it('reports a missing usage block as zero tokens rather than failing the answer', async () => {
+  it('reports a missing usage block as no usage (unknown, not zero) rather than failing the answer', async () => {
     server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: undefined })));
     const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
-    expect(response.usage).toEqual({ input: 0, output: 0 });
+    expect(response.content).toBe('It is 18°C and sunny in Paris.');
+    expect('usage' in response).toBe(false);
+  });
+
+  it('reads the reasoning tokens a reasoning model reports (inside completion_tokens, also given apart)', async () => {
+    const usage = { prompt_tokens: 40, completion_tokens: 250, total_tokens: 290, completion_tokens_details: { reasoning_tokens: 192 } };
+    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage })));
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'o4-mini', messages: [] });
+    expect(response.usage).toEqual({ input: 40, output: 250, reasoning: 192 });
+  });
+
+  it('reports a usage block without both counts as no usage (a guessed count would pass for a real one)', async () => {
+    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: { prompt_tokens: 12 } })));
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
+    expect('usage' in response).toBe(false);
   });
 
   it('turns unparseable tool-call arguments into a malformed_response with the raw arguments (under content capture)', async () => {

@@ -15,7 +15,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, type LLMProvider, type LLMResponse } from '../../src/index.js';
-import { startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { startTelemetry, totalLost, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { startCollector, type Collector } from './support/collector.js';
 
 setFlagsFromString('--expose-gc');
@@ -99,24 +99,29 @@ describe('traced runs against a collector in trouble', () => {
     expect(await runBatch('healthy')).toEqual(baseline);
     await telemetry.forceFlush();
     expect(arrived('healthy')).toEqual(sessions('healthy'));
-    expect(telemetry.health()).toEqual({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 });
+    expect(telemetry.health().spans.lost).toEqual({});
+    expect(telemetry.health().metricPoints.lost).toEqual({});
   });
 
-  it.each(['500', '429'] as const)('answering %s: runs answer the same; every failed export is counted', async (mode) => {
+  it.each([
+    ['500', '500'],
+    ['429', 'retryable_status'],
+  ] as const)('answering %s: runs answer the same; every span of a failed export is counted as lost (%s)', async (mode, cause) => {
     collector.mode = mode;
-    const before = telemetry.health().exportFailures;
+    const before = telemetry.health();
     expect(await runBatch(`status-${mode}`)).toEqual(baseline);
     await telemetry.forceFlush();
-    const after = telemetry.health().exportFailures;
+    const after = telemetry.health();
     expect(collector.count('traces', mode)).toBeGreaterThan(0);
-    expect(after.traces).toBeGreaterThan(before.traces);
-    expect(after.metrics).toBeGreaterThan(before.metrics);
+    expect(after.spans.lost[cause] ?? 0).toBeGreaterThan(before.spans.lost[cause] ?? 0);
+    expect(after.spans.exported).toBe(before.spans.exported);
+    expect(after.metricPoints.lost[cause] ?? 0).toBeGreaterThan(before.metricPoints.lost[cause] ?? 0);
     expect(arrived(`status-${mode}`)).toEqual([]);
   });
 
   it('answering only after 5 s: runs answer while an export waits on it; the export is counted as failed', async () => {
     collector.mode = 'slow';
-    const before = telemetry.health().exportFailures.traces;
+    const before = telemetry.health().spans.lost.timeout ?? 0;
     expect(await runBatch('slow-a')).toEqual(baseline);
     await vi.waitFor(() => expect(collector.pending('traces').size).toBeGreaterThan(0), { timeout: 10_000, interval: 5 });
     const waiting = collector.pending('traces');
@@ -129,19 +134,19 @@ describe('traced runs against a collector in trouble', () => {
     expect(collector.slowAnswered).toBe(0);
 
     // the exporter gives up on it at its timeout, and that is counted
-    await vi.waitFor(() => expect(telemetry.health().exportFailures.traces).toBeGreaterThan(before), { timeout: 10_000 });
+    await vi.waitFor(() => expect(telemetry.health().spans.lost.timeout ?? 0).toBeGreaterThan(before), { timeout: 10_000 });
   });
 
   it('answering only after 5 s, for 1,500 runs: heap growth stays bounded and dropped spans are counted', async () => {
     collector.mode = 'slow';
     // warm up until the span queue is full and the code is hot
     for (let b = 0; b < 15; b++) await runBatch(`warm-${b}`);
-    const droppedBefore = telemetry.health().spansDropped;
+    const droppedBefore = telemetry.health().spans.lost.queue_full ?? 0;
     const before = heapMb();
     for (let b = 0; b < 75; b++) await runBatch(`load-${b}`);
     const grown = heapMb() - before;
 
-    expect(telemetry.health().spansDropped).toBeGreaterThan(droppedBefore);
+    expect(telemetry.health().spans.lost.queue_full).toBeGreaterThan(droppedBefore);
     // measured: well under 1 MB here; with an unbounded span queue the same 1,500 runs hold ~30 MB
     expect(grown).toBeLessThan(4);
   }, 60_000);
@@ -159,11 +164,11 @@ describe('traced runs against a collector in trouble', () => {
     await vi.waitFor(() => expect(entered).toBe(BATCH), { timeout: 10_000 });
 
     await collector.stop();
-    const failuresBefore = telemetry.health().exportFailures.traces;
+    const failuresBefore = totalLost(telemetry.health().spans);
     // runs go on while it is down; exporting their spans fails, and is counted
     expect(await runBatch('while-down')).toEqual(baseline);
     await telemetry.forceFlush();
-    expect(telemetry.health().exportFailures.traces).toBeGreaterThan(failuresBefore);
+    expect(totalLost(telemetry.health().spans)).toBeGreaterThan(failuresBefore);
 
     await collector.restart();
     release();
@@ -171,10 +176,10 @@ describe('traced runs against a collector in trouble', () => {
     await telemetry.forceFlush();
     expect(arrived('inflight')).toEqual(sessions('inflight'));
 
-    const failuresOnceBack = telemetry.health().exportFailures.traces;
+    const failuresOnceBack = totalLost(telemetry.health().spans);
     expect(await runBatch('after')).toEqual(baseline);
     await telemetry.forceFlush();
     expect(arrived('after')).toEqual(sessions('after'));
-    expect(telemetry.health().exportFailures.traces).toBe(failuresOnceBack);
+    expect(totalLost(telemetry.health().spans)).toBe(failuresOnceBack);
   }, 30_000);
 });

@@ -47,15 +47,19 @@ function agentOn(provider: LLMProvider) {
     .build();
 }
 
-/** The run's one trace is well-formed, and the run span and the chat span failed with `type`. */
+/**
+ * The run's one trace is well-formed, the run span and the chat span failed with `type`, and the
+ * failure is one exception event, on the chat span where it happened (issue 13 item 7).
+ */
 function expectFailedTrace(rootType: string, chatType: string) {
   const spans = sdk.spans();
   expect(traceProblems(spans, { unended: sdk.unended(), traces: 1 })).toEqual([]);
   const root = only(spans, 'invoke_agent Wire');
   expect(failure(root)).toEqual([SpanStatusCode.ERROR, rootType]);
   expect(root.attributes['footprint.run.outcome']).toBe('error');
-  expect(root.events.some((e) => e.name === 'exception')).toBe(true);
   expect(failure(only(spans, 'chat gpt-test'))).toEqual([SpanStatusCode.ERROR, chatType]);
+  const exceptions = spans.flatMap((s) => s.events.filter((e) => e.name === 'exception').map((e) => [s.name, e.attributes?.['exception.type']]));
+  expect(exceptions).toEqual([['chat gpt-test', 'ProviderError']]);
   expect(tracingFailures()).toBe(failuresBefore);
 }
 

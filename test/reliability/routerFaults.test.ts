@@ -102,7 +102,7 @@ describe('llmSwarm, when the router names no roster id', () => {
     const root = expectWellFormed('invoke_workflow desk');
     expect(root.attributes['footprint.composition.status']).toBe('no_route');
     const [decided] = decisionsIn();
-    expect(decided).toMatchObject({ chosen: '', inRoster: false, matched: 'llm' });
+    expect(decided).toMatchObject({ chosen: '', in_roster: false, matched: 'llm' });
     const requested = String(decided!['evidence.requested']);
     expect(requested.length).toBeLessThanOrEqual(ATTRIBUTE_CAP);
     expect(id.startsWith(requested.slice(0, 20))).toBe(true);
@@ -120,7 +120,7 @@ describe('llmSwarm, when the router names no roster id', () => {
     expect([billing.calls.length, tech.calls.length]).toEqual([1, 0]);
     const root = expectWellFormed('invoke_workflow desk');
     expect(root.attributes['footprint.composition.status']).toBe('no_route');
-    expect(decisionsIn().map((d) => [d.chosen, d.inRoster])).toEqual([
+    expect(decisionsIn().map((d) => [d.chosen, d.in_roster])).toEqual([
       ['billing', true],
       ['', false],
     ]);
@@ -135,7 +135,7 @@ describe('an llmRouter step on its own (a step of a Sequence), when it names no 
     expect(router.decisions()).toEqual([expect.objectContaining({ unknownAgentId: 'root-shell', agentId: undefined })]);
 
     expectWellFormed('invoke_workflow desk');
-    expect(decisionsIn()).toEqual([expect.objectContaining({ chosen: '', inRoster: false, 'evidence.requested': 'root-shell' })]);
+    expect(decisionsIn()).toEqual([expect.objectContaining({ chosen: '', in_roster: false, 'evidence.requested': 'root-shell' })]);
   });
 
   it('an answer that is no decision at all fails the run with a typed error; the trace stays whole', async () => {

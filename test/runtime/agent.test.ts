@@ -59,7 +59,7 @@ describe('Agent (ReAct loop)', () => {
     expect(seen.of('footprint.agent.iteration_start').map((p) => p.iteration)).toEqual([1, 2, 3]);
     expect(seen.of('footprint.agent.route_decided').map((p) => p.chosen)).toEqual(['tool-calls', 'tool-calls', 'final']);
     const llmEnds = seen.of('footprint.stream.llm_end');
-    expect(llmEnds.map((p) => p.usage.input)).toEqual([100, 200, 300]);
+    expect(llmEnds.map((p) => p.usage?.input)).toEqual([100, 200, 300]);
     expect(llmEnds[0]!.toolCalls).toEqual([{ id: 't1', name: 'lookup' }, { id: 't2', name: 'add' }]);
     const end = seen.of('footprint.agent.turn_end')[0]!;
     expect(end).toMatchObject({ agentId: 'helper', outcome: 'answered', iterations: 3, llmCalls: 3, answer: 'all done' });

@@ -23,6 +23,29 @@ describe('cost', () => {
     expect(costOf(table, 'unknown', { input: 10, output: 10 })).toEqual({ usd: 0, priced: false });
   });
 
+  it('does not price a call whose usage is unknown (not a priced zero)', () => {
+    expect(costOf({ m: { input: 3, output: 15 } }, 'm', undefined)).toEqual({ usd: 0, priced: false });
+  });
+
+  it('a reply without usage: llm_end and cost.tick carry no tokens, the tick is not priced, the turn adds nothing', async () => {
+    const provider = scripted({ replies: [{ toolCalls: [{ name: 'noop' }], usage: { input: 100, output: 10 } }, { content: 'done', usage: null }] });
+    const agent = Agent.create({ provider, model: 'gpt-4o', id: 'billing', pricing: { 'gpt-4o': { input: 1, output: 2 } } })
+      .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object' }, execute: () => 'ok' })
+      .build();
+    const seen = collect(agent);
+    expect(await agent.run('q')).toBe('done');
+    expect(seen.of('footprint.stream.llm_end').map((p) => ['usage' in p, p.usage, p.stopReason])).toEqual([
+      [true, { input: 100, output: 10 }, 'tool_use'],
+      [false, undefined, 'end_turn'],
+    ]);
+    expect(seen.of('footprint.cost.tick').map((p) => ({ tokens: p.tokens, usd: p.usd, priced: p.priced }))).toEqual([
+      { tokens: { input: 100, output: 10 }, usd: (100 * 1 + 10 * 2) / 1e6, priced: true },
+      { tokens: undefined, usd: 0, priced: false },
+    ]);
+    expect('tokens' in seen.of('footprint.cost.tick')[1]!).toBe(false);
+    expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ tokens: { input: 100, output: 10 }, llmCalls: 2 });
+  });
+
   it('emits each call cost with agent and skill, using per-agent pricing over the table', async () => {
     const provider = scripted({ replies: [{ content: 'x', usage: { input: 2_000, output: 1_000 } }] });
     const agent = Agent.create({ provider, model: 'gpt-4o', id: 'billing', pricing: { 'gpt-4o': { input: 1, output: 2 } } }).build();

@@ -20,11 +20,12 @@ afterEach(async () => {
 
 async function modeOfNewTraceFile(): Promise<number> {
   folder = await mkdtemp(path.join(tmpdir(), 'fp-modes-'));
-  const file = path.join(folder, 'traces.jsonl');
-  const exporter = fileSpanExporter(file);
+  const exporter = fileSpanExporter({ directory: folder });
   const result = await new Promise<{ code: number }>((resolve) => exporter.export([], resolve));
   expect(result.code).toBe(0);
-  return statSync(file).mode & 0o777;
+  const [file] = exporter.files();
+  await exporter.shutdown();
+  return statSync(file!).mode & 0o777;
 }
 
 describe('telemetry file modes', () => {

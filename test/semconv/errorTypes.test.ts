@@ -1,10 +1,12 @@
 /**
  * The spec asks instrumentations to document the error.type values they report. This runs the
  * desk and the failing outcomes, collects every error.type the spans carry, and checks that the
- * README's generated reference section lists each one (and names the semconv version).
+ * README's generated reference section lists each one (and names the semconv version), and that the
+ * table it is generated from (src/runtime/run/errorTypes.ts) covers every fixed value.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_TYPE_DOCS, FIXED_ERROR_TYPES } from '../../src/runtime/run/errorTypes.js';
 import { startSemconvTelemetry, type SemconvTelemetry } from '../support/semconv/index.js';
 import { runDesk } from './scenarios/desk.js';
 import * as runs from './scenarios/outcomes.js';
@@ -32,9 +34,13 @@ describe('the error.type values the project reports', () => {
     expect(reported).toEqual(['429', 'Error', 'aborted', 'cancelled', 'skill_rejected']);
   });
 
-  // issue 13 item 16: the README's reference tables do not list the error.type values.
-  it.fails('issue 13 item 16: the README reference section lists each of them and the semconv version', () => {
+  it('issue 13 item 16: the README reference section lists each of them and the semconv version', () => {
     const missing = reported.filter((value) => !REFERENCE.includes(`\`${value}\``));
     expect({ missing, version: REFERENCE.includes('1.41') }).toEqual({ missing: [], version: true });
+  });
+
+  it('the table the README is generated from has a row for every fixed value the code reports', () => {
+    const rows = ERROR_TYPE_DOCS.map((doc) => doc.value);
+    expect(Object.values(FIXED_ERROR_TYPES).filter((value) => !rows.includes(value))).toEqual([]);
   });
 });

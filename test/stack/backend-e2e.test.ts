@@ -77,8 +77,6 @@ function contractMeter(service: string, url: string) {
     rejections: m.createCounter('footprint.skill.rejections', { unit: '{rejection}' }),
     runs: m.createCounter('footprint.runs', { unit: '{run}' }),
     runDuration: m.createHistogram('footprint.run.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
-    exportFailures: m.createCounter('footprint.telemetry.export.failures', { unit: '{failure}' }),
-    spansDropped: m.createCounter('footprint.telemetry.spans.dropped', { unit: '{span}' }),
   };
 }
 type ContractMeter = ReturnType<typeof contractMeter>;
@@ -105,11 +103,9 @@ function run(s: ContractMeter, outcome: string, seconds: number) {
   s.runDuration.record(seconds, attrs);
 }
 
-/** What the bridge does at startup: every trip kind and telemetry counter exists at 0. */
+/** What the bridge does at startup: every trip kind exists at 0. */
 function preCreate(s: ContractMeter) {
   for (const kind of ['ping_pong', 'rejected_cap']) s.trips.add(0, { 'footprint.trip.kind': kind, 'footprint.agent': 'desk' });
-  for (const signal of ['traces', 'metrics']) s.exportFailures.add(0, { 'footprint.signal': signal });
-  s.spansDropped.add(0);
 }
 
 const byLabel = (samples: PromSample[], label: string) => Object.fromEntries(samples.map((s) => [s.metric[label] ?? '', Number(s.value[1])]));

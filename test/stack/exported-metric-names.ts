@@ -19,6 +19,8 @@ export const RESOURCE_LABELS = [
 
 const GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
 const RUN = ['footprint_runner_kind', 'footprint_runner_id', 'footprint_run_outcome'];
+/** The GenAI model-call histograms also carry the response model and the server (when known). */
+const GEN_AI_CALL = [...GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
 
 function histogram(base: string, labels: readonly string[]): Record<string, readonly string[]> {
   return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };
@@ -27,9 +29,9 @@ function histogram(base: string, labels: readonly string[]): Record<string, read
 /** SDK instruments (src/otel bridge), by Prometheus series name -> attribute labels. */
 export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.token.usage, histogram {token}
-  ...histogram('gen_ai_client_token_usage', [...GEN_AI_COMMON, 'gen_ai_token_type']),
+  ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
-  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_COMMON, 'error_type']),
+  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
   // footprint.llm.cost.usd, counter {USD}
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}
@@ -42,9 +44,24 @@ export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   // footprint.runs, counter {run}; footprint.run.duration, histogram s
   footprint_runs_total: RUN,
   ...histogram('footprint_run_duration_seconds', RUN),
-  // footprint.telemetry.export.failures {failure}; footprint.telemetry.spans.dropped {span}
-  footprint_telemetry_export_failures_total: ['footprint_signal'],
-  footprint_telemetry_spans_dropped_total: [],
+};
+
+const SDK_COMPONENT = ['otel_component_type', 'otel_component_name', 'error_type'];
+
+/**
+ * startTelemetry's own health, in the OTel SDK self-observability instruments (src/telemetry/health.ts,
+ * spanQueue.ts): spans and metric data points exported or lost (error.type = the cause), and spans
+ * the batch processor handled (error.type="queue_full" for the ones it dropped).
+ */
+export const TELEMETRY_SELF_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // otel.sdk.exporter.span.exported {span}; otel.sdk.exporter.metric_data_point.exported {data_point}
+  otel_sdk_exporter_span_exported_total: SDK_COMPONENT,
+  otel_sdk_exporter_metric_data_point_exported_total: SDK_COMPONENT,
+  // otel.sdk.processor.span.processed {span}
+  otel_sdk_processor_span_processed_total: SDK_COMPONENT,
+  // otel.sdk.processor.span.queue.capacity / .size {span}: the batch processor's queue, as gauges
+  otel_sdk_processor_span_queue_capacity: SDK_COMPONENT,
+  otel_sdk_processor_span_queue_size: SDK_COMPONENT,
 };
 
 /** Series the collector's span_metrics connector derives from spans (deploy/otel-collector/config.yaml). */
@@ -55,12 +72,13 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
 
 export const SDK_METRIC_NAMES: readonly string[] = Object.keys(SDK_METRICS);
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
+export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
-export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
 
 /** Labels a selector on `metric` may match on. */
 export function allowedLabels(metric: string): readonly string[] {
-  const own = SDK_METRICS[metric] ?? COLLECTOR_METRICS[metric] ?? [];
+  const own = SDK_METRICS[metric] ?? TELEMETRY_SELF_METRICS[metric] ?? COLLECTOR_METRICS[metric] ?? [];
   return [...RESOURCE_LABELS, ...own];
 }
 

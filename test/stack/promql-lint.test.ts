@@ -3,10 +3,24 @@
 // queries only metric names and labels of the contract in exported-metric-names.ts; none filters
 // or groups on an SDK label. Catches `_seconds`/`_USD`/label drift before a panel goes blank.
 import { describe, expect, it } from 'vitest';
-import { allowedLabels, EXPORTED_METRIC_NAMES, FORBIDDEN_LABEL_PREFIXES, RESOURCE_LABELS, SDK_METRICS, COLLECTOR_METRICS } from './exported-metric-names.js';
+import {
+  allowedLabels,
+  COLLECTOR_METRICS,
+  EXPORTED_METRIC_NAMES,
+  FORBIDDEN_LABEL_PREFIXES,
+  RESOURCE_LABELS,
+  SDK_METRICS,
+  TELEMETRY_SELF_METRICS,
+} from './exported-metric-names.js';
 import { allShippedQueries, dashboardQueries, datasourceQueries, grafanaAlertQueries, lintPromQL, ruleQueries, substituteGrafanaMacros } from './promql.js';
 
-const ALL_LABELS = new Set<string>([...RESOURCE_LABELS, 'le', ...Object.values(SDK_METRICS).flat(), ...Object.values(COLLECTOR_METRICS).flat()]);
+const ALL_LABELS = new Set<string>([
+  ...RESOURCE_LABELS,
+  'le',
+  ...Object.values(SDK_METRICS).flat(),
+  ...Object.values(TELEMETRY_SELF_METRICS).flat(),
+  ...Object.values(COLLECTOR_METRICS).flat(),
+]);
 const queries = allShippedQueries();
 
 describe('the PromQL linter itself', () => {

@@ -17,12 +17,8 @@ afterEach(() => {
 
 describe('destination', () => {
   it('is OTLP-JSON files under ./telemetry when nothing names an exporter or an endpoint', () => {
-    expect(resolveConfig({}).route).toEqual({
-      kind: 'files',
-      traces: path.resolve('telemetry', 'traces.jsonl'),
-      metrics: path.resolve('telemetry', 'metrics.jsonl'),
-    });
-    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).route).toMatchObject({ traces: '/tmp/fp/traces.jsonl' });
+    expect(resolveConfig({}).route).toEqual({ kind: 'files', directory: path.resolve('telemetry') });
+    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).route).toEqual({ kind: 'files', directory: '/tmp/fp' });
     vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/json');
     vi.stubEnv('OTEL_SERVICE_NAME', 'still-files');
     expect(resolveConfig({}).route.kind).toBe('files');

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSpans } from '../../src/telemetry/index.js';
+import { listSignalFiles, readSpans } from '../../src/telemetry/index.js';
 import { pointsOf, type JsonMetricsRequest } from './otlpJson.js';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'exitChild.ts');
@@ -34,10 +34,10 @@ function runChild(mode: string, dir: string, signal?: NodeJS.Signals): Promise<E
 }
 
 async function expectFinalBatch(dir: string): Promise<void> {
-  const spans = await readSpans(path.join(dir, 'traces.jsonl'));
+  const spans = await readSpans(dir);
   expect(spans.map((s) => s.name)).toContain('final-span');
   expect(spans[0]!.resource['service.name']).toBe('exit-child');
-  const lines = readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trimEnd().split('\n');
+  const lines = readFileSync((await listSignalFiles(dir, 'metrics')).at(-1)!, 'utf8').trimEnd().split('\n');
   const last = JSON.parse(lines.at(-1)!) as JsonMetricsRequest;
   expect(pointsOf(last, 'footprint.runs')).toEqual([
     { attributes: { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'child', 'footprint.run.outcome': 'ok' }, value: 1 },

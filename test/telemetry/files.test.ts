@@ -1,19 +1,25 @@
 /**
- * The embedded default: with no endpoint, startTelemetry writes OTLP-JSON lines to traces.jsonl and
- * metrics.jsonl, and readSpans turns the trace file back into the span tree that was recorded — ids,
- * parents, names, kinds, times, typed attributes, events and status — across async boundaries (the
- * AsyncLocalStorage context manager). A traced agent run lands as one connected trace, and a failing
- * trace file shows up in the exported footprint.telemetry.export.failures counter.
+ * The embedded default: with no endpoint, startTelemetry writes OTLP-JSON lines to files of its own
+ * (traces-<session>-0001.jsonl, metrics-<session>-0001.jsonl), and readSpans turns them back into the
+ * span tree that was recorded — ids, parents, names, kinds, times, typed attributes, events and
+ * status — across async boundaries (the AsyncLocalStorage context manager). A traced agent run lands
+ * as one connected trace, and a trace file that cannot be written shows up, span by span, in the
+ * exported otel.sdk.exporter.span.exported{error.type="write_failed"}.
  */
 import { SpanKind, SpanStatusCode, trace, type SpanContext } from '@opentelemetry/api';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, registerInstrument, scripted } from '../../src/index.js';
 import { metricsInstrument } from '../../src/otel/metrics/index.js';
 import { DETAIL_ENV, tracingInstrument } from '../../src/otel/index.js';
-import { readSpans, startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { listSignalFiles, readSpans, startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
+import { guardSpanExporter } from '../../src/telemetry/guardedExporters.js';
+import { ExportHealth } from '../../src/telemetry/health.js';
 import { pointsOf, type JsonMetricsRequest } from './otlpJson.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -29,14 +35,18 @@ function start(dir = mkdtempSync(path.join(tmpdir(), 'fp-files-'))): { telemetry
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-describe('traces.jsonl', () => {
+/** The last line of the handle's newest metrics file: the latest cumulative export. */
+function lastMetrics(telemetry: TelemetryHandle): JsonMetricsRequest {
+  const lines = readFileSync(telemetry.files().metrics.at(-1)!, 'utf8').trimEnd().split('\n');
+  return JSON.parse(lines.at(-1)!) as JsonMetricsRequest;
+}
+
+const SESSION_FILE = /^(traces|metrics)-\d{8}T\d{9}Z-\d+-[0-9a-f]{4}-0001\.jsonl$/;
+
+describe('the trace files', () => {
   it('reads back as the span tree that was recorded', async () => {
     const { telemetry, dir } = start();
-    expect(telemetry.destination).toEqual({
-      kind: 'files',
-      traces: path.join(dir, 'traces.jsonl'),
-      metrics: path.join(dir, 'metrics.jsonl'),
-    });
+    expect(telemetry.destination).toEqual({ kind: 'files', directory: dir });
     const tracer = trace.getTracer('files-test-scope');
     const ids: Record<string, SpanContext> = {};
     const before = Date.now();
@@ -61,7 +71,8 @@ describe('traces.jsonl', () => {
     );
     await telemetry.forceFlush();
 
-    const spans = await readSpans(telemetry.destination.kind === 'files' ? telemetry.destination.traces : '');
+    const spans = await readSpans(dir);
+    expect(telemetry.files().traces.map((f) => path.relative(dir, f))).toEqual([expect.stringMatching(SESSION_FILE)]);
     const byName = Object.fromEntries(spans.map((s) => [s.name, s]));
     expect(spans.map((s) => s.name).sort()).toEqual(['child', 'leaf', 'root']);
     for (const name of ['root', 'child', 'leaf']) {
@@ -94,8 +105,9 @@ describe('traces.jsonl', () => {
     tracer.startSpan('second').end();
     tracer.startSpan('third').end();
     await telemetry.forceFlush();
-    const lines = readFileSync(path.join(dir, 'traces.jsonl'), 'utf8').trimEnd().split('\n');
+    const lines = readFileSync(telemetry.files().traces[0]!, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(2);
+    void dir;
     const names = lines.map((line) =>
       (JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!.spans.map(
         (s) => s.name,
@@ -104,7 +116,7 @@ describe('traces.jsonl', () => {
     expect(names).toEqual([['first'], ['second', 'third']]);
   });
 
-  it('records a traced agent run as one connected trace, with its metrics in metrics.jsonl', async () => {
+  it('records a traced agent run as one connected trace, with its metrics in its metrics file', async () => {
     cleanups.push(registerInstrument(tracingInstrument()), registerInstrument(metricsInstrument()));
     const { telemetry, dir } = start();
     const provider = scripted({ replies: [{ toolCalls: [{ name: 'lookup', args: {} }] }, 'paid'] });
@@ -114,15 +126,15 @@ describe('traces.jsonl', () => {
     expect(await agent.run('Was it paid?')).toBe('paid');
     await telemetry.shutdown();
 
-    const spans = await readSpans(path.join(dir, 'traces.jsonl'));
+    const spans = await readSpans(dir);
     expect(spans.length).toBeGreaterThan(3);
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
     const ids = new Set(spans.map((s) => s.spanId));
     expect(spans.filter((s) => s.parentSpanId === undefined)).toHaveLength(1);
     expect(spans.every((s) => s.parentSpanId === undefined || ids.has(s.parentSpanId))).toBe(true);
 
-    const lines = readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trimEnd().split('\n');
-    const last = JSON.parse(lines.at(-1)!) as JsonMetricsRequest;
+    expect((await listSignalFiles(dir, 'metrics')).map((f) => path.relative(dir, f))).toEqual([expect.stringMatching(SESSION_FILE)]);
+    const last = lastMetrics(telemetry);
     expect(pointsOf(last, 'footprint.runs')).toEqual([
       { attributes: { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'billing', 'footprint.run.outcome': 'ok' }, value: 1 },
     ]);
@@ -141,40 +153,57 @@ describe('readSpans', () => {
       ],
     });
 
-  it('skips a last line cut short by a crash, and names any other bad line', async () => {
+  it('skips a last line cut short by a crash, and names any other bad line with its line number', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
     const cut = path.join(dir, 'cut.jsonl');
     writeFileSync(cut, `${line('a')}\n${line('b').slice(0, 40)}`);
     expect((await readSpans(cut)).map((s) => [s.name, s.kind, s.startMs, s.endMs])).toEqual([['a', SpanKind.CLIENT, 1, 3]]);
     const bad = path.join(dir, 'bad.jsonl');
     writeFileSync(bad, `${line('a')}\nnot json\n${line('c')}\n`);
-    await expect(readSpans(bad)).rejects.toThrow(`${bad}:2 is not OTLP JSON`);
+    await expect(readSpans(bad)).rejects.toThrow(`${bad}:2: not OTLP JSON`);
   });
 
-  it('finds no spans where nothing was exported yet (the file is created by the first export)', async () => {
+  it('finds no spans where nothing was exported yet (no file, an empty folder)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
     expect(await readSpans(path.join(dir, 'traces.jsonl'))).toEqual([]);
-    await expect(readSpans(dir)).rejects.toThrow(/EISDIR/);
+    expect(await readSpans(dir)).toEqual([]);
+  });
+
+  it('reads a folder: the legacy traces.jsonl first, then every session file in start order, never metrics', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
+    writeFileSync(path.join(dir, 'traces-20261130T101500000Z-7-beef-0002.jsonl'), `${line('s1-2')}\n`);
+    writeFileSync(path.join(dir, 'traces-20261130T101500000Z-7-beef-0001.jsonl'), `${line('s1-1')}\n`);
+    writeFileSync(path.join(dir, 'traces-20261130T090000000Z-9-0a0a-0001.jsonl'), `${line('s0')}\n`);
+    writeFileSync(path.join(dir, 'traces.jsonl'), `${line('legacy')}\n`);
+    writeFileSync(path.join(dir, 'metrics-20261130T101500000Z-7-beef-0001.jsonl'), '{}\n');
+    writeFileSync(path.join(dir, 'notes.jsonl'), 'not telemetry\n');
+    expect((await readSpans(dir)).map((s) => s.name)).toEqual(['legacy', 's0', 's1-1', 's1-2']);
   });
 });
 
 describe('exporter health in the file default', () => {
-  it('exports trace-export failures as footprint.telemetry.export.failures, from 0', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fp-health-'));
-    mkdirSync(path.join(dir, 'traces.jsonl')); // appending to a folder fails
-    const { telemetry } = start(dir);
-    trace.getTracer('t').startSpan('lost').end();
+  it('counts every span written in otel.sdk.exporter.span.exported, from 0', async () => {
+    const { telemetry } = start();
     await telemetry.forceFlush();
-    expect(telemetry.health()).toEqual({ exportFailures: { traces: 1, metrics: 0 }, spansDropped: 0 });
+    const component = { 'otel.component.type': 'footprint_otlp_json_file_span_exporter', 'otel.component.name': 'footprint_otlp_json_file_span_exporter/0' };
+    expect(pointsOf(lastMetrics(telemetry), 'otel.sdk.exporter.span.exported')).toEqual([{ attributes: component, value: 0 }]);
+    for (let i = 0; i < 3; i++) trace.getTracer('t').startSpan(`s${i}`).end();
     await telemetry.shutdown();
+    expect(pointsOf(lastMetrics(telemetry), 'otel.sdk.exporter.span.exported')).toEqual([{ attributes: component, value: 3 }]);
+    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+  });
 
-    const lines = readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trimEnd().split('\n');
-    const first = JSON.parse(lines[0]!) as JsonMetricsRequest;
-    expect(pointsOf(first, 'footprint.telemetry.export.failures')).toEqual([
-      { attributes: { 'footprint.signal': 'traces' }, value: 1 },
-      { attributes: { 'footprint.signal': 'metrics' }, value: 0 },
-    ]);
-    expect(pointsOf(first, 'footprint.telemetry.spans.dropped')).toEqual([{ attributes: {}, value: 0 }]);
+  it('counts the spans of a batch that could not be written as lost, cause write_failed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fp-health-'));
+    writeFileSync(path.join(dir, 'plain-file'), '');
+    const health = new ExportHealth(10);
+    const exporter = guardSpanExporter(fileSpanExporter({ directory: path.join(dir, 'plain-file', 'telemetry') }), { health, timeoutMs: 1_000 });
+    const provider = new BasicTracerProvider();
+    const spans = ['a', 'b'].map((name) => provider.getTracer('t').startSpan(name)).map((span) => (span.end(), span as unknown as ReadableSpan));
+    const result = await new Promise<ExportResult>((resolve) => exporter.export(spans, resolve));
+    expect(result.code).toBe(ExportResultCode.FAILED);
+    expect(result.error?.message).toMatch(/^cannot create .*plain-file\/telemetry\/traces-.*-0001\.jsonl: ENOTDIR/);
+    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: { write_failed: 2 }, inFlight: 0 });
   });
 });
 
@@ -197,7 +226,7 @@ describe('startTelemetry', () => {
       expect(process.env[DETAIL_ENV]).toBe(traceDetail);
       await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm-small', id: 'a' }).build().run('hi');
       await telemetry.shutdown();
-      return (await readSpans(path.join(dir, 'traces.jsonl'))).length;
+      return (await readSpans(dir)).length;
     };
     const before = process.env[DETAIL_ENV];
     const full = await countSpans('full');

@@ -1,13 +1,17 @@
 /**
  * Exporter health against receivers that fail the way collectors do — gone, 500, 429 with
- * Retry-After, never answering — and exporters that hang or throw: every failed export is counted
- * per signal, retries and waits stay within the export timeout, nothing is thrown into the app, and
- * each kind of trouble is reported exactly once through the diag logger. Dropped spans are counted
- * exactly as the batch processor drops them.
+ * Retry-After, never answering — and exporters that hang or throw: every span and metric data point
+ * is accounted for, exported or lost with its cause ("refused", "500", "retryable_status", "timeout"), retries and
+ * waits stay within the export timeout, nothing is thrown into the app, and each kind of trouble is
+ * reported exactly once through the diag logger. The health metrics (the SDK's otel.sdk.* instruments)
+ * hold exactly the numbers of the snapshot; dropped spans are counted exactly as the batch processor
+ * drops them, in the snapshot and in the SDK's own otel.sdk.processor.span.processed.
  */
 import { diag, DiagLogLevel, trace, type DiagLogger } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { guardSpanExporter } from '../../src/telemetry/guardedExporters.js';
 import { ExportHealth } from '../../src/telemetry/health.js';
@@ -54,58 +58,102 @@ async function twoRounds(url: string) {
 }
 
 describe('a failing collector', () => {
-  it('that is gone: each failed export counts, and is reported once per signal', async () => {
+  it('that is gone: every span is lost as "refused", reported once per signal', async () => {
     const dead = await startReceiver();
     await dead.stop();
     const { health, ms } = await twoRounds(dead.url);
-    expect(health.exportFailures.traces).toBe(2);
-    expect(health.exportFailures.metrics).toBeGreaterThanOrEqual(2);
+    expect(health.spans).toEqual({ exported: 0, lost: { refused: 2 }, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: false });
+    expect(Object.keys(health.metricPoints.lost)).toEqual(['refused']);
+    expect(health.metricPoints.exported).toBe(0);
     expect(ours()).toHaveLength(2);
-    expect(ours().find((w) => w.includes('traces export failed'))).toContain('footprint.telemetry.export.failures');
-    expect(ours().find((w) => w.includes('metrics export failed'))).toBeDefined();
+    expect(ours().find((w) => w.includes('traces export failed'))).toContain('otel.sdk.exporter.span.exported{error.type="refused"}');
+    expect(ours().find((w) => w.includes('metrics export failed'))).toContain('otel.sdk.exporter.metric_data_point.exported{error.type="refused"}');
     expect(ms).toBeLessThan(10_000);
   });
 
-  it('answering 500: counted without retries', async () => {
+  it('answering 500: every span lost as "500", without retries', async () => {
     receiver.reply = { status: 500 };
     const { health } = await twoRounds(receiver.url);
-    expect(health.exportFailures.traces).toBe(2);
+    expect(health.spans.lost).toEqual({ '500': 2 });
+    expect(health.spans.exported).toBe(0);
     expect(receiver.of('/v1/traces')).toHaveLength(2);
     expect(ours()).toHaveLength(2);
   });
 
-  it('answering 429 with Retry-After: retried a bounded number of times, then counted once', async () => {
+  it('answering 429 with Retry-After: retried a bounded number of times, then lost as "retryable_status"', async () => {
     receiver.reply = { status: 429, headers: { 'retry-after': '0' } };
     const { health } = await twoRounds(receiver.url);
-    expect(health.exportFailures.traces).toBe(2);
+    expect(health.spans.lost).toEqual({ retryable_status: 2 });
     // one attempt and at most five retries per export
     expect(receiver.of('/v1/traces').length).toBeGreaterThan(2);
     expect(receiver.of('/v1/traces').length).toBeLessThanOrEqual(12);
   });
 
-  it('that never answers: each export gives up at its timeout and counts', async () => {
+  it('that never answers: each export gives up at its timeout; the spans are lost as "timeout"', async () => {
     receiver.reply = 'hang';
     const { health, ms } = await twoRounds(receiver.url);
-    expect(health.exportFailures.traces).toBe(2);
+    expect(health.spans.lost).toEqual({ timeout: 2 });
     expect(ms).toBeLessThan(10_000);
     expect(ours()).toHaveLength(2);
+  });
+
+  it('answering 200: every span and data point exported, none lost', async () => {
+    const { health } = await twoRounds(receiver.url);
+    expect(health.spans).toEqual({ exported: 2, lost: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+    expect(health.metricPoints.lost).toEqual({});
+    expect(ours()).toEqual([]);
+  });
+});
+
+describe('the health metrics', () => {
+  it('hold the snapshot\'s numbers: otel.sdk.exporter.span.exported by error.type', async () => {
+    const metrics = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 600_000 })] });
+    const health = new ExportHealth(2048);
+    health.attach(meterProvider.getMeter('health-test'), [{ signal: 'traces', type: 'otlp_http_span_exporter' }]);
+    const exporter = guardSpanExporter(new OTLPTraceExporter({ url: `${receiver.url}/v1/traces`, timeoutMillis: 400 }), { health, timeoutMs: 400 });
+    const tracer = new BasicTracerProvider().getTracer('t');
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => tracer.startSpan(`s${i}`)).map((span) => (span.end(), span as unknown as ReadableSpan));
+    const send = (spans: ReadableSpan[]) => new Promise<ExportResult>((resolve) => exporter.export(spans, resolve));
+    await send(batch(3));
+    receiver.reply = { status: 500 };
+    await send(batch(5));
+    receiver.reply = { status: 503, headers: { 'retry-after': '0' } };
+    await send(batch(2));
+    await meterProvider.forceFlush();
+
+    const component = { 'otel.component.type': 'otlp_http_span_exporter', 'otel.component.name': 'otlp_http_span_exporter/0' };
+    const points = metrics
+      .getMetrics()
+      .at(-1)!
+      .scopeMetrics.flatMap((s) => s.metrics)
+      .filter((m) => m.descriptor.name === 'otel.sdk.exporter.span.exported')
+      .flatMap((m) => m.dataPoints.map((p) => ({ attributes: p.attributes, value: p.value })));
+    expect(points).toEqual([
+      { attributes: component, value: 3 },
+      { attributes: { ...component, 'error.type': '500' }, value: 5 },
+      { attributes: { ...component, 'error.type': 'retryable_status' }, value: 2 },
+    ]);
+    expect(health.snapshot().spans).toMatchObject({ exported: 3, lost: { '500': 5, retryable_status: 2 }, inFlight: 0 });
+    await meterProvider.shutdown();
   });
 });
 
 describe('the export guard', () => {
-  const spans = [] as ReadableSpan[];
+  const spans = [{}, {}] as ReadableSpan[];
   const exporter = (exportFn: SpanExporter['export']): SpanExporter => ({ export: exportFn, shutdown: async () => {} });
   const exportOnce = (guarded: SpanExporter) => new Promise<ExportResult>((resolve) => guarded.export(spans, resolve));
 
-  it('fails an export whose exporter never answers, and ignores a late answer', async () => {
+  it('answers FAILED to the SDK at its deadline, keeps the items in flight, and counts the late answer', async () => {
     const health = new ExportHealth();
     let late: ((result: ExportResult) => void) | undefined;
     const guarded = guardSpanExporter(exporter((_s, done) => (late = done)), { health, timeoutMs: 50 });
     const result = await exportOnce(guarded);
     expect(result.code).toBe(ExportResultCode.FAILED);
-    expect(result.error?.message).toMatch(/timed out/);
+    expect(result.error?.message).toBe('traces export gave no answer within 2050 ms');
+    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: {}, inFlight: 2 });
     late!({ code: ExportResultCode.SUCCESS });
-    expect(health.snapshot().exportFailures.traces).toBe(1);
+    expect(health.snapshot().spans).toMatchObject({ exported: 2, lost: {}, inFlight: 0 });
   });
 
   it('fails an export whose exporter throws, without throwing', async () => {
@@ -117,12 +165,12 @@ describe('the export guard', () => {
       { health, timeoutMs: 50 },
     );
     expect(await exportOnce(guarded)).toMatchObject({ code: ExportResultCode.FAILED, error: { message: 'boom' } });
-    expect(health.snapshot().exportFailures.traces).toBe(1);
+    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: { export_failed: 2 }, inFlight: 0 });
   });
 });
 
 describe('dropped spans', () => {
-  it('are counted exactly as the batch processor drops them at a full queue', async () => {
+  it('are counted exactly as the batch processor drops them at a full queue, in the snapshot and the SDK\'s metric', async () => {
     let exported = 0;
     let stuck: (() => void) | undefined;
     const slow = {
@@ -134,23 +182,36 @@ describe('dropped spans', () => {
       },
       shutdown: async () => {},
     };
-    let dropped = 0;
+    const metrics = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 600_000 })] });
+    const health = new ExportHealth(10);
     const processor = new CountingBatchSpanProcessor(slow, {
       maxQueueSize: 10,
       maxExportBatchSize: 5,
       exportTimeoutMillis: 10_000,
-      onDrop: () => dropped++,
+      health,
+      selfObsMeterProvider: () => meterProvider,
     });
     const tracer = new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('drops');
     for (let i = 0; i < 30; i++) tracer.startSpan(`s${i}`).end();
     // the first 5 went to the (stuck) exporter, 10 wait in the queue, the other 15 were dropped
     expect(exported).toBe(5);
-    expect(dropped).toBe(15);
+    expect(health.snapshot().spans).toMatchObject({ lost: { queue_full: 15 }, queued: 10, queueCapacity: 10 });
+
+    await meterProvider.forceFlush();
+    const dropped = metrics
+      .getMetrics()
+      .at(-1)!
+      .scopeMetrics.flatMap((s) => s.metrics)
+      .filter((m) => m.descriptor.name === 'otel.sdk.processor.span.processed')
+      .flatMap((m) => m.dataPoints.filter((p) => p.attributes['error.type'] === 'queue_full').map((p) => p.value));
+    expect(dropped).toEqual([15]);
 
     stuck!();
     await processor.forceFlush();
     expect(exported).toBe(15);
     for (let i = 0; i < 10; i++) tracer.startSpan(`after${i}`).end();
-    expect(dropped).toBe(15);
+    expect(health.snapshot().spans).toMatchObject({ lost: { queue_full: 15 } });
+    await meterProvider.shutdown();
   });
 });

@@ -8,7 +8,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, registerInstrument, scripted } from '../../src/index.js';
 import { metricsInstrument } from '../../src/otel/metrics/index.js';
-import { startTelemetry, type StartTelemetryOptions } from '../../src/telemetry/index.js';
+import { startTelemetry, totalLost, type StartTelemetryOptions } from '../../src/telemetry/index.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let receiver: Receiver;
@@ -69,7 +69,8 @@ describe('with an endpoint', () => {
       await telemetry.shutdown();
       unregister();
     }
-    expect(telemetry.health()).toEqual({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 });
+    expect(telemetry.health().spans.lost).toEqual({});
+    expect(telemetry.health().metricPoints.lost).toEqual({});
     const traces = receiver.of('/v1/traces');
     const metrics = receiver.of('/v1/metrics');
     for (const request of [...traces, ...metrics]) {
@@ -79,7 +80,7 @@ describe('with an endpoint', () => {
     const traceBytes = Buffer.concat(traces.map((t) => t.body)).toString('latin1');
     for (const text of ['hello', 'invoke_agent greeter', 'otlp-test', '9.9.9']) expect(traceBytes).toContain(text);
     const metricBytes = Buffer.concat(metrics.map((m) => m.body)).toString('latin1');
-    for (const text of ['footprint.runs', 'gen_ai.client.token.usage', 'footprint.telemetry.export.failures', 'otlp-test']) {
+    for (const text of ['footprint.runs', 'gen_ai.client.token.usage', 'otel.sdk.exporter.span.exported', 'otel.sdk.processor.span.processed', 'otlp-test']) {
       expect(metricBytes).toContain(text);
     }
   });
@@ -120,7 +121,7 @@ describe('with an endpoint', () => {
       protocols: { traces: 'http/protobuf', metrics: 'http/protobuf' },
     });
     expect(receiver.received.map((r) => r.path)).toEqual(['/custom/traces', '/custom/metrics']);
-    expect(telemetry.health().exportFailures).toEqual({ traces: 0, metrics: 0 });
+    expect(totalLost(telemetry.health().spans) + totalLost(telemetry.health().metricPoints)).toBe(0);
   });
 });
 

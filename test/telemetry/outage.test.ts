@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, registerInstrument, type LLMProvider } from '../../src/index.js';
 import { tracingInstrument } from '../../src/otel/index.js';
 import { metricsInstrument } from '../../src/otel/metrics/index.js';
-import { startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { startTelemetry, totalLost, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 setFlagsFromString('--expose-gc');
@@ -64,7 +64,8 @@ describe('a collector outage', () => {
     await telemetry.forceFlush();
     expect(receiver.of('/v1/traces').length).toBeGreaterThan(0);
     expect(receiver.of('/v1/metrics').length).toBeGreaterThan(0);
-    expect(telemetry.health()).toEqual({ exportFailures: { traces: 0, metrics: 0 }, spansDropped: 0 });
+    expect(telemetry.health().spans.lost).toEqual({});
+    expect(telemetry.health().metricPoints.lost).toEqual({});
   });
 
   it('keeps memory bounded and counts failures and drops while it is down', async () => {
@@ -78,16 +79,18 @@ describe('a collector outage', () => {
     const grown = heapMb() - before;
 
     const health = telemetry.health();
-    expect(health.spansDropped).toBeGreaterThan(1000);
-    expect(health.exportFailures.traces).toBeGreaterThan(0);
-    expect(health.exportFailures.metrics).toBeGreaterThan(0);
+    // spans are lost at the full queue and in failed exports (refused, reset, timed out), data points in failed exports
+    expect(health.spans.lost.queue_full).toBeGreaterThan(1000);
+    expect(totalLost(health.spans) - health.spans.lost.queue_full!).toBeGreaterThan(0);
+    expect(Object.keys(health.spans.lost).every((cause) => ['queue_full', 'refused', 'network', 'timeout'].includes(cause))).toBe(true);
+    expect(totalLost(health.metricPoints)).toBeGreaterThan(0);
     // ~20 spans a run: with an unbounded queue the same runs leave about 20 MB of spans behind
     expect(grown).toBeLessThan(8);
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 120_000);
 
   it('exports again once the collector is back on the same port', async () => {
-    const failuresWhileDown = telemetry.health().exportFailures;
+    const lostWhileDown = totalLost(telemetry.health().spans) - (telemetry.health().spans.lost.queue_full ?? 0);
     await receiver.restart();
     receiver.received.length = 0;
     await runs(5);
@@ -95,9 +98,12 @@ describe('a collector outage', () => {
     expect(receiver.of('/v1/traces').length).toBeGreaterThan(0);
     expect(receiver.of('/v1/metrics').length).toBeGreaterThan(0);
     const bytes = Buffer.concat(receiver.of('/v1/metrics').map((m) => m.body)).toString('latin1');
-    expect(bytes).toContain('footprint.telemetry.spans.dropped');
+    expect(bytes).toContain('otel.sdk.processor.span.processed');
+    expect(bytes).toContain('queue_full');
     await runs(5);
     await telemetry.forceFlush();
-    expect(telemetry.health().exportFailures.traces).toBeLessThanOrEqual(failuresWhileDown.traces + 1);
+    const lostNow = totalLost(telemetry.health().spans) - (telemetry.health().spans.lost.queue_full ?? 0);
+    // at most the one export under way when the collector came back failed after it (≤ the 256-span queue)
+    expect(lostNow - lostWhileDown).toBeLessThanOrEqual(256);
   });
 });

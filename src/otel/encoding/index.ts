@@ -3,13 +3,14 @@
  * (semconv.ts), bounded attribute values (bounded.ts), GenAI message JSON and the content-capture
  * switch (content.ts), a typed event as span-event attributes (spanEventAttributes.ts), decision
  * evidence (evidence.ts), a failed span (failure.ts) and W3C traceparent (traceparent.ts).
- * Depends on events/ and @opentelemetry/api only; the bottom of the bridge.
+ * Depends on events/, @opentelemetry/api and the stable keys of @opentelemetry/semantic-conventions
+ * only; the bottom of the bridge.
  */
 export * from './semconv.js';
 export * as semconv from './semconv.js';
 export { boundString, flatten, MAX_NAME, safeJson, toList } from './bounded.js';
-export { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage } from './content.js';
+export { answerMessage, boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage, toolDefinitions } from './content.js';
 export { decisionAttributes, selectionAttributes } from './evidence.js';
-export { recordFailure, typeOf } from './failure.js';
+export { failureOf, markFailed, recordFailure, typeOf } from './failure.js';
 export { eventAttributes } from './spanEventAttributes.js';
 export { formatTraceparent, parseTraceparent } from './traceparent.js';

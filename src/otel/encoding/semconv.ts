@@ -24,34 +24,72 @@ export const toolSpanName = (tool: string): string => `${OP_EXECUTE_TOOL} ${tool
 export const agentSpanName = (agent: string): string => `${OP_INVOKE_AGENT} ${agent}`;
 export const workflowSpanName = (workflow: string): string => `${OP_INVOKE_WORKFLOW} ${workflow}`;
 
-// ── gen_ai.* attributes (v1.41) ──────────────────────────────────────────────────────────────────
+// ── stable keys: imported, never copied ──────────────────────────────────────────────────────────
+// Keys the conventions have declared stable come from @opentelemetry/semantic-conventions (as the
+// opentelemetry-js-contrib instrumentations take them), under the bridge's own naming.
+export {
+  ATTR_ERROR_TYPE as ERROR_TYPE,
+  ATTR_SERVER_ADDRESS as SERVER_ADDRESS,
+  ATTR_SERVER_PORT as SERVER_PORT,
+} from '@opentelemetry/semantic-conventions';
+
+// ── incubating gen_ai.* keys, copied from v1.41 ──────────────────────────────────────────────────
+// The package's `incubating` entry point may change or drop a key in any minor release (and later
+// releases only keep deprecated copies of these), so, as the contrib instrumentations do, the GenAI
+// keys are copied here; test/semconv/semconvKeys.test.ts checks each against the vendored v1.41 model.
+
+/** The operation requested: chat, execute_tool, invoke_agent, invoke_workflow. @experimental */
 export const GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+/** The GenAI provider as the client identifies it (openai, anthropic, ...). @experimental */
 export const GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
+/** The model a request is made to. @experimental */
 export const GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
+/** The temperature setting of the request. @experimental */
 export const GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
+/** The most tokens the model may generate for the request. @experimental */
 export const GEN_AI_REQUEST_MAX_TOKENS = 'gen_ai.request.max_tokens';
+/** The model that generated the response, as the provider names it. @experimental */
 export const GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
+/** The provider's identifier of the completion. @experimental */
 export const GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
+/** Why the model stopped generating, one reason per choice. @experimental */
 export const GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
+/** Input (prompt) tokens, cached ones included. @experimental */
 export const GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens';
+/** Output (completion) tokens, reasoning ones included. @experimental */
 export const GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
+/** Input tokens served from the provider's cache (part of the input tokens). @experimental */
 export const GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
+/** Input tokens written to the provider's cache (part of the input tokens). @experimental */
 export const GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
+/** Output tokens spent on reasoning (part of the output tokens). @experimental */
+export const GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
+/** The kind of tokens a gen_ai.client.token.usage point counts: input or output. @experimental */
+export const GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
+/** The agent's human-readable name. @experimental */
 export const GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
+/** The agent's unique identifier. @experimental */
 export const GEN_AI_AGENT_ID = 'gen_ai.agent.id';
+/** The workflow's human-readable name. @experimental */
 export const GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
+/** The conversation (session) the operation belongs to. @experimental */
 export const GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
+/** The name of the tool called. @experimental */
 export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
+/** The tool call's identifier, as the model gave it. @experimental */
 export const GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
+/** The kind of tool: function, extension or datastore. @experimental */
 export const GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
-/** Opt-in content (only under OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
+/** Opt-in content: system instructions given apart from the chat history (JSON). @experimental */
 export const GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
+/** Opt-in content: the chat history sent to the model (JSON). @experimental */
 export const GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
+/** Opt-in content: the messages the model returned (JSON). @experimental */
 export const GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
+/** Opt-in content: the arguments a tool was called with (JSON). @experimental */
 export const GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
+/** Opt-in content: what a successful tool call returned. @experimental */
 export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
-/** Stable, shared with every other convention. */
-export const ERROR_TYPE = 'error.type';
 
 /** The env var the GenAI conventions define for content capture (read in events/contentCapture.ts). */
 export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
@@ -155,3 +193,32 @@ const FINISH_REASONS: Record<string, string> = {
 export function finishReason(stopReason: string): string {
   return FINISH_REASONS[stopReason] ?? stopReason;
 }
+
+// ── added for issue 13 (span side): v1.41 keys the bridge now writes ─────────────────────────────
+/** What a tool does, as the model was told (execute_tool, recommended). */
+export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
+
+/**
+ * Why an agent turn finished, as a semconv finish reason: an answer is `stop`, a turn cut at its
+ * iteration cap `length` (a limit ran out, as a model's max_tokens does), a loop guard's stop `stop`.
+ */
+export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'route_trip'): string {
+  return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
+}
+/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
+export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
+/** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
+export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+
+/** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
+export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
+/** Which check judged the answer (footprint.skill_jump, footprint.tool_arguments, footprint.router_choice). */
+export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
+/** The check's score: 0, the answer failed it (only failures are reported). */
+export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
+/** The check's verdict: refused, invalid, not_in_roster. */
+export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
+/** Why, in words (no content unless content capture is on). */
+export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
+/** What an agent does, as its composition describes it (an llmSwarm roster entry); conditionally required on invoke_agent. */
+export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';

@@ -3,10 +3,15 @@
  * name (a ping-pong trip carries `footprint.route.trip.kind=ping_pong`, so a Jaeger tag search is
  * unambiguous), plus the member that emitted it. Payload fields that hold content (the user's message, the answer, a pause question, an
  * LLM router's free-text reason) are left out unless content capture is on.
+ *
+ * Payload field names follow OTel attribute naming here, in this one place, so no event rule has to:
+ * camelCase becomes snake_case (`costUsd` -> `cost_usd`, `turnId` -> `turn_id`), and a millisecond
+ * duration becomes seconds under a name without the unit (`durationMs` -> `duration`,
+ * `waitedMs` -> `waited_duration`), as OTel names durations.
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { EventType, TypedEvent } from '../../events/index.js';
-import { flatten } from './bounded.js';
+import { flatten, MAX_DEPTH } from './bounded.js';
 import { FP_MEMBER_ID, FP_MEMBER_KIND, FP_ROUTE } from './semconv.js';
 
 /**
@@ -25,7 +30,7 @@ export function eventAttributes(event: TypedEvent, capture: boolean): Attributes
   const hidden = capture ? undefined : CONTENT_FIELDS[event.type];
   let payload: unknown = event.payload;
   for (const path of hidden ?? []) payload = without(payload, path.split('.'));
-  const attributes = flatten(payload, event.type);
+  const attributes = flatten(otelNamed(payload, 0), event.type);
   attributes[FP_MEMBER_KIND] = event.meta.member.kind;
   attributes[FP_MEMBER_ID] = event.meta.member.id;
   if (event.meta.route !== '') attributes[FP_ROUTE] = event.meta.route;
@@ -41,4 +46,51 @@ function without(value: unknown, path: readonly string[]): unknown {
   if (rest.length === 0) delete copy[head];
   else copy[head] = without(copy[head], rest);
   return copy;
+}
+
+/**
+ * A copy of a plain payload object with OTel field names (see the header), down to the depth
+ * flatten() walks; anything else (lists, class instances, values) is left for flatten() to bound.
+ */
+function otelNamed(value: unknown, depth: number): unknown {
+  if (depth > MAX_DEPTH || !isPlainObject(value)) return value;
+  const named: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const child = readField(value, key);
+    const millis = MILLISECONDS.exec(key);
+    if (millis && typeof child === 'number') named[durationName(millis[1])] = child / 1000;
+    else named[snakeCase(key)] = otelNamed(child, depth + 1);
+  }
+  return named;
+}
+
+/** A getter that throws leaves a marker, as flatten() does. */
+function readField(value: Record<string, unknown>, key: string): unknown {
+  try {
+    return value[key];
+  } catch {
+    return '[unreadable]';
+  }
+}
+
+const MILLISECONDS = /^(.+)Ms$/;
+
+function durationName(stem: string): string {
+  const name = snakeCase(stem);
+  return name === 'duration' || name.endsWith('_duration') ? name : `${name}_duration`;
+}
+
+/** `costSinceLoopUsd` -> `cost_since_loop_usd`; any character OTel names do not use becomes `_`. */
+function snakeCase(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }

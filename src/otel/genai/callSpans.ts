@@ -7,7 +7,7 @@
  * id, and failed when the tool failed, got invalid arguments or does not exist.
  */
 import { SpanKind, type Attributes } from '@opentelemetry/api';
-import type { EventPayloads, TypedEvent } from '../../events/index.js';
+import type { EventPayloads, TokenUsage, TypedEvent } from '../../events/index.js';
 import {
   boundedJson,
   boundString,
@@ -24,7 +24,12 @@ import {
   FP_SKILL,
   FP_TOOL_PARALLEL_COUNT,
   FP_TOOL_STATUS,
+  EV_EVALUATION_RESULT,
   GEN_AI_CONVERSATION_ID,
+  GEN_AI_EVALUATION_EXPLANATION,
+  GEN_AI_EVALUATION_NAME,
+  GEN_AI_EVALUATION_SCORE_LABEL,
+  GEN_AI_EVALUATION_SCORE_VALUE,
   GEN_AI_INPUT_MESSAGES,
   GEN_AI_OPERATION_NAME,
   GEN_AI_OUTPUT_MESSAGES,
@@ -39,12 +44,15 @@ import {
   GEN_AI_TOOL_CALL_ARGUMENTS,
   GEN_AI_TOOL_CALL_ID,
   GEN_AI_TOOL_CALL_RESULT,
+  GEN_AI_TOOL_DEFINITIONS,
+  GEN_AI_TOOL_DESCRIPTION,
   GEN_AI_TOOL_NAME,
   GEN_AI_TOOL_TYPE,
   GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
   GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
+  GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
   MAX_CONTENT_CHARS,
   MAX_NAME,
@@ -52,11 +60,21 @@ import {
   outputMessages,
   providerName,
   recordFailure,
+  SERVER_ADDRESS,
+  SERVER_PORT,
   systemInstructions,
+  toolDefinitions,
   toolSpanName,
 } from '../encoding/index.js';
 import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
+
+/** One check the runtime made of a model's answer (score 0: the answer failed it). */
+export interface Evaluation {
+  name: string;
+  label: string;
+  explanation: string;
+}
 
 interface Call {
   opened: OpenSpan;
@@ -65,6 +83,11 @@ interface Call {
 }
 
 const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool']);
+
+/** gen_ai.evaluation.name of the runtime's checks (documented in src/otel/README.md). */
+export const EVAL_TOOL_ARGUMENTS = 'footprint.tool_arguments';
+export const EVAL_SKILL_JUMP = 'footprint.skill_jump';
+export const EVAL_ROUTER_CHOICE = 'footprint.router_choice';
 
 export interface CallSpansInit {
   run: RunSpans;
@@ -79,6 +102,14 @@ export interface CallSpansInit {
 export class CallSpans {
   private readonly chats = new Map<string, Call>();
   private readonly tools = new Map<string, Call>();
+  /**
+   * The latest chat span of each agent (by agent id), kept open after its end time is decided until
+   * the agent's next step, so the runtime's checks of that answer (a refused skill jump, tool
+   * arguments that fail their schema, a router answer outside the roster) land on it.
+   */
+  private readonly judged = new Map<string, OpenSpan>();
+  /** Tools offered per agent span, by name (content capture only). */
+  private readonly offered = new WeakMap<OpenSpan, Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }>>();
   private readonly run: RunSpans;
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
@@ -94,6 +125,7 @@ export class CallSpans {
   }
 
   llmStart({ payload: p, meta }: TypedEvent<'footprint.stream.llm_start'>): void {
+    this.release(p.agentId);
     const attributes: Attributes = {
       [GEN_AI_OPERATION_NAME]: p.operation,
       [GEN_AI_PROVIDER_NAME]: providerName(p.provider),
@@ -103,14 +135,27 @@ export class CallSpans {
       [FP_ITERATION]: p.iteration,
       [FP_BRAIN]: p.brain.via,
     };
+    if (p.server) {
+      attributes[SERVER_ADDRESS] = boundString(p.server.address);
+      attributes[SERVER_PORT] = p.server.port;
+    }
     if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
     if (p.skill) attributes[FP_SKILL] = p.skill;
     if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
     if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
     if (this.capture) {
-      if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
-      attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+      // Instructions sent inside the history are its first message (OpenAI's wire format); apart from it, system instructions.
+      if (p.systemPrompt && p.systemPromptInHistory) {
+        attributes[GEN_AI_INPUT_MESSAGES] = inputMessages([{ role: 'system', content: p.systemPrompt }, ...p.messages]);
+      } else {
+        if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
+        attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+      }
+      if (p.tools?.length) {
+        attributes[GEN_AI_TOOL_DEFINITIONS] = toolDefinitions(p.tools);
+        if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
+      }
     }
     const parent = this.parentOf(meta);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
@@ -123,13 +168,18 @@ export class CallSpans {
     const call = this.chats.get(p.callId);
     if (!call) return;
     const span = call.opened.span;
-    span.setAttributes(usageAttributes(p));
+    if (p.usage) span.setAttributes(usageAttributes(p.usage));
+    if (p.stopReason !== undefined) {
+      span.setAttribute(GEN_AI_RESPONSE_FINISH_REASONS, [boundString(finishReason(p.stopReason))]);
+      if (this.capture) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
+    }
     if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
     if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
-    if (this.capture && !p.error) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
     this.run.activate(call.parent);
     if (p.error) {
-      recordFailure(span, { name: p.error.type, message: p.error.message }, meta.timestamp, p.error.type);
+      // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).
+      recordFailure(span, { name: p.error.name, message: p.error.message }, meta.timestamp, p.error.type);
+      this.rollups.failureRecorded();
       this.chats.delete(p.callId);
       this.run.end(call.opened, meta.timestamp);
       return;
@@ -144,7 +194,30 @@ export class CallSpans {
     if (!call) return;
     call.opened.span.setAttributes({ [FP_COST_USD]: p.usd, [FP_COST_PRICED]: p.priced });
     this.chats.delete(p.callId);
-    this.run.end(call.opened);
+    // Its end time is decided (llm_end); it stays open for evaluations until the agent's next step.
+    this.release(p.agentId);
+    this.judged.set(p.agentId, call.opened);
+  }
+
+  /** The runtime judged the latest answer of `agentId`: a gen_ai.evaluation.result event on its chat span. */
+  evaluate(agentId: string, result: Evaluation, time: number): void {
+    const chat = this.judged.get(agentId);
+    if (!chat) return;
+    const attributes: Attributes = {
+      [GEN_AI_EVALUATION_NAME]: result.name,
+      [GEN_AI_EVALUATION_SCORE_VALUE]: 0,
+      [GEN_AI_EVALUATION_SCORE_LABEL]: result.label,
+      [GEN_AI_EVALUATION_EXPLANATION]: boundString(result.explanation),
+    };
+    chat.span.addEvent(EV_EVALUATION_RESULT, attributes, time);
+  }
+
+  /** The agent moved on (its next call, the end of its iteration or turn): its last chat span ends, at its decided time. */
+  release(agentId: string): void {
+    const chat = this.judged.get(agentId);
+    if (!chat) return;
+    this.judged.delete(agentId);
+    this.run.end(chat);
   }
 
   toolStart({ payload: p, meta }: TypedEvent<'footprint.stream.tool_start'>): void {
@@ -157,6 +230,7 @@ export class CallSpans {
       [FP_ITERATION]: p.iteration,
       [FP_TOOL_PARALLEL_COUNT]: p.parallelCount,
     };
+    if (p.description !== undefined) attributes[GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
     if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     const parent = this.parentOf(meta);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
@@ -172,7 +246,12 @@ export class CallSpans {
     const span = call.opened.span;
     span.setAttribute(FP_TOOL_STATUS, p.status);
     if (p.status === 'paused') span.setAttribute(FP_PAUSED, true);
-    if (this.capture && p.status !== 'paused') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    // A failed call has no result (its error is on the span); a paused one has none yet.
+    if (this.capture && p.status === 'ok') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    if (p.status === 'invalid_args') {
+      const explanation = this.capture && p.error ? p.error.message : `the arguments for "${p.toolName}" do not match its input schema`;
+      this.evaluate(p.agentId, { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
+    }
     if (FAILED_TOOL.has(p.status)) {
       const type = p.error?.type ?? '_OTHER';
       recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);
@@ -181,20 +260,30 @@ export class CallSpans {
     this.run.activate(call.parent);
   }
 
+  /** The agent span lists every tool its turn offered the model so far (skills change the set). */
+  private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {
+    const agent = this.layout.container(meta.subflowPath);
+    const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();
+    this.offered.set(agent, offered);
+    for (const tool of tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
+    agent.span.setAttribute(GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
+  }
+
   /** The stage span that emitted the event (full detail), else its member's span. */
   private parentOf(meta: TypedEvent['meta']): OpenSpan {
     return this.layout.stage(meta.runtimeStageId) ?? this.layout.container(meta.subflowPath);
   }
 }
 
-function usageAttributes(p: EventPayloads['footprint.stream.llm_end']): Attributes {
+/** The usage the provider reported (a call without a report gets no usage attributes at all). */
+function usageAttributes(usage: TokenUsage): Attributes {
   const attributes: Attributes = {
-    [GEN_AI_USAGE_INPUT_TOKENS]: p.usage.input,
-    [GEN_AI_USAGE_OUTPUT_TOKENS]: p.usage.output,
-    [GEN_AI_RESPONSE_FINISH_REASONS]: [boundString(finishReason(p.stopReason))],
+    [GEN_AI_USAGE_INPUT_TOKENS]: usage.input,
+    [GEN_AI_USAGE_OUTPUT_TOKENS]: usage.output,
   };
-  if (p.usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = p.usage.cacheRead;
-  if (p.usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = p.usage.cacheWrite;
+  if (usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheRead;
+  if (usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWrite;
+  if (usage.reasoning !== undefined) attributes[GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoning;
   return attributes;
 }
 

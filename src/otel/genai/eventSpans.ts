@@ -6,25 +6,25 @@
  */
 import type { EventType, TypedEvent } from '../../events/index.js';
 import {
+  answerMessage,
   eventAttributes,
-  FP_COMPOSITION_KIND,
   FP_COMPOSITION_STATUS,
   FP_COST_USD,
   FP_ITERATIONS,
   FP_LLM_CALLS,
   FP_TURN_OUTCOME,
-  GEN_AI_CONVERSATION_ID,
   GEN_AI_INPUT_MESSAGES,
   GEN_AI_OUTPUT_MESSAGES,
-  GEN_AI_PROVIDER_NAME,
-  GEN_AI_REQUEST_MODEL,
+  GEN_AI_RESPONSE_FINISH_REASONS,
+  GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   GEN_AI_USAGE_INPUT_TOKENS,
   GEN_AI_USAGE_OUTPUT_TOKENS,
-  providerName,
   textMessage,
+  turnFinishReason,
 } from '../encoding/index.js';
-import { CallSpans } from './callSpans.js';
-import { agentIdentity, workflowIdentity } from './memberIdentity.js';
+import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP } from './callSpans.js';
+import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from './memberIdentity.js';
 import type { MemberLayout, RunSpans } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
@@ -81,7 +81,12 @@ export class EventSpans {
     'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
     'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
     'footprint.agent.iteration_start': { spanEvent: true },
-    'footprint.agent.iteration_end': { spanEvent: true },
+    'footprint.agent.iteration_end': {
+      spanEvent: true,
+      after: (e) => {
+        if (e.meta.member.kind === 'agent') this.genai.release(e.payload.agentId);
+      },
+    },
     'footprint.agent.route_decided': { spanEvent: true },
     'footprint.stream.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
     'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
@@ -91,12 +96,12 @@ export class EventSpans {
     'footprint.cost.limit_hit': { spanEvent: true },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
-    'footprint.composition.route_decided': { before: (e) => this.rollups.step(e.payload.chosen), spanEvent: true },
+    'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },
     'footprint.composition.fork': { spanEvent: true },
     'footprint.composition.branch_end': { spanEvent: true, after: (e) => this.branchEnd(e) },
     'footprint.composition.iteration': { spanEvent: true },
     'footprint.skill.entered': { spanEvent: true },
-    'footprint.skill.rejected': { spanEvent: true },
+    'footprint.skill.rejected': { before: (e) => this.skillRejected(e), spanEvent: true },
     'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
     'footprint.route.hop': {
       before: ({ payload }) => {
@@ -110,7 +115,7 @@ export class EventSpans {
     'footprint.run.failed': {
       before: (e) => this.rollups.failed(e.payload.error.type),
       spanEvent: true,
-      after: (e) => this.layout.failMembers(e.payload.error.message),
+      after: (e) => this.layout.failMembers(e.payload.error),
     },
   };
 
@@ -120,39 +125,65 @@ export class EventSpans {
     target.span.addEvent(event.type, eventAttributes(event, this.capture), meta.timestamp);
   }
 
+  /**
+   * An agent's turn, or a router's model call (the router's decision: an agent invocation named by
+   * the router's id, see memberIdentity.ts), opens the member span that stands for it.
+   */
   private turnStart({ payload: p, meta }: TypedEvent<'footprint.agent.turn_start'>): void {
-    if (meta.member.kind !== 'agent') return;
-    const identity = agentIdentity(p.agentId, p.name);
-    identity.attributes[GEN_AI_PROVIDER_NAME] = providerName(p.provider);
-    identity.attributes[GEN_AI_REQUEST_MODEL] = p.model;
-    if (this.conversationId !== undefined) identity.attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
+    const kind = meta.member.kind;
+    if (kind !== 'agent' && kind !== 'router') return;
+    const profile = { ...p, id: p.agentId, conversationId: this.conversationId };
+    const identity = kind === 'agent' ? agentProfileIdentity(profile) : routerDecisionIdentity({ ...profile, name: p.agentId });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
 
+  private skillRejected({ payload: p, meta }: TypedEvent<'footprint.skill.rejected'>): void {
+    const explanation = `"${p.requested}" is not reachable from "${p.current}" (allowed: ${p.allowed.join(', ') || 'none'})`;
+    this.genai.evaluate(p.agentId, { name: EVAL_SKILL_JUMP, label: 'refused', explanation }, meta.timestamp);
+  }
+
+  /** A router step's own decision judges its model's answer when it named no agent of the roster. */
+  private routeDecided({ payload: p, meta }: TypedEvent<'footprint.composition.route_decided'>): void {
+    this.rollups.step(p.chosen);
+    if (p.kind !== 'router' || p.matched !== 'llm') return;
+    if (p.inRoster === false) {
+      this.genai.evaluate(p.compositionId, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
+    }
+    this.genai.release(p.compositionId);
+  }
+
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
-    if (meta.member.kind !== 'agent') return;
+    const kind = meta.member.kind;
+    if (kind !== 'agent' && kind !== 'router') return;
+    // A router's chat span stays open for the router's decision (routeDecided).
+    if (kind === 'agent') this.genai.release(p.agentId);
     const member = this.layout.container(meta.subflowPath);
+    const finish = turnFinishReason(p.outcome, p.stoppedEarly?.reason);
     member.span.setAttributes({
       [GEN_AI_USAGE_INPUT_TOKENS]: p.tokens.input,
       [GEN_AI_USAGE_OUTPUT_TOKENS]: p.tokens.output,
+      [GEN_AI_RESPONSE_FINISH_REASONS]: [finish],
       [FP_COST_USD]: p.costUsd,
       [FP_LLM_CALLS]: p.llmCalls,
       [FP_ITERATIONS]: p.iterations,
       [FP_TURN_OUTCOME]: p.outcome,
     });
-    if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, textMessage('assistant', p.answer));
+    // The turn's totals count cached tokens only when a call reported some.
+    if ((p.tokens.cacheRead ?? 0) > 0) member.span.setAttribute(GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead!);
+    if ((p.tokens.cacheWrite ?? 0) > 0) member.span.setAttribute(GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite!);
+    if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 
   private compositionEnter({ payload: p, meta }: TypedEvent<'footprint.composition.enter'>): void {
-    const identity = workflowIdentity(p.kind, p.compositionId);
-    identity.attributes[FP_COMPOSITION_KIND] = p.kind;
-    this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
+    this.layout.enterMember(meta.subflowPath, compositionIdentity(p.kind, p.compositionId), meta.timestamp);
   }
 
   private branchEnd({ payload: p, meta }: TypedEvent<'footprint.composition.branch_end'>): void {
-    if (p.status === 'error') this.layout.failMember([...meta.subflowPath, p.branch], p.error?.message ?? 'failed', meta.timestamp);
+    if (p.status !== 'error') return;
+    const failure = { message: p.error?.message ?? 'failed', type: p.error?.type ?? '_OTHER' };
+    this.layout.failMember([...meta.subflowPath, p.branch], failure, meta.timestamp);
   }
 
   private compositionExit({ payload: p, meta }: TypedEvent<'footprint.composition.exit'>): void {

@@ -5,5 +5,5 @@
  * events/, encoding/ and placement/ (it asks a layout where each span goes); never on wiring/.
  */
 export { EventSpans, type EventSpansInit } from './eventSpans.js';
-export { runnerIdentity } from './memberIdentity.js';
+export { agentProfileIdentity, compositionIdentity, routerDecisionIdentity, runnerIdentity } from './memberIdentity.js';
 export { RunRollups } from './runRollups.js';

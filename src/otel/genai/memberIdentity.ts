@@ -8,14 +8,21 @@ import type { RunnerKind } from '../../events/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 import {
   agentSpanName,
+  FP_COMPOSITION_KIND,
   FP_MEMBER_ID,
   FP_MEMBER_KIND,
   GEN_AI_AGENT_ID,
   GEN_AI_AGENT_NAME,
+  GEN_AI_CONVERSATION_ID,
   GEN_AI_OPERATION_NAME,
+  GEN_AI_PROVIDER_NAME,
+  GEN_AI_REQUEST_MAX_TOKENS,
+  GEN_AI_REQUEST_MODEL,
+  GEN_AI_REQUEST_TEMPERATURE,
   GEN_AI_WORKFLOW_NAME,
   OP_INVOKE_AGENT,
   OP_INVOKE_WORKFLOW,
+  providerName,
   workflowSpanName,
 } from '../encoding/index.js';
 
@@ -32,6 +39,46 @@ export function agentIdentity(id: string, name: string): MemberIdentity {
   };
 }
 
+/** What an agent span carries from its start: who, and the model settings every call of the turn uses. */
+export interface AgentProfile {
+  id: string;
+  name: string;
+  provider?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  conversationId?: string;
+}
+
+export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
+  const identity = agentIdentity(agent.id, agent.name);
+  const attributes = identity.attributes;
+  if (agent.provider !== undefined) attributes[GEN_AI_PROVIDER_NAME] = providerName(agent.provider);
+  if (agent.model !== undefined) attributes[GEN_AI_REQUEST_MODEL] = agent.model;
+  if (agent.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = agent.temperature;
+  if (agent.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = agent.maxTokens;
+  if (agent.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = agent.conversationId;
+  return identity;
+}
+
+/**
+ * A router's model call: the router's decision is an agent invocation (an LLM choosing among
+ * agents), so it is `invoke_agent {router id}` with the router's model, member kind 'router'; the
+ * router step around it (Ask, the call, Decide) stays `invoke_workflow {router id}` when it is a run.
+ */
+export function routerDecisionIdentity(router: AgentProfile): MemberIdentity {
+  const identity = agentProfileIdentity(router);
+  identity.attributes[FP_MEMBER_KIND] = 'router';
+  return identity;
+}
+
+/** A composition's span identity, with its kind (what composition.enter names it with). */
+export function compositionIdentity(kind: RunnerKind, id: string): MemberIdentity {
+  const identity = workflowIdentity(kind, id);
+  identity.attributes[FP_COMPOSITION_KIND] = kind;
+  return identity;
+}
+
 export function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
   return {
     name: workflowSpanName(id),
@@ -44,9 +91,9 @@ export function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
   };
 }
 
-/** The identity of a top-level runner's run span. */
-export function runnerIdentity(kind: RunnerKind, id: string, name: string): MemberIdentity {
-  if (kind === 'agent') return agentIdentity(id, name);
+/** The identity of a top-level runner's run span (an agent's with its model settings, known at start). */
+export function runnerIdentity(kind: RunnerKind, id: string, name: string, profile: Omit<AgentProfile, 'id' | 'name'> = {}): MemberIdentity {
+  if (kind === 'agent') return agentProfileIdentity({ ...profile, id, name });
   if (kind === 'llm_call') {
     const attributes: Attributes = { [FP_MEMBER_KIND]: kind, [FP_MEMBER_ID]: id };
     return { name: `llm_call ${name}`, attributes };

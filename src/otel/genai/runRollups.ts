@@ -29,13 +29,15 @@ export class RunRollups {
   private lastStep?: string;
   private readonly trips = new Set<string>();
   private reportedFailure?: string;
+  private recordedBelow = false;
 
   constructor(private readonly root: Span) {}
 
-  llmCall(usage: TokenUsage): void {
+  /** One model call, with the usage it reported (none: it adds no tokens). */
+  llmCall(usage: TokenUsage | undefined): void {
     this.llmCalls++;
-    this.inputTokens += usage.input;
-    this.outputTokens += usage.output;
+    this.inputTokens += usage?.input ?? 0;
+    this.outputTokens += usage?.output ?? 0;
   }
 
   cost(usd: number): void {
@@ -53,6 +55,16 @@ export class RunRollups {
   /** The run reported its failure (run.failed) with this low-cardinality type, e.g. 'cancelled'. */
   failed(type: string): void {
     this.reportedFailure = type;
+  }
+
+  /** A failed model call recorded its exception on its chat span: the spans above only mark the failure. */
+  failureRecorded(): void {
+    this.recordedBelow = true;
+  }
+
+  /** Whether a failed call already holds the exception event of the run's failure. */
+  get failureRecordedBelow(): boolean {
+    return this.recordedBelow;
   }
 
   /** The failure type the run reported, if it did. */

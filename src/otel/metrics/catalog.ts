@@ -13,12 +13,10 @@ export interface MetricSpec {
   readonly unit: string;
   readonly valueType: 'int' | 'double';
   readonly description: string;
-  /** Attribute keys a data point may carry (error.type only on failed model calls). */
+  /** Attribute keys a data point may carry (error.type only on failed model calls; server.*, the response model only when known). */
   readonly attributes: readonly string[];
   /** Explicit bucket boundaries (histograms), given to the SDK as advice. */
   readonly buckets?: readonly number[];
-  /** Who records it: the runtime's metrics instrument, or startTelemetry's exporter health. */
-  readonly recordedBy: 'metricsInstrument' | 'startTelemetry';
 }
 
 /** OTel GenAI semconv bucket advice for gen_ai.client.token.usage. */
@@ -37,6 +35,11 @@ export const RUN_DURATION_BUCKETS = [
 ] as const;
 
 const LLM = [ATTR.operation, ATTR.provider, ATTR.model, ATTR.agent, ATTR.skill, ATTR.route] as const;
+/**
+ * The GenAI conventions' own model-call attributes, set only when known: the server when the
+ * provider has a URL, the response model when a response came back and named its model.
+ */
+const LLM_CONDITIONAL = [ATTR.responseModel, ATTR.serverAddress, ATTR.serverPort] as const;
 const RUN = [ATTR.runnerKind, ATTR.runnerId, ATTR.runOutcome] as const;
 
 export const METRICS = {
@@ -46,9 +49,8 @@ export const METRICS = {
     unit: '{token}',
     valueType: 'int',
     description: 'Tokens used per model call, one record per token type (input, output).',
-    attributes: [...LLM, ATTR.tokenType],
+    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.tokenType],
     buckets: TOKEN_BUCKETS,
-    recordedBy: 'metricsInstrument',
   },
   operationDuration: {
     name: 'gen_ai.client.operation.duration',
@@ -56,9 +58,8 @@ export const METRICS = {
     unit: 's',
     valueType: 'double',
     description: 'Duration of each model call; failed calls carry error.type.',
-    attributes: [...LLM, ATTR.errorType],
+    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.errorType],
     buckets: DURATION_BUCKETS,
-    recordedBy: 'metricsInstrument',
   },
   llmCost: {
     name: 'footprint.llm.cost.usd',
@@ -67,7 +68,6 @@ export const METRICS = {
     valueType: 'double',
     description: 'Model spend in US dollars (tokens x price), by model, agent, skill and route.',
     attributes: [ATTR.model, ATTR.provider, ATTR.agent, ATTR.skill, ATTR.route],
-    recordedBy: 'metricsInstrument',
   },
   routeDecisions: {
     name: 'footprint.route.decisions',
@@ -77,7 +77,6 @@ export const METRICS = {
     description:
       "Routing decisions, one per routing act, by the composition that dispatched and the route its choice opens ('desk>billing', the footprint.route of the chosen member's cost; 'desk>_none': it chose nobody, so its work is done; 'desk>_not_in_roster': an unknown id).",
     attributes: [ATTR.router, ATTR.routeChosen],
-    recordedBy: 'metricsInstrument',
   },
   routeTrips: {
     name: 'footprint.route.trips',
@@ -86,7 +85,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'Loop-guard trips (ping_pong, rejected_cap) by agent; every kind starts at 0.',
     attributes: [ATTR.tripKind, ATTR.agent],
-    recordedBy: 'metricsInstrument',
   },
   skillEscalations: {
     name: 'footprint.skill.escalations',
@@ -95,7 +93,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'Turns that switched to the escalation brain, by agent and the skill it was in.',
     attributes: [ATTR.agent, ATTR.skill],
-    recordedBy: 'metricsInstrument',
   },
   skillRejections: {
     name: 'footprint.skill.rejections',
@@ -104,7 +101,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'read_skill requests refused (target not reachable), by agent and current skill.',
     attributes: [ATTR.agent, ATTR.skill],
-    recordedBy: 'metricsInstrument',
   },
   runs: {
     name: 'footprint.runs',
@@ -113,7 +109,6 @@ export const METRICS = {
     valueType: 'int',
     description: 'Top-level runs (and resumes) by runner and outcome: ok, error, paused, stopped_early.',
     attributes: RUN,
-    recordedBy: 'metricsInstrument',
   },
   runDuration: {
     name: 'footprint.run.duration',
@@ -123,25 +118,6 @@ export const METRICS = {
     description: 'Wall time of top-level runs (and resumes) by runner and outcome.',
     attributes: RUN,
     buckets: RUN_DURATION_BUCKETS,
-    recordedBy: 'metricsInstrument',
-  },
-  exportFailures: {
-    name: 'footprint.telemetry.export.failures',
-    kind: 'counter',
-    unit: '{failure}',
-    valueType: 'int',
-    description: 'Telemetry exports that failed, were refused or timed out, by signal (traces, metrics).',
-    attributes: [ATTR.signal],
-    recordedBy: 'startTelemetry',
-  },
-  spansDropped: {
-    name: 'footprint.telemetry.spans.dropped',
-    kind: 'counter',
-    unit: '{span}',
-    valueType: 'int',
-    description: 'Finished spans dropped because the export queue was full.',
-    attributes: [],
-    recordedBy: 'startTelemetry',
   },
 } as const satisfies Record<string, MetricSpec>;
 

@@ -4,23 +4,42 @@
  * trip kinds); this is the last line of defence: values are cut to a fixed length and a missing value
  * is always '' (so "no skill" is one series, never a mix of undefined, null and '').
  */
+import {
+  ERROR_TYPE,
+  FP_AGENT,
+  FP_ROUTE,
+  FP_RUN_OUTCOME,
+  FP_RUNNER_ID,
+  FP_RUNNER_KIND,
+  FP_SKILL,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_PROVIDER_NAME,
+  GEN_AI_REQUEST_MODEL,
+  GEN_AI_RESPONSE_MODEL,
+  GEN_AI_TOKEN_TYPE,
+  SERVER_ADDRESS,
+  SERVER_PORT,
+} from '../encoding/index.js';
 
+/** The keys the metrics use; the ones spans share come from encoding/semconv.ts. */
 export const ATTR = {
-  operation: 'gen_ai.operation.name',
-  provider: 'gen_ai.provider.name',
-  model: 'gen_ai.request.model',
-  tokenType: 'gen_ai.token.type',
-  errorType: 'error.type',
-  agent: 'footprint.agent',
-  skill: 'footprint.skill',
-  route: 'footprint.route',
+  operation: GEN_AI_OPERATION_NAME,
+  provider: GEN_AI_PROVIDER_NAME,
+  model: GEN_AI_REQUEST_MODEL,
+  responseModel: GEN_AI_RESPONSE_MODEL,
+  tokenType: GEN_AI_TOKEN_TYPE,
+  serverAddress: SERVER_ADDRESS,
+  serverPort: SERVER_PORT,
+  errorType: ERROR_TYPE,
+  agent: FP_AGENT,
+  skill: FP_SKILL,
+  route: FP_ROUTE,
   router: 'footprint.router',
   routeChosen: 'footprint.route.chosen',
   tripKind: 'footprint.trip.kind',
-  runnerKind: 'footprint.runner.kind',
-  runnerId: 'footprint.runner.id',
-  runOutcome: 'footprint.run.outcome',
-  signal: 'footprint.signal',
+  runnerKind: FP_RUNNER_KIND,
+  runnerId: FP_RUNNER_ID,
+  runOutcome: FP_RUN_OUTCOME,
 } as const;
 
 /** Longest attribute value a metric carries; longer values are cut (ids and model names fit easily). */

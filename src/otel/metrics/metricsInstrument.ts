@@ -6,12 +6,14 @@
  */
 import { createNoopMeter, metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
 import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from '../encoding/index.js';
 import { createRunInstruments, type RunInstruments } from './instrumentSet.js';
 import { recordRun } from './runRecorder.js';
 import { TripSeries } from './tripSeries.js';
 
 export const METRICS_INSTRUMENT_ID = 'footprint-otel.metrics';
-export const METER_NAME = 'footprint-otel';
+/** The meter's scope: the bridge's name and version, and the conventions its gen_ai.* metrics follow. */
+export const METER_NAME = INSTRUMENTATION_NAME;
 
 export interface MetricsInstrumentOptions {
   /** Record into this provider instead of the globally registered one. */
@@ -39,7 +41,9 @@ export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunIn
   return {
     id: METRICS_INSTRUMENT_ID,
     start(run: RunStart): RunSession | undefined {
-      const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(METER_NAME);
+      const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(METER_NAME, INSTRUMENTATION_VERSION, {
+        schemaUrl: SEMCONV_SCHEMA_URL,
+      });
       if (meter instanceof NoopMeter) return undefined;
       const { instruments, trips } = stateFor(meter);
       return recordRun(run, instruments, trips);

@@ -24,17 +24,16 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
 
-  const llmAttributes = (
-    payload: { provider: string; model: string; agentId: string },
-    meta: EventMeta,
-    call: OpenCall,
-  ): Attributes => ({
+  const llmAttributes = (payload: EventPayloads['footprint.stream.llm_end'], meta: EventMeta, call: OpenCall): Attributes => ({
     [ATTR.operation]: bounded(call.operation),
     [ATTR.provider]: bounded(providerName(payload.provider)),
     [ATTR.model]: bounded(payload.model),
     [ATTR.agent]: bounded(payload.agentId),
     [ATTR.skill]: call.skill,
     [ATTR.route]: bounded(meta.route),
+    // Absent, not '', when unknown: the conventions set these only when known.
+    ...(payload.responseModel ? { [ATTR.responseModel]: bounded(payload.responseModel) } : {}),
+    ...(payload.server ? { [ATTR.serverAddress]: bounded(payload.server.address), [ATTR.serverPort]: payload.server.port } : {}),
   });
 
   const handlers: EventHandlers = {
@@ -56,6 +55,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         return;
       }
       instruments.operationDuration.record(p.durationMs / 1000, attributes);
+      // Usage only when the provider reported it: an unknown count is no count, never a 0.
+      if (!p.usage) return;
       instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
       instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
     },

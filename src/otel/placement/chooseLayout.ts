@@ -17,10 +17,12 @@ export interface RunnerLayoutChoice {
   run: RunSpans;
   /** Member spans that were open when the run paused (a resumed run names them again). */
   carried: Record<string, MemberIdentity>;
+  /** The identities of the run's members known before it starts, by path key (full detail names spans at start with them). */
+  expected?: Record<string, MemberIdentity>;
 }
 
-export function runnerLayout({ detail, run, carried }: RunnerLayoutChoice): MemberLayout {
-  return detail === 'full' ? new RunnerLayout({ run, carried }) : new SemanticLayout({ run, carried });
+export function runnerLayout({ detail, run, carried, expected }: RunnerLayoutChoice): MemberLayout {
+  return detail === 'full' ? new RunnerLayout({ run, carried, expected }) : new SemanticLayout({ run, carried });
 }
 
 export interface ExecutorLayoutChoice {

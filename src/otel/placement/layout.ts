@@ -30,7 +30,14 @@ export type HookGuard = <E>(where: string, hook: (event: E) => void) => (event: 
 /** How the run ended, as far as a layout cares: when, and the stage that threw if it failed. */
 export interface LayoutEnd {
   time: number;
-  failure?: { error: unknown; stage?: string };
+  /** `recordedBelow`: a span under the stage (a failed chat call) already holds the exception event. */
+  failure?: { error: unknown; stage?: string; type?: string; recordedBelow: boolean };
+}
+
+/** A failure as it passes up through member spans: the message and the low-cardinality error.type. */
+export interface MemberFailure {
+  message: string;
+  type: string;
 }
 
 /** What every layout does. */
@@ -41,8 +48,11 @@ export interface SpanLayout {
   stage(runtimeStageId: string): OpenSpan | undefined;
   /** The innermost open container of a subflow path (subflow or member span); the run span at worst. */
   container(path: readonly string[]): OpenSpan;
-  /** The run ends: settle what only the layout knows (a stage that threw never got onStageEnd). */
-  finish?(end: LayoutEnd): void;
+  /**
+   * The run ends: settle what only the layout knows (a stage that threw never got onStageEnd).
+   * Returns true when it recorded the failure's exception event on a span of its own.
+   */
+  finish?(end: LayoutEnd): boolean;
 }
 
 /** A layout whose member spans (agents, compositions) follow typed events: the layouts of runner runs. */
@@ -52,9 +62,9 @@ export interface MemberLayout extends SpanLayout {
   /** The member at `path` ended. */
   exitMember(path: readonly string[], time: number): void;
   /** The member at `path` failed (a Parallel branch that threw): its span fails and ends. */
-  failMember(path: readonly string[], message: string, time: number): void;
+  failMember(path: readonly string[], failure: MemberFailure, time: number): void;
   /** The run failed: every member span still open failed with it. */
-  failMembers(message: string): void;
+  failMembers(failure: MemberFailure): void;
   /** Identities of the members that are open now (what a pause carries), by subflow path key. */
   openMembers(): Record<string, MemberIdentity>;
 }

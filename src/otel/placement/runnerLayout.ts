@@ -11,7 +11,6 @@
  *   not-yet-open subflow path, so its first stage nests under it; turn_start / composition.enter name
  *   it. It ends once its exit event arrived and its last child ended, never before a child.
  */
-import { SpanStatusCode } from '@opentelemetry/api';
 import type { StageEvent } from 'footprintjs';
 import { now, stageIds } from '../../events/index.js';
 import {
@@ -19,9 +18,11 @@ import {
   FP_STAGE_LOOP_ITERATION,
   FP_STAGE_RUNTIME_ID,
   FP_SUBFLOW_ID,
+  failureOf,
+  markFailed,
   recordFailure,
 } from '../encoding/index.js';
-import type { HookGuard, LayoutEnd, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
+import type { HookGuard, LayoutEnd, MemberFailure, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
 import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -53,6 +54,8 @@ export interface RunnerLayoutInit {
   run: RunSpans;
   /** Member spans that were open when the run paused (a resumed run names them again), by path key. */
   carried: Record<string, MemberIdentity>;
+  /** Members known before the run starts, by path key: their spans start named (sampling-relevant attributes at start). */
+  expected?: Record<string, MemberIdentity>;
 }
 
 export class RunnerLayout implements MemberLayout {
@@ -62,10 +65,12 @@ export class RunnerLayout implements MemberLayout {
   private readonly root: Member;
   private readonly run: RunSpans;
   private readonly carried: Record<string, MemberIdentity>;
+  private readonly expected: Record<string, MemberIdentity>;
 
-  constructor({ run, carried }: RunnerLayoutInit) {
+  constructor({ run, carried, expected }: RunnerLayoutInit) {
     this.run = run;
     this.carried = carried;
+    this.expected = expected ?? {};
     this.root = { key: '', opened: run.root, pending: 0, lastChildEnd: 0, ended: false, pipeline: '', visits: new Map() };
     this.members.set('', this.root);
   }
@@ -107,23 +112,23 @@ export class RunnerLayout implements MemberLayout {
     this.settle(member);
   }
 
-  failMember(path: readonly string[], message: string, time: number): void {
+  failMember(path: readonly string[], failure: MemberFailure, time: number): void {
     const member = this.members.get(stageIds.pathKey(path));
     if (!member || member.ended) return;
-    member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    markFailed(member.opened.span, failure);
     // The stage that threw inside it got no onStageEnd: it failed, and ends now.
     for (const [rsid, stage] of [...this.stages]) {
       if (within(stage.member, member)) {
-        stage.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+        markFailed(stage.opened.span, failure);
         this.endStage(rsid, stage, time);
       }
     }
     this.exitMember(path, time);
   }
 
-  failMembers(message: string): void {
+  failMembers(failure: MemberFailure): void {
     for (const member of this.members.values()) {
-      if (member !== this.root && !member.ended) member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+      if (member !== this.root && !member.ended) markFailed(member.opened.span, failure);
     }
   }
 
@@ -135,12 +140,21 @@ export class RunnerLayout implements MemberLayout {
     return open;
   }
 
-  /** The run ends: stages that never got onStageEnd threw (ERROR on failure) or paused. */
-  finish({ failure, time }: LayoutEnd): void {
-    if (!failure) return;
+  /**
+   * The run ends: stages that never got onStageEnd threw (ERROR on failure) or paused. The stage
+   * that threw holds the exception event, unless a failed call under it already does.
+   */
+  finish({ failure, time }: LayoutEnd): boolean {
+    if (!failure) return false;
     const unfinished = [...this.stages.values()];
     const named = failure.stage === undefined ? [] : unfinished.filter((s) => stageIds.isStage(s.stageId, failure.stage!));
-    for (const stage of named.length > 0 ? named : unfinished.slice(-1)) recordFailure(stage.opened.span, failure.error, time);
+    const failed = named.length > 0 ? named : unfinished.slice(-1);
+    for (const stage of failed) {
+      // The stage's own error.type (a cancelled run's stage was aborted).
+      if (failure.recordedBelow) markFailed(stage.opened.span, failureOf(failure.error));
+      else recordFailure(stage.opened.span, failure.error, time);
+    }
+    return failed.length > 0 && !failure.recordedBelow;
   }
 
   // ── scope hooks ────────────────────────────────────────────────────────────────────────────────
@@ -202,12 +216,14 @@ export class RunnerLayout implements MemberLayout {
   private open(path: readonly string[], time: number, pipeline: string): Member {
     const key = stageIds.pathKey(path);
     const parent = this.memberOf(path.slice(0, -1));
-    const opened = this.run.start(path[path.length - 1], parent.opened, { startTime: time, attributes: { [FP_SUBFLOW_ID]: key } });
-    const member: Member = { key, opened, parent, pending: 0, lastChildEnd: 0, ended: false, pipeline, visits: new Map() };
+    // A member known ahead (or carried over a pause) starts with its name and identifying attributes.
+    const identity = this.carried[key] ?? this.expected[key];
+    const name = identity?.name ?? path[path.length - 1];
+    const attributes = identity ? { [FP_SUBFLOW_ID]: key, ...identity.attributes } : { [FP_SUBFLOW_ID]: key };
+    const opened = this.run.start(name, parent.opened, { startTime: time, attributes });
+    const member: Member = { key, opened, parent, identity, pending: 0, lastChildEnd: 0, ended: false, pipeline, visits: new Map() };
     parent.pending++;
     this.members.set(key, member);
-    const identity = this.carried[key];
-    if (identity) this.name(member, identity);
     return member;
   }
 

@@ -5,9 +5,9 @@
  * open member above it. After a resume, members that were open at the pause are reopened as soon as
  * one of their events arrives (their start events are not repeated).
  */
-import { SpanStatusCode } from '@opentelemetry/api';
 import { stageIds } from '../../events/index.js';
-import type { MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
+import { markFailed } from '../encoding/index.js';
+import type { MemberFailure, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 interface Member {
@@ -70,17 +70,15 @@ export class SemanticLayout implements MemberLayout {
     this.run.end(member.opened, time);
   }
 
-  failMember(path: readonly string[], message: string, time: number): void {
+  failMember(path: readonly string[], failure: MemberFailure, time: number): void {
     const member = this.members.get(stageIds.pathKey(path));
     if (!member) return;
-    member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
+    markFailed(member.opened.span, failure);
     this.exitMember(path, time);
   }
 
-  failMembers(message: string): void {
-    for (const member of this.members.values()) {
-      member.opened.span.setStatus({ code: SpanStatusCode.ERROR, message });
-    }
+  failMembers(failure: MemberFailure): void {
+    for (const member of this.members.values()) markFailed(member.opened.span, failure);
   }
 
   openMembers(): Record<string, MemberIdentity> {

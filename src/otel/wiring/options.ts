@@ -6,6 +6,7 @@
  */
 import { diag, ProxyTracerProvider, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import {
+  CAPTURE_CONTENT_ENV,
   captureFromEnv,
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
@@ -40,6 +41,24 @@ export interface Resolved {
 }
 
 let warnedDetail = false;
+let warnedEventMode = false;
+
+/**
+ * Content capture from the environment. `span_and_event` asks for the content also as the v1.41
+ * `gen_ai.client.inference.operation.details` event, whose message attributes MUST be structured on
+ * events: span events cannot carry structured values and the bridge depends on the trace API only
+ * (no Logs API), so the content goes on spans only, and a warning says so once.
+ */
+export function resolveCapture(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!warnedEventMode && env[CAPTURE_CONTENT_ENV]?.trim().toLowerCase() === 'span_and_event') {
+    warnedEventMode = true;
+    diag.warn(
+      `footprint-otel: ${CAPTURE_CONTENT_ENV}=span_and_event records content on spans only: the ` +
+        'gen_ai.client.inference.operation.details event needs structured attributes (the Logs API), which span events cannot carry',
+    );
+  }
+  return captureFromEnv(env);
+}
 
 export function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.ProcessEnv = process.env): TraceDetail {
   if (detail === 'full' || detail === 'semantic') return detail;
@@ -70,6 +89,6 @@ export function resolve(options: TracingOptions): Resolved | undefined {
   return {
     tracer,
     detail: resolveDetail(options.detail),
-    capture: options.captureContent ?? captureFromEnv(),
+    capture: options.captureContent ?? resolveCapture(),
   };
 }

@@ -10,7 +10,17 @@ import { context, type Attributes, type Context, type Link, type SpanContext } f
 import type { CombinedRecorder } from 'footprintjs';
 import { now, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
-import { FP_PAUSED, FP_RUN_ID, FP_RUN_OUTCOME, formatTraceparent, recordFailure } from '../encoding/index.js';
+import {
+  boundString,
+  failureOf,
+  FP_PAUSED,
+  FP_RUN_ID,
+  FP_RUN_OUTCOME,
+  FP_RUN_STOP_REASON,
+  formatTraceparent,
+  markFailed,
+  recordFailure,
+} from '../encoding/index.js';
 import { EventSpans, RunRollups } from '../genai/index.js';
 import {
   activator,
@@ -42,6 +52,8 @@ export interface TracedRunInit {
   sessionId?: string;
   /** Member spans that were open when the run paused (a resumed run names them again). */
   carried?: Record<string, MemberIdentity>;
+  /** The run's members known before it starts (memberDirectory), by path key. */
+  expected?: Record<string, MemberIdentity>;
 }
 
 export class TracedRun {
@@ -60,7 +72,7 @@ export class TracedRun {
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
     this.rollups = new RunRollups(this.run.root.span);
     if (init.source === 'runner') {
-      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {} });
+      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {} });
       const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, conversationId: init.sessionId });
       this.members = members;
       this.layout = members;
@@ -101,17 +113,25 @@ export class TracedRun {
     this.finished = true;
     const time = now();
     const root = this.run.root.span;
-    const failure = outcome.status === 'failed' || outcome.status === 'cancelled' ? { error: outcome.error, stage: outcome.origin?.stage } : undefined;
+    const failure =
+      outcome.status === 'failed' || outcome.status === 'cancelled'
+        ? { error: outcome.error, stage: outcome.origin?.stage, type: this.rollups.failureType, recordedBelow: this.rollups.failureRecordedBelow }
+        : undefined;
     // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
     try {
       root.setAttributes(this.rollups.attributes());
-      if (failure) recordFailure(root, failure.error, time, this.rollups.failureType);
       if (outcome.status === 'paused') root.setAttribute(FP_PAUSED, true);
+      if (outcome.status === 'stopped_early') root.setAttribute(FP_RUN_STOP_REASON, boundString(outcome.reason));
       root.setAttribute(FP_RUN_OUTCOME, outcomeLabel(outcome));
     } finally {
       try {
         const layout = this.layout;
-        guard('layout finish', () => layout.finish?.({ time, failure }));
+        // One exception event per failure, where it happened: a failed call, else the stage that threw, else the run span.
+        const recorded = failure ? guard('layout finish', () => layout.finish?.({ time, failure })) === true || failure.recordedBelow : false;
+        if (failure) {
+          if (recorded) markFailed(root, failureOf(failure.error, failure.type));
+          else recordFailure(root, failure.error, time, failure.type);
+        }
         this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
       } finally {
         root.end(time);

@@ -22,6 +22,7 @@ import {
   parseTraceparent,
 } from '../encoding/index.js';
 import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE, readMembers } from './carry.js';
+import { memberDirectory } from './memberDirectory.js';
 import { TracedRun } from './tracedRun.js';
 
 export const TRACING_INSTRUMENT_ID = 'footprint-otel.tracing';
@@ -37,7 +38,7 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
   const resolved = resolve(options);
   if (!resolved) return undefined;
   const { kind, id, name } = run.runner;
-  const identity = runnerIdentity(kind, id, name);
+  const identity = runnerIdentity(kind, id, name, { ...run.runner.profile(), conversationId: run.sessionId });
   const attributes: Attributes = {
     ...identity.attributes,
     [FP_RUNNER_KIND]: kind,
@@ -72,6 +73,7 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
     runId: run.runId,
     sessionId: run.sessionId,
     carried,
+    expected: resolved.detail === 'full' ? memberDirectory(run.runner, run.sessionId) : undefined,
   });
   run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribe = run.hub.subscribe(traced.onEvent);

@@ -6,7 +6,7 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, Runner, type RunInstrument } from '../run/index.js';
+import { ConfigError, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
 import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/brains.js';
 import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
 import type { SkillGraph } from '../skills/graph.js';
@@ -50,6 +50,11 @@ export class Agent extends Runner {
     super();
     this.id = config.member.id;
     this.name = config.name;
+  }
+
+  override profile(): RunnerProfile {
+    const { provider, model, temperature, maxTokens } = this.config;
+    return { provider: provider.name, model, temperature, maxTokens };
   }
 
   static create(options: AgentOptions): AgentBuilder {

@@ -1,6 +1,6 @@
 /** The agent turn's state, kept in the footprintjs scope (plain JSON, so a paused turn can be resumed). */
 import type { TokenUsage } from '../../events/index.js';
-import type { LLMMessage, LLMResponse } from '../providers/index.js';
+import type { LLMResponse } from '../providers/index.js';
 import type { LastToolResult } from '../skills/graph.js';
 import type { SkillTurnState } from '../skills/cursor.js';
 import type { ToolStatus } from './toolRunner.js';
@@ -14,13 +14,14 @@ export interface AgentState {
   turnId: string;
   userMessage: string;
   iteration: number;
-  history: LLMMessage[];
+  /** The conversation lives in the run's store under this key (see conversation.ts), not in the state. */
+  historyKey: string;
   systemPrompt: string;
   toolNames: string[];
   /**
    * What MessageAPI assembled for CallLLM, by reference to the slots: the conversation stays in
-   * `history` and tool schemas in the agent's config, so the state (which footprintjs clones on every
-   * writing stage) holds each message once.
+   * the run's store and tool schemas in the agent's config, so the state (which footprintjs clones on
+   * every writing stage) holds no message.
    */
   request: { systemPrompt?: string; tools: string[] };
   response?: Pick<LLMResponse, 'content' | 'toolCalls'>;

@@ -6,6 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ToolCall } from '../providers/index.js';
 import { describe, errorType } from '../run/index.js';
+import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
 import { toToolText } from './toolResults.js';
 import type { Tool, ToolContext } from './types.js';
 
@@ -52,14 +53,14 @@ export async function runToolCall(
   if (!compiled) {
     // the name is the model's: bounded like any text the model gets back
     return done('unknown_tool', toToolText(`Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`), {
-      type: 'unknown_tool',
+      type: FIXED_ERROR_TYPES.unknownTool,
       message: toToolText(`unknown tool ${call.name}`),
     });
   }
   if (!compiled.validate(call.args)) {
     const message = validationMessage(compiled);
     return done('invalid_args', `Invalid arguments for tool "${call.name}": ${message}. Fix them and call again.`, {
-      type: 'invalid_args',
+      type: FIXED_ERROR_TYPES.invalidArgs,
       message,
     });
   }

@@ -15,6 +15,7 @@ import { flowChart, type FlowChart, type FlowChartBuilder } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
 import { failureOrigin } from '../run/errors.js';
 import { ConfigError, errorType, newId, quietLogger, Runner, type MountedMember, type RunInstrument } from '../run/index.js';
+import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
 import { branchFailure, branchFailureInstrument, branchInput } from './branchFailures.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionState } from './lifecycle.js';
@@ -128,7 +129,7 @@ export class Parallel extends Composition {
 }
 
 function describeFailure(error: unknown): BranchError {
-  if (error === undefined) return { type: 'unknown', message: 'the branch ended without an output' };
+  if (error === undefined) return { type: FIXED_ERROR_TYPES.branchWithoutOutput, message: 'the branch ended without an output' };
   const origin = failureOrigin(error);
   return {
     type: errorType(error),

@@ -42,7 +42,8 @@ export type RouteFn = (input: RouteInput) => string | undefined;
 export interface SwarmOptions {
   id?: string;
   name?: string;
-  agents: { id: string; runner: Runner }[];
+  /** `description`: what the agent does (telemetry reports it as gen_ai.agent.description). */
+  agents: { id: string; runner: Runner; description?: string }[];
   route: RouteFn;
   /** Most agent turns one run may dispatch (default 10, at most 100). */
   maxHandoffs?: number;
@@ -113,7 +114,7 @@ export class Swarm extends Composition {
     const agents: MountedMember[] = [];
     for (const agent of options.agents) {
       checkMember(owner, agent?.id, agent?.runner, agents, reserved);
-      agents.push({ mountId: agent.id, runner: agent.runner });
+      agents.push({ mountId: agent.id, runner: agent.runner, description: typeof agent.description === 'string' ? agent.description : undefined });
     }
     this.agents = agents;
     this.route = options.route;

@@ -1,20 +1,25 @@
 /**
  * The cost of one model call: tokens times price, exactly. Input tokens include cached ones (as the
  * GenAI conventions and the providers count them), so cache reads and writes are billed at their own
- * price and only the remaining input tokens at the input price.
+ * price and only the remaining input tokens at the input price. A call whose usage the provider did
+ * not report has no known cost: it is not priced (usd 0, priced false), exactly like a call to a
+ * model the table lacks, and never claimed as a priced zero.
  */
 import type { TokenUsage } from '../../events/index.js';
 import { priceFor, type PricingTable } from './pricing.js';
 
 export interface CallCost {
   usd: number;
-  /** False when the model is not in the table: the call is recorded with cost 0. */
+  /** False when the model is not in the table or the usage is unknown: the call is recorded with cost 0. */
   priced: boolean;
 }
 
-export function costOf(table: PricingTable, model: string, usage: TokenUsage): CallCost {
+const NOT_PRICED: CallCost = { usd: 0, priced: false };
+
+/** `usage` undefined: the provider reported none, so the cost is unknown. */
+export function costOf(table: PricingTable, model: string, usage: TokenUsage | undefined): CallCost {
   const price = priceFor(table, model);
-  if (!price) return { usd: 0, priced: false };
+  if (!price || !usage) return NOT_PRICED;
   const cacheRead = usage.cacheRead ?? 0;
   const cacheWrite = usage.cacheWrite ?? 0;
   const plainInput = Math.max(0, usage.input - cacheRead - cacheWrite);

@@ -7,7 +7,7 @@
 import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
-import { isRecord } from './guards.js';
+import { count, isRecord, optional } from './guards.js';
 import { postJson, type TransportOptions } from './http.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
@@ -121,7 +121,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls,
-    usage: parseUsage(body.usage),
+    ...optional('usage', parseUsage(body.usage)),
     stopReason: typeof body.stop_reason === 'string' ? body.stop_reason : 'unknown',
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),
@@ -129,18 +129,23 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
 }
 
 /**
- * Anthropic's input_tokens excludes cached tokens; the GenAI semconv's input count includes them,
- * so input = input_tokens + cache reads + cache writes, with the cache parts also given apart.
+ * The usage block, or undefined when the response has none (or one without both counts: a guess
+ * would be reported as if obtained). Anthropic's input_tokens excludes cached tokens; the GenAI
+ * semconv's input count includes them, so input = input_tokens + cache reads + cache writes, with
+ * the cache parts also given apart. Thinking tokens are billed inside output_tokens and the API
+ * reports no separate count for them, so an Anthropic usage never has `reasoning`.
  */
-function parseUsage(usage: unknown): TokenUsage {
-  if (!isRecord(usage)) return { input: 0, output: 0 };
-  const count = (value: unknown) => (typeof value === 'number' ? value : undefined);
+function parseUsage(usage: unknown): TokenUsage | undefined {
+  if (!isRecord(usage)) return undefined;
+  const uncachedInput = count(usage.input_tokens);
+  const output = count(usage.output_tokens);
+  if (uncachedInput === undefined || output === undefined) return undefined;
   const cacheRead = count(usage.cache_read_input_tokens);
   const cacheWrite = count(usage.cache_creation_input_tokens);
   return {
-    input: (count(usage.input_tokens) ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0),
-    output: count(usage.output_tokens) ?? 0,
-    ...(cacheRead === undefined ? {} : { cacheRead }),
-    ...(cacheWrite === undefined ? {} : { cacheWrite }),
+    input: uncachedInput + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    output,
+    ...optional('cacheRead', cacheRead),
+    ...optional('cacheWrite', cacheWrite),
   };
 }

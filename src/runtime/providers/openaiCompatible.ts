@@ -6,7 +6,7 @@
 import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
-import { isRecord } from './guards.js';
+import { count, isRecord, optional } from './guards.js';
 import { postJson, type TransportOptions } from './http.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
@@ -38,6 +38,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
   return {
     name,
     server,
+    systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
       const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, options);
       return parseResponse(boundary, body);
@@ -101,7 +102,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls: parseToolCalls(boundary, message.tool_calls, body),
-    usage: parseUsage(body.usage),
+    ...optional('usage', parseUsage(body.usage)),
     stopReason: typeof finish === 'string' ? (STOP_REASONS.get(finish) ?? finish) : 'unknown',
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),
@@ -137,13 +138,17 @@ function parseArguments(boundary: ProviderBoundary, tool: string, text: string):
   return args;
 }
 
-/** OpenAI counts cached prompt tokens inside prompt_tokens already, as the GenAI semconv wants. */
-function parseUsage(usage: unknown): TokenUsage {
-  if (!isRecord(usage)) return { input: 0, output: 0 };
-  const details = usage.prompt_tokens_details;
-  return {
-    input: typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0,
-    output: typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0,
-    ...(isRecord(details) && typeof details.cached_tokens === 'number' ? { cacheRead: details.cached_tokens } : {}),
-  };
+/**
+ * The usage block, or undefined when the server sent none (or one without both counts: a guess would
+ * be reported as if obtained). OpenAI counts cached prompt tokens inside prompt_tokens and reasoning
+ * tokens inside completion_tokens already, as the GenAI semconv wants; both are also given apart.
+ */
+function parseUsage(usage: unknown): TokenUsage | undefined {
+  if (!isRecord(usage)) return undefined;
+  const input = count(usage.prompt_tokens);
+  const output = count(usage.completion_tokens);
+  if (input === undefined || output === undefined) return undefined;
+  const cacheRead = isRecord(usage.prompt_tokens_details) ? count(usage.prompt_tokens_details.cached_tokens) : undefined;
+  const reasoning = isRecord(usage.completion_tokens_details) ? count(usage.completion_tokens_details.reasoning_tokens) : undefined;
+  return { input, output, ...optional('cacheRead', cacheRead), ...optional('reasoning', reasoning) };
 }

@@ -6,6 +6,7 @@
  * usage of -5) is refused: a list at creation with a ConfigError, a reply function's answer at the
  * call with a ProviderError of kind 'script'.
  */
+import type { TokenUsage } from '../../events/index.js';
 import { ConfigError } from '../run/errors.js';
 import { ProviderError } from './errors.js';
 import { scriptedReplyProblem } from './scriptedReply.js';
@@ -16,7 +17,8 @@ export type ScriptedReply =
   | {
       content?: string;
       toolCalls?: { id?: string; name: string; args?: Record<string, unknown> }[];
-      usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+      /** Default: estimated from the characters sent and received. `null`: the reply reports no usage. */
+      usage?: TokenUsage | null;
       stopReason?: string;
       /** Throw this instead of answering (to script provider failures). */
       error?: Error;
@@ -80,7 +82,9 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
       return {
         content,
         toolCalls,
-        usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) },
+        ...(normalised.usage === null
+          ? {}
+          : { usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) } }),
         stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
         model: request.model,
       };

@@ -25,11 +25,12 @@ export function scriptedReplyProblem(reply: unknown): string | undefined {
     );
     if (bad !== -1) return `has toolCalls[${bad}] without a name, or with an id that is not a string or args that are not an object`;
   }
-  if (usage !== undefined) {
+  if (usage !== undefined && usage !== null) {
     if (!isRecord(usage) || !isCount(usage.input) || !isCount(usage.output)) return 'has a usage whose input and output are not finite numbers >= 0';
     if ((usage.cacheRead !== undefined && !isCount(usage.cacheRead)) || (usage.cacheWrite !== undefined && !isCount(usage.cacheWrite))) {
       return 'has a usage whose cache counts are not finite numbers >= 0';
     }
+    if (usage.reasoning !== undefined && !isCount(usage.reasoning)) return 'has a usage whose reasoning count is not a finite number >= 0';
   }
   return undefined;
 }

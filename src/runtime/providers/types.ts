@@ -2,7 +2,7 @@
  * The LLMProvider port: one request/response shape every model adapter speaks (scripted, Chat
  * Completions, Messages). The runtime only ever sees these types.
  */
-import type { TokenUsage } from '../../events/index.js';
+import type { ModelServer, TokenUsage } from '../../events/index.js';
 
 export interface ToolCall {
   id: string;
@@ -37,7 +37,11 @@ export interface LLMRequest {
 export interface LLMResponse {
   content: string;
   toolCalls: ToolCall[];
-  usage: TokenUsage;
+  /**
+   * The token counts the provider reported; absent when it reported none (a server that sends no
+   * usage block). Never zeros standing in for an unknown: telemetry reports usage only when obtained.
+   */
+  usage?: TokenUsage;
   /** Normalised: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | provider-specific. */
   stopReason: string;
   /** The model that actually answered, when the provider says. */
@@ -58,6 +62,12 @@ export interface LLMProvider {
    * from the base URL, without credentials, the scheme's default port when the URL names none.
    * HTTP providers set it; scripted and custom providers may leave it out.
    */
-  readonly server?: { address: string; port: number };
+  readonly server?: ModelServer;
+  /**
+   * The wire format sends the system prompt as the first message of the history (OpenAI's chat
+   * completions), not apart from it (Anthropic's `system`): telemetry then records it as the first
+   * input message, as the GenAI conventions ask, instead of as system instructions.
+   */
+  readonly systemPromptInHistory?: boolean;
   complete(request: LLMRequest, options?: CompleteOptions): Promise<LLMResponse>;
 }

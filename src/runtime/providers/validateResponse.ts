@@ -1,13 +1,13 @@
 /**
  * The runtime's one check on what any provider answered — scripted, HTTP or custom — before a single
- * field of it is used: a reply that does not have the LLMResponse shape, or whose token usage is not
- * finite and non-negative, becomes a ProviderError `malformed_response` instead of a TypeError deep
+ * field of it is used: a reply that does not have the LLMResponse shape, or whose token usage (when
+ * it has one: a reply without usage is one whose usage is unknown) is not finite and non-negative, becomes a ProviderError `malformed_response` instead of a TypeError deep
  * in the agent (or a negative token count and a null cost in the telemetry). Messages name the field
  * and what kind of value it held, never the value: a reply is model output and may carry content
  * or secrets.
  */
 import { ProviderError } from './errors.js';
-import { isRecord } from './guards.js';
+import { isRecord, optional } from './guards.js';
 import type { LLMResponse, ToolCall } from './types.js';
 import type { TokenUsage } from '../../events/index.js';
 
@@ -26,7 +26,7 @@ export function validateResponse(provider: string, reply: unknown): LLMResponse 
   return {
     content,
     toolCalls: toolCalls.map((call: unknown, index) => toolCall(call, index, problem)),
-    usage: tokenUsage(usage, problem),
+    ...optional('usage', usage === undefined ? undefined : tokenUsage(usage, problem)),
     stopReason,
     ...(typeof model === 'string' ? { model } : {}),
     ...(typeof id === 'string' ? { id } : {}),
@@ -47,7 +47,7 @@ function toolCall(call: unknown, index: number, problem: Problem): ToolCall {
 
 function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
   if (!isRecord(usage)) throw problem(`usage is ${kindOf(usage)}, not an object`);
-  const count = (field: 'input' | 'output' | 'cacheRead' | 'cacheWrite', optional: boolean): number | undefined => {
+  const count = (field: keyof TokenUsage, optional: boolean): number | undefined => {
     const value = usage[field];
     if (optional && value === undefined) return undefined;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -59,7 +59,8 @@ function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
   const output = count('output', false)!;
   const cacheRead = count('cacheRead', true);
   const cacheWrite = count('cacheWrite', true);
-  return { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }) };
+  const reasoning = count('reasoning', true);
+  return { input, output, ...optional('cacheRead', cacheRead), ...optional('cacheWrite', cacheWrite), ...optional('reasoning', reasoning) };
 }
 
 /** What kind of value this is, in words, without the value itself. */

@@ -25,7 +25,7 @@ import { mountOptions } from '../compositions/members.js';
 import type { PricingTable } from '../cost/index.js';
 import { LLMCall } from '../llmCall.js';
 import type { LLMProvider } from '../providers/index.js';
-import { ConfigError, quietLogger, Runner, stage } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, stage, type RunnerProfile } from '../run/index.js';
 import { parseRoutingDecision } from './decision.js';
 import { DecisionMemory, type RoutingDecision } from './memory.js';
 import { compileRouterPrompt, type RosterEntry } from './prompt.js';
@@ -96,6 +96,9 @@ export function llmRouter(options: LlmRouterOptions): LlmRouter {
   };
 }
 
+/** Where the router mounts its model call (LLMCall's chart). */
+const MODEL_CALL_MOUNT = 'llm';
+
 /** The router as a runner: Ask -> the model call (LLMCall's chart) -> Decide. */
 export class RouterStep extends Runner {
   readonly kind = 'router' as const;
@@ -111,6 +114,15 @@ export class RouterStep extends Runner {
     this.name = id;
   }
 
+  /** The model it asks. */
+  override profile(): RunnerProfile {
+    return this.llm.profile();
+  }
+
+  override modelCallMount(): string {
+    return MODEL_CALL_MOUNT;
+  }
+
   protected buildChart(): FlowChart {
     const m: MemberRef = { kind: this.kind, id: this.id };
     return flowChart<RouterState>(
@@ -123,7 +135,7 @@ export class RouterStep extends Runner {
       'ask',
     )
       .addSubFlowChartNext(
-        'llm',
+        MODEL_CALL_MOUNT,
         this.llm.chart(),
         this.llm.name,
         mountOptions<RouterState>(

@@ -6,6 +6,7 @@
 import type { FlowchartCheckpoint } from 'footprintjs';
 import type { RunnerKind } from '../../events/index.js';
 import { CheckpointError } from './errors.js';
+import type { SavedStore } from './store.js';
 
 export const CHECKPOINT_FORMAT = 'footprint-otel/checkpoint@1';
 
@@ -16,6 +17,8 @@ export interface Checkpoint {
   question: string;
   pausedAt: number;
   carry: Record<string, unknown>;
+  /** The run's store (run/store.ts): data kept out of the flow state, e.g. agent conversations. */
+  store: SavedStore;
   flow: FlowchartCheckpoint;
 }
 
@@ -34,6 +37,7 @@ export function makeCheckpoint(
   runId: string,
   flow: FlowchartCheckpoint,
   carry: Record<string, unknown>,
+  store: SavedStore,
 ): Checkpoint {
   const data = flow.pauseData as { reason?: unknown } | undefined;
   const question = typeof data?.reason === 'string' ? data.reason : '';
@@ -46,6 +50,7 @@ export function makeCheckpoint(
       question,
       pausedAt: flow.pausedAt,
       carry,
+      store,
       flow,
     }),
   ) as Checkpoint;
@@ -64,6 +69,9 @@ export function readCheckpoint(value: unknown, runner: { kind: RunnerKind; id: s
   }
   if (typeof checkpoint.runId !== 'string' || typeof checkpoint.flow !== 'object' || checkpoint.flow === null) {
     throw new CheckpointError('checkpoint is missing its run id or flow state');
+  }
+  if (typeof checkpoint.store !== 'object' || checkpoint.store === null || Object.values(checkpoint.store).some((v) => !Array.isArray(v))) {
+    throw new CheckpointError('checkpoint is missing its run store');
   }
   return checkpoint;
 }

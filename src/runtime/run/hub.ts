@@ -8,6 +8,7 @@
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
 import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
 import type { MemberEntry, MemberIndex } from './members.js';
+import { RunStore } from './store.js';
 
 export type HubListener = (event: TypedEvent) => void;
 
@@ -30,6 +31,8 @@ export class RunHub {
     readonly runId: string,
     private readonly members: MemberIndex,
     readonly sessionId?: string,
+    /** The run's append-only data (restored from the checkpoint on a resume). */
+    readonly store: RunStore = new RunStore(),
   ) {
     this.recorder = {
       id: EVENTS_RECORDER_ID,

@@ -20,11 +20,13 @@ import {
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
 import { withHub } from './context.js';
 import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
 import { OutcomeTracker, type RunOutcome } from './outcome.js';
+import { RunStore, type SavedStore } from './store.js';
 
 export type RunInput = string | { message: string };
 
@@ -38,6 +40,19 @@ export type RunResult = string | Paused;
 export interface MountedMember {
   mountId: string;
   runner: Runner;
+  /** What the member does, as its composition describes it (an llmSwarm roster entry's description). */
+  description?: string;
+}
+
+/**
+ * What a runner's model settings are before it runs: telemetry names a span with them when the
+ * span starts (the GenAI conventions mark provider and model as sampling-relevant).
+ */
+export interface RunnerProfile {
+  provider?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 /** Thrown when run() is cancelled through its AbortSignal. */
@@ -87,6 +102,19 @@ export abstract class Runner {
     return false;
   }
 
+  /** Its model settings, for runners that call a model (agents, LLM calls, routers); none by default. */
+  profile(): RunnerProfile {
+    return {};
+  }
+
+  /**
+   * The model call it makes as a step of its own, mounted as a subflow but no member (a router's
+   * decision): telemetry shows it as the agent invocation it is.
+   */
+  modelCallMount(): string | undefined {
+    return undefined;
+  }
+
   /** Instruments this runner brings to every run it takes part in (e.g. an agent's route recorder). */
   ownInstruments(): readonly RunInstrument[] {
     return [];
@@ -107,7 +135,7 @@ export abstract class Runner {
   async resume(checkpoint: unknown, answer: unknown, options: RunOptions = {}): Promise<RunResult> {
     const saved = readCheckpoint(checkpoint, this);
     const signal = options.signal;
-    return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt }, (executor) =>
+    return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store }, (executor) =>
       executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
     );
   }
@@ -115,15 +143,15 @@ export abstract class Runner {
   private async execute(
     runId: string,
     options: RunOptions,
-    resumed: RunStart['resumed'],
+    resumed: (RunStart['resumed'] & { store: SavedStore }) | undefined,
     invoke: (executor: FlowChartExecutor) => Promise<unknown>,
   ): Promise<RunResult> {
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
-    const hub = new RunHub(runId, index, options.sessionId);
+    const hub = new RunHub(runId, index, options.sessionId, new RunStore(resumed?.store));
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
-    const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed };
+    const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
     const sessions = this.startSessions(start, index);
 
     let call = () => withHub(hub, () => invoke(executor));
@@ -146,7 +174,7 @@ export abstract class Runner {
           member: origin.member.id,
           memberKind: origin.member.kind,
           stage: origin.stage,
-          error: { type: cancelled ? 'cancelled' : errorType(error), message: describe(error) },
+          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describe(error) },
         },
         stageIds.ROOT_STAGE_ID,
       );
@@ -157,7 +185,7 @@ export abstract class Runner {
     if (isPausedCheckpoint(result)) {
       const carry: Record<string, unknown> = {};
       for (const session of sessions) Object.assign(carry, safely(() => session.paused?.()) ?? {});
-      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry);
+      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry, hub.store.save());
       finish(sessions, outcome.paused());
       return { paused: true, checkpoint, question: checkpoint.question };
     }

@@ -61,11 +61,13 @@ export function errorText(error: unknown): string {
 export async function telemetryFilesText(spans: ReadableSpan[], metrics: ResourceMetrics): Promise<string> {
   const folder = await mkdtemp(path.join(tmpdir(), 'secrets-'));
   try {
-    const traces = fileSpanExporter(path.join(folder, 'traces.jsonl'));
-    const points = fileMetricExporter(path.join(folder, 'metrics.jsonl'));
+    const traces = fileSpanExporter({ directory: folder });
+    const points = fileMetricExporter({ directory: folder });
     await new Promise<void>((resolve, reject) => traces.export(spans, (r) => (r.error ? reject(r.error) : resolve())));
     await new Promise<void>((resolve, reject) => points.export(metrics, (r) => (r.error ? reject(r.error) : resolve())));
-    return (await readFile(path.join(folder, 'traces.jsonl'), 'utf8')) + (await readFile(path.join(folder, 'metrics.jsonl'), 'utf8'));
+    await Promise.all([traces.shutdown(), points.shutdown()]);
+    const written = await Promise.all([...traces.files(), ...points.files()].map((file) => readFile(file, 'utf8')));
+    return written.join('');
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

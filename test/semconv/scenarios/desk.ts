@@ -27,7 +27,7 @@ export async function runDesk(scenarios: readonly Scenario[] = DESK_SCENARIOS): 
   return answers;
 }
 
-/** The router is asked with temperature 0 and no tools; the agents have tools; every prompt has a system part. */
+/** The router is asked with temperature 0 and no tools (its decision is an invoke_agent span); the agents have tools; every prompt has a system part. */
 export function deskSpanFacts(span: ReadableSpan): readonly string[] {
   const a = span.attributes;
   switch (a['gen_ai.operation.name']) {
@@ -37,7 +37,9 @@ export function deskSpanFacts(span: ReadableSpan): readonly string[] {
     }
     case 'invoke_agent': {
       const member = a['gen_ai.agent.id'] === 'billing' || a['gen_ai.agent.id'] === 'tech';
-      return agentAttributes({ description: member, tools: member, usage: true, conversation: true, content: true });
+      // The router's decision (its model call) is asked with temperature 0, no tools, no description.
+      const router = a['gen_ai.agent.id'] === 'router';
+      return agentAttributes({ description: member, tools: member, temperature: router, usage: true, conversation: true, content: true });
     }
     case 'execute_tool':
       return toolAttributes({ failed: a['footprint.tool.status'] !== 'ok', content: true });

@@ -4,7 +4,7 @@
  * cost (cost.tick, attributed to agent and skill). A loop guard's stop signal is honoured here, before
  * any more money is spent.
  */
-import { emit } from '../../../events/index.js';
+import { emit, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
@@ -14,6 +14,7 @@ import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
 import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation, conversation } from '../conversation.js';
 import { applySignal } from './signals.js';
 import type { AgentScope } from './scope.js';
 
@@ -31,6 +32,7 @@ export function callLLMStage(config: AgentConfig) {
     const callId = newId('call');
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
+    const server = brain.provider.server;
     emit(scope, 'footprint.stream.llm_start', {
       callId,
       agentId,
@@ -38,6 +40,7 @@ export function callLLMStage(config: AgentConfig) {
       operation: 'chat',
       provider: brain.provider.name,
       model: brain.model,
+      ...(server ? { server } : {}),
       brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
       skill,
       temperature: request.temperature,
@@ -45,24 +48,26 @@ export function callLLMStage(config: AgentConfig) {
       messageCount: request.messages.length,
       toolCount: request.tools?.length ?? 0,
       systemPrompt: request.systemPrompt,
+      systemPromptInHistory: brain.provider.systemPromptInHistory,
       messages: request.messages,
+      tools: request.tools,
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model };
+    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     let response;
     try {
       response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
     } catch (error) {
+      // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
       emit(scope, 'footprint.stream.llm_end', {
         ...call,
-        usage: { input: 0, output: 0 },
-        stopReason: 'error',
         durationMs: performance.now() - started,
         toolCalls: [],
         content: '',
         error: {
           type: errorType(error),
+          name: error instanceof Error ? error.name : typeof error,
           message: describe(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
@@ -74,20 +79,15 @@ export function callLLMStage(config: AgentConfig) {
       ...call,
       responseModel: response.model,
       responseId: response.id,
-      usage: response.usage,
+      ...(response.usage ? { usage: response.usage } : {}),
       stopReason: response.stopReason,
       durationMs: performance.now() - started,
       toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
       content: response.content,
     });
-    const cost = costOf(config.pricing, brain.model, response.usage);
-    const tokens = scope.tokens;
-    scope.tokens = {
-      input: tokens.input + response.usage.input,
-      output: tokens.output + response.usage.output,
-      cacheRead: (tokens.cacheRead ?? 0) + (response.usage.cacheRead ?? 0),
-      cacheWrite: (tokens.cacheWrite ?? 0) + (response.usage.cacheWrite ?? 0),
-    };
+    const usage = response.usage;
+    const cost = costOf(config.pricing, brain.model, usage);
+    if (usage) scope.tokens = addUsage(scope.tokens, usage);
     scope.costUsd = scope.costUsd + cost.usd;
     scope.llmCalls = scope.llmCalls + 1;
     emit(scope, 'footprint.cost.tick', {
@@ -98,20 +98,28 @@ export function callLLMStage(config: AgentConfig) {
       model: brain.model,
       skill: skill ?? '',
       brain: brain.via,
-      tokens: response.usage,
+      ...(usage ? { tokens: usage } : {}),
       usd: cost.usd,
       cumulativeUsd: scope.costUsd,
       priced: cost.priced,
     });
     scope.response = { content: response.content, toolCalls: response.toolCalls };
-    scope.history = [
-      ...(scope.$getValue('history') as LLMMessage[]),
-      {
-        role: 'assistant',
-        content: response.content,
-        toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
-      },
-    ];
+    appendToConversation(scope, {
+      role: 'assistant',
+      content: response.content,
+      toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+    });
+  };
+}
+
+/** The turn's running totals with one call's reported usage added. */
+function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
+  return {
+    input: total.input + usage.input,
+    output: total.output + usage.output,
+    cacheRead: (total.cacheRead ?? 0) + (usage.cacheRead ?? 0),
+    cacheWrite: (total.cacheWrite ?? 0) + (usage.cacheWrite ?? 0),
+    ...(total.reasoning === undefined && usage.reasoning === undefined ? {} : { reasoning: (total.reasoning ?? 0) + (usage.reasoning ?? 0) }),
   };
 }
 
@@ -135,7 +143,7 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
   return {
     model,
     systemPrompt: assembled.systemPrompt,
-    messages: scope.$getValue('history') as LLMMessage[],
+    messages: conversation(scope),
     tools: tools.length > 0 ? tools : undefined,
     temperature: config.temperature,
     maxTokens: config.maxTokens,

@@ -1,29 +1,30 @@
 /**
- * The context half of an iteration: Context (opens the turn on first visit, announces the iteration,
- * moves the skill cursor) and the three slots it feeds, SystemPrompt, Messages and Tools, which
- * MessageAPI assembles into the request CallLLM sends.
+ * The context half of an iteration: Context (opens the turn on first visit, seeding the slots' first
+ * values; announces the iteration, moves the skill cursor) and the three slots it feeds, SystemPrompt,
+ * Messages and Tools, which MessageAPI assembles into the request CallLLM sends.
  */
 import { emit } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation } from '../conversation.js';
 import type { AgentScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
-    if (scope.iteration === undefined) {
+    const firstVisit = scope.iteration === undefined;
+    if (firstVisit) {
       const message = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
       scope.turnId = newId('turn');
       scope.userMessage = message;
       scope.iteration = 1;
-      scope.history = [{ role: 'user', content: message }];
+      scope.historyKey = `history:${scope.turnId}`;
+      appendToConversation(scope, { role: 'user', content: message });
       scope.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
       scope.costUsd = 0;
       scope.llmCalls = 0;
       scope.doneTools = {};
-      scope.toolNames = [];
-      scope.systemPrompt = '';
       scope.output = '';
       if (config.cursor) scope.skill = config.cursor.initial();
       emit(scope, 'footprint.agent.turn_start', {
@@ -34,6 +35,8 @@ export function contextStage(config: AgentConfig) {
         turnId: scope.turnId,
         message,
         skillGraph: config.cursor !== undefined,
+        temperature: config.temperature,
+        maxTokens: config.maxTokens,
       });
     }
     // ToolCalls counts the next iteration as it loops back (a stage that writes anyway), so this
@@ -57,14 +60,41 @@ export function contextStage(config: AgentConfig) {
         emit(scope, 'footprint.skill.entered', { agentId, skillId: move.to, from: move.from, iteration });
       }
     }
+    if (firstVisit) seedSlots(scope, config);
     emit(scope, 'footprint.agent.iteration_start', { agentId, iteration, skill: scope.skill?.current });
   };
 }
 
+/**
+ * The turn's first visit writes the state anyway, so it also writes what the three slots and
+ * MessageAPI would assemble from it: on that visit they then find nothing to change and write
+ * nothing (each stage that writes costs footprintjs a full copy of the state).
+ */
+function seedSlots(scope: AgentScope, config: AgentConfig): void {
+  const systemPrompt = composeSystemPrompt(scope, config);
+  const tools = toolNames(scope, config);
+  scope.systemPrompt = systemPrompt;
+  scope.toolNames = tools;
+  scope.request = { systemPrompt: systemPrompt === '' ? undefined : systemPrompt, tools: [...tools] };
+}
+
+function composeSystemPrompt(scope: AgentScope, config: AgentConfig): string {
+  const skillBody = config.cursor && scope.skill ? config.cursor.body(scope.skill) : '';
+  return [config.systemPrompt, skillBody].filter((part) => part !== '').join('\n\n');
+}
+
+function toolNames(scope: AgentScope, config: AgentConfig): string[] {
+  const names = [...config.ownTools];
+  if (config.cursor && scope.skill) {
+    for (const tool of config.cursor.tools(scope.skill)) if (!names.includes(tool.name)) names.push(tool.name);
+    names.push(READ_SKILL);
+  }
+  return names;
+}
+
 export function systemPromptStage(config: AgentConfig) {
   return (scope: AgentScope) => {
-    const skillBody = config.cursor && scope.skill ? config.cursor.body(scope.skill) : '';
-    const prompt = [config.systemPrompt, skillBody].filter((part) => part !== '').join('\n\n');
+    const prompt = composeSystemPrompt(scope, config);
     if (scope.systemPrompt !== prompt) scope.systemPrompt = prompt;
   };
 }
@@ -79,11 +109,7 @@ export function messagesStage() {
 
 export function toolsStage(config: AgentConfig) {
   return (scope: AgentScope) => {
-    const names = [...config.ownTools];
-    if (config.cursor && scope.skill) {
-      for (const tool of config.cursor.tools(scope.skill)) if (!names.includes(tool.name)) names.push(tool.name);
-      names.push(READ_SKILL);
-    }
+    const names = toolNames(scope, config);
     if (!sameList(scope.toolNames, names)) scope.toolNames = names;
   };
 }

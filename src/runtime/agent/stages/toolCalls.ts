@@ -10,6 +10,7 @@
 import { emit, now } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation } from '../conversation.js';
 import type { AgentScope } from './scope.js';
 import { escalate } from './signals.js';
 import type { PauseRequest } from './tools/pauseLatch.js';
@@ -49,12 +50,9 @@ function pauseRun(scope: AgentScope, { config, iteration, outcomes, pause }: Set
   throw pause.signal;
 }
 
-/** Appends the results to the history, moves the skill state on, escalates past the refusal threshold. */
+/** Appends the results to the conversation, moves the skill state on, escalates past the refusal threshold. */
 function finishIteration(scope: AgentScope, { config, iteration, outcomes }: Settled): void {
-  scope.history = [
-    ...(scope.$getValue('history') as LLMMessage[]),
-    ...outcomes.map((o) => ({ role: 'tool' as const, content: o.text, toolCallId: o.call.id })),
-  ];
+  appendToConversation(scope, ...outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })));
   const last = outcomes[outcomes.length - 1];
   if (last) scope.lastTool = { toolName: last.call.name, result: last.text, status: last.status };
   scope.doneTools = {};

@@ -5,6 +5,7 @@
  */
 import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
+import { FIXED_ERROR_TYPES } from '../../../run/errorTypes.js';
 import type { SkillCursor, SkillTurnState } from '../../../skills/cursor.js';
 import { safeStringify } from '../../toolResults.js';
 import type { ToolOutcome } from '../../toolRunner.js';
@@ -31,7 +32,7 @@ export function answerReadSkill({ scope, cursor, skillState, call, agentId, iter
     allowed: verdict.allowed,
     iteration,
   });
-  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: 'skill_rejected', message: verdict.text } };
+  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text } };
 }
 
 /** The skill id a read_skill call asked for, as text; the model's arguments can be any JSON. */

@@ -53,12 +53,20 @@ export class ToolIteration {
       iteration: this.iteration,
       toolCallId: call.id,
       toolName: call.name,
+      description: this.descriptionOf(call.name),
       parallelCount: this.calls.length,
       args: call.args,
     });
     const outcome = await this.execute(call);
     this.reportEnd(outcome, this.pause.request?.call.id === call.id);
     return outcome;
+  }
+
+  /** The description the model was given for this tool (read_skill's depends on the cursor). */
+  private descriptionOf(name: string): string | undefined {
+    const { cursor } = this.config;
+    if (name === READ_SKILL && cursor && this.skillState) return cursor.readSkillDescription(this.skillState);
+    return this.available.includes(name) ? this.config.tools.get(name)?.tool.description : undefined;
   }
 
   private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {

@@ -1,0 +1,57 @@
+/**
+ * The targets of issue 17 ("a traced agent turn within 2x of the engine-plus-SDK floor"), each
+ * computed from one benchmark invocation and marked MET or MISSED with the measured value. The floor
+ * of a turn is what footprintjs and the OTel SDK cost at their cheapest: the turn's stages (counted
+ * in the real run) times the engine's per-stage floor on a linear chart plus the SDK's per-span floor.
+ */
+export interface Measured {
+  /** Median µs per turn (per stage for engine-floor, per span for sdk-floor) by mode. */
+  usPer: (mode: string) => number;
+  stages: number;
+  heapCurves: Record<string, { runs: number; heapMb: number }[]>;
+  paced: { rate: number; runs: number; droppedSpans: number; failedExports: number; receivedSpans: number; spansPerRun: number };
+}
+
+export interface Target {
+  name: string;
+  met: boolean;
+  /** The measured value, as printed. */
+  measured: string;
+}
+
+/** Heap growth allowed from the first 10% of the runs to the end (about 12 bytes per run over 90k runs). */
+export const FLAT_HEAP_MB = 1;
+
+export function floorUs(m: Measured): number {
+  return m.stages * (m.usPer('engine-floor') + m.usPer('sdk-floor'));
+}
+
+export function bridgeUsPerStage(m: Measured): number {
+  return (m.usPer('full-noop') - m.usPer('untraced')) / m.stages;
+}
+
+export function issue17Targets(m: Measured): Target[] {
+  const ratio = (value: number, limit: number, unit = 'x'): Pick<Target, 'met' | 'measured'> => ({
+    met: value <= limit,
+    measured: `${value.toFixed(2)}${unit} (limit ${limit}${unit})`,
+  });
+  const heapGrowth = (curve: { runs: number; heapMb: number }[]) => curve.at(-1)!.heapMb - curve[1]!.heapMb;
+  const heap = Object.entries(m.heapCurves).map(([mode, curve]) => ({ mode, growth: heapGrowth(curve), runs: curve.at(-1)!.runs }));
+  const expected = m.paced.runs * m.paced.spansPerRun;
+  return [
+    { name: 'traced turn (full detail) <= 2x the engine+SDK floor', ...ratio(m.usPer('full-noop') / floorUs(m), 2) },
+    { name: 'full detail <= 1.25x untraced', ...ratio(m.usPer('full-noop') / m.usPer('untraced'), 1.25) },
+    { name: 'semantic detail <= 1.1x untraced', ...ratio(m.usPer('semantic-noop') / m.usPer('untraced'), 1.1) },
+    { name: 'bridge cost per stage <= 3x the SDK span floor', ...ratio(bridgeUsPerStage(m) / m.usPer('sdk-floor'), 3) },
+    {
+      name: `heap flat (growth after the first 10% of runs <= ${FLAT_HEAP_MB} MB)`,
+      met: heap.every((h) => h.growth <= FLAT_HEAP_MB),
+      measured: heap.map((h) => `${h.mode} ${h.growth >= 0 ? '+' : ''}${h.growth.toFixed(2)} MB over ${h.runs / 1000}k runs`).join(', '),
+    },
+    {
+      name: `no span lost at the documented rate (${m.paced.rate} runs/s)`,
+      met: m.paced.droppedSpans === 0 && m.paced.failedExports === 0 && m.paced.receivedSpans === expected,
+      measured: `${m.paced.receivedSpans} of ${expected} spans received, ${m.paced.droppedSpans} dropped, ${m.paced.failedExports} failed exports`,
+    },
+  ];
+}

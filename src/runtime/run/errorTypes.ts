@@ -1,0 +1,59 @@
+/**
+ * Every `error.type` value the runtime reports — on failed spans, in gen_ai.client.operation.duration
+ * and in the failure payloads of llm_end, tool_end, branch_end and run.failed — in one table. Code
+ * that reports a fixed value takes it from FIXED_ERROR_TYPES; the README's list is generated from
+ * ERROR_TYPE_DOCS (npm run reference), as the semantic conventions ask instrumentations to document.
+ */
+import type { ProviderErrorKind } from '../providers/errors.js';
+
+/** The fixed values, by what reports them. */
+export const FIXED_ERROR_TYPES = {
+  /** run.failed (and the run span) when the caller's AbortSignal fired. */
+  cancelled: 'cancelled',
+  /** A tool call naming no tool the agent has. */
+  unknownTool: 'unknown_tool',
+  /** A tool call whose arguments fail the tool's JSON schema. */
+  invalidArgs: 'invalid_args',
+  /** A read_skill call asking for a skill the cursor may not reach. */
+  skillRejected: 'skill_rejected',
+  /** A Parallel branch that ended without an output or an error. */
+  branchWithoutOutput: 'unknown',
+} as const;
+
+/** What a failed model call reports, by ProviderError kind (an HTTP answer reports its status instead). */
+const PROVIDER_KINDS: Record<ProviderErrorKind, string> = {
+  http: 'an HTTP error answer without a status (one with a status reports the status)',
+  timeout: 'the model call ran past its deadline',
+  network: 'the connection to the model server failed',
+  malformed_response: 'the reply was not a usable response',
+  aborted: 'the model call was cancelled (the run was cancelled during it)',
+  script: 'a scripted provider had no usable reply',
+};
+
+export interface ErrorTypeDoc {
+  /** The value, or a pattern in braces for a family of values. */
+  value: string;
+  /** Values of the pattern, for the reader. */
+  examples?: readonly string[];
+  where: string;
+  means: string;
+}
+
+const MODEL_CALL = 'a model call: `chat` span, gen_ai.client.operation.duration, llm_end';
+const TOOL_CALL = 'a tool call: `execute_tool` span, tool_end';
+
+export const ERROR_TYPE_DOCS: readonly ErrorTypeDoc[] = [
+  { value: '{HTTP status}', examples: ['429', '503'], where: MODEL_CALL, means: 'the model server answered with this HTTP error status' },
+  ...Object.entries(PROVIDER_KINDS).map(([kind, means]) => ({ value: kind, where: MODEL_CALL, means })),
+  { value: FIXED_ERROR_TYPES.unknownTool, where: TOOL_CALL, means: 'the model called a tool the agent does not have' },
+  { value: FIXED_ERROR_TYPES.invalidArgs, where: TOOL_CALL, means: "the model's arguments fail the tool's input schema" },
+  { value: FIXED_ERROR_TYPES.skillRejected, where: TOOL_CALL, means: 'the model asked read_skill for a skill it may not reach from the current one' },
+  {
+    value: '{error class}',
+    examples: ['Error', 'TypeError'],
+    where: `${TOOL_CALL}; a failed member: its span, branch_end`,
+    means: 'a tool (or a member) threw an error that declares no errorType: its class name',
+  },
+  { value: FIXED_ERROR_TYPES.branchWithoutOutput, where: 'a Parallel branch: branch_end', means: 'a Parallel branch ended without an output or an error' },
+  { value: FIXED_ERROR_TYPES.cancelled, where: 'a run: the run span, run.failed', means: "the run was cancelled through the caller's AbortSignal" },
+];

@@ -1,0 +1,131 @@
+/**
+ * One writer's lines on disk: each line goes out whole in one write (looping only on a short write,
+ * which no other writer can interleave with, since the file is this writer's alone); files are
+ * created with O_EXCL, never reopened, and rotated by size; only the newest `keepFiles` of this
+ * writer's files are kept. The bound on disk per writer is therefore keepFiles × maxFileBytes (a
+ * single line larger than maxFileBytes still goes whole, alone in its file). Lines are written in
+ * order: each waits for the one before it, so flush() means "all handed over so far is on disk".
+ * Under content capture the lines hold prompts and answers, so a file created then is readable by
+ * its owner only (0600); otherwise it gets the usual mode (0666 less the umask).
+ */
+import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { captureFromEnv } from '../../events/index.js';
+import { newSession, sessionFileName, type FileSignal } from './layout.js';
+
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_KEEP_FILES = 16;
+/** Lines waiting to be written at most; more are refused (a stuck disk must not grow memory). */
+export const MAX_PENDING_LINES = 8;
+
+export interface LineWriterOptions {
+  directory: string;
+  signal: FileSignal;
+  /** Rotate before a line would take the file past this size (default 64 MiB). */
+  maxFileBytes?: number;
+  /** How many of this writer's files to keep; older ones are deleted (default 16). */
+  keepFiles?: number;
+  /** Names this writer's files (default: a fresh session). */
+  session?: string;
+}
+
+/** A line could not be written; the error says which file and why. */
+export class LineWriteError extends Error {
+  override readonly name = 'LineWriteError';
+}
+
+export class LineWriter {
+  readonly session: string;
+  private readonly maxFileBytes: number;
+  private readonly keepFiles: number;
+  private readonly written: string[] = [];
+  private current?: { handle: FileHandle; bytes: number };
+  private seq = 0;
+  private removed = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private closed = false;
+
+  constructor(private readonly options: LineWriterOptions) {
+    this.session = options.session ?? newSession();
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.keepFiles = Math.max(1, options.keepFiles ?? DEFAULT_KEEP_FILES);
+  }
+
+  /** This writer's files still on disk, oldest first. */
+  files(): string[] {
+    return [...this.written];
+  }
+
+  /** How many of this writer's files rotation has deleted (their lines are gone from disk). */
+  removedFiles(): number {
+    return this.removed;
+  }
+
+  /** Appends one line (a newline is added); resolves once it is on disk, rejects if it could not be. */
+  append(line: Uint8Array): Promise<void> {
+    if (this.pending >= MAX_PENDING_LINES) {
+      return Promise.reject(new LineWriteError(`the ${this.options.signal} file writer already has ${MAX_PENDING_LINES} lines waiting for the disk`));
+    }
+    this.pending++;
+    const write = this.tail.then(() => this.writeLine(line)).finally(() => this.pending--);
+    this.tail = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Resolves when every line appended so far has been written (or failed). */
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
+  /** Writes what is pending, then closes the file; later appends fail. */
+  close(): Promise<void> {
+    const closing = this.tail.then(async () => {
+      this.closed = true;
+      await this.current?.handle.close().catch(() => undefined);
+      this.current = undefined;
+    });
+    this.tail = closing;
+    return closing;
+  }
+
+  private async writeLine(line: Uint8Array): Promise<void> {
+    if (this.closed) throw new LineWriteError(`the ${this.options.signal} file writer is closed`);
+    const bytes = Buffer.concat([line, NEWLINE]);
+    const file = await this.fileFor(bytes.length);
+    let offset = 0;
+    try {
+      while (offset < bytes.length) {
+        const { bytesWritten } = await file.handle.write(bytes, offset, bytes.length - offset);
+        offset += bytesWritten;
+      }
+    } catch (error) {
+      throw new LineWriteError(`writing ${this.written.at(-1)} failed: ${(error as Error).message}`);
+    } finally {
+      file.bytes += offset;
+    }
+  }
+
+  private async fileFor(lineBytes: number): Promise<{ handle: FileHandle; bytes: number }> {
+    if (this.current && (this.current.bytes === 0 || this.current.bytes + lineBytes <= this.maxFileBytes)) return this.current;
+    await this.current?.handle.close().catch(() => undefined);
+    this.current = undefined;
+    const file = path.join(this.options.directory, sessionFileName(this.options.signal, this.session, ++this.seq));
+    let handle: FileHandle;
+    try {
+      await mkdir(this.options.directory, { recursive: true });
+      handle = await open(file, 'ax', captureFromEnv() ? 0o600 : 0o666);
+    } catch (error) {
+      throw new LineWriteError(`cannot create ${file}: ${(error as Error).message}`);
+    }
+    this.current = { handle, bytes: 0 };
+    this.written.push(file);
+    while (this.written.length > this.keepFiles) {
+      await rm(this.written.shift()!, { force: true });
+      this.removed++;
+    }
+    return this.current;
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
