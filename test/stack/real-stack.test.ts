@@ -15,7 +15,7 @@ import { mustKeepReason, startOtlpTap, TAP_PROTOCOL_ENV, type OtlpTap, type Tapp
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { hostAddress } from '../support/stack/stack.js';
 import { dashboardQueries, substituteGrafanaMacros } from './promql.js';
-import { SDK_METRIC_NAMES } from './exported-metric-names.js';
+import { SDK_METRIC_NAMES, TELEMETRY_SELF_METRIC_NAMES } from './exported-metric-names.js';
 import { durationSeconds, loadYaml, PATHS, prometheusAlertRules, repoPath } from './stack-files.js';
 
 const SERVICE = 'footprint-stack-load';
@@ -197,7 +197,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     const names = await stack.prometheus.get<{ data: string[] }>(`/api/v1/label/__name__/values?match[]=${encodeURIComponent(`{service_name="${SERVICE}"}`)}`);
     // target_info: Prometheus's series for the OTLP resource; ALERTS*: the rules' own series.
     const sdk = names.data.filter((n) => !n.startsWith('traces_span_metrics_') && n !== 'target_info' && !n.startsWith('ALERTS')).sort();
-    expect(sdk).toEqual([...SDK_METRIC_NAMES].sort());
+    expect(sdk).toEqual([...SDK_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES].sort());
     expect(names.data.filter((n) => n.startsWith('traces_span_metrics_')).sort()).toEqual([
       'traces_span_metrics_calls_total',
       'traces_span_metrics_duration_seconds_bucket',
@@ -258,8 +258,8 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
         span.events.forEach((name, i) => {
           if (name !== 'footprint.composition.route_decided') return;
           const a = span.eventAttributes[i]!;
-          const branch = a['footprint.composition.route_decided.inRoster'] === false ? '_not_in_roster' : String(a['footprint.composition.route_decided.chosen']) || '_none';
-          const segment = `${String(a['footprint.composition.route_decided.compositionId'])}>${branch}`;
+          const branch = a['footprint.composition.route_decided.in_roster'] === false ? '_not_in_roster' : String(a['footprint.composition.route_decided.chosen']) || '_none';
+          const segment = `${String(a['footprint.composition.route_decided.composition_id'])}>${branch}`;
           const route = a['footprint.route'] ? `${String(a['footprint.route'])}/${segment}` : segment;
           fromSpans[route] = (fromSpans[route] ?? 0) + 1;
         });
