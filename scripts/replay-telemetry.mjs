@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Loads a run recorded offline into a live stack: POSTs every line of <dir>/traces.jsonl and
-// <dir>/metrics.jsonl (one OTLP/JSON export request per line, the format of OTel's file exporter,
+// Loads a run recorded offline into a live stack: POSTs every line of <dir>/traces-*.jsonl and
+// <dir>/metrics-*.jsonl (one file per process and rotation; traces.jsonl / metrics.jsonl also read)
+// (one OTLP/JSON export request per line, the format of OTel's file exporter,
 // which is what footprint-otel writes when no OTLP endpoint is set) unchanged to an OTLP/HTTP
 // endpoint, e.g. the compose stack's collector:
 //
@@ -11,7 +12,7 @@
 // their trace ids and timestamps, so the collector samples and Jaeger shows them as they ran; metric
 // points keep their timestamps too (Prometheus accepts them within its out-of-order window, 30m in
 // deploy/prometheus/prometheus.yml). No dependencies; exits non-zero when a request is refused.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const [dir, endpoint] = process.argv.slice(2);
@@ -21,9 +22,12 @@ if (!dir || !endpoint) {
 }
 
 let sent = 0;
-for (const [file, signal] of [['traces.jsonl', 'traces'], ['metrics.jsonl', 'metrics']]) {
+/** The signal's files in write order (their names start with the UTC time the process started). */
+const filesOf = (signal) =>
+  existsSync(dir) ? readdirSync(dir).filter((name) => name === `${signal}.jsonl` || (name.startsWith(`${signal}-`) && name.endsWith('.jsonl'))).sort() : [];
+
+for (const [file, signal] of ['traces', 'metrics'].flatMap((signal) => filesOf(signal).map((name) => [name, signal]))) {
   const source = path.join(dir, file);
-  if (!existsSync(source)) continue;
   const lines = readFileSync(source, 'utf8').split('\n').filter((line) => line.trim() !== '');
   for (const [index, line] of lines.entries()) {
     const res = await fetch(`${endpoint.replace(/\/$/, '')}/v1/${signal}`, {
@@ -40,6 +44,6 @@ for (const [file, signal] of [['traces.jsonl', 'traces'], ['metrics.jsonl', 'met
   console.log(`${source}: ${lines.length} request(s) replayed to ${endpoint}`);
 }
 if (sent === 0) {
-  console.error(`no traces.jsonl or metrics.jsonl in ${dir}`);
+  console.error(`no traces-*.jsonl or metrics-*.jsonl in ${dir}`);
   process.exit(1);
 }

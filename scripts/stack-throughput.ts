@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { findBinary, waitFor } from '../test/support/backends.js';
 import { runDemo } from '../test/support/stack/clients.js';
-import { startOtlpTap } from '../test/support/stack/otlp-tap.js';
+import { startOtlpTap, TAP_PROTOCOL_ENV } from '../test/support/stack/otlp-tap.js';
 import { startStack } from '../test/support/stack/start-stack.js';
 import { hostAddress } from '../test/support/stack/stack.js';
 import { repoPath } from '../test/stack/stack-files.js';
@@ -49,7 +49,7 @@ try {
     const started = Date.now();
     const demo = await runDemo({
       args: ['--runs', String(RUNS), '--concurrency', String(concurrency), '--seed', '5'],
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: service },
+      env: { ...TAP_PROTOCOL_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: service },
     });
     const seconds = (Date.now() - started) / 1000;
     const sent = [...tap.traces().values()].filter((t) => t.serviceName === service);

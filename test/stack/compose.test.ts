@@ -101,6 +101,19 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('keeps every storage path on a named volume (silences and sent notifications outlive the container)', () => {
+    const storage = Object.entries(services).flatMap(([name, s]) =>
+      ((s.command ?? []) as string[])
+        .map((arg) => /^--storage\.[a-z.]*path=(.+)$/.exec(arg)?.[1])
+        .filter((dir): dir is string => dir !== undefined)
+        .map((dir) => [name, dir, (s.volumes ?? []).map(parseVolume).find((v: { target: string; bind: boolean }) => !v.bind && v.target === dir)?.source ?? '(no volume)']),
+    );
+    expect(storage).toEqual([
+      ['prometheus', '/prometheus', 'prometheus-data'],
+      ['alertmanager', '/alertmanager', 'alertmanager-data'],
+    ]);
+  });
+
   it('exposes the collector OTLP ports and the UIs on the host', () => {
     const ports = Object.values(services).flatMap((s) => (s.ports ?? []).map((p: string) => p.split(':')[0]));
     for (const p of ['4317', '4318', '16686', '9090', '9093', '3000']) expect(ports).toContain(p);

@@ -154,10 +154,13 @@ describe("prepareService: compose's command, mounts and environment, localized",
     }
   });
 
-  it('alertmanager: webhooks point at the alert-sink port, paths kept', () => {
+  it('alertmanager: webhooks point at the alert-sink port, its storage in its own data volume', () => {
     const dir = work();
     try {
-      prepareService('alertmanager', PORTS, dir);
+      const prepared = prepareService('alertmanager', PORTS, dir);
+      // Never the host's /alertmanager: a notification log shared between runs makes Alertmanager
+      // skip a group it "already sent" within repeat_interval, so the sink would hear nothing.
+      expect(prepared.args).toEqual([`--config.file=${dir}/alertmanager.yml`, `--storage.path=${dir}/alertmanager-data`]);
       const config = YAML.parse(readFileSync(path.join(dir, 'alertmanager.yml'), 'utf8'));
       expect(config.receivers.map((r: Json) => r.webhook_configs[0].url)).toEqual([
         'http://127.0.0.1:19099/alertmanager/page',

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBackends, waitFor } from '../support/backends.js';
 import { runDemo, type DemoRun, type JaegerTrace } from '../support/stack/clients.js';
-import { startOtlpTap, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
+import { startOtlpTap, TAP_PROTOCOL_ENV, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { hostAddress } from '../support/stack/stack.js';
 import { durationSeconds, loadYaml, PATHS } from './stack-files.js';
@@ -35,7 +35,7 @@ describeWithBackends('the gateway topology: load_balancing by trace id over two 
     tap = await startOtlpTap(() => stack.otlpUrl);
     load = await runDemo({
       args: ['--runs', '200', '--concurrency', '8', '--seed', '9'],
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: SERVICE, OTEL_METRIC_EXPORT_INTERVAL: '1000' },
+      env: { ...TAP_PROTOCOL_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, OTEL_SERVICE_NAME: SERVICE, OTEL_METRIC_EXPORT_INTERVAL: '1000' },
     });
     sent = [...tap.traces().values()].filter((t) => t.serviceName === SERVICE);
     await new Promise((r) => setTimeout(r, Math.max(0, tap.lastTraceAt() + DECISION_WAIT_MS + 5_000 - Date.now())));

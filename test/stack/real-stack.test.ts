@@ -11,11 +11,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBackends, waitFor } from '../support/backends.js';
 import { jaegerEventNames, runDemo, type DemoRun, type JaegerTrace } from '../support/stack/clients.js';
-import { mustKeepReason, startOtlpTap, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
+import { mustKeepReason, startOtlpTap, TAP_PROTOCOL_ENV, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { hostAddress } from '../support/stack/stack.js';
 import { dashboardQueries, substituteGrafanaMacros } from './promql.js';
-import { SDK_METRIC_NAMES } from './exported-metric-names.js';
+import { SDK_METRIC_NAMES, TELEMETRY_SELF_METRIC_NAMES } from './exported-metric-names.js';
 import { durationSeconds, loadYaml, PATHS, prometheusAlertRules, repoPath } from './stack-files.js';
 
 const SERVICE = 'footprint-stack-load';
@@ -40,6 +40,7 @@ const SAMPLE_PERCENT = 25;
  */
 const demoEnv = (service: string, endpoint: string) => ({
   OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+  ...TAP_PROTOCOL_ENV,
   OTEL_SERVICE_NAME: service,
   OTEL_METRIC_EXPORT_INTERVAL: '1000',
 });
@@ -51,6 +52,11 @@ const demoEnv = (service: string, endpoint: string) => ({
  * 3.6% high on this load: Prometheus extrapolates half a sample interval past the last sample.)
  */
 const COUNT_TOLERANCE = 0.001;
+/**
+ * Ratio panels divide increase() by increase(): the extrapolation cancels only where both series span
+ * the same samples, so a series first seen a second later reads a little off. 1% of the hand value.
+ */
+const RATIO_TOLERANCE = 0.01;
 
 /** A panel's PromQL for one service: $service = that service, other variables match all, $__range = 30m. */
 function panelQuery(file: string, title: string, refId = 'A', service = SERVICE): string {
@@ -191,7 +197,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     const names = await stack.prometheus.get<{ data: string[] }>(`/api/v1/label/__name__/values?match[]=${encodeURIComponent(`{service_name="${SERVICE}"}`)}`);
     // target_info: Prometheus's series for the OTLP resource; ALERTS*: the rules' own series.
     const sdk = names.data.filter((n) => !n.startsWith('traces_span_metrics_') && n !== 'target_info' && !n.startsWith('ALERTS')).sort();
-    expect(sdk).toEqual([...SDK_METRIC_NAMES].sort());
+    expect(sdk).toEqual([...SDK_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES].sort());
     expect(names.data.filter((n) => n.startsWith('traces_span_metrics_')).sort()).toEqual([
       'traces_span_metrics_calls_total',
       'traces_span_metrics_duration_seconds_bucket',
@@ -243,39 +249,89 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     for (const [what, got, want] of readings) near(got, want, what);
   });
 
-  it('loads the shipped rules, fires both trip alerts into Alertmanager on the paging route, and nothing for a clean load', async () => {
+  it('counts one routing act as one decision, in span events and metrics alike, and the cost-per-decision panels match the hand-computed values', async () => {
+    // Hand count from what the app sent: every footprint.composition.route_decided span event, by the
+    // route its choice opens (the run recorder's footprint.route.chosen: '' -> _none, off-roster -> _not_in_roster).
+    const fromSpans: Record<string, number> = {};
+    for (const trace of sent) {
+      for (const span of trace.spans) {
+        span.events.forEach((name, i) => {
+          if (name !== 'footprint.composition.route_decided') return;
+          const a = span.eventAttributes[i]!;
+          const branch = a['footprint.composition.route_decided.in_roster'] === false ? '_not_in_roster' : String(a['footprint.composition.route_decided.chosen']) || '_none';
+          const segment = `${String(a['footprint.composition.route_decided.composition_id'])}>${branch}`;
+          const route = a['footprint.route'] ? `${String(a['footprint.route'])}/${segment}` : segment;
+          fromSpans[route] = (fromSpans[route] ?? 0) + 1;
+        });
+      }
+    }
+    // The desk decides twice per run: the hand-off, then "nobody" when the swarm is done.
+    expect(fromSpans['desk>_none']).toBe(load.summary.runs);
+    const totalDecisions = Object.values(fromSpans).reduce((a, b) => a + b, 0);
+    const byChosen = async (expr: string) =>
+      Object.fromEntries((await stack.prometheus.query(expr)).map((r) => [r.metric.footprint_route_chosen ?? '', Number(r.value[1])]));
+    // A process's counter never resets: its last value is its total.
+    const inMetrics = await byChosen(`sum by (footprint_route_chosen) (max_over_time(footprint_route_decisions_total{service_name="${SERVICE}"}[30m]))`);
+    expect(inMetrics).toEqual(fromSpans);
+
+    // "Decisions/min" draws each route once: one series per chosen route, one router (the desk).
+    const perMinute = await stack.prometheus.query(panelQuery('routes-and-cost.json', 'Routing decisions / min by chosen route'));
+    expect(perMinute.map((r) => `${r.metric.footprint_router}:${r.metric.footprint_route_chosen}`).sort()).toEqual(
+      Object.keys(fromSpans).map((route) => `desk:${route}`).sort(),
+    );
+
+    // Cost per decision by chosen route: the demo's cost on a route / the decisions that opened it.
+    // desk>_none opens no member, so it has no cost and no bar; the router's own calls (route '') are
+    // not a chosen route either: they are in the average below.
+    const s = load.summary;
+    const want: Record<string, number> = {};
+    for (const [route, count] of Object.entries(fromSpans)) if (s.costByRoute[route] !== undefined) want[route] = s.costByRoute[route]! / count;
+    const perDecision = await byChosen(panelQuery('routes-and-cost.json', 'Cost per decision by chosen route (range)'));
+    expect(Object.keys(perDecision).sort()).toEqual(Object.keys(want).sort());
+    const average = Number((await stack.prometheus.query(panelQuery('routes-and-cost.json', 'Average cost per routing decision (range)')))[0]?.value[1]);
+    const readings: Array<[string, number, number]> = [
+      ...Object.entries(want).map(([route, usd]): [string, number, number] => [`per decision ${route}`, perDecision[route]!, usd]),
+      ['average per decision', average, s.costUsd / totalDecisions],
+    ];
+    console.info(`[real-stack] cost per decision (panel / hand): decisions ${JSON.stringify(fromSpans)}\n${readings.map(([what, got, w]) => `  ${what}: ${got} / ${w} (${(((got - w) / w) * 100).toFixed(3)}%)`).join('\n')}`);
+    for (const [what, got, w] of readings) expect(Math.abs(got - w), `${what}: panel ${got}, hand ${w}`).toBeLessThanOrEqual(w * RATIO_TOLERANCE);
+  });
+
+  it('loads the shipped rules, fires both trip alerts, and Alertmanager delivers them to the alert-sink on the paging route; nothing for a clean load', async () => {
     const rules = await stack.prometheus.get<{ data: { groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> } }>('/api/v1/rules');
     const loaded = rules.data.groups.flatMap((g) => g.rules);
     expect(loaded.map((r) => r.name).sort()).toEqual(prometheusAlertRules().map((r) => r.alert).sort());
     expect(loaded.filter((r) => r.health !== 'ok' || r.lastError)).toEqual([]);
 
-    // Both fire in Prometheus 3 and reach Alertmanager, routed by the shipped tree to the paging
-    // receiver. (Delivery on to deploy/alert-sink stalled in most runs here after Alertmanager's
-    // "flushing" with no notify attempt; test/stack/backend-e2e.test.ts proves Prometheus 3 ->
-    // Alertmanager -> webhook with shortened group waits; README.md, "What was run here".)
+    // Both fire in Prometheus 3, Alertmanager routes them by the shipped tree to the paging receiver
+    // (group_wait 5s), and its webhook posts them to deploy/alert-sink at /alertmanager/page.
+    const TRIP_ALERTS = ['FootprintPingPongTrip', 'FootprintRejectedCapTrips'];
+    const delivered = await waitFor(
+      async () => {
+        const mine = (await stack.sinkAlerts()).filter((a) => a.labels.service_name === SERVICE && a.status === 'firing');
+        return TRIP_ALERTS.every((name) => mine.some((a) => a.labels.alertname === name)) ? mine : undefined;
+      },
+      { what: 'both trip alerts posted to the alert-sink', timeoutMs: 90_000, intervalMs: 2_000 },
+    );
+    // One notification per alert group (alertname, service, agent): the desk's tech-support agent is the
+    // one with the skill graph that loops.
+    expect(delivered.map((a) => [a.path, a.labels.alertname, a.labels.footprint_agent, a.labels.severity, a.labels.team]).sort()).toEqual([
+      ['/alertmanager/page', 'FootprintPingPongTrip', 'tech', 'critical', 'agents'],
+      ['/alertmanager/page', 'FootprintRejectedCapTrips', 'tech', 'critical', 'agents'],
+    ]);
     type AmAlert = { labels: Record<string, string>; status: { state: string }; receivers: Array<{ name: string }> };
     const amUrl = `http://${hostAddress(stack.ports, 'alertmanager', 9093)}`;
-    const paged = await waitFor(
-      async () => {
-        const alerts = (await (await fetch(`${amUrl}/api/v2/alerts`)).json()) as AmAlert[];
-        const mine = alerts.filter((a) => a.labels.service_name === SERVICE && a.status.state === 'active');
-        const names = new Set(mine.map((a) => a.labels.alertname));
-        return names.has('FootprintPingPongTrip') && names.has('FootprintRejectedCapTrips') ? mine : undefined;
-      },
-      { what: 'both trip alerts active in Alertmanager', timeoutMs: 90_000, intervalMs: 2_000 },
-    );
-    for (const name of ['FootprintPingPongTrip', 'FootprintRejectedCapTrips']) {
-      const alert = paged.find((a) => a.labels.alertname === name)!;
+    const inAlertmanager = (await (await fetch(`${amUrl}/api/v2/alerts`)).json()) as AmAlert[];
+    for (const name of TRIP_ALERTS) {
+      const alert = inAlertmanager.find((a) => a.labels.service_name === SERVICE && a.labels.alertname === name)!;
       expect(alert.receivers.map((r) => r.name)).toEqual(['agents-page']);
-      // The desk's tech-support agent is the one with the skill graph that loops.
-      expect(alert.labels).toMatchObject({ severity: 'critical', team: 'agents', footprint_agent: 'tech' });
     }
     expect(clean.exitCode).toBe(0);
     expect(clean.summary.trips).toEqual({ ping_pong: 0, rejected_cap: 0 });
     const firing = await stack.prometheus.get<{ data: { alerts: Array<{ labels: Record<string, string> }> } }>('/api/v1/alerts');
     expect(firing.data.alerts.filter((a) => a.labels.service_name === CLEAN_SERVICE)).toEqual([]);
-    const inAlertmanager = (await (await fetch(`${amUrl}/api/v2/alerts`)).json()) as AmAlert[];
     expect(inAlertmanager.filter((a) => a.labels.service_name === CLEAN_SERVICE)).toEqual([]);
+    expect((await stack.sinkAlerts()).filter((a) => a.labels.service_name === CLEAN_SERVICE)).toEqual([]);
   }, 120_000);
 
   it('links span-metric exemplars to traces: each is a trace the app sent, and those kept open in Jaeger', async () => {

@@ -48,7 +48,9 @@ export function parseDemoSummary(stdout: string): DemoSummaryNumbers {
     outcomes: pairs(runs[2]!),
     llmCalls: Number(calls[1]),
     costUsd: Number(calls[2]),
-    costByRoute: table('route'),
+    // The demo prints the empty route (a composition's own calls, e.g. the swarm's router) as "(none)":
+    // in metrics it is footprint.route="".
+    costByRoute: Object.fromEntries(Object.entries(table('route')).map(([route, usd]) => [route === '(none)' ? '' : route, usd])),
     costByModel: table('model'),
     trips: pairs(trips[1]!),
     escalations: Number(trips[2]),

@@ -1,5 +1,6 @@
 // A transparent OTLP/HTTP proxy between the app and the real collector that keeps a ledger of every
-// span the app sent (the app's traces are OTLP/JSON): the ground truth the real-stack tests compare
+// span the app sent (the app must send OTLP/JSON: TAP_PROTOCOL_ENV; a protobuf body is refused with
+// 415, never forwarded unrecorded): the ground truth the real-stack tests compare
 // Jaeger's traces and the tail sampler's decisions with. Requests are forwarded byte for byte; the
 // collector's answer (or a 503 when it is down) goes back to the app unchanged, so the app sees
 // exactly what it would see without the tap.
@@ -13,6 +14,8 @@ export interface TappedSpan {
   /** OTLP status code: 0 unset, 1 ok, 2 error. */
   statusCode: number;
   events: string[];
+  /** Each event's attributes (same order as events), as plain values. */
+  eventAttributes: Array<Record<string, string | boolean | number>>;
   /** String, bool and int attributes, as plain values. */
   attributes: Record<string, string | boolean | number>;
 }
@@ -46,7 +49,7 @@ interface OtlpJsonTraces {
         parentSpanId?: string;
         name: string;
         status?: { code?: number };
-        events?: Array<{ name: string }>;
+        events?: Array<{ name: string; attributes?: Array<{ key: string; value: OtlpValue }> }>;
         attributes?: Array<{ key: string; value: OtlpValue }>;
       }>;
     }>;
@@ -69,6 +72,9 @@ function attributes(list: Array<{ key: string; value: OtlpValue }> = []): Record
   return out;
 }
 
+/** The environment an app needs to send through the tap: OTLP/JSON (the SDK's default is http/protobuf). */
+export const TAP_PROTOCOL_ENV = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } as const;
+
 /** Starts the tap on 127.0.0.1; `upstream` is the collector's OTLP/HTTP base URL (http://127.0.0.1:PORT). */
 export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
   const traces = new Map<string, TappedTrace>();
@@ -89,6 +95,7 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
             name: s.name,
             statusCode: s.status?.code ?? 0,
             events: (s.events ?? []).map((e) => e.name),
+            eventAttributes: (s.events ?? []).map((e) => attributes(e.attributes)),
             attributes: attributes(s.attributes),
           });
         }
@@ -106,6 +113,10 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
         requests[`${path} ${status}`] = (requests[`${path} ${status}`] ?? 0) + 1;
         res.writeHead(status, { 'content-type': contentType }).end(payload);
       };
+      if (path === '/v1/traces' && !String(req.headers['content-type']).startsWith('application/json')) {
+        answer(415, 'the OTLP tap reads OTLP/JSON only: run the app with TAP_PROTOCOL_ENV');
+        return;
+      }
       fetch(upstream() + path, {
         method: req.method,
         headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
