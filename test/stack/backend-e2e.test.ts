@@ -231,8 +231,8 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     const isFiring = (name: string, service: string) => (a: { labels: Record<string, string>; status: string }) =>
       a.labels.alertname === name && a.labels.service_name === service && a.status === 'firing';
     const [pingPong, rejected] = await Promise.all([
-      sink!.waitForAlert(isFiring('FootprintPingPongTrip', TRIPPING), { timeoutMs: 30_000 }),
-      sink!.waitForAlert(isFiring('FootprintRejectedCapTrips', TRIPPING), { timeoutMs: 30_000 }),
+      sink!.waitForAlert(isFiring('FootprintPingPongTrip', TRIPPING), { timeoutMs: 90_000 }),
+      sink!.waitForAlert(isFiring('FootprintRejectedCapTrips', TRIPPING), { timeoutMs: 90_000 }),
     ]);
     for (const a of [pingPong, rejected]) {
       expect(a.path).toBe('/alertmanager/page'); // severity=critical route of the shipped tree
@@ -254,5 +254,6 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     expect((await prom!.rules()).flatMap((g) => g.rules).filter((r) => r.lastError)).toEqual([]);
     expect((await prom!.alerts()).filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
     expect(sink!.alerts().filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
-  }, 60_000);
+    // Bounds, not timings: the real-stack suites run beside this one on 2 cores.
+  }, 150_000);
 });
