@@ -285,6 +285,34 @@ describe('llmRouter and llmSwarm', () => {
     wellFormed();
   });
 
+  it("judges an llmSwarm router's choice outside the roster on the router's own chat span", async () => {
+    const desk = llmSwarm({
+      id: 'desk',
+      routerId: 'dispatch',
+      provider: scripted({ replies: [JSON.stringify({ agentId: 'legal', message: 'see a lawyer' })] }),
+      model: 'router-m',
+      agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
+    });
+    expect(await desk.run('sue them')).toBe('see a lawyer');
+    const spans = sdk.spans();
+    const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+    const evaluated = spans.flatMap((s) => s.events.filter((e) => e.name === 'gen_ai.evaluation.result').map((e) => ({ span: s, event: e })));
+    expect(evaluated.map(({ span, event }) => [span.name, byId.get(span.parentSpanContext?.spanId ?? '')?.name, event.attributes])).toEqual([
+      [
+        'chat router-m',
+        'CallLLM',
+        {
+          'gen_ai.evaluation.name': 'footprint.router_choice',
+          'gen_ai.evaluation.score.value': 0,
+          'gen_ai.evaluation.score.label': 'not_in_roster',
+          'gen_ai.evaluation.explanation': 'the router named an agent outside its roster',
+        },
+      ],
+    ]);
+    expect(evaluated[0]!.span.attributes['footprint.agent']).toBe('dispatch');
+    wellFormed();
+  });
+
   it('traces an llmSwarm: a router call before every turn', async () => {
     const desk = llmSwarm({
       id: 'desk',

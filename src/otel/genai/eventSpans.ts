@@ -143,14 +143,19 @@ export class EventSpans {
     this.genai.evaluate(p.agentId, { name: EVAL_SKILL_JUMP, label: 'refused', explanation }, meta.timestamp);
   }
 
-  /** A router step's own decision judges its model's answer when it named no agent of the roster. */
+  /**
+   * A router's decision judges its model's answer when it named no agent of the roster: a router
+   * step's own decision, or an llmSwarm's (made by the router its evidence names).
+   */
   private routeDecided({ payload: p, meta }: TypedEvent<'footprint.composition.route_decided'>): void {
     this.rollups.step(p.chosen);
-    if (p.kind !== 'router' || p.matched !== 'llm') return;
+    if (p.matched !== 'llm') return;
+    const routerId = p.kind === 'router' ? p.compositionId : swarmRouterOf(p.evidence);
+    if (routerId === undefined) return;
     if (p.inRoster === false) {
-      this.genai.evaluate(p.compositionId, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
+      this.genai.evaluate(routerId, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
     }
-    this.genai.release(p.compositionId);
+    this.genai.release(routerId);
   }
 
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
@@ -190,4 +195,11 @@ export class EventSpans {
     this.layout.container(meta.subflowPath).span.setAttribute(FP_COMPOSITION_STATUS, p.status);
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
+}
+
+/** The router an llmSwarm's decision names in its evidence (swarm.ts: `evidence.router`, the router's id). */
+function swarmRouterOf(evidence: unknown): string | undefined {
+  if (typeof evidence !== 'object' || evidence === null) return undefined;
+  const router = (evidence as { router?: unknown }).router;
+  return typeof router === 'string' ? router : undefined;
 }
