@@ -313,6 +313,29 @@ describe('llmRouter and llmSwarm', () => {
     wellFormed();
   });
 
+  it("judges a router answer that cannot be parsed as malformed, on the router's own chat span", async () => {
+    const router = llmRouter({ provider: scripted({ replies: ['billing, I think'] }), model: 'router-m', agents: roster, id: 'triage' });
+    const desk = Sequence.create({ id: 'desk' }).step('triage', router.step).build();
+    await expect(desk.run('I want my money back')).rejects.toThrow('the router answer is not JSON');
+    const spans = sdk.spans();
+    const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+    const evaluated = spans.flatMap((s) => s.events.filter((e) => e.name === 'gen_ai.evaluation.result').map((e) => ({ span: s, event: e })));
+    expect(evaluated.map(({ span, event }) => [span.name, byId.get(span.parentSpanContext?.spanId ?? '')?.name, event.attributes])).toEqual([
+      [
+        'chat router-m',
+        'CallLLM',
+        {
+          'gen_ai.evaluation.name': 'footprint.router_choice',
+          'gen_ai.evaluation.score.value': 0,
+          'gen_ai.evaluation.score.label': 'malformed',
+          'gen_ai.evaluation.explanation': 'the router answer is not JSON',
+        },
+      ],
+    ]);
+    expect(evaluated[0]!.span.attributes['footprint.agent']).toBe('triage');
+    wellFormed();
+  });
+
   it('traces an llmSwarm: a router call before every turn', async () => {
     const desk = llmSwarm({
       id: 'desk',

@@ -216,7 +216,7 @@ export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
 export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
 /** The check's score: 0, the answer failed it (only failures are reported). */
 export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
-/** The check's verdict: refused, invalid, not_in_roster. */
+/** The check's verdict: refused, invalid, not_in_roster, malformed. */
 export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
 /** Why, in words (no content unless content capture is on). */
 export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';

@@ -28,6 +28,9 @@ import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } fro
 import type { MemberLayout, RunSpans } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
+/** The error.type of a router answer that is no usable decision (src/runtime/routing/errors.ts). */
+const ROUTING_DECISION_ERROR = 'RoutingDecisionError';
+
 /** What one typed event does to spans (see EventSpans.rules). Methods, so one table holds every event type. */
 interface SpanRule<K extends EventType> {
   before?(event: TypedEvent<K>): void;
@@ -113,7 +116,10 @@ export class EventSpans {
     'footprint.run.paused': { spanEvent: true },
     'footprint.run.resumed': { spanEvent: true },
     'footprint.run.failed': {
-      before: (e) => this.rollups.failed(e.payload.error.type),
+      before: (e) => {
+        this.rollups.failed(e.payload.error.type);
+        this.routerAnswerUnusable(e);
+      },
       spanEvent: true,
       after: (e) => this.layout.failMembers(e.payload.error),
     },
@@ -156,6 +162,15 @@ export class EventSpans {
       this.genai.evaluate(routerId, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
     }
     this.genai.release(routerId);
+  }
+
+  /** A router whose answer could not be parsed (RoutingDecisionError) fails the run: that answer is judged malformed. */
+  private routerAnswerUnusable({ payload: p, meta }: TypedEvent<'footprint.run.failed'>): void {
+    if (p.memberKind !== 'router' || p.error.type !== ROUTING_DECISION_ERROR) return;
+    // The error's message is the parser's fixed wording (the model's raw text stays on the error only).
+    const explanation = p.error.message.startsWith(`${ROUTING_DECISION_ERROR}: `) ? p.error.message.slice(ROUTING_DECISION_ERROR.length + 2) : p.error.message;
+    this.genai.evaluate(p.member, { name: EVAL_ROUTER_CHOICE, label: 'malformed', explanation }, meta.timestamp);
+    this.genai.release(p.member);
   }
 
   private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
