@@ -336,6 +336,23 @@ describe('llmRouter and llmSwarm', () => {
     wellFormed();
   });
 
+  it.each(['full', 'semantic'] as const)("gives an llmSwarm's agent span its roster description (%s detail)", async (detail) => {
+    registerInstrument(tracingInstrument({ detail }));
+    const desk = llmSwarm({
+      id: 'desk',
+      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
+      model: 'router-m',
+      agents: [
+        { ...roster[0], runner: agent('billing', 'refunded', 'Billing') },
+        { ...roster[1], runner: agent('tech', 'fixed', 'Tech') },
+      ],
+    });
+    expect(await desk.run('money back')).toBe('All done.');
+    const described = sdk.spans().filter((s) => s.attributes['gen_ai.agent.description'] !== undefined).map((s) => [s.name, s.attributes['gen_ai.agent.description']]);
+    expect(described).toEqual([['invoke_agent Billing', 'Invoices and refunds']]);
+    wellFormed();
+  });
+
   it('traces an llmSwarm: a router call before every turn', async () => {
     const desk = llmSwarm({
       id: 'desk',

@@ -17,12 +17,12 @@ export interface RunnerLayoutChoice {
   run: RunSpans;
   /** Member spans that were open when the run paused (a resumed run names them again). */
   carried: Record<string, MemberIdentity>;
-  /** The identities of the run's members known before it starts, by path key (full detail names spans at start with them). */
+  /** The identities of the run's members known before it starts, by path key (full detail names spans at start with them; semantic detail takes descriptions from them). */
   expected?: Record<string, MemberIdentity>;
 }
 
 export function runnerLayout({ detail, run, carried, expected }: RunnerLayoutChoice): MemberLayout {
-  return detail === 'full' ? new RunnerLayout({ run, carried, expected }) : new SemanticLayout({ run, carried });
+  return detail === 'full' ? new RunnerLayout({ run, carried, expected }) : new SemanticLayout({ run, carried, expected });
 }
 
 export interface ExecutorLayoutChoice {

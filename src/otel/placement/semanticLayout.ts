@@ -6,7 +6,7 @@
  * one of their events arrives (their start events are not repeated).
  */
 import { stageIds } from '../../events/index.js';
-import { markFailed } from '../encoding/index.js';
+import { GEN_AI_AGENT_DESCRIPTION, markFailed } from '../encoding/index.js';
 import type { MemberFailure, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -19,6 +19,8 @@ export interface SemanticLayoutInit {
   run: RunSpans;
   /** Member spans that were open when the run paused (reopened when one of their events arrives). */
   carried: Record<string, MemberIdentity>;
+  /** The identities of the run's members known before it starts, by path key (memberDirectory): what the events do not say. */
+  expected?: Record<string, MemberIdentity>;
 }
 
 export class SemanticLayout implements MemberLayout {
@@ -26,10 +28,12 @@ export class SemanticLayout implements MemberLayout {
   private readonly reopened = new Set<string>();
   private readonly run: RunSpans;
   private readonly carried: Record<string, MemberIdentity>;
+  private readonly expected: Record<string, MemberIdentity>;
 
-  constructor({ run, carried }: SemanticLayoutInit) {
+  constructor({ run, carried, expected }: SemanticLayoutInit) {
     this.run = run;
     this.carried = carried;
+    this.expected = expected ?? {};
   }
 
   /** Typed events alone drive it: no footprintjs hook, so the narrative stays off. */
@@ -57,9 +61,16 @@ export class SemanticLayout implements MemberLayout {
     const existing = this.members.get(key);
     if (existing) return existing.opened;
     const parent = this.container(path.slice(0, -1));
-    const opened = this.run.start(identity.name, parent, { attributes: identity.attributes, startTime: time });
-    this.members.set(key, { opened, identity });
+    const described = { ...identity, attributes: this.withDescription(key, identity) };
+    const opened = this.run.start(described.name, parent, { attributes: described.attributes, startTime: time });
+    this.members.set(key, { opened, identity: described });
     return opened;
+  }
+
+  /** An agent's description comes from its composition (the runner tree), not from its events: set at start, as in full detail. */
+  private withDescription(key: string, identity: MemberIdentity): MemberIdentity['attributes'] {
+    const description = this.expected[key]?.attributes[GEN_AI_AGENT_DESCRIPTION];
+    return description === undefined ? identity.attributes : { ...identity.attributes, [GEN_AI_AGENT_DESCRIPTION]: description };
   }
 
   exitMember(path: readonly string[], time: number): void {

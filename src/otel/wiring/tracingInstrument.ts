@@ -73,7 +73,7 @@ function startTracing(run: RunStart, options: TracingOptions): RunSession | unde
     runId: run.runId,
     sessionId: run.sessionId,
     carried,
-    expected: resolved.detail === 'full' ? memberDirectory(run.runner, run.sessionId) : undefined,
+    expected: memberDirectory(run.runner, run.sessionId),
   });
   run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribe = run.hub.subscribe(traced.onEvent);
