@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
-import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, twoToolAgent } from '../support/agents.js';
+import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -128,12 +128,7 @@ describe('Agent with two tools over three iterations', () => {
     expect(render(spans, { events: true }).split('\n').slice(0, 10)).toEqual([
       'invoke_agent Helper',
       '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
-      '  SystemPrompt',
-      '  Messages',
-      '  Tools',
-      '  MessageAPI',
-      '  CallLLM',
-      '    chat m1 [CLIENT]',
+      ...TURN_UP_TO_CHAT,
       '  Route <footprint.agent.route_decided>',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
