@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, CALL_TOKENS, callTool, pick, PRICING, record, usdOf } from './harness.js';
+import { answer, CALL_TOKENS, callTool, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
-const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+const triage = triageSkill();
 const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' });
 const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
 const probe = {
@@ -180,28 +180,8 @@ describe('rejected cap', () => {
     expect(rejected.every((r) => r.turnId === turnId && r.agentId === 'desk')).toBe(true);
     const trips = log.events('footprint.route.trip');
     expect(trips.map((t) => t.payload)).toEqual([
-      {
-        agentId: 'desk',
-        turnId,
-        kind: 'rejected_cap',
-        skills: ['diagnose'],
-        count: 3,
-        iteration: 4,
-        tokensSinceLoop: 2 * CALL_TOKENS,
-        costSinceLoopUsd: expect.closeTo(usdOf('small-1', 2), 15),
-        action: 'label',
-      },
-      {
-        agentId: 'desk',
-        turnId,
-        kind: 'rejected_cap',
-        skills: ['fix'],
-        count: 3,
-        iteration: 10,
-        tokensSinceLoop: 2 * CALL_TOKENS,
-        costSinceLoopUsd: expect.closeTo(usdOf('small-1', 2), 15),
-        action: 'label',
-      },
+      labelledRejectionTrip({ turnId, skill: 'diagnose', iteration: 4, model: 'small-1' }),
+      labelledRejectionTrip({ turnId, skill: 'fix', iteration: 10, model: 'small-1' }),
     ]);
     // At the ToolCalls stage whose third rejection tripped it.
     const third = log.events('footprint.skill.rejected')[2]!;
