@@ -7,7 +7,7 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { buildAgentChart } from './agent/chart.js';
-import type { AgentConfig } from './agent/config.js';
+import { profileOf, type AgentConfig } from './agent/config.js';
 import { mergePricing, type PricingTable } from './cost/index.js';
 import type { LLMProvider } from './providers/index.js';
 import { ConfigError, Runner, type RunnerProfile } from './run/index.js';
@@ -34,8 +34,7 @@ export class LLMCall extends Runner {
   }
 
   override profile(): RunnerProfile {
-    const { provider, model, temperature, maxTokens } = this.config;
-    return { provider: provider.name, model, temperature, maxTokens };
+    return profileOf(this.config);
   }
 
   static create(options: LLMCallOptions): LLMCallBuilder {

@@ -81,14 +81,41 @@ describe('Sequence', () => {
       ].join('\n'),
     );
     const root = sdk.spans().find((s) => s.name === 'invoke_workflow pipeline')!;
-    expect(root.attributes).toMatchObject({
+    expect(root.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_workflow',
       'gen_ai.workflow.name': 'pipeline',
+      'footprint.member.kind': 'sequence',
+      'footprint.member.id': 'pipeline',
       'footprint.runner.kind': 'sequence',
+      'footprint.runner.id': 'pipeline',
+      'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
+      'footprint.run.outcome': 'ok',
+      'footprint.composition.kind': 'sequence',
+      'footprint.composition.status': 'ok',
       'footprint.llm.calls': 2,
+      'footprint.tokens.input': 4,
+      'footprint.tokens.output': 4,
+      'footprint.cost.usd': 0,
     });
+    // A member's span: its own GenAI attributes and roll-ups, no run id or outcome of its own.
     const writer = sdk.spans().find((s) => s.name === 'invoke_agent Writer')!;
-    expect(writer.attributes).toMatchObject({ 'gen_ai.agent.id': 'writer', 'footprint.subflow.id': 'draft', 'footprint.llm.calls': 1 });
+    expect(writer.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Writer',
+      'gen_ai.agent.id': 'writer',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'm-writer',
+      'gen_ai.usage.input_tokens': 2,
+      'gen_ai.usage.output_tokens': 2,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'footprint.subflow.id': 'draft',
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'writer',
+      'footprint.turn.outcome': 'answered',
+      'footprint.llm.calls': 1,
+      'footprint.iterations': 1,
+      'footprint.cost.usd': 0,
+    });
     wellFormed();
   });
 
@@ -146,7 +173,22 @@ describe('Parallel', () => {
     expect(status('invoke_agent Legal')).toBe(SpanStatusCode.UNSET);
     const root = spans.find((s) => s.name === 'invoke_workflow panel')!;
     expect(root.status.code).toBe(SpanStatusCode.UNSET);
-    expect(root.attributes).toMatchObject({ 'footprint.run.outcome': 'ok', 'footprint.composition.status': 'partial' });
+    expect(root.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_workflow',
+      'gen_ai.workflow.name': 'panel',
+      'footprint.member.kind': 'parallel',
+      'footprint.member.id': 'panel',
+      'footprint.runner.kind': 'parallel',
+      'footprint.runner.id': 'panel',
+      'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
+      'footprint.run.outcome': 'ok',
+      'footprint.composition.kind': 'parallel',
+      'footprint.composition.status': 'partial',
+      'footprint.llm.calls': 2,
+      'footprint.tokens.input': 2,
+      'footprint.tokens.output': 3,
+      'footprint.cost.usd': 0,
+    });
     wellFormed();
 
     sdk.reset();
@@ -428,11 +470,30 @@ describe('a skill graph', () => {
     expect(await desk.run('help me')).toBe('Escalated answer.');
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Desk')!;
-    expect(root.attributes).toMatchObject({
+    expect(root.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Desk',
+      'gen_ai.agent.id': 'desk',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'small',
+      'gen_ai.usage.input_tokens': 615,
+      'gen_ai.usage.output_tokens': 12,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'desk',
+      'footprint.runner.kind': 'agent',
+      'footprint.runner.id': 'desk',
+      'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
+      'footprint.run.outcome': 'ok',
+      'footprint.turn.outcome': 'answered',
       'footprint.trip.kinds': 'ping_pong,rejected_cap',
       'footprint.escalated': true,
       'footprint.route.path': 'triage>billing>triage>billing>triage',
       'footprint.llm.calls': 8,
+      'footprint.iterations': 8,
+      'footprint.tokens.input': 615,
+      'footprint.tokens.output': 12,
+      'footprint.cost.usd': 0,
     });
     const eventsOf = (name: string) =>
       spans.filter((s) => s.events.some((e) => e.name === name)).map((s) => [s.name, s.attributes['footprint.stage.loop_iteration'] ?? 0]);

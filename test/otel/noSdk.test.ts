@@ -10,7 +10,7 @@ import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { quietLogger, registerInstrument } from '../../src/runtime/index.js';
-import { twoToolAgent } from '../support/agents.js';
+import { TURN_UP_TO_CHAT, twoToolAgent } from '../support/agents.js';
 import { render } from '../support/traceTree.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -80,12 +80,7 @@ describe('with an explicit TracerProvider and no context manager', () => {
     expect(tree.slice(0, 11)).toEqual([
       'invoke_agent Helper',
       '  Context',
-      '  SystemPrompt',
-      '  Messages',
-      '  Tools',
-      '  MessageAPI',
-      '  CallLLM',
-      '    chat m1 [CLIENT]',
+      ...TURN_UP_TO_CHAT,
       '  Route',
       '  ToolCalls',
       '    execute_tool lookup',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPaused, type Paused } from '../../src/runtime/index.js';
-import { approvalAgent } from '../support/agents.js';
+import { approvalAgent, TURN_UP_TO_CHAT } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -22,12 +22,7 @@ beforeEach(() => sdk.reset());
 const FIRST_SEGMENT = [
   'invoke_agent Refunds footprint.paused=true footprint.run.outcome=paused',
   '  Context',
-  '  SystemPrompt',
-  '  Messages',
-  '  Tools',
-  '  MessageAPI',
-  '  CallLLM',
-  '    chat m1 [CLIENT]',
+  ...TURN_UP_TO_CHAT,
   '  Route',
   '  ToolCalls footprint.paused=true',
   '    execute_tool lookup',
@@ -71,12 +66,7 @@ describe('resume', () => {
         '  ToolCalls',
         '    execute_tool approve',
         '  Context',
-        '  SystemPrompt',
-        '  Messages',
-        '  Tools',
-        '  MessageAPI',
-        '  CallLLM',
-        '    chat m1 [CLIENT]',
+        ...TURN_UP_TO_CHAT,
         '  Route',
         '  Final',
       ].join('\n'),

@@ -3,10 +3,11 @@
  * (path, version and key headers, system, content blocks for a tool round trip, input_schema) and how
  * it reads recorded-shape message objects, cache token counts included.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { anthropic, isProviderError, type LLMRequest, type ProviderError } from '../../src/runtime/providers/index.js';
-import { captureContent, endCapture } from './capture.js';
-import { sendJson, startWireServer, type WireServer } from './wireServer.js';
+import { describe, expect, it } from 'vitest';
+import { anthropic, type LLMRequest } from '../../src/runtime/providers/index.js';
+import { captureContent } from './capture.js';
+import { failureOf, wireServerPerTest } from './perTest.js';
+import { sendJson } from './wireServer.js';
 
 /** Shaped like a real claude-sonnet-4 answer: a text block, then a tool_use block, with cache usage. */
 const TOOL_USE_MESSAGE = {
@@ -56,25 +57,11 @@ const WEATHER_SCHEMA = {
   required: ['location'],
 };
 
-let server: WireServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  endCapture();
-});
-
-async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
+const serve = wireServerPerTest();
 
 describe('anthropic', () => {
   it('sends the exact Messages request and reads text + tool_use blocks with cache usage', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, TOOL_USE_MESSAGE));
+    const server = await serve((_req, res) => sendJson(res, 200, TOOL_USE_MESSAGE));
     const provider = anthropic({ apiKey: 'sk-ant-test', baseURL: server.url });
     const request: LLMRequest = {
       model: 'claude-sonnet-4-20250514',
@@ -152,7 +139,7 @@ describe('anthropic', () => {
   });
 
   it('lets the request set max_tokens, omits unset fields, concatenates text blocks, skips thinking', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, TEXT_MESSAGE));
+    const server = await serve((_req, res) => sendJson(res, 200, TEXT_MESSAGE));
     const provider = anthropic({ baseURL: `${server.url}/`, maxTokens: 4096 });
 
     const response = await provider.complete({ model: 'claude-3-5-haiku-latest', messages: [{ role: 'user', content: 'Summary?' }], maxTokens: 64 });
@@ -172,13 +159,13 @@ describe('anthropic', () => {
   });
 
   it('uses the maxTokens option when the request sets none', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, TEXT_MESSAGE));
+    const server = await serve((_req, res) => sendJson(res, 200, TEXT_MESSAGE));
     await anthropic({ baseURL: server.url, maxTokens: 4096 }).complete({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     expect((server.requests[0].json as { max_tokens: number }).max_tokens).toBe(4096);
   });
 
   it('passes stop_sequence through as the stop reason', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, { ...TEXT_MESSAGE, stop_reason: 'stop_sequence', stop_sequence: '###' }));
+    const server = await serve((_req, res) => sendJson(res, 200, { ...TEXT_MESSAGE, stop_reason: 'stop_sequence', stop_sequence: '###' }));
     const response = await anthropic({ baseURL: server.url }).complete({ model: 'm', messages: [] });
     expect(response.stopReason).toBe('stop_sequence');
   });
@@ -186,7 +173,7 @@ describe('anthropic', () => {
   it('reports a response without a usage block (or without both counts) as no usage, not zeros', async () => {
     const { usage: _usage, ...withoutUsage } = TEXT_MESSAGE;
     const bodies = [withoutUsage, { ...TEXT_MESSAGE, usage: { output_tokens: 12 } }];
-    server = await startWireServer((_req, res, index) => sendJson(res, 200, bodies[index]));
+    const server = await serve((_req, res, index) => sendJson(res, 200, bodies[index]));
     for (let call = 0; call < bodies.length; call++) {
       const response = await anthropic({ baseURL: server.url }).complete({ model: 'm', messages: [] });
       expect(response.content).toBe('Paris: 18°C. Tokyo: 24°C.');
@@ -197,7 +184,7 @@ describe('anthropic', () => {
   it('treats a 200 without a content array as malformed_response carrying the body (under content capture)', async () => {
     captureContent();
     const body = { id: 'msg_1', type: 'message', role: 'assistant', stop_reason: 'end_turn' };
-    server = await startWireServer((_req, res) => sendJson(res, 200, body));
+    const server = await serve((_req, res) => sendJson(res, 200, body));
     const error = await failureOf(anthropic({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
     expect(error.kind).toBe('malformed_response');
     expect(error.retryable).toBe(false);
@@ -207,7 +194,7 @@ describe('anthropic', () => {
 
   it('treats a tool_use block whose input is not an object as malformed_response', async () => {
     const body = { ...TOOL_USE_MESSAGE, content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: '{"location":"Paris"}' }] };
-    server = await startWireServer((_req, res) => sendJson(res, 200, body));
+    const server = await serve((_req, res) => sendJson(res, 200, body));
     const error = await failureOf(anthropic({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
     expect(error.kind).toBe('malformed_response');
     expect(error.message).toContain('content[0]');

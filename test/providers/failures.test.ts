@@ -4,19 +4,18 @@
  * cancellation (the request really dropped on the wire, never retried) and refused connections —
  * each one a typed ProviderError.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropic,
-  isProviderError,
   openaiCompatible,
   type FetchLike,
   type LLMProvider,
   type LLMRequest,
-  type ProviderError,
   type TransportOptions,
 } from '../../src/runtime/providers/index.js';
-import { captureContent, endCapture } from './capture.js';
-import { closedPort, sendJson, startWireServer, type WireServer } from './wireServer.js';
+import { captureContent } from './capture.js';
+import { failureOf, wireServerPerTest } from './perTest.js';
+import { closedPort, sendJson } from './wireServer.js';
 
 interface Target {
   label: string;
@@ -62,21 +61,7 @@ const PING: LLMRequest = { model: 'test-model', messages: [{ role: 'user', conte
 /** Retries without real waiting, so the suite stays fast. */
 const FAST: TransportOptions = { retryBaseMs: 1 };
 
-let server: WireServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  endCapture();
-});
-
-async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
+const serve = wireServerPerTest();
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,7 +75,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 describe.each(targets)('$label failures', (target) => {
   it('400: not retried, typed with status and the error type; the body itself stays out', async () => {
     const body = target.errorBody('invalid_request_error', "Invalid value for 'temperature': must be <= 2.");
-    server = await startWireServer((_req, res) => sendJson(res, 400, body));
+    const server = await serve((_req, res) => sendJson(res, 400, body));
     const name = target.make('http://x', {}).name;
     const error = await failureOf(target.make(server.url, FAST).complete(PING));
     expect(error.kind).toBe('http');
@@ -106,7 +91,7 @@ describe.each(targets)('$label failures', (target) => {
   it('400 under content capture: the API message and the raw body are kept', async () => {
     captureContent();
     const body = target.errorBody('invalid_request_error', "Invalid value for 'temperature': must be <= 2.");
-    server = await startWireServer((_req, res) => sendJson(res, 400, body));
+    const server = await serve((_req, res) => sendJson(res, 400, body));
     const name = target.make('http://x', {}).name;
     const error = await failureOf(target.make(server.url, FAST).complete(PING));
     expect(error.message).toBe(`${name}: HTTP 400 (type invalid_request_error): Invalid value for 'temperature': must be <= 2.`);
@@ -122,7 +107,7 @@ describe.each(targets)('$label failures', (target) => {
     [503, true],
     [529, true],
   ])('HTTP %i is retryable: %s', async (status, retryable) => {
-    server = await startWireServer((_req, res) => sendJson(res, status, target.errorBody('some_error', 'nope')));
+    const server = await serve((_req, res) => sendJson(res, status, target.errorBody('some_error', 'nope')));
     const error = await failureOf(target.make(server.url, { maxRetries: 0 }).complete(PING));
     expect(error.status).toBe(status);
     expect(error.retryable).toBe(retryable);
@@ -130,7 +115,7 @@ describe.each(targets)('$label failures', (target) => {
 
   it('429 then 200: retried once after the Retry-After the server asked for', async () => {
     const arrivals: number[] = [];
-    server = await startWireServer((_req, res, index) => {
+    const server = await serve((_req, res, index) => {
       arrivals.push(performance.now());
       if (index === 0) {
         sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached'), { 'retry-after': '0.15' });
@@ -146,7 +131,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('500 three times: gives up after maxRetries + 1 attempts with the last error', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error')));
+    const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error')));
     const error = await failureOf(target.make(server.url, { ...FAST, maxRetries: 2 }).complete(PING));
     expect(server.requests).toHaveLength(3);
     expect(error.kind).toBe('http');
@@ -156,7 +141,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('the default maxRetries is 2', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 503, 'upstream unavailable'));
+    const server = await serve((_req, res) => sendJson(res, 503, 'upstream unavailable'));
     await failureOf(target.make(server.url, FAST).complete(PING));
     expect(server.requests).toHaveLength(3);
   });
@@ -164,7 +149,7 @@ describe.each(targets)('$label failures', (target) => {
   it('a non-JSON error page: status kept; under content capture the raw body, bounded', async () => {
     captureContent();
     const page = `<html><body>${'502 Bad Gateway '.repeat(1000)}</body></html>`;
-    server = await startWireServer((_req, res) => {
+    const server = await serve((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end(page);
     });
@@ -175,7 +160,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('a 200 whose body is not JSON: malformed_response, not retried, the text kept only under content capture', async () => {
-    server = await startWireServer((_req, res) => {
+    const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"id": "x", "choices": [');
     });
@@ -192,7 +177,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('a server that never answers: timeout, retryable', async () => {
-    server = await startWireServer(() => {});
+    const server = await serve(() => {});
     const started = performance.now();
     const error = await failureOf(target.make(server.url, { timeoutMs: 100, maxRetries: 0 }).complete(PING));
     expect(error.kind).toBe('timeout');
@@ -202,7 +187,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('a timeout is retried like any retryable failure', async () => {
-    server = await startWireServer((_req, res, index) => {
+    const server = await serve((_req, res, index) => {
       if (index > 0) sendJson(res, 200, target.ok);
     });
     const response = await target.make(server.url, { ...FAST, timeoutMs: 100 }).complete(PING);
@@ -213,7 +198,7 @@ describe.each(targets)('$label failures', (target) => {
   it('caller abort mid-request: aborted, the connection really dropped, no further attempt', async () => {
     let arrived!: () => void;
     const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-    server = await startWireServer(() => arrived());
+    const server = await serve(() => arrived());
     const controller = new AbortController();
     const reason = new Error('user pressed stop');
 
@@ -231,7 +216,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('caller abort during the backoff wait: aborted at once, no further attempt', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error')));
+    const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error')));
     const controller = new AbortController();
     const provider = target.make(server.url, { retryBaseMs: 10_000 });
     const started = performance.now();
@@ -246,7 +231,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('an already-aborted signal: nothing is sent', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, target.ok));
+    const server = await serve((_req, res) => sendJson(res, 200, target.ok));
     const error = await failureOf(target.make(server.url, FAST).complete(PING, { signal: AbortSignal.abort() }));
     expect(error.kind).toBe('aborted');
     expect(server.requests).toHaveLength(0);

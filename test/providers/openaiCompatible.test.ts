@@ -3,10 +3,11 @@
  * sends (path, headers, body with tool schemas and a tool-call round trip) and how it reads
  * recorded-shape answers from OpenAI and Ollama.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { isProviderError, openaiCompatible, type LLMRequest, type ProviderError } from '../../src/runtime/providers/index.js';
-import { captureContent, endCapture } from './capture.js';
-import { sendJson, startWireServer, type WireServer } from './wireServer.js';
+import { describe, expect, it } from 'vitest';
+import { openaiCompatible, type LLMRequest } from '../../src/runtime/providers/index.js';
+import { captureContent } from './capture.js';
+import { failureOf, wireServerPerTest } from './perTest.js';
+import { sendJson } from './wireServer.js';
 
 /** Shaped like a real gpt-4o answer that calls two tools. */
 const TOOL_CALL_COMPLETION = {
@@ -71,12 +72,7 @@ const WEATHER_SCHEMA = {
   additionalProperties: false,
 };
 
-let server: WireServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  endCapture();
-});
+const serve = wireServerPerTest();
 
 function completionWith(patch: { message?: Record<string, unknown>; finish_reason?: unknown; usage?: unknown }) {
   const choice = OLLAMA_COMPLETION.choices[0];
@@ -87,18 +83,9 @@ function completionWith(patch: { message?: Record<string, unknown>; finish_reaso
   };
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
-
 describe('openaiCompatible', () => {
   it('sends the exact Chat Completions request and reads a tool-call answer', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, TOOL_CALL_COMPLETION));
+    const server = await serve((_req, res) => sendJson(res, 200, TOOL_CALL_COMPLETION));
     const provider = openaiCompatible({
       baseURL: `${server.url}/v1`,
       apiKey: 'sk-test-123',
@@ -184,7 +171,7 @@ describe('openaiCompatible', () => {
   });
 
   it('omits unset fields and Authorization for a keyless local server (Ollama)', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, OLLAMA_COMPLETION));
+    const server = await serve((_req, res) => sendJson(res, 200, OLLAMA_COMPLETION));
     const provider = openaiCompatible({ baseURL: `${server.url}/v1/`, name: 'ollama' });
 
     const response = await provider.complete({ model: 'llama3.2', messages: [{ role: 'user', content: 'Weather in Paris?' }] });
@@ -206,7 +193,7 @@ describe('openaiCompatible', () => {
 
   it('normalises finish reasons and passes unknown ones through', async () => {
     const reasons = ['length', 'content_filter', 'eos_token', null];
-    server = await startWireServer((_req, res, i) => sendJson(res, 200, completionWith({ finish_reason: reasons[i] })));
+    const server = await serve((_req, res, i) => sendJson(res, 200, completionWith({ finish_reason: reasons[i] })));
     const provider = openaiCompatible({ baseURL: server.url });
     const stops: string[] = [];
     for (let i = 0; i < reasons.length; i++) {
@@ -216,7 +203,7 @@ describe('openaiCompatible', () => {
   });
 
   it('keeps text content that comes alongside tool calls, and reads empty arguments as {}', async () => {
-    server = await startWireServer((_req, res) =>
+    const server = await serve((_req, res) =>
       sendJson(
         res,
         200,
@@ -235,7 +222,7 @@ describe('openaiCompatible', () => {
   });
 
   it('reports a missing usage block as no usage (unknown, not zero) rather than failing the answer', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: undefined })));
+    const server = await serve((_req, res) => sendJson(res, 200, completionWith({ usage: undefined })));
     const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
     expect(response.content).toBe('It is 18°C and sunny in Paris.');
     expect('usage' in response).toBe(false);
@@ -243,13 +230,13 @@ describe('openaiCompatible', () => {
 
   it('reads the reasoning tokens a reasoning model reports (inside completion_tokens, also given apart)', async () => {
     const usage = { prompt_tokens: 40, completion_tokens: 250, total_tokens: 290, completion_tokens_details: { reasoning_tokens: 192 } };
-    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage })));
+    const server = await serve((_req, res) => sendJson(res, 200, completionWith({ usage })));
     const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'o4-mini', messages: [] });
     expect(response.usage).toEqual({ input: 40, output: 250, reasoning: 192 });
   });
 
   it('reports a usage block without both counts as no usage (a guessed count would pass for a real one)', async () => {
-    server = await startWireServer((_req, res) => sendJson(res, 200, completionWith({ usage: { prompt_tokens: 12 } })));
+    const server = await serve((_req, res) => sendJson(res, 200, completionWith({ usage: { prompt_tokens: 12 } })));
     const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
     expect('usage' in response).toBe(false);
   });
@@ -257,7 +244,7 @@ describe('openaiCompatible', () => {
   it('turns unparseable tool-call arguments into a malformed_response with the raw arguments (under content capture)', async () => {
     captureContent();
     const broken = '{"location": "Paris, France"';
-    server = await startWireServer((_req, res) =>
+    const server = await serve((_req, res) =>
       sendJson(
         res,
         200,
@@ -277,7 +264,7 @@ describe('openaiCompatible', () => {
 
   it('rejects arguments that are JSON but not an object', async () => {
     captureContent();
-    server = await startWireServer((_req, res) =>
+    const server = await serve((_req, res) =>
       sendJson(
         res,
         200,
@@ -294,7 +281,7 @@ describe('openaiCompatible', () => {
   it('treats a 200 without choices[0].message as malformed_response carrying the body (under content capture)', async () => {
     captureContent();
     const body = { id: 'chatcmpl-1', object: 'chat.completion', choices: [] };
-    server = await startWireServer((_req, res) => sendJson(res, 200, body));
+    const server = await serve((_req, res) => sendJson(res, 200, body));
     const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
     expect(error.kind).toBe('malformed_response');
     expect(error.retryable).toBe(false);

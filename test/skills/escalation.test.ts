@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
-import { answer, pick, PRICING, record, usdOf } from './harness.js';
+import { answer, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
@@ -17,7 +17,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
     name: 'strong',
     replies: [pick('nope'), pick('diagnose'), answer('First run: the optic.')],
   });
-  const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+  const triage = triageSkill();
   const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find it.', provider: big, model: 'big-1' });
   const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
   const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();

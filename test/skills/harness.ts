@@ -2,7 +2,8 @@
  * Shared pieces of the skill-graph scenarios: scripted replies that call read_skill with fixed token
  * usage (so spend is exact), a price table for the test models, and an event log per runner.
  */
-import type { EventPayloads, EventType, Runner, ScriptedReply, TypedEvent } from '../../src/index.js';
+import { expect } from 'vitest';
+import { defineSkill, type EventPayloads, type EventType, type Runner, type ScriptedReply, type TypedEvent } from '../../src/index.js';
 
 /** Every scripted reply uses this much, so each call costs tokens x price exactly. */
 export const USAGE = { input: 100, output: 10 };
@@ -19,6 +20,29 @@ export const PRICING = {
 export function usdOf(model: keyof typeof PRICING, calls = 1): number {
   const price = PRICING[model];
   return (calls * (USAGE.input * price.input + USAGE.output * price.output)) / 1_000_000;
+}
+
+/** The entry skill every scenario starts in: no brain or tools of its own. */
+export function triageSkill() {
+  return defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+}
+
+/**
+ * The route.trip payload the default guard emits when a skill's third refusal in a row is labelled,
+ * two calls (by `model`) after the rejection run began; the expected value a test pins exactly.
+ */
+export function labelledRejectionTrip(trip: { turnId: string; skill: string; iteration: number; model: keyof typeof PRICING }) {
+  return {
+    agentId: 'desk',
+    turnId: trip.turnId,
+    kind: 'rejected_cap',
+    skills: [trip.skill],
+    count: 3,
+    iteration: trip.iteration,
+    tokensSinceLoop: 2 * CALL_TOKENS,
+    costSinceLoopUsd: expect.closeTo(usdOf(trip.model, 2), 15),
+    action: 'label',
+  };
 }
 
 export function pick(id: string): ScriptedReply {

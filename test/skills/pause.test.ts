@@ -7,14 +7,14 @@
 import { expect, it } from 'vitest';
 import { Agent, defineSkill, isPaused, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, CALL_TOKENS, pick, PRICING, record, usdOf, USAGE } from './harness.js';
+import { answer, labelledRejectionTrip, pick, PRICING, record, triageSkill, USAGE } from './harness.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
 function build(bigReplies: ScriptedReply[]) {
   const small = scripted({ name: 'small', replies: [pick('diagnose')] });
   const big = scripted({ name: 'big', replies: bigReplies });
-  const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+  const triage = triageSkill();
   const diagnose = defineSkill({
     id: 'diagnose',
     description: 'Find the cause',
@@ -83,17 +83,7 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   ]);
   // The rejection run began before the pause (after 2 calls) and tripped after it (after 4 calls).
   expect(after.of('footprint.route.trip')).toEqual([
-    {
-      agentId: 'desk',
-      turnId,
-      kind: 'rejected_cap',
-      skills: ['diagnose'],
-      count: 3,
-      iteration: 4,
-      tokensSinceLoop: 2 * CALL_TOKENS,
-      costSinceLoopUsd: expect.closeTo(usdOf('big-1', 2), 15),
-      action: 'label',
-    },
+    labelledRejectionTrip({ turnId, skill: 'diagnose', iteration: 4, model: 'big-1' }),
   ]);
   expect(second.recorder.getPath(runId)).toEqual(['triage', 'diagnose']);
   expect(second.recorder.getHops(runId).map((h) => h.iteration)).toEqual([1, 2, 3, 4, 5]);

@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, callTool, pick, PRICING, record, usdOf } from './harness.js';
+import { answer, callTool, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
 function build() {
   const small = scripted({ name: 'small', replies: [pick('diagnose'), answer('Replace the cable on port 3.')] });
   const big = scripted({ name: 'big', replies: [callTool('get_counters', { port: 3 })] });
-  const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+  const triage = triageSkill();
   const diagnose = defineSkill({
     id: 'diagnose',
     description: 'Read the port counters',

@@ -5,13 +5,13 @@
  * Trips are emitted as events at the stage that detected them, with the spend since the loop began.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply } from '../../src/index.js';
+import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, CALL_TOKENS, callTool, pick, PRICING, record, usdOf } from './harness.js';
+import { answer, CALL_TOKENS, callTool, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
-const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+const triage = triageSkill();
 const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' });
 const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
 const probe = {
@@ -20,6 +20,16 @@ const probe = {
   inputSchema: { type: 'object' },
   execute: () => 'all lights green',
 };
+
+/** The desk agent on the small model, walking `graph` with a route recorder, and its event log. */
+function recordedDesk(options: { graph: SkillGraph; replies: ScriptedReply[]; maxIterations: number; tools?: Tool[] }) {
+  const recorder = routeRecorder({ agentId: 'desk' });
+  const provider = scripted({ name: 'small', replies: options.replies });
+  const builder = Agent.create({ provider, model: 'small-1', id: 'desk', maxIterations: options.maxIterations, pricing: PRICING });
+  for (const tool of options.tools ?? []) builder.tool(tool);
+  const agent = builder.skillGraph(options.graph, { routeRecorder: recorder }).build();
+  return { agent, recorder, log: record(agent) };
+}
 
 describe('ping-pong', () => {
   const graph = skillGraph()
@@ -46,13 +56,7 @@ describe('ping-pong', () => {
       pick('diagnose'), // 13: 4 alternating transitions between diagnose and fix: trip
       answer('Gave up looping.'),
     ];
-    const provider = scripted({ name: 'small', replies });
-    const recorder = routeRecorder({ agentId: 'desk' });
-    const agent = Agent.create({ provider, model: 'small-1', id: 'desk', maxIterations: 20, pricing: PRICING })
-      .tool(probe)
-      .skillGraph(graph, { routeRecorder: recorder })
-      .build();
-    const log = record(agent);
+    const { agent, recorder, log } = recordedDesk({ graph, replies, maxIterations: 20, tools: [probe] });
 
     expect(await agent.run('The link flaps.')).toBe('Gave up looping.');
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
@@ -157,12 +161,7 @@ describe('rejected cap', () => {
       pick('triage'), // 10: rejected (3): second trip
       answer('Replace the optic.'),
     ];
-    const provider = scripted({ name: 'small', replies });
-    const recorder = routeRecorder({ agentId: 'desk' });
-    const agent = Agent.create({ provider, model: 'small-1', id: 'desk', maxIterations: 15, pricing: PRICING })
-      .skillGraph(graph, { routeRecorder: recorder })
-      .build();
-    const log = record(agent);
+    const { agent, recorder, log } = recordedDesk({ graph, replies, maxIterations: 15 });
 
     expect(await agent.run('No light on port 9.')).toBe('Replace the optic.');
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
@@ -180,28 +179,8 @@ describe('rejected cap', () => {
     expect(rejected.every((r) => r.turnId === turnId && r.agentId === 'desk')).toBe(true);
     const trips = log.events('footprint.route.trip');
     expect(trips.map((t) => t.payload)).toEqual([
-      {
-        agentId: 'desk',
-        turnId,
-        kind: 'rejected_cap',
-        skills: ['diagnose'],
-        count: 3,
-        iteration: 4,
-        tokensSinceLoop: 2 * CALL_TOKENS,
-        costSinceLoopUsd: expect.closeTo(usdOf('small-1', 2), 15),
-        action: 'label',
-      },
-      {
-        agentId: 'desk',
-        turnId,
-        kind: 'rejected_cap',
-        skills: ['fix'],
-        count: 3,
-        iteration: 10,
-        tokensSinceLoop: 2 * CALL_TOKENS,
-        costSinceLoopUsd: expect.closeTo(usdOf('small-1', 2), 15),
-        action: 'label',
-      },
+      labelledRejectionTrip({ turnId, skill: 'diagnose', iteration: 4, model: 'small-1' }),
+      labelledRejectionTrip({ turnId, skill: 'fix', iteration: 10, model: 'small-1' }),
     ]);
     // At the ToolCalls stage whose third rejection tripped it.
     const third = log.events('footprint.skill.rejected')[2]!;

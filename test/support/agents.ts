@@ -16,6 +16,12 @@ function toolResults(request: LLMRequest): number {
   return request.messages.filter((m) => m.role === 'tool').length;
 }
 
+/**
+ * One agent turn from SystemPrompt to its chat call, as render() prints it under the run span: every
+ * agent in these fixtures walks these stages in this order before it routes.
+ */
+export const TURN_UP_TO_CHAT = ['  SystemPrompt', '  Messages', '  Tools', '  MessageAPI', '  CallLLM', '    chat m1 [CLIENT]'];
+
 /** Three iterations: lookup + weather in parallel, then lookup, then the answer. */
 export function twoToolAgent(options: { answer?: string; delayMs?: number } = {}) {
   const provider = scripted({

@@ -11,7 +11,7 @@ import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/br
 import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
 import type { SkillGraph } from '../skills/graph.js';
 import { buildAgentChart } from './chart.js';
-import type { AgentConfig } from './config.js';
+import { profileOf, type AgentConfig } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
 import type { AgentOptions, Tool } from './types.js';
 
@@ -53,8 +53,7 @@ export class Agent extends Runner {
   }
 
   override profile(): RunnerProfile {
-    const { provider, model, temperature, maxTokens } = this.config;
-    return { provider: provider.name, model, temperature, maxTokens };
+    return profileOf(this.config);
   }
 
   static create(options: AgentOptions): AgentBuilder {

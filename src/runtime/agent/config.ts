@@ -2,6 +2,7 @@
 import type { MemberRef } from '../../events/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
+import type { RunnerProfile } from '../run/index.js';
 import type { SkillCursor } from '../skills/cursor.js';
 import type { CompiledTool } from './toolRunner.js';
 
@@ -20,4 +21,10 @@ export interface AgentConfig {
   /** Names of the agent's own tools (always visible). */
   ownTools: readonly string[];
   cursor?: SkillCursor;
+}
+
+/** What a runner built on this configuration reports as its profile (its brain and sampling). */
+export function profileOf(config: AgentConfig): RunnerProfile {
+  const { provider, model, temperature, maxTokens } = config;
+  return { provider: provider.name, model, temperature, maxTokens };
 }

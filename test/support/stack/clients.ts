@@ -5,20 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { DemoSummary } from '../../../src/cli/summary.js';
 import { REPO } from '../../stack/stack-files.js';
 
-export interface DemoSummaryNumbers {
-  runs: number;
-  outcomes: Record<string, number>;
-  llmCalls: number;
-  costUsd: number;
-  costByRoute: Record<string, number>;
-  costByModel: Record<string, number>;
-  trips: Record<string, number>;
-  escalations: number;
-  rejections: number;
-  toolFailures: number;
-}
+/** The printed summary parsed back: the same fields src/cli/summary.ts counts. */
+export type DemoSummaryNumbers = DemoSummary;
 
 /** The numbers of the demo's summary block (src/cli/summary.ts's format). */
 export function parseDemoSummary(stdout: string): DemoSummaryNumbers {
