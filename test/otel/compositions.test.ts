@@ -336,10 +336,8 @@ describe('llmRouter and llmSwarm', () => {
       agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
     });
     expect(await desk.run('sue them')).toBe('see a lawyer');
-    const spans = sdk.spans();
-    const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
-    const evaluated = spans.flatMap((s) => s.events.filter((e) => e.name === 'gen_ai.evaluation.result').map((e) => ({ span: s, event: e })));
-    expect(evaluated.map(({ span, event }) => [span.name, byId.get(span.parentSpanContext?.spanId ?? '')?.name, event.attributes])).toEqual([
+    const evaluated = evaluations();
+    expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
       [
         'chat router-m',
         'CallLLM',
@@ -359,10 +357,8 @@ describe('llmRouter and llmSwarm', () => {
     const router = llmRouter({ provider: scripted({ replies: ['billing, I think'] }), model: 'router-m', agents: roster, id: 'triage' });
     const desk = Sequence.create({ id: 'desk' }).step('triage', router.step).build();
     await expect(desk.run('I want my money back')).rejects.toThrow('the router answer is not JSON');
-    const spans = sdk.spans();
-    const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
-    const evaluated = spans.flatMap((s) => s.events.filter((e) => e.name === 'gen_ai.evaluation.result').map((e) => ({ span: s, event: e })));
-    expect(evaluated.map(({ span, event }) => [span.name, byId.get(span.parentSpanContext?.spanId ?? '')?.name, event.attributes])).toEqual([
+    const evaluated = evaluations();
+    expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
       [
         'chat router-m',
         'CallLLM',
@@ -618,3 +614,14 @@ describe('a pause inside a Sequence step', () => {
     expect(sdk.unended()).toEqual([]);
   });
 });
+
+/** Every gen_ai.evaluation.result event of the run, with the span it sits on and that span's parent's name. */
+function evaluations() {
+  const spans = sdk.spans();
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+  return spans.flatMap((span) =>
+    span.events
+      .filter((e) => e.name === 'gen_ai.evaluation.result')
+      .map((event) => ({ span, parent: byId.get(span.parentSpanContext?.spanId ?? '')?.name, event })),
+  );
+}

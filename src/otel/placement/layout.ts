@@ -13,7 +13,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { CombinedRecorder } from 'footprintjs';
-import type { OpenSpan } from './runSpans.js';
+import type { OpenSpan, RunSpans } from './runSpans.js';
 
 /** What an agent or composition span is called and carries (kept across a pause, by subflow path). */
 export interface MemberIdentity {
@@ -53,6 +53,15 @@ export interface SpanLayout {
    * Returns true when it recorded the failure's exception event on a span of its own.
    */
   finish?(end: LayoutEnd): boolean;
+}
+
+/** What a member layout starts from: the run's spans and the identities of its members. */
+export interface MemberLayoutInit {
+  run: RunSpans;
+  /** Member spans that were open when the run paused (a resumed run names them again), by path key. */
+  carried: Record<string, MemberIdentity>;
+  /** Members known before the run starts, by path key (memberDirectory): their spans start named, with the sampling-relevant attributes. */
+  expected?: Record<string, MemberIdentity>;
 }
 
 /** A layout whose member spans (agents, compositions) follow typed events: the layouts of runner runs. */

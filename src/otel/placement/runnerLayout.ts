@@ -22,7 +22,7 @@ import {
   markFailed,
   recordFailure,
 } from '../encoding/index.js';
-import type { HookGuard, LayoutEnd, MemberFailure, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
+import type { HookGuard, LayoutEnd, MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
 import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -50,14 +50,6 @@ interface Stage {
   attempts: number;
 }
 
-export interface RunnerLayoutInit {
-  run: RunSpans;
-  /** Member spans that were open when the run paused (a resumed run names them again), by path key. */
-  carried: Record<string, MemberIdentity>;
-  /** Members known before the run starts, by path key: their spans start named (sampling-relevant attributes at start). */
-  expected?: Record<string, MemberIdentity>;
-}
-
 export class RunnerLayout implements MemberLayout {
   private readonly stages = new Map<string, Stage>();
   /** The current member of each subflow path ('' is the run itself). */
@@ -67,7 +59,7 @@ export class RunnerLayout implements MemberLayout {
   private readonly carried: Record<string, MemberIdentity>;
   private readonly expected: Record<string, MemberIdentity>;
 
-  constructor({ run, carried, expected }: RunnerLayoutInit) {
+  constructor({ run, carried, expected }: MemberLayoutInit) {
     this.run = run;
     this.carried = carried;
     this.expected = expected ?? {};

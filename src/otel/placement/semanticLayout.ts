@@ -7,20 +7,12 @@
  */
 import { stageIds } from '../../events/index.js';
 import { GEN_AI_AGENT_DESCRIPTION, markFailed } from '../encoding/index.js';
-import type { MemberFailure, MemberIdentity, MemberLayout, RecorderHooks } from './layout.js';
+import type { MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 interface Member {
   opened: OpenSpan;
   identity: MemberIdentity;
-}
-
-export interface SemanticLayoutInit {
-  run: RunSpans;
-  /** Member spans that were open when the run paused (reopened when one of their events arrives). */
-  carried: Record<string, MemberIdentity>;
-  /** The identities of the run's members known before it starts, by path key (memberDirectory): what the events do not say. */
-  expected?: Record<string, MemberIdentity>;
 }
 
 export class SemanticLayout implements MemberLayout {
@@ -30,7 +22,7 @@ export class SemanticLayout implements MemberLayout {
   private readonly carried: Record<string, MemberIdentity>;
   private readonly expected: Record<string, MemberIdentity>;
 
-  constructor({ run, carried, expected }: SemanticLayoutInit) {
+  constructor({ run, carried, expected }: MemberLayoutInit) {
     this.run = run;
     this.carried = carried;
     this.expected = expected ?? {};
