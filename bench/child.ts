@@ -6,14 +6,18 @@
  *
  *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
  *   replay-full | replay-semantic: the bridge alone, a recorded turn replayed (bench/bridgeReplay.ts)
- *   context-only: the untraced turn inside an OTel context (AsyncLocalStorage propagation, no spans)
+ *   hooks-only: the untraced turn plus a recorder with two empty stage hooks (footprintjs's dispatch)
+ *   hooks-activate: hooks-only, plus the run in a context of its own and a new context made active at
+ *     every stage start, as the bridge does (AsyncLocalStorage propagation through the engine's promises)
+ *   full-unsampled: full detail with every span unsampled: the bridge's own work, with the SDK's
+ *     cheapest path (non-recording spans)
  *   clone-bytes: not timed; what footprintjs copies per untraced turn (bench/cloneBytes.ts)
  */
 import { context, createContextKey, trace, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { FlowChartExecutor } from 'footprintjs';
 
 const [mode = 'untraced', receiverUrl = ''] = process.argv.slice(2);
@@ -31,13 +35,15 @@ const countingNoop: SpanExporter = {
   forceFlush: async () => {},
 };
 
-const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'context-only'].includes(mode);
-if (mode === 'context-only') context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'hooks-only', 'hooks-activate'].includes(mode);
+const contextManager = new AsyncLocalStorageContextManager();
+if (mode === 'hooks-activate') context.setGlobalContextManager(contextManager.enable());
 let provider: BasicTracerProvider | undefined;
 if (traced) {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  context.setGlobalContextManager(contextManager.enable());
   const exporter = mode.endsWith('-otlp') ? new OTLPTraceExporter({ url: `${receiverUrl}/v1/traces` }) : countingNoop;
-  provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const sampler = mode === 'full-unsampled' ? new AlwaysOffSampler() : undefined;
+  provider = new BasicTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
   process.env.FOOTPRINT_OTEL_DETAIL = mode.includes('semantic') ? 'semantic' : 'full';
 }
@@ -133,10 +139,21 @@ if (mode === 'sdk-floor') {
   const tracer = trace.getTracer('bench-replay');
   const detail = mode === 'replay-semantic' ? 'semantic' : 'full';
   perUnit = await timePerCall(async () => replayTurn(steps, { tracer, detail }), RUNS);
-} else if (mode === 'context-only') {
-  // The runtime's untraced turn inside a context of its own, as the tracing run wrapper enters one.
-  const inside = createContextKey('bench.inside');
-  perUnit = await timePerCall(() => context.with(context.active().setValue(inside, true), () => agent.run(MESSAGE)), RUNS);
+} else if (mode === 'hooks-only' || mode === 'hooks-activate') {
+  // What footprintjs and AsyncLocalStorage cost a traced turn before any span: the bridge's two stage
+  // hooks, empty; with activation, the run in a new context and a new context entered at each stage start.
+  const key = createContextKey('bench.stage');
+  const activate = mode === 'hooks-activate';
+  const stop = registerInstrument({
+    id: 'bench.hooks',
+    start(run) {
+      const onStageStart = activate ? () => void contextManager.attach(context.active().setValue(key, true)) : () => {};
+      run.executor.attachCombinedRecorder({ id: 'bench.hooks', onStageStart, onStageEnd: () => {} }, { delivery: 'inline' });
+      return activate ? { around: (call) => context.with(context.active().setValue(key, false), call) } : {};
+    },
+  });
+  perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
+  stop();
 } else if (mode === 'bare') {
   // The chart in a plain executor, inside the run hub its stages reach for their run's store.
   const { withHub } = await import('../src/runtime/run/context.js');

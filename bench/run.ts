@@ -39,7 +39,7 @@ async function child<T>(script: string, args: string[], flags: string[] = []): P
 
 const loadAtStart = loadavg()[0]!;
 const receiver = await startReceiver();
-const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'replay-full', 'replay-semantic', 'context-only'];
+const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'hooks-only', 'hooks-activate', 'full-unsampled', 'replay-full', 'replay-semantic'];
 // Interleaved rounds (every mode once per round), the median per mode: drift in the machine's load
 // then hits every mode alike instead of whichever ran during a noisy minute.
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
@@ -92,6 +92,8 @@ const measured: Measured = {
 };
 const turnFloor = floorUs(measured);
 const ms = (us: number) => `${(us / 1000).toFixed(3)} ms`;
+const us = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(0)} µs`;
+const share = (value: number) => `${((value / (r('full-noop') - r('untraced'))) * 100).toFixed(0)}%`;
 const rows: [string, string, string][] = [
   ['footprintjs engine floor, linear chart (per stage)', `${r('engine-floor').toFixed(1)} µs`, ''],
   ['OTel SDK span creation floor (per span)', `${floor.toFixed(2)} µs`, ''],
@@ -103,9 +105,13 @@ const rows: [string, string, string][] = [
   ['full stage spans, OTLP/HTTP to 127.0.0.1', ms(r('full-otlp')), `${(r('full-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('full-otlp') / turnFloor).toFixed(2)}x floor`],
   ['semantic spans only, OTLP/HTTP to 127.0.0.1', ms(r('semantic-otlp')), `${(r('semantic-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-otlp') / turnFloor).toFixed(2)}x floor`],
   ['tracing overhead per stage (full)', `${bridgeUsPerStage(measured).toFixed(2)} µs`, `${(bridgeUsPerStage(measured) / floor).toFixed(2)}x SDK floor`],
-  ['where it goes: the bridge alone, full (replayed turn)', ms(r('replay-full')), `${(r('replay-full') / stages / floor).toFixed(2)}x SDK floor per stage; ${(r('replay-full') / (r('full-noop') - r('untraced')) * 100).toFixed(0)}% of the full overhead`],
-  ['  the bridge alone, semantic (replayed turn)', ms(r('replay-semantic')), `${(r('replay-semantic') / (r('semantic-noop') - r('untraced')) * 100).toFixed(0)}% of the semantic overhead`],
-  ['  untraced turn inside an OTel context (no spans)', ms(r('context-only')), `+${(r('context-only') - r('untraced')).toFixed(0)} µs over untraced: context propagation`],
+  ['where the full overhead goes, step by step:', '', ''],
+  ['  footprintjs dispatching two empty stage hooks', us(r('hooks-only') - r('untraced')), share(r('hooks-only') - r('untraced'))],
+  ['  + a context per stage (AsyncLocalStorage)', us(r('hooks-activate') - r('hooks-only')), share(r('hooks-activate') - r('hooks-only'))],
+  ['  + the bridge, every span unsampled', us(r('full-unsampled') - r('hooks-activate')), share(r('full-unsampled') - r('hooks-activate'))],
+  ['  + the SDK recording and batching the spans', us(r('full-noop') - r('full-unsampled')), share(r('full-noop') - r('full-unsampled'))],
+  ['the bridge alone, full (replayed turn)', ms(r('replay-full')), `${(r('replay-full') / stages / floor).toFixed(2)}x SDK floor per stage; ${share(r('replay-full'))} of the full overhead`],
+  ['the bridge alone, semantic (replayed turn)', ms(r('replay-semantic')), `${(r('replay-semantic') / (r('semantic-noop') - r('untraced')) * 100).toFixed(0)}% of the semantic overhead`],
 ];
 const targets = issue17Targets(measured);
 const memoryLine = (mode: string) => {

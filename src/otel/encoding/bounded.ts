@@ -40,19 +40,45 @@ export function safeJson(value: unknown, max = MAX_STRING): string {
 }
 
 /**
- * Flattens `value` into `out` under `prefix` ('' puts an object's keys at the top level; a bare
- * scalar then lands under 'value'). Keys beyond MAX_KEYS are counted in '<prefix>._dropped'.
+ * How a payload's field names become attribute names: the name to record a field under, and its
+ * value as recorded (e.g. milliseconds as seconds). Without one, field names are kept as they are.
  */
-export function flatten(value: unknown, prefix: string, out: Attributes = {}): Attributes {
+export type FieldNaming = (field: string, value: unknown) => readonly [name: string, value: unknown];
+
+/**
+ * Flattens `value` into `out` under `prefix` ('' puts an object's keys at the top level; a bare
+ * scalar then lands under 'value'), naming each field with `naming`. Keys beyond MAX_KEYS are
+ * counted in '<prefix>._dropped'.
+ */
+export function flatten(value: unknown, prefix: string, out: Attributes = {}, naming?: FieldNaming): Attributes {
   const budget = { left: MAX_KEYS, dropped: 0 };
   const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value) && toScalar(value) === undefined;
-  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, new WeakSet(), budget);
+  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, new WeakSet(), budget, naming);
   if (budget.dropped > 0) out[join(prefix, '_dropped')] = budget.dropped;
   return out;
 }
 
+/**
+ * The dotted keys built so far, by prefix and name: the same payload shapes come back on every run,
+ * and a key built once is one string instead of a new one per event. Bounded: once full, keys are
+ * built as they come.
+ */
+const keys = new Map<string, Map<string, string>>();
+const MAX_CACHED_KEYS = 4096;
+let cachedKeys = 0;
+
 function join(prefix: string, name: string): string {
-  return prefix === '' ? name : `${prefix}.${name}`;
+  if (prefix === '') return name;
+  let byName = keys.get(prefix);
+  const known = byName?.get(name);
+  if (known !== undefined) return known;
+  const key = `${prefix}.${name}`;
+  if (cachedKeys < MAX_CACHED_KEYS) {
+    if (!byName) keys.set(prefix, (byName = new Map()));
+    byName.set(name, key);
+    cachedKeys++;
+  }
+  return key;
 }
 
 interface Budget {
@@ -69,7 +95,7 @@ function put(out: Attributes, key: string, value: AttributeValue, budget: Budget
   out[key] = value;
 }
 
-function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget): void {
+function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget, naming?: FieldNaming): void {
   const scalar = toScalar(value);
   if (scalar !== undefined) {
     put(out, key, scalar, budget);
@@ -90,23 +116,24 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
     return;
   }
   ancestors.add(object);
-  const entries = object instanceof Map ? [...object.entries()].map(([k, v]) => [String(k), v] as const) : ownEntries(object);
-  for (const [name, child] of entries) walk(child, join(key, name), out, depth + 1, ancestors, budget);
+  if (object instanceof Map) for (const [field, child] of object) walkField(String(field), child, key, out, depth, ancestors, budget, naming);
+  else for (const field of Object.keys(object)) walkField(field, readField(object, field), key, out, depth, ancestors, budget, naming);
   ancestors.delete(object);
 }
 
-function ownEntries(object: object): (readonly [string, unknown])[] {
-  const entries: (readonly [string, unknown])[] = [];
-  for (const name of Object.keys(object)) {
-    let child: unknown;
-    try {
-      child = (object as Record<string, unknown>)[name];
-    } catch {
-      child = '[unreadable]';
-    }
-    entries.push([name, child]);
+function walkField(field: string, child: unknown, parentKey: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget, naming?: FieldNaming): void {
+  if (!naming) return walk(child, join(parentKey, field), out, depth + 1, ancestors, budget);
+  const [name, named] = naming(field, child);
+  walk(named, join(parentKey, name), out, depth + 1, ancestors, budget, naming);
+}
+
+/** A getter that throws leaves a marker instead. */
+function readField(object: object, field: string): unknown {
+  try {
+    return (object as Record<string, unknown>)[field];
+  } catch {
+    return '[unreadable]';
   }
-  return entries;
 }
 
 function toScalar(value: unknown): AttributeValue | undefined {

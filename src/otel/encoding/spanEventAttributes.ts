@@ -11,7 +11,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { EventType, TypedEvent } from '../../events/index.js';
-import { flatten, MAX_DEPTH } from './bounded.js';
+import { flatten, type FieldNaming } from './bounded.js';
 import { FP_MEMBER_ID, FP_MEMBER_KIND, FP_ROUTE } from './semconv.js';
 
 /**
@@ -30,7 +30,7 @@ export function eventAttributes(event: TypedEvent, capture: boolean): Attributes
   const hidden = capture ? undefined : CONTENT_FIELDS[event.type];
   let payload: unknown = event.payload;
   for (const path of hidden ?? []) payload = without(payload, path.split('.'));
-  const attributes = flatten(otelNamed(payload, 0), event.type);
+  const attributes = flatten(payload, event.type, {}, otelNamed);
   attributes[FP_MEMBER_KIND] = event.meta.member.kind;
   attributes[FP_MEMBER_ID] = event.meta.member.id;
   if (event.meta.route !== '') attributes[FP_ROUTE] = event.meta.route;
@@ -48,29 +48,32 @@ function without(value: unknown, path: readonly string[]): unknown {
   return copy;
 }
 
-/**
- * A copy of a plain payload object with OTel field names (see the header), down to the depth
- * flatten() walks; anything else (lists, class instances, values) is left for flatten() to bound.
- */
-function otelNamed(value: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH || !isPlainObject(value)) return value;
-  const named: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const child = readField(value, key);
-    const millis = MILLISECONDS.exec(key);
-    if (millis && typeof child === 'number') named[durationName(millis[1])] = child / 1000;
-    else named[snakeCase(key)] = otelNamed(child, depth + 1);
-  }
-  return named;
+/** A field's OTel name (see the header): a millisecond number is recorded in seconds under its duration name. */
+const otelNamed: FieldNaming = (field, value) => {
+  const names = namesOf(field);
+  return names.duration !== undefined && typeof value === 'number' ? [names.duration, value / 1000] : [names.plain, value];
+};
+
+interface OtelNames {
+  plain: string;
+  /** For a `…Ms` field: its name once the value is in seconds. */
+  duration?: string;
 }
 
-/** A getter that throws leaves a marker, as flatten() does. */
-function readField(value: Record<string, unknown>, key: string): unknown {
-  try {
-    return value[key];
-  } catch {
-    return '[unreadable]';
-  }
+/**
+ * Names by payload field. Field names come from the event catalog, so this stays small; it is
+ * bounded anyway (a payload may carry a map keyed by data), and past the bound names are computed.
+ */
+const namesByField = new Map<string, OtelNames>();
+const MAX_FIELDS = 1024;
+
+function namesOf(field: string): OtelNames {
+  let names = namesByField.get(field);
+  if (names) return names;
+  const millis = MILLISECONDS.exec(field);
+  names = { plain: snakeCase(field), duration: millis ? durationName(millis[1]!) : undefined };
+  if (namesByField.size < MAX_FIELDS) namesByField.set(field, names);
+  return names;
 }
 
 const MILLISECONDS = /^(.+)Ms$/;
@@ -87,10 +90,4 @@ function snakeCase(key: string): string {
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()
     .replace(/[^a-z0-9_]/g, '_');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
