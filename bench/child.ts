@@ -55,7 +55,14 @@ const { registerInstrument, now } = await import('../src/index.js');
 interface PerCall {
   wall: number;
   cpu: number;
+  /** Time the garbage collector paused the main thread (minor and major collections). */
+  gc: number;
 }
+
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
 
 async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
   for (let i = 0; i < WARMUP; i++) {
@@ -64,9 +71,11 @@ async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<
   }
   const wall: number[] = [];
   const cpu: number[] = [];
+  const gc: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
+    const gcStarted = gcMs;
     for (let i = 0; i < runs; i++) {
       await call();
       if (i % 50 === 0) await new Promise((r2) => setImmediate(r2));
@@ -74,12 +83,15 @@ async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<
     const cpuUsed = process.cpuUsage(cpuStarted);
     wall.push(((performance.now() - started) * 1000) / runs);
     cpu.push((cpuUsed.user + cpuUsed.system) / runs);
+    // GC entries arrive asynchronously: let the observer catch up before reading the sum.
+    await new Promise((r2) => setImmediate(r2));
+    gc.push(((gcMs - gcStarted) * 1000) / runs);
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { wall: median(wall), cpu: median(cpu) };
+  return { wall: median(wall), cpu: median(cpu), gc: median(gc) };
 }
 
-const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units });
+const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units, gc: t.gc / units });
 
 const agent = referenceAgent();
 
@@ -169,4 +181,4 @@ if (mode === 'sdk-floor') {
   perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
 }
 await provider?.shutdown();
-process.stdout.write(`${JSON.stringify({ mode, usPerUnit: perUnit.wall, cpuUsPerUnit: perUnit.cpu, stages, spansPerRun })}\n`);
+process.stdout.write(`${JSON.stringify({ mode, usPerUnit: perUnit.wall, cpuUsPerUnit: perUnit.cpu, gcUsPerUnit: perUnit.gc, stages, spansPerRun })}\n`);
