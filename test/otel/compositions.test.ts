@@ -300,6 +300,16 @@ describe('llmRouter and llmSwarm', () => {
   ];
   // Runner runs trace a subflow that is no member under its subflow id (scope hooks carry no display name).
   // The router's model call is its decision: invoke_agent {router id} (issue 13 item 2).
+  const billing = () => ({ ...roster[0], runner: agent('billing', 'refunded', 'Billing') });
+  const tech = () => ({ ...roster[1], runner: agent('tech', 'fixed', 'Tech') });
+  /** An llmSwarm over `agents` whose router sends the first turn to billing, then answers itself. */
+  const billingDesk = (agents = [billing(), tech()]) =>
+    llmSwarm({
+      id: 'desk',
+      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
+      model: 'router-m',
+      agents,
+    });
   const routerCall = (depth: number, id = 'router') => [`${pad(depth)}${id}`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}invoke_agent router`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
 
   it('traces a router step on its own: the router call (chat span, cost) and its decision', async () => {
@@ -333,23 +343,10 @@ describe('llmRouter and llmSwarm', () => {
       routerId: 'dispatch',
       provider: scripted({ replies: [JSON.stringify({ agentId: 'legal', message: 'see a lawyer' })] }),
       model: 'router-m',
-      agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
+      agents: [billing()],
     });
     expect(await desk.run('sue them')).toBe('see a lawyer');
-    const evaluated = evaluations();
-    expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
-      [
-        'chat router-m',
-        'CallLLM',
-        {
-          'gen_ai.evaluation.name': 'footprint.router_choice',
-          'gen_ai.evaluation.score.value': 0,
-          'gen_ai.evaluation.score.label': 'not_in_roster',
-          'gen_ai.evaluation.explanation': 'the router named an agent outside its roster',
-        },
-      ],
-    ]);
-    expect(evaluated[0]!.span.attributes['footprint.agent']).toBe('dispatch');
+    expectOneRouterChoiceJudged({ label: 'not_in_roster', explanation: 'the router named an agent outside its roster', routerId: 'dispatch' });
     wellFormed();
   });
 
@@ -357,34 +354,13 @@ describe('llmRouter and llmSwarm', () => {
     const router = llmRouter({ provider: scripted({ replies: ['billing, I think'] }), model: 'router-m', agents: roster, id: 'triage' });
     const desk = Sequence.create({ id: 'desk' }).step('triage', router.step).build();
     await expect(desk.run('I want my money back')).rejects.toThrow('the router answer is not JSON');
-    const evaluated = evaluations();
-    expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
-      [
-        'chat router-m',
-        'CallLLM',
-        {
-          'gen_ai.evaluation.name': 'footprint.router_choice',
-          'gen_ai.evaluation.score.value': 0,
-          'gen_ai.evaluation.score.label': 'malformed',
-          'gen_ai.evaluation.explanation': 'the router answer is not JSON',
-        },
-      ],
-    ]);
-    expect(evaluated[0]!.span.attributes['footprint.agent']).toBe('triage');
+    expectOneRouterChoiceJudged({ label: 'malformed', explanation: 'the router answer is not JSON', routerId: 'triage' });
     wellFormed();
   });
 
   it.each(['full', 'semantic'] as const)("gives an llmSwarm's agent span its roster description (%s detail)", async (detail) => {
     registerInstrument(tracingInstrument({ detail }));
-    const desk = llmSwarm({
-      id: 'desk',
-      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
-      model: 'router-m',
-      agents: [
-        { ...roster[0], runner: agent('billing', 'refunded', 'Billing') },
-        { ...roster[1], runner: agent('tech', 'fixed', 'Tech') },
-      ],
-    });
+    const desk = billingDesk();
     expect(await desk.run('money back')).toBe('All done.');
     const described = sdk.spans().filter((s) => s.attributes['gen_ai.agent.description'] !== undefined).map((s) => [s.name, s.attributes['gen_ai.agent.description']]);
     expect(described).toEqual([['invoke_agent Billing', 'Invoices and refunds']]);
@@ -392,15 +368,7 @@ describe('llmRouter and llmSwarm', () => {
   });
 
   it('traces an llmSwarm: a router call before every turn', async () => {
-    const desk = llmSwarm({
-      id: 'desk',
-      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
-      model: 'router-m',
-      agents: [
-        { ...roster[0], runner: agent('billing', 'refunded', 'Billing') },
-        { ...roster[1], runner: agent('tech', 'fixed', 'Tech') },
-      ],
-    });
+    const desk = billingDesk();
     expect(await desk.run('money back')).toBe('All done.');
     expect(render(sdk.spans())).toBe(
       [
@@ -430,12 +398,7 @@ describe('llmRouter and llmSwarm', () => {
     wellFormed();
     sdk.reset();
     semantic();
-    await llmSwarm({
-      id: 'desk',
-      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
-      model: 'router-m',
-      agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
-    }).run('money back');
+    await billingDesk([billing()]).run('money back');
     expect(render(sdk.spans())).toBe(
       [
         'invoke_workflow desk',
@@ -614,6 +577,27 @@ describe('a pause inside a Sequence step', () => {
     expect(sdk.unended()).toEqual([]);
   });
 });
+
+/**
+ * The run judged one router choice, as a failed footprint.router_choice evaluation with `label` on the
+ * chat span of the router `routerId` (under its CallLLM stage): the exact event attributes.
+ */
+function expectOneRouterChoiceJudged(expected: { label: string; explanation: string; routerId: string }): void {
+  const evaluated = evaluations();
+  expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
+    [
+      'chat router-m',
+      'CallLLM',
+      {
+        'gen_ai.evaluation.name': 'footprint.router_choice',
+        'gen_ai.evaluation.score.value': 0,
+        'gen_ai.evaluation.score.label': expected.label,
+        'gen_ai.evaluation.explanation': expected.explanation,
+      },
+    ],
+  ]);
+  expect(evaluated[0]!.span.attributes['footprint.agent']).toBe(expected.routerId);
+}
 
 /** Every gen_ai.evaluation.result event of the run, with the span it sits on and that span's parent's name. */
 function evaluations() {
