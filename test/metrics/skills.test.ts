@@ -5,15 +5,15 @@
  * the cursor was in. Model calls inside a skill carry that skill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, defineSkill, registerInstrument, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
+import { Agent, registerInstrument, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
-import { answer, pick, PRICING, usdOf } from '../skills/harness.js';
+import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill, usdOf } from '../support/skills.js';
 import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
-const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
-const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' });
-const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+const triage = triageSkill();
+const diagnose = diagnoseSkill();
+const fix = fixSkill();
 const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).route(diagnose, fix).build();
 
 const trip = (kind: string, agent: string) => ({ 'footprint.trip.kind': kind, 'footprint.agent': agent });
