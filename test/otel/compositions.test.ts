@@ -220,7 +220,16 @@ describe('Conditional', () => {
       ].join('\n'),
     );
     const route = spans.find((s) => s.name === 'Route' && s.attributes['footprint.stage.id'] === 'route')!;
-    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', composition_id: 'desk' });
+    expect(payloadOf(route.events[0])).toEqual({
+      kind: 'conditional',
+      composition_id: 'desk',
+      chosen: 'billing',
+      matched: 'predicate',
+      rationale: 'predicate #1 ("billing") matched',
+      'evidence.rule': 'invoice',
+      'footprint.member.kind': 'conditional',
+      'footprint.member.id': 'desk',
+    });
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -323,12 +332,54 @@ describe('llmRouter and llmSwarm', () => {
     expect(await desk.run('I want my money back')).toBe('refund order 7');
     const spans = sdk.spans();
     expect(render(spans)).toBe(['invoke_workflow desk', '  Enter', ...routerCall(1, 'triage'), '  Exit'].join('\n'));
+    // The router's own invoke_agent span and its chat span: exact attribute sets.
+    expect(spans.find((s) => s.name === 'invoke_agent router')!.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'router',
+      'gen_ai.agent.id': 'router',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'router-m',
+      'gen_ai.request.temperature': 0,
+      'gen_ai.usage.input_tokens': 50,
+      'gen_ai.usage.output_tokens': 10,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'footprint.subflow.id': 'triage/llm',
+      'footprint.member.kind': 'router',
+      'footprint.member.id': 'router',
+      'footprint.turn.outcome': 'answered',
+      'footprint.llm.calls': 1,
+      'footprint.iterations': 1,
+      'footprint.cost.usd': expect.closeTo(60 / 1e6, 12),
+    });
     const chat = spans.find((s) => s.name === 'chat router-m')!;
-    expect(chat.attributes).toMatchObject({ 'gen_ai.request.model': 'router-m', 'footprint.agent': 'router' });
-    expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(60 / 1e6, 12);
+    expect(chat.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'router-m',
+      'gen_ai.request.temperature': 0,
+      'gen_ai.response.model': 'router-m',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 50,
+      'gen_ai.usage.output_tokens': 10,
+      'footprint.agent': 'router',
+      'footprint.brain': 'default',
+      'footprint.iteration': 1,
+      'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      'footprint.cost.priced': true,
+      'footprint.cost.usd': expect.closeTo(60 / 1e6, 12),
+    });
     const decide = spans.find((s) => s.name === 'Decide')!;
     expect(decide.events[0].name).toBe('footprint.composition.route_decided');
-    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', in_roster: true });
+    expect(payloadOf(decide.events[0])).toEqual({
+      kind: 'router',
+      composition_id: 'router',
+      chosen: 'billing',
+      matched: 'llm',
+      in_roster: true,
+      rationale: 'the router chose "billing"',
+      'footprint.member.kind': 'router',
+      'footprint.member.id': 'router',
+    });
     // The router model's free-text reason is a completion: content, kept out unless capture is on.
     expect(payloadOf(decide.events[0])['evidence.reason']).toBeUndefined();
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -466,10 +517,19 @@ describe('a skill graph', () => {
       ['ToolCalls', 5],
       ['ToolCalls', 6],
     ]);
-    const trips = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip').map(payloadOf));
-    expect(trips).toMatchObject([
-      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agent_id: 'desk' },
-      { kind: 'rejected_cap', skills: ['triage'], count: 3, action: 'label' },
+    // The trip, rejection and escalation span events: exact payloads.
+    const payloads = (name: string) => spans.flatMap((s) => s.events.filter((e) => e.name === name).map(payloadOf));
+    const turn = { agent_id: 'desk', turn_id: expect.stringMatching(/^turn_[0-9a-z]+$/), 'footprint.member.kind': 'agent', 'footprint.member.id': 'desk' };
+    expect(payloads('footprint.route.trip')).toEqual([
+      { ...turn, kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, iteration: 5, tokens_since_loop: 114, cost_since_loop_usd: 0, action: 'label' },
+      { ...turn, kind: 'rejected_cap', skills: ['triage'], count: 3, iteration: 7, tokens_since_loop: 249, cost_since_loop_usd: 0, action: 'label' },
+    ]);
+    expect(payloads('footprint.skill.rejected')).toEqual(
+      [5, 6, 7].map((iteration) => ({ ...turn, current: 'triage', requested: 'refunds', allowed: ['billing'], iteration })),
+    );
+    const { turn_id: _turnId, ...member } = turn;
+    expect(payloads('footprint.skill.escalated')).toEqual([
+      { ...member, 'from.provider': 'scripted', 'from.model': 'small', 'to.provider': 'anthropic', 'to.model': 'big', reason: 'refusals', refusals: 3, iteration: 7 },
     ]);
     const chats = spans.filter((s) => s.name.startsWith('chat '));
     expect(chats.map((c) => [c.name, c.attributes['footprint.skill'], c.attributes['footprint.brain']])).toEqual([
@@ -513,7 +573,15 @@ describe('a failure inside a nested member', () => {
       ].join('\n'),
     );
     const failed = spans.find((s) => s.name === 'invoke_workflow outer')!.events.find((e) => e.name === 'footprint.run.failed')!;
-    expect(payloadOf(failed)).toMatchObject({ member: 'bad', member_kind: 'agent', stage: 'call-llm' });
+    expect(payloadOf(failed)).toEqual({
+      member: 'bad',
+      member_kind: 'agent',
+      stage: 'call-llm',
+      'error.type': '500',
+      'error.message': 'ProviderError: down',
+      'footprint.member.kind': 'sequence',
+      'footprint.member.id': 'outer',
+    });
     wellFormed();
 
     sdk.reset();
@@ -571,7 +639,24 @@ describe('a pause inside a Sequence step', () => {
     const root = spans.find((s) => s.name === 'invoke_workflow flow')!;
     expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
     expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
-    expect(spans.find((s) => s.name === 'invoke_agent Approver')!.attributes).toMatchObject({ 'gen_ai.agent.id': 'approver' });
+    // The resumed member's span, named again: its exact attribute set (the subflow id is a stage-layout attribute).
+    expect(spans.find((s) => s.name === 'invoke_agent Approver')!.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Approver',
+      'gen_ai.agent.id': 'approver',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'm-approver',
+      'gen_ai.usage.input_tokens': 3,
+      'gen_ai.usage.output_tokens': 3,
+      'gen_ai.response.finish_reasons': ['stop'],
+      ...(detail === 'full' ? { 'footprint.subflow.id': 'approval' } : {}),
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'approver',
+      'footprint.turn.outcome': 'answered',
+      'footprint.llm.calls': 2,
+      'footprint.iterations': 2,
+      'footprint.cost.usd': 0,
+    });
     const { problems } = structure(spans);
     expect(problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
