@@ -43,7 +43,15 @@ describe('a failure inside the agent', () => {
     // One failure, one exception event: on the chat span where it happened; the spans above carry error.type.
     expect(root.events.map((e) => e.name)).toEqual(['footprint.run.failed']);
     expect(spans.find((s) => s.name === 'CallLLM')!.events.map((e) => e.name)).toEqual([]);
-    expect(payloadOf(root.events[0])).toMatchObject({ member: 'agent', member_kind: 'agent', stage: 'call-llm', 'error.type': '503' });
+    expect(payloadOf(root.events[0])).toEqual({
+      member: 'agent',
+      member_kind: 'agent',
+      stage: 'call-llm',
+      'error.type': '503',
+      'error.message': 'ProviderError: upstream down',
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'agent',
+    });
     expect(structure(spans).traceIds).toHaveLength(1);
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
