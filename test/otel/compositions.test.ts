@@ -543,6 +543,35 @@ describe('a skill graph', () => {
       ['chat big', 'triage', 'escalation'],
     ]);
     expect(chats.at(-1)!.attributes['gen_ai.provider.name']).toBe('anthropic');
+    // A chat span inside a skill, on the escalation brain, and a refused read_skill: exact attribute sets.
+    expect(chats.at(-1)!.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'big',
+      'gen_ai.response.model': 'big',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 184,
+      'gen_ai.usage.output_tokens': 5,
+      'footprint.agent': 'desk',
+      'footprint.skill': 'triage',
+      'footprint.brain': 'escalation',
+      'footprint.iteration': 8,
+      'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      'footprint.cost.priced': false,
+      'footprint.cost.usd': 0,
+    });
+    expect(spans.filter((s) => s.name === 'execute_tool read_skill').at(-1)!.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.name': 'read_skill',
+      'gen_ai.tool.description': 'Move to another skill. From "triage" you may read: billing.',
+      'gen_ai.tool.call.id': expect.stringMatching(/^call_\d+_\d+_\d+$/),
+      'error.type': 'skill_rejected',
+      'footprint.agent': 'desk',
+      'footprint.iteration': 7,
+      'footprint.tool.parallel_count': 1,
+      'footprint.tool.status': 'error',
+    });
     const reads = spans.filter((s) => s.name === 'execute_tool read_skill');
     expect(reads.map((r) => r.status.code)).toEqual([0, 0, 0, 0, 2, 2, 2]);
     wellFormed();
