@@ -98,9 +98,21 @@ describe('rejections, escalations and a rejected-cap trip', () => {
     const c = await meter.collect();
     const byModel = (model: string) =>
       only(c, METRICS.llmCost.name, { 'footprint.agent': 'helpdesk', 'gen_ai.request.model': model });
-    expect(byModel('small-1').attributes).toMatchObject({ 'footprint.skill': 'triage', 'gen_ai.provider.name': 'small' });
+    expect(byModel('small-1').attributes).toEqual({
+      'footprint.agent': 'helpdesk',
+      'footprint.route': '',
+      'footprint.skill': 'triage',
+      'gen_ai.provider.name': 'small',
+      'gen_ai.request.model': 'small-1',
+    });
     expect(byModel('small-1').value).toBeCloseTo(usdOf('small-1', 2), 15);
-    expect(byModel('strong-1').attributes).toMatchObject({ 'footprint.skill': 'triage', 'gen_ai.provider.name': 'strong' });
+    expect(byModel('strong-1').attributes).toEqual({
+      'footprint.agent': 'helpdesk',
+      'footprint.route': '',
+      'footprint.skill': 'triage',
+      'gen_ai.provider.name': 'strong',
+      'gen_ai.request.model': 'strong-1',
+    });
     expect(byModel('strong-1').value).toBeCloseTo(usdOf('strong-1', 1), 15);
     const tokens = only(c, METRICS.tokenUsage.name, {
       'footprint.agent': 'helpdesk',
