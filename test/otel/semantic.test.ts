@@ -9,7 +9,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { Agent, isPaused, ProviderError, quietLogger, registerInstrument, scripted } from '../../src/runtime/index.js';
-import { activeSpanName, activeSpanProbe, approvalAgent, CALL_COST, twoToolAgent } from '../support/agents.js';
+import { activeSpanName, activeSpanProbe, approvalAgent, twoToolAgent, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure } from '../support/traceTree.js';
 
@@ -49,30 +49,7 @@ describe('detail semantic', () => {
     );
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     // The same run span as in full detail: the exact attribute set.
-    expect(root.attributes).toEqual({
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.agent.name': 'Helper',
-      'gen_ai.agent.id': 'helper',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': 'm1',
-      'gen_ai.request.temperature': 0.2,
-      'gen_ai.request.max_tokens': 256,
-      'gen_ai.usage.input_tokens': 300,
-      'gen_ai.usage.output_tokens': 60,
-      'gen_ai.response.finish_reasons': ['stop'],
-      'footprint.member.kind': 'agent',
-      'footprint.member.id': 'helper',
-      'footprint.runner.kind': 'agent',
-      'footprint.runner.id': 'helper',
-      'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
-      'footprint.run.outcome': 'ok',
-      'footprint.turn.outcome': 'answered',
-      'footprint.llm.calls': 3,
-      'footprint.iterations': 3,
-      'footprint.tokens.input': 300,
-      'footprint.tokens.output': 60,
-      'footprint.cost.usd': expect.closeTo(3 * CALL_COST, 12),
-    });
+    expect(root.attributes).toEqual(twoToolRunAttributes());
     expect(root.events.map((e) => e.name)).toContain('footprint.agent.route_decided');
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
