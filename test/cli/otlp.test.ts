@@ -130,8 +130,8 @@ describe('a live OTLP receiver', () => {
       expect(result.stdout).toContain(`  sent over OTLP/HTTP: ${receiver.url}/v1/traces, ${receiver.url}/v1/metrics`);
 
       const metrics = receiver.requests.filter((r) => r.path === '/v1/metrics');
-      expect(metrics.length).toBeGreaterThan(0);
-      expect(metrics.every((r) => r.method === 'POST' && r.body.length > 0)).toBe(true);
+      expect(new Set(metrics.map((r) => `${r.method} ${r.headers['content-type']}`))).toEqual(new Set(['POST application/x-protobuf']));
+      expect(metrics.every((r) => r.body.length > 0)).toBe(true);
       expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
     } finally {
       await receiver.stop();

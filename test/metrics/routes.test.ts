@@ -139,7 +139,13 @@ describe('footprint.route on model calls', () => {
     session.finished!({ status: 'answered', output: '' });
 
     const c = await meter.collect();
-    expect(only(c, METRICS.llmCost.name, {}).attributes).toMatchObject({ 'footprint.route': 'desk>billing', 'footprint.skill': 'invoices' });
+    expect(only(c, METRICS.llmCost.name, {}).attributes).toEqual({
+      'footprint.agent': 'billing',
+      'footprint.route': 'desk>billing',
+      'footprint.skill': 'invoices',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'm-small',
+    });
     expect(only(c, METRICS.operationDuration.name, {}).attributes['footprint.route']).toBe('desk>billing');
     expect(only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'output' }).attributes['footprint.route']).toBe('desk>billing');
     expect(only(c, METRICS.runs.name, {}).attributes).toEqual({

@@ -5,15 +5,15 @@
  * the cursor was in. Model calls inside a skill carry that skill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, defineSkill, registerInstrument, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
+import { Agent, registerInstrument, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
-import { answer, pick, PRICING, usdOf } from '../skills/harness.js';
+import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill, usdOf } from '../support/skills.js';
 import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
-const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
-const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' });
-const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+const triage = triageSkill();
+const diagnose = diagnoseSkill();
+const fix = fixSkill();
 const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).route(diagnose, fix).build();
 
 const trip = (kind: string, agent: string) => ({ 'footprint.trip.kind': kind, 'footprint.agent': agent });
@@ -98,9 +98,21 @@ describe('rejections, escalations and a rejected-cap trip', () => {
     const c = await meter.collect();
     const byModel = (model: string) =>
       only(c, METRICS.llmCost.name, { 'footprint.agent': 'helpdesk', 'gen_ai.request.model': model });
-    expect(byModel('small-1').attributes).toMatchObject({ 'footprint.skill': 'triage', 'gen_ai.provider.name': 'small' });
+    expect(byModel('small-1').attributes).toEqual({
+      'footprint.agent': 'helpdesk',
+      'footprint.route': '',
+      'footprint.skill': 'triage',
+      'gen_ai.provider.name': 'small',
+      'gen_ai.request.model': 'small-1',
+    });
     expect(byModel('small-1').value).toBeCloseTo(usdOf('small-1', 2), 15);
-    expect(byModel('strong-1').attributes).toMatchObject({ 'footprint.skill': 'triage', 'gen_ai.provider.name': 'strong' });
+    expect(byModel('strong-1').attributes).toEqual({
+      'footprint.agent': 'helpdesk',
+      'footprint.route': '',
+      'footprint.skill': 'triage',
+      'gen_ai.provider.name': 'strong',
+      'gen_ai.request.model': 'strong-1',
+    });
     expect(byModel('strong-1').value).toBeCloseTo(usdOf('strong-1', 1), 15);
     const tokens = only(c, METRICS.tokenUsage.name, {
       'footprint.agent': 'helpdesk',

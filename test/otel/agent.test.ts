@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
-import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent } from '../support/agents.js';
+import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -60,54 +60,12 @@ describe('Agent with two tools over three iterations', () => {
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     expect(root.kind).toBe(SpanKind.INTERNAL);
-    expect(root.attributes).toEqual({
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.agent.name': 'Helper',
-      'gen_ai.agent.id': 'helper',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': 'm1',
-      'gen_ai.request.temperature': 0.2,
-      'gen_ai.request.max_tokens': 256,
-      'gen_ai.conversation.id': 'session-7',
-      'gen_ai.usage.input_tokens': 300,
-      'gen_ai.usage.output_tokens': 60,
-      'gen_ai.response.finish_reasons': ['stop'],
-      'footprint.member.kind': 'agent',
-      'footprint.member.id': 'helper',
-      'footprint.runner.kind': 'agent',
-      'footprint.runner.id': 'helper',
-      'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
-      'footprint.run.outcome': 'ok',
-      'footprint.turn.outcome': 'answered',
-      'footprint.llm.calls': 3,
-      'footprint.iterations': 3,
-      'footprint.tokens.input': 300,
-      'footprint.tokens.output': 60,
-      'footprint.cost.usd': expect.closeTo(3 * CALL_COST, 12),
-    });
+    expect(root.attributes).toEqual(twoToolRunAttributes({ sessionId: 'session-7' }));
 
     const chats = spans.filter((s) => s.name === 'chat m1');
-    expect(chats).toHaveLength(3);
-    for (const chat of chats) {
-      expect(chat.kind).toBe(SpanKind.CLIENT);
-      expect(chat.attributes).toMatchObject({
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'm1',
-        'gen_ai.request.temperature': 0.2,
-        'gen_ai.request.max_tokens': 256,
-        'gen_ai.response.model': 'm1',
-        'gen_ai.usage.input_tokens': CALL_USAGE.input,
-        'gen_ai.usage.output_tokens': CALL_USAGE.output,
-        'gen_ai.conversation.id': 'session-7',
-        'footprint.agent': 'helper',
-        'footprint.brain': 'default',
-        'footprint.cost.priced': true,
-      });
-      expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(CALL_COST, 12);
-      expect(chat.attributes['gen_ai.input.messages']).toBeUndefined();
-    }
-    expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_call'], ['tool_call'], ['stop']]);
+    expect(chats.map((c) => c.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT, SpanKind.CLIENT]);
+    // The chat span's exact attribute set (content capture off: no gen_ai.input.messages).
+    expect(chats.map((c) => c.attributes)).toEqual(([1, 2, 3] as const).map((i) => twoToolChatAttributes(i, { sessionId: 'session-7' })));
 
     const tools = spans.filter((s) => s.name.startsWith('execute_tool'));
     expect(tools.map((t) => [t.name, t.attributes['gen_ai.tool.call.id'], t.attributes['footprint.tool.status']])).toEqual([
@@ -115,11 +73,19 @@ describe('Agent with two tools over three iterations', () => {
       ['execute_tool weather', 'c2', 'ok'],
       ['execute_tool lookup', 'c3', 'ok'],
     ]);
-    for (const tool of tools) {
-      expect(tool.kind).toBe(SpanKind.INTERNAL);
-      expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.type': 'function' });
-      expect(tool.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
-    }
+    expect(tools.map((t) => t.kind)).toEqual([SpanKind.INTERNAL, SpanKind.INTERNAL, SpanKind.INTERNAL]);
+    // The execute_tool span's exact attribute set (content capture off: no gen_ai.tool.call.arguments).
+    expect(tools[1]!.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.name': 'weather',
+      'gen_ai.tool.description': 'Weather in a city',
+      'gen_ai.tool.call.id': 'c2',
+      'footprint.agent': 'helper',
+      'footprint.iteration': 1,
+      'footprint.tool.parallel_count': 2,
+      'footprint.tool.status': 'ok',
+    });
 
     const callLLM = spans.find((s) => s.name === 'CallLLM')!;
     expect(callLLM.attributes).toEqual({
@@ -142,8 +108,9 @@ describe('Agent with two tools over three iterations', () => {
     ]);
     const route = spans.find((s) => s.name === 'Route')!;
     const decided = route.events.find((e) => e.name === 'footprint.agent.route_decided')!;
-    expect(payloadOf(decided)).toMatchObject({
+    expect(payloadOf(decided)).toEqual({
       chosen: 'tool-calls',
+      rationale: 'the model asked for 2 tool call(s)',
       iteration: 1,
       agent_id: 'helper',
       'footprint.member.kind': 'agent',
@@ -152,11 +119,34 @@ describe('Agent with two tools over three iterations', () => {
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const turnStart = spans.find((s) => s.name === 'Context')!.events[0];
-    expect(payloadOf(turnStart)).toMatchObject({ agent_id: 'helper', name: 'Helper', provider: 'openai', model: 'm1' });
+    expect(payloadOf(turnStart)).toEqual({
+      agent_id: 'helper',
+      turn_id: expect.stringMatching(/^turn_[0-9a-z]+$/),
+      name: 'Helper',
+      provider: 'openai',
+      model: 'm1',
+      temperature: 0.2,
+      max_tokens: 256,
+      skill_graph: false,
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'helper',
+    });
     expect(payloadOf(turnStart).message).toBeUndefined();
     const final = spans.find((s) => s.name === 'Final')!;
     expect(final.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_end', 'footprint.agent.turn_end']);
-    expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'answered', 'tokens.input': 300, iterations: 3 });
+    expect(payloadOf(final.events[1])).toEqual({
+      agent_id: 'helper',
+      outcome: 'answered',
+      iterations: 3,
+      llm_calls: 3,
+      'tokens.input': 300,
+      'tokens.output': 60,
+      'tokens.cache_read': 0,
+      'tokens.cache_write': 0,
+      cost_usd: expect.closeTo(3 * CALL_COST, 12),
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'helper',
+    });
     expect(payloadOf(final.events[1]).answer).toBeUndefined();
   });
 
@@ -197,9 +187,30 @@ describe('an agent stopped by its iteration cap', () => {
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
     expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided']);
-    expect(payloadOf(route.events[0])).toMatchObject({ kind: 'max_iterations', limit: 1, actual: 1 });
+    expect(payloadOf(route.events[0])).toEqual({
+      kind: 'max_iterations',
+      limit: 1,
+      actual: 1,
+      agent_id: 'agent',
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'agent',
+    });
     const final = spans.find((s) => s.name === 'Final')!;
-    expect(payloadOf(final.events[1])).toMatchObject({ outcome: 'stopped_early', 'stopped_early.reason': 'max_iterations' });
+    expect(payloadOf(final.events[1])).toEqual({
+      agent_id: 'agent',
+      outcome: 'stopped_early',
+      'stopped_early.reason': 'max_iterations',
+      'stopped_early.iteration': 1,
+      iterations: 1,
+      llm_calls: 1,
+      'tokens.input': 3,
+      'tokens.output': 1,
+      'tokens.cache_read': 0,
+      'tokens.cache_write': 0,
+      cost_usd: 0,
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'agent',
+    });
     const root = spans.find((s) => s.name === 'invoke_agent Capped')!;
     expect(root.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',

@@ -220,7 +220,16 @@ describe('Conditional', () => {
       ].join('\n'),
     );
     const route = spans.find((s) => s.name === 'Route' && s.attributes['footprint.stage.id'] === 'route')!;
-    expect(payloadOf(route.events[0])).toMatchObject({ chosen: 'billing', matched: 'predicate', 'evidence.rule': 'invoice', composition_id: 'desk' });
+    expect(payloadOf(route.events[0])).toEqual({
+      kind: 'conditional',
+      composition_id: 'desk',
+      chosen: 'billing',
+      matched: 'predicate',
+      rationale: 'predicate #1 ("billing") matched',
+      'evidence.rule': 'invoice',
+      'footprint.member.kind': 'conditional',
+      'footprint.member.id': 'desk',
+    });
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -300,6 +309,16 @@ describe('llmRouter and llmSwarm', () => {
   ];
   // Runner runs trace a subflow that is no member under its subflow id (scope hooks carry no display name).
   // The router's model call is its decision: invoke_agent {router id} (issue 13 item 2).
+  const billing = () => ({ ...roster[0], runner: agent('billing', 'refunded', 'Billing') });
+  const tech = () => ({ ...roster[1], runner: agent('tech', 'fixed', 'Tech') });
+  /** An llmSwarm over `agents` whose router sends the first turn to billing, then answers itself. */
+  const billingDesk = (agents = [billing(), tech()]) =>
+    llmSwarm({
+      id: 'desk',
+      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
+      model: 'router-m',
+      agents,
+    });
   const routerCall = (depth: number, id = 'router') => [`${pad(depth)}${id}`, `${pad(depth + 1)}Ask`, `${pad(depth + 1)}invoke_agent router`, ...turn(depth + 2, 'router-m'), `${pad(depth + 1)}Decide`];
 
   it('traces a router step on its own: the router call (chat span, cost) and its decision', async () => {
@@ -313,12 +332,54 @@ describe('llmRouter and llmSwarm', () => {
     expect(await desk.run('I want my money back')).toBe('refund order 7');
     const spans = sdk.spans();
     expect(render(spans)).toBe(['invoke_workflow desk', '  Enter', ...routerCall(1, 'triage'), '  Exit'].join('\n'));
+    // The router's own invoke_agent span and its chat span: exact attribute sets.
+    expect(spans.find((s) => s.name === 'invoke_agent router')!.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'router',
+      'gen_ai.agent.id': 'router',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'router-m',
+      'gen_ai.request.temperature': 0,
+      'gen_ai.usage.input_tokens': 50,
+      'gen_ai.usage.output_tokens': 10,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'footprint.subflow.id': 'triage/llm',
+      'footprint.member.kind': 'router',
+      'footprint.member.id': 'router',
+      'footprint.turn.outcome': 'answered',
+      'footprint.llm.calls': 1,
+      'footprint.iterations': 1,
+      'footprint.cost.usd': expect.closeTo(60 / 1e6, 12),
+    });
     const chat = spans.find((s) => s.name === 'chat router-m')!;
-    expect(chat.attributes).toMatchObject({ 'gen_ai.request.model': 'router-m', 'footprint.agent': 'router' });
-    expect(chat.attributes['footprint.cost.usd']).toBeCloseTo(60 / 1e6, 12);
+    expect(chat.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'router-m',
+      'gen_ai.request.temperature': 0,
+      'gen_ai.response.model': 'router-m',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 50,
+      'gen_ai.usage.output_tokens': 10,
+      'footprint.agent': 'router',
+      'footprint.brain': 'default',
+      'footprint.iteration': 1,
+      'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      'footprint.cost.priced': true,
+      'footprint.cost.usd': expect.closeTo(60 / 1e6, 12),
+    });
     const decide = spans.find((s) => s.name === 'Decide')!;
     expect(decide.events[0].name).toBe('footprint.composition.route_decided');
-    expect(payloadOf(decide.events[0])).toMatchObject({ chosen: 'billing', matched: 'llm', in_roster: true });
+    expect(payloadOf(decide.events[0])).toEqual({
+      kind: 'router',
+      composition_id: 'router',
+      chosen: 'billing',
+      matched: 'llm',
+      in_roster: true,
+      rationale: 'the router chose "billing"',
+      'footprint.member.kind': 'router',
+      'footprint.member.id': 'router',
+    });
     // The router model's free-text reason is a completion: content, kept out unless capture is on.
     expect(payloadOf(decide.events[0])['evidence.reason']).toBeUndefined();
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
@@ -333,23 +394,10 @@ describe('llmRouter and llmSwarm', () => {
       routerId: 'dispatch',
       provider: scripted({ replies: [JSON.stringify({ agentId: 'legal', message: 'see a lawyer' })] }),
       model: 'router-m',
-      agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
+      agents: [billing()],
     });
     expect(await desk.run('sue them')).toBe('see a lawyer');
-    const evaluated = evaluations();
-    expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
-      [
-        'chat router-m',
-        'CallLLM',
-        {
-          'gen_ai.evaluation.name': 'footprint.router_choice',
-          'gen_ai.evaluation.score.value': 0,
-          'gen_ai.evaluation.score.label': 'not_in_roster',
-          'gen_ai.evaluation.explanation': 'the router named an agent outside its roster',
-        },
-      ],
-    ]);
-    expect(evaluated[0]!.span.attributes['footprint.agent']).toBe('dispatch');
+    expectOneRouterChoiceJudged({ label: 'not_in_roster', explanation: 'the router named an agent outside its roster', routerId: 'dispatch' });
     wellFormed();
   });
 
@@ -357,34 +405,13 @@ describe('llmRouter and llmSwarm', () => {
     const router = llmRouter({ provider: scripted({ replies: ['billing, I think'] }), model: 'router-m', agents: roster, id: 'triage' });
     const desk = Sequence.create({ id: 'desk' }).step('triage', router.step).build();
     await expect(desk.run('I want my money back')).rejects.toThrow('the router answer is not JSON');
-    const evaluated = evaluations();
-    expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
-      [
-        'chat router-m',
-        'CallLLM',
-        {
-          'gen_ai.evaluation.name': 'footprint.router_choice',
-          'gen_ai.evaluation.score.value': 0,
-          'gen_ai.evaluation.score.label': 'malformed',
-          'gen_ai.evaluation.explanation': 'the router answer is not JSON',
-        },
-      ],
-    ]);
-    expect(evaluated[0]!.span.attributes['footprint.agent']).toBe('triage');
+    expectOneRouterChoiceJudged({ label: 'malformed', explanation: 'the router answer is not JSON', routerId: 'triage' });
     wellFormed();
   });
 
   it.each(['full', 'semantic'] as const)("gives an llmSwarm's agent span its roster description (%s detail)", async (detail) => {
     registerInstrument(tracingInstrument({ detail }));
-    const desk = llmSwarm({
-      id: 'desk',
-      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
-      model: 'router-m',
-      agents: [
-        { ...roster[0], runner: agent('billing', 'refunded', 'Billing') },
-        { ...roster[1], runner: agent('tech', 'fixed', 'Tech') },
-      ],
-    });
+    const desk = billingDesk();
     expect(await desk.run('money back')).toBe('All done.');
     const described = sdk.spans().filter((s) => s.attributes['gen_ai.agent.description'] !== undefined).map((s) => [s.name, s.attributes['gen_ai.agent.description']]);
     expect(described).toEqual([['invoke_agent Billing', 'Invoices and refunds']]);
@@ -392,15 +419,7 @@ describe('llmRouter and llmSwarm', () => {
   });
 
   it('traces an llmSwarm: a router call before every turn', async () => {
-    const desk = llmSwarm({
-      id: 'desk',
-      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
-      model: 'router-m',
-      agents: [
-        { ...roster[0], runner: agent('billing', 'refunded', 'Billing') },
-        { ...roster[1], runner: agent('tech', 'fixed', 'Tech') },
-      ],
-    });
+    const desk = billingDesk();
     expect(await desk.run('money back')).toBe('All done.');
     expect(render(sdk.spans())).toBe(
       [
@@ -430,12 +449,7 @@ describe('llmRouter and llmSwarm', () => {
     wellFormed();
     sdk.reset();
     semantic();
-    await llmSwarm({
-      id: 'desk',
-      provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' }), JSON.stringify({ message: 'All done.' })] }),
-      model: 'router-m',
-      agents: [{ ...roster[0], runner: agent('billing', 'refunded', 'Billing') }],
-    }).run('money back');
+    await billingDesk([billing()]).run('money back');
     expect(render(sdk.spans())).toBe(
       [
         'invoke_workflow desk',
@@ -503,10 +517,19 @@ describe('a skill graph', () => {
       ['ToolCalls', 5],
       ['ToolCalls', 6],
     ]);
-    const trips = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip').map(payloadOf));
-    expect(trips).toMatchObject([
-      { kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, action: 'label', agent_id: 'desk' },
-      { kind: 'rejected_cap', skills: ['triage'], count: 3, action: 'label' },
+    // The trip, rejection and escalation span events: exact payloads.
+    const payloads = (name: string) => spans.flatMap((s) => s.events.filter((e) => e.name === name).map(payloadOf));
+    const turn = { agent_id: 'desk', turn_id: expect.stringMatching(/^turn_[0-9a-z]+$/), 'footprint.member.kind': 'agent', 'footprint.member.id': 'desk' };
+    expect(payloads('footprint.route.trip')).toEqual([
+      { ...turn, kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, iteration: 5, tokens_since_loop: 114, cost_since_loop_usd: 0, action: 'label' },
+      { ...turn, kind: 'rejected_cap', skills: ['triage'], count: 3, iteration: 7, tokens_since_loop: 249, cost_since_loop_usd: 0, action: 'label' },
+    ]);
+    expect(payloads('footprint.skill.rejected')).toEqual(
+      [5, 6, 7].map((iteration) => ({ ...turn, current: 'triage', requested: 'refunds', allowed: ['billing'], iteration })),
+    );
+    const { turn_id: _turnId, ...member } = turn;
+    expect(payloads('footprint.skill.escalated')).toEqual([
+      { ...member, 'from.provider': 'scripted', 'from.model': 'small', 'to.provider': 'anthropic', 'to.model': 'big', reason: 'refusals', refusals: 3, iteration: 7 },
     ]);
     const chats = spans.filter((s) => s.name.startsWith('chat '));
     expect(chats.map((c) => [c.name, c.attributes['footprint.skill'], c.attributes['footprint.brain']])).toEqual([
@@ -520,6 +543,35 @@ describe('a skill graph', () => {
       ['chat big', 'triage', 'escalation'],
     ]);
     expect(chats.at(-1)!.attributes['gen_ai.provider.name']).toBe('anthropic');
+    // A chat span inside a skill, on the escalation brain, and a refused read_skill: exact attribute sets.
+    expect(chats.at(-1)!.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'big',
+      'gen_ai.response.model': 'big',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 184,
+      'gen_ai.usage.output_tokens': 5,
+      'footprint.agent': 'desk',
+      'footprint.skill': 'triage',
+      'footprint.brain': 'escalation',
+      'footprint.iteration': 8,
+      'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      'footprint.cost.priced': false,
+      'footprint.cost.usd': 0,
+    });
+    expect(spans.filter((s) => s.name === 'execute_tool read_skill').at(-1)!.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.name': 'read_skill',
+      'gen_ai.tool.description': 'Move to another skill. From "triage" you may read: billing.',
+      'gen_ai.tool.call.id': expect.stringMatching(/^call_\d+_\d+_\d+$/),
+      'error.type': 'skill_rejected',
+      'footprint.agent': 'desk',
+      'footprint.iteration': 7,
+      'footprint.tool.parallel_count': 1,
+      'footprint.tool.status': 'error',
+    });
     const reads = spans.filter((s) => s.name === 'execute_tool read_skill');
     expect(reads.map((r) => r.status.code)).toEqual([0, 0, 0, 0, 2, 2, 2]);
     wellFormed();
@@ -550,7 +602,15 @@ describe('a failure inside a nested member', () => {
       ].join('\n'),
     );
     const failed = spans.find((s) => s.name === 'invoke_workflow outer')!.events.find((e) => e.name === 'footprint.run.failed')!;
-    expect(payloadOf(failed)).toMatchObject({ member: 'bad', member_kind: 'agent', stage: 'call-llm' });
+    expect(payloadOf(failed)).toEqual({
+      member: 'bad',
+      member_kind: 'agent',
+      stage: 'call-llm',
+      'error.type': '500',
+      'error.message': 'ProviderError: down',
+      'footprint.member.kind': 'sequence',
+      'footprint.member.id': 'outer',
+    });
     wellFormed();
 
     sdk.reset();
@@ -608,12 +668,50 @@ describe('a pause inside a Sequence step', () => {
     const root = spans.find((s) => s.name === 'invoke_workflow flow')!;
     expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
     expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
-    expect(spans.find((s) => s.name === 'invoke_agent Approver')!.attributes).toMatchObject({ 'gen_ai.agent.id': 'approver' });
+    // The resumed member's span, named again: its exact attribute set (the subflow id is a stage-layout attribute).
+    expect(spans.find((s) => s.name === 'invoke_agent Approver')!.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Approver',
+      'gen_ai.agent.id': 'approver',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'm-approver',
+      'gen_ai.usage.input_tokens': 3,
+      'gen_ai.usage.output_tokens': 3,
+      'gen_ai.response.finish_reasons': ['stop'],
+      ...(detail === 'full' ? { 'footprint.subflow.id': 'approval' } : {}),
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'approver',
+      'footprint.turn.outcome': 'answered',
+      'footprint.llm.calls': 2,
+      'footprint.iterations': 2,
+      'footprint.cost.usd': 0,
+    });
     const { problems } = structure(spans);
     expect(problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
   });
 });
+
+/**
+ * The run judged one router choice, as a failed footprint.router_choice evaluation with `label` on the
+ * chat span of the router `routerId` (under its CallLLM stage): the exact event attributes.
+ */
+function expectOneRouterChoiceJudged(expected: { label: string; explanation: string; routerId: string }): void {
+  const evaluated = evaluations();
+  expect(evaluated.map(({ span, parent, event }) => [span.name, parent, event.attributes])).toEqual([
+    [
+      'chat router-m',
+      'CallLLM',
+      {
+        'gen_ai.evaluation.name': 'footprint.router_choice',
+        'gen_ai.evaluation.score.value': 0,
+        'gen_ai.evaluation.score.label': expected.label,
+        'gen_ai.evaluation.explanation': expected.explanation,
+      },
+    ],
+  ]);
+  expect(evaluated[0]!.span.attributes['footprint.agent']).toBe(expected.routerId);
+}
 
 /** Every gen_ai.evaluation.result event of the run, with the span it sits on and that span's parent's name. */
 function evaluations() {

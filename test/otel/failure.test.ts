@@ -35,6 +35,18 @@ describe('a failure inside the agent', () => {
     const chat = spans.find((s) => s.name === 'chat m1')!;
     expect(chat.status.message).toContain('upstream down');
     expect(chat.events.map((e) => e.name)).toEqual(['exception']);
+    expect(chat.events[0]!.attributes).toEqual({ 'exception.type': 'ProviderError', 'exception.message': 'ProviderError: upstream down' });
+    // A failed chat span's exact attribute set: the request, the call's identity, error.type.
+    expect(chat.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'm1',
+      'error.type': '503',
+      'footprint.agent': 'agent',
+      'footprint.brain': 'default',
+      'footprint.iteration': 1,
+      'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+    });
     // No response: no usage, no finish reason (issue 13 item 3), only the failure.
     expect(Object.keys(chat.attributes).filter((key) => /^gen_ai\.(usage|response)\./.test(key))).toEqual([]);
     const root = spans.find((s) => s.name === 'invoke_agent Fragile')!;
@@ -43,7 +55,15 @@ describe('a failure inside the agent', () => {
     // One failure, one exception event: on the chat span where it happened; the spans above carry error.type.
     expect(root.events.map((e) => e.name)).toEqual(['footprint.run.failed']);
     expect(spans.find((s) => s.name === 'CallLLM')!.events.map((e) => e.name)).toEqual([]);
-    expect(payloadOf(root.events[0])).toMatchObject({ member: 'agent', member_kind: 'agent', stage: 'call-llm', 'error.type': '503' });
+    expect(payloadOf(root.events[0])).toEqual({
+      member: 'agent',
+      member_kind: 'agent',
+      stage: 'call-llm',
+      'error.type': '503',
+      'error.message': 'ProviderError: upstream down',
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'agent',
+    });
     expect(structure(spans).traceIds).toHaveLength(1);
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
@@ -68,6 +88,19 @@ describe('a failure inside the agent', () => {
       ['execute_tool missing', SpanStatusCode.ERROR, 'unknown_tool', 'unknown_tool'],
       ['execute_tool strict', SpanStatusCode.ERROR, 'invalid_args', 'invalid_args'],
     ]);
+    // A failed execute_tool span's exact attribute set.
+    expect(tools[0]!.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.name': 'explode',
+      'gen_ai.tool.description': 'throws',
+      'gen_ai.tool.call.id': 't1',
+      'error.type': 'TypeError',
+      'footprint.agent': 'agent',
+      'footprint.iteration': 1,
+      'footprint.tool.parallel_count': 3,
+      'footprint.tool.status': 'error',
+    });
     const root = spans.find((s) => s.name === 'invoke_agent Tools')!;
     expect(root.status.code).toBe(SpanStatusCode.UNSET);
     expect(root.attributes['footprint.run.outcome']).toBe('ok');

@@ -1,6 +1,7 @@
 /**
  * Off means off: with no OTel SDK registered, the tracing instrument stays out of the run (no
- * recorder attached, no spans, the run works) and so does traceExecutor. With a TracerProvider
+ * recorder attached, no spans, the run works) and so does traceExecutor; the positive controls run
+ * the same checks with a provider and see the recorder and the run's spans. With a TracerProvider
  * passed in explicitly but no context manager registered, tracing still builds the right tree from
  * explicit parents; only activation (the active span inside bodies) is unavailable.
  */
@@ -31,13 +32,16 @@ describe('with no OTel SDK registered', () => {
     }
   });
 
-  it('(positive control) the same check sees the recorder once an SDK provider is there', async () => {
+  it('(positive control) the same run with an SDK provider attaches the recorder and produces the spans', async () => {
     const attach = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder');
-    const provider = new BasicTracerProvider();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const unregister = registerInstrument(tracingInstrument({ tracerProvider: provider }));
     try {
       expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
       expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
+      const tree = render(exporter.getFinishedSpans()).split('\n');
+      expect([tree[0], tree.length]).toEqual(['invoke_agent Helper', 31]);
     } finally {
       unregister();
       await provider.shutdown();
@@ -56,11 +60,13 @@ describe('with no OTel SDK registered', () => {
     expect(attachedIds(attach)).not.toContain(TRACE_RECORDER_ID);
     expect(executor.getScopeRecorders().map((r) => r.id)).not.toContain(TRACE_RECORDER_ID);
 
-    // Positive control: given a provider, the same executor wrapper attaches the recorder.
-    const provider = new BasicTracerProvider();
+    // Positive control: given a provider, the same executor wrapper attaches the recorder and the run has its spans.
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const traced = traceExecutor(new FlowChartExecutor(chart), { tracerProvider: provider });
     await traced.run();
     expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
+    expect(render(exporter.getFinishedSpans())).toBe(['run flowchart', '  One'].join('\n'));
     await provider.shutdown();
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPaused, type Paused } from '../../src/runtime/index.js';
-import { approvalAgent, TURN_UP_TO_CHAT } from '../support/agents.js';
+import { approvalAgent, CALL_COST, TURN_UP_TO_CHAT } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -47,7 +47,13 @@ describe('pause', () => {
     const toolCalls = spans.find((s) => s.name === 'ToolCalls')!;
     // Runner runs attach no flow hook: the typed run.paused event is the pause (no footprint.pause).
     expect(toolCalls.events.map((e) => e.name)).toEqual(['footprint.run.paused']);
-    expect(payloadOf(toolCalls.events[0])).toMatchObject({ tool_name: 'approve', tool_call_id: 'c2' });
+    expect(payloadOf(toolCalls.events[0])).toEqual({
+      agent_id: 'refunds',
+      tool_name: 'approve',
+      tool_call_id: 'c2',
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'refunds',
+    });
     expect(payloadOf(toolCalls.events[0]).question).toBeUndefined();
   });
 });
@@ -113,8 +119,30 @@ describe('resume', () => {
     expect(root.parentSpanId).toBe(spanId);
     expect(root.parentIsRemote).toBe(true);
     expect(root.links).toEqual([{ traceId, spanId, attributes: { 'footprint.link.type': 'paused_run' } }]);
-    expect(root.attributes).toMatchObject({ 'footprint.resumed': true, 'footprint.run.outcome': 'ok' });
-    expect(root.attributes['footprint.run.id']).toBe(pausedRoot.attributes['footprint.run.id']);
+    // The resumed run span: the paused run's id, the resumed segment's own counts, an exact attribute set.
+    expect(root.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Refunds',
+      'gen_ai.agent.id': 'refunds',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'm1',
+      'gen_ai.usage.input_tokens': 200,
+      'gen_ai.usage.output_tokens': 40,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'footprint.member.kind': 'agent',
+      'footprint.member.id': 'refunds',
+      'footprint.runner.kind': 'agent',
+      'footprint.runner.id': 'refunds',
+      'footprint.run.id': pausedRoot.attributes['footprint.run.id'],
+      'footprint.run.outcome': 'ok',
+      'footprint.resumed': true,
+      'footprint.turn.outcome': 'answered',
+      'footprint.llm.calls': 1,
+      'footprint.iterations': 2,
+      'footprint.tokens.input': 100,
+      'footprint.tokens.output': 20,
+      'footprint.cost.usd': expect.closeTo(CALL_COST, 12),
+    });
     const ids = new Set(child.spans.map((s) => s.spanId));
     for (const span of child.spans) if (span !== root) expect(ids.has(span.parentSpanId!)).toBe(true);
     expect(child.spans.map((s) => s.name).sort()).toEqual(

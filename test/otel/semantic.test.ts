@@ -9,7 +9,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID, traceExecutor, tracingInstrument } from '../../src/otel/index.js';
 import { Agent, isPaused, ProviderError, quietLogger, registerInstrument, scripted } from '../../src/runtime/index.js';
-import { activeSpanName, activeSpanProbe, approvalAgent, twoToolAgent } from '../support/agents.js';
+import { activeSpanName, activeSpanProbe, approvalAgent, twoToolAgent, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure } from '../support/traceTree.js';
 
@@ -48,7 +48,8 @@ describe('detail semantic', () => {
       ].join('\n'),
     );
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
-    expect(root.attributes).toMatchObject({ 'footprint.llm.calls': 3, 'footprint.tokens.input': 300, 'footprint.run.outcome': 'ok' });
+    // The same run span as in full detail: the exact attribute set.
+    expect(root.attributes).toEqual(twoToolRunAttributes());
     expect(root.events.map((e) => e.name)).toContain('footprint.agent.route_decided');
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);

@@ -42,11 +42,24 @@ describe('provider HTTP spans', () => {
     expect(server.requests).toHaveLength(1);
     const spans = sdk.spans();
     const chat = spans.find((s) => s.name === 'chat gpt-test')!;
-    expect(chat.attributes).toMatchObject({
+    // A chat span over real HTTP: the response id and model, and the server it called.
+    expect(chat.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-test',
       'gen_ai.response.model': 'gpt-test-2026',
       'gen_ai.response.id': 'chatcmpl-1',
+      'gen_ai.response.finish_reasons': ['stop'],
       'gen_ai.usage.input_tokens': 12,
+      'gen_ai.usage.output_tokens': 4,
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(server.url).port),
+      'footprint.agent': 'agent',
+      'footprint.brain': 'default',
+      'footprint.iteration': 1,
+      'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      'footprint.cost.priced': false,
+      'footprint.cost.usd': 0,
     });
     const children = childrenOf(spans, chat);
     expect(children.map((s) => s.name)).toEqual(['POST']);

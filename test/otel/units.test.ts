@@ -50,7 +50,7 @@ describe('boundedJson', () => {
     const many = Array.from({ length: 5_000 }, (_, i) => ({ i }));
     const text = boundedJson(many, 200);
     expect(text.length).toBeLessThanOrEqual(200);
-    expect(JSON.parse(text)).toMatchObject({ truncated: true });
+    expect(JSON.parse(text)).toEqual({ truncated: true, chars: JSON.stringify(many).length, head: expect.stringMatching(/^\[\{"i":0\},\{"i":1\}/) });
   });
 
   it('is valid JSON within the cap for any input', () => {
@@ -93,7 +93,7 @@ describe('traceparent', () => {
     const context = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
     const header = formatTraceparent(context);
     expect(header).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
-    expect(parseTraceparent(header, 'vendor=x')).toMatchObject({ ...context, isRemote: true });
+    expect(parseTraceparent(header, 'vendor=x')).toEqual({ ...context, isRemote: true, traceState: expect.anything() });
     expect(parseTraceparent(header, 'vendor=x')!.traceState!.get('vendor')).toBe('x');
   });
 

@@ -53,11 +53,7 @@ describe('the installed package', () => {
   });
 
   it('runs an agent with a tool under startTelemetry() with plain node, and the trace file holds its spans', async () => {
-    consumer.write('agent.mjs', AGENT_SCRIPT);
-    const result = await consumer.run(process.execPath, ['agent.mjs']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({
+    expect(await consumer.runScript('agent.mjs', AGENT_SCRIPT)).toEqual({
       answer: 'The sum is 5.',
       destination: 'files',
       traces: 1,

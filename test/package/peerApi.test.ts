@@ -53,11 +53,7 @@ describe('an app with its own NodeSDK and another patch release of the API', () 
   });
 
   it('gets the agent\'s spans in its own exporter, with nothing registered twice', async () => {
-    consumer.write('app.mjs', APP);
-    const result = await consumer.run(process.execPath, ['app.mjs']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({
+    expect(await consumer.runScript('app.mjs', APP)).toEqual({
       answer: 'Hello from the agent.',
       traces: 1,
       semantic: ['chat m-small', 'invoke_agent greeter'],

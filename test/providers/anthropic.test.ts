@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { anthropic, type LLMRequest } from '../../src/runtime/providers/index.js';
 import { captureContent } from './capture.js';
-import { failureOf, wireServerPerTest } from './perTest.js';
+import { failureOf, onlyPost, wireServerPerTest } from './perTest.js';
 import { sendJson } from './wireServer.js';
 
 /** Shaped like a real claude-sonnet-4 answer: a text block, then a tool_use block, with cache usage. */
@@ -90,14 +90,12 @@ describe('anthropic', () => {
     const response = await provider.complete(request);
 
     expect(provider.name).toBe('anthropic');
-    expect(server.requests).toHaveLength(1);
-    const sent = server.requests[0];
-    expect(sent.method).toBe('POST');
-    expect(sent.path).toBe('/v1/messages');
-    expect(sent.headers['x-api-key']).toBe('sk-ant-test');
-    expect(sent.headers['anthropic-version']).toBe('2023-06-01');
-    expect(sent.headers['content-type']).toBe('application/json');
-    expect(sent.headers['authorization']).toBeUndefined();
+    const sent = onlyPost(server, '/v1/messages', {
+      'x-api-key': 'sk-ant-test',
+      'anthropic-version': '2023-06-01',
+      'content-type': 'application/json',
+      authorization: undefined,
+    });
     expect(sent.json).toEqual({
       model: 'claude-sonnet-4-20250514',
       max_tokens: 1024,
@@ -144,9 +142,7 @@ describe('anthropic', () => {
 
     const response = await provider.complete({ model: 'claude-3-5-haiku-latest', messages: [{ role: 'user', content: 'Summary?' }], maxTokens: 64 });
 
-    const sent = server.requests[0];
-    expect(sent.path).toBe('/v1/messages');
-    expect(sent.headers['x-api-key']).toBeUndefined();
+    const sent = onlyPost(server, '/v1/messages', { 'x-api-key': undefined });
     expect(sent.json).toEqual({ model: 'claude-3-5-haiku-latest', max_tokens: 64, messages: [{ role: 'user', content: 'Summary?' }] });
     expect(response).toEqual({
       content: 'Paris: 18°C. Tokyo: 24°C.',

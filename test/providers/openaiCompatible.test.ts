@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openaiCompatible, type LLMRequest } from '../../src/runtime/providers/index.js';
 import { captureContent } from './capture.js';
-import { failureOf, wireServerPerTest } from './perTest.js';
+import { failureOf, onlyPost, wireServerPerTest } from './perTest.js';
 import { sendJson } from './wireServer.js';
 
 /** Shaped like a real gpt-4o answer that calls two tools. */
@@ -120,13 +120,11 @@ describe('openaiCompatible', () => {
     const response = await provider.complete(request);
 
     expect(provider.name).toBe('openai');
-    expect(server.requests).toHaveLength(1);
-    const sent = server.requests[0];
-    expect(sent.method).toBe('POST');
-    expect(sent.path).toBe('/v1/chat/completions');
-    expect(sent.headers['authorization']).toBe('Bearer sk-test-123');
-    expect(sent.headers['content-type']).toBe('application/json');
-    expect(sent.headers['openai-project']).toBe('proj_abc');
+    const sent = onlyPost(server, '/v1/chat/completions', {
+      authorization: 'Bearer sk-test-123',
+      'content-type': 'application/json',
+      'openai-project': 'proj_abc',
+    });
     expect(sent.json).toEqual({
       model: 'gpt-4o',
       messages: [
@@ -177,9 +175,7 @@ describe('openaiCompatible', () => {
     const response = await provider.complete({ model: 'llama3.2', messages: [{ role: 'user', content: 'Weather in Paris?' }] });
 
     expect(provider.name).toBe('ollama');
-    const sent = server.requests[0];
-    expect(sent.path).toBe('/v1/chat/completions');
-    expect(sent.headers['authorization']).toBeUndefined();
+    const sent = onlyPost(server, '/v1/chat/completions', { authorization: undefined });
     expect(sent.json).toEqual({ model: 'llama3.2', messages: [{ role: 'user', content: 'Weather in Paris?' }] });
     expect(response).toEqual({
       content: 'It is 18°C and sunny in Paris.',

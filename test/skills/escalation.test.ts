@@ -4,9 +4,9 @@
  * the default and skill brains again.
  */
 import { expect, it } from 'vitest';
-import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
+import { Agent, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
 import { defaultRouteGuard } from '../../src/recorders/index.js';
-import { answer, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
+import { answer, diagnoseSkill, escalatedToStrong, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
@@ -18,8 +18,8 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
     replies: [pick('nope'), pick('diagnose'), answer('First run: the optic.')],
   });
   const triage = triageSkill();
-  const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find it.', provider: big, model: 'big-1' });
-  const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+  const diagnose = diagnoseSkill({ provider: big, model: 'big-1' });
+  const fix = fixSkill();
   const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING })
     .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 5 })
@@ -34,16 +34,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
   ]);
   // Once, at the ToolCalls stage of the second refusal, though a third refusal followed.
   const escalated = log.events('footprint.skill.escalated');
-  expect(escalated.map((e) => e.payload)).toEqual([
-    {
-      agentId: 'desk',
-      from: { provider: 'small', model: 'small-1' },
-      to: { provider: 'strong', model: 'strong-1' },
-      refusals: 2,
-      reason: 'refusals',
-      iteration: 2,
-    },
-  ]);
+  expect(escalated.map((e) => e.payload)).toEqual([escalatedToStrong({ refusals: 2, reason: 'refusals', iteration: 2 })]);
   expect(escalated[0]!.meta.runtimeStageId).toBe(log.events('footprint.skill.rejected')[1]!.meta.runtimeStageId);
   // Escalation outranks the skill brain: diagnose (iteration 5) is still served by the strong model.
   const brains = () => log.of('footprint.stream.llm_start').map((e) => [e.iteration, e.skill, e.brain.via, e.provider, e.model]);

@@ -10,7 +10,7 @@ import { extendStreak, pingPongDue, type PingPongStreak } from '../../src/record
 import { addRejection, rejectedCapDue } from '../../src/recorders/rejectedCap.js';
 import { KEPT_RUNS, RunBook } from '../../src/recorders/runBook.js';
 import { guardCost, guardHop, guardRejection, newTurnGuard } from '../../src/recorders/turnGuard.js';
-import { answer, pick } from './harness.js';
+import { answer, pick } from '../support/skills.js';
 
 const zero = { tokens: 0, costUsd: 0 };
 

@@ -5,9 +5,9 @@
  * the pause trips after it, in the same run.
  */
 import { expect, it } from 'vitest';
-import { Agent, defineSkill, isPaused, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply } from '../../src/index.js';
+import { Agent, isPaused, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, labelledRejectionTrip, pick, PRICING, record, triageSkill, USAGE } from './harness.js';
+import { answer, diagnoseSkill, fixSkill, labelledRejectionTrip, pick, PRICING, record, triageSkill, USAGE } from '../support/skills.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
@@ -15,10 +15,7 @@ function build(bigReplies: ScriptedReply[]) {
   const small = scripted({ name: 'small', replies: [pick('diagnose')] });
   const big = scripted({ name: 'big', replies: bigReplies });
   const triage = triageSkill();
-  const diagnose = defineSkill({
-    id: 'diagnose',
-    description: 'Find the cause',
-    body: 'Find it.',
+  const diagnose = diagnoseSkill({
     provider: big,
     model: 'big-1',
     tools: [
@@ -30,7 +27,7 @@ function build(bigReplies: ScriptedReply[]) {
       },
     ],
   });
-  const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+  const fix = fixSkill();
   const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
   const recorder = routeRecorder({ agentId: 'desk' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING })

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, callTool, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
+import { answer, callTool, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
@@ -29,7 +29,7 @@ function build() {
       },
     ],
   });
-  const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+  const fix = fixSkill();
   const graph = skillGraph()
     .entry(triage)
     .route(triage, diagnose)

@@ -5,15 +5,15 @@
  * Trips are emitted as events at the stage that detected them, with the spend since the loop began.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
+import { Agent, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
 import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-import { answer, CALL_TOKENS, callTool, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from './harness.js';
+import { answer, CALL_TOKENS, callTool, diagnoseSkill, escalatedToStrong, fixSkill, labelledPingPongTrip, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
 
 setDefaultRouteGuard(defaultRouteGuard);
 
 const triage = triageSkill();
-const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' });
-const fix = defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+const diagnose = diagnoseSkill();
+const fix = fixSkill();
 const probe = {
   name: 'probe',
   description: 'Look at the device',
@@ -62,28 +62,8 @@ describe('ping-pong', () => {
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
     const trips = log.events('footprint.route.trip');
     expect(trips.map((t) => t.payload)).toEqual([
-      {
-        agentId: 'desk',
-        turnId,
-        kind: 'ping_pong',
-        skills: ['triage', 'diagnose'],
-        window: 4,
-        iteration: 6,
-        tokensSinceLoop: 4 * CALL_TOKENS,
-        costSinceLoopUsd: expect.closeTo(usdOf('small-1', 4), 15),
-        action: 'label',
-      },
-      {
-        agentId: 'desk',
-        turnId,
-        kind: 'ping_pong',
-        skills: ['diagnose', 'fix'],
-        window: 4,
-        iteration: 13,
-        tokensSinceLoop: 3 * CALL_TOKENS,
-        costSinceLoopUsd: expect.closeTo(usdOf('small-1', 3), 15),
-        action: 'label',
-      },
+      labelledPingPongTrip({ turnId, skills: ['triage', 'diagnose'], iteration: 6, calls: 4 }),
+      labelledPingPongTrip({ turnId, skills: ['diagnose', 'fix'], iteration: 13, calls: 3 }),
     ]);
     // Emitted at the stage of the hop that completed the window, the moment it happened.
     const hops = log.events('footprint.route.hop');
@@ -124,16 +104,7 @@ describe('ping-pong', () => {
       { kind: 'ping_pong', skills: ['triage', 'diagnose'], window: 2, iteration: 3, action: 'escalate' },
     ]);
     expect(log.of('footprint.route.trip')[0]!.tokensSinceLoop).toBe(CALL_TOKENS);
-    expect(log.of('footprint.skill.escalated')).toEqual([
-      {
-        agentId: 'desk',
-        from: { provider: 'small', model: 'small-1' },
-        to: { provider: 'strong', model: 'strong-1' },
-        refusals: 0,
-        reason: 'route_trip',
-        iteration: 3,
-      },
-    ]);
+    expect(log.of('footprint.skill.escalated')).toEqual([escalatedToStrong({ refusals: 0, reason: 'route_trip', iteration: 3 })]);
     expect(log.of('footprint.stream.llm_start').map((e) => [e.iteration, e.brain.via, e.provider, e.model])).toEqual([
       [1, 'default', 'small', 'small-1'],
       [2, 'default', 'small', 'small-1'],

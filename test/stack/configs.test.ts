@@ -138,7 +138,7 @@ describe('alertmanager + alert-sink', () => {
   it('routes every receiver to the alert-sink service', () => {
     expect(hostFileFor('alertmanager', '/etc/alertmanager/alertmanager.yml')).toBe(PATHS.alertmanager);
     const urls: string[] = am.receivers.flatMap((r: Json) => (r.webhook_configs ?? []).map((w: Json) => w.url));
-    expect(urls.length).toBeGreaterThan(0);
+    expect(urls).toEqual(['http://alert-sink:9099/alertmanager/page', 'http://alert-sink:9099/alertmanager/ticket']);
     for (const u of urls) {
       const url = new URL(u);
       expect(url.hostname).toBe('alert-sink');
@@ -186,7 +186,11 @@ describe('grafana provisioning', () => {
     expect(jaeger.type).toBe('jaeger');
     expect(new URL(jaeger.url).host).toBe('jaeger:16686');
     expect(jaeger.jsonData.tracesToMetrics.datasourceUid).toBe('prometheus');
-    expect(jaeger.jsonData.tracesToMetrics.queries.length).toBeGreaterThan(0);
+    expect(jaeger.jsonData.tracesToMetrics.queries.map((q: Json) => q.name)).toEqual([
+      'LLM cost per hour (this route)',
+      'p95 span latency (span metrics)',
+      'Calls per minute (span metrics)',
+    ]);
   });
 
   it('loads dashboards from where compose mounts dashboards/', () => {

@@ -120,7 +120,10 @@ describe('dashboard content', () => {
     const links = jaegerLinks(byName['routes-and-cost']);
     expect(links.some((u) => u.startsWith('http://localhost:16686/search?service=') && u.includes('tags=%7B%22footprint.route%22%3A%22'))).toBe(true);
     const table = panelsOf(byName['routes-and-cost']).find((p) => p.type === 'table');
-    expect(table, 'a routes table').toBeDefined();
+    expect([table?.title, table?.targets.map((t: Json) => t.refId)], 'a routes table').toEqual([
+      'Routes in range (click a route for its traces in Jaeger)',
+      ['A', 'B', 'C', 'D'],
+    ]);
   });
 
   it('loop-guards links trips to Jaeger by footprint.trip.kinds and queries Jaeger for tripped runs', () => {

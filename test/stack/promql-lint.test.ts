@@ -30,8 +30,8 @@ describe('the PromQL linter itself', () => {
     expect(ok.metrics.sort()).toEqual(['footprint_llm_cost_usd_total', 'footprint_runs_total']);
     expect(ok.selectors[0]!.labels).toEqual(['service_name']);
     expect(ok.groupingLabels).toEqual(['le', 'footprint_route']);
-    expect(lintPromQL('sum(rate(foo[5m])').errors.length).toBeGreaterThan(0);
-    expect(lintPromQL('foo{').errors.length).toBeGreaterThan(0);
+    expect(lintPromQL('sum(rate(foo[5m])').errors).toEqual(['syntax error at 17: …sum(rate(foo[5m])⟨here⟩…']);
+    expect(lintPromQL('foo{').errors).toEqual(['syntax error at 4: …foo{⟨here⟩…']);
   });
 
   it('substitutes Grafana macros into parseable PromQL', () => {
@@ -46,7 +46,11 @@ describe('shipped PromQL', () => {
     expect(dashboardQueries().length).toBeGreaterThan(40);
     expect(ruleQueries().map((q) => q.where)).toHaveLength(5);
     expect(grafanaAlertQueries()).toHaveLength(5);
-    expect(datasourceQueries().length).toBeGreaterThan(0);
+    expect(datasourceQueries().map((q) => q.where)).toEqual([
+      'datasource Jaeger tracesToMetrics "LLM cost per hour (this route)"',
+      'datasource Jaeger tracesToMetrics "p95 span latency (span metrics)"',
+      'datasource Jaeger tracesToMetrics "Calls per minute (span metrics)"',
+    ]);
   });
 
   it.each(queries.map((q) => [q.where, q] as const))('%s parses and uses only contract metrics and labels', (_where, q) => {

@@ -4,6 +4,7 @@
  * call counter, so a resumed agent on a fresh provider continues where the paused one stopped.
  */
 import { trace } from '@opentelemetry/api';
+import { expect } from 'vitest';
 import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
 
 export const PRICING = { m1: { input: 2, output: 10 } };
@@ -41,6 +42,63 @@ export function twoToolAgent(options: { answer?: string; delayMs?: number } = {}
     .tool({ name: 'lookup', description: 'Finds an invoice', inputSchema: { type: 'object' }, execute: async (args: { q: string }) => `found ${args.q}` })
     .tool({ name: 'weather', description: 'Weather in a city', inputSchema: { type: 'object' }, execute: async () => 'sunny' })
     .build();
+}
+
+/**
+ * The exact attribute set of the run span of a twoToolAgent() run that answered in three calls, in
+ * either detail level (volatile values as matchers); `sessionId` when the run was given one.
+ */
+export function twoToolRunAttributes(options: { sessionId?: string } = {}) {
+  return {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.name': 'Helper',
+    'gen_ai.agent.id': 'helper',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.request.model': 'm1',
+    'gen_ai.request.temperature': 0.2,
+    'gen_ai.request.max_tokens': 256,
+    ...(options.sessionId === undefined ? {} : { 'gen_ai.conversation.id': options.sessionId }),
+    'gen_ai.usage.input_tokens': 300,
+    'gen_ai.usage.output_tokens': 60,
+    'gen_ai.response.finish_reasons': ['stop'],
+    'footprint.member.kind': 'agent',
+    'footprint.member.id': 'helper',
+    'footprint.runner.kind': 'agent',
+    'footprint.runner.id': 'helper',
+    'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
+    'footprint.run.outcome': 'ok',
+    'footprint.turn.outcome': 'answered',
+    'footprint.llm.calls': 3,
+    'footprint.iterations': 3,
+    'footprint.tokens.input': 300,
+    'footprint.tokens.output': 60,
+    'footprint.cost.usd': expect.closeTo(3 * CALL_COST, 12),
+  };
+}
+
+/**
+ * The exact attribute set of the chat span of `iteration` (1 to 3) of a twoToolAgent() run, content
+ * capture off (no gen_ai.input.messages): two tool-call answers, then the answer.
+ */
+export function twoToolChatAttributes(iteration: 1 | 2 | 3, options: { sessionId?: string } = {}) {
+  return {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.request.model': 'm1',
+    'gen_ai.request.temperature': 0.2,
+    'gen_ai.request.max_tokens': 256,
+    'gen_ai.response.model': 'm1',
+    'gen_ai.response.finish_reasons': [iteration < 3 ? 'tool_call' : 'stop'],
+    'gen_ai.usage.input_tokens': CALL_USAGE.input,
+    'gen_ai.usage.output_tokens': CALL_USAGE.output,
+    ...(options.sessionId === undefined ? {} : { 'gen_ai.conversation.id': options.sessionId }),
+    'footprint.agent': 'helper',
+    'footprint.brain': 'default',
+    'footprint.iteration': iteration,
+    'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+    'footprint.cost.priced': true,
+    'footprint.cost.usd': expect.closeTo(CALL_COST, 12),
+  };
 }
 
 /** Asks for lookup + approve; approve pauses for a human; after the answer, the model answers. */

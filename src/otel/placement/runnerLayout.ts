@@ -23,6 +23,7 @@ import {
   recordFailure,
 } from '../encoding/index.js';
 import type { HookGuard, LayoutEnd, MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
+import { KnownMembers } from './knownMembers.js';
 import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -56,14 +57,12 @@ export class RunnerLayout implements MemberLayout {
   private readonly members = new Map<string, Member>();
   private readonly root: Member;
   private readonly run: RunSpans;
-  private readonly carried: Record<string, MemberIdentity>;
-  private readonly expected: Record<string, MemberIdentity>;
+  private readonly known: KnownMembers;
 
-  constructor({ run, carried, expected }: MemberLayoutInit) {
-    this.run = run;
-    this.carried = carried;
-    this.expected = expected ?? {};
-    this.root = { key: '', opened: run.root, pending: 0, lastChildEnd: 0, ended: false, pipeline: '', visits: new Map() };
+  constructor(init: MemberLayoutInit) {
+    this.run = init.run;
+    this.known = new KnownMembers(init);
+    this.root = { key: '', opened: init.run.root, pending: 0, lastChildEnd: 0, ended: false, pipeline: '', visits: new Map() };
     this.members.set('', this.root);
   }
 
@@ -209,7 +208,7 @@ export class RunnerLayout implements MemberLayout {
     const key = stageIds.pathKey(path);
     const parent = this.memberOf(path.slice(0, -1));
     // A member known ahead (or carried over a pause) starts with its name and identifying attributes.
-    const identity = this.carried[key] ?? this.expected[key];
+    const identity = this.known.ahead(key);
     const name = identity?.name ?? path[path.length - 1];
     const attributes = identity ? { [FP_SUBFLOW_ID]: key, ...identity.attributes } : { [FP_SUBFLOW_ID]: key };
     const opened = this.run.start(name, parent.opened, { startTime: time, attributes });

@@ -7,6 +7,7 @@
  */
 import { stageIds } from '../../events/index.js';
 import { GEN_AI_AGENT_DESCRIPTION, markFailed } from '../encoding/index.js';
+import { KnownMembers } from './knownMembers.js';
 import type { MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -19,13 +20,11 @@ export class SemanticLayout implements MemberLayout {
   private readonly members = new Map<string, Member>();
   private readonly reopened = new Set<string>();
   private readonly run: RunSpans;
-  private readonly carried: Record<string, MemberIdentity>;
-  private readonly expected: Record<string, MemberIdentity>;
+  private readonly known: KnownMembers;
 
-  constructor({ run, carried, expected }: MemberLayoutInit) {
-    this.run = run;
-    this.carried = carried;
-    this.expected = expected ?? {};
+  constructor(init: MemberLayoutInit) {
+    this.run = init.run;
+    this.known = new KnownMembers(init);
   }
 
   /** Typed events alone drive it: no footprintjs hook, so the narrative stays off. */
@@ -61,7 +60,7 @@ export class SemanticLayout implements MemberLayout {
 
   /** An agent's description comes from its composition (the runner tree), not from its events: set at start, as in full detail. */
   private withDescription(key: string, identity: MemberIdentity): MemberIdentity['attributes'] {
-    const description = this.expected[key]?.attributes[GEN_AI_AGENT_DESCRIPTION];
+    const description = this.known.expected(key)?.attributes[GEN_AI_AGENT_DESCRIPTION];
     return description === undefined ? identity.attributes : { ...identity.attributes, [GEN_AI_AGENT_DESCRIPTION]: description };
   }
 
@@ -93,7 +92,7 @@ export class SemanticLayout implements MemberLayout {
   private reopenCarried(path: readonly string[]): void {
     for (const enclosing of stageIds.enclosingPaths(path)) {
       const key = stageIds.pathKey(enclosing);
-      const identity = this.carried[key];
+      const identity = this.known.carried(key);
       if (identity && !this.reopened.has(key) && !this.members.has(key)) {
         this.reopened.add(key);
         // It has been open since the resumed run began: its start event is not repeated.

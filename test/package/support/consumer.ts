@@ -1,13 +1,15 @@
 /**
  * A consumer project: a fresh folder under the system's temp directory with an ESM package.json, the
  * packed tarball and the given packages installed by npm from the machine's configured registry
- * (cache first), and a way to run commands in it with an environment free of OTEL_* settings.
+ * (cache first), and a way to run commands (or a node script that prints one JSON value) in it with an
+ * environment free of OTEL_* settings.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 
 export interface Result {
   code: number | null;
@@ -20,6 +22,8 @@ export interface Consumer {
   /** Runs a command in the project (node_modules/.bin first on PATH, as npm scripts have it). */
   run(command: string, args: string[], env?: Record<string, string>): Promise<Result>;
   write(file: string, text: string): string;
+  /** Writes `script` to `file`, runs it with this node, expects a clean exit (code 0, nothing on stderr) and returns the JSON it printed. */
+  runScript(file: string, script: string): Promise<unknown>;
   has(packageName: string): boolean;
   remove(): void;
 }
@@ -39,7 +43,7 @@ export async function consumerProject(options: ConsumerOptions): Promise<Consume
     env: cleanEnv(),
     maxBuffer: 16 * 1024 * 1024,
   });
-  return {
+  const consumer: Consumer = {
     dir,
     run: (command, args, env = {}) => run(command, args, { cwd: dir, env: { ...cleanEnv(), PATH: `${path.join(dir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`, ...env } }),
     write: (file, text) => {
@@ -47,9 +51,16 @@ export async function consumerProject(options: ConsumerOptions): Promise<Consume
       writeFileSync(target, text);
       return target;
     },
+    runScript: async (file, script) => {
+      consumer.write(file, script);
+      const result = await consumer.run(process.execPath, [file]);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      return JSON.parse(result.stdout) as unknown;
+    },
     has: (packageName) => existsSync(path.join(dir, 'node_modules', packageName)),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+  return consumer;
 }
 
 function cleanEnv(): NodeJS.ProcessEnv {

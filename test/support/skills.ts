@@ -1,9 +1,10 @@
 /**
- * Shared pieces of the skill-graph scenarios: scripted replies that call read_skill with fixed token
- * usage (so spend is exact), a price table for the test models, and an event log per runner.
+ * Shared pieces of the skill-graph scenarios: the triage / diagnose / fix skills they walk, scripted
+ * replies that call read_skill with fixed token usage (so spend is exact), a price table for the test
+ * models, the exact trip and escalation payloads they expect, and an event log per runner.
  */
 import { expect } from 'vitest';
-import { defineSkill, type EventPayloads, type EventType, type Runner, type ScriptedReply, type TypedEvent } from '../../src/index.js';
+import { defineSkill, type EventPayloads, type SkillDefinition, type EventType, type Runner, type ScriptedReply, type TypedEvent } from '../../src/index.js';
 
 /** Every scripted reply uses this much, so each call costs tokens x price exactly. */
 export const USAGE = { input: 100, output: 10 };
@@ -25,6 +26,44 @@ export function usdOf(model: keyof typeof PRICING, calls = 1): number {
 /** The entry skill every scenario starts in: no brain or tools of its own. */
 export function triageSkill() {
   return defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide what is wrong.' });
+}
+
+/** Finding the cause, the skill after triage; a scenario gives it a brain or tools of its own in `own`. */
+export function diagnoseSkill(own: Partial<SkillDefinition> = {}) {
+  return defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.', ...own });
+}
+
+/** Proposing the fix, the last skill of the scenarios. */
+export function fixSkill() {
+  return defineSkill({ id: 'fix', description: 'Propose the fix', body: 'Say what to replace.' });
+}
+
+/**
+ * The route.trip payload the default guard emits when a ping-pong between `skills` fills its window
+ * of 4 and is labelled, `calls` small-model calls after the alternating streak began.
+ */
+export function labelledPingPongTrip(trip: { turnId: string; skills: [string, string]; iteration: number; calls: number }) {
+  return {
+    agentId: 'desk',
+    turnId: trip.turnId,
+    kind: 'ping_pong',
+    skills: trip.skills,
+    window: 4,
+    iteration: trip.iteration,
+    tokensSinceLoop: trip.calls * CALL_TOKENS,
+    costSinceLoopUsd: expect.closeTo(usdOf('small-1', trip.calls), 15),
+    action: 'label',
+  };
+}
+
+/** The skill.escalated payload of the desk agent moving from small-1 to its strong-1 escalation brain. */
+export function escalatedToStrong(escalation: { refusals: number; reason: string; iteration: number }) {
+  return {
+    agentId: 'desk',
+    from: { provider: 'small', model: 'small-1' },
+    to: { provider: 'strong', model: 'strong-1' },
+    ...escalation,
+  };
 }
 
 /**
