@@ -35,7 +35,7 @@ function owner(url: string, name: string): string {
   if (url.startsWith('node:')) return 'node';
   const inRepo = url.replace(/^file:\/\//, '').replace(`${root}/`, '');
   const parts = inRepo.split('/');
-  if (parts[0] === 'src') return `ours: src/${parts[1]}`;
+  if (parts[0] === 'src' || parts[0] === 'dist') return `ours: src/${parts[1]}`;
   if (parts[0] === 'bench') return 'bench harness';
   if (url.includes('/node_modules/')) return `dep: ${url.split('/node_modules/')[1]!.split('/')[0]}`;
   return 'other';
@@ -74,15 +74,18 @@ function summarise(profile: CpuProfile): string[] {
 }
 
 const run = promisify(execFile);
+// As bench/run.ts: the compiled dist/ (built now) unless BENCH_FROM=src.
+const fromSource = process.env.BENCH_FROM === 'src';
+if (!fromSource) await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
 const env = { ...process.env, BENCH_WARMUP: '400', BENCH_REPEATS: '5', BENCH_RUNS: '1000' };
 const out: string[] = [
   `footprint-otel profile "${label}" — ${new Date().toISOString()} — node ${process.version}`,
-  `each mode: node --cpu-prof --import tsx bench/child.ts <mode>, ${env.BENCH_WARMUP} warm-up + ${env.BENCH_REPEATS} x ${env.BENCH_RUNS} turns`,
+  `each mode: node --cpu-prof --import tsx${fromSource ? '' : ' --import ./bench/fromDist.mjs'} bench/child.ts <mode> (code: ${fromSource ? 'src/ through tsx' : 'dist/'}), ${env.BENCH_WARMUP} warm-up + ${env.BENCH_REPEATS} x ${env.BENCH_RUNS} turns`,
 ];
 for (const mode of modes) {
   const dir = mkdtempSync(join(tmpdir(), 'fp-prof-'));
   process.stderr.write(`profile: ${mode}\n`);
-  const { stdout } = await run(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'bench/child.ts', mode], { env, maxBuffer: 1 << 24 });
+  const { stdout } = await run(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', ...(fromSource ? [] : ['--import', './bench/fromDist.mjs']), 'bench/child.ts', mode], { env, maxBuffer: 1 << 24 });
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
   rmSync(dir, { recursive: true, force: true });
