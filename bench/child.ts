@@ -42,7 +42,7 @@ let provider: BasicTracerProvider | undefined;
 if (traced) {
   context.setGlobalContextManager(contextManager.enable());
   const exporter = mode.endsWith('-otlp') ? new OTLPTraceExporter({ url: `${receiverUrl}/v1/traces` }) : countingNoop;
-  const sampler = mode === 'full-unsampled' ? new AlwaysOffSampler() : undefined;
+  const sampler = mode.endsWith('-unsampled') ? new AlwaysOffSampler() : undefined;
   provider = new BasicTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
   process.env.FOOTPRINT_OTEL_DETAIL = mode.includes('semantic') ? 'semantic' : 'full';
