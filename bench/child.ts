@@ -9,8 +9,8 @@
  *   hooks-only: the untraced turn plus a recorder with two empty stage hooks (footprintjs's dispatch)
  *   hooks-activate: hooks-only, plus the run in a context of its own and a new context made active at
  *     every stage start, as the bridge does (AsyncLocalStorage propagation through the engine's promises)
- *   full-unsampled: full detail with every span unsampled: the bridge's own work, with the SDK's
- *     cheapest path (non-recording spans)
+ *   full-unsampled | semantic-unsampled: that detail with every span unsampled: the bridge's own
+ *     work, with the SDK's cheapest path (non-recording spans)
  *   clone-bytes: not timed; what footprintjs copies per untraced turn (bench/cloneBytes.ts)
  */
 import { context, createContextKey, trace, type Context } from '@opentelemetry/api';

@@ -44,7 +44,7 @@ async function child<T>(script: string, args: string[], flags: string[] = []): P
 
 const loadAtStart = loadavg()[0]!;
 const receiver = await startReceiver();
-const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'hooks-only', 'hooks-activate', 'full-unsampled', 'replay-full', 'replay-semantic'];
+const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'hooks-only', 'hooks-activate', 'full-unsampled', 'semantic-unsampled', 'replay-full', 'replay-semantic'];
 // Interleaved rounds (every mode once per round), the median per mode: drift in the machine's load
 // then hits every mode alike instead of whichever ran during a noisy minute.
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
@@ -99,6 +99,7 @@ const turnFloor = floorUs(measured);
 const ms = (us: number) => `${(us / 1000).toFixed(3)} ms`;
 const us = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(0)} µs`;
 const share = (value: number) => `${((value / (r('full-noop') - r('untraced'))) * 100).toFixed(0)}%`;
+const semanticShare = (value: number) => `${((value / (r('semantic-noop') - r('untraced'))) * 100).toFixed(0)}%`;
 const rows: [string, string, string][] = [
   ['footprintjs engine floor, linear chart (per stage)', `${r('engine-floor').toFixed(1)} µs`, ''],
   ['OTel SDK span creation floor (per span)', `${floor.toFixed(2)} µs`, ''],
@@ -115,6 +116,9 @@ const rows: [string, string, string][] = [
   ['  + a context per stage (AsyncLocalStorage)', us(r('hooks-activate') - r('hooks-only')), share(r('hooks-activate') - r('hooks-only'))],
   ['  + the bridge, every span unsampled', us(r('full-unsampled') - r('hooks-activate')), share(r('full-unsampled') - r('hooks-activate'))],
   ['  + the SDK recording and batching the spans', us(r('full-noop') - r('full-unsampled')), share(r('full-noop') - r('full-unsampled'))],
+  ['where the semantic overhead goes:', '', ''],
+  ['  the bridge, every span unsampled', us(r('semantic-unsampled') - r('untraced')), semanticShare(r('semantic-unsampled') - r('untraced'))],
+  ['  + the SDK recording and batching the spans', us(r('semantic-noop') - r('semantic-unsampled')), semanticShare(r('semantic-noop') - r('semantic-unsampled'))],
   ['the bridge alone, full (replayed turn)', ms(r('replay-full')), `${(r('replay-full') / stages / floor).toFixed(2)}x SDK floor per stage; ${share(r('replay-full'))} of the full overhead`],
   ['the bridge alone, semantic (replayed turn)', ms(r('replay-semantic')), `${(r('replay-semantic') / (r('semantic-noop') - r('untraced')) * 100).toFixed(0)}% of the semantic overhead`],
 ];
