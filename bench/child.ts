@@ -6,6 +6,9 @@
  *
  *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
  *   replay-full | replay-semantic: the bridge alone, a recorded turn replayed (bench/bridgeReplay.ts)
+ *   replay-between-full | replay-between-semantic: the same replay, each right after an untraced
+ *     engine turn: (turn + replay) - turn, so the bridge's work is timed where it runs in a traced
+ *     turn, among the engine's code and garbage instead of alone in a tight loop
  *   hooks-only: the untraced turn plus a recorder with two empty stage hooks (footprintjs's dispatch)
  *   hooks-activate: hooks-only, plus the run in a context of its own and a new context made active at
  *     every stage start, as the bridge does (AsyncLocalStorage propagation through the engine's promises)
@@ -35,9 +38,10 @@ const countingNoop: SpanExporter = {
   forceFlush: async () => {},
 };
 
-const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'hooks-only', 'hooks-activate'].includes(mode);
+const between = mode.startsWith('replay-between-');
+const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'hooks-only', 'hooks-activate'].includes(mode) && !between;
 const contextManager = new AsyncLocalStorageContextManager();
-if (mode === 'hooks-activate') context.setGlobalContextManager(contextManager.enable());
+if (mode === 'hooks-activate' || between) context.setGlobalContextManager(contextManager.enable());
 let provider: BasicTracerProvider | undefined;
 if (traced) {
   context.setGlobalContextManager(contextManager.enable());
@@ -89,6 +93,35 @@ async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return { wall: median(wall), cpu: median(cpu), gc: median(gc) };
+}
+
+/**
+ * What `extra` adds to `base` when it runs right after it: blocks of `base` alone and of `base` then
+ * `extra` alternate (so drift hits both alike), and the median of the per-call differences is kept.
+ */
+async function timeAdded(base: () => Promise<unknown>, extra: () => void): Promise<PerCall> {
+  const block = 50;
+  const timeBlock = async (withExtra: boolean): Promise<PerCall> => {
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    const gcStarted = gcMs;
+    for (let i = 0; i < block; i++) {
+      await base();
+      if (withExtra) extra();
+    }
+    const cpuUsed = process.cpuUsage(cpuStarted);
+    await new Promise((r) => setImmediate(r));
+    return { wall: ((performance.now() - started) * 1000) / block, cpu: (cpuUsed.user + cpuUsed.system) / block, gc: ((gcMs - gcStarted) * 1000) / block };
+  };
+  for (let i = 0; i < WARMUP / block; i++) await timeBlock(i % 2 === 0);
+  const added: PerCall[] = [];
+  for (let i = 0; i < (REPEATS * RUNS * 2) / block; i++) {
+    const alone = await timeBlock(false);
+    const withExtra = await timeBlock(true);
+    added.push({ wall: withExtra.wall - alone.wall, cpu: withExtra.cpu - alone.cpu, gc: withExtra.gc - alone.gc });
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { wall: median(added.map((a) => a.wall)), cpu: median(added.map((a) => a.cpu)), gc: median(added.map((a) => a.gc)) };
 }
 
 const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units, gc: t.gc / units });
@@ -145,6 +178,15 @@ if (mode === 'sdk-floor') {
   const chart = builder.setLogger(quietLogger).build();
   const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
   perUnit = per(perRun, stages);
+} else if (between) {
+  // The engine turns stay untraced (no global provider); the replay traces into a provider of its own.
+  const { recordTurn, replayTurn } = await import('./bridgeReplay.js');
+  const steps = await recordTurn(() => agent.run(MESSAGE));
+  const own = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingNoop)] });
+  const tracer = own.getTracer('bench-replay');
+  const detail = mode === 'replay-between-semantic' ? 'semantic' : 'full';
+  perUnit = await timeAdded(() => agent.run(MESSAGE), () => replayTurn(steps, { tracer, detail }));
+  await own.shutdown();
 } else if (mode.startsWith('replay-')) {
   const { recordTurn, replayTurn } = await import('./bridgeReplay.js');
   const steps = await recordTurn(() => agent.run(MESSAGE));

@@ -44,7 +44,7 @@ async function child<T>(script: string, args: string[], flags: string[] = []): P
 
 const loadAtStart = loadavg()[0]!;
 const receiver = await startReceiver();
-const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'hooks-only', 'hooks-activate', 'full-unsampled', 'semantic-unsampled', 'replay-full', 'replay-semantic'];
+const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'hooks-only', 'hooks-activate', 'full-unsampled', 'semantic-unsampled', 'replay-full', 'replay-semantic', 'replay-between-full', 'replay-between-semantic'];
 // Interleaved rounds (every mode once per round), the median per mode: drift in the machine's load
 // then hits every mode alike instead of whichever ran during a noisy minute.
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
@@ -121,6 +121,8 @@ const rows: [string, string, string][] = [
   ['  + the SDK recording and batching the spans', us(r('semantic-noop') - r('semantic-unsampled')), semanticShare(r('semantic-noop') - r('semantic-unsampled'))],
   ['the bridge alone, full (replayed turn)', ms(r('replay-full')), `${(r('replay-full') / stages / floor).toFixed(2)}x SDK floor per stage; ${share(r('replay-full'))} of the full overhead`],
   ['the bridge alone, semantic (replayed turn)', ms(r('replay-semantic')), `${(r('replay-semantic') / (r('semantic-noop') - r('untraced')) * 100).toFixed(0)}% of the semantic overhead`],
+  ['  the same, full, each right after an engine turn', ms(r('replay-between-full')), `${(r('replay-between-full') / r('replay-full')).toFixed(2)}x the replay alone`],
+  ['  the same, semantic, each right after an engine turn', ms(r('replay-between-semantic')), `${(r('replay-between-semantic') / r('replay-semantic')).toFixed(2)}x the replay alone`],
 ];
 const targets = issue17Targets(measured);
 const memoryLine = (mode: string) => {
