@@ -41,10 +41,9 @@ const countingNoop: SpanExporter = {
 const between = mode.startsWith('replay-between-');
 const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'hooks-only', 'hooks-activate'].includes(mode) && !between;
 const contextManager = new AsyncLocalStorageContextManager();
-if (mode === 'hooks-activate' || between) context.setGlobalContextManager(contextManager.enable());
+if (traced || between || mode === 'hooks-activate') context.setGlobalContextManager(contextManager.enable());
 let provider: BasicTracerProvider | undefined;
 if (traced) {
-  context.setGlobalContextManager(contextManager.enable());
   const exporter = mode.endsWith('-otlp') ? new OTLPTraceExporter({ url: `${receiverUrl}/v1/traces` }) : countingNoop;
   const sampler = mode.endsWith('-unsampled') ? new AlwaysOffSampler() : undefined;
   provider = new BasicTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(exporter)] });
@@ -68,31 +67,32 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMs += entry.duration;
 }).observe({ entryTypes: ['gc'] });
 
-async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
-  for (let i = 0; i < WARMUP; i++) {
+/** Times `runs` calls in a row (yielding to timers every 50 calls): per call, by each clock. */
+async function timeBlock(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  const gcStarted = gcMs;
+  for (let i = 0; i < runs; i++) {
     await call();
     if (i % 50 === 0) await new Promise((r) => setImmediate(r));
   }
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const gc: number[] = [];
-  for (let r = 0; r < REPEATS; r++) {
-    const started = performance.now();
-    const cpuStarted = process.cpuUsage();
-    const gcStarted = gcMs;
-    for (let i = 0; i < runs; i++) {
-      await call();
-      if (i % 50 === 0) await new Promise((r2) => setImmediate(r2));
-    }
-    const cpuUsed = process.cpuUsage(cpuStarted);
-    wall.push(((performance.now() - started) * 1000) / runs);
-    cpu.push((cpuUsed.user + cpuUsed.system) / runs);
-    // GC entries arrive asynchronously: let the observer catch up before reading the sum.
-    await new Promise((r2) => setImmediate(r2));
-    gc.push(((gcMs - gcStarted) * 1000) / runs);
-  }
+  const cpuUsed = process.cpuUsage(cpuStarted);
+  const wall = ((performance.now() - started) * 1000) / runs;
+  // GC entries arrive asynchronously: let the observer catch up before reading the sum.
+  await new Promise((r) => setImmediate(r));
+  return { wall, cpu: (cpuUsed.user + cpuUsed.system) / runs, gc: ((gcMs - gcStarted) * 1000) / runs };
+}
+
+function medianOf(samples: PerCall[]): PerCall {
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { wall: median(wall), cpu: median(cpu), gc: median(gc) };
+  return { wall: median(samples.map((s) => s.wall)), cpu: median(samples.map((s) => s.cpu)), gc: median(samples.map((s) => s.gc)) };
+}
+
+async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
+  await timeBlock(call, WARMUP);
+  const repeats: PerCall[] = [];
+  for (let r = 0; r < REPEATS; r++) repeats.push(await timeBlock(call, runs));
+  return medianOf(repeats);
 }
 
 /**
@@ -101,27 +101,18 @@ async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<
  */
 async function timeAdded(base: () => Promise<unknown>, extra: () => void): Promise<PerCall> {
   const block = 50;
-  const timeBlock = async (withExtra: boolean): Promise<PerCall> => {
-    const started = performance.now();
-    const cpuStarted = process.cpuUsage();
-    const gcStarted = gcMs;
-    for (let i = 0; i < block; i++) {
-      await base();
-      if (withExtra) extra();
-    }
-    const cpuUsed = process.cpuUsage(cpuStarted);
-    await new Promise((r) => setImmediate(r));
-    return { wall: ((performance.now() - started) * 1000) / block, cpu: (cpuUsed.user + cpuUsed.system) / block, gc: ((gcMs - gcStarted) * 1000) / block };
+  const both = async () => {
+    await base();
+    extra();
   };
-  for (let i = 0; i < WARMUP / block; i++) await timeBlock(i % 2 === 0);
+  await timeBlock(both, WARMUP);
   const added: PerCall[] = [];
   for (let i = 0; i < (REPEATS * RUNS * 2) / block; i++) {
-    const alone = await timeBlock(false);
-    const withExtra = await timeBlock(true);
+    const alone = await timeBlock(base, block);
+    const withExtra = await timeBlock(both, block);
     added.push({ wall: withExtra.wall - alone.wall, cpu: withExtra.cpu - alone.cpu, gc: withExtra.gc - alone.gc });
   }
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { wall: median(added.map((a) => a.wall)), cpu: median(added.map((a) => a.cpu)), gc: median(added.map((a) => a.gc)) };
+  return medianOf(added);
 }
 
 const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units, gc: t.gc / units });
