@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { prepareMeasuredCode } from './code.js';
 
 interface ProfileNode {
   id: number;
@@ -74,18 +75,16 @@ function summarise(profile: CpuProfile): string[] {
 }
 
 const run = promisify(execFile);
-// As bench/run.ts: the compiled dist/ (built now) unless BENCH_FROM=src.
-const fromSource = process.env.BENCH_FROM === 'src';
-if (!fromSource) await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
+const code = await prepareMeasuredCode();
 const env = { ...process.env, BENCH_WARMUP: '400', BENCH_REPEATS: '5', BENCH_RUNS: '1000' };
 const out: string[] = [
   `footprint-otel profile "${label}" — ${new Date().toISOString()} — node ${process.version}`,
-  `each mode: node --cpu-prof --import tsx${fromSource ? '' : ' --import ./bench/fromDist.mjs'} bench/child.ts <mode> (code: ${fromSource ? 'src/ through tsx' : 'dist/'}), ${env.BENCH_WARMUP} warm-up + ${env.BENCH_REPEATS} x ${env.BENCH_RUNS} turns`,
+  `each mode: node --cpu-prof --import tsx ${code.flags.join(' ')} bench/child.ts <mode> (code: ${code.label}), ${env.BENCH_WARMUP} warm-up + ${env.BENCH_REPEATS} x ${env.BENCH_RUNS} turns`,
 ];
 for (const mode of modes) {
   const dir = mkdtempSync(join(tmpdir(), 'fp-prof-'));
   process.stderr.write(`profile: ${mode}\n`);
-  const { stdout } = await run(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', ...(fromSource ? [] : ['--import', './bench/fromDist.mjs']), 'bench/child.ts', mode], { env, maxBuffer: 1 << 24 });
+  const { stdout } = await run(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', ...code.flags, 'bench/child.ts', mode], { env, maxBuffer: 1 << 24 });
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
   rmSync(dir, { recursive: true, force: true });

@@ -10,15 +10,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import type { CloneBytes } from './cloneBytes.js';
+import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
 import { bridgeUsPerStage, floorUs, issue17Targets, type Measured } from './targets.js';
 
 const run = promisify(execFile);
-// The code measured is what the package ships: dist/ (tsc's output), built now; BENCH_FROM=src
-// measures tsx's transform of the sources instead (bench/fromDist.mjs).
-const fromSource = process.env.BENCH_FROM === 'src';
-if (!fromSource) await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
-const codeFlags = fromSource ? [] : ['--import', './bench/fromDist.mjs'];
+const code = await prepareMeasuredCode();
 const quick = process.argv.includes('--quick');
 const env = {
   ...process.env,
@@ -38,7 +35,7 @@ interface ModeResult {
 }
 
 async function child<T>(script: string, args: string[], flags: string[] = []): Promise<T> {
-  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', ...codeFlags, script, ...args], { env, maxBuffer: 1 << 24 });
+  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', ...code.flags, script, ...args], { env, maxBuffer: 1 << 24 });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
 }
 
@@ -132,7 +129,7 @@ const memoryLine = (mode: string) => {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const table = [
   `footprint-otel benchmark — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}`,
-  `${clock === 'cpu' ? 'process CPU time' : 'wall clock'}, 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (${cpus().length} cores); median of ${rounds} interleaved rounds per mode; code: ${fromSource ? 'src/ through tsx' : 'dist/ (tsc output, as shipped)'}; reference turn: 3 iterations (two tool rounds, then the answer), two tools, ${stages} stages; spans per run: full ${results['full-noop']!.spansPerRun}, semantic ${results['semantic-noop']!.spansPerRun}`,
+  `${clock === 'cpu' ? 'process CPU time' : 'wall clock'}, 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (${cpus().length} cores); median of ${rounds} interleaved rounds per mode; code: ${code.label}; reference turn: 3 iterations (two tool rounds, then the answer), two tools, ${stages} stages; spans per run: full ${results['full-noop']!.spansPerRun}, semantic ${results['semantic-noop']!.spansPerRun}`,
   '',
   ...rows.map(([name, value, ratio]) => `${name.padEnd(52)} ${value.padStart(12)}  ${ratio}`),
   '',
