@@ -66,7 +66,7 @@ import {
   toolDefinitions,
   toolSpanName,
 } from '../encoding/index.js';
-import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
+import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
 /** One check the runtime made of a model's answer (score 0: the answer failed it). */
@@ -157,7 +157,8 @@ export class CallSpans {
         if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
       }
     }
-    const parent = this.parentOf(meta);
+    // The stage span that emitted the event (full detail), else its member's span.
+    const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
@@ -232,7 +233,8 @@ export class CallSpans {
     };
     if (p.description !== undefined) attributes[GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
     if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
-    const parent = this.parentOf(meta);
+    // The stage span that emitted the event (full detail), else its member's span.
+    const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
     this.run.activate(opened);
@@ -267,11 +269,6 @@ export class CallSpans {
     this.offered.set(agent, offered);
     for (const tool of tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
     agent.span.setAttribute(GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
-  }
-
-  /** The stage span that emitted the event (full detail), else its member's span. */
-  private parentOf(meta: TypedEvent['meta']): OpenSpan {
-    return this.layout.stage(meta.runtimeStageId) ?? this.layout.container(meta.subflowPath);
   }
 }
 
