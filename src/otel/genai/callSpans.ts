@@ -1,10 +1,12 @@
 /**
  * The GenAI spans of a run, from typed events: each model call is `chat {model}` (kind CLIENT),
  * opened at llm_start with the sampling-relevant attributes and made active for the provider call
- * (so HTTP client spans nest under it), given usage and response attributes at llm_end, and ended once
- * its cost tick has put `footprint.cost.usd` on it. Each tool call is `execute_tool {tool}`, active
- * while the tool runs (a runner the tool calls nests under it), correlated start-to-end by tool call
- * id, and failed when the tool failed, got invalid arguments or does not exist.
+ * (so HTTP client spans nest under it), given usage, response attributes and its end time at llm_end
+ * and `footprint.cost.usd` at its cost tick, then kept open until the agent's next step, so the
+ * runtime's checks of that answer land on it (a failed call ends at llm_end). Each tool call is
+ * `execute_tool {tool}`, active while the tool runs (a runner the tool calls nests under it),
+ * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
+ * does not exist.
  */
 import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { EventPayloads, TokenUsage, TypedEvent } from '../../events/index.js';
