@@ -54,10 +54,13 @@ export function enclosingPaths(path: SubflowPath): string[][] {
   return path.map((_, index) => path.slice(0, index + 1));
 }
 
-/** The innermost subflow of `path` (never the top level) for which `lookup` finds something. */
+/**
+ * The innermost subflow of `path` (never the top level) for which `lookup` finds something. Keys are
+ * built as the search goes out (the layouts ask on every stage and event; the innermost usually hits).
+ */
 export function nearest<T>(path: SubflowPath, lookup: (key: string) => T | undefined): T | undefined {
-  for (const key of ancestorKeys(path)) {
-    const found = lookup(key);
+  for (let length = path.length; length > 0; length--) {
+    const found = lookup(pathKey(length === path.length ? path : path.slice(0, length)));
     if (found !== undefined) return found;
   }
   return undefined;

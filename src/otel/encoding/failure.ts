@@ -12,7 +12,7 @@ import { boundString } from './bounded.js';
 import { ERROR_TYPE } from './semconv.js';
 
 export function recordFailure(span: Span, error: unknown, time: number, type?: string): void {
-  markFailed(span, { message: messageOf(error), type: type ?? typeOf(error) });
+  markFailed(span, failureOf(error, type));
   span.recordException(toException(error), time);
 }
 
@@ -28,7 +28,7 @@ export function failureOf(error: unknown, type?: string): { message: string; typ
 }
 
 /** A low-cardinality type: an `errorType` the error declares (runtime errors do), else its name. */
-export function typeOf(error: unknown): string {
+function typeOf(error: unknown): string {
   const declared = typeof error === 'object' && error !== null ? (error as { errorType?: unknown }).errorType : undefined;
   if (typeof declared === 'string' && declared !== '') return declared;
   if (error instanceof Error) return error.name;

@@ -70,6 +70,8 @@ export const GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
 export const GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 /** The agent's unique identifier. @experimental */
 export const GEN_AI_AGENT_ID = 'gen_ai.agent.id';
+/** What an agent does, as its composition describes it (an llmSwarm roster entry); conditionally required on invoke_agent. */
+export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';
 /** The workflow's human-readable name. @experimental */
 export const GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
 /** The conversation (session) the operation belongs to. @experimental */
@@ -80,6 +82,8 @@ export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
 export const GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
 /** The kind of tool: function, extension or datastore. @experimental */
 export const GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
+/** What a tool does, as the model was told (execute_tool, recommended). */
+export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
 /** Opt-in content: system instructions given apart from the chat history (JSON). @experimental */
 export const GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
 /** Opt-in content: the chat history sent to the model (JSON). @experimental */
@@ -90,13 +94,30 @@ export const GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
 export const GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
 /** Opt-in content: what a successful tool call returned. @experimental */
 export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+/** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
+export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+
+// ── the runtime's checks of a model's answer (gen_ai.evaluation.result events on its chat span) ──
+/** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
+export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
+/** Which check judged the answer (footprint.skill_jump, footprint.tool_arguments, footprint.router_choice). */
+export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
+/** The check's score: 0, the answer failed it (only failures are reported). */
+export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
+/** The check's verdict: refused, invalid, not_in_roster, malformed. */
+export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
+/** Why, in words (no content unless content capture is on). */
+export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
 
 /** The env var the GenAI conventions define for content capture (read in events/contentCapture.ts). */
 export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
 
 // ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
 export const FP_RUN_ID = 'footprint.run.id';
+/** Takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, paused. */
 export const FP_RUN_OUTCOME = 'footprint.run.outcome';
+/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
+export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
 export const FP_RUNNER_KIND = 'footprint.runner.kind';
 export const FP_RUNNER_ID = 'footprint.runner.id';
 export const FP_RESUMED = 'footprint.resumed';
@@ -132,9 +153,7 @@ export const FP_TRIP_KINDS = 'footprint.trip.kinds';
 export const FP_ESCALATED = 'footprint.escalated';
 export const FP_LINK_TYPE = 'footprint.link.type';
 
-/** footprint.run.outcome takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, paused. */
-
-// ── span events the structure layer adds (typed events keep their own names) ─────────────────────
+// ── span events the stage layouts add (typed events keep their own names) ────────────────────────
 export const EV_DECISION = 'footprint.decision';
 export const EV_SELECTION = 'footprint.selection';
 export const EV_ATTEMPT = 'footprint.stage.attempt';
@@ -194,10 +213,6 @@ export function finishReason(stopReason: string): string {
   return FINISH_REASONS[stopReason] ?? stopReason;
 }
 
-// ── added for issue 13 (span side): v1.41 keys the bridge now writes ─────────────────────────────
-/** What a tool does, as the model was told (execute_tool, recommended). */
-export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
-
 /**
  * Why an agent turn finished, as a semconv finish reason: an answer is `stop`, a turn cut at its
  * iteration cap `length` (a limit ran out, as a model's max_tokens does), a loop guard's stop `stop`.
@@ -205,20 +220,3 @@ export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
 export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'route_trip'): string {
   return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
 }
-/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
-export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
-/** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
-export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
-
-/** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
-export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
-/** Which check judged the answer (footprint.skill_jump, footprint.tool_arguments, footprint.router_choice). */
-export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
-/** The check's score: 0, the answer failed it (only failures are reported). */
-export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
-/** The check's verdict: refused, invalid, not_in_roster, malformed. */
-export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
-/** Why, in words (no content unless content capture is on). */
-export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
-/** What an agent does, as its composition describes it (an llmSwarm roster entry); conditionally required on invoke_agent. */
-export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';

@@ -15,21 +15,21 @@ import { flatten, type FieldNaming } from './bounded.js';
 import { FP_MEMBER_ID, FP_MEMBER_KIND, FP_ROUTE } from './semconv.js';
 
 /**
- * Content fields by event, as dotted paths into the payload. (Model and tool call events become
- * spans, not span events; their content goes only into the opt-in gen_ai.* attributes.)
+ * Content fields by event, as paths into the payload. (Model and tool call events become spans, not
+ * span events; their content goes only into the opt-in gen_ai.* attributes.)
  */
-const CONTENT_FIELDS: Partial<Record<EventType, readonly string[]>> = {
-  'footprint.agent.turn_start': ['message'],
-  'footprint.agent.turn_end': ['answer'],
-  'footprint.run.paused': ['question'],
-  'footprint.run.resumed': ['question'],
-  'footprint.composition.route_decided': ['evidence.reason'],
+const CONTENT_FIELDS: Partial<Record<EventType, readonly (readonly string[])[]>> = {
+  'footprint.agent.turn_start': [['message']],
+  'footprint.agent.turn_end': [['answer']],
+  'footprint.run.paused': [['question']],
+  'footprint.run.resumed': [['question']],
+  'footprint.composition.route_decided': [['evidence', 'reason']],
 };
 
 export function eventAttributes(event: TypedEvent, capture: boolean): Attributes {
   const hidden = capture ? undefined : CONTENT_FIELDS[event.type];
   let payload: unknown = event.payload;
-  for (const path of hidden ?? []) payload = without(payload, path.split('.'));
+  for (const path of hidden ?? []) payload = without(payload, path);
   const attributes = flatten(payload, event.type, {}, otelNamed);
   attributes[FP_MEMBER_KIND] = event.meta.member.kind;
   attributes[FP_MEMBER_ID] = event.meta.member.id;

@@ -1,10 +1,12 @@
 /**
  * The GenAI spans of a run, from typed events: each model call is `chat {model}` (kind CLIENT),
  * opened at llm_start with the sampling-relevant attributes and made active for the provider call
- * (so HTTP client spans nest under it), given usage and response attributes at llm_end, and ended once
- * its cost tick has put `footprint.cost.usd` on it. Each tool call is `execute_tool {tool}`, active
- * while the tool runs (a runner the tool calls nests under it), correlated start-to-end by tool call
- * id, and failed when the tool failed, got invalid arguments or does not exist.
+ * (so HTTP client spans nest under it), given usage, response attributes and its end time at llm_end
+ * and `footprint.cost.usd` at its cost tick, then kept open until the agent's next step, so the
+ * runtime's checks of that answer land on it (a failed call ends at llm_end). Each tool call is
+ * `execute_tool {tool}`, active while the tool runs (a runner the tool calls nests under it),
+ * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
+ * does not exist.
  */
 import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { EventPayloads, TokenUsage, TypedEvent } from '../../events/index.js';
@@ -66,7 +68,7 @@ import {
   toolDefinitions,
   toolSpanName,
 } from '../encoding/index.js';
-import type { OpenSpan, RunSpans, SpanLayout } from '../placement/index.js';
+import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
 /** One check the runtime made of a model's answer (score 0: the answer failed it). */
@@ -157,7 +159,8 @@ export class CallSpans {
         if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
       }
     }
-    const parent = this.parentOf(meta);
+    // The stage span that emitted the event (full detail), else its member's span.
+    const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
@@ -232,7 +235,8 @@ export class CallSpans {
     };
     if (p.description !== undefined) attributes[GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
     if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
-    const parent = this.parentOf(meta);
+    // The stage span that emitted the event (full detail), else its member's span.
+    const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
     this.run.activate(opened);
@@ -267,11 +271,6 @@ export class CallSpans {
     this.offered.set(agent, offered);
     for (const tool of tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
     agent.span.setAttribute(GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
-  }
-
-  /** The stage span that emitted the event (full detail), else its member's span. */
-  private parentOf(meta: TypedEvent['meta']): OpenSpan {
-    return this.layout.stage(meta.runtimeStageId) ?? this.layout.container(meta.subflowPath);
   }
 }
 

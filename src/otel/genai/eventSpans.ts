@@ -23,9 +23,9 @@ import {
   textMessage,
   turnFinishReason,
 } from '../encoding/index.js';
-import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP } from './callSpans.js';
+import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP, type CallSpansInit } from './callSpans.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from './memberIdentity.js';
-import type { MemberLayout, RunSpans } from '../placement/index.js';
+import { emitterSpan, type MemberLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
 
 /** The error.type of a router answer that is no usable decision (src/runtime/routing/errors.ts). */
@@ -40,15 +40,9 @@ interface SpanRule<K extends EventType> {
 
 type SpanRules = { readonly [K in EventType]: SpanRule<K> };
 
-export interface EventSpansInit {
-  run: RunSpans;
+/** What the call spans take, with a layout that places member spans (agents, compositions) too. */
+export interface EventSpansInit extends CallSpansInit {
   layout: MemberLayout;
-  /** The run span's roll-ups, fed as events pass. */
-  rollups: RunRollups;
-  /** Record prompts, completions, tool arguments and results. */
-  capture: boolean;
-  /** The run's session id, as gen_ai.conversation.id. */
-  conversationId?: string;
 }
 
 export class EventSpans {
@@ -127,8 +121,7 @@ export class EventSpans {
 
   private addEvent(event: TypedEvent): void {
     const meta = event.meta;
-    const target = this.layout.stage(meta.runtimeStageId) ?? this.layout.container(meta.subflowPath);
-    target.span.addEvent(event.type, eventAttributes(event, this.capture), meta.timestamp);
+    emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span.addEvent(event.type, eventAttributes(event, this.capture), meta.timestamp);
   }
 
   /**

@@ -26,7 +26,7 @@ import {
   workflowSpanName,
 } from '../encoding/index.js';
 
-export function agentIdentity(id: string, name: string): MemberIdentity {
+function agentIdentity(id: string, name: string): MemberIdentity {
   return {
     name: agentSpanName(name),
     attributes: {
@@ -79,7 +79,7 @@ export function compositionIdentity(kind: RunnerKind, id: string): MemberIdentit
   return identity;
 }
 
-export function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
+function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
   return {
     name: workflowSpanName(id),
     attributes: {

@@ -52,7 +52,7 @@ import {
   selectionAttributes,
   toList,
 } from '../encoding/index.js';
-import type { HookGuard, RecorderHooks, SpanLayout } from './layout.js';
+import { emitterSpan, type HookGuard, type RecorderHooks, type SpanLayout } from './layout.js';
 import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -318,8 +318,7 @@ export class ExecutorLayout implements SpanLayout {
 
   private eventOn(rsid: string | undefined, name: string, attributes: Attributes): void {
     if (rsid === undefined) return;
-    const target = this.stages.get(rsid)?.opened ?? this.container(stageIds.subflowPathOf(rsid));
-    target.span.addEvent(name, attributes, now());
+    emitterSpan(this, rsid).span.addEvent(name, attributes, now());
   }
 }
 

@@ -6,5 +6,5 @@
  */
 export { activator, type Activate } from './activation.js';
 export { executorLayout, runnerLayout, type TraceDetail } from './chooseLayout.js';
-export type { HookGuard, LayoutEnd, MemberIdentity, MemberLayout, RecorderHooks, SpanLayout } from './layout.js';
+export { emitterSpan, type HookGuard, type LayoutEnd, type MemberIdentity, type MemberLayout, type RecorderHooks, type SpanLayout } from './layout.js';
 export { RunSpans, type OpenSpan, type SpanStart } from './runSpans.js';

@@ -9,10 +9,13 @@ import type { MemberIdentity, MemberLayoutInit } from './layout.js';
 export class KnownMembers {
   private readonly carriedByKey: Record<string, MemberIdentity>;
   private readonly expectedByKey: Record<string, MemberIdentity>;
+  /** How many members were carried over the pause (0 for a run that did not resume one). */
+  readonly carriedCount: number;
 
   constructor({ carried, expected }: Pick<MemberLayoutInit, 'carried' | 'expected'>) {
     this.carriedByKey = carried;
     this.expectedByKey = expected ?? {};
+    this.carriedCount = Object.keys(carried).length;
   }
 
   /** The member at `key` was open when the run paused. */

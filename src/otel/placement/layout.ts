@@ -13,6 +13,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { CombinedRecorder } from 'footprintjs';
+import { stageIds } from '../../events/index.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 /** What an agent or composition span is called and carries (kept across a pause, by subflow path). */
@@ -53,6 +54,15 @@ export interface SpanLayout {
    * Returns true when it recorded the failure's exception event on a span of its own.
    */
   finish?(end: LayoutEnd): boolean;
+}
+
+/**
+ * The span an event of the stage `runtimeStageId` lands on (and the parent of a span it opens): the
+ * stage's own span while the layout has one open, else the innermost open container of the stage's
+ * subflow path (`path`, when the caller already has it, as a typed event's meta does).
+ */
+export function emitterSpan(layout: SpanLayout, runtimeStageId: string, path?: readonly string[]): OpenSpan {
+  return layout.stage(runtimeStageId) ?? layout.container(path ?? stageIds.subflowPathOf(runtimeStageId));
 }
 
 /** What a member layout starts from: the run's spans and the identities of its members. */

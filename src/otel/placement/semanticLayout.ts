@@ -90,6 +90,8 @@ export class SemanticLayout implements MemberLayout {
   }
 
   private reopenCarried(path: readonly string[]): void {
+    // Every event asks for its container: once each carried member is back (none, unless resumed), there is nothing to look for.
+    if (this.reopened.size === this.known.carriedCount) return;
     for (const enclosing of stageIds.enclosingPaths(path)) {
       const key = stageIds.pathKey(enclosing);
       const identity = this.known.carried(key);

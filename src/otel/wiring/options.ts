@@ -73,7 +73,7 @@ export function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.Proce
 }
 
 /** The tracer to use, or undefined when no SDK is there to receive spans (tracing stays off). */
-export function resolveTracer(provider?: TracerProvider): Tracer | undefined {
+function resolveTracer(provider?: TracerProvider): Tracer | undefined {
   const options = { schemaUrl: SEMCONV_SCHEMA_URL };
   if (provider) return provider.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, options);
   const global = trace.getTracerProvider();

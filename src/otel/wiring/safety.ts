@@ -14,7 +14,7 @@ export function tracingFailures(): number {
 }
 
 /** Records a failure without rethrowing it. */
-export function reportFailure(where: string, error: unknown): void {
+function reportFailure(where: string, error: unknown): void {
   failures++;
   if (reported) return;
   reported = true;

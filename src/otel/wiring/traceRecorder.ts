@@ -7,9 +7,9 @@
  * narrative off. Every hook is guarded: the bridge never throws into the engine.
  */
 import type { CombinedRecorder, EmitEvent } from 'footprintjs';
-import { isFootprintEvent, now, stageIds } from '../../events/index.js';
+import { isFootprintEvent, now } from '../../events/index.js';
 import { flatten } from '../encoding/index.js';
-import type { SpanLayout } from '../placement/index.js';
+import { emitterSpan, type SpanLayout } from '../placement/index.js';
 import { guarded } from './safety.js';
 
 export const TRACE_RECORDER_ID = 'footprint-otel.trace';
@@ -30,8 +30,7 @@ export function traceRecorder({ layout, typedEventsFromHub }: TraceRecorderInit)
     ...layout.hooks(guarded),
     onEmit: guarded('onEmit', (event: EmitEvent) => {
       if (typedEventsFromHub && isFootprintEvent(event.name)) return;
-      const target = layout.stage(event.runtimeStageId) ?? layout.container(stageIds.subflowPathOf(event.runtimeStageId));
-      target.span.addEvent(event.name, flatten(event.payload, ''), now());
+      emitterSpan(layout, event.runtimeStageId).span.addEvent(event.name, flatten(event.payload, ''), now());
     }),
   };
 }
