@@ -1,7 +1,7 @@
 /**
  * The README's reference section (between `<!-- reference:start -->` and `<!-- reference:end -->`)
  * must be the one scripts/reference.ts generates from the catalogs, and it must cover them: every
- * span and event name and attribute constant of src/otel/semconv.ts, every EVENT_DOCS entry with the
+ * span and event name and attribute constant of src/otel/encoding/semconv.ts, every EVENT_DOCS entry with the
  * payload fields its declaration has, every metric with its Prometheus series. `--check` exits 1 on
  * a stale README and 0 on a current one.
  */
