@@ -14,8 +14,6 @@ import type { AgentScope } from '../scope.js';
 import { PauseLatch } from './pauseLatch.js';
 import { answerReadSkill } from './readSkillCall.js';
 
-export type IterationOutcome = ToolOutcome & { reused?: boolean };
-
 export class ToolIteration {
   readonly calls: readonly ToolCall[];
   readonly iteration: number;
@@ -41,13 +39,13 @@ export class ToolIteration {
   }
 
   /** Runs every call concurrently; resolves once all have settled. */
-  runAll(): Promise<IterationOutcome[]> {
+  runAll(): Promise<ToolOutcome[]> {
     return Promise.all(this.calls.map((call) => this.runOne(call)));
   }
 
-  private async runOne(call: ToolCall): Promise<IterationOutcome> {
+  private async runOne(call: ToolCall): Promise<ToolOutcome> {
     const saved = this.done[call.id];
-    if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0, reused: true };
+    if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
     emit(this.scope, 'footprint.stream.tool_start', {
       agentId: this.agentId,
       iteration: this.iteration,
