@@ -10,7 +10,7 @@ import { currentHub, describe, errorType, newId } from '../../run/index.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
 import { cancelled } from '../../providers/retry.js';
 import { validateResponse } from '../../providers/validateResponse.js';
-import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
+import { READ_SKILL, READ_SKILL_SCHEMA, type SkillTurnState } from '../../skills/cursor.js';
 import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
@@ -133,12 +133,8 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
   const assembled = scope.$getValue('request') as AgentState['request'];
   const tools: ToolSpec[] = [];
   for (const name of assembled.tools) {
-    if (name === READ_SKILL && config.cursor && scope.skill) {
-      tools.push({ name, description: config.cursor.readSkillDescription(scope.skill), inputSchema: READ_SKILL_SCHEMA });
-      continue;
-    }
-    const compiled = config.tools.get(name);
-    if (compiled) tools.push({ name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema });
+    const spec = toolSpec(config, scope.skill, name);
+    if (spec) tools.push(spec);
   }
   return {
     model,
@@ -148,6 +144,15 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
     temperature: config.temperature,
     maxTokens: config.maxTokens,
   };
+}
+
+/** The tool `name` as the model is given it (read_skill's description depends on the skill state). */
+export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined, name: string): ToolSpec | undefined {
+  if (name === READ_SKILL && config.cursor && skill) {
+    return { name, description: config.cursor.readSkillDescription(skill), inputSchema: READ_SKILL_SCHEMA };
+  }
+  const compiled = config.tools.get(name);
+  return compiled && { name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema };
 }
 
 /**

@@ -10,6 +10,7 @@ import { READ_SKILL, type SkillTurnState } from '../../../skills/cursor.js';
 import type { AgentConfig } from '../../config.js';
 import type { AgentState, SavedToolResult } from '../../state.js';
 import { runToolCall, type ToolOutcome } from '../../toolRunner.js';
+import { toolSpec } from '../callLLM.js';
 import type { AgentScope } from '../scope.js';
 import { PauseLatch } from './pauseLatch.js';
 import { answerReadSkill } from './readSkillCall.js';
@@ -62,9 +63,7 @@ export class ToolIteration {
 
   /** The description the model was given for this tool (read_skill's depends on the cursor). */
   private descriptionOf(name: string): string | undefined {
-    const { cursor } = this.config;
-    if (name === READ_SKILL && cursor && this.skillState) return cursor.readSkillDescription(this.skillState);
-    return this.available.includes(name) ? this.config.tools.get(name)?.tool.description : undefined;
+    return this.available.includes(name) ? toolSpec(this.config, this.skillState, name)?.description : undefined;
   }
 
   private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {
