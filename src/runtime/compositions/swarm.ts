@@ -19,7 +19,7 @@ import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
 import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
-import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
 
 export const DEFAULT_MAX_HANDOFFS = 10;
@@ -59,8 +59,6 @@ export interface SwarmPrelude extends MountedMember {
   input: (turn: { request: string; current: string; lastAgent?: string }) => Record<string, unknown>;
   read: (output: unknown) => { message: string; chosen?: string; reason?: string };
 }
-
-type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
 
 /** Why the swarm stops, once it knows (absent while it goes on). */
 interface StopCause {
