@@ -7,6 +7,7 @@
 import { emit, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
+import { errorClass } from '../../run/errors.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
 import { cancelled } from '../../providers/retry.js';
 import { validateResponse } from '../../providers/validateResponse.js';
@@ -67,7 +68,7 @@ export function callLLMStage(config: AgentConfig) {
         content: '',
         error: {
           type: errorType(error),
-          name: error instanceof Error ? error.name : typeof error,
+          name: errorClass(error),
           message: describe(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
