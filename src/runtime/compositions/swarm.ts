@@ -4,10 +4,12 @@
  * becomes the current message, and so on until route names nobody, names someone outside the roster,
  * or the hand-off budget is spent. Every dispatch to an agent counts as a hand-off, the first one
  * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when route
- * names nobody), and composition.exit records why the swarm stopped:
+ * names nobody; 'llm' in an llmSwarm, whose router chose), and composition.exit records why the
+ * swarm stopped:
  *
  *   status 'no_route'          stopReason 'no_route'          route named nobody: the answer is the current message
- *   status 'no_route'          stopReason 'unknown_agent'     route named an id outside the roster
+ *   status 'no_route'          stopReason 'unknown_agent'     route named an id outside the roster (an llmSwarm's
+ *                                                             router: 'no_route', its message is the answer)
  *   status 'budget_exhausted'  stopReason 'budget_exhausted'  route asked for a turn beyond maxHandoffs
  *
  * After an early stop (unknown agent, budget) the answer is the last agent's reply.
