@@ -34,14 +34,11 @@ export function callLLMStage(config: AgentConfig) {
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
     const server = brain.provider.server;
+    // What llm_start and llm_end both say about the call.
+    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     emit(scope, 'footprint.stream.llm_start', {
-      callId,
-      agentId,
-      iteration,
+      ...call,
       operation: 'chat',
-      provider: brain.provider.name,
-      model: brain.model,
-      ...(server ? { server } : {}),
       brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
       skill,
       temperature: request.temperature,
@@ -55,7 +52,6 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     let response;
     try {
       response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
