@@ -25,13 +25,13 @@ export interface CompositionState {
 
 export type CompositionScope<S extends CompositionState = CompositionState> = TypedScope<S>;
 
-type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
+export type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
 
 /**
  * Opens the composition: reads `$getArgs().message` and emits composition.enter. Returns false (and
  * does nothing) when the composition is already open, i.e. a resumed run is replaying its opening.
  */
-export function enter(scope: CompositionScope, member: MemberRef, childCount: number): boolean {
+function enter(scope: CompositionScope, member: MemberRef, childCount: number): boolean {
   if (scope.startedAt !== undefined) return false;
   scope.current = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
   scope.startedAt = now();
@@ -40,7 +40,7 @@ export function enter(scope: CompositionScope, member: MemberRef, childCount: nu
 }
 
 /** Closes the composition with its answer: emits composition.exit, writes `output`, returns it. */
-export function exit(
+function exit(
   scope: CompositionScope,
   member: MemberRef,
   output: string,

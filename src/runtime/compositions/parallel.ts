@@ -98,22 +98,22 @@ export class Parallel extends Composition {
         closingStage<ParallelState>(m, {
           stageId: 'merge',
           close: async (scope) => {
-          const results = ids.map((id, index): BranchResult => {
-            const output = scope.$getValue(outputKey(index));
-            if (typeof output === 'string') return { id, status: 'ok', output };
-            return { id, status: 'error', error: describeFailure(branchFailure(tokenOf(scope, index))) };
-          });
-          for (const result of results) {
-            emit(scope, 'footprint.composition.branch_end', {
-              compositionId: m.id,
-              branch: result.id,
-              status: result.status,
-              error: result.status === 'error' ? { type: result.error.type, message: result.error.message } : undefined,
+            const results = ids.map((id, index): BranchResult => {
+              const output = scope.$getValue(outputKey(index));
+              if (typeof output === 'string') return { id, status: 'ok', output };
+              return { id, status: 'error', error: describeFailure(branchFailure(tokenOf(scope, index))) };
             });
-          }
-          const failed = results.filter((r) => r.status === 'error').map((r) => r.id);
-          const answer = asText(await merge(results));
-          return failed.length === 0 ? { answer } : { answer, status: 'partial', stopReason: `failed: ${failed.join(', ')}` };
+            for (const result of results) {
+              emit(scope, 'footprint.composition.branch_end', {
+                compositionId: m.id,
+                branch: result.id,
+                status: result.status,
+                error: result.status === 'error' ? { type: result.error.type, message: result.error.message } : undefined,
+              });
+            }
+            const failed = results.filter((r) => r.status === 'error').map((r) => r.id);
+            const answer = asText(await merge(results));
+            return failed.length === 0 ? { answer } : { answer, status: 'partial', stopReason: `failed: ${failed.join(', ')}` };
           },
         }),
         'merge',

@@ -4,10 +4,12 @@
  * becomes the current message, and so on until route names nobody, names someone outside the roster,
  * or the hand-off budget is spent. Every dispatch to an agent counts as a hand-off, the first one
  * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when route
- * names nobody), and composition.exit records why the swarm stopped:
+ * names nobody; 'llm' in an llmSwarm, whose router chose), and composition.exit records why the
+ * swarm stopped:
  *
  *   status 'no_route'          stopReason 'no_route'          route named nobody: the answer is the current message
- *   status 'no_route'          stopReason 'unknown_agent'     route named an id outside the roster
+ *   status 'no_route'          stopReason 'unknown_agent'     route named an id outside the roster (an llmSwarm's
+ *                                                             router: 'no_route', its message is the answer)
  *   status 'budget_exhausted'  stopReason 'budget_exhausted'  route asked for a turn beyond maxHandoffs
  *
  * After an early stop (unknown agent, budget) the answer is the last agent's reply.
@@ -19,7 +21,7 @@ import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
 import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
-import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
 
 export const DEFAULT_MAX_HANDOFFS = 10;
@@ -59,8 +61,6 @@ export interface SwarmPrelude extends MountedMember {
   input: (turn: { request: string; current: string; lastAgent?: string }) => Record<string, unknown>;
   read: (output: unknown) => { message: string; chosen?: string; reason?: string };
 }
-
-type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
 
 /** Why the swarm stops, once it knows (absent while it goes on). */
 interface StopCause {

@@ -1,8 +1,9 @@
 /**
  * The runtime's one check on what any provider answered — scripted, HTTP or custom — before a single
  * field of it is used: a reply that does not have the LLMResponse shape, or whose token usage (when
- * it has one: a reply without usage is one whose usage is unknown) is not finite and non-negative, becomes a ProviderError `malformed_response` instead of a TypeError deep
- * in the agent (or a negative token count and a null cost in the telemetry). Messages name the field
+ * it has one: a reply without usage is one whose usage is unknown) is not finite and non-negative,
+ * becomes a ProviderError `malformed_response` instead of a TypeError deep in the agent (or a
+ * negative token count and a null cost in the telemetry). Messages name the field
  * and what kind of value it held, never the value: a reply is model output and may carry content
  * or secrets.
  */
@@ -47,9 +48,9 @@ function toolCall(call: unknown, index: number, problem: Problem): ToolCall {
 
 function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
   if (!isRecord(usage)) throw problem(`usage is ${kindOf(usage)}, not an object`);
-  const count = (field: keyof TokenUsage, optional: boolean): number | undefined => {
+  const count = (field: keyof TokenUsage, mayBeAbsent: boolean): number | undefined => {
     const value = usage[field];
-    if (optional && value === undefined) return undefined;
+    if (mayBeAbsent && value === undefined) return undefined;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw problem(`usage.${field} is ${kindOf(value)}, not a finite number >= 0`);
     }

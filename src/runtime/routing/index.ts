@@ -1,5 +1,5 @@
 /** LLM routing: the router (roster compiled into the prompt, validated decision) and the LLM-routed swarm. */
-export { llmRouter, RouterStep, type LlmRouter, type LlmRouterOptions, type RoutedMessage, type RouterInput } from './router.js';
+export { llmRouter, RouterStep, type LlmRouter, type LlmRouterOptions } from './router.js';
 export { DECISION_WINDOW, type RoutingDecision } from './memory.js';
 export { llmSwarm, type LlmSwarmOptions } from './llmSwarm.js';
 export { RoutingDecisionError, type RoutingProblem } from './errors.js';

@@ -58,9 +58,15 @@ export function describe(error: unknown): string {
   }
 }
 
+/** The error's declared errorType, else its class name (errorClass). */
 export function errorType(error: unknown): string {
   if (error && typeof error === 'object' && 'errorType' in error && typeof error.errorType === 'string') {
     return error.errorType;
   }
+  return errorClass(error);
+}
+
+/** The error's class name ('TypeError'), or the type of a thrown non-Error ('string'). */
+export function errorClass(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }

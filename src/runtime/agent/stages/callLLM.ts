@@ -7,10 +7,11 @@
 import { emit, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describe, errorType, newId } from '../../run/index.js';
+import { errorClass } from '../../run/errors.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
 import { cancelled } from '../../providers/retry.js';
 import { validateResponse } from '../../providers/validateResponse.js';
-import { READ_SKILL, READ_SKILL_SCHEMA } from '../../skills/cursor.js';
+import { READ_SKILL, READ_SKILL_SCHEMA, type SkillTurnState } from '../../skills/cursor.js';
 import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
@@ -33,14 +34,11 @@ export function callLLMStage(config: AgentConfig) {
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
     const server = brain.provider.server;
+    // What llm_start and llm_end both say about the call.
+    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     emit(scope, 'footprint.stream.llm_start', {
-      callId,
-      agentId,
-      iteration,
+      ...call,
       operation: 'chat',
-      provider: brain.provider.name,
-      model: brain.model,
-      ...(server ? { server } : {}),
       brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
       skill,
       temperature: request.temperature,
@@ -54,7 +52,6 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     let response;
     try {
       response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
@@ -67,7 +64,7 @@ export function callLLMStage(config: AgentConfig) {
         content: '',
         error: {
           type: errorType(error),
-          name: error instanceof Error ? error.name : typeof error,
+          name: errorClass(error),
           message: describe(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
@@ -133,12 +130,8 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
   const assembled = scope.$getValue('request') as AgentState['request'];
   const tools: ToolSpec[] = [];
   for (const name of assembled.tools) {
-    if (name === READ_SKILL && config.cursor && scope.skill) {
-      tools.push({ name, description: config.cursor.readSkillDescription(scope.skill), inputSchema: READ_SKILL_SCHEMA });
-      continue;
-    }
-    const compiled = config.tools.get(name);
-    if (compiled) tools.push({ name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema });
+    const spec = toolSpec(config, scope.skill, name);
+    if (spec) tools.push(spec);
   }
   return {
     model,
@@ -148,6 +141,15 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
     temperature: config.temperature,
     maxTokens: config.maxTokens,
   };
+}
+
+/** The tool `name` as the model is given it (read_skill's description depends on the skill state). */
+export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined, name: string): ToolSpec | undefined {
+  if (name === READ_SKILL && config.cursor && skill) {
+    return { name, description: config.cursor.readSkillDescription(skill), inputSchema: READ_SKILL_SCHEMA };
+  }
+  const compiled = config.tools.get(name);
+  return compiled && { name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema };
 }
 
 /**

@@ -75,7 +75,7 @@ function seedSlots(scope: AgentScope, config: AgentConfig): void {
   const tools = toolNames(scope, config);
   scope.systemPrompt = systemPrompt;
   scope.toolNames = tools;
-  scope.request = { systemPrompt: systemPrompt === '' ? undefined : systemPrompt, tools: [...tools] };
+  assembleRequest(scope);
 }
 
 function composeSystemPrompt(scope: AgentScope, config: AgentConfig): string {
@@ -115,12 +115,15 @@ export function toolsStage(config: AgentConfig) {
 }
 
 export function messageApiStage() {
-  return (scope: AgentScope) => {
-    const systemPrompt = scope.systemPrompt === '' ? undefined : scope.systemPrompt;
-    const previous = scope.request;
-    if (previous && previous.systemPrompt === systemPrompt && sameList(previous.tools, scope.toolNames)) return;
-    scope.request = { systemPrompt, tools: [...scope.toolNames] };
-  };
+  return assembleRequest;
+}
+
+/** MessageAPI's assembly of the slots (an empty system prompt is none), written only when it changed. */
+function assembleRequest(scope: AgentScope): void {
+  const systemPrompt = scope.systemPrompt === '' ? undefined : scope.systemPrompt;
+  const previous = scope.request;
+  if (previous && previous.systemPrompt === systemPrompt && sameList(previous.tools, scope.toolNames)) return;
+  scope.request = { systemPrompt, tools: [...scope.toolNames] };
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {

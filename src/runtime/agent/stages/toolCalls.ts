@@ -11,10 +11,11 @@ import { emit, now } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
+import type { ToolOutcome } from '../toolRunner.js';
 import type { AgentScope } from './scope.js';
 import { escalate } from './signals.js';
 import type { PauseRequest } from './tools/pauseLatch.js';
-import { ToolIteration, type IterationOutcome } from './tools/toolIteration.js';
+import { ToolIteration } from './tools/toolIteration.js';
 
 export function toolCallsStage(config: AgentConfig) {
   return async (scope: AgentScope) => {
@@ -29,7 +30,7 @@ export function toolCallsStage(config: AgentConfig) {
 interface Settled {
   config: AgentConfig;
   iteration: ToolIteration;
-  outcomes: IterationOutcome[];
+  outcomes: ToolOutcome[];
 }
 
 /** Keeps every finished result (the paused tool re-runs on resume), reports the pause and pauses. */

@@ -10,11 +10,10 @@ import { READ_SKILL, type SkillTurnState } from '../../../skills/cursor.js';
 import type { AgentConfig } from '../../config.js';
 import type { AgentState, SavedToolResult } from '../../state.js';
 import { runToolCall, type ToolOutcome } from '../../toolRunner.js';
+import { toolSpec } from '../callLLM.js';
 import type { AgentScope } from '../scope.js';
 import { PauseLatch } from './pauseLatch.js';
 import { answerReadSkill } from './readSkillCall.js';
-
-export type IterationOutcome = ToolOutcome & { reused?: boolean };
 
 export class ToolIteration {
   readonly calls: readonly ToolCall[];
@@ -41,13 +40,13 @@ export class ToolIteration {
   }
 
   /** Runs every call concurrently; resolves once all have settled. */
-  runAll(): Promise<IterationOutcome[]> {
+  runAll(): Promise<ToolOutcome[]> {
     return Promise.all(this.calls.map((call) => this.runOne(call)));
   }
 
-  private async runOne(call: ToolCall): Promise<IterationOutcome> {
+  private async runOne(call: ToolCall): Promise<ToolOutcome> {
     const saved = this.done[call.id];
-    if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0, reused: true };
+    if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
     emit(this.scope, 'footprint.stream.tool_start', {
       agentId: this.agentId,
       iteration: this.iteration,
@@ -64,9 +63,7 @@ export class ToolIteration {
 
   /** The description the model was given for this tool (read_skill's depends on the cursor). */
   private descriptionOf(name: string): string | undefined {
-    const { cursor } = this.config;
-    if (name === READ_SKILL && cursor && this.skillState) return cursor.readSkillDescription(this.skillState);
-    return this.available.includes(name) ? this.config.tools.get(name)?.tool.description : undefined;
+    return this.available.includes(name) ? toolSpec(this.config, this.skillState, name)?.description : undefined;
   }
 
   private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {
