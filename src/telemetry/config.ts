@@ -67,14 +67,10 @@ export interface TelemetryConfig {
 
 export const DEFAULT_FILE_DIRECTORY = 'telemetry';
 
+const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
+
 /** Any of these set means the user chose a destination; with none (and no endpoint option), the files. */
-export const DESTINATION_VARIABLES = [
-  'OTEL_TRACES_EXPORTER',
-  'OTEL_METRICS_EXPORTER',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
-] as const;
+export const DESTINATION_VARIABLES = ['OTEL_TRACES_EXPORTER', 'OTEL_METRICS_EXPORTER', ...ENDPOINT_VARIABLES] as const;
 
 export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
   const maxQueueSize = positive(options.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'), 2048);
@@ -108,8 +104,6 @@ function checkEndpoints(options: StartTelemetryOptions): void {
     if (value !== undefined) checkOtlpEndpoint({ value, source: name });
   }
 }
-
-const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
 
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
