@@ -11,7 +11,7 @@ import { scanSpans, type FileSpan, type TraceFileProblem } from '../telemetry/in
 import type { ViewSpan } from './waterfall.js';
 
 /** Spans of one trace held for the waterfall; the rest are counted, not kept. */
-export const MAX_TRACE_SPANS = 20_000;
+const MAX_TRACE_SPANS = 20_000;
 
 export interface StoredRun {
   traceId: string;
