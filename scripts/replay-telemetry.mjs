@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Loads a run recorded offline into a live stack: POSTs every line of <dir>/traces-*.jsonl and
-// <dir>/metrics-*.jsonl (one file per process and rotation; traces.jsonl / metrics.jsonl also read)
-// (one OTLP/JSON export request per line, the format of OTel's file exporter,
-// which is what footprint-otel writes when no OTLP endpoint is set) unchanged to an OTLP/HTTP
-// endpoint, e.g. the compose stack's collector:
+// <dir>/metrics-*.jsonl (one file per process and rotation; the older traces.jsonl / metrics.jsonl
+// too) unchanged to an OTLP/HTTP endpoint, e.g. the compose stack's collector. Each line is one
+// OTLP/JSON export request, the format of OTel's file exporter, which is what footprint-otel writes
+// when no destination is configured:
 //
 //   node scripts/replay-telemetry.mjs telemetry/ http://localhost:4318
 //

@@ -143,10 +143,12 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
-  lines.push('', ...telemetryLines(telemetry.destination, health, telemetry.files()));
+  const files = telemetry.files();
+  lines.push('', ...telemetryLines(telemetry.destination, health, files));
   warnings.push(...lossWarnings(telemetry.destination, health));
-  const { removedTraceFiles } = telemetry.files();
-  if (removedTraceFiles > 0) warnings.push(`warning: rotation deleted ${removedTraceFiles} of this run's trace file(s); their runs are no longer on disk`);
+  if (files.removedTraceFiles > 0) {
+    warnings.push(`warning: rotation deleted ${files.removedTraceFiles} of this run's trace file(s); their runs are no longer on disk`);
+  }
   if (!flushed) {
     warnings.push(`warning: telemetry was not fully flushed within ${EXIT_FLUSH_BOUND_MS / 1000} s; the rest is counted as lost`);
   }

@@ -1,6 +1,6 @@
 /**
  * The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`.
- * Exit status: 0 done; 1 an error (reported in one line, e.g. a bad flag value or an OTLP endpoint without a scheme); 2 a usage error; 3 the demo ran but every
+ * Exit status: 0 done; 1 an error (reported in one line, e.g. an unreadable trace file or an OTLP endpoint without a scheme); 2 a usage error (a bad flag or flag value); 3 the demo ran but every
  * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
  * SIGTERM (after winding down and reporting).
  */

@@ -4,7 +4,7 @@
  * otel.sdk.* self-metrics export — and where it went. Never claims delivery that did not happen: a
  * destination that took nothing is reported as such, with no links to a backend that has no data.
  */
-import { describeCause, totalLost, type Destination, type SignalHealth, type TelemetryHealth } from '../telemetry/index.js';
+import { describeCause, totalLost, type Destination, type SignalHealth, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
 
 /** Exit status of a demo run whose telemetry was entirely lost (every span it produced). */
 export const EXIT_TELEMETRY_LOST = 3;
@@ -26,7 +26,7 @@ export function accountLine(health: SignalHealth): string {
 export function telemetryLines(
   destination: Destination,
   health: TelemetryHealth,
-  files: { traces: string[]; metrics: string[]; removedTraceFiles: number },
+  files: ReturnType<TelemetryHandle['files']>,
 ): string[] {
   if (destination.kind === 'disabled') return ['Telemetry is disabled (OTEL_SDK_DISABLED=true).'];
   const lines = [`Telemetry: spans ${accountLine(health.spans)}; metric data points ${accountLine(health.metricPoints)}`];

@@ -11,7 +11,7 @@ import { scanSpans, type FileSpan, type TraceFileProblem } from '../telemetry/in
 import type { ViewSpan } from './waterfall.js';
 
 /** Spans of one trace held for the waterfall; the rest are counted, not kept. */
-export const MAX_TRACE_SPANS = 20_000;
+const MAX_TRACE_SPANS = 20_000;
 
 export interface StoredRun {
   traceId: string;
@@ -29,7 +29,7 @@ export interface RunSource {
   onProblem: (problem: TraceFileProblem) => void;
 }
 
-export function toViewSpan(span: FileSpan): ViewSpan {
+function toViewSpan(span: FileSpan): ViewSpan {
   return {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -39,9 +39,13 @@ export function toViewSpan(span: FileSpan): ViewSpan {
     endMs: span.endMs,
     attributes: span.attributes as Record<string, unknown>,
     events: span.events.map((e) => ({ name: e.name, timeMs: e.timeMs, attributes: e.attributes as Record<string, unknown> })),
-    status: span.status.code === SpanStatusCode.ERROR ? 'error' : span.status.code === SpanStatusCode.OK ? 'ok' : 'unset',
+    status: statusOf(span),
     statusMessage: span.status.message,
   };
+}
+
+function statusOf(span: FileSpan): ViewSpan['status'] {
+  return span.status.code === SpanStatusCode.ERROR ? 'error' : span.status.code === SpanStatusCode.OK ? 'ok' : 'unset';
 }
 
 async function* spansOf(source: RunSource): AsyncGenerator<FileSpan> {
@@ -62,12 +66,11 @@ export async function indexRuns(source: RunSource): Promise<StoredRun[]> {
     const trips = span.attributes['footprint.trip.kinds'];
     if (run.trips === '' && typeof trips === 'string') run.trips = trips;
     if (span.parentSpanId === undefined && (!run.root || span.startMs < run.root.startMs)) {
-      const status = span.status.code === SpanStatusCode.ERROR ? 'error' : span.status.code === SpanStatusCode.OK ? 'ok' : 'unset';
       run.root = {
         name: span.name,
         startMs: span.startMs,
         endMs: span.endMs,
-        outcome: String(span.attributes['footprint.run.outcome'] ?? status),
+        outcome: String(span.attributes['footprint.run.outcome'] ?? statusOf(span)),
       };
     }
   }

@@ -2,9 +2,9 @@
  * startTelemetry's options, and the few settings NodeSDK does not own: where telemetry goes (the
  * OTLP-JSON files unless something names an exporter or an endpoint), the span queue's size, the
  * metric reader's interval and the export timeout our exporter guard waits for. Code options win over
- * the environment, the environment over defaults. Everything else (exporter protocol, endpoints,
- * headers, sampler, propagators, resource detectors, OTEL_SDK_DISABLED) is read by NodeSDK and the
- * OTLP exporters themselves.
+ * the environment, the environment over defaults. The exporter names and OTLP protocol are read in
+ * exporters.ts; everything else (endpoints and headers for sending, sampler, propagators, resource
+ * detectors) by NodeSDK and the OTLP exporters themselves.
  */
 import { getBooleanFromEnv, getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
 import path from 'node:path';
@@ -51,7 +51,7 @@ export type Destination =
   | { kind: 'disabled' };
 
 export interface TelemetryConfig {
-  /** 'env': NodeSDK's standard exporter variables decide; 'files': the OTLP-JSON session files in this folder. */
+  /** 'env': the standard exporter variables decide (exporters.ts); 'files': the OTLP-JSON session files in this folder; 'disabled': OTEL_SDK_DISABLED. */
   route: { kind: 'env' } | { kind: 'files'; directory: string } | { kind: 'disabled' };
   metricIntervalMs: number;
   /** For one metric collection and export; the SDK requires it not to exceed the interval. */
@@ -67,14 +67,10 @@ export interface TelemetryConfig {
 
 export const DEFAULT_FILE_DIRECTORY = 'telemetry';
 
+const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
+
 /** Any of these set means the user chose a destination; with none (and no endpoint option), the files. */
-export const DESTINATION_VARIABLES = [
-  'OTEL_TRACES_EXPORTER',
-  'OTEL_METRICS_EXPORTER',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
-] as const;
+export const DESTINATION_VARIABLES = ['OTEL_TRACES_EXPORTER', 'OTEL_METRICS_EXPORTER', ...ENDPOINT_VARIABLES] as const;
 
 export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
   const maxQueueSize = positive(options.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'), 2048);
@@ -108,8 +104,6 @@ function checkEndpoints(options: StartTelemetryOptions): void {
     if (value !== undefined) checkOtlpEndpoint({ value, source: name });
   }
 }
-
-const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
 
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;

@@ -40,25 +40,37 @@ export interface Chosen<T> {
   protocol?: OtlpProtocol;
 }
 
+/** How each exporter name and OTLP protocol builds a signal's exporter. */
+type Builders<T> = { console: () => T } & Record<OtlpProtocol, (config: OtlpConfig) => T>;
+
+const SPAN_EXPORTERS: Builders<SpanExporter> = {
+  console: () => new ConsoleSpanExporter(),
+  'http/protobuf': (config) => new ProtobufTraceExporter(config),
+  'http/json': (config) => new JsonTraceExporter(config),
+  grpc: (config) => new GrpcTraceExporter(config),
+};
+
+const METRIC_EXPORTERS: Builders<PushMetricExporter> = {
+  console: () => new ConsoleMetricExporter(),
+  'http/protobuf': (config) => new ProtobufMetricExporter(config),
+  'http/json': (config) => new JsonMetricExporter(config),
+  grpc: (config) => new GrpcMetricExporter(config),
+};
+
 export function chooseSpanExporters(overrides: ExporterOverrides): Chosen<SpanExporter>[] {
-  return exporterNames('traces').map((name) => {
-    if (name === 'console') return { exporter: new ConsoleSpanExporter(), target: 'console' };
-    const protocol = protocolOf('traces');
-    const config = otlpConfig('traces', protocol, overrides);
-    const exporter =
-      protocol === 'grpc' ? new GrpcTraceExporter(config) : protocol === 'http/json' ? new JsonTraceExporter(config) : new ProtobufTraceExporter(config);
-    return { exporter, target: otlpUrl('traces', protocol, overrides), protocol };
-  });
+  return chooseExporters('traces', SPAN_EXPORTERS, overrides);
 }
 
 export function chooseMetricExporters(overrides: ExporterOverrides): Chosen<PushMetricExporter>[] {
-  return exporterNames('metrics').map((name) => {
-    if (name === 'console') return { exporter: new ConsoleMetricExporter(), target: 'console' };
-    const protocol = protocolOf('metrics');
-    const config = otlpConfig('metrics', protocol, overrides);
-    const exporter =
-      protocol === 'grpc' ? new GrpcMetricExporter(config) : protocol === 'http/json' ? new JsonMetricExporter(config) : new ProtobufMetricExporter(config);
-    return { exporter, target: otlpUrl('metrics', protocol, overrides), protocol };
+  return chooseExporters('metrics', METRIC_EXPORTERS, overrides);
+}
+
+function chooseExporters<T>(signal: Signal, build: Builders<T>, overrides: ExporterOverrides): Chosen<T>[] {
+  return exporterNames(signal).map((name) => {
+    if (name === 'console') return { exporter: build.console(), target: 'console' };
+    const protocol = protocolOf(signal);
+    const exporter = build[protocol](otlpConfig(signal, protocol, overrides));
+    return { exporter, target: otlpUrl(signal, protocol, overrides), protocol };
   });
 }
 
@@ -75,7 +87,7 @@ function exporterNames(signal: Signal): ExporterName[] {
   return known;
 }
 
-export function protocolOf(signal: Signal): OtlpProtocol {
+function protocolOf(signal: Signal): OtlpProtocol {
   const variable = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`;
   const value = (getStringFromEnv(variable) ?? getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL'))?.trim() || 'http/protobuf';
   if ((PROTOCOLS as readonly string[]).includes(value)) return value as OtlpProtocol;
@@ -83,8 +95,14 @@ export function protocolOf(signal: Signal): OtlpProtocol {
   return 'http/protobuf';
 }
 
+interface OtlpConfig {
+  url?: string;
+  headers?: Record<string, string>;
+  timeoutMillis?: number;
+}
+
 /** Only what the code set: an exporter given no url, headers or timeout reads its own variables. */
-function otlpConfig(signal: Signal, protocol: OtlpProtocol, overrides: ExporterOverrides) {
+function otlpConfig(signal: Signal, protocol: OtlpProtocol, overrides: ExporterOverrides): OtlpConfig {
   const url = overrides.endpoint === undefined ? undefined : urlFor(signal, protocol, overrides.endpoint);
   return {
     ...(url === undefined ? {} : { url }),

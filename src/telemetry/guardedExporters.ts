@@ -88,7 +88,7 @@ export function guardMetricExporter(inner: PushMetricExporter, options: GuardOpt
   };
 }
 
-export function countDataPoints(metrics: ResourceMetrics): number {
+function countDataPoints(metrics: ResourceMetrics): number {
   let points = 0;
   for (const scope of metrics.scopeMetrics) for (const metric of scope.metrics) points += metric.dataPoints.length;
   return points;

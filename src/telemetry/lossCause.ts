@@ -10,7 +10,7 @@ export type LossCause = string;
 
 export const QUEUE_FULL = 'queue_full';
 export const EXIT_DEADLINE = 'exit_deadline';
-export const TIMEOUT = 'timeout';
+const TIMEOUT = 'timeout';
 
 /** The OTLP exporters' error for an HTTP answer carries the status as a number in `code`. */
 export function lossCauseOf(error: unknown): LossCause {

@@ -164,7 +164,7 @@ function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions): P
       ...componentOf('traces', spans[0]),
       ...componentOf('metrics', metricExporters[0]),
     ],
-    files: () => ({ traces: [], metrics: [], removedTraceFiles: 0 }),
+    files: noFiles,
   };
 }
 
@@ -196,8 +196,12 @@ function disabledHandle(): TelemetryHandle {
     shutdown: async () => undefined,
     health: emptyHealth,
     abandonedHealth: emptyHealth,
-    files: () => ({ traces: [], metrics: [], removedTraceFiles: 0 }),
+    files: noFiles,
   };
+}
+
+function noFiles(): ReturnType<TelemetryHandle['files']> {
+  return { traces: [], metrics: [], removedTraceFiles: 0 };
 }
 
 /** The bridge reads its detail from the environment at every run start; returns the undo. */

@@ -13,8 +13,8 @@ import path from 'node:path';
 import { captureFromEnv } from '../../events/index.js';
 import { newSession, sessionFileName, type FileSignal } from './layout.js';
 
-export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_KEEP_FILES = 16;
+const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_KEEP_FILES = 16;
 /** Lines waiting to be written at most; more are refused (a stuck disk must not grow memory). */
 export const MAX_PENDING_LINES = 8;
 

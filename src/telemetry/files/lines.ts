@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 
-export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 export type FileLine =
   | { kind: 'line'; number: number; text: string }

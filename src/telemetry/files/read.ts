@@ -246,10 +246,10 @@ function statusOf(code: unknown): SpanStatusCode {
   return SpanStatusCode.UNSET;
 }
 
-function attributesOf(values: OtlpKeyValue[] | undefined): Attributes {
+function attributesOf(values: OtlpKeyValue[] | undefined, depth = 0): Attributes {
   const out: Attributes = {};
   for (const entry of list(values)) {
-    if (isObject(entry) && typeof entry.key === 'string') out[entry.key] = valueOf(entry.value, 0);
+    if (isObject(entry) && typeof entry.key === 'string') out[entry.key] = valueOf(entry.value, depth);
   }
   return out;
 }
@@ -265,13 +265,7 @@ function valueOf(value: OtlpAnyValue | undefined, depth: number): AttributeValue
   if (value.doubleValue !== undefined) return Number(value.doubleValue);
   if (value.bytesValue !== undefined) return String(value.bytesValue);
   if (value.arrayValue !== undefined) return list(value.arrayValue?.values).map((v) => valueOf(v, depth + 1));
-  if (value.kvlistValue !== undefined) {
-    const out: Attributes = {};
-    for (const entry of list(value.kvlistValue?.values)) {
-      if (isObject(entry) && typeof entry.key === 'string') out[entry.key] = valueOf(entry.value, depth + 1);
-    }
-    return out;
-  }
+  if (value.kvlistValue !== undefined) return attributesOf(value.kvlistValue?.values, depth + 1);
   return null;
 }
 
