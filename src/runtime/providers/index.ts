@@ -3,6 +3,7 @@
  * (scripted for tests and demos, Chat Completions and Messages for real models).
  */
 export type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall, ToolSpec } from './types.js';
+export { partsOf, StreamAssembler, streamFrom, type LLMStreamPart, type StreamOptions } from './stream.js';
 export { isProviderError, ProviderError, type ProviderErrorKind } from './errors.js';
 export { scripted, type ScriptedOptions, type ScriptedReply } from './scripted.js';
 export type { FetchLike, TransportOptions } from './http.js';

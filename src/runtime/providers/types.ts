@@ -3,6 +3,7 @@
  * Completions, Messages). The runtime only ever sees these types.
  */
 import type { ModelServer, TokenUsage } from '../../events/index.js';
+import type { LLMStreamPart, StreamOptions } from './stream.js';
 
 export interface ToolCall {
   id: string;
@@ -70,4 +71,10 @@ export interface LLMProvider {
    */
   readonly systemPromptInHistory?: boolean;
   complete(request: LLMRequest, options?: CompleteOptions): Promise<LLMResponse>;
+  /**
+   * The reply as it is generated, pulled part by part (see stream.ts for the parts' contract).
+   * Optional: a provider without it streams its `complete()` reply as one chunk. Ending the
+   * iteration early (`return()`) or aborting `signal` must release the request.
+   */
+  stream?(request: LLMRequest, options?: StreamOptions): AsyncIterable<LLMStreamPart>;
 }

@@ -1,0 +1,120 @@
+/**
+ * The streaming half of the LLMProvider port: the typed parts a provider's `stream()` yields, the one
+ * assembler that turns parts into the same LLMResponse `complete()` gives (so the ReAct loop, cost
+ * and telemetry see one shape whichever way a reply arrived), and the fallback that streams a
+ * provider with only `complete()` as one chunk.
+ *
+ * Tool-call parts arrive as fragments keyed by `index` (Chat Completions' `tool_calls[i].index`,
+ * Messages' content block index): the first fragment of an index carries its id and name, later
+ * ones only argument text. Usage is reported by at most one `usage` part per reply (a provider that
+ * receives counts in pieces, as Messages does, merges them before yielding); a stream with no
+ * `usage` part has unknown usage, never zeros.
+ */
+import { ProviderError } from './errors.js';
+import type { LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
+import type { TokenUsage } from '../../events/index.js';
+
+export type LLMStreamPart =
+  /** A piece of the reply's text. */
+  | { type: 'text'; delta: string }
+  /** A piece of one tool call: `id` and `name` on its first fragment, `argumentsDelta` JSON text. */
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  /** The reply's token counts, once, when the server reports them. */
+  | { type: 'usage'; usage: TokenUsage }
+  /** The last part: why the model stopped, and the answering model and response id when known. */
+  | { type: 'finish'; stopReason: string; model?: string; id?: string };
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+}
+
+/** Builds an LLMResponse from parts, in arrival order; `response()` once the stream has ended. */
+export class StreamAssembler {
+  private content = '';
+  private readonly calls = new Map<number, { id?: string; name?: string; args: string }>();
+  private usage?: TokenUsage;
+  private finish?: Extract<LLMStreamPart, { type: 'finish' }>;
+
+  constructor(private readonly provider: string) {}
+
+  add(part: LLMStreamPart): void {
+    switch (part.type) {
+      case 'text':
+        this.content += part.delta;
+        return;
+      case 'tool_call': {
+        const call = this.calls.get(part.index) ?? { args: '' };
+        if (part.id !== undefined) call.id = part.id;
+        if (part.name !== undefined) call.name = part.name;
+        call.args += part.argumentsDelta;
+        this.calls.set(part.index, call);
+        return;
+      }
+      case 'usage':
+        this.usage = part.usage;
+        return;
+      case 'finish':
+        this.finish = part;
+        return;
+    }
+  }
+
+  /** The whole reply; a `malformed_response` ProviderError when the stream ended without a finish
+   *  part, or a tool call lacks its id or name, or its arguments are not a JSON object. */
+  response(): LLMResponse {
+    if (!this.finish) throw this.problem('the stream ended before its finish part');
+    const toolCalls: ToolCall[] = [];
+    for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
+      if (call.id === undefined || call.name === undefined) throw this.problem(`tool call ${index} has no id or name`);
+      toolCalls.push({ id: call.id, name: call.name, args: parseArguments(call.args, index, (why) => this.problem(why)) });
+    }
+    return {
+      content: this.content,
+      toolCalls,
+      ...(this.usage ? { usage: this.usage } : {}),
+      stopReason: this.finish.stopReason,
+      ...(this.finish.model !== undefined ? { model: this.finish.model } : {}),
+      ...(this.finish.id !== undefined ? { id: this.finish.id } : {}),
+    };
+  }
+
+  private problem(why: string): ProviderError {
+    return new ProviderError({ provider: this.provider, kind: 'malformed_response', message: `${this.provider}: malformed stream: ${why}` });
+  }
+}
+
+function parseArguments(text: string, index: number, problem: (why: string) => ProviderError): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw problem(`tool call ${index}'s arguments are not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw problem(`tool call ${index}'s arguments are not a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+/** The parts of a whole reply, as a provider with only `complete()` streams it: one chunk. */
+export function* partsOf(response: LLMResponse): Generator<LLMStreamPart> {
+  if (response.content !== '') yield { type: 'text', delta: response.content };
+  for (const [index, call] of response.toolCalls.entries()) {
+    yield { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) };
+  }
+  if (response.usage) yield { type: 'usage', usage: response.usage };
+  yield {
+    type: 'finish',
+    stopReason: response.stopReason,
+    ...(response.model !== undefined ? { model: response.model } : {}),
+    ...(response.id !== undefined ? { id: response.id } : {}),
+  };
+}
+
+/** The provider's own stream, or its `complete()` reply as one chunk when it has no `stream()`. */
+export async function* streamFrom(provider: LLMProvider, request: LLMRequest, options: StreamOptions = {}): AsyncGenerator<LLMStreamPart> {
+  if (provider.stream) {
+    yield* provider.stream(request, options);
+    return;
+  }
+  yield* partsOf(await provider.complete(request, options));
+}
