@@ -111,6 +111,18 @@ export interface EventPayloads {
     messages: CapturedMessage[];
     /** The tools offered to the model (content: exported only under content capture). */
     tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
+    /** The reply is streamed to the caller (runner.stream()), as gen_ai.request.stream says. */
+    stream: boolean;
+  };
+  'footprint.stream.llm_chunk': {
+    callId: string;
+    agentId: string;
+    /** 0 for the call's first chunk. */
+    index: number;
+    /** Milliseconds since the call started (index 0: the time to first chunk). */
+    atMs: number;
+    /** The chunk as the provider port yielded it (text: content, exported only under content capture). */
+    part: { type: 'text'; delta: string } | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string };
   };
   'footprint.stream.llm_end': {
     callId: string;
@@ -127,6 +139,8 @@ export interface EventPayloads {
     /** Normalised as LLMResponse.stopReason; absent when the call failed (no response, no reason). */
     stopReason?: string;
     durationMs: number;
+    /** A streamed call (llm_start.stream): when its first chunk arrived and how many chunks came. */
+    streamed?: { firstChunkMs?: number; chunks: number };
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
@@ -280,6 +294,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
   'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
   'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
+  'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: never a span, span event or metric per chunk).',
   'footprint.stream.llm_end': 'A model call ends: usage, stop reason, duration, tool calls asked for, or the error.',
   'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',
   'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, or paused.',

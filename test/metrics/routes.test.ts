@@ -111,7 +111,7 @@ describe('footprint.route on model calls', () => {
     const start = { agentId: 'billing', iteration: 1, operation: 'chat' as const, provider: 'scripted', model: 'm-small' };
     hub.publish(
       'footprint.stream.llm_start',
-      { ...start, callId: 'c1', brain: { via: 'default', provider: 'scripted', model: 'm-small' }, messageCount: 1, toolCount: 0, messages: [] },
+      { ...start, callId: 'c1', brain: { via: 'default', provider: 'scripted', model: 'm-small' }, messageCount: 1, toolCount: 0, messages: [], stream: false },
       'billing/call-llm#5',
     );
     hub.publish(

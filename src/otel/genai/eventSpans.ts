@@ -86,6 +86,8 @@ export class EventSpans {
     },
     'footprint.agent.route_decided': { spanEvent: true },
     'footprint.stream.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
+    // A chunk is for listeners: the call's span learns of the stream from llm_end's `streamed` totals.
+    'footprint.stream.llm_chunk': { spanEvent: false },
     'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
     'footprint.stream.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
     'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },

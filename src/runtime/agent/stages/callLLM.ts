@@ -49,6 +49,7 @@ export function callLLMStage(config: AgentConfig) {
       systemPromptInHistory: brain.provider.systemPromptInHistory,
       messages: request.messages,
       tools: request.tools,
+      stream: false,
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
