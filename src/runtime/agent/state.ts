@@ -19,7 +19,7 @@ export interface AgentState {
   systemPrompt: string;
   toolNames: string[];
   /**
-   * What MessageAPI assembled for CallLLM, by reference to the slots: the conversation stays in
+   * What Context assembled from the slots for CallLLM, by reference: the conversation stays in
    * the run's store and tool schemas in the agent's config, so the state (which footprintjs clones on
    * every writing stage) holds no message.
    */

@@ -122,7 +122,7 @@ function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
 }
 
 /**
- * The request the provider gets: MessageAPI's assembly (system prompt, tool names) joined with the
+ * The request the provider gets: Context's assembly of the slots (system prompt, tool names) joined with the
  * conversation and the tools' schemas. Scope reads through the typed proxy are live views of the
  * turn's state; $getValue returns the stored values, which footprintjs never mutates in place (each
  * commit builds a new state), so the provider and the events get a stable snapshot without a copy.
