@@ -104,8 +104,19 @@ const reported = [
   ...(us['ai7-traced'] ? [{ name: 'ours traced (full) / AI SDK 7 traced', value: ratio('ours-full', 'ai7-traced') }, { name: 'ours untraced / AI SDK 7 untraced', value: ratio('ours-untraced', 'ai7-untraced') }] : []),
 ];
 
+/** What `--json` prints, for bench/run.ts. */
+export interface PeerResult {
+  us: Record<string, number>;
+  spans: Record<string, number>;
+  targets: { name: string; value: number; limit: number; met: boolean }[];
+  reported: { name: string; value: number }[];
+  rounds: number;
+  block: number;
+}
+
 if (process.argv.includes('--json')) {
-  process.stdout.write(`${JSON.stringify({ us, spans, targets, reported, rounds: ROUNDS, block: BLOCK })}\n`);
+  const result: PeerResult = { us, spans, targets, reported, rounds: ROUNDS, block: BLOCK };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   const lines = [
     `peer benchmark: one process, ${ROUNDS} interleaved rounds of ${BLOCK} turns per mode, process CPU µs per turn (median)`,

@@ -10,6 +10,13 @@ export interface SavedToolResult {
   text: string;
 }
 
+/** What an agent turn has spent so far: the reported tokens, the priced cost and the model calls made. */
+export interface TurnTotals {
+  tokens: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+}
+
 export interface AgentState {
   turnId: string;
   userMessage: string;
@@ -29,9 +36,8 @@ export interface AgentState {
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;
   lastTool?: LastToolResult;
-  tokens: TokenUsage;
-  costUsd: number;
-  llmCalls: number;
+  /** The turn's running totals, one key (every key a stage writes costs footprintjs copies). */
+  totals: TurnTotals;
   skill?: SkillTurnState;
   stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
   output: string;

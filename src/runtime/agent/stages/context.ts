@@ -27,9 +27,7 @@ export function contextStage(config: AgentConfig) {
       scope.iteration = 1;
       scope.historyKey = `history:${scope.turnId}`;
       appendToConversation(scope, { role: 'user', content: message });
-      scope.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-      scope.costUsd = 0;
-      scope.llmCalls = 0;
+      scope.totals = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, llmCalls: 0 };
       scope.doneTools = {};
       scope.output = '';
       if (config.cursor) scope.skill = config.cursor.initial();
