@@ -133,6 +133,16 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a consumer slower than timeoutMs is no timeout: the deadline only bounds waiting for the server', async () => {
+    const { server } = await streaming([...opening, ...target.end]);
+    const parts: LLMStreamPart[] = [];
+    for await (const part of target.make(server.url, { ...FAST, timeoutMs: 100 }).stream!(PING)) {
+      parts.push(part);
+      await sleep(150);
+    }
+    expect(parts.filter((part) => part.type !== 'usage')).toEqual([...TEXT_PARTS, target.finish]);
+  });
+
   it('a consumer that breaks after the first part: the request is closed on the wire before the server finished', async () => {
     const { server, written } = await streaming([...opening, HOLD, ...target.end]);
     const seen: LLMStreamPart[] = [];

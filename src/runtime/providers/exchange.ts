@@ -61,6 +61,7 @@ export class Exchange {
       throw this.failure(error);
     }
     this.answered = true;
+    this.pauseDeadline();
     this.reader = response.body?.getReader();
     if (!response.ok) throw httpError(boundary, response, await this.text('truncate'));
     // A body the server announces as too large is refused before a byte of it is read.
@@ -78,6 +79,7 @@ export class Exchange {
     } catch (error) {
       throw this.failure(error);
     }
+    this.pauseDeadline();
     if (result.done) return undefined;
     this.received += result.value.byteLength;
     if (this.received > this.settings.maxResponseBytes) throw this.tooLarge();
@@ -115,6 +117,11 @@ export class Exchange {
   private arm(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.stop('deadline'), this.settings.timeoutMs);
+  }
+
+  /** Between reads of a stream the wait is the consumer's, not the server's: no deadline runs. */
+  private pauseDeadline(): void {
+    if (this.deadline === 'each_read') clearTimeout(this.timer);
   }
 
   /** A failed fetch or body read, typed by who stopped it: the caller, the deadline, or the network. */
