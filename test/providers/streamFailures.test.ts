@@ -134,7 +134,7 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
   });
 
   it('a consumer slower than timeoutMs is no timeout: the deadline only bounds waiting for the server', async () => {
-    const { server } = await streaming([...opening, ...target.end]);
+    const { server } = await streaming([...opening, ...target.end].flatMap((event) => [event, { pauseMs: 20 }]));
     const parts: LLMStreamPart[] = [];
     for await (const part of target.make(server.url, { ...FAST, timeoutMs: 100 }).stream!(PING)) {
       parts.push(part);
@@ -196,7 +196,7 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     // The writer waits on backpressure: nothing more left the server while nobody read.
     expect(handedOut).toBe(heldAt);
     expect(heldAt * Buffer.byteLength(frame)).toBeLessThan(16 * 1024 * 1024);
-    await parts.return(undefined);
+    await parts.return!(undefined);
     await within(server.requests[0]!.droppedByClient, 2000, 'the request being closed');
     expect((await within(written, 2000, 'the server stopping')).complete).toBe(false);
   });
