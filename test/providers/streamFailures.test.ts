@@ -8,12 +8,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { anthropic, openaiCompatible, type LLMProvider, type LLMRequest, type LLMStreamPart, type TransportOptions } from '../../src/runtime/providers/index.js';
+import { captureContent } from './capture.js';
 import { failureOf, wireServerPerTest } from './perTest.js';
 import { drain, sleep, sse, within } from './streaming.js';
 import { sendJson, writeBody, type BodyStep, type BodyWritten } from './wireServer.js';
 
 interface Target {
   label: string;
+  /** The API key `make` gives the provider. */
+  apiKey: string;
   make(baseURL: string, transport: TransportOptions): LLMProvider;
   path: string;
   /** Events before the first text (none, or message_start and the text block's start). */
@@ -26,11 +29,14 @@ interface Target {
   /** The message of a stream whose body ends before its finish. */
   endedEarly: string;
   errorBody(type: string, message: string): unknown;
+  /** The error the server reports mid-stream, as this API writes it. */
+  errorEvent(type: string, message: string): string;
 }
 
 const targets: Target[] = [
   {
     label: 'openaiCompatible',
+    apiKey: 'sk-test',
     make: (baseURL, transport) => openaiCompatible({ baseURL, apiKey: 'sk-test', ...transport }),
     path: '/chat/completions',
     start: [],
@@ -39,9 +45,11 @@ const targets: Target[] = [
     finish: { type: 'finish', stopReason: 'end_turn', model: 'gpt-4o-mini', id: 'chatcmpl-1' },
     endedEarly: 'openai: malformed response: the stream ended before the reply finished (no finish_reason, no [DONE])',
     errorBody: (type, message) => ({ error: { message, type, param: null, code: null } }),
+    errorEvent: (type, message) => sse({ error: { message, type, param: null, code: null } }),
   },
   {
     label: 'anthropic',
+    apiKey: 'sk-ant-test',
     make: (baseURL, transport) => anthropic({ baseURL, apiKey: 'sk-ant-test', ...transport }),
     path: '/v1/messages',
     start: [
@@ -57,6 +65,7 @@ const targets: Target[] = [
     finish: { type: 'finish', stopReason: 'end_turn', model: 'claude-3-5-haiku-20241022', id: 'msg_1' },
     endedEarly: 'anthropic: malformed response: the stream ended before message_stop',
     errorBody: (type, message) => ({ type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' }),
+    errorEvent: (type, message) => sse({ type: 'error', error: { type, message } }, 'error'),
   },
 ];
 
@@ -95,6 +104,17 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
       message: `${name}: malformed response: event ${opening.length + 1} of the stream is not JSON`,
     });
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('an error event echoing the API key, under content capture: the key is REDACTED in the message and the raw event', async () => {
+    captureContent();
+    const key = target.apiKey;
+    const { server } = await streaming([...opening, target.errorEvent('api_error', `Invalid key ${key}-padding`)]);
+    const { parts, error } = await drain(target.make(server.url, FAST).stream!(PING));
+    expect(parts).toEqual(TEXT_PARTS);
+    expect(error?.message).toBe(`${name}: the server reported an error in event ${opening.length + 1} of the stream (type api_error): Invalid key REDACTED-padding`);
+    expect(error?.raw).toContain('Invalid key REDACTED-padding');
+    expect(error?.raw).not.toContain(key);
   });
 
   it('a connection reset mid-stream: the parts before it, then network naming what broke and after how many bytes, not retried', async () => {
