@@ -237,4 +237,27 @@ describe('openaiCompatible stream()', () => {
     });
     expect(server.requests).toHaveLength(1);
   });
+
+  it('CRLF line ends, as some proxies write them, parse the same', async () => {
+    const body = [chunk({ content: 'ok' }), chunk({}, 'stop'), DONE].join('').replaceAll('\n', '\r\n');
+    const server = await serve((_req, res) => void writeBody(res, [body]));
+    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    expect(error).toBeUndefined();
+    expect(parts).toEqual<LLMStreamPart[]>([
+      { type: 'text', delta: 'ok' },
+      { type: 'finish', stopReason: 'end_turn', model: MODEL, id: ID },
+    ]);
+  });
+
+  it('a tool-call fragment without its index: malformed_response naming the event, after the parts before it', async () => {
+    const server = await serve((_req, res) =>
+      void writeBody(res, [chunk({ content: 'Let me check.' }), chunk({ tool_calls: [{ id: 'call_1', function: { name: 'get_time', arguments: '' } }] }), DONE]),
+    );
+    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    expect(parts).toEqual<LLMStreamPart[]>([{ type: 'text', delta: 'Let me check.' }]);
+    expect({ kind: error?.kind, message: error?.message }).toEqual({
+      kind: 'malformed_response',
+      message: 'openai: malformed response: event 2: a tool call fragment has no index',
+    });
+  });
 });

@@ -53,10 +53,10 @@ function* deltaParts(boundary: ProviderBoundary, delta: Record<string, unknown>,
   if (delta.tool_calls === undefined || delta.tool_calls === null) return;
   if (!Array.isArray(delta.tool_calls)) throw boundary.malformed(`event ${ordinal}: tool_calls is not an array`, data);
   for (const fragment of delta.tool_calls as unknown[]) {
-    const fn = isRecord(fragment) && isRecord(fragment.function) ? fragment.function : {};
     if (!isRecord(fragment) || !Number.isSafeInteger(fragment.index) || (fragment.index as number) < 0) {
       throw boundary.malformed(`event ${ordinal}: a tool call fragment has no index`, data);
     }
+    const fn = isRecord(fragment.function) ? fragment.function : {};
     yield {
       type: 'tool_call',
       index: fragment.index as number,
