@@ -192,6 +192,16 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('an abort between two parts already received: the second is not handed out', async () => {
+    const { server } = await streaming([opening.join(''), HOLD, ...target.end]);
+    const controller = new AbortController();
+    const parts = target.make(server.url, FAST).stream!(PING, { signal: controller.signal })[Symbol.asyncIterator]();
+    expect((await parts.next()).value).toEqual(TEXT_PARTS[0]);
+    controller.abort();
+    expect((await failureOf(parts.next())).kind).toBe('aborted');
+    await within(server.requests[0]!.droppedByClient, 2000, 'the request being closed');
+  });
+
   it('a consumer that stops reading: the body is pulled, so the server is held back, and a break then closes it', async () => {
     const frame = target.text('x'.repeat(500));
     const frames = 80_000; // about 40 MB: far more than the socket buffers between the two ends

@@ -7,7 +7,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Exchange, type Post } from './exchange.js';
-import { withRetry, type RetryPolicy } from './retry.js';
+import { cancelled, withRetry, type RetryPolicy } from './retry.js';
 import type { TransportSettings } from './transport.js';
 
 /** POSTs `post.body` as JSON with retries; resolves to the parsed JSON of a 2xx answer. */
@@ -55,7 +55,11 @@ export async function* postForEvents(post: Post, settings: TransportSettings): A
     // Comments (`: keep-alive`), retry hints and unknown fields carry nothing for a single request.
     const parser = createParser({ onEvent: (event) => parsed.push(event) });
     for (;;) {
-      while (parsed.length > 0) yield parsed.shift()!;
+      while (parsed.length > 0) {
+        // Parts already received are not handed out after the caller cancelled.
+        if (post.signal?.aborted) throw cancelled(post.boundary.provider, post.signal.reason);
+        yield parsed.shift()!;
+      }
       const bytes = await exchange.read();
       // At the end, an event without its closing blank line is discarded, as the SSE format says.
       if (bytes === undefined) return;
