@@ -74,7 +74,7 @@ export async function* messagesStreamParts(boundary: ProviderBoundary, events: A
       // 'ping', 'content_block_stop' and event types added later carry nothing the port models.
     }
   }
-  throw boundary.malformed('the stream ended before message_stop', '');
+  throw boundary.malformed('the stream ended before message_stop', undefined);
 }
 
 /** The later piece's counts over the earlier ones; a null count (not reported there) changes nothing. */

@@ -56,12 +56,15 @@ export class ProviderBoundary {
     return `${labelsOf(summary)}${detail}`;
   }
 
-  /** A 2xx answer the provider cannot use; never retried (the same request would get the same answer). */
+  /**
+   * A 2xx answer the provider cannot use; never retried (the same request would get the same answer).
+   * `raw` is what could not be used, undefined when nothing was (a stream that simply ended).
+   */
   malformed(why: string, raw: unknown, cause?: unknown): ProviderError {
     return this.error({
       kind: 'malformed_response',
       message: `${this.provider}: malformed response: ${why}`,
-      raw: typeof raw === 'string' ? raw : JSON.stringify(raw),
+      ...(raw === undefined ? {} : { raw: typeof raw === 'string' ? raw : JSON.stringify(raw) }),
       cause,
     });
   }

@@ -38,7 +38,7 @@ export async function* chatCompletionParts(boundary: ProviderBoundary, events: A
     if (isRecord(choice.delta)) yield* deltaParts(boundary, choice.delta, event.data, ordinal);
   }
   // A server that closes the body after the finish_reason without `[DONE]` has still finished.
-  if (!done && finishReason === undefined) throw boundary.malformed('the stream ended before the reply finished (no finish_reason, no [DONE])', '');
+  if (!done && finishReason === undefined) throw boundary.malformed('the stream ended before the reply finished (no finish_reason, no [DONE])', undefined);
   if (usage !== undefined) yield { type: 'usage', usage };
   yield {
     type: 'finish',
