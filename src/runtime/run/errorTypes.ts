@@ -1,7 +1,7 @@
 /**
  * Every `error.type` value the runtime reports — on failed spans, in gen_ai.client.operation.duration
  * and in the failure payloads of llm_end, tool_end, branch_end and run.failed — in one table. Code
- * that reports a fixed value takes it from FIXED_ERROR_TYPES; the README's list is generated from
+ * that reports a fixed value takes it from FIXED_ERROR_TYPES; the reference page's list (docs/reference.md) is generated from
  * ERROR_TYPE_DOCS (npm run reference), as the semantic conventions ask instrumentations to document.
  */
 import type { ProviderErrorKind } from '../providers/errors.js';
