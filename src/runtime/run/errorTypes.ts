@@ -26,6 +26,8 @@ const PROVIDER_KINDS: Record<ProviderErrorKind, string> = {
   timeout: 'the model call ran past its deadline',
   network: 'the connection to the model server failed',
   malformed_response: 'the reply was not a usable response',
+  response_too_large: "the reply's body was larger than the provider's maxResponseBytes",
+  stream_error: 'the model server reported an error in the middle of a streamed reply',
   aborted: 'the model call was cancelled (the run was cancelled during it)',
   script: 'a scripted provider had no usable reply',
 };
