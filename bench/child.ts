@@ -52,7 +52,8 @@ if (traced) {
 }
 
 const { referenceAgent, MESSAGE } = await import('./scenario.js');
-const { registerInstrument, now } = await import('../src/index.js');
+const { registerInstrument } = await import('../src/index.js');
+const { now } = await import('../src/events/index.js');
 
 /** µs per call, the median over the repeats, by the wall clock and by this process's CPU time. */
 interface PerCall {

@@ -27,17 +27,16 @@ import {
   Agent,
   defineSkill,
   EVENT_TYPES,
-  quietLogger,
   READ_SKILL,
   RunFailedError,
   Runner,
   scripted,
   skillGraph,
-  stage,
   traceExecutor,
   type LLMProvider,
   type LLMResponse,
 } from '../../src/index.js';
+import { quietLogger, stage } from '../../src/runtime/run/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { anything, oddPayload, oddShortString, oddText } from './support/oddValues.js';
 import { outcomeOf } from './support/runs.js';

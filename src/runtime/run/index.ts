@@ -1,6 +1,6 @@
 /** Run machinery shared by every runner: the base class, the event hub, instruments, checkpoints, errors. */
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
-export { RunHub, type TurnSignal, type HubListener } from './hub.js';
+export { RunHub, type HubListener } from './hub.js';
 export {
   registerInstrument,
   registeredInstruments,
