@@ -10,7 +10,7 @@
  */
 import { context, trace, type Link, type SpanContext } from '@opentelemetry/api';
 import type { FlowChartExecutor } from 'footprintjs';
-import { resolve, type TracingOptions } from './options.js';
+import { resolve, settle, type TracingOptions } from './options.js';
 import { TRACE_RECORDER_ID } from './traceRecorder.js';
 import { guard } from './safety.js';
 import { FP_LINK_TYPE, FP_RESUMED } from '../encoding/index.js';
@@ -30,6 +30,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
   const run = executor.run.bind(executor);
   const resume = executor.resume.bind(executor);
   let pausedRun: SpanContext | undefined;
+  const settings = settle(options);
 
   const traced = <T>(resuming: boolean, call: () => Promise<T>): Promise<T> => {
     const begun = guard('traceExecutor start', () => begin(resuming));
@@ -54,7 +55,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
   };
 
   const begin = (resuming: boolean): TracedRun | undefined => {
-    const resolved = resolve(options);
+    const resolved = resolve(settings);
     if (!resolved) return undefined;
     const active = context.active();
     const paused = resuming ? pausedRun : undefined;
