@@ -49,6 +49,8 @@ import {
   FP_STAGE_TYPE,
   FP_SUBFLOW_ID,
   recordFailure,
+  exportedThrown,
+  WITHHELD_MESSAGE,
   selectionAttributes,
   toList,
 } from '../encoding/index.js';
@@ -238,7 +240,7 @@ export class ExecutorLayout implements SpanLayout {
     const time = now();
     const stage = this.stages.get(rsid);
     const target = stage?.opened ?? this.container(stageIds.subflowPathOf(rsid));
-    recordFailure(target.span, flow.structuredError.raw ?? flow.structuredError, time);
+    recordFailure(target.span, exportedThrown(flow.structuredError.raw ?? flow.structuredError, this.capture), time);
     if (stage) {
       this.run.decideEnd(stage.opened, time);
       this.endStage(rsid, stage);
@@ -254,7 +256,7 @@ export class ExecutorLayout implements SpanLayout {
       attempt: event.attempt,
       max_attempts: event.maxAttempts,
       delay_ms: event.delayMs,
-      'error.message': boundString(event.message),
+      'error.message': this.capture ? boundString(event.message) : WITHHELD_MESSAGE,
     });
   }
 

@@ -2,6 +2,8 @@
  * ProviderError: every way a model call can fail (HTTP 4xx/5xx, timeout, malformed reply,
  * cancellation) becomes this one typed error, so callers branch on fields, never on messages.
  */
+import { markOwnText } from '../../events/index.js';
+
 export type ProviderErrorKind = 'http' | 'timeout' | 'malformed_response' | 'aborted' | 'network' | 'script';
 
 export interface ProviderErrorInit {
@@ -16,6 +18,10 @@ export interface ProviderErrorInit {
 
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
   readonly provider: string;
   readonly kind: ProviderErrorKind;
   /** HTTP status, when the failure was an HTTP answer. */

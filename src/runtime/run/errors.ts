@@ -2,7 +2,7 @@
  * Typed run failures. A stage that throws is tagged with the member and stage it belongs to, so the
  * run's failure names where it happened even when the error comes from deep inside a composition.
  */
-import type { MemberRef } from '../../events/index.js';
+import { markOwnText, type MemberRef } from '../../events/index.js';
 
 const ORIGIN = Symbol.for('footprint-otel.failure-origin');
 
@@ -42,11 +42,19 @@ export class RunFailedError extends Error {
 /** Thrown when a checkpoint does not belong to the runner asked to resume it, or is malformed. */
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
 }
 
 /** Thrown at build time when a runner is configured in a way that cannot work. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
 }
 
 export function describe(error: unknown): string {

@@ -10,6 +10,8 @@
 import { FlowChartExecutor, type FlowChart } from 'footprintjs';
 import {
   ListenerSet,
+  markOwnText,
+  ownTextOf,
   stageIds,
   type EventPattern,
   type EventType,
@@ -58,6 +60,10 @@ export interface RunnerProfile {
 /** Thrown when run() is cancelled through its AbortSignal. */
 export class RunCancelledError extends Error {
   override readonly name = 'RunCancelledError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
   constructor(
     readonly runId: string,
     cause: unknown,
@@ -174,7 +180,7 @@ export abstract class Runner {
           member: origin.member.id,
           memberKind: origin.member.kind,
           stage: origin.stage,
-          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describe(error) },
+          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describe(error), ...ownTextOf(error) },
         },
         stageIds.ROOT_STAGE_ID,
       );

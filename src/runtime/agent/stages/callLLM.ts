@@ -4,7 +4,7 @@
  * cost (cost.tick, attributed to agent and skill). A loop guard's stop or escalation is honoured here, before
  * any more money is spent.
  */
-import { emit, type TokenUsage } from '../../../events/index.js';
+import { emit, ownTextOf, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { describe, errorType, newId } from '../../run/index.js';
 import { errorClass } from '../../run/errors.js';
@@ -67,6 +67,7 @@ export function callLLMStage(config: AgentConfig) {
           type: errorType(error),
           name: errorClass(error),
           message: describe(error),
+          ...ownTextOf(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
         },

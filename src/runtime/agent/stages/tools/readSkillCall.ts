@@ -36,7 +36,7 @@ export function answerReadSkill({ scope, config, cursor, skillState, call, agent
     iteration,
   });
   guardMove(scope, config, { rejectedAt: skillState.current ?? cursor.graph.entry });
-  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text } };
+  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text, ownText: true } };
 }
 
 /** The skill id a read_skill call asked for, as text; the model's arguments can be any JSON. */
