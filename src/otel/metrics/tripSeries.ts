@@ -12,7 +12,7 @@
 import type { Counter } from '@opentelemetry/api';
 import type { EventPayloads } from '../../events/index.js';
 import { Agent, type Runner } from '../../runtime/index.js';
-import { ATTR, bounded } from './metricAttributes.js';
+import { ATTR, metricValue } from './metricAttributes.js';
 
 type TripKind = EventPayloads['footprint.route.trip']['kind'];
 
@@ -40,7 +40,7 @@ export class TripSeries {
   }
 
   prime(agentId: string): void {
-    const agent = bounded(agentId);
+    const agent = metricValue(agentId);
     if (this.agents.has(agent) || this.agents.size >= MAX_PRIMED_AGENTS) return;
     this.agents.add(agent);
     for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent });

@@ -6,7 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ownTextOf, type EventError } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
-import { describe, errorType } from '../run/index.js';
+import { describeError, errorType } from '../run/index.js';
 import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
 import { toToolText } from './toolResults.js';
 import type { Tool, ToolContext } from './types.js';
@@ -72,7 +72,7 @@ export async function runToolCall(
     return done('ok', toToolText(value));
   } catch (error) {
     // an error message can be as large as a result: bounded the same way
-    const detail = describe(error);
+    const detail = describeError(error);
     return done('error', toToolText(`Tool "${call.name}" failed: ${detail}`), {
       type: errorType(error),
       message: toToolText(detail),

@@ -35,7 +35,7 @@ export class RunFailedError extends Error {
     readonly stage: string,
     cause: unknown,
   ) {
-    super(`run ${runId} failed in ${member.kind} "${member.id}" at stage "${stage}": ${describe(cause)}`, { cause });
+    super(`run ${runId} failed in ${member.kind} "${member.id}" at stage "${stage}": ${describeError(cause)}`, { cause });
   }
 }
 
@@ -57,7 +57,7 @@ export class ConfigError extends Error {
   }
 }
 
-export function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
     return String(error);

@@ -21,7 +21,7 @@ import {
 } from '../../events/index.js';
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
 import { withHub } from './context.js';
-import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
@@ -180,7 +180,7 @@ export abstract class Runner {
           member: origin.member.id,
           memberKind: origin.member.kind,
           stage: origin.stage,
-          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describe(error), ...ownTextOf(error) },
+          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describeError(error), ...ownTextOf(error) },
         },
         stageIds.ROOT_STAGE_ID,
       );

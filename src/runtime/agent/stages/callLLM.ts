@@ -6,7 +6,7 @@
  */
 import { emit, ownTextOf, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
-import { describe, errorType, newId } from '../../run/index.js';
+import { describeError, errorType, newId } from '../../run/index.js';
 import { errorClass } from '../../run/errors.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
 import { cancelled } from '../../providers/retry.js';
@@ -66,7 +66,7 @@ export function callLLMStage(config: AgentConfig) {
         error: {
           type: errorType(error),
           name: errorClass(error),
-          message: describe(error),
+          message: describeError(error),
           ...ownTextOf(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
