@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { anthropic, type LLMRequest, type LLMStreamPart } from '../../src/runtime/providers/index.js';
-import { captureContent } from './capture.js';
 import { onlyPost, wireServerPerTest } from './perTest.js';
 import { assembled, drain, sse } from './streaming.js';
 import { writeBody } from './wireServer.js';
@@ -140,8 +139,8 @@ describe('anthropic stream()', () => {
     });
     expect(server.requests).toHaveLength(1);
 
-    captureContent();
-    const captured = (await drain(provider.stream!(REQUEST))).error;
+    const capturing = anthropic({ baseURL: server.url, maxRetries: 2, retryBaseMs: 1, captureContent: true });
+    const captured = (await drain(capturing.stream!(REQUEST))).error;
     expect(captured?.message).toBe('anthropic: the server reported an error in event 4 of the stream (type overloaded_error): Overloaded');
     expect(captured?.raw).toBe(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
   });

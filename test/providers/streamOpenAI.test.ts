@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openaiCompatible, type LLMRequest, type LLMStreamPart } from '../../src/runtime/providers/index.js';
-import { captureContent } from './capture.js';
 import { onlyPost, wireServerPerTest } from './perTest.js';
 import { assembled, drain, readsRecorded, sleep, sse } from './streaming.js';
 import { sendJson, writeBody } from './wireServer.js';
@@ -218,8 +217,8 @@ describe('openaiCompatible stream()', () => {
     expect(error?.errorType).toBe('stream_error');
     expect(server.requests).toHaveLength(1);
 
-    captureContent();
-    const captured = (await drain(provider.stream!(REQUEST))).error;
+    const capturing = openaiCompatible({ baseURL: server.url, maxRetries: 2, retryBaseMs: 1, captureContent: true });
+    const captured = (await drain(capturing.stream!(REQUEST))).error;
     expect(captured?.message).toBe(
       'openai: the server reported an error in event 2 of the stream (type server_error): The server had an error while processing your request.',
     );
