@@ -6,7 +6,8 @@
  *
  * Pulled, never pushed: before each pull the stage waits until the run's consumer has room
  * (runStream.ts), so a slow reader slows the provider stream down instead of filling a buffer. Each
- * pull is cut off when the run's signal fires, even if the provider ignores the signal, and a call
+ * pull (and each wait for room) is cut off when the run's signal fires, even if the provider ignores
+ * the signal, and a call
  * that ends early returns the provider's iterator so it can release its request. Nothing is retried
  * here: once a chunk was handed out, a failure fails the call.
  */
@@ -40,9 +41,9 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
   try {
     for (;;) {
       const room = sink.room();
-      if (room) await room;
+      if (room) await untilAborted(room, abort);
       if (signal?.aborted) throw cancelled(provider.name, signal.reason);
-      const step = await (abort ? Promise.race([iterator.next(), abort.promise]) : iterator.next());
+      const step = await untilAborted(iterator.next(), abort);
       if (step.done) {
         finished = true;
         return assembler.response();
@@ -74,8 +75,17 @@ function isChunk(part: LLMStreamPart): part is ChunkPart {
   return part.type === 'tool_call' || (part.type === 'text' && part.delta !== '');
 }
 
-/** One rejection per call for the run's signal, raced against each pull (no listener per chunk). */
-function abortOf(provider: string, signal: AbortSignal | undefined): { promise: Promise<never>; dispose: () => void } | undefined {
+function untilAborted<T>(pending: Promise<T>, abort: Abort | undefined): Promise<T> {
+  return abort ? Promise.race([pending, abort.promise]) : pending;
+}
+
+interface Abort {
+  promise: Promise<never>;
+  dispose: () => void;
+}
+
+/** One rejection per call for the run's signal, raced against each wait (no listener per chunk). */
+function abortOf(provider: string, signal: AbortSignal | undefined): Abort | undefined {
   if (!signal) return undefined;
   let onAbort!: () => void;
   const promise = new Promise<never>((_, reject) => {
