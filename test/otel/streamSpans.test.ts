@@ -9,8 +9,8 @@
 import { context, trace, type Context } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
-import { activeSpanName, TURN_UP_TO_CHAT } from '../support/agents.js';
+import { Agent, isPaused, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
+import { activeSpanName, approvalAgent, TURN_UP_TO_CHAT } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { drain, settle, text } from '../support/streams.js';
 import { groupByTrace, traceProblems } from '../support/traceChecks.js';
@@ -120,6 +120,38 @@ describe('a streamed run as a trace', () => {
     const caller = sdk.spans().find((s) => s.name === 'caller')!;
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     expect(root.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+    expect(sdk.unended()).toEqual([]);
+  });
+});
+
+describe('a streamed pause, resumed streaming', () => {
+  it('ends every span marked paused, and the resumed stream continues the trace under the paused run span', async () => {
+    const stream = approvalAgent().stream('Refund order 7');
+    await drain(stream);
+    const paused = await stream.result;
+    if (!isPaused(paused)) throw new Error('expected a pause');
+    expect(sdk.unended()).toEqual([]);
+    const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
+    expect(pausedRoot.attributes['footprint.run.outcome']).toBe('paused');
+    sdk.reset();
+
+    const resumed = approvalAgent().resumeStream(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
+    expect((await drain(resumed)).at(-1)).toEqual({ type: 'end', result: 'Refund issued.' });
+    const spans = sdk.spans();
+    expect(render(spans, { attrs: ['footprint.resumed', 'footprint.run.outcome'] })).toBe(
+      [
+        'invoke_agent Refunds footprint.resumed=true footprint.run.outcome=ok',
+        '  ToolCalls',
+        '    execute_tool approve',
+        '  Context',
+        ...TURN_UP_TO_CHAT,
+        '  Route',
+        '  Final',
+      ].join('\n'),
+    );
+    const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;
+    expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
+    expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
     expect(sdk.unended()).toEqual([]);
   });
 });
