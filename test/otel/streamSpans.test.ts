@@ -89,6 +89,8 @@ describe('a streamed run as a trace', () => {
   it('has the span tree run() has, and the loop runs in the caller context throughout', async () => {
     await lookupAgent().run('invoice 42');
     const ran = render(sdk.spans(), { attrs: ['footprint.run.outcome'] });
+    // Span events too: a chunk is never one.
+    const ranEvents = render(sdk.spans(), { events: true });
     sdk.reset();
     const seenInLoop = new Set<string>();
     const afterLoop = await asCaller(async (caller) => {
@@ -102,6 +104,8 @@ describe('a streamed run as a trace', () => {
     expect(afterLoop).toBe('caller');
     const spans = sdk.spans().filter((s) => s.name !== 'caller');
     expect(render(spans, { attrs: ['footprint.run.outcome'] })).toBe(ran);
+    expect(render(spans, { events: true })).toBe(ranEvents);
+    expect(spans.flatMap((s) => s.events.map((e) => e.name)).filter((name) => name.includes('chunk'))).toEqual([]);
     expect(ran).toBe(
       [
         'invoke_agent Helper footprint.run.outcome=ok',
