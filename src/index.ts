@@ -22,6 +22,8 @@ export {
   llmRouter,
   Runner,
   isPaused,
+  RunStream,
+  StreamClosedError,
   RunFailedError,
   RunCancelledError,
   CheckpointError,
@@ -56,6 +58,8 @@ export {
   type RunResult,
   type Paused,
   type Checkpoint,
+  type RunStreamPart,
+  type StreamPartSource,
 } from './runtime/index.js';
 
 // Providers: the LLMProvider port, the adapters, their typed error, and pricing.

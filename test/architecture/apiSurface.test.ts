@@ -14,7 +14,7 @@ const MAIN = {
   values: [
     // build agents and compositions
     'Agent', 'CheckpointError', 'Conditional', 'ConfigError', 'LLMCall', 'Loop', 'Parallel', 'RoutingDecisionError', 'RunCancelledError',
-    'RunFailedError', 'Runner', 'Sequence', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm',
+    'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm',
     // providers
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'isProviderError', 'openaiCompatible', 'priceFor', 'scripted',
     // skills
@@ -31,7 +31,8 @@ const MAIN = {
   types: [
     'AgentBuilder', 'AgentOptions', 'BranchError', 'BranchResult', 'Checkpoint', 'ConditionalBuilder', 'LLMCallBuilder', 'LLMCallOptions',
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'Predicate', 'RouteFn',
-    'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'SequenceBuilder', 'SwarmOptions', 'Tool',
+    'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
+    'StreamPartSource', 'SwarmOptions', 'Tool',
     'ToolContext', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
