@@ -152,7 +152,7 @@ describe('Agent.stream()', () => {
     ]);
     const [end] = seen.of('footprint.stream.llm_end');
     expect(end!.streamed).toEqual({ firstChunkMs: expect.any(Number), chunks: 2 });
-    expect(end!.error).toEqual({ type: 'malformed_response', name: 'ProviderError', message: 'ProviderError: connection reset mid-stream', status: undefined, retryable: false });
+    expect(end!.error).toEqual({ type: 'malformed_response', name: 'ProviderError', ownText: true, message: 'ProviderError: connection reset mid-stream', status: undefined, retryable: false });
     // One attempt: nothing is retried once a chunk was handed out.
     expect(log.endings).toEqual(['threw']);
   });

@@ -23,7 +23,7 @@ function desk() {
   const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).route(diagnose, fixSkill()).build();
   const recorder = routeRecorder({ agentId: 'desk' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING, maxIterations: 20 })
-    .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 5, routeRecorder: recorder })
+    .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 3, routeRecorder: recorder })
     .build();
   return { agent, recorder, log: record(agent) };
 }
