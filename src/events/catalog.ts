@@ -139,8 +139,12 @@ export interface EventPayloads {
     /** Normalised as LLMResponse.stopReason; absent when the call failed (no response, no reason). */
     stopReason?: string;
     durationMs: number;
-    /** A streamed call (llm_start.stream): when its first chunk arrived and how many chunks came. */
-    streamed?: { firstChunkMs?: number; chunks: number };
+    /**
+     * A streamed call (llm_start.stream): when its first chunk arrived, how many chunks came, and the
+     * milliseconds from each chunk after the first to the one before it (chunks - 1 values, in order),
+     * which gen_ai.client.operation.time_per_output_chunk records one by one.
+     */
+    streamed?: { firstChunkMs?: number; chunks: number; chunkGapsMs: number[] };
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
