@@ -1,6 +1,6 @@
 /**
- * The base of every composition: a Runner whose resume() first checks that footprintjs 9.24 can
- * resume the pause correctly, and refuses (CheckpointError) rather than continue wrongly.
+ * The base of every composition: a Runner whose resume() (and resumeStream()) first checks that
+ * footprintjs 9.24 can resume the pause correctly, and refuses (CheckpointError) rather than continue wrongly.
  *
  * What the engine does on resume: it re-enters the run through the top-level mount on the paused
  * path and then follows that mount's `next`; every composition in between is replayed from its first
@@ -15,7 +15,7 @@
  */
 import { stageIds } from '../../events/index.js';
 import { readCheckpoint } from '../run/checkpoint.js';
-import { CheckpointError, Runner, type RunOptions, type RunResult } from '../run/index.js';
+import { CheckpointError, Runner, type Checkpoint } from '../run/index.js';
 
 export interface CompositionOptions {
   id?: string;
@@ -23,13 +23,10 @@ export interface CompositionOptions {
 }
 
 export abstract class Composition extends Runner {
-  override resume(checkpoint: unknown, answer: unknown, options?: RunOptions): Promise<RunResult> {
-    try {
-      checkResumable(this, readCheckpoint(checkpoint, this).flow.subflowPath);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return super.resume(checkpoint, answer, options);
+  protected override resumable(checkpoint: unknown): Checkpoint {
+    const saved = readCheckpoint(checkpoint, this);
+    checkResumable(this, saved.flow.subflowPath);
+    return saved;
   }
 }
 

@@ -5,25 +5,37 @@
  * last 1,000 requests it received, for inspection. A reply that is not a ScriptedReply (`42`, a
  * usage of -5) is refused: a list at creation with a ConfigError, a reply function's answer at the
  * call with a ProviderError of kind 'script'.
+ *
+ * It streams too (scriptedChunks.ts says how a reply is cut into chunks): `delayMs` before the first
+ * chunk, `chunkDelayMs` between two chunks, so a test knows when every chunk arrives. complete()
+ * answers after the same total time, in one piece.
  */
 import type { TokenUsage } from '../../events/index.js';
 import { ConfigError } from '../run/errors.js';
 import { ProviderError } from './errors.js';
+import { chunksOf } from './scriptedChunks.js';
 import { scriptedReplyProblem } from './scriptedReply.js';
+import type { LLMStreamPart, StreamOptions } from './stream.js';
 import type { CompleteOptions, LLMProvider, LLMRequest, LLMResponse } from './types.js';
 
 export type ScriptedReply =
   | string
   | {
       content?: string;
+      /** The text in the pieces it streams in (content is their concatenation; if both are given they must agree). */
+      chunks?: string[];
       toolCalls?: { id?: string; name: string; args?: Record<string, unknown> }[];
       /** Default: estimated from the characters sent and received. `null`: the reply reports no usage. */
       usage?: TokenUsage | null;
       stopReason?: string;
       /** Throw this instead of answering (to script provider failures). */
       error?: Error;
-      /** Wait this long before answering (ms). */
+      /** With `error`: a stream delivers this many chunks first, then throws it (complete() just throws). */
+      errorAfterChunks?: number;
+      /** Wait this long before answering, or before the first chunk (ms). */
       delayMs?: number;
+      /** Wait this long between two chunks of a stream (ms). */
+      chunkDelayMs?: number;
     };
 
 export interface ScriptedOptions {
@@ -31,10 +43,28 @@ export interface ScriptedOptions {
   name?: string;
   /** Default delay for every reply (ms). */
   delayMs?: number;
+  /** Default wait between two chunks of a streamed reply (ms). */
+  chunkDelayMs?: number;
+  /**
+   * Cut every streamed text without `chunks`, and every tool call's arguments, into pieces of this
+   * many characters (default: each in one piece).
+   */
+  chunkChars?: number;
 }
 
 let instances = 0;
 const MAX_RECORDED = 1_000;
+
+type ReplyObject = Exclude<ScriptedReply, string>;
+
+/** One call's reply, resolved and checked, with the response it gives and the chunks it streams in. */
+interface Played {
+  reply: ReplyObject;
+  response: LLMResponse;
+  chunks: LLMStreamPart[];
+  delayMs: number;
+  chunkDelayMs: number;
+}
 
 export function scripted(options: ScriptedOptions): LLMProvider & { readonly calls: LLMRequest[] } {
   const calls: LLMRequest[] = [];
@@ -50,44 +80,78 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
   } else if (typeof options.replies !== 'function') {
     throw new ConfigError(`scripted provider "${name}": replies must be a list or a function`);
   }
+  for (const key of ['delayMs', 'chunkDelayMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw new ConfigError(`scripted provider "${name}": ${key} must be a finite number >= 0`);
+  }
+  if (options.chunkChars !== undefined && !(Number.isInteger(options.chunkChars) && options.chunkChars >= 1)) {
+    throw new ConfigError(`scripted provider "${name}": chunkChars must be a whole number >= 1`);
+  }
+
+  async function play(request: LLMRequest): Promise<Played> {
+    const index = callCount++;
+    // The last MAX_RECORDED requests are kept for inspection; a long-running demo must not grow.
+    if (calls.length === MAX_RECORDED) calls.shift();
+    calls.push(request);
+    const reply =
+      typeof options.replies === 'function'
+        ? await options.replies(request, index)
+        : options.replies[Math.min(index, options.replies.length - 1)];
+    if (reply === undefined) {
+      throw new ProviderError({ provider: name, kind: 'script', message: 'scripted provider has no replies' });
+    }
+    const problem = scriptedReplyProblem(reply);
+    if (problem !== undefined) {
+      throw new ProviderError({ provider: name, kind: 'script', message: `scripted provider: the reply to call ${index} ${problem}` });
+    }
+    const normalised = typeof reply === 'string' ? { content: reply } : reply;
+    const toolCalls = (normalised.toolCalls ?? []).map((call, i) => ({
+      id: call.id ?? `call_${instance}_${index}_${i}`,
+      name: call.name,
+      args: call.args ?? {},
+    }));
+    const content = normalised.content ?? normalised.chunks?.join('') ?? '';
+    const response: LLMResponse = {
+      content,
+      toolCalls,
+      ...(normalised.usage === null
+        ? {}
+        : { usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) } }),
+      stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
+      model: request.model,
+    };
+    return {
+      reply: normalised,
+      response,
+      chunks: chunksOf(response, { text: normalised.chunks, chars: options.chunkChars }),
+      delayMs: normalised.delayMs ?? options.delayMs ?? 0,
+      chunkDelayMs: normalised.chunkDelayMs ?? options.chunkDelayMs ?? 0,
+    };
+  }
+
   return {
     name,
     calls,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const index = callCount++;
-      // The last MAX_RECORDED requests are kept for inspection; a long-running demo must not grow.
-      if (calls.length === MAX_RECORDED) calls.shift();
-      calls.push(request);
-      const reply =
-        typeof options.replies === 'function'
-          ? await options.replies(request, index)
-          : options.replies[Math.min(index, options.replies.length - 1)];
-      if (reply === undefined) {
-        throw new ProviderError({ provider: name, kind: 'script', message: 'scripted provider has no replies' });
+      const played = await play(request);
+      const gaps = Math.max(0, played.chunks.length - 1);
+      await wait(played.delayMs + gaps * played.chunkDelayMs, opts?.signal, name);
+      if (played.reply.error) throw played.reply.error;
+      return played.response;
+    },
+    async *stream(request: LLMRequest, opts?: StreamOptions): AsyncGenerator<LLMStreamPart> {
+      const played = await play(request);
+      const { reply, response, chunks } = played;
+      const failAt = reply.error ? (reply.errorAfterChunks ?? 0) : Infinity;
+      for (const [i, chunk] of chunks.entries()) {
+        await wait(i === 0 ? played.delayMs : played.chunkDelayMs, opts?.signal, name);
+        if (i === failAt) throw reply.error;
+        yield chunk;
       }
-      const problem = scriptedReplyProblem(reply);
-      if (problem !== undefined) {
-        throw new ProviderError({ provider: name, kind: 'script', message: `scripted provider: the reply to call ${index} ${problem}` });
-      }
-      const normalised = typeof reply === 'string' ? { content: reply } : reply;
-      const delay = normalised.delayMs ?? options.delayMs ?? 0;
-      await wait(delay, opts?.signal, name);
-      if (normalised.error) throw normalised.error;
-      const toolCalls = (normalised.toolCalls ?? []).map((call, i) => ({
-        id: call.id ?? `call_${instance}_${index}_${i}`,
-        name: call.name,
-        args: call.args ?? {},
-      }));
-      const content = normalised.content ?? '';
-      return {
-        content,
-        toolCalls,
-        ...(normalised.usage === null
-          ? {}
-          : { usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) } }),
-        stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
-        model: request.model,
-      };
+      if (chunks.length === 0) await wait(played.delayMs, opts?.signal, name);
+      if (reply.error) throw reply.error;
+      if (response.usage) yield { type: 'usage', usage: response.usage };
+      yield { type: 'finish', stopReason: response.stopReason, ...(response.model !== undefined ? { model: response.model } : {}) };
     },
   };
 }

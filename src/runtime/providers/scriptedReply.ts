@@ -1,6 +1,7 @@
 /**
  * What a scripted reply may be, checked before it is played: a string, or an object whose fields
- * have the types ScriptedReply declares (usage finite and non-negative, tool calls named). A list of
+ * have the types ScriptedReply declares (usage finite and non-negative, tool calls named, chunks that
+ * agree with the content). A list of
  * replies is checked whole when the provider is made; a reply function's answer when it arrives.
  */
 import { isRecord } from './guards.js';
@@ -9,11 +10,20 @@ import { isRecord } from './guards.js';
 export function scriptedReplyProblem(reply: unknown): string | undefined {
   if (typeof reply === 'string') return undefined;
   if (!isRecord(reply)) return `is ${reply === null ? 'null' : Array.isArray(reply) ? 'an array' : `a ${typeof reply}`}, not a string or a reply object`;
-  const { content, toolCalls, usage, stopReason, error, delayMs } = reply;
+  const { content, chunks, toolCalls, usage, stopReason, error, errorAfterChunks, delayMs, chunkDelayMs } = reply;
   if (content !== undefined && typeof content !== 'string') return 'has a content that is not a string';
+  if (chunks !== undefined) {
+    if (!Array.isArray(chunks) || chunks.some((chunk) => typeof chunk !== 'string')) return 'has chunks that are not a list of strings';
+    if (content !== undefined && chunks.join('') !== content) return 'has chunks that do not add up to its content';
+  }
   if (stopReason !== undefined && typeof stopReason !== 'string') return 'has a stopReason that is not a string';
   if (error !== undefined && !(error instanceof Error)) return 'has an error that is not an Error';
   if (delayMs !== undefined && !isCount(delayMs)) return 'has a delayMs that is not a finite number >= 0';
+  if (chunkDelayMs !== undefined && !isCount(chunkDelayMs)) return 'has a chunkDelayMs that is not a finite number >= 0';
+  if (errorAfterChunks !== undefined) {
+    if (!Number.isInteger(errorAfterChunks) || !isCount(errorAfterChunks)) return 'has an errorAfterChunks that is not a whole number >= 0';
+    if (error === undefined) return 'has an errorAfterChunks but no error to throw';
+  }
   if (toolCalls !== undefined) {
     if (!Array.isArray(toolCalls)) return 'has toolCalls that are not an array';
     const bad = toolCalls.findIndex(

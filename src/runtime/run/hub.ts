@@ -2,12 +2,15 @@
  * One hub per top-level run: the single path every typed event takes. Stage emits arrive through a
  * footprintjs emit recorder (synchronously, at the call site), derived events (loop-guard trips, run
  * failures) through publish(). The hub stamps the envelope (run id, stage, member, composition path,
- * high-resolution time) once, then hands it to the run's instruments and to the listeners of the
- * emitting member and every runner above it.
+ * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
+ * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
+ * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
+ * llm_end's totals, so no instrument pays per chunk.
  */
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
 import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
 import type { MemberEntry, MemberIndex } from './members.js';
+import type { StreamSink } from './runStream.js';
 import { RunStore } from './store.js';
 
 export type HubListener = (event: TypedEvent) => void;
@@ -18,6 +21,16 @@ export interface TurnSignal {
 }
 
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
+/** The one event the instruments never see (see the header). */
+const LISTENERS_ONLY: EventType = 'footprint.stream.llm_chunk';
+
+export interface RunHubOptions {
+  sessionId?: string;
+  /** The run's append-only data (restored from the checkpoint on a resume). */
+  store?: RunStore;
+  /** Set for a streamed run: its parts' sink, and the model calls stream. */
+  stream?: StreamSink;
+}
 
 export class RunHub {
   private readonly subscribers: HubListener[] = [];
@@ -26,14 +39,20 @@ export class RunHub {
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
   readonly recorder: EmitRecorder;
+  readonly sessionId?: string;
+  /** The run's append-only data (restored from the checkpoint on a resume). */
+  readonly store: RunStore;
+  /** Present when the run is streamed (runner.stream()). */
+  readonly stream?: StreamSink;
 
   constructor(
     readonly runId: string,
     private readonly members: MemberIndex,
-    readonly sessionId?: string,
-    /** The run's append-only data (restored from the checkpoint on a resume). */
-    readonly store: RunStore = new RunStore(),
+    options: RunHubOptions = {},
   ) {
+    this.sessionId = options.sessionId;
+    this.store = options.store ?? new RunStore();
+    this.stream = options.stream;
     this.recorder = {
       id: EVENTS_RECORDER_ID,
       onEmit: (event: EmitEvent) => {
@@ -103,13 +122,16 @@ export class RunHub {
   }
 
   private dispatch(event: TypedEvent, chain: MemberEntry[]): void {
-    for (const subscriber of this.subscribers) {
-      try {
-        subscriber(event);
-      } catch {
-        // instruments guard themselves; a failure here must never reach the run
+    if (event.type !== LISTENERS_ONLY) {
+      for (const subscriber of this.subscribers) {
+        try {
+          subscriber(event);
+        } catch {
+          // instruments guard themselves; a failure here must never reach the run
+        }
       }
     }
+    this.stream?.onEvent(event);
     for (const entry of chain) entry.runner.listeners.dispatch(event);
   }
 }

@@ -1,6 +1,8 @@
-/** Run machinery shared by every runner: the base class, the event hub, instruments, checkpoints, errors. */
+/** Run machinery shared by every runner: the base class, the event hub, streams, instruments, checkpoints, errors. */
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
 export { RunHub, type TurnSignal, type HubListener } from './hub.js';
+export { RunStream, StreamClosedError } from './runStream.js';
+export type { RunStreamPart, StreamPartSource } from './streamParts.js';
 export {
   registerInstrument,
   registeredInstruments,

@@ -4,6 +4,9 @@
  * the registered instruments attached; mounting a runner in a composition reuses the same chart as a
  * subflow, so a composed run is one executor, one run, one trace.
  *
+ * stream() runs the same way with the hub handing the run's parts to a RunStream (runStream.ts),
+ * and the model calls streaming; it is defined here once, so every runner streams.
+ *
  * Chart contract shared by all runners: input is `$getArgs().message`; the final stage writes the
  * answer to scope key `output` and returns it.
  */
@@ -17,7 +20,7 @@ import {
   type RunnerKind,
   type Unsubscribe,
 } from '../../events/index.js';
-import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
+import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
 import { withHub } from './context.js';
 import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
@@ -26,6 +29,7 @@ import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
 import { OutcomeTracker, type RunOutcome } from './outcome.js';
+import { RunStream, type StreamSink } from './runStream.js';
 import { RunStore, type SavedStore } from './store.js';
 
 export type RunInput = string | { message: string };
@@ -121,34 +125,54 @@ export abstract class Runner {
   }
 
   run(input: RunInput, options: RunOptions = {}): Promise<RunResult> {
-    const message = typeof input === 'string' ? input : input?.message;
-    if (typeof message !== 'string') {
-      return Promise.reject(new TypeError('run() takes a string or { message: string }'));
-    }
-    const signal = options.signal;
-    return this.execute(newId('run'), options, undefined, (executor) =>
-      executor.run({ input: { message }, env: signal ? { signal } : undefined }),
+    const message = messageOf(input, 'run');
+    if (message instanceof TypeError) return Promise.reject(message);
+    return this.execute(newId('run'), options, { start: startWith(message, options.signal) });
+  }
+
+  /**
+   * Runs as run() does, yielding the run's parts as they happen (text deltas, tool calls and results,
+   * hand-offs, then `end`); `result` holds what run() would return. See runStream.ts for
+   * cancellation and back-pressure.
+   *
+   *   const s = agent.stream('Where is invoice 42?');
+   *   for await (const part of s) if (part.type === 'text') process.stdout.write(part.delta);
+   *   const answer = await s.result;
+   */
+  stream(input: RunInput, options: RunOptions = {}): RunStream {
+    const message = messageOf(input, 'stream');
+    return new RunStream(options.signal, (signal, stream) =>
+      message instanceof TypeError
+        ? Promise.reject(message)
+        : this.execute(newId('run'), { ...options, signal }, { start: startWith(message, signal), stream }),
     );
   }
 
   /** Continues a paused run from its checkpoint (on this or a new instance, in any process). */
   async resume(checkpoint: unknown, answer: unknown, options: RunOptions = {}): Promise<RunResult> {
-    const saved = readCheckpoint(checkpoint, this);
-    const signal = options.signal;
-    return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store }, (executor) =>
-      executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
-    );
+    const saved = this.resumable(checkpoint);
+    return this.execute(saved.runId, options, resumeWith(saved, answer, options.signal));
   }
 
-  private async execute(
-    runId: string,
-    options: RunOptions,
-    resumed: (RunStart['resumed'] & { store: SavedStore }) | undefined,
-    invoke: (executor: FlowChartExecutor) => Promise<unknown>,
-  ): Promise<RunResult> {
+  /** resume(), streamed as stream() is. */
+  resumeStream(checkpoint: unknown, answer: unknown, options: RunOptions = {}): RunStream {
+    // async: a checkpoint resume() refuses fails the stream (and its result) the same way.
+    return new RunStream(options.signal, async (signal, stream) => {
+      const saved = this.resumable(checkpoint);
+      return this.execute(saved.runId, { ...options, signal }, { ...resumeWith(saved, answer, signal), stream });
+    });
+  }
+
+  /** The checkpoint, read and checked: this runner's, and one it can resume (CheckpointError if not). */
+  protected resumable(checkpoint: unknown): Checkpoint {
+    return readCheckpoint(checkpoint, this);
+  }
+
+  private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult> {
+    const { resumed, start: invoke } = how;
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
-    const hub = new RunHub(runId, index, options.sessionId, new RunStore(resumed?.store));
+    const hub = new RunHub(runId, index, { sessionId: options.sessionId, store: new RunStore(resumed?.store), stream: how.stream });
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
     const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
@@ -206,6 +230,29 @@ export abstract class Runner {
     }
     return sessions;
   }
+}
+
+/** How execute() starts the executor: a fresh run or a resume, plain or streamed. */
+interface Execution {
+  start: (executor: FlowChartExecutor) => Promise<unknown>;
+  resumed?: RunStart['resumed'] & { store: SavedStore };
+  stream?: StreamSink;
+}
+
+function messageOf(input: RunInput, method: string): string | TypeError {
+  const message = typeof input === 'string' ? input : input?.message;
+  return typeof message === 'string' ? message : new TypeError(`${method}() takes a string or { message: string }`);
+}
+
+function startWith(message: string, signal: AbortSignal | undefined): Execution['start'] {
+  return (executor) => executor.run({ input: { message }, env: signal ? { signal } : undefined });
+}
+
+function resumeWith(saved: Checkpoint, answer: unknown, signal: AbortSignal | undefined): Execution {
+  return {
+    resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store },
+    start: (executor) => executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
+  };
 }
 
 function finish(sessions: RunSession[], outcome: RunOutcome): void {

@@ -2,7 +2,8 @@
  * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
  * > default), cancels it with the run's AbortSignal, and reports the call (llm_start/llm_end) and its
  * cost (cost.tick, attributed to agent and skill). A loop guard's stop signal is honoured here, before
- * any more money is spent.
+ * any more money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts)
+ * and assembled into the same response; run() keeps the one-piece complete() call.
  */
 import { emit, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
@@ -18,12 +19,14 @@ import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
 import { applySignal } from './signals.js';
 import type { AgentScope } from './scope.js';
+import { streamReply, type StreamTotals } from './streamedCall.js';
 
 export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
   return async (scope: AgentScope) => {
-    applySignal(scope, config, currentHub());
+    const hub = currentHub();
+    applySignal(scope, config, hub);
     if (scope.stopped) {
       scope.response = undefined;
       return;
@@ -34,6 +37,7 @@ export function callLLMStage(config: AgentConfig) {
     const iteration = scope.iteration;
     const skill = scope.skill?.current;
     const server = brain.provider.server;
+    const sink = hub?.stream;
     // What llm_start and llm_end both say about the call.
     const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
     emit(scope, 'footprint.stream.llm_start', {
@@ -49,18 +53,24 @@ export function callLLMStage(config: AgentConfig) {
       systemPromptInHistory: brain.provider.systemPromptInHistory,
       messages: request.messages,
       tools: request.tools,
-      stream: false,
+      stream: sink !== undefined,
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
+    const totals: StreamTotals | undefined = sink ? { chunks: 0 } : undefined;
     let response;
     try {
-      response = validateResponse(brain.provider.name, await complete(brain.provider, request, signal));
+      const reply =
+        sink && totals
+          ? await streamReply(scope, { provider: brain.provider, request, signal, sink, callId, agentId, started, totals })
+          : await complete(brain.provider, request, signal);
+      response = validateResponse(brain.provider.name, reply);
     } catch (error) {
       // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
       emit(scope, 'footprint.stream.llm_end', {
         ...call,
         durationMs: performance.now() - started,
+        ...(totals ? { streamed: totals } : {}),
         toolCalls: [],
         content: '',
         error: {
@@ -80,6 +90,7 @@ export function callLLMStage(config: AgentConfig) {
       ...(response.usage ? { usage: response.usage } : {}),
       stopReason: response.stopReason,
       durationMs: performance.now() - started,
+      ...(totals ? { streamed: totals } : {}),
       toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
       content: response.content,
     });

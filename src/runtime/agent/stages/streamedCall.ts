@@ -1,0 +1,99 @@
+/**
+ * A model call of a streamed run (runner.stream()): the provider's parts are pulled one at a time
+ * through streamFrom (a provider with only complete() gives its reply as one chunk), each text or
+ * tool-call part is reported as llm_chunk the moment it arrives, and the StreamAssembler builds the
+ * same LLMResponse complete() gives, so everything after the call is the same as in run().
+ *
+ * Pulled, never pushed: before each pull the stage waits until the run's consumer has room
+ * (runStream.ts), so a slow reader slows the provider stream down instead of filling a buffer. Each
+ * pull (and each wait for room) is cut off when the run's signal fires, even if the provider ignores
+ * the signal, and a call
+ * that ends early returns the provider's iterator so it can release its request. Nothing is retried
+ * here: once a chunk was handed out, a failure fails the call.
+ */
+import { emit, type EventPayloads } from '../../../events/index.js';
+import type { StreamSink } from '../../run/runStream.js';
+import { StreamAssembler, streamFrom, type LLMProvider, type LLMRequest, type LLMResponse, type LLMStreamPart } from '../../providers/index.js';
+import { cancelled } from '../../providers/retry.js';
+import type { AgentScope } from './scope.js';
+
+/** What llm_end reports of a streamed call; filled in as chunks arrive, so a failed call reports what came. */
+export type StreamTotals = NonNullable<EventPayloads['footprint.stream.llm_end']['streamed']>;
+
+export interface StreamedCall {
+  provider: LLMProvider;
+  request: LLMRequest;
+  signal?: AbortSignal;
+  sink: StreamSink;
+  callId: string;
+  agentId: string;
+  /** performance.now() when the call started (chunks' atMs count from it). */
+  started: number;
+  totals: StreamTotals;
+}
+
+export async function streamReply(scope: AgentScope, call: StreamedCall): Promise<LLMResponse> {
+  const { provider, signal, sink } = call;
+  const assembler = new StreamAssembler(provider.name);
+  const iterator = streamFrom(provider, call.request, signal ? { signal } : {})[Symbol.asyncIterator]();
+  const abort = abortOf(provider.name, signal);
+  let finished = false;
+  try {
+    for (;;) {
+      const room = sink.room();
+      if (room) await untilAborted(room, abort);
+      if (signal?.aborted) throw cancelled(provider.name, signal.reason);
+      const step = await untilAborted(iterator.next(), abort);
+      if (step.done) {
+        finished = true;
+        return assembler.response();
+      }
+      const part = step.value;
+      assembler.add(part);
+      if (isChunk(part)) report(scope, call, part);
+    }
+  } finally {
+    abort?.dispose();
+    // The provider may still hold the request (an abort, a malformed part): let it go. Not awaited:
+    // a provider that ignores return() must not hold the run.
+    if (!finished) iterator.return(undefined).catch(() => undefined);
+  }
+}
+
+/** Counts the chunk and reports it to the run's listeners (and its stream). */
+function report(scope: AgentScope, call: StreamedCall, part: ChunkPart): void {
+  const atMs = performance.now() - call.started;
+  const index = call.totals.chunks++;
+  if (index === 0) call.totals.firstChunkMs = atMs;
+  emit(scope, 'footprint.stream.llm_chunk', { callId: call.callId, agentId: call.agentId, index, atMs, part });
+}
+
+type ChunkPart = Extract<LLMStreamPart, { type: 'text' | 'tool_call' }>;
+
+/** Text and tool-call parts are chunks (an empty text delta carries nothing: not one); usage and finish are not. */
+function isChunk(part: LLMStreamPart): part is ChunkPart {
+  return part.type === 'tool_call' || (part.type === 'text' && part.delta !== '');
+}
+
+function untilAborted<T>(pending: Promise<T>, abort: Abort | undefined): Promise<T> {
+  return abort ? Promise.race([pending, abort.promise]) : pending;
+}
+
+interface Abort {
+  promise: Promise<never>;
+  dispose: () => void;
+}
+
+/** One rejection per call for the run's signal, raced against each wait (no listener per chunk). */
+function abortOf(provider: string, signal: AbortSignal | undefined): Abort | undefined {
+  if (!signal) return undefined;
+  let onAbort!: () => void;
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(cancelled(provider, signal.reason));
+  });
+  // Raced, or never looked at when the call ends first: never an unhandled rejection.
+  promise.catch(() => undefined);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}

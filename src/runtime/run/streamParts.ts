@@ -1,0 +1,65 @@
+/**
+ * What `runner.stream()` yields: typed parts made from the run's typed events as the hub delivers
+ * them, one handler per event that becomes a part (everything else stays an event for listeners).
+ * Every part but the last says who produced it, as the event's meta does: the member (the agent or
+ * composition whose stage emitted it), the agent id, and the route in force (events/routes.ts).
+ */
+import { handleEvent, type EventHandlers, type EventPayloads, type MemberRef, type TypedEvent } from '../../events/index.js';
+import type { RunResult } from './runner.js';
+
+/** Who produced a part: from the event's meta. */
+export interface StreamPartSource {
+  member: MemberRef;
+  /** The agent (or LLM call) that emitted it; absent for a composition's own parts. */
+  agentId?: string;
+  /** The routing choices in force, e.g. 'desk>billing' ('' when none). */
+  route: string;
+}
+
+type ToolEnd = EventPayloads['footprint.stream.tool_end'];
+
+export type RunStreamPart =
+  /** A piece of a model reply's text, as the provider streamed it; `callId` ties the pieces of one reply. */
+  | ({ type: 'text'; delta: string; callId: string } & StreamPartSource)
+  /** A tool call starts, with the arguments the model gave (assembled from its deltas). */
+  | ({ type: 'tool_call'; toolCallId: string; toolName: string; args: unknown } & StreamPartSource)
+  /** A tool call ended; `status` as tool_end has it ('paused' when it asked a human). */
+  | ({ type: 'tool_result'; toolCallId: string; toolName: string; status: ToolEnd['status']; result: string; error?: ToolEnd['error'] } &
+      StreamPartSource)
+  /** A swarm (or llmSwarm, `matched: 'llm'`) hands the conversation to agent `to`. */
+  | ({ type: 'handoff'; swarm: string; to: string; matched: EventPayloads['footprint.composition.route_decided']['matched']; rationale: string } &
+      StreamPartSource)
+  /** The last part: the run's result, the answer or the Paused checkpoint (as run() returns it). */
+  | { type: 'end'; result: RunResult };
+
+/** Turns the run's events into parts, handing each to `push`. */
+export class StreamParts {
+  constructor(private readonly push: (part: RunStreamPart) => void) {}
+
+  onEvent(event: TypedEvent): void {
+    handleEvent(this.handlers, event);
+  }
+
+  private readonly handlers: EventHandlers = {
+    'footprint.stream.llm_chunk': (e) => {
+      if (e.payload.part.type === 'text') this.push({ type: 'text', delta: e.payload.part.delta, callId: e.payload.callId, ...sourceOf(e) });
+    },
+    'footprint.stream.tool_start': (e) => {
+      const { toolCallId, toolName, args } = e.payload;
+      this.push({ type: 'tool_call', toolCallId, toolName, args, ...sourceOf(e) });
+    },
+    'footprint.stream.tool_end': (e) => {
+      const { toolCallId, toolName, status, result, error } = e.payload;
+      this.push({ type: 'tool_result', toolCallId, toolName, status, result, ...(error ? { error } : {}), ...sourceOf(e) });
+    },
+    'footprint.composition.route_decided': (e) => {
+      const { kind, compositionId, chosen, matched, rationale } = e.payload;
+      // A swarm's choice of nobody ends the swarm; it hands nothing on.
+      if (kind === 'swarm' && chosen !== '') this.push({ type: 'handoff', swarm: compositionId, to: chosen, matched, rationale, ...sourceOf(e) });
+    },
+  };
+}
+
+function sourceOf({ meta }: TypedEvent): StreamPartSource {
+  return { member: meta.member, ...(meta.agentId !== undefined ? { agentId: meta.agentId } : {}), route: meta.route };
+}
