@@ -51,10 +51,10 @@ describe('scripted stream()', () => {
     vi.useFakeTimers();
     const provider = scripted({ chunkDelayMs: 10, replies: [{ chunks: ['a', 'b', 'c'], delayMs: 30, usage: null }] });
     const arrived: string[] = [];
+    const start = Date.now();
     const done = (async () => {
       for await (const part of provider.stream!(REQUEST)) if (part.type === 'text') arrived.push(`${part.delta}@${Date.now() - start}`);
     })();
-    const start = Date.now();
     await vi.advanceTimersByTimeAsync(29);
     expect(arrived).toEqual([]);
     await vi.advanceTimersByTimeAsync(30);

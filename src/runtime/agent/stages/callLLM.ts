@@ -57,7 +57,7 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const totals: StreamTotals | undefined = sink ? { chunks: 0 } : undefined;
+    const totals: StreamTotals | undefined = sink ? { chunks: 0, chunkGapsMs: [] } : undefined;
     let response;
     try {
       const reply =
