@@ -80,6 +80,20 @@ describe('a consumer that never reads', () => {
   });
 });
 
+describe('a signal that fires while a chunk is delivered', () => {
+  it('cancels the run even when that chunk filled the stream', async () => {
+    const { agent, log } = chunkyAgent();
+    const controller = new AbortController();
+    agent.on('footprint.stream.llm_chunk', ({ payload }) => {
+      if (payload.index === STREAM_CAPACITY - 1) controller.abort(new Error('enough'));
+    });
+    const stream = agent.stream('go', { signal: controller.signal });
+    expect(await rejection(stream.result)).toBeInstanceOf(RunCancelledError);
+    expect(log.pulled).toBe(STREAM_CAPACITY);
+    expect(log.endings).toEqual(['returned']);
+  });
+});
+
 describe('a slow consumer', () => {
   it('gets every part while never more than the capacity of chunks wait for it', async () => {
     const content = LONG + LONG; // 80 chunks

@@ -19,7 +19,7 @@ import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
 import { applySignal } from './signals.js';
 import type { AgentScope } from './scope.js';
-import { streamReply, type StreamTotals } from './streamedCall.js';
+import { streamReply, type StreamedCall } from './streamedCall.js';
 
 export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
@@ -57,20 +57,20 @@ export function callLLMStage(config: AgentConfig) {
     });
     const started = performance.now();
     const signal = scope.$getEnv().signal;
-    const totals: StreamTotals | undefined = sink ? { chunks: 0, chunkGapsMs: [] } : undefined;
+    // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
+    const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
     let response;
     try {
-      const reply =
-        sink && totals
-          ? await streamReply(scope, { provider: brain.provider, request, signal, sink, callId, agentId, started, totals })
-          : await complete(brain.provider, request, signal);
+      const reply = streaming
+        ? await streamReply(scope, { provider: brain.provider, request, signal, callId, agentId, started, ...streaming })
+        : await complete(brain.provider, request, signal);
       response = validateResponse(brain.provider.name, reply);
     } catch (error) {
       // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
       emit(scope, 'footprint.stream.llm_end', {
         ...call,
         durationMs: performance.now() - started,
-        ...(totals ? { streamed: totals } : {}),
+        ...(streaming ? { streamed: streaming.totals } : {}),
         toolCalls: [],
         content: '',
         error: {
@@ -90,7 +90,7 @@ export function callLLMStage(config: AgentConfig) {
       ...(response.usage ? { usage: response.usage } : {}),
       stopReason: response.stopReason,
       durationMs: performance.now() - started,
-      ...(totals ? { streamed: totals } : {}),
+      ...(streaming ? { streamed: streaming.totals } : {}),
       toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
       content: response.content,
     });

@@ -6,10 +6,9 @@
  *
  * Pulled, never pushed: before each pull the stage waits until the run's consumer has room
  * (runStream.ts), so a slow reader slows the provider stream down instead of filling a buffer. Each
- * pull (and each wait for room) is cut off when the run's signal fires, even if the provider ignores
- * the signal, and a call
- * that ends early returns the provider's iterator so it can release its request. Nothing is retried
- * here: once a chunk was handed out, a failure fails the call.
+ * pull, and each wait for room, is cut off when the run's signal fires, even if the provider ignores
+ * the signal; a call that ends early returns the provider's iterator so it can release its request.
+ * Nothing is retried here: once a chunk was handed out, a failure fails the call.
  */
 import { emit, type EventPayloads } from '../../../events/index.js';
 import type { StreamSink } from '../../run/runStream.js';
@@ -36,15 +35,15 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
   const { provider, signal, sink } = call;
   const assembler = new StreamAssembler(provider.name);
   const iterator = streamFrom(provider, call.request, signal ? { signal } : {})[Symbol.asyncIterator]();
-  const abort = abortOf(provider.name, signal);
+  const cutoff = signal && new Cutoff(provider.name, signal);
   let finished = false;
   let lastChunkMs = 0;
   try {
     for (;;) {
       const room = sink.room();
-      if (room) await untilAborted(room, abort);
+      if (room) await (cutoff ? cutoff.wait(room) : room);
       if (signal?.aborted) throw cancelled(provider.name, signal.reason);
-      const step = await untilAborted(iterator.next(), abort);
+      const step = await (cutoff ? cutoff.wait(iterator.next()) : iterator.next());
       if (step.done) {
         finished = true;
         return assembler.response();
@@ -54,7 +53,7 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
       if (isChunk(part)) lastChunkMs = report(scope, call, part, lastChunkMs);
     }
   } finally {
-    abort?.dispose();
+    cutoff?.dispose();
     // The provider may still hold the request (an abort, a malformed part): let it go. Not awaited:
     // a provider that ignores return() must not hold the run.
     if (!finished) iterator.return(undefined).catch(() => undefined);
@@ -78,25 +77,33 @@ function isChunk(part: LLMStreamPart): part is ChunkPart {
   return part.type === 'tool_call' || (part.type === 'text' && part.delta !== '');
 }
 
-function untilAborted<T>(pending: Promise<T>, abort: Abort | undefined): Promise<T> {
-  return abort ? Promise.race([pending, abort.promise]) : pending;
-}
+/**
+ * Cuts off what the call waits for when the run's signal fires: one abort listener per call, and
+ * only the current wait is held (racing each wait against one abort promise would leave a reaction
+ * on it per chunk, growing with the reply).
+ */
+class Cutoff {
+  private rejectCurrent?: (error: unknown) => void;
+  private readonly onAbort = () => this.rejectCurrent?.(cancelled(this.provider, this.signal.reason));
 
-interface Abort {
-  promise: Promise<never>;
-  dispose: () => void;
-}
+  constructor(
+    private readonly provider: string,
+    private readonly signal: AbortSignal,
+  ) {
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
 
-/** One rejection per call for the run's signal, raced against each wait (no listener per chunk). */
-function abortOf(provider: string, signal: AbortSignal | undefined): Abort | undefined {
-  if (!signal) return undefined;
-  let onAbort!: () => void;
-  const promise = new Promise<never>((_, reject) => {
-    onAbort = () => reject(cancelled(provider, signal.reason));
-  });
-  // Raced, or never looked at when the call ends first: never an unhandled rejection.
-  promise.catch(() => undefined);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+  /** `pending`, or a rejection once the signal fires (at once if it already has). */
+  wait<T>(pending: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.rejectCurrent = reject;
+      pending.then(resolve, reject);
+      if (this.signal.aborted) this.onAbort();
+    });
+  }
+
+  dispose(): void {
+    this.rejectCurrent = undefined;
+    this.signal.removeEventListener('abort', this.onAbort);
+  }
 }
