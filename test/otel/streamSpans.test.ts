@@ -4,15 +4,18 @@
  * traces, every chat and execute_tool span under its own invoke_agent; and a consumer that breaks
  * after the first chunk, one that never reads (then returns or aborts) and an abort mid-stream all
  * end every span, mark the run cancelled, and leave the caller's context active: the loop body and
- * the code after it run in the caller's span.
+ * the code after it run in the caller's span. Over HTTP (a Chat Completions server on 127.0.0.1), the
+ * server sees each of those requests dropped by the client.
  */
 import { context, trace, type Context } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, isPaused, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
+import { Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
+import { sse } from '../providers/streaming.js';
+import { startWireServer, writeBody, type WireServer } from '../providers/wireServer.js';
 import { activeSpanName, approvalAgent, TURN_UP_TO_CHAT } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
-import { drain, settle, text } from '../support/streams.js';
+import { chunksHeard, drain, text } from '../support/streams.js';
 import { groupByTrace, traceProblems } from '../support/traceChecks.js';
 import { render, structure } from '../support/traceTree.js';
 
@@ -239,8 +242,10 @@ describe('a stream ended early', () => {
 
   it('by return() on a stream never read', async () => {
     const after = await asCaller(async (caller) => {
-      const stream = slowAgent().stream('go');
-      await settle(30);
+      const agent = slowAgent();
+      const flowing = chunksHeard(agent, 1);
+      const stream = agent.stream('go');
+      await flowing;
       await stream.return();
       expect(await cancelledResult(stream)).toBeInstanceOf(RunCancelledError);
       return context.active() === caller;
@@ -252,8 +257,10 @@ describe('a stream ended early', () => {
   it("by the caller's signal on a stream never read", async () => {
     const after = await asCaller(async (caller) => {
       const controller = new AbortController();
-      const stream = slowAgent().stream('go', { signal: controller.signal });
-      await settle(30);
+      const agent = slowAgent();
+      const flowing = chunksHeard(agent, 1);
+      const stream = agent.stream('go', { signal: controller.signal });
+      await flowing;
       controller.abort(new Error('user left'));
       expect(await cancelledResult(stream)).toBeInstanceOf(RunCancelledError);
       return context.active() === caller;
@@ -286,5 +293,83 @@ describe('a stream ended early', () => {
     expect(trace.getActiveSpan()).toBeUndefined();
     expect(sdk.unended()).toEqual([]);
     await expect(drain(stream)).resolves.toEqual([]);
+  });
+});
+
+describe('a stream ended early, over HTTP', () => {
+  /** A Chat Completions server that streams `letters` one per SSE frame, `pauseMs` apart, then stops. */
+  async function slowServer(letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN', pauseMs = 10): Promise<WireServer> {
+    const frame = (delta: Record<string, unknown>, finish: string | null = null) =>
+      sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'm1', choices: [{ index: 0, delta, finish_reason: finish }] });
+    return startWireServer((_request, res) => {
+      const steps = [...letters].flatMap((letter) => [frame({ content: letter }), { pauseMs }]);
+      void writeBody(res, [...steps, frame({}, 'stop'), 'data: [DONE]\n\n']);
+    });
+  }
+
+  const servers: WireServer[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+  async function httpAgent() {
+    const server = await slowServer();
+    servers.push(server);
+    const agent = Agent.create({ provider: openaiCompatible({ baseURL: server.url, maxRetries: 0 }), model: 'm1', id: 'slow', name: 'Slow' }).build();
+    return { agent, server };
+  }
+
+  /** The request was dropped by the client, every span ended, the run cancelled, the caller's context back. */
+  async function expectCancelled(server: WireServer, stream: RunStream, callerContextAfter: boolean) {
+    expect(callerContextAfter).toBe(true);
+    expect(await stream.result.then(() => 'answered', (e: unknown) => e)).toBeInstanceOf(RunCancelledError);
+    expect(server.requests).toHaveLength(1);
+    await server.requests[0]!.droppedByClient;
+    expect(sdk.unended()).toEqual([]);
+    const root = sdk.spans().find((s) => s.name === 'invoke_agent Slow')!;
+    expect([root.attributes['footprint.run.outcome'], root.attributes['error.type']]).toEqual(['error', 'cancelled']);
+  }
+
+  it('a break after the first chunk drops the request', async () => {
+    const { agent, server } = await httpAgent();
+    let stream!: RunStream;
+    const after = await asCaller(async (caller) => {
+      stream = agent.stream('go');
+      for await (const part of stream) {
+        expect(part).toMatchObject({ type: 'text', delta: 'a' });
+        break;
+      }
+      return context.active() === caller;
+    });
+    await expectCancelled(server, stream, after);
+  });
+
+  it('return() on a stream never read drops the request', async () => {
+    const { agent, server } = await httpAgent();
+    let stream!: RunStream;
+    const after = await asCaller(async (caller) => {
+      // Never read: return() once the response is flowing (the first chunk reached the listeners).
+      const flowing = chunksHeard(agent, 1);
+      stream = agent.stream('go');
+      await flowing;
+      await stream.return();
+      return context.active() === caller;
+    });
+    await expectCancelled(server, stream, after);
+  });
+
+  it("the caller's signal mid-stream drops the request", async () => {
+    const { agent, server } = await httpAgent();
+    let stream!: RunStream;
+    const after = await asCaller(async (caller) => {
+      const controller = new AbortController();
+      stream = agent.stream('go', { signal: controller.signal });
+      let read = 0;
+      await expect(
+        (async () => {
+          for await (const _ of stream) if (++read === 3) controller.abort(new Error('user left'));
+        })(),
+      ).rejects.toBeInstanceOf(RunCancelledError);
+      return context.active() === caller;
+    });
+    await expectCancelled(server, stream, after);
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunCancelledError, scripted, StreamClosedError, type RunStreamPart } from '../../src/index.js';
 import { STREAM_CAPACITY } from '../../src/runtime/run/runStream.js';
 import { collect } from '../fixtures/collect.js';
-import { drain, observed, settle, textOf } from '../support/streams.js';
+import { chunksHeard, drain, observed, settle, textOf } from '../support/streams.js';
 
 const LONG = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN'; // 40 one-character chunks
 
@@ -29,12 +29,16 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('a consumer that never reads', () => {
   it('holds the run at the capacity: the provider is pulled no further until a part is read', async () => {
     const { agent, log, seen } = chunkyAgent();
+    const full = chunksHeard(agent, STREAM_CAPACITY);
     const stream = agent.stream('go');
+    await full;
     await settle();
     expect(STREAM_CAPACITY).toBe(16);
     expect(log.pulled).toBe(STREAM_CAPACITY);
     expect(seen.of('footprint.stream.llm_chunk')).toHaveLength(STREAM_CAPACITY);
+    const oneMore = chunksHeard(agent, 1);
     expect((await stream.next()).value).toMatchObject({ type: 'text', delta: 'a' });
+    await oneMore;
     await settle();
     expect(log.pulled).toBe(STREAM_CAPACITY + 1);
     await stream.return();
@@ -44,8 +48,9 @@ describe('a consumer that never reads', () => {
 
   it('is cancelled by return() without ever reading: the result rejects with RunCancelledError', async () => {
     const { agent, log, seen } = chunkyAgent();
+    const full = chunksHeard(agent, STREAM_CAPACITY);
     const stream = agent.stream('go');
-    await settle();
+    await full;
     expect(await stream.return()).toEqual({ value: undefined, done: true });
     const error = await rejection(stream.result);
     expect(error).toBeInstanceOf(RunCancelledError);
@@ -61,8 +66,9 @@ describe('a consumer that never reads', () => {
   it("is cancelled by the caller's signal while the run waits for room", async () => {
     const { agent, log } = chunkyAgent();
     const controller = new AbortController();
+    const full = chunksHeard(agent, STREAM_CAPACITY);
     const stream = agent.stream('go', { signal: controller.signal });
-    await settle();
+    await full;
     controller.abort(new Error('user left'));
     const error = await rejection(stream.result);
     expect(error).toBeInstanceOf(RunCancelledError);

@@ -107,6 +107,20 @@ describe('scripted stream()', () => {
     expect(seen).toEqual(['a']);
   });
 
+  it('fails a stream whose tool arguments have no JSON text with a script ProviderError; complete() still answers', async () => {
+    const args: Record<string, unknown> = {};
+    args.again = args;
+    const reply: ScriptedReply = { toolCalls: [{ id: 'c1', name: 'look', args }] };
+    const error = await partsOf(scripted({ replies: [reply] }).stream!(REQUEST)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).kind).toBe('script');
+    expect((error as ProviderError).message).toMatch(/^scripted provider: a tool call's args cannot be streamed as JSON: TypeError: Converting circular structure to JSON/);
+    expect((await scripted({ replies: [reply] }).complete(REQUEST)).toolCalls[0]!.args).toBe(args);
+  });
+
   it('refuses chunking it cannot play, naming the problem', () => {
     const refused = (reply: unknown) => () => scripted({ replies: [reply as ScriptedReply] });
     expect(refused({ chunks: ['a', 2] })).toThrow(new ConfigError('scripted provider "scripted": reply 0 has chunks that are not a list of strings'));

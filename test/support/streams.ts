@@ -3,7 +3,7 @@
  * records how the runtime pulled and ended its stream (so a test can prove the request was released).
  */
 import { expect } from 'vitest';
-import type { LLMProvider, LLMRequest, LLMStreamPart, RunStream, RunStreamPart, StreamOptions } from '../../src/index.js';
+import type { LLMProvider, LLMRequest, LLMStreamPart, Runner, RunStream, RunStreamPart, StreamOptions } from '../../src/index.js';
 
 /** Every part of the stream, in order (rejects as the iteration does). */
 export async function drain(stream: RunStream): Promise<RunStreamPart[]> {
@@ -52,6 +52,18 @@ export function observed(provider: LLMProvider): { provider: LLMProvider; log: S
     }
   }
   return { provider: { name: provider.name, complete: provider.complete.bind(provider), stream }, log };
+}
+
+/** Resolves once `runner`'s listeners have heard `count` model chunks (from now on). */
+export function chunksHeard(runner: Runner, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let heard = 0;
+    const stop = runner.on('footprint.stream.llm_chunk', () => {
+      if (++heard < count) return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 /** Resolves after `ms` of real time (to show that nothing more happens while a consumer waits). */

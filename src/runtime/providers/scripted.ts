@@ -57,11 +57,12 @@ const MAX_RECORDED = 1_000;
 
 type ReplyObject = Exclude<ScriptedReply, string>;
 
-/** One call's reply, resolved and checked, with the response it gives and the chunks it streams in. */
+/** One call's reply, resolved and checked, with the response it gives and how it streams. */
 interface Played {
   reply: ReplyObject;
   response: LLMResponse;
-  chunks: LLMStreamPart[];
+  /** The chunks it streams in (made only when asked: a complete() call never encodes arguments). */
+  chunks: () => LLMStreamPart[];
   delayMs: number;
   chunkDelayMs: number;
 }
@@ -123,7 +124,7 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
     return {
       reply: normalised,
       response,
-      chunks: chunksOf(response, { text: normalised.chunks, chars: options.chunkChars }),
+      chunks: () => chunksOf(response, { text: normalised.chunks, chars: options.chunkChars }),
       delayMs: normalised.delayMs ?? options.delayMs ?? 0,
       chunkDelayMs: normalised.chunkDelayMs ?? options.chunkDelayMs ?? 0,
     };
@@ -134,14 +135,15 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
     calls,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
       const played = await play(request);
-      const gaps = Math.max(0, played.chunks.length - 1);
+      const gaps = played.chunkDelayMs > 0 ? Math.max(0, streamable(played, name).length - 1) : 0;
       await wait(played.delayMs + gaps * played.chunkDelayMs, opts?.signal, name);
       if (played.reply.error) throw played.reply.error;
       return played.response;
     },
     async *stream(request: LLMRequest, opts?: StreamOptions): AsyncGenerator<LLMStreamPart> {
       const played = await play(request);
-      const { reply, response, chunks } = played;
+      const { reply, response } = played;
+      const chunks = streamable(played, name);
       const failAt = reply.error ? (reply.errorAfterChunks ?? 0) : Infinity;
       for (const [i, chunk] of chunks.entries()) {
         const delay = i === 0 ? played.delayMs : played.chunkDelayMs;
@@ -156,6 +158,15 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
       yield { type: 'finish', stopReason: response.stopReason, ...(response.model !== undefined ? { model: response.model } : {}) };
     },
   };
+}
+
+/** The reply's chunks; a ProviderError of kind 'script' when its tool arguments have no JSON text to stream (a cycle). */
+function streamable(played: Played, provider: string): LLMStreamPart[] {
+  try {
+    return played.chunks();
+  } catch (error) {
+    throw new ProviderError({ provider, kind: 'script', message: `scripted provider: a tool call's args cannot be streamed as JSON: ${String(error)}`, cause: error });
+  }
 }
 
 function estimateTokens(request: LLMRequest): number {
