@@ -1,6 +1,7 @@
 /**
  * `footprint-otel demo` (what `npm start` runs): the support desk over a seeded ticket mix, traced
- * and metered through startTelemetry(). Prints the waterfall of one run (the latest that tripped a
+ * and metered through startTelemetry(), or streamed (--stream: one ticket's answer is written as it
+ * arrives, before the rest). Prints the waterfall of one run (the latest that tripped a
  * loop guard, else the latest) read back from this invocation's own telemetry files, a summary of
  * every run, and an exact account of the telemetry: spans and data points delivered and lost, by cause.
  *
@@ -17,6 +18,7 @@ import { deskModels } from './desk/providers.js';
 import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
 import { Progress } from './progress.js';
 import { SpanBackpressure } from './spanBackpressure.js';
+import { streamedRun } from './streamedRun.js';
 import { emptySummary, formatSummary, summarize, type DemoSummary } from './summary.js';
 import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines } from './telemetryReport.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
@@ -27,6 +29,10 @@ export interface DemoOptions {
   concurrency: number;
   seed: number;
   ticket?: string;
+  /** Stream every run (runner.stream()); the desk's scripted replies then come in chunks. */
+  stream: boolean;
+  /** Where a single streamed ticket's answer is written as it arrives (without it, it is in the lines). */
+  write?: (text: string) => void;
   color: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
@@ -84,11 +90,12 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     exportTimeoutMs: process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? undefined : DEMO_EXPORT_TIMEOUT_MS,
     handleExit: false,
   });
-  const models = deskModels(options.seed);
+  const models = deskModels(options.seed, process.env, { stream: options.stream });
   const desk = buildDesk(models);
   const summary = emptySummary();
   const stopSummary = summarize(desk, summary);
   const tickets: Ticket[] = options.ticket ? [customTicket(options.ticket)] : generateTickets(options.runs, options.seed);
+  const live = options.stream && tickets.length === 1 ? options.write : undefined;
   const progress = options.progress ? new Progress(tickets.length) : undefined;
   // one controller per run in flight (a shared signal would collect a listener per model call)
   const inFlight = new Set<AbortController>();
@@ -115,8 +122,10 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
       const run = new AbortController();
       inFlight.add(run);
       try {
-        const out = await desk.run(ticket.text, { sessionId, signal: run.signal });
-        if (!isPaused(out) && tickets.length === 1) answers.push(out);
+        const out = options.stream
+          ? await streamedRun(desk, ticket.text, { sessionId, signal: run.signal }, live)
+          : await desk.run(ticket.text, { sessionId, signal: run.signal });
+        if (!isPaused(out) && tickets.length === 1 && !live) answers.push(out);
       } catch {
         // counted by the summary (cancelled runs as errors); the trace says why
       } finally {

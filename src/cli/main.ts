@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
           ...command,
           runs,
           progress: command.runsGiven,
+          write: (text) => process.stdout.write(text),
           stop: interrupts.stop,
           notice: (line) => console.error(line),
         });

@@ -1,7 +1,8 @@
 /**
  * The demo's summary, built from the same typed events the telemetry is made of (cost by route and
- * by model, trips by kind, escalations, tool failures) and, for runs and outcomes, from the one
- * outcome the runtime decides per run, the same value the run span and the runs metric carry.
+ * by model, trips by kind, escalations, tool failures, streamed calls' time to first chunk) and, for
+ * runs and outcomes, from the one outcome the runtime decides per run, the same value the run span
+ * and the runs metric carry.
  */
 import { outcomeLabel, registerInstrument, type Runner, type TypedEvent } from '../index.js';
 
@@ -16,6 +17,8 @@ export interface DemoSummary {
   rejections: number;
   toolFailures: number;
   llmCalls: number;
+  /** The time to first chunk of every streamed model call whose first chunk came (ms, in arrival order). */
+  firstChunksMs: number[];
 }
 
 export function emptySummary(): DemoSummary {
@@ -30,6 +33,7 @@ export function emptySummary(): DemoSummary {
     rejections: 0,
     toolFailures: 0,
     llmCalls: 0,
+    firstChunksMs: [],
   };
 }
 
@@ -57,6 +61,11 @@ export function summarize(runner: Runner, summary: DemoSummary): () => void {
       case 'footprint.skill.rejected':
         summary.rejections++;
         break;
+      case 'footprint.stream.llm_end': {
+        const firstChunkMs = (event.payload as TypedEvent<'footprint.stream.llm_end'>['payload']).streamed?.firstChunkMs;
+        if (firstChunkMs !== undefined) summary.firstChunksMs.push(firstChunkMs);
+        break;
+      }
       case 'footprint.stream.tool_end':
         if ((event.payload as TypedEvent<'footprint.stream.tool_end'>['payload']).status === 'error') summary.toolFailures++;
         break;
@@ -95,5 +104,19 @@ export function formatSummary(summary: DemoSummary): string[] {
     '  cost by model:',
     ...table(summary.costByModel),
     `trips: ping_pong ${summary.trips.ping_pong ?? 0}, rejected_cap ${summary.trips.rejected_cap ?? 0}   escalations: ${summary.escalations}   skill rejections: ${summary.rejections}   tool failures: ${summary.toolFailures}`,
+    ...firstChunkLine(summary.firstChunksMs),
   ];
+}
+
+/** The p50 and p95 time to first chunk of the streamed calls (none when nothing streamed). */
+function firstChunkLine(firstChunksMs: readonly number[]): string[] {
+  if (firstChunksMs.length === 0) return [];
+  const sorted = [...firstChunksMs].sort((a, b) => a - b);
+  const ms = (q: number) => `${percentile(sorted, q).toFixed(1)} ms`;
+  return [`time to first chunk: p50 ${ms(0.5)}, p95 ${ms(0.95)} over ${sorted.length} streamed model calls`];
+}
+
+/** The nearest-rank percentile of sorted values: the smallest value with at least q of them at or below it. */
+export function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
 }

@@ -1,7 +1,8 @@
 /**
  * The terminal waterfall of one trace: spans indented by parent, a bar placed on the run's time axis,
- * the duration, the cost of each LLM call, and span events (route decisions, hops, trips,
- * escalations) inline under their span. Input is a list of spans of one trace, from the in-memory SDK
+ * the duration, a streamed model call's first chunk (a mark in its bar, and the time to it), the
+ * cost of each LLM call, and span events (route decisions, hops, trips, escalations) inline under
+ * their span. Input is a list of spans of one trace, from the in-memory SDK
  * or read back from the OTLP-JSON telemetry files.
  */
 export interface ViewSpan {
@@ -27,6 +28,9 @@ export interface WaterfallOptions {
 }
 
 const SHOWN_EVENTS = /^footprint\.(composition\.route_decided|route\.(hop|trip)|skill\.(rejected|escalated)|cost\.limit_hit|run\.(paused|resumed|failed)|agent\.route_decided)$/;
+
+/** Marks a streamed model call's first chunk inside its chat span's bar. */
+export const FIRST_CHUNK_MARK = '┃';
 
 /** Deeper spans are drawn at this depth (marked), so a hostile 50,000-deep chain stays readable. */
 export const MAX_DEPTH = 16;
@@ -63,12 +67,15 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
     drawn++;
     const from = Math.max(0, Math.min(width - 1, Math.floor(((span.startMs - t0) / total) * width)));
     const to = Math.max(from + 1, Math.min(width, Math.ceil(((span.endMs - t0) / total) * width)));
-    const bar = ' '.repeat(from) + '█'.repeat(to - from);
+    const firstChunkMs = firstChunkOf(span);
+    const mark = firstChunkMs === undefined ? -1 : Math.max(from, Math.min(to - 1, Math.floor(((span.startMs + firstChunkMs - t0) / total) * width)));
+    const bar = ' '.repeat(from) + [...'█'.repeat(to - from)].map((block, i) => (from + i === mark ? FIRST_CHUNK_MARK : block)).join('');
     const indent = depth > MAX_DEPTH ? `${'  '.repeat(MAX_DEPTH)}…` : '  '.repeat(depth);
     const label = `${indent}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
+    const firstChunk = firstChunkMs === undefined ? '' : `  first chunk ${formatMs(firstChunkMs)}`;
     const status = span.status === 'error' ? paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`) : '';
-    lines.push(`${truncate(label, 44).padEnd(44)} ${paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width))} ${formatMs(span.endMs - span.startMs).padStart(9)}${cost}${status}`);
+    lines.push(`${truncate(label, 44).padEnd(44)} ${paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width))} ${formatMs(span.endMs - span.startMs).padStart(9)}${firstChunk}${cost}${status}`);
     for (const event of span.events) {
       if (!showEvent(event.name)) continue;
       lines.push(`${'  '.repeat(Math.min(depth, MAX_DEPTH) + 1)}${paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`)} ${summarize(event.name, event.attributes)}`);
@@ -118,6 +125,12 @@ function summarize(name: string, attributes: Record<string, unknown>): string {
     parts.push(`${short}=${text}`);
   }
   return truncate(parts.join(' '), 120);
+}
+
+/** A streamed call's time to first chunk (ms), from its chat span; absent for anything else. */
+function firstChunkOf(span: ViewSpan): number | undefined {
+  const seconds = span.attributes['gen_ai.response.time_to_first_chunk'];
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 function formatMs(ms: number): string {

@@ -151,8 +151,12 @@ export interface EventPayloads {
     /** Normalised as LLMResponse.stopReason; absent when the call failed (no response, no reason). */
     stopReason?: string;
     durationMs: number;
-    /** A streamed call (llm_start.stream): when its first chunk arrived and how many chunks came. */
-    streamed?: { firstChunkMs?: number; chunks: number };
+    /**
+     * A streamed call (llm_start.stream): when its first chunk arrived, how many chunks came, and the
+     * milliseconds from each chunk after the first to the one before it (chunks - 1 values, in order),
+     * which gen_ai.client.operation.time_per_output_chunk records one by one.
+     */
+    streamed?: { firstChunkMs?: number; chunks: number; chunkGapsMs: number[] };
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
@@ -306,7 +310,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
   'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
   'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
-  'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: never a span, span event or metric per chunk).',
+  'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
   'footprint.stream.llm_end': 'A model call ends: usage, stop reason, duration, tool calls asked for, or the error.',
   'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',
   'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, or paused.',

@@ -77,8 +77,8 @@ describe('Agent.stream()', () => {
     expect(chunks.map((c) => c.callId)).toEqual([starts[0], starts[1], starts[1], starts[1]]);
     const ends = seen.of('footprint.stream.llm_end');
     expect(ends.map((e) => e.streamed)).toEqual([
-      { firstChunkMs: chunks[0]!.atMs, chunks: 1 },
-      { firstChunkMs: chunks[1]!.atMs, chunks: 3 },
+      { firstChunkMs: chunks[0]!.atMs, chunks: 1, chunkGapsMs: [] },
+      { firstChunkMs: chunks[1]!.atMs, chunks: 3, chunkGapsMs: [chunks[2]!.atMs - chunks[1]!.atMs, chunks[3]!.atMs - chunks[2]!.atMs] },
     ]);
     // Chunks come in order, each at or after the one before, none after its call ended.
     expect(chunks[2]!.atMs).toBeGreaterThanOrEqual(chunks[1]!.atMs);
@@ -151,7 +151,8 @@ describe('Agent.stream()', () => {
       { type: 'text', delta: 'two ' },
     ]);
     const [end] = seen.of('footprint.stream.llm_end');
-    expect(end!.streamed).toEqual({ firstChunkMs: expect.any(Number), chunks: 2 });
+    const [first, second] = seen.of('footprint.stream.llm_chunk');
+    expect(end!.streamed).toEqual({ firstChunkMs: first!.atMs, chunks: 2, chunkGapsMs: [second!.atMs - first!.atMs] });
     expect(end!.error).toEqual({ type: 'malformed_response', name: 'ProviderError', ownText: true, message: 'ProviderError: connection reset mid-stream', status: undefined, retryable: false });
     // One attempt: nothing is retried once a chunk was handed out.
     expect(log.endings).toEqual(['threw']);

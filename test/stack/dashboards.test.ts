@@ -116,6 +116,16 @@ describe('dashboard content', () => {
     expect(targets.some((t: Json) => /gen_ai_client_token_usage_sum/.test(t.expr) && /footprint_route, gen_ai_token_type/.test(t.expr))).toBe(true);
   });
 
+  it('llm-performance shows p50 and p95 time to first chunk of streamed calls, by model and by route', () => {
+    const panels = panelsOf(byName['llm-performance']).filter((p) => /time to first chunk/.test(p.title ?? ''));
+    const quantiles = panels.map((p) => p.targets.map((t: Json) => /^histogram_quantile\((0\.\d+), sum by \(le, (\w+)\) \(rate\(gen_ai_client_operation_time_to_first_chunk_seconds_bucket\{/.exec(t.expr)?.slice(1)));
+    expect(quantiles).toEqual([
+      [['0.50', 'gen_ai_request_model'], ['0.95', 'gen_ai_request_model']],
+      [['0.50', 'footprint_route'], ['0.95', 'footprint_route']],
+    ]);
+    expect(panels.map((p) => p.fieldConfig.defaults.unit)).toEqual(['s', 's']);
+  });
+
   it('routes-and-cost links each route to its traces in Jaeger search', () => {
     const links = jaegerLinks(byName['routes-and-cost']);
     expect(links.some((u) => u.startsWith('http://localhost:16686/search?service=') && u.includes('tags=%7B%22footprint.route%22%3A%22'))).toBe(true);

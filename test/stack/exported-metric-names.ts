@@ -32,6 +32,9 @@ export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
   ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
+  // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s (streamed calls only)
+  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
+  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
   // footprint.llm.cost.usd, counter {USD}
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}

@@ -1,5 +1,5 @@
 // Every PromQL expression the repo ships (dashboards, template variables, Prometheus alert rules,
-// Grafana alert rules, Jaeger->metrics datasource queries) parses with the Prometheus grammar and
+// Grafana alert rules, Jaeger->metrics datasource queries, docs examples) parses with the Prometheus grammar and
 // queries only metric names and labels of the contract in exported-metric-names.ts; none filters
 // or groups on an SDK label. Catches `_seconds`/`_USD`/label drift before a panel goes blank.
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   SDK_METRICS,
   TELEMETRY_SELF_METRICS,
 } from './exported-metric-names.js';
-import { allShippedQueries, dashboardQueries, datasourceQueries, grafanaAlertQueries, lintPromQL, ruleQueries, substituteGrafanaMacros } from './promql.js';
+import { allShippedQueries, dashboardQueries, datasourceQueries, docsQueries, grafanaAlertQueries, lintPromQL, ruleQueries, substituteGrafanaMacros } from './promql.js';
 
 const ALL_LABELS = new Set<string>([
   ...RESOURCE_LABELS,
@@ -51,6 +51,7 @@ describe('shipped PromQL', () => {
       'datasource Jaeger tracesToMetrics "p95 span latency (span metrics)"',
       'datasource Jaeger tracesToMetrics "Calls per minute (span metrics)"',
     ]);
+    expect(docsQueries().map((q) => q.where)).toEqual(['docs/streaming-telemetry.md example 1', 'docs/streaming-telemetry.md example 2']);
   });
 
   it.each(queries.map((q) => [q.where, q] as const))('%s parses and uses only contract metrics and labels', (_where, q) => {

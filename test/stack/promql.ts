@@ -1,10 +1,12 @@
 // PromQL linting for the stack files: collects every PromQL expression the repo ships (dashboards,
-// template variables, Prometheus rules, Grafana alert rules, datasource trace->metrics queries),
+// template variables, Prometheus rules, Grafana alert rules, datasource trace->metrics queries, the
+// docs pages' promql examples),
 // turns Grafana macros into parseable stand-ins, parses with the Prometheus project's own lezer
 // grammar and reports syntax errors, metric names and label names per selector.
 import { parser } from '@prometheus-io/lezer-promql';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { dashboardFiles, grafanaAlertGroups, loadJson, loadYaml, PATHS, prometheusAlertRules, type Json } from './stack-files.js';
+import { dashboardFiles, grafanaAlertGroups, loadJson, loadYaml, PATHS, prometheusAlertRules, repoPath, type Json } from './stack-files.js';
 
 export interface ShippedQuery {
   /** Where it lives, for messages: file + panel/rule. */
@@ -146,6 +148,20 @@ export function datasourceQueries(): ShippedQuery[] {
   return out;
 }
 
+/** The ```promql examples of the docs pages (an alert a reader copies must query real names). */
+export function docsQueries(): ShippedQuery[] {
+  const dir = repoPath('docs');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .flatMap((name) =>
+      [...readFileSync(path.join(dir, name), 'utf8').matchAll(/^```promql\n([\s\S]*?)^```$/gm)].map((match, i) => ({
+        where: `docs/${name} example ${i + 1}`,
+        raw: match[1]!,
+        expr: match[1]!,
+      })),
+    );
+}
+
 export function allShippedQueries(): ShippedQuery[] {
-  return [...dashboardQueries(), ...ruleQueries(), ...grafanaAlertQueries(), ...datasourceQueries()];
+  return [...dashboardQueries(), ...ruleQueries(), ...grafanaAlertQueries(), ...datasourceQueries(), ...docsQueries()];
 }

@@ -1,7 +1,8 @@
 /**
  * Which models the desk runs on. By default every brain is scripted and seeded (reproducible, free,
  * offline) with the model ids and prices of real models; with OPENAI_API_KEY, OPENAI_BASE_URL (e.g. a
- * local Ollama) or ANTHROPIC_API_KEY the same desk runs on a real model.
+ * local Ollama) or ANTHROPIC_API_KEY the same desk runs on a real model. A streamed desk's scripted
+ * brains reply in chunks.
  */
 import { anthropic, openaiCompatible, scripted, type LLMProvider } from '../../index.js';
 import { billingBrain, routerBrain, seniorBrain, techBrain } from './brains.js';
@@ -14,7 +15,14 @@ export interface DeskModels {
   senior: { provider: LLMProvider; model: string };
 }
 
-export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env): DeskModels {
+/**
+ * How the scripted brains stream (--stream): about a token (4 characters) per chunk, a few
+ * milliseconds apart, after the reply's seeded delay. Only a streamed desk is cut into chunks, so a
+ * run that completes its replies in one piece keeps its timing.
+ */
+export const STREAMED_REPLIES = { chunkChars: 4, chunkDelayMs: 6 } as const;
+
+export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, options: { stream?: boolean } = {}): DeskModels {
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
     const provider = openaiCompatible({
       baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
@@ -35,8 +43,9 @@ export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env): 
       senior: { provider, model: 'claude-sonnet-4-5' },
     };
   }
-  const openai = (reply: ReturnType<typeof routerBrain>) => scripted({ name: 'openai', replies: reply });
-  const claude = (reply: ReturnType<typeof routerBrain>) => scripted({ name: 'anthropic', replies: reply });
+  const chunking = options.stream ? STREAMED_REPLIES : {};
+  const openai = (reply: ReturnType<typeof routerBrain>) => scripted({ name: 'openai', replies: reply, ...chunking });
+  const claude = (reply: ReturnType<typeof routerBrain>) => scripted({ name: 'anthropic', replies: reply, ...chunking });
   return {
     mode: 'scripted',
     router: { provider: openai(routerBrain(seed)), model: 'gpt-4o-mini' },

@@ -48,6 +48,10 @@ export const GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
 export const GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
 /** The most tokens the model may generate for the request. @experimental */
 export const GEN_AI_REQUEST_MAX_TOKENS = 'gen_ai.request.max_tokens';
+/** Set (true) on a streamed request only: unset, the conventions read the request as not streamed. @experimental */
+export const GEN_AI_REQUEST_STREAM = 'gen_ai.request.stream';
+/** A streamed response's time from the request to its first chunk, in seconds. @experimental */
+export const GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK = 'gen_ai.response.time_to_first_chunk';
 /** The model that generated the response, as the provider names it. @experimental */
 export const GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
 /** The provider's identifier of the completion. @experimental */

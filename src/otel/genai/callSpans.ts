@@ -2,7 +2,9 @@
  * The GenAI spans of a run, from typed events: each model call is `chat {model}` (kind CLIENT),
  * opened at llm_start with the sampling-relevant attributes and made active for the provider call
  * (so HTTP client spans nest under it), given usage, response attributes and its end time at llm_end
- * and `footprint.cost.usd` at its cost tick, then kept open until the agent's next step, so the
+ * and `footprint.cost.usd` at its cost tick (a streamed call: `gen_ai.request.stream` at start, its
+ * time to first chunk at llm_end, nothing per chunk; under content capture its output message is
+ * the reply llm_end carries, assembled once), then kept open until the agent's next step, so the
  * runtime's checks of that answer land on it (a failed call ends at llm_end). Each tool call is
  * `execute_tool {tool}`, active while the tool runs (a runner the tool calls nests under it),
  * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
@@ -38,10 +40,12 @@ import {
   GEN_AI_PROVIDER_NAME,
   GEN_AI_REQUEST_MAX_TOKENS,
   GEN_AI_REQUEST_MODEL,
+  GEN_AI_REQUEST_STREAM,
   GEN_AI_REQUEST_TEMPERATURE,
   GEN_AI_RESPONSE_FINISH_REASONS,
   GEN_AI_RESPONSE_ID,
   GEN_AI_RESPONSE_MODEL,
+  GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
   GEN_AI_SYSTEM_INSTRUCTIONS,
   GEN_AI_TOOL_CALL_ARGUMENTS,
   GEN_AI_TOOL_CALL_ID,
@@ -143,6 +147,8 @@ export class CallSpans {
     }
     if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
+    // The conventions set it if and only if the request streams: unset reads as not streamed.
+    if (p.stream) attributes[GEN_AI_REQUEST_STREAM] = true;
     if (p.skill) attributes[FP_SKILL] = p.skill;
     if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
     if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
@@ -178,6 +184,8 @@ export class CallSpans {
     }
     if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
     if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
+    // A streamed call's chunks never touch the span: its first chunk's time comes with the end.
+    if (p.streamed?.firstChunkMs !== undefined) span.setAttribute(GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, p.streamed.firstChunkMs / 1000);
     this.run.activate(call.parent);
     if (p.error) {
       // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).

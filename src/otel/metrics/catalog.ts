@@ -24,7 +24,7 @@ export const TOKEN_BUCKETS = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ] as const;
 
-/** OTel GenAI semconv bucket advice for gen_ai.client.operation.duration (seconds). */
+/** OTel GenAI semconv bucket advice for gen_ai.client.operation.duration and the two streamed-call histograms (seconds). */
 export const DURATION_BUCKETS = [
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ] as const;
@@ -59,6 +59,26 @@ export const METRICS = {
     valueType: 'double',
     description: 'Duration of each model call; failed calls carry error.type.',
     attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.errorType],
+    buckets: DURATION_BUCKETS,
+  },
+  // The two histograms of a streamed call (never recorded for a call that did not stream); the
+  // conventions advise them the operation duration's boundaries.
+  timeToFirstChunk: {
+    name: 'gen_ai.client.operation.time_to_first_chunk',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Time from the request of a streamed model call to its first chunk.',
+    attributes: [...LLM, ...LLM_CONDITIONAL],
+    buckets: DURATION_BUCKETS,
+  },
+  timePerOutputChunk: {
+    name: 'gen_ai.client.operation.time_per_output_chunk',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Time between consecutive chunks of a streamed model call, one record per chunk after the first.',
+    attributes: [...LLM, ...LLM_CONDITIONAL],
     buckets: DURATION_BUCKETS,
   },
   llmCost: {

@@ -30,6 +30,8 @@ export function createHistogram(meter: Meter, spec: HistogramSpec): Histogram {
 export interface RunInstruments {
   tokenUsage: Histogram;
   operationDuration: Histogram;
+  timeToFirstChunk: Histogram;
+  timePerOutputChunk: Histogram;
   llmCost: Counter;
   routeDecisions: Counter;
   routeTrips: Counter;
@@ -43,6 +45,8 @@ export function createRunInstruments(meter: Meter): RunInstruments {
   return {
     tokenUsage: createHistogram(meter, METRICS.tokenUsage),
     operationDuration: createHistogram(meter, METRICS.operationDuration),
+    timeToFirstChunk: createHistogram(meter, METRICS.timeToFirstChunk),
+    timePerOutputChunk: createHistogram(meter, METRICS.timePerOutputChunk),
     llmCost: createCounter(meter, METRICS.llmCost),
     routeDecisions: createCounter(meter, METRICS.routeDecisions),
     routeTrips: createCounter(meter, METRICS.routeTrips),

@@ -1,6 +1,7 @@
 /**
  * One run's metrics: listens to the run's typed events (the same ones the trace bridge turns into
- * spans, so spans and metrics never disagree) and records model-call tokens and durations, cost,
+ * spans, so spans and metrics never disagree) and records model-call tokens and durations, a streamed
+ * call's chunk timings (from its end, never per chunk event), cost,
  * routing decisions, trips, escalations and rejections as they happen, then the run itself when it
  * ends. State is per run and holds only what in-flight events need (a model call's skill and
  * operation until it ends, each agent's current skill).
@@ -50,6 +51,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
       calls.delete(p.callId);
       const attributes = llmAttributes(p, meta, call);
+      if (p.streamed) recordStreamed(instruments, p.streamed, attributes);
       if (p.error) {
         instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: metricValue(p.error.type) });
         return;
@@ -106,6 +108,16 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       instruments.runDuration.record((performance.now() - startedAt) / 1000, attributes);
     },
   };
+}
+
+/**
+ * A streamed call's chunk timings, from llm_end (the hub hands no chunk to an instrument): its time to
+ * first chunk, and one time_per_output_chunk record per chunk after the first, as the conventions
+ * define it. A call cut off mid-stream still reports what arrived; a call that never streamed, nothing.
+ */
+function recordStreamed(instruments: RunInstruments, streamed: NonNullable<EventPayloads['footprint.stream.llm_end']['streamed']>, attributes: Attributes): void {
+  if (streamed.firstChunkMs !== undefined) instruments.timeToFirstChunk.record(streamed.firstChunkMs / 1000, attributes);
+  for (const gapMs of streamed.chunkGapsMs) instruments.timePerOutputChunk.record(gapMs / 1000, attributes);
 }
 
 function memberKey(meta: EventMeta): string {

@@ -19,6 +19,8 @@ export interface ChatFacts {
   /** The provider has a URL (server.address; server.port follows it). */
   server?: boolean;
   conversation?: boolean;
+  /** The call streamed (runner.stream()): gen_ai.request.stream, and a first chunk's time once a response came. */
+  streamed?: boolean;
   content: boolean;
 }
 
@@ -31,8 +33,10 @@ export function chatAttributes(facts: ChatFacts): string[] {
   if (facts.content) present.push('gen_ai.input.messages');
   if (facts.content && facts.separateSystemPrompt) present.push('gen_ai.system_instructions');
   if (facts.content && facts.tools) present.push('gen_ai.tool.definitions');
+  if (facts.streamed) present.push('gen_ai.request.stream');
   if (facts.failed) return present;
   present.push('gen_ai.response.model', 'gen_ai.response.finish_reasons');
+  if (facts.streamed) present.push('gen_ai.response.time_to_first_chunk');
   if (facts.responseId) present.push('gen_ai.response.id');
   if (facts.content) present.push('gen_ai.output.messages');
   if (facts.usage !== 'none') present.push('gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens');

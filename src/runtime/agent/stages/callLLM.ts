@@ -58,7 +58,7 @@ export function callLLMStage(config: AgentConfig) {
     const started = performance.now();
     const signal = scope.$getEnv().signal;
     // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
-    const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0 } } : undefined;
+    const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
     let response;
     try {
       const reply = streaming

@@ -37,6 +37,7 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
   const iterator = streamFrom(provider, call.request, signal ? { signal } : {})[Symbol.asyncIterator]();
   const cutoff = signal && new Cutoff(provider.name, signal);
   let finished = false;
+  let lastChunkMs = 0;
   try {
     for (;;) {
       const room = sink.room();
@@ -49,7 +50,7 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
       }
       const part = step.value;
       assembler.add(part);
-      if (isChunk(part)) report(scope, call, part);
+      if (isChunk(part)) lastChunkMs = report(scope, call, part, lastChunkMs);
     }
   } finally {
     cutoff?.dispose();
@@ -59,12 +60,14 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
   }
 }
 
-/** Counts the chunk and reports it to the run's listeners (and its stream). */
-function report(scope: AgentScope, call: StreamedCall, part: ChunkPart): void {
+/** Counts and times the chunk (after the first: its gap since `lastChunkMs`), reports it to the run's listeners (and its stream); returns its atMs. */
+function report(scope: AgentScope, call: StreamedCall, part: ChunkPart, lastChunkMs: number): number {
   const atMs = performance.now() - call.started;
   const index = call.totals.chunks++;
   if (index === 0) call.totals.firstChunkMs = atMs;
+  else call.totals.chunkGapsMs.push(atMs - lastChunkMs);
   emit(scope, 'footprint.stream.llm_chunk', { callId: call.callId, agentId: call.agentId, index, atMs, part });
+  return atMs;
 }
 
 type ChunkPart = Extract<LLMStreamPart, { type: 'text' | 'tool_call' }>;
