@@ -61,6 +61,7 @@ import {
   OP_EXECUTE_TOOL,
   outputMessages,
   providerName,
+  markFailed,
   recordFailure,
   SERVER_ADDRESS,
   SERVER_PORT,
@@ -84,7 +85,7 @@ interface Call {
   parent: OpenSpan;
 }
 
-const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool']);
+const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool', 'timeout', 'too_many_calls']);
 
 /** gen_ai.evaluation.name of the runtime's checks (documented in src/otel/README.md). */
 export const EVAL_TOOL_ARGUMENTS = 'footprint.tool_arguments';
@@ -260,6 +261,9 @@ export class CallSpans {
       const type = p.error?.type ?? '_OTHER';
       recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);
     }
+    // A call the run's cancellation cut short did not fail: ERROR and error.type only; the run's one
+    // exception event is on the stage that stopped (or the run span).
+    if (p.status === 'cancelled') markFailed(span, { type: p.error?.type ?? 'cancelled', message: p.error?.message ?? 'cancelled' });
     this.run.end(call.opened, meta.timestamp);
     this.run.activate(call.parent);
   }

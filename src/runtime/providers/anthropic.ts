@@ -8,7 +8,8 @@ import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
 import { count, isRecord, optional } from './guards.js';
-import { postJson, type TransportOptions } from './http.js';
+import { postJson, transportOf, type TransportOptions } from './http.js';
+import { numberSetting, RULES } from '../run/settings.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface AnthropicOptions extends TransportOptions {
@@ -43,12 +44,13 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     apiKey: options.apiKey,
   });
   const { boundary, server } = connection;
-  const defaultMaxTokens = options.maxTokens ?? 1024;
+  const transport = transportOf(name, options);
+  const defaultMaxTokens = numberSetting(name, 'maxTokens', options.maxTokens, RULES.maxTokens, 1024);
   return {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ ...connection, body: requestBody(request, defaultMaxTokens), signal: opts?.signal }, options);
+      const body = await postJson({ ...connection, body: requestBody(request, defaultMaxTokens), signal: opts?.signal }, transport);
       return parseResponse(boundary, body);
     },
   };

@@ -8,16 +8,18 @@
 import type { ProviderBoundary } from './boundary.js';
 import { labelsOf, summarizeErrorBody } from './errorBody.js';
 import type { ProviderError } from './errors.js';
+import { ConfigError } from '../run/errors.js';
 import { isRecord } from './guards.js';
+import { numberSetting, RULES } from '../run/settings.js';
 import { cancelled, hintDelay, withRetry } from './retry.js';
 
 export type FetchLike = typeof globalThis.fetch;
 
 /** Transport settings every HTTP provider accepts. */
 export interface TransportOptions {
-  /** Deadline for one attempt: connect, headers and the whole body (ms). Default 120 000. */
+  /** Deadline for one attempt: connect, headers and the whole body (ms, 1 to 2 147 483 647). Default 120 000. */
   timeoutMs?: number;
-  /** Extra attempts after a retryable failure. Default 2, so at most 3 attempts. */
+  /** Extra attempts after a retryable failure (0 to 100). Default 2, so at most 3 attempts. */
   maxRetries?: number;
   /** Backoff before the first retry (ms), doubling after that, with jitter. Default 200. */
   retryBaseMs?: number;
@@ -41,13 +43,33 @@ const DEFAULT_RETRY_BASE_MS = 200;
 /** How much of a provider's error message goes into ProviderError.message (under content capture). */
 const MAX_DETAIL_CHARS = 500;
 
+/** The transport settings with their defaults, checked once when the provider is created. */
+export interface Transport {
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  fetch?: FetchLike;
+}
+
+/** Checks and completes `options` (ConfigError naming the field for one that cannot work). */
+export function transportOf(provider: string, options: TransportOptions): Transport {
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new ConfigError(`${provider}: fetch must be a function like the global fetch`, { field: 'fetch' });
+  }
+  return {
+    timeoutMs: numberSetting(provider, 'timeoutMs', options.timeoutMs, RULES.timeoutMs, DEFAULT_TIMEOUT_MS),
+    maxRetries: numberSetting(provider, 'maxRetries', options.maxRetries, RULES.maxRetries, DEFAULT_MAX_RETRIES),
+    retryBaseMs: numberSetting(provider, 'retryBaseMs', options.retryBaseMs, RULES.delayMs, DEFAULT_RETRY_BASE_MS),
+    fetch: options.fetch,
+  };
+}
+
 /** POSTs `post.body` as JSON with retries; resolves to the parsed JSON of a 2xx answer. */
-export function postJson(post: JsonPost, transport: TransportOptions): Promise<unknown> {
-  const timeoutMs = transport.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return withRetry(() => attempt(post, timeoutMs, transport.fetch ?? globalThis.fetch), {
+export function postJson(post: JsonPost, transport: Transport): Promise<unknown> {
+  return withRetry(() => attempt(post, transport.timeoutMs, transport.fetch ?? globalThis.fetch), {
     provider: post.boundary.provider,
-    maxRetries: transport.maxRetries ?? DEFAULT_MAX_RETRIES,
-    baseMs: transport.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    maxRetries: transport.maxRetries,
+    baseMs: transport.retryBaseMs,
     signal: post.signal,
   });
 }

@@ -7,7 +7,7 @@ import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
 import { count, isRecord, optional } from './guards.js';
-import { postJson, type TransportOptions } from './http.js';
+import { postJson, transportOf, type TransportOptions } from './http.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface OpenAICompatibleOptions extends TransportOptions {
@@ -26,6 +26,7 @@ export interface OpenAICompatibleOptions extends TransportOptions {
 
 export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider {
   const name = options.name ?? 'openai';
+  const transport = transportOf(name, options);
   const connection = connect({
     provider: name,
     baseURL: options.baseURL,
@@ -40,7 +41,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     server,
     systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, options);
+      const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, transport);
       return parseResponse(boundary, body);
     },
   };

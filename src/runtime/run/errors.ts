@@ -44,9 +44,17 @@ export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
 }
 
-/** Thrown at build time when a runner is configured in a way that cannot work. */
+/**
+ * Thrown when a setting cannot work: at build time for a runner's or provider's options, at call
+ * time for run options. `field` names the setting when the error is about one (run/settings.ts).
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  readonly field?: string;
+  constructor(message: string, options: { field?: string } = {}) {
+    super(message);
+    this.field = options.field;
+  }
 }
 
 export function describe(error: unknown): string {
