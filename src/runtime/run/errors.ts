@@ -3,6 +3,8 @@
  * run's failure names where it happened even when the error comes from deep inside a composition.
  */
 import type { MemberRef } from '../../events/index.js';
+import { FIXED_ERROR_TYPES } from './errorTypes.js';
+import { safeStringify } from './safeJson.js';
 
 const ORIGIN = Symbol.for('footprint-otel.failure-origin');
 
@@ -57,24 +59,59 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A readable, safe description of anything thrown: `Name: message` for an Error; the text of a thrown
+ * string; for anything else what it is and a bounded JSON rendering, never "[object Object]". It
+ * never throws, whatever getters or proxies the value hides.
+ */
 export function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
-    return String(error);
+    if (error instanceof Error) {
+      const name = typeof error.name === 'string' && error.name !== '' ? error.name : 'Error';
+      const message = typeof error.message === 'string' ? error.message : '';
+      return message === '' ? name : `${name}: ${message}`;
+    }
+    if (typeof error === 'string') return error === '' ? 'an empty string was thrown (not an Error)' : error;
+    if (error === null || error === undefined) return `${String(error)} was thrown (not an Error)`;
+    if (typeof error === 'function') return 'a function was thrown (not an Error)';
+    if (typeof error !== 'object') return `a ${typeof error} was thrown (not an Error): ${String(error)}`;
+    const kind = Array.isArray(error) ? 'an array' : 'an object';
+    const json = safeStringify(error);
+    const shown = json.length > MAX_RENDERED_CHARS ? `${json.slice(0, MAX_RENDERED_CHARS)}…` : json;
+    return shown === '' ? `${kind} was thrown (not an Error)` : `${kind} was thrown (not an Error): ${shown}`;
   } catch {
-    return 'unprintable error';
+    return 'an unreadable value was thrown (not an Error)';
   }
 }
 
-/** The error's declared errorType, else its class name (errorClass). */
+/** How much of a thrown non-Error's JSON a description keeps. */
+const MAX_RENDERED_CHARS = 1_000;
+
+/**
+ * The low-cardinality `error.type` of anything thrown: the `errorType` it declares (runtime errors
+ * do), else its class name (errorClass); `_OTHER` (the semantic conventions' fallback) for a value
+ * that is not an Error, and for a declared type or class name that is not a short identifier.
+ */
 export function errorType(error: unknown): string {
-  if (error && typeof error === 'object' && 'errorType' in error && typeof error.errorType === 'string') {
-    return error.errorType;
+  try {
+    const declared = error !== null && typeof error === 'object' ? (error as { errorType?: unknown }).errorType : undefined;
+    if (isTypeName(declared)) return declared;
+  } catch {
+    return FIXED_ERROR_TYPES.other;
   }
   return errorClass(error);
 }
 
-/** The error's class name ('TypeError'), or the type of a thrown non-Error ('string'). */
+/** The error's class name ('TypeError'), or `_OTHER` for a thrown non-Error or an unusable name. */
 export function errorClass(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+  try {
+    return error instanceof Error && isTypeName(error.name) ? error.name : FIXED_ERROR_TYPES.other;
+  } catch {
+    return FIXED_ERROR_TYPES.other;
+  }
+}
+
+/** A value that may label a metric series or a span's error.type: a short identifier ('429', 'TypeError', 'invalid_args'). */
+function isTypeName(value: unknown): value is string {
+  return typeof value === 'string' && /^[\w.:-]{1,64}$/.test(value);
 }
