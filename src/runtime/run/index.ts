@@ -11,7 +11,7 @@ export {
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.js';
 export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { RunFailedError, CheckpointError, ConfigError, describe, errorType } from './errors.js';
-export { checkNumber, numberSetting, optionalNumber, optionalSignal, RULES, type NumberRule } from './settings.js';
+export { checkNumber, numberProblem, numberSetting, optionalNumber, optionalSignal, RULES, type NumberRule } from './settings.js';
 export { currentHub } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';

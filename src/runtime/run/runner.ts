@@ -19,7 +19,8 @@ import {
 } from '../../events/index.js';
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
 import { withHub } from './context.js';
-import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { ConfigError, describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
@@ -125,7 +126,12 @@ export abstract class Runner {
     if (typeof message !== 'string') {
       return Promise.reject(new TypeError('run() takes a string or { message: string }'));
     }
-    const signal = options.signal;
+    let signal: AbortSignal | undefined;
+    try {
+      signal = runSignal(`${this.kind} "${this.id}": run()`, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.execute(newId('run'), options, undefined, (executor) =>
       executor.run({ input: { message }, env: signal ? { signal } : undefined }),
     );
@@ -133,8 +139,8 @@ export abstract class Runner {
 
   /** Continues a paused run from its checkpoint (on this or a new instance, in any process). */
   async resume(checkpoint: unknown, answer: unknown, options: RunOptions = {}): Promise<RunResult> {
+    const signal = runSignal(`${this.kind} "${this.id}": resume()`, options);
     const saved = readCheckpoint(checkpoint, this);
-    const signal = options.signal;
     return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store }, (executor) =>
       executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
     );
@@ -206,6 +212,12 @@ export abstract class Runner {
     }
     return sessions;
   }
+}
+
+/** The run options' signal, checked at the call (ConfigError for options or a signal that cannot work). */
+function runSignal(owner: string, options: unknown): AbortSignal | undefined {
+  if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object ({ signal?, sessionId? })`, { field: 'options' });
+  return optionalSignal(owner, 'signal', (options as RunOptions).signal);
 }
 
 function finish(sessions: RunSession[], outcome: RunOutcome): void {

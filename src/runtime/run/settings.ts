@@ -36,11 +36,21 @@ export const RULES = {
  * `"<owner>: <field> must be a whole number from 1 to 100 (got -5)"`.
  */
 export function checkNumber(owner: string, field: string, value: unknown, rule: NumberRule): number {
+  const problem = numberProblem(field, value, rule);
+  if (problem === undefined) return value as number;
+  throw new ConfigError(`${owner}: ${problem}`, { field });
+}
+
+/**
+ * What is wrong with `value` as the number `field` takes ("maxRetries must be a whole number from 0
+ * to 100 (got 1000000000)"), or undefined when it fits: the check itself, for callers that report it
+ * with an error of their own (the CLI's usage errors).
+ */
+export function numberProblem(field: string, value: unknown, rule: NumberRule): string | undefined {
   const integer = rule.integer !== false;
   const fits = typeof value === 'number' && Number.isFinite(value) && (!integer || Number.isInteger(value)) && value >= rule.min && value <= rule.max;
-  if (fits) return value;
-  const kind = integer ? 'a whole number' : 'a number';
-  throw new ConfigError(`${owner}: ${field} must be ${kind} from ${rule.min} to ${rule.max} (got ${shown(value)})`, { field });
+  if (fits) return undefined;
+  return `${field} must be ${integer ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max} (got ${shown(value)})`;
 }
 
 /** checkNumber for a setting that may be left out (`undefined`: its default applies). */
