@@ -11,7 +11,7 @@
  * counting where it stopped.
  */
 import type { EventPayloads, EventType, TypedEvent } from '../events/index.js';
-import { ConfigError, type RunHub, type RunInstrument, type RunSession, type RunStart } from '../runtime/index.js';
+import { ConfigError, numberSetting, type RunHub, type RunInstrument, type RunSession, type RunStart } from '../runtime/index.js';
 import { RunBook } from './runBook.js';
 import { guardCost, guardHop, guardRejection, newTurnGuard, type Finding, type GuardLimits, type TurnGuard } from './turnGuard.js';
 import type { OnTrip, RouteHop, RouteRecorderOptions, RouteRejection, RouteRun, RouteTrip } from './types.js';
@@ -117,15 +117,10 @@ function trip(
 }
 
 function limitsOf(options: RouteRecorderOptions): GuardLimits {
-  const pingPongWindow = options.pingPongWindow ?? 4;
-  const maxRejectedRetries = options.maxRejectedRetries ?? 3;
-  if (!Number.isInteger(pingPongWindow) || pingPongWindow < 2) {
-    throw new ConfigError(`routeRecorder: pingPongWindow must be a whole number >= 2 (got ${pingPongWindow})`);
-  }
-  if (!Number.isInteger(maxRejectedRetries) || maxRejectedRetries < 1) {
-    throw new ConfigError(`routeRecorder: maxRejectedRetries must be a whole number >= 1 (got ${maxRejectedRetries})`);
-  }
-  return { pingPongWindow, maxRejectedRetries };
+  return {
+    pingPongWindow: numberSetting('routeRecorder', 'pingPongWindow', options.pingPongWindow, { min: 2, max: 1_000 }, 4),
+    maxRejectedRetries: numberSetting('routeRecorder', 'maxRejectedRetries', options.maxRejectedRetries, { min: 1, max: 1_000 }, 3),
+  };
 }
 
 /** The carried state of a resumed run, when it is ours and well-formed. */

@@ -85,9 +85,9 @@ describe('brain refusals', () => {
   });
 
   it('afterRefusals below 1', () => {
-    for (const afterRefusals of [0, -1, 1.5]) {
+    for (const afterRefusals of [0, -1, 1.5, NaN, 1e9]) {
       expect(refusal(() => agent().skillGraph(graph, { escalation: { provider: foreign, model: 'x', afterRefusals } }).build())).toBe(
-        `escalation: afterRefusals must be a whole number >= 1 (got ${afterRefusals})`,
+        `escalation: afterRefusals must be a whole number from 1 to 1000 (got ${afterRefusals})`,
       );
     }
   });
@@ -122,15 +122,15 @@ describe('agent refusals', () => {
 
 describe('route recorder refusals', () => {
   it('refuses windows, caps and actions that cannot work, also through the agent', () => {
-    expect(refusal(() => routeRecorder({ pingPongWindow: 1 }))).toBe('routeRecorder: pingPongWindow must be a whole number >= 2 (got 1)');
+    expect(refusal(() => routeRecorder({ pingPongWindow: 1 }))).toBe('routeRecorder: pingPongWindow must be a whole number from 2 to 1000 (got 1)');
     expect(refusal(() => routeRecorder({ maxRejectedRetries: 0 }))).toBe(
-      'routeRecorder: maxRejectedRetries must be a whole number >= 1 (got 0)',
+      'routeRecorder: maxRejectedRetries must be a whole number from 1 to 1000 (got 0)',
     );
     expect(refusal(() => routeRecorder({ onTrip: 'panic' as never }))).toBe(
       'routeRecorder: onTrip must be one of label, stop, escalate (got panic)',
     );
     expect(refusal(() => agent().skillGraph(graph, { pingPongWindow: 2.5 }).build())).toBe(
-      'routeRecorder: pingPongWindow must be a whole number >= 2 (got 2.5)',
+      'routeRecorder: pingPongWindow must be a whole number from 2 to 1000 (got 2.5)',
     );
   });
 });
