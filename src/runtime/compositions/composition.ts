@@ -15,7 +15,7 @@
  */
 import { stageIds } from '../../events/index.js';
 import { readCheckpoint } from '../run/checkpoint.js';
-import { CheckpointError, Runner, type RunOptions, type RunResult } from '../run/index.js';
+import { CheckpointError, Runner, type ResumeOptions, type RunResult } from '../run/index.js';
 
 export interface CompositionOptions {
   id?: string;
@@ -23,7 +23,7 @@ export interface CompositionOptions {
 }
 
 export abstract class Composition extends Runner {
-  override resume(checkpoint: unknown, answer: unknown, options?: RunOptions): Promise<RunResult> {
+  override resume(checkpoint: unknown, answer: unknown, options?: ResumeOptions): Promise<RunResult> {
     try {
       checkResumable(this, readCheckpoint(checkpoint, this).flow.subflowPath);
     } catch (error) {
@@ -43,6 +43,7 @@ function checkResumable(top: Runner, subflowPath: readonly string[]): void {
         `cannot resume a pause at "${stageIds.pathKey(mountPath)}": footprintjs cannot continue a run through ` +
           `${runner.kind} "${runner.id}" from inside its members ${depth === 0 ? 'at the top level' : 'when it is nested'}; ` +
           'mount the pausing member in a Sequence step (optionally through Conditionals) instead',
+        'not_resumable',
       );
     }
     const next = runner.members().find((member) => member.mountId === segment)?.runner;

@@ -41,9 +41,29 @@ export class RunFailedError extends Error {
   }
 }
 
-/** Thrown when a checkpoint does not belong to the runner asked to resume it, or is malformed. */
+/** Why a checkpoint was refused (docs/checkpoints.md says what each protects). */
+export type CheckpointRefusal =
+  /** Not a checkpoint of this format, or missing a part. */
+  | 'malformed'
+  /** Made by another runner (its kind or id). */
+  | 'other_runner'
+  /** Its id, run id or runner was changed, or the runner's chart is not the one that paused. */
+  | 'altered'
+  /** It was resumed before (a checkpoint resumes at most once). */
+  | 'already_resumed'
+  /** The checkpoint store could not say whether it was resumed before. */
+  | 'store_failed'
+  /** The pause sits where footprintjs cannot continue the run from. */
+  | 'not_resumable';
+
+/** Thrown by resume() when a checkpoint cannot be resumed; `reason` says why. */
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
+  readonly reason: CheckpointRefusal;
+  constructor(message: string, reason: CheckpointRefusal = 'malformed', options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Run machinery shared by every runner: the base class, the event hub, instruments, checkpoints, errors. */
-export { Runner, RunCancelledError, type RunInput, type RunOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
+export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
 export { RunHub, type TurnSignal, type HubListener } from './hub.js';
 export {
   registerInstrument,
@@ -10,7 +10,8 @@ export {
 } from './instruments.js';
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.js';
 export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
-export { RunFailedError, CheckpointError, ConfigError, describe, errorType } from './errors.js';
+export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
+export { RunFailedError, CheckpointError, ConfigError, describe, errorType, type CheckpointRefusal } from './errors.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, optionalSignal, RULES, type NumberRule } from './settings.js';
 export { currentHub } from './context.js';
 export { quietLogger, stage } from './chart.js';

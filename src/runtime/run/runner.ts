@@ -17,9 +17,10 @@ import {
   type RunnerKind,
   type Unsubscribe,
 } from '../../events/index.js';
-import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
+import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
+import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 import { withHub } from './context.js';
-import { ConfigError, describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { CheckpointError, ConfigError, describe, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
@@ -34,6 +35,11 @@ export type RunInput = string | { message: string };
 export interface RunOptions {
   signal?: AbortSignal;
   sessionId?: string;
+}
+
+export interface ResumeOptions extends RunOptions {
+  /** Where resumed checkpoint ids are kept (default: one in-memory store per process; docs/checkpoints.md). */
+  checkpointStore?: CheckpointStore;
 }
 
 export type RunResult = string | Paused;
@@ -137,10 +143,15 @@ export abstract class Runner {
     );
   }
 
-  /** Continues a paused run from its checkpoint (on this or a new instance, in any process). */
-  async resume(checkpoint: unknown, answer: unknown, options: RunOptions = {}): Promise<RunResult> {
+  /**
+   * Continues a paused run from its checkpoint (on this or a new instance, in any process), at most
+   * once per checkpoint: a checkpoint already resumed (as `options.checkpointStore` says; by default
+   * this process's store) is refused with CheckpointError 'already_resumed'.
+   */
+  async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult> {
     const signal = runSignal(`${this.kind} "${this.id}": resume()`, options);
     const saved = readCheckpoint(checkpoint, this);
+    await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
     return this.execute(saved.runId, options, { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store }, (executor) =>
       executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
     );
@@ -211,6 +222,22 @@ export abstract class Runner {
       if (session) sessions.push(session);
     }
     return sessions;
+  }
+}
+
+/** Claims the checkpoint's id in `store`: a second resume of one checkpoint is refused, whatever the store says went wrong. */
+async function claimOnce(checkpoint: Checkpoint, store: CheckpointStore): Promise<void> {
+  let claimed: boolean;
+  try {
+    claimed = (await store.claim(checkpoint.id, { runId: checkpoint.runId, runner: checkpoint.runner })) === true;
+  } catch (error) {
+    throw new CheckpointError(`checkpoint ${checkpoint.id}: the checkpoint store failed to claim it (${describe(error)}); not resumed`, 'store_failed', { cause: error });
+  }
+  if (!claimed) {
+    throw new CheckpointError(
+      `checkpoint ${checkpoint.id} of run ${checkpoint.runId} was already resumed; a checkpoint resumes at most once`,
+      'already_resumed',
+    );
   }
 }
 
