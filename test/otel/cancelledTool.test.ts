@@ -102,6 +102,7 @@ describe('a run cancelled during a tool call', () => {
     expect(failureOf(root)).toEqual([SpanStatusCode.ERROR, 'cancelled']);
     expect(root.attributes['footprint.run.outcome']).toBe('cancelled');
     expect(exceptionEvents(spans)).toEqual(['ToolCalls']);
+    expect(failureOf(spans.find((s) => s.name === 'ToolCalls'))).toEqual([SpanStatusCode.ERROR, 'cancelled']);
     expect(await runsMetric('cancel-top')).toEqual({ cancelled: 1 });
   });
 
