@@ -72,6 +72,13 @@ describe('an HTTP provider', () => {
     });
   }
 
+  it('scripted: a delayMs of -1 is refused the same way', () => {
+    expect(configErrorOf(() => scripted({ replies: ['x'], delayMs: -1 }))).toEqual({
+      field: 'delayMs',
+      message: 'scripted provider "scripted": delayMs must be a whole number from 0 to 2147483647 (got -1)',
+    });
+  });
+
   it("anthropic: maxTokens -5 is refused", () => {
     expect(configErrorOf(() => anthropic({ maxTokens: -5 }))).toEqual({
       field: 'maxTokens',
