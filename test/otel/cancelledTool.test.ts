@@ -122,6 +122,35 @@ describe('a run cancelled during a tool call', () => {
     expect(await runsMetric('cancel-pipeline')).toEqual({ cancelled: 1 });
   });
 
+  it('calls still waiting for a slot never start', async () => {
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    const provider = scripted({ replies: [{ toolCalls: ['a', 'b', 'c'].map((id) => ({ id, name: 'slow', args: {} })) }, 'never reached'] });
+    let runs = 0;
+    const agent = Agent.create({ provider, model: 'm', id: 'cancel-queue', toolConcurrency: 1 })
+      .tool({
+        name: 'slow',
+        description: 'Waits until cancelled',
+        inputSchema: { type: 'object' },
+        execute: (_args, ctx) => {
+          runs++;
+          markStarted();
+          return new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+        },
+      })
+      .build();
+    const seen = collect(agent);
+    const controller = new AbortController();
+    const run = agent.run('go', { signal: controller.signal });
+    await started;
+    controller.abort(new Error('user abort'));
+    await expect(run).rejects.toBeInstanceOf(RunCancelledError);
+    expect(runs).toBe(1);
+    expect(seen.of('footprint.stream.tool_start').map((e) => e.toolCallId)).toEqual(['a']);
+    expect(seen.of('footprint.stream.tool_end').map((e) => [e.toolCallId, e.status])).toEqual([['a', 'cancelled']]);
+    expect(exceptionEvents(sdk.spans())).toEqual(['ToolCalls']);
+  });
+
   it('a tool that ignores the signal is cut short the same way', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 'h1', name: 'hangs', args: {} }] }, 'never reached'] });
     let calls = 0;

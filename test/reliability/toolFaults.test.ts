@@ -364,7 +364,12 @@ describe('a reply asking for more tool calls than the agent runs', () => {
 
   it('takes its own cap and concurrency', async () => {
     const { agent, seen, stats } = fanOutAgent(10, { maxToolCallsPerReply: 6, toolConcurrency: 2 });
+    const refused: unknown[] = [];
+    agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
     expect(await agent.run('go')).toBe('done');
+    expect(refused).toEqual(
+      [6, 7, 8, 9].map((i) => [`w${i}`, { type: 'too_many_calls', message: `call ${i + 1} of 10 in one reply; at most 6 run` }]),
+    );
     expect(stats).toEqual({ executed: 6, maxInFlight: 2 });
     expect(seen.slice(0, 7)).toEqual([
       'r0',

@@ -54,7 +54,7 @@ export class ToolIteration {
       this.calls.map((call, index) => {
         const saved = this.done[call.id];
         if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
-        if (index >= maxCallsPerReply) return this.refuse(call, maxCallsPerReply);
+        if (index >= maxCallsPerReply) return this.refuse(call, index, maxCallsPerReply);
         return gate.run(() => this.runOne(call));
       }),
     );
@@ -69,13 +69,13 @@ export class ToolIteration {
   }
 
   /** A call past maxToolCallsPerReply: reported, never run, and the model is told why. */
-  private refuse(call: ToolCall, cap: number): ToolOutcome {
+  private refuse(call: ToolCall, index: number, cap: number): ToolOutcome {
     this.reportStart(call);
     const outcome: ToolOutcome = {
       call,
       status: 'too_many_calls',
       text: `Tool call not run: this reply asked for ${this.calls.length} tool calls and at most ${cap} run per reply. Ask again for the ones you still need.`,
-      error: { type: FIXED_ERROR_TYPES.tooManyCalls, message: `call ${cap + 1} or later of ${this.calls.length} in one reply (at most ${cap} run)` },
+      error: { type: FIXED_ERROR_TYPES.tooManyCalls, message: `call ${index + 1} of ${this.calls.length} in one reply; at most ${cap} run` },
       durationMs: 0,
     };
     this.reportEnd(outcome, false);
