@@ -358,7 +358,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
     );
     const refused = named(sdk.spans(), 'execute_tool work').filter((s) => s.attributes['footprint.tool.status'] === 'too_many_calls');
     expect(refused).toHaveLength(968);
-    expect(new Set(refused.map((s) => `${s.status.code} ${s.attributes['error.type']}`))).toEqual(new Set([`${SpanStatusCode.ERROR} too_many_calls`]));
+    expect(new Set(refused.map((s) => `${s.status.code} ${s.attributes['error.type']} ${s.events.length}`))).toEqual(new Set([`${SpanStatusCode.ERROR} too_many_calls 0`]));
     expect(traceProblems(sdk.spans(), { unended: sdk.unended(), traces: 1 })).toEqual([]);
   });
 
