@@ -6,7 +6,8 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, numberSetting, optionalNumber, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import { ConfigError, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import { numberSetting, optionalNumber, RULES } from '../run/settings.js';
 import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/brains.js';
 import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
 import type { SkillGraph } from '../skills/graph.js';

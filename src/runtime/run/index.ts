@@ -12,7 +12,7 @@ export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.j
 export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 export { RunFailedError, CheckpointError, ConfigError, describe, errorType, type CheckpointRefusal } from './errors.js';
-export { checkNumber, numberProblem, numberSetting, optionalNumber, optionalSignal, RULES, type NumberRule } from './settings.js';
+export { checkNumber, numberProblem, numberSetting, type NumberRule } from './settings.js';
 export { currentHub } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';
