@@ -1,5 +1,6 @@
 /** Command-line parsing for the footprint-otel bin: strict flags, clear usage errors (exit code 2). */
 import { parseArgs } from 'node:util';
+import { numberProblem } from '../runtime/index.js';
 
 export const USAGE = `Usage:
   footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--stream] [--no-color]
@@ -37,7 +38,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: withNumbersJoined(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -82,10 +83,31 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, stream: values.stream, color, runsGiven: values.runs !== undefined };
 }
 
+const NUMERIC_FLAGS = ['--runs', '--concurrency', '--seed'];
+
+/**
+ * `--runs -5` as `--runs=-5`: parseArgs takes a value starting with "-" for a flag ("argument is
+ * ambiguous"), so a negative number would never reach the range check that names what the flag takes.
+ */
+function withNumbersJoined(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (NUMERIC_FLAGS.includes(argv[i]!) && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else {
+      out.push(argv[i]!);
+    }
+  }
+  return out;
+}
+
+/** A numeric flag, checked by the runtime's one rule for numeric settings (run/settings.ts). */
 function count(flag: string, value: string | undefined, fallback: number, max: number, min = 1): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number (got "${value}")`);
-  const n = Number(value);
-  if (n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max} (got ${n})`);
-  return n;
+  const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value.trim()) ? Number(value) : value;
+  const problem = numberProblem(`--${flag}`, number, { min, max });
+  if (problem !== undefined) throw new UsageError(problem);
+  return number as number;
 }

@@ -179,7 +179,8 @@ export interface EventPayloads {
     iteration: number;
     toolCallId: string;
     toolName: string;
-    status: 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused';
+    /** `timeout`: past its deadline; `cancelled`: the run was cancelled during it; `too_many_calls`: past the reply's cap, not run. */
+    status: 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused' | 'timeout' | 'cancelled' | 'too_many_calls';
     durationMs: number;
     /** Content: exported only under content capture. */
     result: string;
@@ -313,7 +314,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
   'footprint.stream.llm_end': 'A model call ends: usage, stop reason, duration, tool calls asked for, or the error.',
   'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',
-  'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, or paused.',
+  'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, paused, timeout, cancelled, or too many calls.',
   'footprint.composition.enter': 'A composition (Sequence, Parallel, Conditional, Loop, swarm) starts.',
   'footprint.composition.exit': 'A composition ends, with its status and duration.',
   'footprint.composition.route_decided': 'A routing decision: which branch, why, and the evidence.',

@@ -7,7 +7,7 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { buildAgentChart } from './agent/chart.js';
-import { profileOf, type AgentConfig } from './agent/config.js';
+import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './agent/config.js';
 import { mergePricing, type PricingTable } from './cost/index.js';
 import type { LLMProvider } from './providers/index.js';
 import { ConfigError, Runner, type RunnerProfile } from './run/index.js';
@@ -17,7 +17,9 @@ export interface LLMCallOptions {
   model: string;
   id?: string;
   name?: string;
+  /** Sampling temperature (0 to 2). */
   temperature?: number;
+  /** Most tokens the call may produce (1 to 100 000 000). */
   maxTokens?: number;
   pricing?: PricingTable;
 }
@@ -66,14 +68,15 @@ export class LLMCallBuilder {
     if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('LLMCall needs a provider');
     if (!o.model) throw new ConfigError('LLMCall needs a model');
     const id = o.id ?? 'llm-call';
+    const sampling = modelSettings(`llm_call "${id}"`, o);
     return LLMCall.fromConfig({
       member: { kind: 'llm_call', id },
       name: o.name ?? id,
       provider: o.provider,
       model: o.model,
       maxIterations: 1,
-      temperature: o.temperature,
-      maxTokens: o.maxTokens,
+      toolLimits: DEFAULT_TOOL_LIMITS,
+      ...sampling,
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: new Map(),

@@ -13,7 +13,8 @@ const SRC = resolve(import.meta.dirname, '../../src');
 const MAIN = {
   values: [
     // build agents and compositions
-    'Agent', 'CheckpointError', 'Conditional', 'ConfigError', 'LLMCall', 'Loop', 'Parallel', 'RoutingDecisionError', 'RunCancelledError',
+    'Agent', 'CheckpointError', 'Conditional', 'ConfigError', 'DEFAULT_TOOL_LIMITS', 'LLMCall', 'Loop', 'MemoryCheckpointStore', 'Parallel',
+    'RoutingDecisionError', 'RunCancelledError',
     'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm',
     // providers
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'isProviderError', 'openaiCompatible', 'priceFor', 'scripted',
@@ -29,7 +30,8 @@ const MAIN = {
     'METRICS', 'metricsInstrument',
   ],
   types: [
-    'AgentBuilder', 'AgentOptions', 'BranchError', 'BranchResult', 'Checkpoint', 'ConditionalBuilder', 'LLMCallBuilder', 'LLMCallOptions',
+    'AgentBuilder', 'AgentOptions', 'BranchError', 'BranchResult', 'Checkpoint', 'CheckpointRefusal', 'CheckpointStore', 'ConditionalBuilder',
+    'LLMCallBuilder', 'LLMCallOptions', 'ResumeOptions', 'ToolLimits',
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'Predicate', 'RouteFn',
     'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool',

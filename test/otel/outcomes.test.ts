@@ -101,11 +101,11 @@ describe('the run outcome', () => {
     expect(await outcomes()).toEqual(everywhere('error'));
   });
 
-  it('is error, with error.type cancelled on the run span, when the run was cancelled', async () => {
+  it('is cancelled, with error.type cancelled on the run span, when the run was cancelled', async () => {
     const slow = echoAgent('cancelled', { delayMs: 200 }).agent;
     const outcomes = observe(slow);
     await expect(slow.run('x', { signal: AbortSignal.timeout(20) })).rejects.toThrow(/was cancelled/);
-    expect(await outcomes()).toEqual(everywhere('error'));
+    expect(await outcomes()).toEqual(everywhere('cancelled'));
     expect(sdk.spans().find((s) => s.parentSpanContext === undefined)!.attributes['error.type']).toBe('cancelled');
   });
 

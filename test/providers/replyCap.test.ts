@@ -71,13 +71,13 @@ describe.each(targets)('$label maxResponseBytes', (target) => {
 
   it.each([0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY])('maxResponseBytes %s is a ConfigError naming the field', (value) => {
     expect(() => target.make('http://127.0.0.1:1', { maxResponseBytes: value })).toThrow(
-      new ConfigError(`${name}: maxResponseBytes must be a positive whole number of bytes, got ${String(value)}`),
+      new ConfigError(`${name}: maxResponseBytes must be a whole number from 1 to 9007199254740991 (got ${String(value)})`, { field: 'maxResponseBytes' }),
     );
   });
 
-  it('a maxResponseBytes that is not a number is a ConfigError naming the field and the type, not the value', () => {
+  it('a maxResponseBytes that is not a number is a ConfigError naming the field', () => {
     expect(() => target.make('http://127.0.0.1:1', { maxResponseBytes: '1048576' as unknown as number })).toThrow(
-      new ConfigError(`${name}: maxResponseBytes must be a positive whole number of bytes, got a string`),
+      new ConfigError(`${name}: maxResponseBytes must be a whole number from 1 to 9007199254740991 (got "1048576")`, { field: 'maxResponseBytes' }),
     );
   });
 

@@ -56,7 +56,8 @@ function expectFailedTrace(rootType: string, chatType: string) {
   expect(traceProblems(spans, { unended: sdk.unended(), traces: 1 })).toEqual([]);
   const root = only(spans, 'invoke_agent Wire');
   expect(failure(root)).toEqual([SpanStatusCode.ERROR, rootType]);
-  expect(root.attributes['footprint.run.outcome']).toBe('error');
+  // A cancelled run's outcome is `cancelled`, every other failure's `error`.
+  expect(root.attributes['footprint.run.outcome']).toBe(rootType === 'cancelled' ? 'cancelled' : 'error');
   expect(failure(only(spans, 'chat gpt-test'))).toEqual([SpanStatusCode.ERROR, chatType]);
   const exceptions = spans.flatMap((s) => s.events.filter((e) => e.name === 'exception').map((e) => [s.name, e.attributes?.['exception.type']]));
   expect(exceptions).toEqual([['chat gpt-test', 'ProviderError']]);

@@ -9,8 +9,8 @@
  * the documented caps.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Agent, DEFAULT_TOOL_LIMITS, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { named, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
@@ -188,4 +188,204 @@ describe('a tool that hangs and ignores the AbortSignal', () => {
     expect([root.status.code, root.attributes['error.type']]).toEqual([SpanStatusCode.ERROR, 'cancelled']);
     expect(named(spans, 'execute_tool odd')).toHaveLength(1);
   }, 10_000);
+});
+
+describe('a thrown value that is not an Error', () => {
+  const unreadable = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('get');
+      },
+      getPrototypeOf: () => {
+        throw new Error('proto');
+      },
+      ownKeys: () => {
+        throw new Error('keys');
+      },
+    },
+  );
+  const thrown: [string, () => unknown, string][] = [
+    ['a string', () => 'plain string failure', 'plain string failure'],
+    ['an empty string', () => '', 'an empty string was thrown (not an Error)'],
+    ['null', () => null, 'null was thrown (not an Error)'],
+    ['undefined', () => undefined, 'undefined was thrown (not an Error)'],
+    ['a number', () => 42, 'a number was thrown (not an Error): 42'],
+    ['a symbol', () => Symbol('odd'), 'a symbol was thrown (not an Error): Symbol(odd)'],
+    ['a function', () => () => 'secret source', 'a function was thrown (not an Error)'],
+    ['a plain object', () => ({ code: 'E_ODD', detail: { deep: [1, 2, 3] } }), 'an object was thrown (not an Error): {"code":"E_ODD","detail":{"deep":[1,2,3]}}'],
+    ['an array', () => [1, 'two'], 'an array was thrown (not an Error): [1,"two"]'],
+    ['an object whose getters throw', () => ({ get message(): string { throw new Error('getter'); } }), 'an object was thrown (not an Error): [unserializable: getter]'],
+    ['a Proxy whose every trap throws', () => unreadable, 'an unreadable value was thrown (not an Error)'],
+    ['a huge object', () => ({ blob: 'b'.repeat(HUGE) }), `an object was thrown (not an Error): {"blob":"${'b'.repeat(991)}…`],
+  ];
+
+  it.each(thrown)('%s: error.type _OTHER and a safe description, for the model and on the span', async (_label, make, description) => {
+    const { agent, seen } = agentWith(() => {
+      throw make();
+    });
+    expect(await agent.run('go')).toBe('done');
+    expect(seen).toEqual([`Tool "odd" failed: ${description}`]);
+    expectCleanTrace('error');
+    const span = only(sdk.spans(), 'execute_tool odd');
+    expect(span.attributes['error.type']).toBe('_OTHER');
+    expect(span.status.message).not.toContain('[object Object]');
+  });
+
+  it.each([
+    ['an Error whose name is huge', Object.assign(new Error('bad'), { name: 'N'.repeat(10_000) }), '_OTHER'],
+    ['an Error whose name holds control characters', Object.assign(new Error('bad'), { name: 'Bad\u001b[2JName' }), '_OTHER'],
+    ['an Error declaring a huge errorType', Object.assign(new TypeError('bad'), { errorType: `t-${'x'.repeat(100_000)}` }), 'TypeError'],
+    ['an Error declaring a non-string errorType', Object.assign(new RangeError('bad'), { errorType: { not: 'a string' } }), 'RangeError'],
+    ['a plain object declaring an errorType', { errorType: 'E_PLAIN' }, 'E_PLAIN'],
+  ])('%s: a short error.type, never an unbounded label', async (_label, error, type) => {
+    const { agent } = agentWith(() => {
+      throw error;
+    });
+    expect(await agent.run('go')).toBe('done');
+    expect(only(sdk.spans(), 'execute_tool odd').attributes['error.type']).toBe(type);
+  });
+
+  it('from a custom provider: the run fails with _OTHER and the description, never "[object Object]"', async () => {
+    const provider = {
+      name: 'custom',
+      complete: async () => {
+        throw { code: 503, retry: false };
+      },
+    };
+    const agent = Agent.create({ provider, model: 'm-odd', id: 'tooler', name: 'Tooler' }).build();
+    const failed: { type: string; message: string }[] = [];
+    agent.on('footprint.run.failed', (e) => failed.push(e.payload.error));
+    const result = await outcomeOf(agent.run('go'));
+    expect(result.ok).toBe(false);
+    const error = (result as { error: { message: string; runId: string } }).error;
+    expect(error.message).toBe(`run ${error.runId} failed in agent "tooler" at stage "call-llm": an object was thrown (not an Error): {"code":503,"retry":false}`);
+    expect(failed).toEqual([{ type: '_OTHER', message: 'an object was thrown (not an Error): {"code":503,"retry":false}' }]);
+    expect(only(sdk.spans(), 'chat m-odd').attributes['error.type']).toBe('_OTHER');
+  });
+});
+
+describe('a tool that never settles and no signal', () => {
+  it("ends at the tool's own timeoutMs with a timeout result the model sees; its ctx.signal aborts", async () => {
+    let reason: unknown;
+    const provider = scripted({
+      replies: (request): ScriptedReply => {
+        const tool = request.messages.find((m) => m.role === 'tool');
+        return tool ? `saw: ${tool.content}` : { toolCalls: [{ id: 'h1', name: 'hangs', args: {} }] };
+      },
+    });
+    const agent = Agent.create({ provider, model: 'm-tools', id: 'tooler', name: 'Tooler' })
+      .tool({
+        name: 'hangs',
+        description: 'Never settles',
+        inputSchema: { type: 'object' },
+        timeoutMs: 50,
+        execute: (_args, ctx) => {
+          ctx.signal.addEventListener('abort', () => (reason = ctx.signal.reason));
+          return new Promise(() => {});
+        },
+      })
+      .build();
+    expect(await agent.run('go')).toBe('saw: Tool "hangs" did not finish within 50 ms and was stopped.');
+    expect((reason as DOMException).name).toBe('TimeoutError');
+    const tool = only(sdk.spans(), 'execute_tool hangs');
+    expect([tool.attributes['footprint.tool.status'], tool.attributes['error.type'], tool.status.code]).toEqual(['timeout', 'timeout', SpanStatusCode.ERROR]);
+    expect(traceProblems(sdk.spans(), { unended: sdk.unended(), traces: 1 })).toEqual([]);
+  });
+
+  it("ends at the agent's toolTimeoutMs when the tool sets none", async () => {
+    const agent = Agent.create({ provider: scripted({ replies: [{ toolCalls: [{ id: 'h', name: 'odd', args: {} }] }, 'done'] }), model: 'm', toolTimeoutMs: 30 })
+      .tool({ name: 'odd', description: 'Hangs', inputSchema: { type: 'object' }, execute: () => new Promise(() => {}) })
+      .build();
+    const ends: string[] = [];
+    agent.on('footprint.stream.tool_end', (e) => ends.push(`${e.payload.status}: ${e.payload.error?.message}`));
+    expect(await agent.run('go')).toBe('done');
+    expect(ends).toEqual(['timeout: no result within 30 ms']);
+  });
+
+  it('defaults to 120 s, with 32 calls per reply at most and 8 at once', () => {
+    expect(DEFAULT_TOOL_LIMITS).toEqual({ maxCallsPerReply: 32, concurrency: 8, timeoutMs: 120_000 });
+  });
+});
+
+/** An agent whose model asks for `count` calls of `work` in one reply, then answers with what it saw. */
+function fanOutAgent(count: number, options: { maxToolCallsPerReply?: number; toolConcurrency?: number } = {}) {
+  const seen: string[] = [];
+  let inFlight = 0;
+  const stats = { executed: 0, maxInFlight: 0 };
+  const provider = scripted({
+    name: 'openai',
+    replies: (request): ScriptedReply => {
+      const tool = request.messages.filter((m) => m.role === 'tool');
+      if (tool.length > 0) {
+        seen.push(...tool.map((m) => m.content));
+        return 'done';
+      }
+      return { toolCalls: Array.from({ length: count }, (_, i) => ({ id: `w${i}`, name: 'work', args: { i } })) };
+    },
+  });
+  const agent = Agent.create({ provider, model: 'm-tools', id: 'tooler', name: 'Tooler', ...options })
+    .tool({
+      name: 'work',
+      description: 'Takes a moment',
+      inputSchema: { type: 'object' },
+      execute: async (args: { i: number }) => {
+        stats.executed++;
+        stats.maxInFlight = Math.max(stats.maxInFlight, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        inFlight--;
+        return `r${args.i}`;
+      },
+    })
+    .build();
+  return { agent, seen, stats };
+}
+
+describe('a reply asking for more tool calls than the agent runs', () => {
+  it('runs the first maxToolCallsPerReply (default 32), 8 at a time; the rest get too_many_calls, seen by the model', async () => {
+    const { agent, seen, stats } = fanOutAgent(1_000);
+    const statuses: Record<string, number> = {};
+    agent.on('footprint.stream.tool_end', (e) => (statuses[e.payload.status] = (statuses[e.payload.status] ?? 0) + 1));
+    expect(await agent.run('go')).toBe('done');
+    expect(stats).toEqual({ executed: 32, maxInFlight: 8 });
+    expect(statuses).toEqual({ ok: 32, too_many_calls: 968 });
+    expect(seen).toHaveLength(1_000);
+    expect(seen.slice(0, 32)).toEqual(Array.from({ length: 32 }, (_, i) => `r${i}`));
+    expect(new Set(seen.slice(32))).toEqual(
+      new Set(['Tool call not run: this reply asked for 1000 tool calls and at most 32 run per reply. Ask again for the ones you still need.']),
+    );
+    const refused = named(sdk.spans(), 'execute_tool work').filter((s) => s.attributes['footprint.tool.status'] === 'too_many_calls');
+    expect(refused).toHaveLength(968);
+    expect(new Set(refused.map((s) => `${s.status.code} ${s.attributes['error.type']} ${s.events.length}`))).toEqual(new Set([`${SpanStatusCode.ERROR} too_many_calls 0`]));
+    expect(traceProblems(sdk.spans(), { unended: sdk.unended(), traces: 1 })).toEqual([]);
+  });
+
+  it('takes its own cap and concurrency', async () => {
+    const { agent, seen, stats } = fanOutAgent(10, { maxToolCallsPerReply: 6, toolConcurrency: 2 });
+    const refused: unknown[] = [];
+    agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
+    expect(await agent.run('go')).toBe('done');
+    expect(refused).toEqual(
+      [6, 7, 8, 9].map((i) => [`w${i}`, { type: 'too_many_calls', message: `call ${i + 1} of 10 in one reply; at most 6 run` }]),
+    );
+    expect(stats).toEqual({ executed: 6, maxInFlight: 2 });
+    expect(seen.slice(0, 7)).toEqual([
+      'r0',
+      'r1',
+      'r2',
+      'r3',
+      'r4',
+      'r5',
+      'Tool call not run: this reply asked for 10 tool calls and at most 6 run per reply. Ask again for the ones you still need.',
+    ]);
+  });
+
+  it('a call waiting for a slot is reported when it starts: each span covers the run, not the wait', async () => {
+    const { agent } = fanOutAgent(4, { toolConcurrency: 1 });
+    const order: string[] = [];
+    agent.on('footprint.stream.tool_start', (e) => order.push(`start ${e.payload.toolCallId}`));
+    agent.on('footprint.stream.tool_end', (e) => order.push(`end ${e.payload.toolCallId}`));
+    await agent.run('go');
+    expect(order).toEqual(['start w0', 'end w0', 'start w1', 'end w1', 'start w2', 'end w2', 'start w3', 'end w3']);
+  });
 });

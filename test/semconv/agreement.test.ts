@@ -50,7 +50,7 @@ const CASES: OutcomeCase[] = [
     name: 'cancelled (the caller aborts during the model call)',
     run: runs.cancelled,
     ending: 'cancelled',
-    truth: { outcome: 'error', calls: 1, usageReports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, callErrors: ['aborted'] },
+    truth: { outcome: 'cancelled', calls: 1, usageReports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, callErrors: ['aborted'] },
   },
   {
     name: 'paused (a tool asks a human)',

@@ -82,9 +82,9 @@ describe('brain refusals', () => {
   });
 
   it('afterRefusals below 1', () => {
-    for (const afterRefusals of [0, -1, 1.5]) {
+    for (const afterRefusals of [0, -1, 1.5, NaN, 1e9]) {
       expect(refusal(() => agent().skillGraph(graph, { escalation: { provider: foreign, model: 'x', afterRefusals } }).build())).toBe(
-        `escalation: afterRefusals must be a whole number >= 1 (got ${afterRefusals})`,
+        `escalation: afterRefusals must be a whole number from 1 to 1000 (got ${afterRefusals})`,
       );
     }
   });
@@ -117,13 +117,13 @@ describe('agent refusals', () => {
 describe('loop-guard refusals', () => {
   it('refuses windows, caps and actions that cannot work', () => {
     expect(refusal(() => agent().skillGraph(graph, { pingPongWindow: 1 }).build())).toBe(
-      'skillGraph options: pingPongWindow must be a whole number >= 2 (got 1)',
+      'skillGraph options: pingPongWindow must be a whole number from 2 to 1000 (got 1)',
     );
     expect(refusal(() => agent().skillGraph(graph, { pingPongWindow: 2.5 }).build())).toBe(
-      'skillGraph options: pingPongWindow must be a whole number >= 2 (got 2.5)',
+      'skillGraph options: pingPongWindow must be a whole number from 2 to 1000 (got 2.5)',
     );
     expect(refusal(() => agent().skillGraph(graph, { maxRejectedRetries: 0 }).build())).toBe(
-      'skillGraph options: maxRejectedRetries must be a whole number >= 1 (got 0)',
+      'skillGraph options: maxRejectedRetries must be a whole number from 1 to 1000 (got 0)',
     );
     expect(refusal(() => agent().skillGraph(graph, { onTrip: 'panic' as never }).build())).toBe(
       'skillGraph options: onTrip must be one of label, stop, escalate (got panic)',

@@ -118,7 +118,7 @@ export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
 
 // ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
 export const FP_RUN_ID = 'footprint.run.id';
-/** Takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, paused. */
+/** Takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, cancelled, paused. */
 export const FP_RUN_OUTCOME = 'footprint.run.outcome';
 /** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
 export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';

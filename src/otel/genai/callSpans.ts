@@ -65,6 +65,7 @@ import {
   OP_EXECUTE_TOOL,
   outputMessages,
   providerName,
+  markFailed,
   recordFailure,
   SERVER_ADDRESS,
   SERVER_PORT,
@@ -88,7 +89,13 @@ interface Call {
   parent: OpenSpan;
 }
 
-const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool']);
+const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool', 'timeout']);
+/**
+ * Calls that did not fail but did not run to a result: cut short by the run's cancellation (the
+ * run's one exception event is on the stage that stopped), or never run past the reply's cap (a
+ * burst of them must not become a burst of exception events). ERROR and error.type only.
+ */
+const UNRUN_TOOL = new Set(['cancelled', 'too_many_calls']);
 
 /** gen_ai.evaluation.name of the runtime's checks (documented in src/otel/README.md). */
 export const EVAL_TOOL_ARGUMENTS = 'footprint.tool_arguments';
@@ -268,6 +275,7 @@ export class CallSpans {
       const type = p.error?.type ?? '_OTHER';
       recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);
     }
+    if (UNRUN_TOOL.has(p.status)) markFailed(span, { type: p.error?.type ?? p.status, message: p.error?.message ?? p.status });
     this.run.end(call.opened, meta.timestamp);
     this.run.activate(call.parent);
   }

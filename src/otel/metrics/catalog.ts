@@ -127,7 +127,7 @@ export const METRICS = {
     kind: 'counter',
     unit: '{run}',
     valueType: 'int',
-    description: 'Top-level runs (and resumes) by runner and outcome: ok, error, paused, stopped_early.',
+    description: 'Top-level runs (and resumes) by runner and outcome: ok, error, cancelled, paused, stopped_early.',
     attributes: RUN,
   },
   runDuration: {

@@ -141,9 +141,9 @@ export class RunnerLayout implements MemberLayout {
     const named = failure.stage === undefined ? [] : unfinished.filter((s) => stageIds.isStage(s.stageId, failure.stage!));
     const failed = named.length > 0 ? named : unfinished.slice(-1);
     for (const stage of failed) {
-      // The stage's own error.type (a cancelled run's stage was aborted).
-      if (failure.recordedBelow) markFailed(stage.opened.span, failureOf(failure.error));
-      else recordFailure(stage.opened.span, failure.error, time);
+      // The error.type the run reported (the runtime's bounded type; `cancelled` for a cancelled run).
+      if (failure.recordedBelow) markFailed(stage.opened.span, failureOf(failure.error, failure.type));
+      else recordFailure(stage.opened.span, failure.error, time, failure.type);
     }
     return failed.length > 0 && !failure.recordedBelow;
   }

@@ -7,12 +7,13 @@
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
 import { ConfigError, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import { numberSetting, optionalNumber, RULES } from '../run/settings.js';
 import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/brains.js';
 import { routeGuardOf, type RouteGuard, type RouteGuardOptions } from '../skills/loopGuard.js';
 import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
 import type { SkillGraph } from '../skills/graph.js';
 import { buildAgentChart } from './chart.js';
-import { profileOf, type AgentConfig } from './config.js';
+import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
 import type { AgentOptions, Tool } from './types.js';
 
@@ -96,10 +97,14 @@ export class AgentBuilder {
     if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('Agent needs a provider');
     if (!o.model) throw new ConfigError('Agent needs a model');
     const id = o.id ?? 'agent';
-    const maxIterations = o.maxIterations ?? 10;
-    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
-      throw new ConfigError(`maxIterations must be a whole number >= 1 (got ${maxIterations})`);
-    }
+    const owner = `agent "${id}"`;
+    const maxIterations = numberSetting(owner, 'maxIterations', o.maxIterations, { min: 1, max: 1_000 }, 10);
+    const toolLimits: ToolLimits = {
+      maxCallsPerReply: numberSetting(owner, 'maxToolCallsPerReply', o.maxToolCallsPerReply, { min: 1, max: 1_000 }, DEFAULT_TOOL_LIMITS.maxCallsPerReply),
+      concurrency: numberSetting(owner, 'toolConcurrency', o.toolConcurrency, { min: 1, max: 1_000 }, DEFAULT_TOOL_LIMITS.concurrency),
+      timeoutMs: numberSetting(owner, 'toolTimeoutMs', o.toolTimeoutMs, RULES.timeoutMs, DEFAULT_TOOL_LIMITS.timeoutMs),
+    };
+    const sampling = modelSettings(owner, o);
     const compiled = new Map<string, CompiledTool>();
     const addTool = (tool: Tool, owner: string) => {
       if (!tool?.name || typeof tool.execute !== 'function') throw new ConfigError(`${owner}: a tool needs a name and execute()`);
@@ -107,6 +112,7 @@ export class AgentBuilder {
       const existing = compiled.get(tool.name);
       if (existing && existing.tool !== tool) throw new ConfigError(`${owner}: two different tools are named "${tool.name}"`);
       if (!existing) {
+        optionalNumber(`${owner}: tool "${tool.name}"`, 'timeoutMs', tool.timeoutMs, RULES.timeoutMs);
         try {
           compiled.set(tool.name, compileTool(tool));
         } catch (error) {
@@ -134,8 +140,8 @@ export class AgentBuilder {
       provider: o.provider,
       model: o.model,
       maxIterations,
-      temperature: o.temperature,
-      maxTokens: o.maxTokens,
+      toolLimits,
+      ...sampling,
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: compiled,

@@ -3,6 +3,7 @@ import type { MemberRef } from '../../events/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import type { RunnerProfile } from '../run/index.js';
+import { optionalNumber, RULES } from '../run/settings.js';
 import type { SkillCursor } from '../skills/cursor.js';
 import type { RouteGuard } from '../skills/loopGuard.js';
 import type { CompiledTool } from './toolRunner.js';
@@ -13,6 +14,7 @@ export interface AgentConfig {
   provider: LLMProvider;
   model: string;
   maxIterations: number;
+  toolLimits: ToolLimits;
   temperature?: number;
   maxTokens?: number;
   pricing: PricingTable;
@@ -24,6 +26,24 @@ export interface AgentConfig {
   cursor?: SkillCursor;
   /** The loop guard over the cursor's moves (with a cursor only). */
   routeGuard?: RouteGuard;
+}
+
+/** How an agent runs the tool calls of one model reply (AgentOptions documents each). */
+export interface ToolLimits {
+  maxCallsPerReply: number;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+/** The defaults of AgentOptions' tool settings (types.ts documents each). */
+export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = { maxCallsPerReply: 32, concurrency: 8, timeoutMs: 120_000 };
+
+/** The sampling settings Agent and LLMCall share, checked the same way for both. */
+export function modelSettings(owner: string, options: { temperature?: unknown; maxTokens?: unknown }): { temperature?: number; maxTokens?: number } {
+  return {
+    temperature: optionalNumber(owner, 'temperature', options.temperature, RULES.temperature),
+    maxTokens: optionalNumber(owner, 'maxTokens', options.maxTokens, RULES.maxTokens),
+  };
 }
 
 /** What a runner built on this configuration reports as its profile (its brain and sampling). */

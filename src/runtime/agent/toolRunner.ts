@@ -1,7 +1,7 @@
 /**
- * Executes one turn's tool calls, in parallel: validates arguments against each tool's JSON schema,
- * turns invalid calls, unknown tools and throwing tools into error results the model sees (never a
- * crash), and collects pause requests so the stage can pause the run after every call settled.
+ * Runs one tool call: validates its arguments against the tool's JSON schema, runs it within its
+ * deadline, and turns invalid calls, unknown tools, throwing and overdue tools into error results the
+ * model sees (never a crash). Pause requests are the stage's business (tools/pauseLatch.ts).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ownTextOf, type EventError } from '../../events/index.js';
@@ -11,7 +11,7 @@ import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
 import { toToolText } from './toolResults.js';
 import type { Tool, ToolContext } from './types.js';
 
-export type ToolStatus = 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused';
+export type ToolStatus = 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused' | 'timeout' | 'cancelled' | 'too_many_calls';
 
 export interface ToolOutcome {
   call: ToolCall;
@@ -19,6 +19,16 @@ export interface ToolOutcome {
   text: string;
   error?: EventError;
   durationMs: number;
+}
+
+/** What a call runs with: the agent, the run's signal, the agent's default deadline and ctx.pause. */
+export interface ToolRun {
+  agentId: string;
+  /** The run's AbortSignal, if the caller passed one. */
+  runSignal?: AbortSignal;
+  /** The deadline of a tool that sets no `timeoutMs` of its own. */
+  timeoutMs: number;
+  pause(question: string): Promise<unknown>;
 }
 
 export interface CompiledTool {
@@ -36,13 +46,12 @@ export function validationMessage(compiled: CompiledTool): string {
   return ajv.errorsText(compiled.validate.errors, { dataVar: 'args' });
 }
 
-/** Runs one tool call to an outcome. `makeContext` supplies pause and signal. */
-export async function runToolCall(
-  call: ToolCall,
-  compiled: CompiledTool | undefined,
-  available: string[],
-  context: ToolContext,
-): Promise<ToolOutcome> {
+/**
+ * Runs one tool call to an outcome. The tool gets a signal of its own that aborts when the run is
+ * cancelled or the call passes its deadline; a tool that ignores it is left behind either way (its
+ * promise no longer holds the run). A cancelled call is `cancelled`, not a failure of the tool.
+ */
+export async function runToolCall(call: ToolCall, compiled: CompiledTool | undefined, available: string[], run: ToolRun): Promise<ToolOutcome> {
   const started = performance.now();
   const done = (status: ToolStatus, text: string, error?: ToolOutcome['error']): ToolOutcome => ({
     call,
@@ -67,10 +76,21 @@ export async function runToolCall(
       ownText: true,
     });
   }
+  const timeoutMs = compiled.tool.timeoutMs ?? run.timeoutMs;
+  const stop = new CallStop(run.runSignal, timeoutMs);
   try {
-    const value = await untilCancelled(compiled.tool.execute(call.args, context), context.signal);
+    const context: ToolContext = { toolCallId: call.id, agentId: run.agentId, signal: stop.signal, pause: run.pause };
+    const work = new Promise<unknown>((resolve) => resolve(compiled.tool.execute(call.args, context)));
+    const value = await stop.race(work);
     return done('ok', toToolText(value));
   } catch (error) {
+    if (stop.timedOut) {
+      return done('timeout', `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`, {
+        type: FIXED_ERROR_TYPES.toolTimeout,
+        message: `no result within ${timeoutMs} ms`,
+      });
+    }
+    if (run.runSignal?.aborted) return cancelledOutcome(call, performance.now() - started);
     // an error message can be as large as a result: bounded the same way
     const detail = describeError(error);
     return done('error', toToolText(`Tool "${call.name}" failed: ${detail}`), {
@@ -78,21 +98,62 @@ export async function runToolCall(
       message: toToolText(detail),
       ...ownTextOf(error),
     });
+  } finally {
+    stop.release();
   }
 }
 
+/** The outcome of a call the run's cancellation ended (or kept from starting). */
+export function cancelledOutcome(call: ToolCall, durationMs: number): ToolOutcome {
+  return {
+    call,
+    status: 'cancelled',
+    text: `Tool "${call.name}" was cancelled with the run.`,
+    error: { type: FIXED_ERROR_TYPES.cancelled, message: 'the run was cancelled' },
+    durationMs,
+  };
+}
+
 /**
- * The tool's result, or a rejection as soon as the run's signal fires: a tool that ignores the
- * signal (and never settles) must not hold a cancelled run.
+ * One call's stop: its own AbortController, aborted by the run's signal or by the deadline, and
+ * the race that ends the call's wait the moment it aborts. release() clears the timer and the
+ * listener, so a finished call leaves nothing behind.
  */
-function untilCancelled<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return Promise.resolve(work);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve(work)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
+class CallStop {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onRunAbort = () => this.controller.abort(this.runSignal?.reason);
+  timedOut = false;
+
+  constructor(
+    private readonly runSignal: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new DOMException(`no result within ${timeoutMs} ms`, 'TimeoutError'));
+    }, timeoutMs);
+    if (runSignal?.aborted) this.onRunAbort();
+    else runSignal?.addEventListener('abort', this.onRunAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The work's result, or a rejection as soon as the call's signal aborts. */
+  race<T>(work: Promise<T>): Promise<T> {
+    const signal = this.controller.signal;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  release(): void {
+    clearTimeout(this.timer);
+    this.runSignal?.removeEventListener('abort', this.onRunAbort);
+  }
 }

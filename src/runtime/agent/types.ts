@@ -7,10 +7,24 @@ export interface AgentOptions {
   model: string;
   id?: string;
   name?: string;
-  /** Hard cap on ReAct iterations per turn (default 10). Reaching it ends the turn stopped early. */
+  /** Hard cap on ReAct iterations per turn (1 to 1000, default 10). Reaching it ends the turn stopped early. */
   maxIterations?: number;
+  /** Sampling temperature sent with every model call (0 to 2). */
   temperature?: number;
+  /** Most tokens one model call may produce (1 to 100 000 000). */
   maxTokens?: number;
+  /**
+   * Most tool calls run for one model reply (1 to 1000, default 32). The calls past it are not run:
+   * each gets the error result `too_many_calls`, which the model sees, so it can ask again.
+   */
+  maxToolCallsPerReply?: number;
+  /** Most tool calls of one reply running at once (1 to 1000, default 8); the others wait their turn. */
+  toolConcurrency?: number;
+  /**
+   * Deadline of one tool call in ms (1 to 2 147 483 647, default 120 000); a tool's own `timeoutMs`
+   * overrides it. A call past it ends with the error result `timeout` and its `ctx.signal` aborts.
+   */
+  toolTimeoutMs?: number;
   /** USD per million tokens by model id, merged over the shipped table. */
   pricing?: PricingTable;
 }
@@ -18,8 +32,11 @@ export interface AgentOptions {
 export interface ToolContext {
   toolCallId: string;
   agentId: string;
-  /** The run's AbortSignal, if the caller passed one. */
-  signal?: AbortSignal;
+  /**
+   * Aborts when the run is cancelled (the caller's AbortSignal) or the call passes its deadline
+   * (`timeoutMs`): a tool that does slow work should pass it on (to fetch, a database driver).
+   */
+  signal: AbortSignal;
   /**
    * Pauses the run for a human and resolves with their answer once the run is resumed. Resuming
    * re-runs this tool from its start, so keep the work before the pause idempotent.
@@ -32,5 +49,7 @@ export interface Tool<Args = any> {
   description: string;
   /** JSON Schema of the arguments; calls that do not match become an error result for the model. */
   inputSchema: Record<string, unknown>;
+  /** Deadline of one call in ms (1 to 2 147 483 647); default: the agent's `toolTimeoutMs`. */
+  timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): unknown | Promise<unknown>;
 }

@@ -40,6 +40,7 @@ function checkResumable(top: Runner, subflowPath: readonly string[]): void {
         `cannot resume a pause at "${stageIds.pathKey(mountPath)}": footprintjs cannot continue a run through ` +
           `${runner.kind} "${runner.id}" from inside its members ${depth === 0 ? 'at the top level' : 'when it is nested'}; ` +
           'mount the pausing member in a Sequence step (optionally through Conditionals) instead',
+        'not_resumable',
       );
     }
     const next = runner.members().find((member) => member.mountId === segment)?.runner;

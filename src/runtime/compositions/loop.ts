@@ -8,7 +8,7 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
-import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
+import { checkNumber, ConfigError, numberSetting, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
@@ -128,20 +128,15 @@ export class LoopBuilder {
 
   /** Runs exactly n passes (1..LOOP_CEILING). */
   times(n: number): this {
-    if (!Number.isInteger(n) || n < 1 || n > LOOP_CEILING) {
-      throw new ConfigError(`${this.owner()}: times(n) needs a whole number from 1 to ${LOOP_CEILING} (got ${n})`);
-    }
-    this.setStop({ kind: 'times', passes: n });
+    const passes = checkNumber(this.owner(), 'times(n)', n, { min: 1, max: LOOP_CEILING });
+    this.setStop({ kind: 'times', passes });
     return this;
   }
 
   /** Runs until `done` holds for a pass's output, at most `maxPasses` (default and limit LOOP_CEILING). */
   until(done: UntilFn, options: { maxPasses?: number } = {}): this {
     if (typeof done !== 'function') throw new ConfigError(`${this.owner()}: until() takes a function`);
-    const maxPasses = options.maxPasses ?? LOOP_CEILING;
-    if (!Number.isInteger(maxPasses) || maxPasses < 1 || maxPasses > LOOP_CEILING) {
-      throw new ConfigError(`${this.owner()}: maxPasses must be a whole number from 1 to ${LOOP_CEILING} (got ${maxPasses})`);
-    }
+    const maxPasses = numberSetting(this.owner(), 'maxPasses', options?.maxPasses, { min: 1, max: LOOP_CEILING }, LOOP_CEILING);
     this.setStop({ kind: 'until', done, maxPasses });
     return this;
   }

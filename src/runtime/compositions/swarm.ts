@@ -19,7 +19,7 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
+import { ConfigError, numberSetting, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
@@ -106,10 +106,7 @@ export class Swarm extends Composition {
     const owner = `swarm "${this.id}"`;
     if (!Array.isArray(options.agents) || options.agents.length === 0) throw new ConfigError(`${owner} needs at least one agent`);
     if (typeof options.route !== 'function') throw new ConfigError(`${owner} needs a route function`);
-    const maxHandoffs = options.maxHandoffs ?? DEFAULT_MAX_HANDOFFS;
-    if (!Number.isInteger(maxHandoffs) || maxHandoffs < 1 || maxHandoffs > MAX_HANDOFFS_CEILING) {
-      throw new ConfigError(`${owner}: maxHandoffs must be a whole number from 1 to ${MAX_HANDOFFS_CEILING} (got ${maxHandoffs})`);
-    }
+    const maxHandoffs = numberSetting(owner, 'maxHandoffs', options.maxHandoffs, { min: 1, max: MAX_HANDOFFS_CEILING }, DEFAULT_MAX_HANDOFFS);
     const reserved = prelude ? [...STAGES, prelude.mountId] : STAGES;
     const agents: MountedMember[] = [];
     for (const agent of options.agents) {

@@ -12,6 +12,7 @@ import { isRecord, optional } from './guards.js';
 import { postForEvents, postJson } from './http.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { transportSettings, type TransportOptions } from './transport.js';
+import { numberSetting, RULES } from '../run/settings.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface AnthropicOptions extends TransportOptions {
@@ -47,7 +48,7 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     captureContent: options.captureContent,
   });
   const { boundary, server } = connection;
-  const defaultMaxTokens = options.maxTokens ?? 1024;
+  const defaultMaxTokens = numberSetting(name, 'maxTokens', options.maxTokens, RULES.maxTokens, 1024);
   const transport = transportSettings(name, options);
   return {
     name,

@@ -12,6 +12,7 @@
  */
 import type { TokenUsage } from '../../events/index.js';
 import { ConfigError } from '../run/errors.js';
+import { optionalNumber, RULES } from '../run/settings.js';
 import { ProviderError } from './errors.js';
 import { chunksOf } from './scriptedChunks.js';
 import { scriptedReplyProblem } from './scriptedReply.js';
@@ -73,6 +74,7 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
   const instance = ++instances;
   let callCount = 0;
   const name = options.name ?? 'scripted';
+  optionalNumber(`scripted provider "${name}"`, 'delayMs', options.delayMs, RULES.delayMs);
   if (Array.isArray(options.replies)) {
     options.replies.forEach((reply: unknown, index) => {
       const problem = scriptedReplyProblem(reply);

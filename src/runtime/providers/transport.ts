@@ -4,6 +4,7 @@
  * their defaults.
  */
 import { ConfigError } from '../run/errors.js';
+import { numberSetting, RULES } from '../run/settings.js';
 
 export type FetchLike = typeof globalThis.fetch;
 
@@ -15,7 +16,7 @@ export interface TransportOptions {
    * longer than this as long as it keeps arriving).
    */
   timeoutMs?: number;
-  /** Extra attempts after a retryable failure. Default 2, so at most 3 attempts. */
+  /** Extra attempts after a retryable failure (0 to 100). Default 2, so at most 3 attempts. */
   maxRetries?: number;
   /** Backoff before the first retry (ms), doubling after that, with jitter. Default 200. */
   retryBaseMs?: number;
@@ -51,16 +52,16 @@ export interface TransportSettings {
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+/** The settings with their defaults; each goes through the runtime's one settings check (run/settings.ts). */
 export function transportSettings(provider: string, options: TransportOptions): TransportSettings {
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  if (typeof maxResponseBytes !== 'number' || !Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw new ConfigError(`${provider}: maxResponseBytes must be a positive whole number of bytes, got ${typeof maxResponseBytes === 'number' ? String(maxResponseBytes) : `a ${typeof maxResponseBytes}`}`);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new ConfigError(`${provider}: fetch must be a function like the global fetch`, { field: 'fetch' });
   }
   return {
-    timeoutMs: options.timeoutMs ?? 120_000,
-    maxRetries: options.maxRetries ?? 2,
-    retryBaseMs: options.retryBaseMs ?? 200,
-    maxResponseBytes,
+    timeoutMs: numberSetting(provider, 'timeoutMs', options.timeoutMs, RULES.timeoutMs, 120_000),
+    maxRetries: numberSetting(provider, 'maxRetries', options.maxRetries, RULES.maxRetries, 2),
+    retryBaseMs: numberSetting(provider, 'retryBaseMs', options.retryBaseMs, RULES.delayMs, 200),
+    maxResponseBytes: numberSetting(provider, 'maxResponseBytes', options.maxResponseBytes, { min: 1, max: Number.MAX_SAFE_INTEGER }, DEFAULT_MAX_RESPONSE_BYTES),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
 }

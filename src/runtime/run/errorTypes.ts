@@ -8,8 +8,14 @@ import type { ProviderErrorKind } from '../providers/errors.js';
 
 /** The fixed values, by what reports them. */
 export const FIXED_ERROR_TYPES = {
-  /** run.failed (and the run span) when the caller's AbortSignal fired. */
+  /** run.failed (and the run span), and a tool call it cut short, when the caller's AbortSignal fired. */
   cancelled: 'cancelled',
+  /** A tool call past its deadline (the agent's toolTimeoutMs or the tool's timeoutMs). */
+  toolTimeout: 'timeout',
+  /** A tool call past the agent's maxToolCallsPerReply: not run. */
+  tooManyCalls: 'too_many_calls',
+  /** Something thrown that is not an Error and declares no usable errorType (the conventions' fallback). */
+  other: '_OTHER',
   /** A tool call naming no tool the agent has. */
   unknownTool: 'unknown_tool',
   /** A tool call whose arguments fail the tool's JSON schema. */
@@ -49,6 +55,8 @@ export const ERROR_TYPE_DOCS: readonly ErrorTypeDoc[] = [
   ...Object.entries(PROVIDER_KINDS).map(([kind, means]) => ({ value: kind, where: MODEL_CALL, means })),
   { value: FIXED_ERROR_TYPES.unknownTool, where: TOOL_CALL, means: 'the model called a tool the agent does not have' },
   { value: FIXED_ERROR_TYPES.invalidArgs, where: TOOL_CALL, means: "the model's arguments fail the tool's input schema" },
+  { value: FIXED_ERROR_TYPES.toolTimeout, where: TOOL_CALL, means: "the tool did not finish within its deadline (toolTimeoutMs, or the tool's timeoutMs)" },
+  { value: FIXED_ERROR_TYPES.tooManyCalls, where: TOOL_CALL, means: 'the model asked for more tool calls in one reply than maxToolCallsPerReply; this one was not run' },
   { value: FIXED_ERROR_TYPES.skillRejected, where: TOOL_CALL, means: 'the model asked read_skill for a skill it may not reach from the current one' },
   {
     value: '{error class}',
@@ -56,6 +64,11 @@ export const ERROR_TYPE_DOCS: readonly ErrorTypeDoc[] = [
     where: `${TOOL_CALL}; a failed member: its span, branch_end`,
     means: 'a tool (or a member) threw an error that declares no errorType: its class name',
   },
+  {
+    value: FIXED_ERROR_TYPES.other,
+    where: `${TOOL_CALL}; a failed member: its span, branch_end`,
+    means: 'a thrown value that is not an Error (a string, null, a plain object), or a class name or errorType that is not a short identifier',
+  },
   { value: FIXED_ERROR_TYPES.branchWithoutOutput, where: 'a Parallel branch: branch_end', means: 'a Parallel branch ended without an output or an error' },
-  { value: FIXED_ERROR_TYPES.cancelled, where: 'a run: the run span, run.failed', means: "the run was cancelled through the caller's AbortSignal" },
+  { value: FIXED_ERROR_TYPES.cancelled, where: `a run: the run span, run.failed; ${TOOL_CALL}`, means: "the run was cancelled through the caller's AbortSignal (a tool call it cut short too)" },
 ];

@@ -3,6 +3,8 @@
  * run's failure names where it happened even when the error comes from deep inside a composition.
  */
 import { markOwnText, type MemberRef } from '../../events/index.js';
+import { FIXED_ERROR_TYPES } from './errorTypes.js';
+import { safeStringify } from './safeJson.js';
 
 const ORIGIN = Symbol.for('footprint-otel.failure-origin');
 
@@ -39,42 +41,105 @@ export class RunFailedError extends Error {
   }
 }
 
-/** Thrown when a checkpoint does not belong to the runner asked to resume it, or is malformed. */
+/** Why a checkpoint was refused (docs/checkpoints.md says what each protects). */
+export type CheckpointRefusal =
+  /** Not a checkpoint of this format, or missing a part. */
+  | 'malformed'
+  /** Made by another runner (its kind or id). */
+  | 'other_runner'
+  /** Its id, run id or runner was changed, or the runner's chart is not the one that paused. */
+  | 'altered'
+  /** It was resumed before (a checkpoint resumes at most once). */
+  | 'already_resumed'
+  /** The checkpoint store could not say whether it was resumed before. */
+  | 'store_failed'
+  /** The pause sits where footprintjs cannot continue the run from. */
+  | 'not_resumable';
+
+/** Thrown by resume() when a checkpoint cannot be resumed; `reason` says why. */
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
+  readonly reason: CheckpointRefusal;
   /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
   static {
     markOwnText(this);
   }
+  constructor(message: string, reason: CheckpointRefusal = 'malformed', options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
 }
 
-/** Thrown at build time when a runner is configured in a way that cannot work. */
+/**
+ * Thrown when a setting cannot work: at build time for a runner's or provider's options, at call
+ * time for run options. `field` names the setting when the error is about one (run/settings.ts).
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  readonly field?: string;
   /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
   static {
     markOwnText(this);
   }
-}
-
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  try {
-    return String(error);
-  } catch {
-    return 'unprintable error';
+  constructor(message: string, options: { field?: string } = {}) {
+    super(message);
+    this.field = options.field;
   }
 }
 
-/** The error's declared errorType, else its class name (errorClass). */
+/**
+ * A readable, safe description of anything thrown: `Name: message` for an Error; the text of a thrown
+ * string; for anything else what it is and a bounded JSON rendering, never "[object Object]". It
+ * never throws, whatever getters or proxies the value hides.
+ */
+export function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const name = typeof error.name === 'string' && error.name !== '' ? error.name : 'Error';
+      const message = typeof error.message === 'string' ? error.message : '';
+      return message === '' ? name : `${name}: ${message}`;
+    }
+    if (typeof error === 'string') return error === '' ? 'an empty string was thrown (not an Error)' : error;
+    if (error === null || error === undefined) return `${String(error)} was thrown (not an Error)`;
+    if (typeof error === 'function') return 'a function was thrown (not an Error)';
+    if (typeof error !== 'object') return `a ${typeof error} was thrown (not an Error): ${String(error)}`;
+    const kind = Array.isArray(error) ? 'an array' : 'an object';
+    const json = safeStringify(error);
+    const shown = json.length > MAX_RENDERED_CHARS ? `${json.slice(0, MAX_RENDERED_CHARS)}…` : json;
+    return shown === '' ? `${kind} was thrown (not an Error)` : `${kind} was thrown (not an Error): ${shown}`;
+  } catch {
+    return 'an unreadable value was thrown (not an Error)';
+  }
+}
+
+/** How much of a thrown non-Error's JSON a description keeps. */
+const MAX_RENDERED_CHARS = 1_000;
+
+/**
+ * The low-cardinality `error.type` of anything thrown: the `errorType` it declares (runtime errors
+ * do), else its class name (errorClass); `_OTHER` (the semantic conventions' fallback) for a value
+ * that is not an Error, and for a declared type or class name that is not a short identifier.
+ */
 export function errorType(error: unknown): string {
-  if (error && typeof error === 'object' && 'errorType' in error && typeof error.errorType === 'string') {
-    return error.errorType;
+  try {
+    const declared = error !== null && typeof error === 'object' ? (error as { errorType?: unknown }).errorType : undefined;
+    if (isTypeName(declared)) return declared;
+  } catch {
+    return FIXED_ERROR_TYPES.other;
   }
   return errorClass(error);
 }
 
-/** The error's class name ('TypeError'), or the type of a thrown non-Error ('string'). */
+/** The error's class name ('TypeError'), or `_OTHER` for a thrown non-Error or an unusable name. */
 export function errorClass(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+  try {
+    return error instanceof Error && isTypeName(error.name) ? error.name : FIXED_ERROR_TYPES.other;
+  } catch {
+    return FIXED_ERROR_TYPES.other;
+  }
+}
+
+/** A value that may label a metric series or a span's error.type: a short identifier ('429', 'TypeError', 'invalid_args'). */
+function isTypeName(value: unknown): value is string {
+  return typeof value === 'string' && /^[\w.:-]{1,64}$/.test(value);
 }

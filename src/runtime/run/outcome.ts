@@ -16,14 +16,14 @@ export type RunOutcome =
   | { status: 'failed'; error: unknown; origin?: FailureOrigin }
   | { status: 'cancelled'; error: unknown; origin?: FailureOrigin };
 
-/** The outcome as telemetry and the CLI label it: cancelled counts as an error (error.type says which). */
-export type RunOutcomeLabel = 'ok' | 'stopped_early' | 'error' | 'paused';
+/** The outcome as telemetry and the CLI label it. */
+export type RunOutcomeLabel = 'ok' | 'stopped_early' | 'error' | 'cancelled' | 'paused';
 
 const LABELS: { readonly [S in RunOutcome['status']]: RunOutcomeLabel } = {
   answered: 'ok',
   stopped_early: 'stopped_early',
   failed: 'error',
-  cancelled: 'error',
+  cancelled: 'cancelled',
   paused: 'paused',
 };
 

@@ -23,8 +23,10 @@ import {
   type Unsubscribe,
 } from '../../events/index.js';
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
+import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 import { withHub } from './context.js';
-import { describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
@@ -39,6 +41,11 @@ export type RunInput = string | { message: string };
 export interface RunOptions {
   signal?: AbortSignal;
   sessionId?: string;
+}
+
+export interface ResumeOptions extends RunOptions {
+  /** Where resumed checkpoint ids are kept (default: one in-memory store per process; docs/checkpoints.md). */
+  checkpointStore?: CheckpointStore;
 }
 
 export type RunResult = string | Paused;
@@ -133,7 +140,13 @@ export abstract class Runner {
   run(input: RunInput, options: RunOptions = {}): Promise<RunResult> {
     const message = messageOf(input, 'run');
     if (message instanceof TypeError) return Promise.reject(message);
-    return this.execute(newId('run'), options, { start: startWith(message, options.signal) });
+    let signal: AbortSignal | undefined;
+    try {
+      signal = runSignal(`${this.kind} "${this.id}": run()`, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.execute(newId('run'), options, { start: startWith(message, signal) });
   }
 
   /**
@@ -147,24 +160,34 @@ export abstract class Runner {
    */
   stream(input: RunInput, options: RunOptions = {}): RunStream {
     const message = messageOf(input, 'stream');
-    return new RunStream(options.signal, (signal, stream) =>
-      message instanceof TypeError
-        ? Promise.reject(message)
-        : this.execute(newId('run'), { ...options, signal }, { start: startWith(message, signal), stream }),
-    );
+    const checked = checkedSignal(`${this.kind} "${this.id}": stream()`, options);
+    return new RunStream(checked.signal, (signal, stream) => {
+      if (checked.problem) return Promise.reject(checked.problem);
+      if (message instanceof TypeError) return Promise.reject(message);
+      return this.execute(newId('run'), { ...options, signal }, { start: startWith(message, signal), stream });
+    });
   }
 
-  /** Continues a paused run from its checkpoint (on this or a new instance, in any process). */
-  async resume(checkpoint: unknown, answer: unknown, options: RunOptions = {}): Promise<RunResult> {
+  /**
+   * Continues a paused run from its checkpoint (on this or a new instance, in any process), at most
+   * once per checkpoint: a checkpoint already resumed (as `options.checkpointStore` says; by default
+   * this process's store) is refused with CheckpointError 'already_resumed'.
+   */
+  async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult> {
+    const signal = runSignal(`${this.kind} "${this.id}": resume()`, options);
     const saved = this.resumable(checkpoint);
-    return this.execute(saved.runId, options, resumeWith(saved, answer, options.signal));
+    await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
+    return this.execute(saved.runId, options, resumeWith(saved, answer, signal));
   }
 
   /** resume(), streamed as stream() is. */
-  resumeStream(checkpoint: unknown, answer: unknown, options: RunOptions = {}): RunStream {
+  resumeStream(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): RunStream {
+    const checked = checkedSignal(`${this.kind} "${this.id}": resumeStream()`, options);
     // async: a checkpoint resume() refuses fails the stream (and its result) the same way.
-    return new RunStream(options.signal, async (signal, stream) => {
+    return new RunStream(checked.signal, async (signal, stream) => {
+      if (checked.problem) throw checked.problem;
       const saved = this.resumable(checkpoint);
+      await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
       return this.execute(saved.runId, { ...options, signal }, { ...resumeWith(saved, answer, signal), stream });
     });
   }
@@ -259,6 +282,37 @@ function resumeWith(saved: Checkpoint, answer: unknown, signal: AbortSignal | un
     resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store },
     start: (executor) => executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
   };
+}
+
+/** Claims the checkpoint's id in `store`: a second resume of one checkpoint is refused, whatever the store says went wrong. */
+async function claimOnce(checkpoint: Checkpoint, store: CheckpointStore): Promise<void> {
+  let claimed: boolean;
+  try {
+    claimed = (await store.claim(checkpoint.id, { runId: checkpoint.runId, runner: checkpoint.runner })) === true;
+  } catch (error) {
+    throw new CheckpointError(`checkpoint ${checkpoint.id}: the checkpoint store failed to claim it (${describeError(error)}); not resumed`, 'store_failed', { cause: error });
+  }
+  if (!claimed) {
+    throw new CheckpointError(
+      `checkpoint ${checkpoint.id} of run ${checkpoint.runId} was already resumed; a checkpoint resumes at most once`,
+      'already_resumed',
+    );
+  }
+}
+
+/** The run options' signal, checked at the call (ConfigError for options or a signal that cannot work). */
+function runSignal(owner: string, options: unknown): AbortSignal | undefined {
+  if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object ({ signal?, sessionId? })`, { field: 'options' });
+  return optionalSignal(owner, 'signal', (options as RunOptions).signal);
+}
+
+/** runSignal() for a stream: the problem is kept for the stream to fail with, not thrown at the call. */
+function checkedSignal(owner: string, options: unknown): { signal?: AbortSignal; problem?: unknown } {
+  try {
+    return { signal: runSignal(owner, options) };
+  } catch (problem) {
+    return { problem };
+  }
 }
 
 function finish(sessions: RunSession[], outcome: RunOutcome): void {

@@ -7,7 +7,7 @@
  */
 import type { BrainChoice } from '../../events/index.js';
 import type { LLMProvider } from '../providers/index.js';
-import { ConfigError } from '../run/index.js';
+import { checkNumber, ConfigError } from '../run/index.js';
 import type { SkillGraph } from './graph.js';
 
 export interface BrainSpec {
@@ -61,9 +61,7 @@ export function resolveBrains(
   }
   let escalationBrain: Brains['escalation'];
   if (escalation) {
-    if (!Number.isInteger(escalation.afterRefusals) || escalation.afterRefusals < 1) {
-      throw new ConfigError(`escalation: afterRefusals must be a whole number >= 1 (got ${escalation.afterRefusals})`);
-    }
+    checkNumber('escalation', 'afterRefusals', escalation.afterRefusals, { min: 1, max: 1_000 });
     escalationBrain = {
       ...complete(escalation, fallback, 'the escalation brain'),
       via: 'escalation',

@@ -4,7 +4,7 @@
  * returns a finding the moment a guard trips. Plain JSON, so it lives in the turn's state and a paused
  * turn resumes with it. The agent acts on a finding itself (agent/stages/routeGuard.ts).
  */
-import { ConfigError } from '../run/index.js';
+import { ConfigError, numberSetting } from '../run/index.js';
 import { extendStreak, pingPongDue, type PingPongStreak } from './pingPong.js';
 import { addRejection, rejectedCapDue, type RejectionRun } from './rejectedCap.js';
 
@@ -52,20 +52,15 @@ export interface Finding {
 }
 
 const ON_TRIP: readonly OnTrip[] = ['label', 'stop', 'escalate'];
+const OWNER = 'skillGraph options';
 
 /** The guard an agent's options describe; a ConfigError names the option that cannot work. */
 export function routeGuardOf(options: RouteGuardOptions): RouteGuard {
-  const pingPongWindow = options.pingPongWindow ?? 4;
-  const maxRejectedRetries = options.maxRejectedRetries ?? 3;
+  const pingPongWindow = numberSetting(OWNER, 'pingPongWindow', options.pingPongWindow, { min: 2, max: 1_000 }, 4);
+  const maxRejectedRetries = numberSetting(OWNER, 'maxRejectedRetries', options.maxRejectedRetries, { min: 1, max: 1_000 }, 3);
   const onTrip = options.onTrip ?? 'label';
-  if (!Number.isInteger(pingPongWindow) || pingPongWindow < 2) {
-    throw new ConfigError(`skillGraph options: pingPongWindow must be a whole number >= 2 (got ${pingPongWindow})`);
-  }
-  if (!Number.isInteger(maxRejectedRetries) || maxRejectedRetries < 1) {
-    throw new ConfigError(`skillGraph options: maxRejectedRetries must be a whole number >= 1 (got ${maxRejectedRetries})`);
-  }
   if (!ON_TRIP.includes(onTrip)) {
-    throw new ConfigError(`skillGraph options: onTrip must be one of ${ON_TRIP.join(', ')} (got ${String(onTrip)})`);
+    throw new ConfigError(`${OWNER}: onTrip must be one of ${ON_TRIP.join(', ')} (got ${String(onTrip)})`, { field: 'onTrip' });
   }
   return { limits: { pingPongWindow, maxRejectedRetries }, onTrip };
 }

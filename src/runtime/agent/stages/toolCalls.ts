@@ -21,6 +21,9 @@ export function toolCallsStage(config: AgentConfig) {
   return async (scope: AgentScope) => {
     const iteration = new ToolIteration(scope, config);
     const outcomes = await iteration.runAll();
+    // A cancelled run ends here, at the stage its tools were cut short in: no cancelled call's text
+    // reaches the conversation, and the next stage does not fail a second time.
+    scope.$getEnv().signal?.throwIfAborted();
     const pause = iteration.pause.request;
     if (pause) pauseRun(scope, { config, iteration, outcomes, pause });
     finishIteration(scope, { config, iteration, outcomes });

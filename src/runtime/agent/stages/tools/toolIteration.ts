@@ -3,15 +3,22 @@
  * pause (reused, not reported again), a read_skill request (answered by the skill cursor), or a user
  * tool (validated and run by the tool runner). Every call's end is reported the moment it settles,
  * so its span ends when the tool did. A pause asked for by one tool is kept by the latch.
+ *
+ * Bounds (AgentOptions): at most `maxToolCallsPerReply` calls of the reply run, the rest are answered
+ * `too_many_calls` without running; at most `toolConcurrency` run at once, the rest wait (a call is
+ * reported as started when it starts, not while it waits). Once the run is cancelled, a waiting call
+ * never starts.
  */
 import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
 import { READ_SKILL, type SkillTurnState } from '../../../skills/cursor.js';
 import type { AgentConfig } from '../../config.js';
 import type { AgentState, SavedToolResult } from '../../state.js';
-import { runToolCall, type ToolOutcome } from '../../toolRunner.js';
+import { FIXED_ERROR_TYPES } from '../../../run/errorTypes.js';
+import { cancelledOutcome, runToolCall, type ToolOutcome } from '../../toolRunner.js';
 import { toolSpec } from '../callLLM.js';
 import type { AgentScope } from '../scope.js';
+import { ConcurrencyGate } from './concurrencyGate.js';
 import { PauseLatch } from './pauseLatch.js';
 import { answerReadSkill } from './readSkillCall.js';
 
@@ -39,14 +46,47 @@ export class ToolIteration {
     this.pause = new PauseLatch(scope, this.agentId);
   }
 
-  /** Runs every call concurrently; resolves once all have settled. */
+  /** Runs the calls within the agent's bounds; resolves once all have settled, in the model's order. */
   runAll(): Promise<ToolOutcome[]> {
-    return Promise.all(this.calls.map((call) => this.runOne(call)));
+    const { maxCallsPerReply, concurrency } = this.config.toolLimits;
+    const gate = new ConcurrencyGate(concurrency);
+    return Promise.all(
+      this.calls.map((call, index) => {
+        const saved = this.done[call.id];
+        if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
+        if (index >= maxCallsPerReply) return this.refuse(call, index, maxCallsPerReply);
+        return gate.run(() => this.runOne(call));
+      }),
+    );
   }
 
   private async runOne(call: ToolCall): Promise<ToolOutcome> {
-    const saved = this.done[call.id];
-    if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
+    if (this.runSignal?.aborted) return cancelledOutcome(call, 0);
+    this.reportStart(call);
+    const outcome = await this.execute(call);
+    this.reportEnd(outcome, this.pause.request?.call.id === call.id);
+    return outcome;
+  }
+
+  /** A call past maxToolCallsPerReply: reported, never run, and the model is told why. */
+  private refuse(call: ToolCall, index: number, cap: number): ToolOutcome {
+    this.reportStart(call);
+    const outcome: ToolOutcome = {
+      call,
+      status: 'too_many_calls',
+      text: `Tool call not run: this reply asked for ${this.calls.length} tool calls and at most ${cap} run per reply. Ask again for the ones you still need.`,
+      error: { type: FIXED_ERROR_TYPES.tooManyCalls, message: `call ${index + 1} of ${this.calls.length} in one reply; at most ${cap} run` },
+      durationMs: 0,
+    };
+    this.reportEnd(outcome, false);
+    return outcome;
+  }
+
+  private get runSignal(): AbortSignal | undefined {
+    return this.scope.$getEnv().signal;
+  }
+
+  private reportStart(call: ToolCall): void {
     emit(this.scope, 'footprint.stream.tool_start', {
       agentId: this.agentId,
       iteration: this.iteration,
@@ -56,9 +96,6 @@ export class ToolIteration {
       parallelCount: this.calls.length,
       args: call.args,
     });
-    const outcome = await this.execute(call);
-    this.reportEnd(outcome, this.pause.request?.call.id === call.id);
-    return outcome;
   }
 
   /** The description the model was given for this tool (read_skill's depends on the cursor). */
@@ -73,9 +110,9 @@ export class ToolIteration {
     }
     const compiled = this.available.includes(call.name) ? this.config.tools.get(call.name) : undefined;
     return runToolCall(call, compiled, this.available, {
-      toolCallId: call.id,
       agentId: this.agentId,
-      signal: this.scope.$getEnv().signal,
+      runSignal: this.runSignal,
+      timeoutMs: this.config.toolLimits.timeoutMs,
       pause: (question: string) => this.pause.pause(call, question),
     });
   }
