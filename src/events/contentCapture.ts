@@ -27,9 +27,14 @@ export function markOwnText(errorClass: { prototype: object }): void {
   Object.defineProperty(errorClass.prototype, OWN_TEXT, { value: true });
 }
 
-/** True for an error of a class marked with markOwnText. */
+/** True for an error of a class marked with markOwnText; false for anything else, even a value whose reads throw. */
 export function hasOwnText(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[OWN_TEXT] === true;
+  if (typeof error !== 'object' || error === null) return false;
+  try {
+    return (error as Record<symbol, unknown>)[OWN_TEXT] === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The EventError flag for a thrown value: `{ ownText: true }` for footprint-otel's typed errors, else nothing. */

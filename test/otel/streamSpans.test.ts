@@ -210,7 +210,7 @@ describe('a stream ended early', () => {
     const spans = sdk.spans();
     expect(sdk.unended()).toEqual([]);
     const root = spans.find((s) => s.name === 'invoke_agent Slow')!;
-    expect([root.attributes['footprint.run.outcome'], root.attributes['error.type']]).toEqual(['error', 'cancelled']);
+    expect([root.attributes['footprint.run.outcome'], root.attributes['error.type']]).toEqual(['cancelled', 'cancelled']);
     const chat = spans.find((s) => s.name === 'chat m1')!;
     expect(chat.attributes['error.type']).toBe('aborted');
     const caller = spans.find((s) => s.name === 'caller')!;
@@ -325,7 +325,7 @@ describe('a stream ended early, over HTTP', () => {
     await server.requests[0]!.droppedByClient;
     expect(sdk.unended()).toEqual([]);
     const root = sdk.spans().find((s) => s.name === 'invoke_agent Slow')!;
-    expect([root.attributes['footprint.run.outcome'], root.attributes['error.type']]).toEqual(['error', 'cancelled']);
+    expect([root.attributes['footprint.run.outcome'], root.attributes['error.type']]).toEqual(['cancelled', 'cancelled']);
   }
 
   it('a break after the first chunk drops the request', async () => {
