@@ -1,10 +1,10 @@
 /**
  * The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`.
- * Exit status: 0 done; 1 an error (reported in one line, e.g. an unreadable trace file or an OTLP endpoint without a scheme); 2 a usage error (a bad flag or flag value); 3 the demo ran but every
+ * Exit status: 0 done; 1 an error (reported in one line, e.g. an unreadable trace file, or a telemetry variable no exporter can use: an OTLP endpoint without a scheme, an unknown exporter or protocol, a malformed header list); 2 a usage error (a bad flag or flag value); 3 the demo ran but every
  * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
  * SIGTERM (after winding down and reporting).
  */
-import { EndpointError } from '../telemetry/index.js';
+import { TelemetryConfigError } from '../telemetry/index.js';
 import { CliError, parseCommand, USAGE, UsageError } from './args.js';
 import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js';
 import { exitStatusFor, Interrupts } from './interrupts.js';
@@ -63,7 +63,7 @@ main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
   if (error instanceof UsageError) {
     console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
     exitAfterOutput(2);
-  } else if (error instanceof CliError || error instanceof EndpointError) {
+  } else if (error instanceof CliError || error instanceof TelemetryConfigError) {
     console.error(`footprint-otel: ${error.message}`);
     exitAfterOutput(1);
   } else {

@@ -5,10 +5,11 @@
  * OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, none; a comma list; default otlp;
  * "none" anywhere in the list turns the signal off, as NodeSDK does for metrics) and
  * OTEL_EXPORTER_OTLP_{TRACES,METRICS}_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf by
- * default, http/json, grpc). Endpoint, headers, timeout, compression and temporality variables are
+ * default, http/json, grpc). Where NodeSDK warns and exports nothing (an unknown exporter or
+ * protocol, a header list the exporters would drop), checkExporterSettings() refuses the value in
+ * one line before anything starts: telemetry silently going nowhere is the worse failure. Endpoint, headers, timeout, compression and temporality variables are
  * read by the OTLP exporters themselves; the endpoint/headers/timeout options override them.
  */
-import { diag } from '@opentelemetry/api';
 import { getStringFromEnv, getStringListFromEnv } from '@opentelemetry/core';
 import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
 import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -18,6 +19,7 @@ import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ConsoleMetricExporter, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { ConsoleSpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { TelemetryConfigError } from './errors.js';
 
 type Signal = 'traces' | 'metrics';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -74,25 +76,62 @@ function chooseExporters<T>(signal: Signal, build: Builders<T>, overrides: Expor
   });
 }
 
-/** OTEL_{SIGNAL}_EXPORTER as a list of known names; "none" anywhere means none; unknown names are reported and skipped. */
+/**
+ * Refuses, in one TelemetryConfigError, an exporter name, an OTLP protocol or an OTLP header list no
+ * exporter can use, for either signal.
+ */
+export function checkExporterSettings(): void {
+  for (const signal of ['traces', 'metrics'] as const) {
+    exporterNames(signal);
+    protocolOf(signal);
+  }
+  for (const variable of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS']) {
+    checkHeaderList(variable);
+  }
+}
+
+/** OTEL_{SIGNAL}_EXPORTER as a list of known names; "none" anywhere means none. */
 function exporterNames(signal: Signal): ExporterName[] {
   const variable = `OTEL_${signal.toUpperCase()}_EXPORTER`;
   const listed = [...new Set(getStringListFromEnv(variable) ?? [])];
+  const unknown = listed.find((name) => name !== 'none' && !(EXPORTER_NAMES as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw new TelemetryConfigError(
+      `${variable}="${getStringFromEnv(variable)}": "${unknown}" is not an exporter; use otlp, console or none (or a comma list of otlp and console)`,
+    );
+  }
   if (listed.includes('none')) return [];
   if (listed.length === 0) return ['otlp'];
-  const known = listed.filter((name): name is ExporterName => (EXPORTER_NAMES as readonly string[]).includes(name));
-  for (const name of listed.filter((n) => !known.includes(n as ExporterName))) {
-    diag.warn(`footprint-otel: ${variable}=${name} is not supported (otlp, console, none); it is ignored`);
-  }
-  return known;
+  return listed as ExporterName[];
 }
 
 function protocolOf(signal: Signal): OtlpProtocol {
-  const variable = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`;
-  const value = (getStringFromEnv(variable) ?? getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL'))?.trim() || 'http/protobuf';
+  const own = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`;
+  const variable = getStringFromEnv(own) !== undefined ? own : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const value = getStringFromEnv(variable)?.trim() || 'http/protobuf';
   if ((PROTOCOLS as readonly string[]).includes(value)) return value as OtlpProtocol;
-  diag.warn(`footprint-otel: OTLP protocol "${value}" is not supported (${PROTOCOLS.join(', ')}); using http/protobuf`);
-  return 'http/protobuf';
+  throw new TelemetryConfigError(`${variable}="${value}" is not an OTLP protocol; use ${PROTOCOLS.slice(0, -1).join(', ')} or ${PROTOCOLS.at(-1)}`);
+}
+
+/**
+ * The W3C-baggage-style list the OTLP exporters parse (key=value, comma-separated), which they drop
+ * entry by entry when malformed. Never quotes a value: headers carry credentials.
+ */
+function checkHeaderList(variable: string): void {
+  const entries = (getStringFromEnv(variable) ?? '').split(',').map((entry) => entry.trim());
+  const count = entries.filter((entry) => entry !== '').length;
+  let position = 0;
+  for (const entry of entries) {
+    if (entry === '') continue;
+    position++;
+    const equals = entry.indexOf('=');
+    const problem = equals < 0 ? 'has no "="' : equals === 0 ? 'has no name before "="' : undefined;
+    if (problem !== undefined) {
+      throw new TelemetryConfigError(
+        `${variable} is not a header list: entry ${position} of ${count} ${problem}; write key=value pairs separated by commas, e.g. api-key=<secret>,x-team=agents`,
+      );
+    }
+  }
 }
 
 interface OtlpConfig {

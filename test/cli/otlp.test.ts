@@ -95,6 +95,22 @@ describe('an OTLP endpoint without a scheme', () => {
   }, 60_000);
 });
 
+describe('an exporter no one can use (OTEL_TRACES_EXPORTER=bogus)', () => {
+  const temp = tempDir('otlp-bogus');
+  afterAll(() => temp.remove());
+
+  it('is refused in one line naming the variable and its values, before any run, with exit status 1', async () => {
+    const result = await cli([], { cwd: temp.dir, env: { OTEL_TRACES_EXPORTER: 'bogus' } });
+    expect(result).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: 'footprint-otel: OTEL_TRACES_EXPORTER="bogus": "bogus" is not an exporter; use otlp, console or none (or a comma list of otlp and console)\n',
+    });
+    expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
+  }, 60_000);
+});
+
 describe('a live OTLP receiver', () => {
   const temp = tempDir('otlp-up');
   afterAll(() => temp.remove());

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, registerInstrument, scripted } from '../../src/index.js';
 import { metricsInstrument } from '../../src/otel/metrics/index.js';
 import { DETAIL_ENV, tracingInstrument } from '../../src/otel/index.js';
-import { listSignalFiles, readSpans, startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { listSignalFiles, readSpans, startTelemetry, TelemetryAlreadyStartedError, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
@@ -208,9 +208,14 @@ describe('exporter health in the file default', () => {
 });
 
 describe('startTelemetry', () => {
-  it('returns the running handle when called again, and starts afresh after shutdown', async () => {
-    const { telemetry } = start();
-    expect(startTelemetry({ serviceName: 'other' })).toBe(telemetry);
+  it('refuses a second start while one runs (the first keeps running), and starts afresh after shutdown', async () => {
+    const { telemetry, dir } = start();
+    const second = () => startTelemetry({ serviceName: 'other', endpoint: 'http://127.0.0.1:4318' });
+    expect(second).toThrow(TelemetryAlreadyStartedError);
+    expect(second).toThrow(
+      `startTelemetry() is already running (telemetry to ${dir}/); use the handle the first call returned, or await its shutdown() before starting again`,
+    );
+    expect(trace.getTracer('x').startSpan('still running').isRecording()).toBe(true);
     await telemetry.shutdown();
     expect(trace.getTracer('x').startSpan('after').isRecording()).toBe(false);
     const { telemetry: again } = start();
