@@ -8,18 +8,14 @@
  * default, http/json, grpc). Where NodeSDK warns and exports nothing (an unknown exporter or
  * protocol, a header list the exporters would drop), checkExporterSettings() refuses the value in
  * one line before anything starts: telemetry silently going nowhere is the worse failure. Endpoint, headers, timeout, compression and temporality variables are
- * read by the OTLP exporters themselves; the endpoint/headers/timeout options override them.
+ * read by the OTLP exporters themselves; the endpoint/headers/timeout options override them. The
+ * OTLP exporters are built in otlpExporters.ts, so that a collector's partial success is counted.
  */
 import { getStringFromEnv, getStringListFromEnv } from '@opentelemetry/core';
-import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
-import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ConsoleMetricExporter, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { ConsoleSpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { TelemetryConfigError } from './errors.js';
+import { grpcMetricExporter, grpcSpanExporter, httpMetricExporter, httpSpanExporter } from './otlpExporters.js';
 
 type Signal = 'traces' | 'metrics';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -47,16 +43,16 @@ type Builders<T> = { console: () => T } & Record<OtlpProtocol, (config: OtlpConf
 
 const SPAN_EXPORTERS: Builders<SpanExporter> = {
   console: () => new ConsoleSpanExporter(),
-  'http/protobuf': (config) => new ProtobufTraceExporter(config),
-  'http/json': (config) => new JsonTraceExporter(config),
-  grpc: (config) => new GrpcTraceExporter(config),
+  'http/protobuf': (config) => httpSpanExporter('protobuf', config),
+  'http/json': (config) => httpSpanExporter('json', config),
+  grpc: (config) => grpcSpanExporter(config),
 };
 
 const METRIC_EXPORTERS: Builders<PushMetricExporter> = {
   console: () => new ConsoleMetricExporter(),
-  'http/protobuf': (config) => new ProtobufMetricExporter(config),
-  'http/json': (config) => new JsonMetricExporter(config),
-  grpc: (config) => new GrpcMetricExporter(config),
+  'http/protobuf': (config) => httpMetricExporter('protobuf', config),
+  'http/json': (config) => httpMetricExporter('json', config),
+  grpc: (config) => grpcMetricExporter(config),
 };
 
 export function chooseSpanExporters(overrides: ExporterOverrides): Chosen<SpanExporter>[] {

@@ -12,7 +12,8 @@
  * trouble is reported once through the OTel diag logger; nothing is ever thrown into the app.
  */
 import { diag, type Counter, type Meter } from '@opentelemetry/api';
-import { describeCause, EXIT_DEADLINE, QUEUE_FULL, type LossCause } from './lossCause.js';
+import { describeCause, EXIT_DEADLINE, QUEUE_FULL, REJECTED, type LossCause } from './lossCause.js';
+import type { Rejection } from './partialSuccess.js';
 
 export type Signal = 'traces' | 'metrics';
 
@@ -99,6 +100,34 @@ export class ExportHealth {
     );
   }
 
+  /**
+   * The collector accepted the export but rejected some of its items (an OTLP partial success): those
+   * are lost (`rejected`, at most the export's size), the rest exported. Rejecting none is the
+   * collector's warning, logged once.
+   */
+  exportPartlyRejected(signal: Signal, items: number, rejection: Rejection): void {
+    const rejected = Math.min(items, rejection.rejected);
+    const said = rejection.message === '' ? '' : ` (${quoted(rejection.message)})`;
+    if (rejected === 0) {
+      this.exportSucceeded(signal, items);
+      this.reportOnce(`warning:${signal}`, `footprint-otel: the collector accepted a ${signal} export with a warning${said}`);
+      return;
+    }
+    const health = this.signals[signal];
+    health.inFlight -= items;
+    health.exported += items - rejected;
+    health.lost[REJECTED] = (health.lost[REJECTED] ?? 0) + rejected;
+    if (signal === 'traces') this.lastSpanExportOk = true;
+    if (items > rejected) this.counters[signal]?.add(items - rejected, this.components[signal]);
+    this.counters[signal]?.add(rejected, { ...this.components[signal], 'error.type': REJECTED });
+    const item = EXPORTED[signal].item;
+    this.reportOnce(
+      `export:${signal}:${REJECTED}`,
+      `footprint-otel: the collector accepted a ${signal} export but rejected ${rejected} of its ${items} ${item}${said}; ` +
+        `${item} lost this way are counted in ${EXPORTED[signal].name}{error.type="${REJECTED}"} and not logged again`,
+    );
+  }
+
   spanQueued(): void {
     this.queued++;
   }
@@ -162,6 +191,12 @@ function emptySignal(): SignalHealth {
 
 function copy(health: SignalHealth): SignalHealth {
   return { exported: health.exported, lost: { ...health.lost }, inFlight: health.inFlight };
+}
+
+/** Outside text for a log line: JSON-quoted (control characters escaped), cut to 200 characters. */
+function quoted(text: string): string {
+  const cut = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return JSON.stringify(cut);
 }
 
 function describe(error: unknown): string {
