@@ -20,6 +20,7 @@ import { SpanBackpressure } from './spanBackpressure.js';
 import { emptySummary, formatSummary, summarize, type DemoSummary } from './summary.js';
 import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines } from './telemetryReport.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
+import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
 
 export interface DemoOptions {
@@ -27,7 +28,6 @@ export interface DemoOptions {
   concurrency: number;
   seed: number;
   ticket?: string;
-  color: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
   /** Fires on the first Ctrl-C / SIGTERM: start no more runs, wind down, flush, report. */
@@ -37,7 +37,8 @@ export interface DemoOptions {
 }
 
 export interface DemoResult {
-  lines: string[];
+  /** For stdout, through terminal.ts (which escapes the names, messages and answer they hold). */
+  lines: TerminalLine[];
   /** Telemetry trouble (lost spans or data points, by cause) and unreadable trace lines, for stderr. */
   warnings: string[];
   summary: DemoSummary;
@@ -137,9 +138,9 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const flushed = await withinBound(telemetry.shutdown(), EXIT_FLUSH_BOUND_MS);
   const health = flushed ? telemetry.health() : telemetry.abandonedHealth();
 
-  const lines: string[] = [];
+  const lines: TerminalLine[] = [];
   const warnings: string[] = [];
-  lines.push(...(await waterfallOfOneRun(telemetry, options.color, warnings)));
+  lines.push(...(await waterfallOfOneRun(telemetry, warnings)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
@@ -168,7 +169,7 @@ async function withinBound(work: Promise<void>, boundMs: number): Promise<boolea
 }
 
 /** The waterfall of one of this invocation's runs, read back from its own trace files. */
-async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, warnings: string[]): Promise<string[]> {
+async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[]): Promise<TerminalLine[]> {
   const destination = telemetry.destination;
   if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
   if (destination.kind !== 'files') {
@@ -183,5 +184,5 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, war
   if (!run) return ['(no trace was written)'];
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
   const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
-  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { color, total })];
+  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { total })];
 }

@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { listSignalFiles, type TraceFileProblem } from '../telemetry/index.js';
 import { CliError, UsageError } from './args.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
+import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
 
 export interface ViewOptions {
@@ -15,11 +16,11 @@ export interface ViewOptions {
   trace?: string;
   trips: boolean;
   list: boolean;
-  color: boolean;
 }
 
 export interface ViewResult {
-  lines: string[];
+  /** For stdout, through terminal.ts (which escapes what the telemetry files hold). */
+  lines: TerminalLine[];
   /** What was skipped, one line per kind of problem, for stderr. */
   warnings: string[];
 }
@@ -50,7 +51,7 @@ export async function viewCommand(options: ViewOptions): Promise<ViewResult> {
   const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
   const fragment = run.root ? '' : ', a fragment: its root span is missing';
   return {
-    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { color: options.color, total })],
+    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { total })],
     warnings: problems.lines(),
   };
 }

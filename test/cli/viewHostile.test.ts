@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { viewCommand } from '../../src/cli/view.js';
+import { plainLine } from '../../src/cli/terminal.js';
 import { MAX_DEPTH, MAX_LINES } from '../../src/cli/waterfall.js';
 import { cli, tempDir } from './helpers.js';
 
@@ -49,8 +50,10 @@ describe('view on hostile span trees', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     return file;
   };
-  const view = (file: string, extra: { trace?: string; list?: boolean } = {}) =>
-    viewCommand({ path: file, trips: false, list: false, color: false, ...extra });
+  const view = async (file: string, extra: { trace?: string; list?: boolean } = {}) => {
+    const result = await viewCommand({ path: file, trips: false, list: false, ...extra });
+    return { ...result, lines: result.lines.map(plainLine) };
+  };
 
   it('draws a parent cycle and a span that is its own parent flat, under a note, once each', async () => {
     const file = fileWith(
