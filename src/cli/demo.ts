@@ -18,7 +18,7 @@ import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
 import { Progress } from './progress.js';
 import { SpanBackpressure } from './spanBackpressure.js';
 import { emptySummary, formatSummary, summarize, type DemoSummary } from './summary.js';
-import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines } from './telemetryReport.js';
+import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines, waterfallNote } from './telemetryReport.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
 import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
@@ -172,9 +172,7 @@ async function withinBound(work: Promise<void>, boundMs: number): Promise<boolea
 async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[]): Promise<TerminalLine[]> {
   const destination = telemetry.destination;
   if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
-  if (destination.kind !== 'files') {
-    return ['(the waterfall view reads the telemetry files; with an OTLP endpoint, open the run in Jaeger)'];
-  }
+  if (destination.kind !== 'files') return [waterfallNote(destination)];
   const source: RunSource = {
     path: telemetry.files().traces,
     onProblem: (problem) => warnings.push(`warning: ${problem.file}:${problem.line}: ${problem.reason}`),

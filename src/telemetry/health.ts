@@ -22,6 +22,8 @@ export interface SignalHealth {
   exported: number;
   /** Items lost, by cause. */
   lost: Record<LossCause, number>;
+  /** The first error of each cause, in one line (the collector's or the file system's words, e.g. ENOSPC). */
+  reasons: Record<LossCause, string>;
   /** Items handed to the exporter whose export has not ended yet. */
   inFlight: number;
 }
@@ -91,6 +93,7 @@ export class ExportHealth {
     const health = this.signals[signal];
     health.inFlight -= items;
     health.lost[cause] = (health.lost[cause] ?? 0) + items;
+    health.reasons[cause] ??= describe(error);
     if (signal === 'traces') this.lastSpanExportOk = false;
     this.counters[signal]?.add(items, { ...this.components[signal], 'error.type': cause });
     this.reportOnce(
@@ -117,6 +120,7 @@ export class ExportHealth {
     health.inFlight -= items;
     health.exported += items - rejected;
     health.lost[REJECTED] = (health.lost[REJECTED] ?? 0) + rejected;
+    health.reasons[REJECTED] ??= `the collector rejected ${rejected} of ${items}${said}`;
     if (signal === 'traces') this.lastSpanExportOk = true;
     if (items > rejected) this.counters[signal]?.add(items - rejected, this.components[signal]);
     this.counters[signal]?.add(rejected, { ...this.components[signal], 'error.type': REJECTED });
@@ -137,8 +141,9 @@ export class ExportHealth {
   }
 
   spanDropped(): void {
-    const lost = this.signals.traces.lost;
+    const { lost, reasons } = this.signals.traces;
     lost[QUEUE_FULL] = (lost[QUEUE_FULL] ?? 0) + 1;
+    reasons[QUEUE_FULL] ??= `the span queue of ${this.queueCapacity} was full`;
     this.reportOnce(
       QUEUE_FULL,
       'footprint-otel: the span export queue is full and spans are being dropped; they are counted in ' +
@@ -160,7 +165,10 @@ export class ExportHealth {
   abandonedSnapshot(): TelemetryHealth {
     const now = this.snapshot();
     const abandon = (health: SignalHealth, pending: number): void => {
-      if (pending > 0) health.lost[EXIT_DEADLINE] = (health.lost[EXIT_DEADLINE] ?? 0) + pending;
+      if (pending > 0) {
+        health.lost[EXIT_DEADLINE] = (health.lost[EXIT_DEADLINE] ?? 0) + pending;
+        health.reasons[EXIT_DEADLINE] ??= 'still queued or in flight when the exit deadline passed';
+      }
       health.inFlight = 0;
     };
     abandon(now.spans, now.spans.queued + now.spans.inFlight);
@@ -186,11 +194,11 @@ export function totalLost(health: SignalHealth): number {
 }
 
 function emptySignal(): SignalHealth {
-  return { exported: 0, lost: {}, inFlight: 0 };
+  return { exported: 0, lost: {}, reasons: {}, inFlight: 0 };
 }
 
 function copy(health: SignalHealth): SignalHealth {
-  return { exported: health.exported, lost: { ...health.lost }, inFlight: health.inFlight };
+  return { exported: health.exported, lost: { ...health.lost }, reasons: { ...health.reasons }, inFlight: health.inFlight };
 }
 
 /** Outside text for a log line: JSON-quoted (control characters escaped), cut to 200 characters. */

@@ -68,11 +68,11 @@ describe('an unreachable OTLP endpoint', () => {
     expect(account).not.toBeNull();
     expect(account![1]).toBe(account![2]);
     expect(account![3]).toBe(account![4]);
-    expect(result.stdout).toContain(`  nothing was delivered to ${endpoint}/v1/traces or ${endpoint}/v1/metrics`);
+    expect(result.stdout).toContain(`  traces: nothing was delivered to ${endpoint}/v1/traces\n  metrics: nothing was delivered to ${endpoint}/v1/metrics\n`);
     expect(result.stderr.split('\n')).toEqual([
       `flushing telemetry to ${endpoint}, up to 5 s`,
       `warning: telemetry spans lost: 0 exported, ${account![1]} lost (connection refused ${account![1]}); is the collector at ${endpoint}/v1/traces reachable and accepting?`,
-      `warning: telemetry metric data points lost: 0 exported, ${account![3]} lost (connection refused ${account![3]}); is the collector at ${endpoint}/v1/traces reachable and accepting?`,
+      `warning: telemetry metric data points lost: 0 exported, ${account![3]} lost (connection refused ${account![3]}); is the collector at ${endpoint}/v1/metrics reachable and accepting?`,
       'warning: every span of this run was lost; exit status 3',
       '',
     ]);
@@ -143,7 +143,7 @@ describe('a live OTLP receiver', () => {
       expect(roots.every((s) => s.name === 'invoke_workflow desk')).toBe(true);
       expect(spans.filter((s) => s.name.startsWith('chat ')).length).toBe(parseSummary(result.stdout).llmCalls);
       expect(result.stdout).toMatch(new RegExp(`^Telemetry: spans ${spans.length} exported, 0 lost; metric data points \\d+ exported, 0 lost$`, 'm'));
-      expect(result.stdout).toContain(`  sent over OTLP/HTTP: ${receiver.url}/v1/traces, ${receiver.url}/v1/metrics`);
+      expect(result.stdout).toContain(`  traces: sent over OTLP/HTTP to ${receiver.url}/v1/traces\n  metrics: sent over OTLP/HTTP to ${receiver.url}/v1/metrics\n`);
 
       const metrics = receiver.requests.filter((r) => r.path === '/v1/metrics');
       expect(new Set(metrics.map((r) => `${r.method} ${r.headers['content-type']}`))).toEqual(new Set(['POST application/x-protobuf']));

@@ -109,6 +109,17 @@ describe('view on hostile span trees', () => {
     expect((await view(file, { trace: 'fff' })).lines[0]).toBe(`trace ${fragment} (1 spans, a fragment: its root span is missing) from ${file}`);
   });
 
+  it('on a file of fragments only, says so, and what to do, instead of "no run with a trip"', async () => {
+    const file = fileWith(line([{ trace: 'f'.repeat(32), id: 'x', parent: 'lost-root' }]), line([{ trace: 'e'.repeat(32), id: 'y', parent: 'lost-root' }]));
+    await expect(view(file)).rejects.toThrow(
+      `no complete run in ${file}: its 2 trace(s) are fragments, their root span missing (the process that wrote them ended first); --list lists them, --trace ID shows one`,
+    );
+    const whole = fileWith(line([{ id: 'r', name: 'whole run' }]));
+    await expect(viewCommand({ path: whole, trips: true, list: false })).rejects.toThrow(
+      `no run with a loop-guard trip in ${whole} (1 complete run(s) stored); --list lists them`,
+    );
+  });
+
   it('shows ERROR for both status encodings: 2 and "STATUS_CODE_ERROR"', async () => {
     const file = fileWith(
       line([

@@ -190,7 +190,7 @@ describe('exporter health in the file default', () => {
     for (let i = 0; i < 3; i++) trace.getTracer('t').startSpan(`s${i}`).end();
     await telemetry.shutdown();
     expect(pointsOf(lastMetrics(telemetry), 'otel.sdk.exporter.span.exported')).toEqual([{ attributes: component, value: 3 }]);
-    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
   });
 
   it('counts the spans of a batch that could not be written as lost, cause write_failed', async () => {
@@ -203,7 +203,12 @@ describe('exporter health in the file default', () => {
     const result = await new Promise<ExportResult>((resolve) => exporter.export(spans, resolve));
     expect(result.code).toBe(ExportResultCode.FAILED);
     expect(result.error?.message).toMatch(/^cannot create .*plain-file\/telemetry\/traces-.*-0001\.jsonl: ENOTDIR/);
-    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: { write_failed: 2 }, inFlight: 0 });
+    expect(health.snapshot().spans).toMatchObject({
+      exported: 0,
+      lost: { write_failed: 2 },
+      reasons: { write_failed: expect.stringMatching(/^cannot create .*plain-file\/telemetry\/traces-.*-0001\.jsonl: ENOTDIR/) },
+      inFlight: 0,
+    });
   });
 });
 
