@@ -7,8 +7,9 @@
  * Never loses telemetry silently: a new run starts only when the span queue has room for the spans
  * of the runs in flight (see spanBackpressure.ts), so a load faster than the exporter is slowed, not
  * dropped. Stops promptly: once `stop` fires, no new run starts, runs in flight get IN_FLIGHT_GRACE_MS
- * to end and are then cancelled; telemetry is flushed for at most EXIT_FLUSH_BOUND_MS (it says so
- * while it waits), and whatever had not gone by then is counted as lost (exit_deadline).
+ * to end and are then cancelled; telemetry is flushed for at most EXIT_FLUSH_BOUND_MS, and within
+ * the stop's budget (windDown.ts; it says so while it waits), and whatever had not gone by then is
+ * counted as lost (exit_deadline).
  */
 import { isPaused } from '../index.js';
 import { startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
@@ -22,6 +23,7 @@ import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, tele
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
 import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
+import { IN_FLIGHT_GRACE_MS, seconds, WindDown } from './windDown.js';
 
 export interface DemoOptions {
   runs: number;
@@ -47,10 +49,7 @@ export interface DemoResult {
   exitCode: number;
 }
 
-/** How long runs in flight may go on after a stop before they are cancelled. */
-export const IN_FLIGHT_GRACE_MS = 5_000;
-/** How long the demo waits for its telemetry to be written or sent before it gives up on the rest. */
-export const EXIT_FLUSH_BOUND_MS = 5_000;
+export { EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './windDown.js';
 
 /**
  * The OTel defaults (a queue of 2048 spans, exported 512 at a time, one export at a time) cannot keep
@@ -95,7 +94,9 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const inFlight = new Set<AbortController>();
   const stop = options.stop ?? new AbortController().signal;
   let graceTimer: NodeJS.Timeout | undefined;
+  const windDown = new WindDown();
   const onStop = () => {
+    windDown.stopped();
     graceTimer = setTimeout(() => {
       for (const run of inFlight) run.abort(new Error('cancelled: the demo was stopped'));
     }, IN_FLIGHT_GRACE_MS);
@@ -132,15 +133,16 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   clearTimeout(graceTimer);
   stop.removeEventListener('abort', onStop);
 
+  const flushBoundMs = windDown.flushBoundMs();
   if (telemetry.destination.kind !== 'disabled') {
-    notice(`flushing telemetry to ${destinationName(telemetry.destination)}, up to ${EXIT_FLUSH_BOUND_MS / 1000} s`);
+    notice(`flushing telemetry to ${destinationName(telemetry.destination)}, up to ${seconds(flushBoundMs)}`);
   }
-  const flushed = await withinBound(telemetry.shutdown(), EXIT_FLUSH_BOUND_MS);
+  const flushed = await withinBound(telemetry.shutdown(), flushBoundMs);
   const health = flushed ? telemetry.health() : telemetry.abandonedHealth();
 
   const lines: TerminalLine[] = [];
   const warnings: string[] = [];
-  lines.push(...(await waterfallOfOneRun(telemetry, warnings)));
+  lines.push(...(windDown.pastDeadline() ? [stoppedWaterfallNote(telemetry)] : await waterfallOfOneRun(telemetry, warnings)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
@@ -151,7 +153,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     warnings.push(`warning: rotation deleted ${files.removedTraceFiles} of this run's trace file(s); their runs are no longer on disk`);
   }
   if (!flushed) {
-    warnings.push(`warning: telemetry was not fully flushed within ${EXIT_FLUSH_BOUND_MS / 1000} s; the rest is counted as lost`);
+    warnings.push(`warning: telemetry was not fully flushed within ${seconds(flushBoundMs)}; the rest is counted as lost`);
   }
   return { lines, warnings, summary, health, exitCode: everySpanLost(health) ? EXIT_TELEMETRY_LOST : 0 };
 }
@@ -166,6 +168,12 @@ async function withinBound(work: Promise<void>, boundMs: number): Promise<boolea
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** In place of the waterfall when the stop's budget is spent: reading the trace files back would take longer. */
+function stoppedWaterfallNote(telemetry: TelemetryHandle): string {
+  const where = telemetry.destination.kind === 'files' ? ` npx footprint-otel view ${telemetry.destination.directory} draws it.` : '';
+  return `(no waterfall: the stop's deadline passed before the trace files could be read back.${where})`;
 }
 
 /** The waterfall of one of this invocation's runs, read back from its own trace files. */
