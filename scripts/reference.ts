@@ -1,12 +1,12 @@
 /**
- * Generates the README's reference section — the spans the bridge creates and their attributes
+ * Generates the reference page's generated section (docs/reference.md) — the spans the bridge creates and their attributes
  * (names from src/otel/encoding/semconv.ts), the error.type values (src/runtime/run/errorTypes.ts), every typed event with its payload fields (EVENT_DOCS, fields read
  * from the EventPayloads declaration in src/events/catalog.ts), and every metric (METRIC_CATALOG with
  * its Prometheus names) — between `<!-- reference:start -->` and `<!-- reference:end -->`.
  *
- *   npx tsx scripts/reference.ts            rewrite the section in README.md
+ *   npx tsx scripts/reference.ts            rewrite the section in docs/reference.md
  *   npx tsx scripts/reference.ts --check    exit 1 when the section is out of date
- *   ... --readme PATH                       another README (tests use this)
+ *   ... --readme PATH                       another file (tests use this)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +22,7 @@ export const START_MARKER = '<!-- reference:start -->';
 export const END_MARKER = '<!-- reference:end -->';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-export const README = path.join(ROOT, 'README.md');
+export const REFERENCE_PAGE = path.join(ROOT, 'docs', 'reference.md');
 const EVENT_CATALOG_SOURCE = path.join(ROOT, 'src', 'events', 'catalog.ts');
 
 // ── spans ────────────────────────────────────────────────────────────────────────────────────────
@@ -300,11 +300,11 @@ export function renderReference(): string {
   ].join('\n');
 }
 
-/** The README with `section` between the markers (each on a line of its own). */
+/** The page with `section` between the markers (each on a line of its own). */
 export function spliceReference(readme: string, section: string): string {
   const start = readme.indexOf(START_MARKER);
   const end = readme.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error(`the README has no ${START_MARKER} … ${END_MARKER} section`);
+  if (start < 0 || end < start) throw new Error(`the page has no ${START_MARKER} … ${END_MARKER} section`);
   return `${readme.slice(0, start + START_MARKER.length)}\n${section}\n${readme.slice(end)}`;
 }
 
@@ -319,7 +319,7 @@ function row(cells: string[]): string {
 
 function main(argv: string[]): number {
   const { values } = parseArgs({ args: argv, options: { check: { type: 'boolean', default: false }, readme: { type: 'string' } } });
-  const file = path.resolve(values.readme ?? README);
+  const file = path.resolve(values.readme ?? REFERENCE_PAGE);
   const readme = readFileSync(file, 'utf8');
   const updated = spliceReference(readme, renderReference());
   if (values.check) {

@@ -2,7 +2,7 @@
  * The typed event catalog: every event the runtime and the recorders emit, by name, with its payload.
  *
  * Names are `footprint.<domain>.<action>`. The map below is the single source of truth: the emit helper
- * only accepts names declared here, the README's event reference is generated from EVENT_DOCS, and a
+ * only accepts names declared here, the event reference (docs/reference.md) is generated from EVENT_DOCS, and a
  * test scans the sources to prove every declared event is emitted somewhere and nothing undeclared is.
  */
 
@@ -286,7 +286,7 @@ export interface EventPayloads {
 export type EventType = keyof EventPayloads;
 export type EventDomain = EventType extends `footprint.${infer D}.${string}` ? D : never;
 
-/** One line per event, for the generated README reference. Typed so a missing or stray entry fails typecheck. */
+/** One line per event, for the generated reference (docs/reference.md). Typed so a missing or stray entry fails typecheck. */
 export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.turn_start': 'An agent turn begins (one run of an agent, top-level or mounted).',
   'footprint.agent.turn_end': 'An agent turn ends: outcome, iterations, token and cost totals, stop reason.',

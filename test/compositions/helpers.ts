@@ -81,5 +81,5 @@ export function recordStages(): { stages: string[]; stop: () => void } {
 
 /** The stages of one tool-less agent turn, mounted at `path`. */
 export function agentTurn(path: string): string[] {
-  return ['context', 'system-prompt', 'messages', 'tools', 'message-api', 'call-llm', 'route', 'final'].map((s) => `${path}/${s}`);
+  return ['context', 'call-llm', 'route', 'final'].map((s) => `${path}/${s}`);
 }

@@ -1,9 +1,9 @@
 /**
- * The README's reference section (between `<!-- reference:start -->` and `<!-- reference:end -->`)
+ * The generated section of docs/reference.md (between `<!-- reference:start -->` and `<!-- reference:end -->`)
  * must be the one scripts/reference.ts generates from the catalogs, and it must cover them: every
  * span and event name and attribute constant of src/otel/encoding/semconv.ts, every EVENT_DOCS entry with the
  * payload fields its declaration has, every metric with its Prometheus series. `--check` exits 1 on
- * a stale README and 0 on a current one.
+ * a stale page and 0 on a current one.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EVENT_DOCS, EVENT_TYPES } from '../../src/events/catalog.js';
 import { METRIC_CATALOG, prometheusSeries } from '../../src/otel/metrics/index.js';
 import * as semconv from '../../src/otel/encoding/semconv.js';
-import { END_MARKER, payloadFields, README, renderReference, spliceReference, START_MARKER } from '../../scripts/reference.js';
+import { END_MARKER, payloadFields, REFERENCE_PAGE, renderReference, spliceReference, START_MARKER } from '../../scripts/reference.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts', 'reference.ts');
@@ -24,14 +24,14 @@ function section(readme: string): string | undefined {
   return start < 0 || end < start ? undefined : readme.slice(start + START_MARKER.length + 1, end);
 }
 
-describe('the README reference', () => {
+describe('the reference page', () => {
   const reference = renderReference();
 
   it('is current: the section between the markers is what `npm run reference` generates', () => {
-    const readme = readFileSync(README, 'utf8');
+    const readme = readFileSync(REFERENCE_PAGE, 'utf8');
     expect(readme.split(START_MARKER)).toHaveLength(2);
     expect(readme.split(END_MARKER)).toHaveLength(2);
-    expect(section(readme), 'README.md is out of date: run `npm run reference`').toBe(reference);
+    expect(section(readme), 'docs/reference.md is out of date: run `npm run reference`').toBe(reference);
   });
 
   it('names every span name, span event and attribute constant of semconv.ts', () => {
@@ -102,7 +102,7 @@ describe('scripts/reference.ts', () => {
   const tsx = (args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { cwd: ROOT, encoding: 'utf8' });
 
-  it('--check exits 0 on the current README', () => {
+  it('--check exits 0 on the current page', () => {
     const result = tsx(['--check']);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -110,7 +110,7 @@ describe('scripts/reference.ts', () => {
 
   it('--check exits 1 on a stale section, and a run rewrites it to the current one', () => {
     const readme = path.join(dir, 'README.md');
-    copyFileSync(README, readme);
+    copyFileSync(REFERENCE_PAGE, readme);
     const stale = spliceReference(readFileSync(readme, 'utf8'), 'an old reference');
     writeFileSync(readme, stale);
     const check = tsx(['--check', '--readme', readme]);
@@ -125,7 +125,7 @@ describe('scripts/reference.ts', () => {
     expect(tsx(['--check', '--readme', readme]).status).toBe(0);
   });
 
-  it('refuses a README without the markers', () => {
+  it('refuses a page without the markers', () => {
     const readme = path.join(dir, 'NO-MARKERS.md');
     writeFileSync(readme, '# no reference here\n');
     const result = tsx(['--readme', readme]);

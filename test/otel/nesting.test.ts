@@ -16,7 +16,7 @@ const sdk = startSdk();
 afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
 
-const AGENT_STAGES = ['Context', 'SystemPrompt', 'Messages', 'Tools', 'MessageAPI', 'CallLLM'];
+const AGENT_STAGES = ['Context', 'CallLLM'];
 
 function innerAgent() {
   return Agent.create({ provider: scripted({ replies: ['inner answer'] }), model: 'm2', id: 'inner', name: 'Inner' }).build();

@@ -41,7 +41,7 @@ describe('with no OTel SDK registered', () => {
       expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
       expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
       const tree = render(exporter.getFinishedSpans()).split('\n');
-      expect([tree[0], tree.length]).toEqual(['invoke_agent Helper', 31]);
+      expect([tree[0], tree.length]).toEqual(['invoke_agent Helper', 19]);
     } finally {
       unregister();
       await provider.shutdown();
@@ -83,7 +83,7 @@ describe('with an explicit TracerProvider and no context manager', () => {
       unregister();
     }
     const tree = render(exporter.getFinishedSpans()).split('\n');
-    expect(tree.slice(0, 11)).toEqual([
+    expect(tree.slice(0, 7)).toEqual([
       'invoke_agent Helper',
       '  Context',
       ...TURN_UP_TO_CHAT,
@@ -91,7 +91,7 @@ describe('with an explicit TracerProvider and no context manager', () => {
       '  ToolCalls',
       '    execute_tool lookup',
     ]);
-    expect(tree).toHaveLength(31);
+    expect(tree).toHaveLength(19);
     expect(tree.at(-1)).toBe('  Final');
     await provider.shutdown();
   });

@@ -69,7 +69,7 @@ describe('the installed package', () => {
 
   it('loads no OpenTelemetry SDK package from the main entry; the SDK is for footprint-otel/telemetry', () => {
     const dist = path.join(consumer.dir, 'node_modules', 'footprint-otel', 'dist');
-    expect(packagesImportedBy(path.join(dist, 'index.js'))).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions', 'ajv', 'footprintjs']);
+    expect(packagesImportedBy(path.join(dist, 'index.js'))).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions', 'ajv', 'eventsource-parser', 'footprintjs']);
     expect(packagesImportedBy(path.join(dist, 'telemetry', 'index.js'))).toEqual([
       '@opentelemetry/api',
       '@opentelemetry/core',
@@ -82,8 +82,10 @@ describe('the installed package', () => {
       '@opentelemetry/sdk-node',
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/semantic-conventions',
-      // the telemetry entry reaches the runtime through the bridge (src/otel: DETAIL_ENV), and with it ajv
+      // the telemetry entry reaches the runtime through the bridge (src/otel: DETAIL_ENV), and with it
+      // ajv and the providers' event-stream parser
       'ajv',
+      'eventsource-parser',
       'footprintjs',
     ]);
   });

@@ -1,7 +1,8 @@
 /**
- * Every TypeScript example of the README typechecks, strict, against the installed tarball's type
- * declarations: once with moduleResolution nodenext and once with bundler. An example that does not
- * compile fails here with the compiler's message, naming the file (readme-NN.ts, the NN-th block).
+ * Every TypeScript example of the README and of docs/api.md typechecks, strict, against the installed
+ * tarball's type declarations: once with moduleResolution nodenext and once with bundler. An example
+ * that does not compile fails here with the compiler's message, naming the file (readme-NN.ts or
+ * api-NN.ts, the NN-th block of that page).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -9,16 +10,16 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { consumerProject, type Consumer } from './support/consumer.js';
 import { ROOT } from './support/pack.js';
-import { APP_DECLARATIONS, README, exampleFiles, readmeTypeScriptBlocks } from './support/readme.js';
+import { APP_DECLARATIONS, DOCUMENTED_PAGES, exampleFiles, readmeTypeScriptBlocks } from './support/readme.js';
 
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const blocks = readmeTypeScriptBlocks(README);
+const pages = Object.keys(DOCUMENTED_PAGES).map((page) => ({ page, blocks: readmeTypeScriptBlocks(page) }));
 
 let consumer: Consumer;
 beforeAll(async () => {
   consumer = await consumerProject({ name: 'typescript', tarball: inject('tarball'), packages: ['@types/node@^20'] });
   consumer.write('app.d.ts', APP_DECLARATIONS);
-  for (const [file, text] of Object.entries(exampleFiles(blocks))) consumer.write(file, text);
+  for (const { page, blocks } of pages) for (const [file, text] of Object.entries(exampleFiles(page, blocks))) consumer.write(file, text);
 });
 afterAll(() => consumer?.remove());
 
@@ -34,9 +35,9 @@ async function typecheck(name: string, compilerOptions: Record<string, unknown>)
   }
 }
 
-describe('the README\'s TypeScript examples', () => {
+describe('the documentation\'s TypeScript examples', () => {
   it('are there to check', () => {
-    expect(blocks.length).toBe(7);
+    expect(Object.fromEntries(pages.map(({ page, blocks }) => [page, blocks.length]))).toEqual(DOCUMENTED_PAGES);
   });
 
   it('compile with moduleResolution nodenext', async () => {

@@ -40,13 +40,13 @@ let stopRecording: (() => void) | undefined;
 afterEach(() => stopRecording?.());
 
 describe('Agent (ReAct loop)', () => {
-  it('runs Context, the three slots, MessageAPI, CallLLM, Route, ToolCalls and loops until Final', async () => {
+  it('runs Context, CallLLM, Route, ToolCalls and loops until Final', async () => {
     const rec = recordStages();
     stopRecording = rec.stop;
     const { agent } = threeIterationAgent();
     expect(await agent.run('hello')).toBe('all done');
     const ids = rec.stages.map((s) => s.replace(/#\d+$/, ''));
-    const iteration = ['context', 'system-prompt', 'messages', 'tools', 'message-api', 'call-llm', 'route'];
+    const iteration = ['context', 'call-llm', 'route'];
     expect(ids).toEqual([...iteration, 'tool-calls', ...iteration, 'tool-calls', ...iteration, 'final']);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The spec asks instrumentations to document the error.type values they report. This runs the
  * desk and the failing outcomes, collects every error.type the spans carry, and checks that the
- * README's generated reference section lists each one (and names the semconv version), and that the
+ * reference page's generated section (docs/reference.md) lists each one (and names the semconv version), and that the
  * table it is generated from (src/runtime/run/errorTypes.ts) covers every fixed value.
  */
 import { readFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { startSemconvTelemetry, type SemconvTelemetry } from '../support/semconv
 import { runDesk } from './scenarios/desk.js';
 import * as runs from './scenarios/outcomes.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const REFERENCE = README.slice(README.indexOf('<!-- reference:start -->'), README.indexOf('<!-- reference:end -->'));
+const PAGE = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8');
+const REFERENCE = PAGE.slice(PAGE.indexOf('<!-- reference:start -->'), PAGE.indexOf('<!-- reference:end -->'));
 
 describe('the error.type values the project reports', () => {
   let telemetry: SemconvTelemetry;
@@ -34,12 +34,12 @@ describe('the error.type values the project reports', () => {
     expect(reported).toEqual(['429', 'Error', 'aborted', 'cancelled', 'skill_rejected']);
   });
 
-  it('issue 13 item 16: the README reference section lists each of them and the semconv version', () => {
+  it('the reference section lists each of them and the semconv version', () => {
     const missing = reported.filter((value) => !REFERENCE.includes(`\`${value}\``));
     expect({ missing, version: REFERENCE.includes('1.41') }).toEqual({ missing: [], version: true });
   });
 
-  it('the table the README is generated from has a row for every fixed value the code reports', () => {
+  it('the table the reference is generated from has a row for every fixed value the code reports', () => {
     const rows = ERROR_TYPE_DOCS.map((doc) => doc.value);
     expect(Object.values(FIXED_ERROR_TYPES).filter((value) => !rows.includes(value))).toEqual([]);
   });

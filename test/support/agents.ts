@@ -18,10 +18,10 @@ function toolResults(request: LLMRequest): number {
 }
 
 /**
- * One agent turn from SystemPrompt to its chat call, as render() prints it under the run span: every
- * agent in these fixtures walks these stages in this order before it routes.
+ * One agent iteration after its Context stage, up to its chat call, as render() prints it under the
+ * run span: every agent in these fixtures walks these stages in this order before it routes.
  */
-export const TURN_UP_TO_CHAT = ['  SystemPrompt', '  Messages', '  Tools', '  MessageAPI', '  CallLLM', '    chat m1 [CLIENT]'];
+export const TURN_UP_TO_CHAT = ['  CallLLM', '    chat m1 [CLIENT]'];
 
 /** Three iterations: lookup + weather in parallel, then lookup, then the answer. */
 export function twoToolAgent(options: { answer?: string; delayMs?: number } = {}) {

@@ -1,7 +1,7 @@
 /**
  * The metric contract as data: every instrument footprint-otel exports, with its name, kind, unit,
  * value type, bucket boundaries and the attributes it may carry (docs/architecture.md, Metrics). Instruments are
- * created from these entries, the README's metric reference is generated from them, and the
+ * created from these entries, the metric reference (docs/reference.md) is generated from them, and the
  * dashboards test checks every queried name against them, so a rename cannot drift silently.
  */
 import { ATTR } from './metricAttributes.js';

@@ -1,7 +1,7 @@
 /**
  * metrics/ — a run as metrics: the run instrument that records them (one typed handler per event in
  * runRecorder.ts), the metric catalog as data (names, units, buckets, descriptions; it also builds
- * the README table and the Prometheus names), the metric attribute keys and the trip series primer.
+ * the reference table and the Prometheus names), the metric attribute keys and the trip series primer.
  * Depends on events/, runtime/ (instruments, outcomes) and encoding/ (provider names).
  */
 export { metricsInstrument, METRICS_INSTRUMENT_ID, METER_NAME, type MetricsInstrumentOptions } from './metricsInstrument.js';

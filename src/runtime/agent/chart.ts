@@ -1,13 +1,15 @@
 /**
  * The Agent's flowchart, one flat ReAct loop:
- *   Context -> SystemPrompt -> Messages -> Tools -> MessageAPI -> CallLLM -> Route
+ *   Context -> CallLLM -> Route
  *     Route: tool-calls -> ToolCalls -> (loop to Context) | final -> Final
+ * Context engineers the context slots (system prompt, tools) itself, only when they have work
+ * (stages/context.ts).
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { quietLogger, stage } from '../run/index.js';
 import type { AgentConfig } from './config.js';
 import { callLLMStage } from './stages/callLLM.js';
-import { contextStage, messageApiStage, messagesStage, systemPromptStage, toolsStage } from './stages/context.js';
+import { contextStage } from './stages/context.js';
 import { finalStage } from './stages/final.js';
 import { FINAL, routeStage, TOOL_CALLS } from './stages/route.js';
 import type { AgentScope } from './stages/scope.js';
@@ -17,10 +19,6 @@ import type { AgentState } from './state.js';
 export function buildAgentChart(config: AgentConfig): FlowChart {
   const m = config.member;
   return flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
-    .addFunction('SystemPrompt', stage(m, 'system-prompt', systemPromptStage(config)), 'system-prompt')
-    .addFunction('Messages', stage(m, 'messages', messagesStage()), 'messages')
-    .addFunction('Tools', stage(m, 'tools', toolsStage(config)), 'tools')
-    .addFunction('MessageAPI', stage(m, 'message-api', messageApiStage()), 'message-api')
     .addFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
     .addDeciderFunction('Route', stage(m, 'route', routeStage(config)), 'route')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))

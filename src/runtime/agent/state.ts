@@ -10,6 +10,13 @@ export interface SavedToolResult {
   text: string;
 }
 
+/** What an agent turn has spent so far: the reported tokens, the priced cost and the model calls made. */
+export interface TurnTotals {
+  tokens: TokenUsage;
+  costUsd: number;
+  llmCalls: number;
+}
+
 export interface AgentState {
   turnId: string;
   userMessage: string;
@@ -19,7 +26,7 @@ export interface AgentState {
   systemPrompt: string;
   toolNames: string[];
   /**
-   * What MessageAPI assembled for CallLLM, by reference to the slots: the conversation stays in
+   * What Context assembled from the slots for CallLLM, by reference: the conversation stays in
    * the run's store and tool schemas in the agent's config, so the state (which footprintjs clones on
    * every writing stage) holds no message.
    */
@@ -29,9 +36,8 @@ export interface AgentState {
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;
   lastTool?: LastToolResult;
-  tokens: TokenUsage;
-  costUsd: number;
-  llmCalls: number;
+  /** The turn's running totals, one key (every key a stage writes costs footprintjs copies). */
+  totals: TurnTotals;
   skill?: SkillTurnState;
   stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
   output: string;

@@ -1,14 +1,17 @@
 /**
  * anthropic(): an LLMProvider for Anthropic's Messages API wire format. It translates the
- * LLMProvider port to content blocks (tool_use / tool_result) and back, and folds the cache token
- * counts into input as the GenAI semconv counts them; transport, deadlines, retries and error typing
- * live in http.ts.
+ * LLMProvider port to content blocks (tool_use / tool_result) and back (its stream in
+ * anthropicStream.ts); the usage block in anthropicUsage.ts; transport, deadlines, retries, the size
+ * cap and error typing live in http.ts.
  */
-import type { TokenUsage } from '../../events/index.js';
+import { parseUsage } from './anthropicUsage.js';
+import { messagesStreamParts } from './anthropicStream.js';
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
-import { count, isRecord, optional } from './guards.js';
-import { postJson, type TransportOptions } from './http.js';
+import { isRecord, optional } from './guards.js';
+import { postForEvents, postJson } from './http.js';
+import type { LLMStreamPart, StreamOptions } from './stream.js';
+import { transportSettings, type TransportOptions } from './transport.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface AnthropicOptions extends TransportOptions {
@@ -44,12 +47,17 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
   });
   const { boundary, server } = connection;
   const defaultMaxTokens = options.maxTokens ?? 1024;
+  const transport = transportSettings(name, options);
   return {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ ...connection, body: requestBody(request, defaultMaxTokens), signal: opts?.signal }, options);
+      const body = await postJson({ ...connection, body: requestBody(request, defaultMaxTokens), signal: opts?.signal }, transport);
       return parseResponse(boundary, body);
+    },
+    stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
+      const body = { ...requestBody(request, defaultMaxTokens), stream: true };
+      return messagesStreamParts(boundary, postForEvents({ ...connection, body, signal: opts?.signal }, transport));
     },
   };
 }
@@ -125,27 +133,5 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
     stopReason: typeof body.stop_reason === 'string' ? body.stop_reason : 'unknown',
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),
-  };
-}
-
-/**
- * The usage block, or undefined when the response has none (or one without both counts: a guess
- * would be reported as if obtained). Anthropic's input_tokens excludes cached tokens; the GenAI
- * semconv's input count includes them, so input = input_tokens + cache reads + cache writes, with
- * the cache parts also given apart. Thinking tokens are billed inside output_tokens and the API
- * reports no separate count for them, so an Anthropic usage never has `reasoning`.
- */
-function parseUsage(usage: unknown): TokenUsage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const uncachedInput = count(usage.input_tokens);
-  const output = count(usage.output_tokens);
-  if (uncachedInput === undefined || output === undefined) return undefined;
-  const cacheRead = count(usage.cache_read_input_tokens);
-  const cacheWrite = count(usage.cache_creation_input_tokens);
-  return {
-    input: uncachedInput + (cacheRead ?? 0) + (cacheWrite ?? 0),
-    output,
-    ...optional('cacheRead', cacheRead),
-    ...optional('cacheWrite', cacheWrite),
   };
 }

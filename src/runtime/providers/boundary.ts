@@ -9,8 +9,12 @@
  * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT), at the time of the failure.
  */
 import { captureFromEnv } from '../../events/index.js';
+import { labelsOf, summarizeErrorBody } from './errorBody.js';
 import { ProviderError, type ProviderErrorInit } from './errors.js';
 import { redactor, type Redactor } from './redact.js';
+
+/** How much of a provider's error message goes into ProviderError.message (under content capture). */
+const MAX_DETAIL_CHARS = 500;
 
 export class ProviderBoundary {
   readonly provider: string;
@@ -41,12 +45,26 @@ export class ProviderBoundary {
     });
   }
 
-  /** A 2xx answer the provider cannot use; never retried (the same request would get the same answer). */
+  /**
+   * What an error body (an HTTP error answer's, or a stream's error event's) may say in a message:
+   * its error type and code, plus the provider's own message (redacted, bounded) only under content
+   * capture. `' (type overloaded_error): Overloaded'`, or '' when the body named nothing usable.
+   */
+  describeErrorBody(text: string): string {
+    const summary = summarizeErrorBody(text);
+    const detail = summary.message !== undefined && this.captureBodies() ? `: ${this.redact(summary.message).slice(0, MAX_DETAIL_CHARS)}` : '';
+    return `${labelsOf(summary)}${detail}`;
+  }
+
+  /**
+   * A 2xx answer the provider cannot use; never retried (the same request would get the same answer).
+   * `raw` is what could not be used, undefined when nothing was (a stream that simply ended).
+   */
   malformed(why: string, raw: unknown, cause?: unknown): ProviderError {
     return this.error({
       kind: 'malformed_response',
       message: `${this.provider}: malformed response: ${why}`,
-      raw: typeof raw === 'string' ? raw : JSON.stringify(raw),
+      ...(raw === undefined ? {} : { raw: typeof raw === 'string' ? raw : JSON.stringify(raw) }),
       cause,
     });
   }

@@ -1,8 +1,17 @@
 /**
- * ProviderError: every way a model call can fail (HTTP 4xx/5xx, timeout, malformed reply,
- * cancellation) becomes this one typed error, so callers branch on fields, never on messages.
+ * ProviderError: every way a model call can fail (HTTP 4xx/5xx, timeout, malformed reply, a reply
+ * past the size cap, an error the server reports mid-stream, cancellation) becomes this one typed
+ * error, so callers branch on fields, never on messages.
  */
-export type ProviderErrorKind = 'http' | 'timeout' | 'malformed_response' | 'aborted' | 'network' | 'script';
+export type ProviderErrorKind =
+  | 'http'
+  | 'timeout'
+  | 'malformed_response'
+  | 'response_too_large'
+  | 'stream_error'
+  | 'aborted'
+  | 'network'
+  | 'script';
 
 export interface ProviderErrorInit {
   provider: string;

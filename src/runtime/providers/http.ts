@@ -1,145 +1,81 @@
 /**
- * The HTTP plumbing both wire-format providers share: one JSON POST per attempt with a deadline,
- * the caller's AbortSignal wired to the real fetch (cancelling it cancels the request on the wire),
- * wrapped in bounded retries. Every way it can fail comes out as a typed ProviderError — never a bare
- * fetch, abort or JSON error — made by the provider's boundary, so no secret leaves with it; the
- * providers themselves only translate shapes.
+ * The HTTP plumbing both wire-format providers share: a JSON POST answered by one JSON body
+ * (`complete()`) or by server-sent events (`stream()`), each attempt an Exchange (exchange.ts), in
+ * bounded retries. A JSON answer is retried whole; an event stream only until its answer's headers
+ * arrived, so nothing read from a stream is ever fetched twice. The providers themselves only
+ * translate shapes.
  */
-import type { ProviderBoundary } from './boundary.js';
-import { labelsOf, summarizeErrorBody } from './errorBody.js';
-import type { ProviderError } from './errors.js';
-import { isRecord } from './guards.js';
-import { cancelled, hintDelay, withRetry } from './retry.js';
-
-export type FetchLike = typeof globalThis.fetch;
-
-/** Transport settings every HTTP provider accepts. */
-export interface TransportOptions {
-  /** Deadline for one attempt: connect, headers and the whole body (ms). Default 120 000. */
-  timeoutMs?: number;
-  /** Extra attempts after a retryable failure. Default 2, so at most 3 attempts. */
-  maxRetries?: number;
-  /** Backoff before the first retry (ms), doubling after that, with jitter. Default 200. */
-  retryBaseMs?: number;
-  /** The fetch to use (proxies, instrumentation, tests). Default: the global fetch at call time. */
-  fetch?: FetchLike;
-}
-
-export interface JsonPost {
-  boundary: ProviderBoundary;
-  /** The request URL (no userinfo); messages only ever show the boundary's recorded form. */
-  url: string;
-  recordedUrl: string;
-  headers: Record<string, string>;
-  body: unknown;
-  signal?: AbortSignal;
-}
-
-const DEFAULT_TIMEOUT_MS = 120_000;
-const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_RETRY_BASE_MS = 200;
-/** How much of a provider's error message goes into ProviderError.message (under content capture). */
-const MAX_DETAIL_CHARS = 500;
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Exchange, type Post } from './exchange.js';
+import { cancelled, withRetry, type RetryPolicy } from './retry.js';
+import type { TransportSettings } from './transport.js';
 
 /** POSTs `post.body` as JSON with retries; resolves to the parsed JSON of a 2xx answer. */
-export function postJson(post: JsonPost, transport: TransportOptions): Promise<unknown> {
-  const timeoutMs = transport.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return withRetry(() => attempt(post, timeoutMs, transport.fetch ?? globalThis.fetch), {
-    provider: post.boundary.provider,
-    maxRetries: transport.maxRetries ?? DEFAULT_MAX_RETRIES,
-    baseMs: transport.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
-    signal: post.signal,
-  });
-}
-
-async function attempt(post: JsonPost, timeoutMs: number, fetchImpl: FetchLike): Promise<unknown> {
-  const { boundary, signal } = post;
-  const { provider } = boundary;
-  if (signal?.aborted) throw cancelled(provider, signal.reason);
-
-  // One controller per attempt, aborted by whichever comes first: the caller or the deadline.
-  const controller = new AbortController();
-  let stoppedBy: 'caller' | 'deadline' | undefined;
-  const stop = (by: 'caller' | 'deadline') => {
-    stoppedBy ??= by;
-    controller.abort();
-  };
-  const onCallerAbort = () => stop('caller');
-  signal?.addEventListener('abort', onCallerAbort, { once: true });
-  const timer = setTimeout(() => stop('deadline'), timeoutMs);
-
-  try {
-    let response: Response;
-    let text: string;
+export function postJson(post: Post, settings: TransportSettings): Promise<unknown> {
+  return withRetry(async () => {
+    const exchange = new Exchange(post, settings, 'whole');
     try {
-      response = await fetchImpl(post.url, {
-        method: 'POST',
-        headers: post.headers,
-        body: JSON.stringify(post.body),
-        signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (error) {
-      if (stoppedBy === 'caller') throw cancelled(provider, signal?.reason);
-      if (stoppedBy === 'deadline') {
-        throw boundary.error({
-          kind: 'timeout',
-          message: `${provider}: no complete answer within ${timeoutMs} ms`,
-          retryable: true,
-          cause: error,
-        });
+      const response = await exchange.open();
+      const text = await exchange.text();
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        // The parser's own message quotes the body, so it is not kept as the cause.
+        throw post.boundary.malformed(`HTTP ${response.status} answer is not JSON`, text);
       }
-      throw boundary.error({
-        kind: 'network',
-        message: `${provider}: request to ${post.recordedUrl} failed (${networkDetail(error)})`,
-        retryable: true,
-        cause: error,
-      });
+    } finally {
+      exchange.close();
     }
-    if (!response.ok) throw httpError(boundary, response, text);
-    try {
-      return JSON.parse(text);
-    } catch {
-      // The parser's own message quotes the body, so it is not kept as the cause.
-      throw boundary.malformed(`HTTP ${response.status} answer is not JSON`, text);
-    }
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onCallerAbort);
-  }
+  }, policyOf(post, settings));
 }
 
 /**
- * An HTTP failure: status and the body's error type and code; the provider's own message only under
- * content capture (the boundary redacts secrets from it either way).
+ * POSTs `post.body` and yields the server-sent events of the 2xx answer, pulled: the body is read
+ * only when no parsed event is waiting. Ending the iteration early closes the connection.
  */
-function httpError(boundary: ProviderBoundary, response: Response, text: string): ProviderError {
-  const { status } = response;
-  const summary = summarizeErrorBody(text);
-  const detail = summary.message !== undefined && boundary.captureBodies() ? `: ${boundary.redact(summary.message).slice(0, MAX_DETAIL_CHARS)}` : '';
-  const error = boundary.error({
-    kind: 'http',
-    status,
-    retryable: status === 408 || status === 409 || status === 429 || status >= 500,
-    message: `${boundary.provider}: HTTP ${status}${labelsOf(summary)}${detail}`,
-    raw: text,
-  });
-  const wait = retryAfterMs(response.headers.get('retry-after'));
-  return wait === undefined ? error : hintDelay(error, wait);
+export async function* postForEvents(post: Post, settings: TransportSettings): AsyncGenerator<EventSourceMessage> {
+  const exchange = await withRetry(async () => {
+    const attempt = new Exchange(post, settings, 'each_read');
+    try {
+      const response = await attempt.open();
+      const type = response.headers.get('content-type');
+      if (type !== null && !/^text\/event-stream\b/i.test(type)) {
+        const why = `HTTP ${response.status} answer is not an event stream${mediaType(type)}`;
+        throw post.boundary.malformed(why, await attempt.text('truncate'));
+      }
+      return attempt;
+    } catch (error) {
+      attempt.close();
+      throw error;
+    }
+  }, policyOf(post, settings));
+  try {
+    const decoder = new TextDecoder();
+    const parsed: EventSourceMessage[] = [];
+    // Comments (`: keep-alive`), retry hints and unknown fields carry nothing for a single request.
+    const parser = createParser({ onEvent: (event) => parsed.push(event) });
+    for (;;) {
+      while (parsed.length > 0) {
+        // Parts already received are not handed out after the caller cancelled.
+        if (post.signal?.aborted) throw cancelled(post.boundary.provider, post.signal.reason);
+        yield parsed.shift()!;
+      }
+      const bytes = await exchange.read();
+      // At the end, an event without its closing blank line is discarded, as the SSE format says.
+      if (bytes === undefined) return;
+      parser.feed(decoder.decode(bytes, { stream: true }));
+    }
+  } finally {
+    exchange.close();
+  }
 }
 
-/** Retry-After is either delay-seconds or an HTTP date. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+function policyOf(post: Post, settings: TransportSettings): RetryPolicy {
+  return { provider: post.boundary.provider, maxRetries: settings.maxRetries, baseMs: settings.retryBaseMs, signal: post.signal };
 }
 
-/** fetch hides the socket error (ECONNREFUSED, ENOTFOUND, ...) in `cause`. */
-function networkDetail(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  if (isRecord(cause) && typeof cause.code === 'string') return cause.code;
-  return error instanceof Error ? error.message : String(error);
+/** ` (content-type application/json)`, when the header names a media type (it is server text). */
+function mediaType(header: string): string {
+  const type = /^[\w.+-]{1,64}\/[\w.+-]{1,64}/.exec(header)?.[0];
+  return type === undefined ? '' : ` (content-type ${type})`;
 }

@@ -6,6 +6,6 @@ export type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse,
 export { partsOf, StreamAssembler, streamFrom, type LLMStreamPart, type StreamOptions } from './stream.js';
 export { isProviderError, ProviderError, type ProviderErrorKind } from './errors.js';
 export { scripted, type ScriptedOptions, type ScriptedReply } from './scripted.js';
-export type { FetchLike, TransportOptions } from './http.js';
+export type { FetchLike, TransportOptions } from './transport.js';
 export { openaiCompatible, type OpenAICompatibleOptions } from './openaiCompatible.js';
 export { anthropic, type AnthropicOptions } from './anthropic.js';

@@ -1,13 +1,17 @@
 /**
  * openaiCompatible(): an LLMProvider for the OpenAI Chat Completions wire format, which OpenAI itself,
  * Ollama (/v1), vLLM and the llama.cpp server all speak. This module only translates between the
- * LLMProvider port and that format; transport, deadlines, retries and error typing live in http.ts.
+ * LLMProvider port and that format (its stream in openaiStream.ts); transport, deadlines, retries,
+ * the size cap and error typing live in http.ts.
  */
-import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
-import { count, isRecord, optional } from './guards.js';
-import { postJson, type TransportOptions } from './http.js';
+import { isRecord, optional } from './guards.js';
+import { postForEvents, postJson } from './http.js';
+import { parseUsage, stopReasonOf } from './openaiFields.js';
+import { chatCompletionParts } from './openaiStream.js';
+import type { LLMStreamPart, StreamOptions } from './stream.js';
+import { transportSettings, type TransportOptions } from './transport.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface OpenAICompatibleOptions extends TransportOptions {
@@ -35,13 +39,18 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     apiKey: options.apiKey,
   });
   const { boundary, server } = connection;
+  const transport = transportSettings(name, options);
   return {
     name,
     server,
     systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, options);
+      const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, transport);
       return parseResponse(boundary, body);
+    },
+    stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
+      const body = { ...requestBody(request), stream: true, stream_options: { include_usage: true } };
+      return chatCompletionParts(boundary, postForEvents({ ...connection, body, signal: opts?.signal }, transport));
     },
   };
 }
@@ -83,13 +92,6 @@ function wireMessage(message: LLMMessage): Record<string, unknown> {
   return { role: message.role, content: message.content };
 }
 
-const STOP_REASONS = new Map([
-  ['stop', 'end_turn'],
-  ['tool_calls', 'tool_use'],
-  ['length', 'max_tokens'],
-  ['content_filter', 'content_filter'],
-]);
-
 function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) ? choice.message : undefined;
@@ -103,7 +105,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
     content,
     toolCalls: parseToolCalls(boundary, message.tool_calls, body),
     ...optional('usage', parseUsage(body.usage)),
-    stopReason: typeof finish === 'string' ? (STOP_REASONS.get(finish) ?? finish) : 'unknown',
+    stopReason: stopReasonOf(finish),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),
   };
@@ -136,19 +138,4 @@ function parseArguments(boundary: ProviderBoundary, tool: string, text: string):
   }
   if (!isRecord(args)) throw boundary.malformed(`arguments for tool '${tool}' are not a JSON object`, text);
   return args;
-}
-
-/**
- * The usage block, or undefined when the server sent none (or one without both counts: a guess would
- * be reported as if obtained). OpenAI counts cached prompt tokens inside prompt_tokens and reasoning
- * tokens inside completion_tokens already, as the GenAI semconv wants; both are also given apart.
- */
-function parseUsage(usage: unknown): TokenUsage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const input = count(usage.prompt_tokens);
-  const output = count(usage.completion_tokens);
-  if (input === undefined || output === undefined) return undefined;
-  const cacheRead = isRecord(usage.prompt_tokens_details) ? count(usage.prompt_tokens_details.cached_tokens) : undefined;
-  const reasoning = isRecord(usage.completion_tokens_details) ? count(usage.completion_tokens_details.reasoning_tokens) : undefined;
-  return { input, output, ...optional('cacheRead', cacheRead), ...optional('reasoning', reasoning) };
 }

@@ -1,7 +1,7 @@
 /**
  * Every `error.type` value the runtime reports — on failed spans, in gen_ai.client.operation.duration
  * and in the failure payloads of llm_end, tool_end, branch_end and run.failed — in one table. Code
- * that reports a fixed value takes it from FIXED_ERROR_TYPES; the README's list is generated from
+ * that reports a fixed value takes it from FIXED_ERROR_TYPES; the reference page's list (docs/reference.md) is generated from
  * ERROR_TYPE_DOCS (npm run reference), as the semantic conventions ask instrumentations to document.
  */
 import type { ProviderErrorKind } from '../providers/errors.js';
@@ -26,6 +26,8 @@ const PROVIDER_KINDS: Record<ProviderErrorKind, string> = {
   timeout: 'the model call ran past its deadline',
   network: 'the connection to the model server failed',
   malformed_response: 'the reply was not a usable response',
+  response_too_large: "the reply's body was larger than the provider's maxResponseBytes",
+  stream_error: 'the model server reported an error in the middle of a streamed reply',
   aborted: 'the model call was cancelled (the run was cancelled during it)',
   script: 'a scripted provider had no usable reply',
 };

@@ -1,7 +1,8 @@
 /**
- * The README's TypeScript examples as files of a consumer project: every ```ts block, each its own
- * module, plus the declarations of what the examples take from the app around them (its database,
- * its checkpoint store, its other runners and tools), so each block is checked as written.
+ * The documentation's TypeScript examples (README.md and the pages of docs/ that show the API) as
+ * files of a consumer project: every ```ts block, each its own module, plus the declarations of what
+ * the examples take from the app around them (its database, its checkpoint store, its other runners
+ * and tools), so each block is checked as written.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +11,10 @@ export function readmeTypeScriptBlocks(readme: string): string[] {
   return [...readFileSync(readme, 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
 
-/** One file per block; `export {}` keeps a block without imports a module of its own. */
-export function exampleFiles(blocks: string[]): Record<string, string> {
-  return Object.fromEntries(blocks.map((block, index) => [`readme-${String(index + 1).padStart(2, '0')}.ts`, `${block}\nexport {};\n`]));
+/** One file per block, named for its page; `export {}` keeps a block without imports a module of its own. */
+export function exampleFiles(page: string, blocks: string[]): Record<string, string> {
+  const stem = path.basename(page, '.md').toLowerCase();
+  return Object.fromEntries(blocks.map((block, index) => [`${stem}-${String(index + 1).padStart(2, '0')}.ts`, `${block}\nexport {};\n`]));
 }
 
 /** The app's own objects the examples use without defining them. */
@@ -40,4 +42,9 @@ declare global {
 export {};
 `;
 
-export const README = path.resolve(import.meta.dirname, '../../../README.md');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+/** The pages whose examples are checked, with how many ```ts blocks each holds (a block lost in an edit fails). */
+export const DOCUMENTED_PAGES: Record<string, number> = {
+  [path.join(ROOT, 'README.md')]: 1,
+  [path.join(ROOT, 'docs', 'api.md')]: 7,
+};

@@ -85,9 +85,9 @@ export function callLLMStage(config: AgentConfig) {
     });
     const usage = response.usage;
     const cost = costOf(config.pricing, brain.model, usage);
-    if (usage) scope.tokens = addUsage(scope.tokens, usage);
-    scope.costUsd = scope.costUsd + cost.usd;
-    scope.llmCalls = scope.llmCalls + 1;
+    const before = scope.$getValue('totals') as AgentState['totals'];
+    const totals = { tokens: usage ? addUsage(before.tokens, usage) : before.tokens, costUsd: before.costUsd + cost.usd, llmCalls: before.llmCalls + 1 };
+    scope.totals = totals;
     emit(scope, 'footprint.cost.tick', {
       callId,
       agentId,
@@ -98,7 +98,7 @@ export function callLLMStage(config: AgentConfig) {
       brain: brain.via,
       ...(usage ? { tokens: usage } : {}),
       usd: cost.usd,
-      cumulativeUsd: scope.costUsd,
+      cumulativeUsd: totals.costUsd,
       priced: cost.priced,
     });
     scope.response = { content: response.content, toolCalls: response.toolCalls };
@@ -122,7 +122,7 @@ function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
 }
 
 /**
- * The request the provider gets: MessageAPI's assembly (system prompt, tool names) joined with the
+ * The request the provider gets: Context's assembly of the slots (system prompt, tool names) joined with the
  * conversation and the tools' schemas. Scope reads through the typed proxy are live views of the
  * turn's state; $getValue returns the stored values, which footprintjs never mutates in place (each
  * commit builds a new state), so the provider and the events get a stable snapshot without a copy.

@@ -1,7 +1,13 @@
 /**
- * The context half of an iteration: Context (opens the turn on first visit, seeding the slots' first
- * values; announces the iteration, moves the skill cursor) and the three slots it feeds, SystemPrompt,
- * Messages and Tools, which MessageAPI assembles into the request CallLLM sends.
+ * The context half of an iteration, one stage: Context opens the turn on its first visit, moves the
+ * skill cursor, announces the iteration, and engineers the context slots that have work: the system
+ * prompt and the tool list (assembled into the request CallLLM sends; the conversation is the run
+ * store's, read by CallLLM as it is). A slot has work on the turn's first visit and, for an agent
+ * with a skill graph, whenever the skill state may have changed; an agent without one has a static
+ * prompt and tool list, so its later iterations engineer nothing. The slots used to be stages of
+ * their own that ran on every iteration and, after the first, changed nothing: a stage costs
+ * footprintjs (and a traced run, a span) even when it writes nothing, so the work that exists runs
+ * here instead of three empty stages per iteration.
  */
 import { emit } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
@@ -21,9 +27,7 @@ export function contextStage(config: AgentConfig) {
       scope.iteration = 1;
       scope.historyKey = `history:${scope.turnId}`;
       appendToConversation(scope, { role: 'user', content: message });
-      scope.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-      scope.costUsd = 0;
-      scope.llmCalls = 0;
+      scope.totals = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, llmCalls: 0 };
       scope.doneTools = {};
       scope.output = '';
       if (config.cursor) scope.skill = config.cursor.initial();
@@ -60,21 +64,17 @@ export function contextStage(config: AgentConfig) {
         emit(scope, 'footprint.skill.entered', { agentId, skillId: move.to, from: move.from, iteration });
       }
     }
-    if (firstVisit) seedSlots(scope, config);
+    if (firstVisit || cursor) engineerSlots(scope, config);
     emit(scope, 'footprint.agent.iteration_start', { agentId, iteration, skill: scope.skill?.current });
   };
 }
 
-/**
- * The turn's first visit writes the state anyway, so it also writes what the three slots and
- * MessageAPI would assemble from it: on that visit they then find nothing to change and write
- * nothing (each stage that writes costs footprintjs a full copy of the state).
- */
-function seedSlots(scope: AgentScope, config: AgentConfig): void {
-  const systemPrompt = composeSystemPrompt(scope, config);
-  const tools = toolNames(scope, config);
-  scope.systemPrompt = systemPrompt;
-  scope.toolNames = tools;
+/** The system prompt and tool slots and the request assembled from them, each written only when it changed. */
+function engineerSlots(scope: AgentScope, config: AgentConfig): void {
+  const prompt = composeSystemPrompt(scope, config);
+  if (scope.systemPrompt !== prompt) scope.systemPrompt = prompt;
+  const names = toolNames(scope, config);
+  if (!sameList(scope.toolNames, names)) scope.toolNames = names;
   assembleRequest(scope);
 }
 
@@ -92,33 +92,7 @@ function toolNames(scope: AgentScope, config: AgentConfig): string[] {
   return names;
 }
 
-export function systemPromptStage(config: AgentConfig) {
-  return (scope: AgentScope) => {
-    const prompt = composeSystemPrompt(scope, config);
-    if (scope.systemPrompt !== prompt) scope.systemPrompt = prompt;
-  };
-}
-
-export function messagesStage() {
-  return (_scope: AgentScope) => {
-    // The message slot: the conversation so far goes out as it is. Context engineering (windowing,
-    // memory) plugs in here without touching the rest of the loop; passing it through writes nothing,
-    // which keeps the stage free (footprintjs clones the whole state only for stages that write).
-  };
-}
-
-export function toolsStage(config: AgentConfig) {
-  return (scope: AgentScope) => {
-    const names = toolNames(scope, config);
-    if (!sameList(scope.toolNames, names)) scope.toolNames = names;
-  };
-}
-
-export function messageApiStage() {
-  return assembleRequest;
-}
-
-/** MessageAPI's assembly of the slots (an empty system prompt is none), written only when it changed. */
+/** The request assembled from the slots (an empty system prompt is none), written only when it changed. */
 function assembleRequest(scope: AgentScope): void {
   const systemPrompt = scope.systemPrompt === '' ? undefined : scope.systemPrompt;
   const previous = scope.request;

@@ -7,6 +7,7 @@ export function finalStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
     const stopped = scope.stopped;
+    const totals = scope.totals;
     const content = scope.response?.content ?? '';
     const answer =
       stopped && content === ''
@@ -17,10 +18,10 @@ export function finalStage(config: AgentConfig) {
       agentId,
       outcome: stopped ? 'stopped_early' : 'answered',
       iterations: scope.iteration,
-      // Copies: scope reads are live views, and an event payload must stay what it was.
-      tokens: { ...scope.tokens },
-      costUsd: scope.costUsd,
-      llmCalls: scope.llmCalls,
+      // A copy: scope reads are live views, and an event payload must stay what it was.
+      tokens: { ...totals.tokens },
+      costUsd: totals.costUsd,
+      llmCalls: totals.llmCalls,
       stoppedEarly: stopped && { ...stopped },
       answer,
     });

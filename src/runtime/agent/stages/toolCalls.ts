@@ -56,8 +56,9 @@ function finishIteration(scope: AgentScope, { config, iteration, outcomes }: Set
   appendToConversation(scope, ...outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })));
   const last = outcomes[outcomes.length - 1];
   if (last) scope.lastTool = { toolName: last.call.name, result: last.text, status: last.status };
-  scope.doneTools = {};
-  scope.pausedAt = undefined;
+  // Written only when a resumed iteration left them set: every key a stage writes costs footprintjs copies.
+  if (Object.keys(iteration.done).length > 0) scope.doneTools = {};
+  if (scope.pausedAt !== undefined) scope.pausedAt = undefined;
   const skillState = iteration.skillState;
   if (skillState) {
     scope.skill = skillState;

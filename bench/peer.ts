@@ -1,0 +1,128 @@
+/**
+ * Our reference turn against the same turn on the Vercel AI SDK (bench/peerTurn.ts), in ONE process
+ * so both share one OTel SDK (BasicTracerProvider, BatchSpanProcessor into a counting exporter, the
+ * AsyncLocalStorage context manager, one @opentelemetry/api): blocks of each mode interleaved over
+ * rounds, process CPU time per turn, the median over rounds. Both runtimes must give the same answer
+ * before anything is timed. Prints the ratios and the peer targets MET/MISSED; with --json, one JSON
+ * line for bench/run.ts instead.
+ */
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { ExportResultCode } from '@opentelemetry/core';
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { aiSdk6Turn, aiSdk7Turn, ANSWER, type PeerTurn } from './peerTurn.js';
+import { MESSAGE, referenceAgent } from './scenario.js';
+import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
+
+const quick = process.argv.includes('--quick');
+const WARMUP = quick ? 100 : 400;
+const BLOCK = quick ? 50 : 200;
+const ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? (quick ? 3 : 9));
+
+let exported = 0;
+const counting: SpanExporter = {
+  export(spans: ReadableSpan[], done) {
+    exported += spans.length;
+    done({ code: ExportResultCode.SUCCESS });
+  },
+  shutdown: async () => {},
+  forceFlush: async () => {},
+};
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(counting)] });
+const tracer = provider.getTracer('bench-peer');
+
+interface Mode {
+  name: string;
+  turn: PeerTurn;
+  /** Set up before each block (our tracing instrument), undone after it. */
+  around?: () => () => void;
+}
+
+const agent = referenceAgent();
+const ours = (detail?: TraceDetail): Mode => ({
+  name: detail ? `ours-${detail}` : 'ours-untraced',
+  turn: { run: () => agent.run(MESSAGE) as Promise<string>, reset: () => {} },
+  around: detail ? () => registerInstrument(tracingInstrument({ tracerProvider: provider, detail })) : undefined,
+});
+const modes: Mode[] = [
+  ours(),
+  ours('full'),
+  ours('semantic'),
+  { name: 'ai6-untraced', turn: aiSdk6Turn() },
+  { name: 'ai6-traced', turn: aiSdk6Turn(tracer) },
+];
+const ai7Untraced = await aiSdk7Turn();
+const ai7Traced = await aiSdk7Turn(tracer);
+if (ai7Untraced && ai7Traced) modes.push({ name: 'ai7-untraced', turn: ai7Untraced }, { name: 'ai7-traced', turn: ai7Traced });
+
+/** One turn of a mode, with its spans counted: the same answer everywhere, or nothing is timed. */
+async function check(mode: Mode): Promise<number> {
+  const undo = mode.around?.();
+  await provider.forceFlush();
+  const before = exported;
+  const answer = await mode.turn.run();
+  undo?.();
+  await provider.forceFlush();
+  if (answer !== ANSWER) throw new Error(`bench:peer: ${mode.name} answered ${JSON.stringify(answer)}, not ${JSON.stringify(ANSWER)}`);
+  return exported - before;
+}
+
+async function block(mode: Mode, turns: number): Promise<number> {
+  const undo = mode.around?.();
+  const started = process.cpuUsage();
+  for (let i = 0; i < turns; i++) {
+    await mode.turn.run();
+    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+  }
+  const used = process.cpuUsage(started);
+  undo?.();
+  mode.turn.reset();
+  return (used.user + used.system) / turns;
+}
+
+const spans: Record<string, number> = {};
+for (const mode of modes) spans[mode.name] = await check(mode);
+for (const mode of modes) await block(mode, WARMUP);
+const samples: Record<string, number[]> = {};
+for (let round = 0; round < ROUNDS; round++) {
+  for (const mode of modes) (samples[mode.name] ??= []).push(await block(mode, BLOCK));
+}
+await provider.shutdown();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const us: Record<string, number> = Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, median(xs)]));
+const ratio = (a: string, b: string) => us[a]! / us[b]!;
+const targets = [
+  { name: 'ours traced (full) <= 0.8x AI SDK 6 traced', value: ratio('ours-full', 'ai6-traced'), limit: 0.8 },
+  { name: 'ours untraced <= 0.8x AI SDK 6 untraced', value: ratio('ours-untraced', 'ai6-untraced'), limit: 0.8 },
+  { name: 'semantic <= 0.85x full', value: ratio('ours-semantic', 'ours-full'), limit: 0.85 },
+  { name: 'full <= 1.25x untraced (same process)', value: ratio('ours-full', 'ours-untraced'), limit: 1.25 },
+  { name: 'semantic <= 1.1x untraced (same process)', value: ratio('ours-semantic', 'ours-untraced'), limit: 1.1 },
+].map((t) => ({ ...t, met: t.value <= t.limit }));
+const reported = [
+  ...(us['ai7-traced'] ? [{ name: 'ours traced (full) / AI SDK 7 traced', value: ratio('ours-full', 'ai7-traced') }, { name: 'ours untraced / AI SDK 7 untraced', value: ratio('ours-untraced', 'ai7-untraced') }] : []),
+];
+
+/** What `--json` prints, for bench/run.ts. */
+export interface PeerResult {
+  us: Record<string, number>;
+  spans: Record<string, number>;
+  targets: { name: string; value: number; limit: number; met: boolean }[];
+  reported: { name: string; value: number }[];
+  rounds: number;
+  block: number;
+}
+
+if (process.argv.includes('--json')) {
+  const result: PeerResult = { us, spans, targets, reported, rounds: ROUNDS, block: BLOCK };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} else {
+  const lines = [
+    `peer benchmark: one process, ${ROUNDS} interleaved rounds of ${BLOCK} turns per mode, process CPU µs per turn (median)`,
+    ...modes.map((m) => `  ${m.name.padEnd(14)} ${us[m.name]!.toFixed(0).padStart(6)} µs   ${spans[m.name]} spans per turn`),
+    ...reported.map((r) => `  ${r.name}: ${r.value.toFixed(2)}x`),
+    ...targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
+  ];
+  console.log(lines.join('\n'));
+}

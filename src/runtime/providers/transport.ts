@@ -1,0 +1,61 @@
+/**
+ * The transport settings every HTTP provider accepts, checked once when the provider is built (a
+ * setting that cannot work is a ConfigError naming it, not a failure on every call) and resolved to
+ * their defaults.
+ */
+import { ConfigError } from '../run/errors.js';
+
+export type FetchLike = typeof globalThis.fetch;
+
+/** Transport settings every HTTP provider accepts. */
+export interface TransportOptions {
+  /**
+   * Deadline for one attempt (ms). Default 120 000. `complete()`: connect, headers and the whole
+   * body. `stream()`: connect and headers, then each wait for more of the body (a stream may run
+   * longer than this as long as it keeps arriving).
+   */
+  timeoutMs?: number;
+  /** Extra attempts after a retryable failure. Default 2, so at most 3 attempts. */
+  maxRetries?: number;
+  /** Backoff before the first retry (ms), doubling after that, with jitter. Default 200. */
+  retryBaseMs?: number;
+  /**
+   * The most bytes a reply's body may have (`complete()`: the JSON answer; `stream()`: every byte of
+   * the event stream together). Past it the body is no longer read, the connection is closed and the
+   * call fails with a ProviderError `response_too_large`, never retried. Default 32 MiB (see
+   * docs/streaming-providers.md for why).
+   */
+  maxResponseBytes?: number;
+  /** The fetch to use (proxies, instrumentation, tests). Default: the global fetch at call time. */
+  fetch?: FetchLike;
+}
+
+export interface TransportSettings {
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  maxResponseBytes: number;
+  /** Undefined: the global fetch, read at call time (so a later instrumentation of it is used). */
+  fetch?: FetchLike;
+}
+
+/**
+ * 32 MiB: the longest replies today's models write (about 128k output tokens) are a few MB as one
+ * JSON answer and about 30 MB as Chat Completions stream chunks (each token's chunk repeats the
+ * id, model and choice envelope), so every real reply fits and a runaway one stops there.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+export function transportSettings(provider: string, options: TransportOptions): TransportSettings {
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (typeof maxResponseBytes !== 'number' || !Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new ConfigError(`${provider}: maxResponseBytes must be a positive whole number of bytes, got ${typeof maxResponseBytes === 'number' ? String(maxResponseBytes) : `a ${typeof maxResponseBytes}`}`);
+  }
+  return {
+    timeoutMs: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    retryBaseMs: options.retryBaseMs ?? 200,
+    maxResponseBytes,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+}
