@@ -32,6 +32,8 @@ const PROVIDER_KINDS = Object.keys({
   malformed_response: true,
   aborted: true,
   script: true,
+  response_too_large: true,
+  stream_error: true,
 } satisfies Record<ProviderErrorKind, true>);
 
 const MODEL_CALL_ERROR_TYPES = new Set([...Object.keys(STATUS_CODES), ...PROVIDER_KINDS]);
