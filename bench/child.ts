@@ -48,11 +48,12 @@ if (traced) {
   const sampler = mode.endsWith('-unsampled') ? new AlwaysOffSampler() : undefined;
   provider = new BasicTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
-  process.env.FOOTPRINT_OTEL_DETAIL = mode.includes('semantic') ? 'semantic' : 'full';
 }
 
 const { referenceAgent, MESSAGE } = await import('./scenario.js');
-const { registerInstrument, now } = await import('../src/index.js');
+const { registerInstrument, tracingInstrument } = await import('../src/index.js');
+const { now } = await import('../src/events/index.js');
+if (traced) registerInstrument(tracingInstrument({ detail: mode.includes('semantic') ? 'semantic' : 'full' }));
 
 /** µs per call, the median over the repeats, by the wall clock and by this process's CPU time. */
 interface PerCall {

@@ -1,46 +1,144 @@
 /**
- * footprint-otel: the public entry. The runtime, the typed event catalog, the route recorder and the
- * OpenTelemetry bridge. Importing it registers the default instruments (tracing when an OTel SDK is
- * registered, metrics when a MeterProvider is, and the route recorder for agents with a skill graph).
+ * footprint-otel: the public entry, listed name by name and grouped by what a user does. Everything
+ * else in src/ is internal: the layers' own index files are their contracts with each other, not
+ * with users. test/package/apiSurface.test.ts holds the reviewed list; a change here fails it until
+ * the list is changed with it.
+ *
+ * Importing this module changes no global state: it registers no instrument. startTelemetry()
+ * (footprint-otel/telemetry) registers the tracing and metrics instruments; an app with its own SDK
+ * registers them with registerInstrument(tracingInstrument()) and registerInstrument(metricsInstrument()).
  */
-import { metricsInstrument, tracingInstrument } from './otel/index.js';
-import { defaultRouteGuard } from './recorders/index.js';
-import { registerInstrument, setDefaultRouteGuard } from './runtime/index.js';
 
-export * from './events/index.js';
-export * from './runtime/index.js';
-export * from './recorders/index.js';
+// Build agents and compositions: runners, their options, results, pauses and typed errors.
 export {
-  tracingInstrument,
-  traceExecutor,
-  tracingFailures,
-  semconv,
-  TRACE_RECORDER_ID,
-  TRACING_INSTRUMENT_ID,
-  DETAIL_ENV,
-  type TraceDetail,
-  type TracingOptions,
-  type TraceExecutorOptions,
-} from './otel/index.js';
-export {
-  METRICS,
-  METRIC_CATALOG,
-  METRIC_ATTRIBUTES,
-  MAX_ATTRIBUTE_CHARS,
-  METRICS_INSTRUMENT_ID,
-  METER_NAME,
-  metricsInstrument,
-  prometheusFamily,
-  prometheusLabel,
-  prometheusSeries,
-  TOKEN_BUCKETS,
-  DURATION_BUCKETS,
-  RUN_DURATION_BUCKETS,
-  type MetricSpec,
-  type MetricKey,
-  type MetricsInstrumentOptions,
-} from './otel/index.js';
+  Agent,
+  LLMCall,
+  Sequence,
+  Parallel,
+  Conditional,
+  Loop,
+  swarm,
+  llmSwarm,
+  llmRouter,
+  Runner,
+  isPaused,
+  RunFailedError,
+  RunCancelledError,
+  CheckpointError,
+  ConfigError,
+  RoutingDecisionError,
+  type AgentBuilder,
+  type AgentOptions,
+  type Tool,
+  type ToolContext,
+  type LLMCallBuilder,
+  type LLMCallOptions,
+  type SequenceBuilder,
+  type ParallelBuilder,
+  type BranchResult,
+  type BranchError,
+  type MergeFn,
+  type ConditionalBuilder,
+  type Predicate,
+  type Verdict,
+  type LoopBuilder,
+  type UntilFn,
+  type SwarmOptions,
+  type RouteFn,
+  type RouteInput,
+  type LlmRouter,
+  type LlmRouterOptions,
+  type LlmSwarmOptions,
+  type RoutingDecision,
+  type RoutingProblem,
+  type RunInput,
+  type RunOptions,
+  type RunResult,
+  type Paused,
+  type Checkpoint,
+} from './runtime/index.js';
 
-setDefaultRouteGuard(defaultRouteGuard);
-registerInstrument(tracingInstrument());
-registerInstrument(metricsInstrument());
+// Providers: the LLMProvider port, the adapters, their typed error, and pricing.
+export {
+  openaiCompatible,
+  anthropic,
+  scripted,
+  ProviderError,
+  isProviderError,
+  DEFAULT_PRICING,
+  PRICING_AS_OF,
+  priceFor,
+  type LLMProvider,
+  type LLMRequest,
+  type LLMResponse,
+  type LLMMessage,
+  type LLMStreamPart,
+  type StreamOptions,
+  type CompleteOptions,
+  type ToolCall,
+  type ToolSpec,
+  type ProviderErrorKind,
+  type OpenAICompatibleOptions,
+  type AnthropicOptions,
+  type ScriptedOptions,
+  type ScriptedReply,
+  type FetchLike,
+  type TransportOptions,
+  type ModelPrice,
+  type PricingTable,
+} from './runtime/index.js';
+
+// Skills: skill graphs, their brains and loop guard, and the route recorder that reads the route back.
+export {
+  defineSkill,
+  skillGraph,
+  READ_SKILL,
+  type Skill,
+  type SkillDefinition,
+  type SkillGraph,
+  type SkillGraphBuilder,
+  type SkillGraphOptions,
+  type RouteEdge,
+  type LastToolResult,
+  type BrainSpec,
+  type EscalationSpec,
+  type RouteGuardOptions,
+  type OnTrip,
+} from './runtime/index.js';
+export {
+  routeRecorder,
+  type RouteRecorder,
+  type RouteRecorderOptions,
+  type RouteHop,
+  type RouteRejection,
+  type RouteTrip,
+} from './recorders/index.js';
+
+// Listen to events: runner.on(pattern, listener) hears these typed events; a run's outcome.
+export {
+  EVENT_TYPES,
+  isFootprintEvent,
+  type EventType,
+  type EventPayloads,
+  type EventPattern,
+  type TypedEvent,
+  type EventMeta,
+  type MemberRef,
+  type Listener,
+  type Unsubscribe,
+  type RunnerKind,
+  type TokenUsage,
+  type ModelServer,
+  type CapturedMessage,
+} from './events/index.js';
+export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './runtime/index.js';
+
+// Take part in every run: instruments (tracing, metrics, your own).
+export { registerInstrument, type RunInstrument, type RunSession, type RunStart } from './runtime/index.js';
+export { tracingInstrument, tracingFailures, semconv, type TracingOptions, type TraceDetail } from './otel/index.js';
+
+// Trace a plain footprintjs flowchart.
+export { traceExecutor, type TraceExecutorOptions } from './otel/index.js';
+
+// Metrics: the instrument and the metric catalog (names, units, buckets, attribute keys).
+export { metricsInstrument, METRICS, type MetricsInstrumentOptions, type MetricSpec, type MetricKey } from './otel/index.js';

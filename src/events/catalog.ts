@@ -44,6 +44,18 @@ export interface BrainChoice {
   skillId?: string;
 }
 
+/**
+ * A failure as events carry it. `message` is the whole text (listeners and the model see it). It is
+ * content, exported only under content capture, unless `ownText` says footprint-otel worded it
+ * (its typed errors and fixed results); then it is exported either way.
+ */
+export interface EventError {
+  /** Low-cardinality: an HTTP status, a provider error kind, a fixed runtime type, else the error's class. */
+  type: string;
+  message: string;
+  ownText?: boolean;
+}
+
 /** A message as sent to a model (only ever exported when content capture is switched on). */
 export interface CapturedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -144,8 +156,8 @@ export interface EventPayloads {
     toolCalls: { id: string; name: string }[];
     /** Content: exported only under content capture. */
     content: string;
-    /** `type` is low-cardinality (an HTTP status, a provider error kind); `name` the error's class, e.g. ProviderError. */
-    error?: { type: string; name: string; message: string; status?: number; retryable?: boolean };
+    /** `name` is the error's class, e.g. ProviderError. */
+    error?: EventError & { name: string; status?: number; retryable?: boolean };
   };
   'footprint.stream.tool_start': {
     agentId: string;
@@ -167,7 +179,7 @@ export interface EventPayloads {
     durationMs: number;
     /** Content: exported only under content capture. */
     result: string;
-    error?: { type: string; message: string };
+    error?: EventError;
   };
 
   // ── composition ──────────────────────────────────────────────────────────────────────────────
@@ -195,7 +207,7 @@ export interface EventPayloads {
     compositionId: string;
     branch: string;
     status: 'ok' | 'error';
-    error?: { type: string; message: string };
+    error?: EventError;
   };
   'footprint.composition.iteration': { compositionId: string; iteration: number };
 
@@ -279,7 +291,7 @@ export interface EventPayloads {
     member: string;
     memberKind: RunnerKind;
     stage: string;
-    error: { type: string; message: string };
+    error: EventError;
   };
 }
 

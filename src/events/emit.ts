@@ -4,7 +4,7 @@
  * runtime stage id. The run's event hub receives it synchronously at the call site and stamps the
  * high-resolution time, so "when" is exact even for async stages.
  */
-import type { EventPayloads, EventType } from './catalog.js';
+import { EVENT_TYPES, type EventPayloads, type EventType } from './catalog.js';
 
 /** The part of a footprintjs scope the helper needs (every TypedScope has it). */
 export interface EmitScope {
@@ -15,6 +15,9 @@ export function emit<K extends EventType>(scope: EmitScope, type: K, payload: Ev
   scope.$emit(type, payload);
 }
 
+const CATALOG = new Set<string>(EVENT_TYPES);
+
+/** True when `name` is an event of the catalog (events/catalog.ts). */
 export function isFootprintEvent(name: string): name is EventType {
-  return name.startsWith('footprint.');
+  return CATALOG.has(name);
 }

@@ -7,4 +7,4 @@ export { now } from './clock.js';
 export * as stageIds from './stageIds.js';
 export { handleEvent, type EventHandlers } from './handlers.js';
 export { routeWithin } from './routes.js';
-export { CAPTURE_CONTENT_ENV, captureFromEnv } from './contentCapture.js';
+export { CAPTURE_CONTENT_ENV, captureFromEnv, hasOwnText, markOwnText, ownTextOf } from './contentCapture.js';

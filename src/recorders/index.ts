@@ -1,4 +1,3 @@
-/** Derived signals over the runtime's events: the route recorder and its loop guards. */
+/** Derived signals over the runtime's events: the route recorder (an agent's skill-graph route, read back). */
 export { routeRecorder, type RouteRecorder } from './routeRecorder.js';
-export { defaultRouteGuard } from './defaultRouteGuard.js';
-export type { OnTrip, RouteRecorderOptions, RouteHop, RouteRejection, RouteTrip, RouteRun, Spend } from './types.js';
+export type { RouteRecorderOptions, RouteHop, RouteRejection, RouteTrip, RouteRun } from './types.js';

@@ -1,20 +1,18 @@
 /**
- * routeRecorder(): records the skill-graph route an agent turn took (hops, path, rejections, spend)
- * and guards it against loops, EMITTING each trip as `footprint.route.trip` at the stage where it
- * was detected, the moment it is detected. With onTrip 'stop' or 'escalate' it also signals the turn,
- * which ends stopped early or continues on its escalation brain.
+ * routeRecorder(): records the skill-graph route an agent turn took (hops, path, rejections, and the
+ * loop-guard trips the agent reported) so an app can read it back after a run. The guard itself is
+ * the agent's (skillGraph options pingPongWindow, maxRejectedRetries, onTrip); this recorder only
+ * listens.
  *
- * It is a run instrument: an agent with a skill graph brings one to every run it takes part in (see
- * defaultRouteGuard), or one can be registered for every run. State is per run id, so concurrent runs
- * never mix; getters read the run given by id, or else the latest run that recorded a hop. A paused
- * run carries its record and guards in the checkpoint, so a resumed run (in any process) goes on
- * counting where it stopped.
+ * It is a run instrument: pass one to an agent as skillGraph options.routeRecorder, or register one
+ * for every run. State is per run id, so concurrent runs never mix; getters read the run given by id,
+ * or else the latest run that recorded a hop. A paused run carries its record in the checkpoint, so a
+ * resumed run (in any process) goes on recording where it stopped.
  */
-import type { EventPayloads, EventType, TypedEvent } from '../events/index.js';
-import { ConfigError, type RunHub, type RunInstrument, type RunSession, type RunStart } from '../runtime/index.js';
+import type { EventType, TypedEvent } from '../events/index.js';
+import type { RunInstrument, RunSession, RunStart } from '../runtime/index.js';
 import { RunBook } from './runBook.js';
-import { guardCost, guardHop, guardRejection, newTurnGuard, type Finding, type GuardLimits, type TurnGuard } from './turnGuard.js';
-import type { OnTrip, RouteHop, RouteRecorderOptions, RouteRejection, RouteRun, RouteTrip } from './types.js';
+import type { RouteHop, RouteRecorderOptions, RouteRejection, RouteRun, RouteTrip } from './types.js';
 
 export interface RouteRecorder extends RunInstrument {
   /** Every cursor hop (entry, edge, model pick, stay), in order. */
@@ -25,59 +23,35 @@ export interface RouteRecorder extends RunInstrument {
   getRejections(runId?: string): RouteRejection[];
 }
 
-/** What a paused run carries for the recorder. */
-interface Carried {
-  run: RouteRun;
-  turns: Record<string, TurnGuard>;
-}
-
-const ON_TRIP: readonly OnTrip[] = ['label', 'stop', 'escalate'];
-
 export function routeRecorder(options: RouteRecorderOptions = {}): RouteRecorder {
-  const limits = limitsOf(options);
-  const onTrip = options.onTrip ?? 'label';
-  if (!ON_TRIP.includes(onTrip)) {
-    throw new ConfigError(`routeRecorder: onTrip must be one of ${ON_TRIP.join(', ')} (got ${String(onTrip)})`);
-  }
   const agentId = options.agentId;
   const id = agentId === undefined ? 'footprint-otel.route' : `footprint-otel.route:${agentId}`;
   const book = new RunBook();
 
   const start = ({ runId, hub, resumed }: RunStart): RunSession => {
-    let state = restore(resumed?.carry[id], runId);
-    if (state) book.put(state.run);
-    const open = (): Carried => {
-      if (!state) {
-        state = { run: { runId, hops: [], rejections: [], trips: [] }, turns: {} };
-        book.put(state.run);
+    let run = restore(resumed?.carry[id], runId);
+    if (run) book.put(run);
+    const open = (): RouteRun => {
+      if (!run) {
+        run = { runId, hops: [], rejections: [], trips: [] };
+        book.put(run);
       }
-      return state;
+      return run;
     };
-    const guardOf = (turnId: string): TurnGuard => (open().turns[turnId] ??= newTurnGuard());
     const mine = (payload: { agentId: string }) => agentId === undefined || payload.agentId === agentId;
 
     const unsubscribe = hub.subscribe((event) => {
+      const at = { runtimeStageId: event.meta.runtimeStageId };
       if (is(event, 'footprint.route.hop')) {
-        if (!mine(event.payload)) return;
-        const hop = event.payload;
-        open().run.hops.push({ ...hop, runtimeStageId: event.meta.runtimeStageId });
-        const finding = guardHop(guardOf(hop.turnId), hop, limits);
-        if (finding) trip(hub, open().run, hop, finding, onTrip, event.meta.runtimeStageId);
+        if (mine(event.payload)) open().hops.push({ ...event.payload, ...at });
       } else if (is(event, 'footprint.skill.rejected')) {
-        if (!mine(event.payload)) return;
-        const rejection = event.payload;
-        open().run.rejections.push({ ...rejection, runtimeStageId: event.meta.runtimeStageId });
-        const finding = guardRejection(guardOf(rejection.turnId), rejection.current, limits);
-        if (finding) trip(hub, open().run, rejection, finding, onTrip, event.meta.runtimeStageId);
-      } else if (is(event, 'footprint.cost.tick')) {
-        // Only turns this recorder follows: their entry hop always comes before their first call.
-        const tick = event.payload;
-        const guard = state?.turns[tick.turnId];
-        if (guard) guardCost(guard, (tick.tokens?.input ?? 0) + (tick.tokens?.output ?? 0), tick.usd);
+        if (mine(event.payload)) open().rejections.push({ ...event.payload, ...at });
+      } else if (is(event, 'footprint.route.trip')) {
+        if (mine(event.payload)) open().trips.push({ ...event.payload, ...at });
       }
     });
     return {
-      paused: () => (state ? { [id]: state } : undefined),
+      paused: () => (run ? { [id]: run } : undefined),
       finished: unsubscribe,
     };
   };
@@ -92,54 +66,11 @@ export function routeRecorder(options: RouteRecorderOptions = {}): RouteRecorder
   };
 }
 
-/** Records the trip, signals the turn when the action asks for it, and emits the trip event. */
-function trip(
-  hub: RunHub,
-  run: RouteRun,
-  at: { agentId: string; turnId: string; iteration: number },
-  finding: Finding,
-  action: OnTrip,
-  runtimeStageId: string,
-): void {
-  const { since, ...what } = finding;
-  const payload: EventPayloads['footprint.route.trip'] = {
-    agentId: at.agentId,
-    turnId: at.turnId,
-    ...what,
-    iteration: at.iteration,
-    tokensSinceLoop: since.tokens,
-    costSinceLoopUsd: since.costUsd,
-    action,
-  };
-  run.trips.push({ ...payload, runtimeStageId });
-  if (action !== 'label') hub.signal(at.turnId, { kind: action, reason: finding.kind });
-  hub.publish('footprint.route.trip', payload, runtimeStageId);
-}
-
-function limitsOf(options: RouteRecorderOptions): GuardLimits {
-  const pingPongWindow = options.pingPongWindow ?? 4;
-  const maxRejectedRetries = options.maxRejectedRetries ?? 3;
-  if (!Number.isInteger(pingPongWindow) || pingPongWindow < 2) {
-    throw new ConfigError(`routeRecorder: pingPongWindow must be a whole number >= 2 (got ${pingPongWindow})`);
-  }
-  if (!Number.isInteger(maxRejectedRetries) || maxRejectedRetries < 1) {
-    throw new ConfigError(`routeRecorder: maxRejectedRetries must be a whole number >= 1 (got ${maxRejectedRetries})`);
-  }
-  return { pingPongWindow, maxRejectedRetries };
-}
-
-/** The carried state of a resumed run, when it is ours and well-formed. */
-function restore(carried: unknown, runId: string): Carried | undefined {
-  const c = carried as Partial<Carried> | undefined;
-  const run = c?.run;
-  const wellFormed =
-    run?.runId === runId &&
-    Array.isArray(run.hops) &&
-    Array.isArray(run.rejections) &&
-    Array.isArray(run.trips) &&
-    typeof c?.turns === 'object' &&
-    c.turns !== null;
-  return wellFormed ? (c as Carried) : undefined;
+/** The carried record of a resumed run, when it is ours and well-formed. */
+function restore(carried: unknown, runId: string): RouteRun | undefined {
+  const run = carried as Partial<RouteRun> | undefined;
+  const wellFormed = run?.runId === runId && Array.isArray(run.hops) && Array.isArray(run.rejections) && Array.isArray(run.trips);
+  return wellFormed ? (run as RouteRun) : undefined;
 }
 
 function is<K extends EventType>(event: TypedEvent, type: K): event is TypedEvent<K> {

@@ -3,11 +3,8 @@
  * trips, each the event payload plus the runtime stage id it happened at).
  */
 import type { EventPayloads } from '../events/index.js';
-import type { RouteGuardOptions } from '../runtime/index.js';
 
-export type OnTrip = NonNullable<RouteGuardOptions['onTrip']>;
-
-export interface RouteRecorderOptions extends RouteGuardOptions {
+export interface RouteRecorderOptions {
   /** Record only this agent's turns (by agent id); without it, every skill-graph turn of the run. */
   agentId?: string;
 }
@@ -22,10 +19,4 @@ export interface RouteRun {
   hops: RouteHop[];
   rejections: RouteRejection[];
   trips: RouteTrip[];
-}
-
-/** What a turn has spent: tokens (input + output) and USD. */
-export interface Spend {
-  tokens: number;
-  costUsd: number;
 }

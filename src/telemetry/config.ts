@@ -36,8 +36,13 @@ export interface StartTelemetryOptions {
   maxExportBatchSize?: number;
   /** Flush on beforeExit and shut down on SIGTERM/SIGINT (default true). */
   handleExit?: boolean;
-  /** Trace detail of every run: 'full' stage spans or 'semantic' only (sets FOOTPRINT_OTEL_DETAIL). */
+  /** Trace detail of every run: 'full' stage spans or 'semantic' only (default FOOTPRINT_OTEL_DETAIL, then 'full'). */
   traceDetail?: TraceDetail;
+  /**
+   * Record prompts, completions, tool arguments, results and error text on spans, and create the
+   * files owner-only (0600) (default OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, then off).
+   */
+  captureContent?: boolean;
 }
 
 /**

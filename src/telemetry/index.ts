@@ -19,6 +19,6 @@ export {
   type TraceFileProblem,
   type FileSpan,
   type FileSpanEvent,
-  type Attributes,
-  type AttributeValue,
+  type FileAttributes,
+  type FileAttributeValue,
 } from './files/read.js';

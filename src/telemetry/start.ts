@@ -4,16 +4,21 @@
  * the environment, resource detection, OTEL_LOG_LEVEL, OTEL_SDK_DISABLED, registration with the API);
  * we hand it the span processors and metric readers, so that every export passes our guard (bounded,
  * counted in health()), the span queue counts what it drops, and, when nothing names a destination,
- * telemetry goes to OTLP-JSON files. Exit hooks flush at the end. Calling it again while it runs
- * throws TelemetryAlreadyStartedError (handing back the running handle would drop the new options
- * unseen, and its shutdown() would stop the first); after shutdown() it can be started afresh.
+ * telemetry goes to OTLP-JSON files. It registers the runtime's tracing and metrics instruments
+ * (shutdown() unregisters them), so every run from then on is traced and counted, with the trace
+ * detail and the content-capture choice made here once. Exit hooks flush at the end. Calling it
+ * again while it runs throws TelemetryAlreadyStartedError (handing back the running handle would drop
+ * the new options unseen, and its shutdown() would stop the first); after shutdown() it can be
+ * started afresh.
  */
 import { metrics } from '@opentelemetry/api';
 import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { DETAIL_ENV, type TraceDetail } from '../otel/index.js';
+import { captureFromEnv } from '../events/index.js';
+import { metricsInstrument, tracingInstrument } from '../otel/index.js';
+import { registerInstrument } from '../runtime/index.js';
 import { resolveConfig, type Destination, type StartTelemetryOptions, type TelemetryConfig } from './config.js';
 import { TelemetryAlreadyStartedError } from './errors.js';
 import { installExitHooks } from './exitHooks.js';
@@ -31,7 +36,7 @@ export interface TelemetryHandle {
   readonly destination: Destination;
   /** Exports everything recorded so far. Never rejects: failures are counted in health(). */
   forceFlush(): Promise<void>;
-  /** Flushes, stops the SDK and unregisters what it registered. Idempotent; never rejects. */
+  /** Flushes, stops the SDK and unregisters what it registered (providers, instruments). Idempotent; never rejects. */
   shutdown(): Promise<void>;
   /** Spans and metric data points exported and lost (by cause) so far, and the span queue's depth. */
   health(): TelemetryHealth;
@@ -61,8 +66,10 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   const config = resolveConfig(options);
   if (config.route.kind === 'disabled') return disabledHandle();
 
+  // The one content-capture decision of this process's telemetry: spans, errors and files follow it.
+  const captureContent = options.captureContent ?? captureFromEnv();
   const health = new ExportHealth(config.maxQueueSize);
-  const pipeline = pipelineFor(config, options);
+  const pipeline = pipelineFor(config, options, captureContent);
   const guard = { health, timeoutMs: pipeline.timeoutMs };
   const spanProcessors = pipeline.spans.map(
     (exporter) =>
@@ -93,7 +100,10 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   });
   const ours = registerIntoFreeSlots(() => sdk.start());
   health.attach(metrics.getMeter(TELEMETRY_METER), pipeline.components);
-  const restoreDetail = setTraceDetail(options.traceDetail);
+  const unregister = [
+    registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent })),
+    registerInstrument(metricsInstrument()),
+  ];
 
   const flushSpans = () => Promise.all(spanProcessors.map((p) => p.forceFlush().catch(() => undefined)));
   const forceFlush = async () => {
@@ -109,7 +119,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       await flushSpans();
       await sdk.shutdown().catch(() => undefined);
       releaseSlots(ours);
-      restoreDetail();
+      for (const off of unregister) off();
       running = undefined;
     })());
   if (config.handleExit) {
@@ -138,12 +148,13 @@ interface Pipeline {
   files: TelemetryHandle['files'];
 }
 
-function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions): Pipeline {
+function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions, captureContent: boolean): Pipeline {
   const route = config.route;
   if (route.kind === 'files') {
     const session = newSession();
-    const spans = fileSpanExporter({ directory: route.directory, session });
-    const metricFiles = fileMetricExporter({ directory: route.directory, session });
+    const files = { directory: route.directory, session, ownerOnly: captureContent };
+    const spans = fileSpanExporter(files);
+    const metricFiles = fileMetricExporter(files);
     return {
       destination: { kind: 'files', directory: route.directory },
       spans: [spans],
@@ -211,15 +222,4 @@ function disabledHandle(): TelemetryHandle {
 
 function noFiles(): ReturnType<TelemetryHandle['files']> {
   return { traces: [], metrics: [], removedTraceFiles: 0 };
-}
-
-/** The bridge reads its detail from the environment at every run start; returns the undo. */
-function setTraceDetail(detail: TraceDetail | undefined): () => void {
-  if (detail === undefined) return () => undefined;
-  const previous = process.env[DETAIL_ENV];
-  process.env[DETAIL_ENV] = detail;
-  return () => {
-    if (previous === undefined) delete process.env[DETAIL_ENV];
-    else process.env[DETAIL_ENV] = previous;
-  };
 }

@@ -10,13 +10,14 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerInstrument, tracingInstrument } from '../../src/index.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
 const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 
-// The package entry registers the tracing instrument, which finds this provider at each run start.
+// Each turn registers a tracing instrument made under its environment; it finds this provider at run start.
 beforeAll(() => {
   trace.setGlobalTracerProvider(provider);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -35,8 +36,13 @@ afterAll(async () => {
 async function traceOfOneTurn(env: Record<string, string>): Promise<string> {
   Object.assign(process.env, env);
   const { referenceAgent, MESSAGE } = await import('../../bench/scenario.js');
-  const answer = await referenceAgent().run(MESSAGE);
-  expect(answer).toBe('Order 1234 shipped; shipping to Lyon costs 12 EUR.');
+  const unregister = registerInstrument(tracingInstrument());
+  try {
+    const answer = await referenceAgent().run(MESSAGE);
+    expect(answer).toBe('Order 1234 shipped; shipping to Lyon costs 12 EUR.');
+  } finally {
+    unregister();
+  }
   return renderTrace(exporter.getFinishedSpans());
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENT_DOCS, EVENT_TYPES } from '../../src/events/index.js';
+import { EVENT_DOCS, EVENT_TYPES, isFootprintEvent } from '../../src/events/index.js';
 
 /** Every 'footprint.<domain>.<action>' literal that is the first argument of emit(...) or publish(...). */
 function emittedInSources(dir: string): Map<string, string[]> {
@@ -44,5 +44,10 @@ describe('the typed event catalog', () => {
   it('emits nothing that is not declared', () => {
     const undeclared = [...emitted.keys()].filter((t) => !(EVENT_TYPES as string[]).includes(t));
     expect(undeclared).toEqual([]);
+  });
+
+  it('isFootprintEvent says yes to the catalog\'s names only, not to the prefix', () => {
+    expect(EVENT_TYPES.filter((type) => !isFootprintEvent(type))).toEqual([]);
+    expect(['footprint.agent.made_up', 'footprint.', 'agent.turn_start'].map(isFootprintEvent)).toEqual([false, false, false]);
   });
 });

@@ -10,17 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Agent,
   defineSkill,
-  RunHub,
   Runner,
   scripted,
-  setDefaultRouteGuard,
   skillGraph,
   type EventPayloads,
-  type MountedMember,
   type RunSession,
 } from '../../src/index.js';
+import { RunHub, type MountedMember } from '../../src/runtime/run/index.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
-import { defaultRouteGuard } from '../../src/recorders/index.js';
 import { MemberIndex } from '../../src/runtime/run/members.js';
 import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
@@ -57,7 +54,6 @@ let hub: RunHub;
 let session: RunSession;
 
 beforeAll(() => {
-  setDefaultRouteGuard(defaultRouteGuard);
   meter = startMeter();
   const invoices = defineSkill({ id: 'invoices', description: 'Invoices', body: 'Answer about invoices.' });
   const billing = Agent.create({ provider: scripted({ replies: ['-'] }), model: 'm-small', id: 'billing' })
@@ -72,7 +68,6 @@ beforeAll(() => {
   session = metricsInstrument().start({ runId: 'run_1', runner: desk, executor: {} as FlowChartExecutor, hub })!;
 });
 afterAll(async () => {
-  setDefaultRouteGuard(undefined);
   await meter.shutdown();
 });
 

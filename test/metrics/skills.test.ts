@@ -5,9 +5,8 @@
  * the cursor was in. Model calls inside a skill carry that skill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, registerInstrument, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
+import { Agent, registerInstrument, scripted, skillGraph } from '../../src/index.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
-import { defaultRouteGuard } from '../../src/recorders/index.js';
 import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill, usdOf } from '../support/skills.js';
 import { only, startMeter, type MeterHarness } from '../support/meter.js';
 
@@ -22,13 +21,11 @@ let meter: MeterHarness;
 let unregister: () => void;
 
 beforeAll(() => {
-  setDefaultRouteGuard(defaultRouteGuard);
   meter = startMeter();
   unregister = registerInstrument(metricsInstrument());
 });
 afterAll(async () => {
   unregister();
-  setDefaultRouteGuard(undefined);
   await meter.shutdown();
 });
 

@@ -9,7 +9,6 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { tracingInstrument } from '../../src/otel/index.js';
-import { defaultRouteGuard } from '../../src/recorders/index.js';
 import {
   Agent,
   Conditional,
@@ -23,7 +22,6 @@ import {
   registerInstrument,
   scripted,
   Sequence,
-  setDefaultRouteGuard,
   skillGraph,
   swarm,
   type ScriptedReply,
@@ -32,7 +30,6 @@ import { startSdk } from '../support/sdk.js';
 import { render, structure, toMs, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
-setDefaultRouteGuard(defaultRouteGuard);
 afterAll(() => sdk.shutdown());
 beforeEach(() => {
   sdk.reset();

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventPayloads, EventType, MemberRef, TypedEvent } from '../../src/events/index.js';
 import { EventSpans, RunRollups } from '../../src/otel/genai/index.js';
 import { RunSpans, runnerLayout, type TraceDetail } from '../../src/otel/placement/index.js';
+import { WITHHELD_MESSAGE } from '../../src/otel/encoding/index.js';
 import { render } from '../support/traceTree.js';
 
 const DESK: MemberRef = { kind: 'swarm', id: 'desk' };
@@ -130,14 +131,15 @@ describe('the typed-event table over the semantic layout', () => {
       'footprint.tool.status': 'error',
       'error.type': 'TypeError',
     });
-    expect([tool.status.code, tool.status.message, tool.events.map((e) => e.name)]).toEqual([2, 'boom', ['exception']]);
+    // a tool's thrown text is content: without capture the span shows a fixed description
+    expect([tool.status.code, tool.status.message, tool.events.map((e) => e.name)]).toEqual([2, WITHHELD_MESSAGE, ['exception']]);
   });
 
   it("fails a Parallel branch's member span at its failed branch_end", () => {
     const { send, finish } = mapping('semantic');
     send('footprint.composition.enter', { compositionId: 'both', kind: 'parallel', childCount: 1 }, atDesk);
     send('footprint.agent.turn_start', { agentId: 'billing', name: 'Billing', provider: 'openai', model: 'm1', turnId: 't1', message: 'hi', skillGraph: false }, atBilling);
-    send('footprint.composition.branch_end', { compositionId: 'both', branch: 'billing', status: 'error', error: { type: 'Error', message: 'down' } }, atDesk);
+    send('footprint.composition.branch_end', { compositionId: 'both', branch: 'billing', status: 'error', error: { type: 'ProviderError', message: 'down', ownText: true } }, atDesk);
     const agent = finish().find((s) => s.name === 'invoke_agent Billing')!;
     expect([agent.status.code, agent.status.message]).toEqual([2, 'down']);
   });

@@ -125,21 +125,22 @@ describe('activation in detail semantic', () => {
 });
 
 describe('FOOTPRINT_OTEL_DETAIL', () => {
-  it('chooses the detail when the options do not', async () => {
+  it('chooses the detail when the options do not, read once when the instrument is made', async () => {
     const previous = process.env.FOOTPRINT_OTEL_DETAIL;
-    const restore = registerInstrument(tracingInstrument());
     try {
       process.env.FOOTPRINT_OTEL_DETAIL = 'SEMANTIC';
+      const restore = registerInstrument(tracingInstrument());
+      process.env.FOOTPRINT_OTEL_DETAIL = 'full';
       await twoToolAgent().run('q');
       expect(sdk.spans().some((s) => s.name === 'Context')).toBe(false);
       sdk.reset();
-      process.env.FOOTPRINT_OTEL_DETAIL = 'full';
+      restore();
+      registerInstrument(tracingInstrument());
       await twoToolAgent().run('q');
       expect(sdk.spans().some((s) => s.name === 'Context')).toBe(true);
     } finally {
       if (previous === undefined) delete process.env.FOOTPRINT_OTEL_DETAIL;
       else process.env.FOOTPRINT_OTEL_DETAIL = previous;
-      restore();
       registerInstrument(tracingInstrument({ detail: 'semantic' }));
     }
   });

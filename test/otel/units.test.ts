@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { diag, DiagLogLevel, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages } from '../../src/otel/encoding/content.js';
-import { resolveCapture, resolveDetail } from '../../src/otel/wiring/options.js';
+import { settle } from '../../src/otel/wiring/options.js';
 import { finishReason, providerName } from '../../src/otel/encoding/semconv.js';
 import { formatTraceparent, parseTraceparent } from '../../src/otel/encoding/traceparent.js';
 
@@ -25,7 +25,8 @@ describe('span_and_event capture mode (issue 13 item 13)', () => {
     diag.setLogger({ error() {}, warn: (m) => void warnings.push(m), info() {}, debug() {}, verbose() {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
     try {
       const env = { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'SPAN_AND_EVENT' };
-      expect([resolveCapture(env), resolveCapture(env), resolveCapture({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'span_only' })]).toEqual([true, true, true]);
+      const capture = (e: NodeJS.ProcessEnv) => settle({}, e).capture;
+      expect([capture(env), capture(env), capture({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'span_only' })]).toEqual([true, true, true]);
       expect(warnings).toEqual([
         'footprint-otel: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_and_event records content on spans only: the ' +
           'gen_ai.client.inference.operation.details event needs structured attributes (the Logs API), which span events cannot carry',
@@ -129,11 +130,17 @@ describe('semconv mapping', () => {
   });
 });
 
-describe('detail', () => {
-  it('comes from the option, else FOOTPRINT_OTEL_DETAIL, else full', () => {
-    expect(resolveDetail('semantic', { FOOTPRINT_OTEL_DETAIL: 'full' })).toBe('semantic');
-    expect(resolveDetail(undefined, { FOOTPRINT_OTEL_DETAIL: 'Semantic' })).toBe('semantic');
-    expect(resolveDetail(undefined, {})).toBe('full');
-    expect(resolveDetail(undefined, { FOOTPRINT_OTEL_DETAIL: 'verbose' })).toBe('full');
+describe('settings', () => {
+  it('take detail from the option, else FOOTPRINT_OTEL_DETAIL, else full', () => {
+    const detail = (option: 'full' | 'semantic' | undefined, env: NodeJS.ProcessEnv) => settle({ detail: option }, env).detail;
+    expect(detail('semantic', { FOOTPRINT_OTEL_DETAIL: 'full' })).toBe('semantic');
+    expect(detail(undefined, { FOOTPRINT_OTEL_DETAIL: 'Semantic' })).toBe('semantic');
+    expect(detail(undefined, {})).toBe('full');
+    expect(detail(undefined, { FOOTPRINT_OTEL_DETAIL: 'verbose' })).toBe('full');
+  });
+
+  it('take content capture from the option, else the GenAI variable, else off', () => {
+    const on = { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'span_only' };
+    expect([settle({ captureContent: false }, on).capture, settle({}, on).capture, settle({}, {}).capture]).toEqual([false, true, false]);
   });
 });

@@ -82,8 +82,8 @@ describe('the installed package', () => {
       '@opentelemetry/sdk-node',
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/semantic-conventions',
-      // the telemetry entry reaches the runtime through the bridge (src/otel: DETAIL_ENV), and with it
-      // ajv and the providers' event-stream parser
+      // the telemetry entry registers the runtime's instruments (registerInstrument, tracingInstrument), and with
+      // them ajv and the providers' event-stream parser
       'ajv',
       'eventsource-parser',
       'footprintjs',

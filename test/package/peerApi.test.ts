@@ -1,8 +1,9 @@
 /**
  * An app that runs its own NodeSDK, on a different patch release of @opentelemetry/api than the one
- * this repository develops against (1.9.0 against 1.9.1), imports footprint-otel's main entry only:
- * the API is a peer dependency, so the tree holds one copy of it, the agent's spans reach the app's
- * exporter, and nothing is registered twice (no diag error or warning).
+ * this repository develops against (1.9.0 against 1.9.1), imports footprint-otel's main entry only and
+ * registers its tracing instrument (importing registers nothing, docs/api.md): the API is a peer
+ * dependency, so the tree holds one copy of it, the agent's spans reach the app's exporter, and
+ * nothing is registered twice (no diag error or warning).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { consumerProject, type Consumer } from './support/consumer.js';
@@ -29,7 +30,8 @@ const exporter = new tracing.InMemorySpanExporter();
 const sdk = new NodeSDK({ serviceName: 'the-app', spanProcessors: [new tracing.SimpleSpanProcessor(exporter)], metricReaders: [], logRecordProcessors: [] });
 sdk.start();
 
-const { Agent, scripted } = await import('footprint-otel');
+const { Agent, registerInstrument, scripted, tracingInstrument } = await import('footprint-otel');
+registerInstrument(tracingInstrument());
 const agent = Agent.create({ provider: scripted({ replies: ['Hello from the agent.'] }), model: 'm-small', id: 'greeter' }).build();
 const answer = await agent.run('Hi');
 const spans = exporter.getFinishedSpans();

@@ -6,19 +6,15 @@
  * captured message all name the same run), so concurrent runs never leak into each other.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
 import { startSdk } from '../support/sdk.js';
 import { groupByTrace, rootOf, traceProblems } from '../support/traceChecks.js';
 
 const RUNS = 1000;
-const sdk = startSdk();
-beforeAll(() => {
-  // content capture on, so each chat span shows the message its run was sent
-  vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'span_only');
-});
+// content capture on, so each chat span shows the message its run was sent
+const sdk = startSdk({ tracing: { captureContent: true } });
 afterAll(async () => {
-  vi.unstubAllEnvs();
   await sdk.shutdown();
 });
 

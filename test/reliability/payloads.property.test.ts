@@ -27,25 +27,25 @@ import {
   Agent,
   defineSkill,
   EVENT_TYPES,
-  quietLogger,
   READ_SKILL,
   RunFailedError,
   Runner,
   scripted,
   skillGraph,
-  stage,
+  metricsInstrument,
+  registerInstrument,
   traceExecutor,
+  tracingInstrument,
   type LLMProvider,
   type LLMResponse,
 } from '../../src/index.js';
+import { quietLogger, stage } from '../../src/runtime/run/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { anything, oddPayload, oddShortString, oddText } from './support/oddValues.js';
 import { outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { traceProblems } from '../support/traceChecks.js';
 
-const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
-const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
 const MODEL_TEXT_CAP = MAX_TOOL_RESULT_CHARS + 40;
 
 class ManualReader extends MetricReader {
@@ -61,6 +61,7 @@ const onEscape = (error: unknown) => void escaped.push(error);
 
 beforeAll(() => {
   metrics.setGlobalMeterProvider(meterProvider);
+  registerInstrument(metricsInstrument());
   process.on('unhandledRejection', onEscape);
   process.on('uncaughtException', onEscape);
 });
@@ -74,20 +75,17 @@ afterEach(async () => {
 afterAll(async () => {
   process.off('unhandledRejection', onEscape);
   process.off('uncaughtException', onEscape);
-  delete process.env[CAPTURE_ENV];
-  delete process.env[DETAIL_ENV];
   await meterProvider.shutdown();
   metrics.disable();
   await sdk.shutdown();
 });
 
-const detail = fc.constantFrom('full', 'semantic');
+const detail = fc.constantFrom<'full' | 'semantic'>('full', 'semantic');
 
 /** Starts one property run: clean span store, the chosen detail and content capture. */
-function begin(mode: string, capture: boolean): void {
+function begin(mode: 'full' | 'semantic', capture: boolean): void {
   sdk.reset();
-  process.env[DETAIL_ENV] = mode;
-  process.env[CAPTURE_ENV] = capture ? 'span_only' : 'false';
+  registerInstrument(tracingInstrument({ detail: mode, captureContent: capture }));
 }
 
 function expectOneWellFormedTrace(options: { caps?: boolean } = {}): void {
@@ -239,7 +237,7 @@ describe('a plain footprintjs chart that $emits odd payloads', () => {
       fc.asyncProperty(emits, emits, emits, detail, fc.boolean(), async (first, innerEmits, decider, mode, capture) => {
         begin(mode, capture);
         plan = { first, inner: innerEmits, decider };
-        const executor = traceExecutor(new FlowChartExecutor(chart), { name: 'odd' });
+        const executor = traceExecutor(new FlowChartExecutor(chart), { name: 'odd', detail: mode, captureContent: capture });
         await executor.run({ input: {} });
         expectOneWellFormedTrace();
       }),

@@ -9,17 +9,15 @@
  * the documented caps.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
 import { named, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { traceProblems } from '../support/traceChecks.js';
 
-const sdk = startSdk();
-beforeAll(() => vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'span_only'));
+const sdk = startSdk({ tracing: { captureContent: true } });
 afterAll(async () => {
-  vi.unstubAllEnvs();
   await sdk.shutdown();
 });
 let failuresBefore = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, DEFAULT_PRICING, PRICING_AS_OF, costOf, priceFor, scripted } from '../../src/index.js';
+import { Agent, DEFAULT_PRICING, PRICING_AS_OF, priceFor, scripted } from '../../src/index.js';
+import { costOf } from '../../src/runtime/cost/index.js';
 import { collect } from '../fixtures/collect.js';
 
 describe('cost', () => {

@@ -4,11 +4,8 @@
  * the default and skill brains again.
  */
 import { expect, it } from 'vitest';
-import { Agent, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
-import { defaultRouteGuard } from '../../src/recorders/index.js';
+import { Agent, scripted, skillGraph } from '../../src/index.js';
 import { answer, diagnoseSkill, escalatedToStrong, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
-
-setDefaultRouteGuard(defaultRouteGuard);
 
 it('escalates after 2 refusals for the rest of the turn, and de-escalates on the next run', async () => {
   const small = scripted({ name: 'small', replies: [pick('fix'), pick('nope'), pick('diagnose')] });

@@ -1,15 +1,15 @@
 /**
- * The route recorder's parts on their own: the pure ping-pong and rejected-cap detectors, a turn's
- * guards, the per-run book, and the recorder over concurrent runs (state per run id) and across
+ * The loop guard's parts on their own (the pure ping-pong and rejected-cap detectors, a turn's
+ * guards) and the route recorder's: the per-run book, and the recorder over concurrent runs (state per run id) and across
  * agents (the agentId filter).
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, defineSkill, registerInstrument, scripted, skillGraph, type LLMRequest } from '../../src/index.js';
 import { routeRecorder } from '../../src/recorders/index.js';
-import { extendStreak, pingPongDue, type PingPongStreak } from '../../src/recorders/pingPong.js';
-import { addRejection, rejectedCapDue } from '../../src/recorders/rejectedCap.js';
 import { KEPT_RUNS, RunBook } from '../../src/recorders/runBook.js';
-import { guardCost, guardHop, guardRejection, newTurnGuard } from '../../src/recorders/turnGuard.js';
+import { guardHop, guardRejection, type TurnGuard } from '../../src/runtime/skills/loopGuard.js';
+import { extendStreak, pingPongDue, type PingPongStreak } from '../../src/runtime/skills/pingPong.js';
+import { addRejection, rejectedCapDue } from '../../src/runtime/skills/rejectedCap.js';
 import { answer, pick } from '../support/skills.js';
 
 const zero = { tokens: 0, costUsd: 0 };
@@ -61,32 +61,28 @@ describe('a turn guard', () => {
   const limits = { pingPongWindow: 2, maxRejectedRetries: 2 };
 
   it('ignores entry and stay hops, and a cursor move re-arms the rejected cap', () => {
-    const guard = newTurnGuard();
-    expect(guardHop(guard, { to: 'a' }, limits)).toBeUndefined();
-    expect(guardHop(guard, { from: 'a', to: 'a' }, limits)).toBeUndefined();
+    const guard: TurnGuard = {};
+    expect(guardHop(guard, { to: 'a' }, zero, limits)).toBeUndefined();
+    expect(guardHop(guard, { from: 'a', to: 'a' }, zero, limits)).toBeUndefined();
     expect(guard.streak).toBeUndefined();
-    guardCost(guard, 100, 0.5);
-    expect(guardRejection(guard, 'a', limits)).toBeUndefined();
-    guardCost(guard, 50, 0.25);
-    expect(guardRejection(guard, 'a', limits)).toEqual({
+    expect(guardRejection(guard, 'a', { tokens: 100, costUsd: 0.5 }, limits)).toBeUndefined();
+    expect(guardRejection(guard, 'a', { tokens: 150, costUsd: 0.75 }, limits)).toEqual({
       kind: 'rejected_cap',
       skills: ['a'],
       count: 2,
       since: { tokens: 50, costUsd: 0.25 },
     });
-    expect(guardRejection(guard, 'a', limits)).toBeUndefined();
-    guardHop(guard, { from: 'a', to: 'b' }, limits);
+    expect(guardRejection(guard, 'a', { tokens: 150, costUsd: 0.75 }, limits)).toBeUndefined();
+    guardHop(guard, { from: 'a', to: 'b' }, { tokens: 150, costUsd: 0.75 }, limits);
     expect(guard.rejections).toBeUndefined();
-    expect(guardRejection(guard, 'b', limits)).toBeUndefined();
-    expect(guardRejection(guard, 'b', limits)?.skills).toEqual(['b']);
+    expect(guardRejection(guard, 'b', zero, limits)).toBeUndefined();
+    expect(guardRejection(guard, 'b', zero, limits)?.skills).toEqual(['b']);
   });
 
   it('measures a ping-pong from its first transition', () => {
-    const guard = newTurnGuard();
-    guardCost(guard, 10, 1);
-    guardHop(guard, { from: 'a', to: 'b' }, limits);
-    guardCost(guard, 30, 2);
-    expect(guardHop(guard, { from: 'b', to: 'a' }, limits)).toEqual({
+    const guard: TurnGuard = {};
+    guardHop(guard, { from: 'a', to: 'b' }, { tokens: 10, costUsd: 1 }, limits);
+    expect(guardHop(guard, { from: 'b', to: 'a' }, { tokens: 40, costUsd: 3 }, limits)).toEqual({
       kind: 'ping_pong',
       skills: ['a', 'b'],
       window: 2,

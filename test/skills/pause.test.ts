@@ -5,11 +5,9 @@
  * the pause trips after it, in the same run.
  */
 import { expect, it } from 'vitest';
-import { Agent, isPaused, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply } from '../../src/index.js';
-import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
+import { Agent, isPaused, scripted, skillGraph, type ScriptedReply } from '../../src/index.js';
+import { routeRecorder } from '../../src/recorders/index.js';
 import { answer, diagnoseSkill, fixSkill, labelledRejectionTrip, pick, PRICING, record, triageSkill, USAGE } from '../support/skills.js';
-
-setDefaultRouteGuard(defaultRouteGuard);
 
 function build(bigReplies: ScriptedReply[]) {
   const small = scripted({ name: 'small', replies: [pick('diagnose')] });

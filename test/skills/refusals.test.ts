@@ -3,12 +3,9 @@
  * skill graphs, brains, the reserved read_skill tool, the route recorder's options, and route-guard
  * options that nothing would act on.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, ConfigError, defineSkill, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
-import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
-
-setDefaultRouteGuard(defaultRouteGuard);
-afterEach(() => setDefaultRouteGuard(defaultRouteGuard));
+import { describe, expect, it } from 'vitest';
+import { Agent, ConfigError, defineSkill, scripted, skillGraph } from '../../src/index.js';
+import { routeRecorder } from '../../src/recorders/index.js';
 
 const agentProvider = scripted({ name: 'small', replies: ['ok'] });
 const foreign = scripted({ name: 'other-vendor', replies: ['ok'] });
@@ -110,27 +107,26 @@ describe('agent refusals', () => {
     );
   });
 
-  it('route-guard options with no route recorder to act on them', () => {
-    setDefaultRouteGuard(undefined);
-    expect(refusal(() => agent().skillGraph(graph, { onTrip: 'stop' }).build())).toBe(
-      'agent "desk": route guard options are set but no route recorder is registered; import the package entry or pass routeRecorder',
-    );
+  it('route-guard options need no route recorder: the guard is the agent\'s', () => {
+    expect(() => agent().skillGraph(graph, { onTrip: 'stop' }).build()).not.toThrow();
     expect(() => agent().skillGraph(graph).build()).not.toThrow();
     expect(() => agent().skillGraph(graph, { routeRecorder: routeRecorder() }).build()).not.toThrow();
   });
 });
 
-describe('route recorder refusals', () => {
-  it('refuses windows, caps and actions that cannot work, also through the agent', () => {
-    expect(refusal(() => routeRecorder({ pingPongWindow: 1 }))).toBe('routeRecorder: pingPongWindow must be a whole number >= 2 (got 1)');
-    expect(refusal(() => routeRecorder({ maxRejectedRetries: 0 }))).toBe(
-      'routeRecorder: maxRejectedRetries must be a whole number >= 1 (got 0)',
-    );
-    expect(refusal(() => routeRecorder({ onTrip: 'panic' as never }))).toBe(
-      'routeRecorder: onTrip must be one of label, stop, escalate (got panic)',
+describe('loop-guard refusals', () => {
+  it('refuses windows, caps and actions that cannot work', () => {
+    expect(refusal(() => agent().skillGraph(graph, { pingPongWindow: 1 }).build())).toBe(
+      'skillGraph options: pingPongWindow must be a whole number >= 2 (got 1)',
     );
     expect(refusal(() => agent().skillGraph(graph, { pingPongWindow: 2.5 }).build())).toBe(
-      'routeRecorder: pingPongWindow must be a whole number >= 2 (got 2.5)',
+      'skillGraph options: pingPongWindow must be a whole number >= 2 (got 2.5)',
+    );
+    expect(refusal(() => agent().skillGraph(graph, { maxRejectedRetries: 0 }).build())).toBe(
+      'skillGraph options: maxRejectedRetries must be a whole number >= 1 (got 0)',
+    );
+    expect(refusal(() => agent().skillGraph(graph, { onTrip: 'panic' as never }).build())).toBe(
+      'skillGraph options: onTrip must be one of label, stop, escalate (got panic)',
     );
   });
 });

@@ -4,11 +4,9 @@
  * cost is attributed to it, and the recorder's hops and path tell the same story as the events.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, defineSkill, scripted, setDefaultRouteGuard, skillGraph } from '../../src/index.js';
-import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
+import { Agent, defineSkill, scripted, skillGraph } from '../../src/index.js';
+import { routeRecorder } from '../../src/recorders/index.js';
 import { answer, callTool, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
-
-setDefaultRouteGuard(defaultRouteGuard);
 
 function build() {
   const small = scripted({ name: 'small', replies: [pick('diagnose'), answer('Replace the cable on port 3.')] });

@@ -5,11 +5,9 @@
  * Trips are emitted as events at the stage that detected them, with the spend since the loop began.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, scripted, setDefaultRouteGuard, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
-import { defaultRouteGuard, routeRecorder } from '../../src/recorders/index.js';
+import { Agent, scripted, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
+import { routeRecorder } from '../../src/recorders/index.js';
 import { answer, CALL_TOKENS, callTool, diagnoseSkill, escalatedToStrong, fixSkill, labelledPingPongTrip, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
-
-setDefaultRouteGuard(defaultRouteGuard);
 
 const triage = triageSkill();
 const diagnose = diagnoseSkill();

@@ -11,9 +11,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, registerInstrument, scripted } from '../../src/index.js';
-import { metricsInstrument } from '../../src/otel/metrics/index.js';
-import { DETAIL_ENV, tracingInstrument } from '../../src/otel/index.js';
+import { Agent, scripted } from '../../src/index.js';
+import { registeredInstruments } from '../../src/runtime/run/index.js';
 import { listSignalFiles, readSpans, startTelemetry, TelemetryAlreadyStartedError, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -117,7 +116,6 @@ describe('the trace files', () => {
   });
 
   it('records a traced agent run as one connected trace, with its metrics in its metrics file', async () => {
-    cleanups.push(registerInstrument(tracingInstrument()), registerInstrument(metricsInstrument()));
     const { telemetry, dir } = start();
     const provider = scripted({ replies: [{ toolCalls: [{ name: 'lookup', args: {} }] }, 'paid'] });
     const agent = Agent.create({ provider, model: 'm-small', id: 'billing' })
@@ -228,21 +226,23 @@ describe('startTelemetry', () => {
     expect(trace.getTracer('x').startSpan('again').isRecording()).toBe(true);
   });
 
-  it('sets the trace detail for its lifetime and restores it at shutdown', async () => {
-    cleanups.push(registerInstrument(tracingInstrument()));
-    const countSpans = async (traceDetail: 'full' | 'semantic') => {
+  it('traces and counts every run with the trace detail it was given, leaves the environment alone, and unregisters at shutdown', async () => {
+    const ids = () => [...registeredInstruments()].map((instrument) => instrument.id);
+    expect(ids()).toEqual([]);
+    const spanNames = async (traceDetail: 'full' | 'semantic') => {
       const dir = mkdtempSync(path.join(tmpdir(), 'fp-detail-'));
       const telemetry = startTelemetry({ fileDirectory: dir, traceDetail, handleExit: false });
-      expect(process.env[DETAIL_ENV]).toBe(traceDetail);
+      expect(ids()).toEqual(['footprint-otel.tracing', 'footprint-otel.metrics']);
       await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm-small', id: 'a' }).build().run('hi');
       await telemetry.shutdown();
-      return (await readSpans(dir)).length;
+      expect(ids()).toEqual([]);
+      return (await readSpans(dir)).map((span) => span.name).sort();
     };
-    const before = process.env[DETAIL_ENV];
-    const full = await countSpans('full');
-    const semantic = await countSpans('semantic');
-    expect(semantic).toBeGreaterThan(0);
-    expect(semantic).toBeLessThan(full);
-    expect(process.env[DETAIL_ENV]).toBe(before);
+    const before = { ...process.env };
+    expect(await spanNames('semantic')).toEqual(['chat m-small', 'invoke_agent a']);
+    const full = await spanNames('full');
+    expect(full.filter((name) => name === 'chat m-small' || name === 'invoke_agent a')).toEqual(['chat m-small', 'invoke_agent a']);
+    expect(full.length).toBeGreaterThan(2);
+    expect(process.env).toEqual(before);
   });
 });

@@ -6,10 +6,42 @@
  * One failure is one `exception` event, on the span where it happened (the chat span of a failed
  * model call, else the stage that threw, else the run span); the spans it failed on its way up get
  * ERROR and `error.type` only (markFailed).
+ *
+ * What user code throws is content (a tool's `new Error('db password=…')`): with content capture off
+ * a failure reaches a span only as its class and type and WITHHELD_MESSAGE, its stack as frames
+ * only (exportedThrown, exportedError). footprint-otel's own typed errors keep their messages
+ * (events/contentCapture.ts). The model and listeners still get the whole text, in the process.
  */
 import { SpanStatusCode, type Exception, type Span } from '@opentelemetry/api';
+import { hasOwnText } from '../../events/index.js';
 import { boundString } from './bounded.js';
 import { ERROR_TYPE } from './semconv.js';
+
+/** Stands for the message of a failure that is content, when content capture is off. */
+export const WITHHELD_MESSAGE = 'message not recorded: content capture is off';
+
+/**
+ * A failure as an event carries it, as it may be exported: its text withheld unless it is ours or
+ * capture is on, and without the ownText flag (a runtime detail, no attribute).
+ */
+export function exportedError<E extends { message: string; ownText?: boolean }>(error: E, capture: boolean): Omit<E, 'ownText'> {
+  const { ownText, ...rest } = error;
+  return capture || ownText === true ? rest : { ...rest, message: WITHHELD_MESSAGE };
+}
+
+/**
+ * A thrown value as it may be exported: itself under capture or when footprint-otel worded it, else
+ * a stand-in with its class and type, WITHHELD_MESSAGE, and the stack's frames without the message.
+ */
+export function exportedThrown(error: unknown, capture: boolean): unknown {
+  if (capture || hasOwnText(error)) return error;
+  const type = typeOf(error);
+  const standIn = new Error(WITHHELD_MESSAGE);
+  standIn.name = error instanceof Error ? error.name : type;
+  const frames = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)) : [];
+  standIn.stack = [`${standIn.name}: ${WITHHELD_MESSAGE}`, ...frames].join('\n');
+  return Object.assign(standIn, { errorType: type });
+}
 
 export function recordFailure(span: Span, error: unknown, time: number, type?: string): void {
   markFailed(span, failureOf(error, type));

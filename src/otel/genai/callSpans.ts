@@ -188,7 +188,7 @@ export class CallSpans {
       return;
     }
     // The cost tick of this call follows at once; the span ends then, at this time.
-    this.run.decideEnd(call.opened, meta.timestamp);
+    this.run.setEndTime(call.opened, meta.timestamp);
   }
 
   costTick({ payload: p }: TypedEvent<'footprint.cost.tick'>): void {

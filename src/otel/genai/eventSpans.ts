@@ -4,10 +4,11 @@
  * decides which span that is), model and tool calls get their GenAI spans, and every other event
  * becomes a span event on the emitting stage's span (or its member's), feeding the run's roll-ups.
  */
-import type { EventType, TypedEvent } from '../../events/index.js';
+import type { EventError, EventType, TypedEvent } from '../../events/index.js';
 import {
   answerMessage,
   eventAttributes,
+  exportedError,
   FP_COMPOSITION_STATUS,
   FP_COST_USD,
   FP_ITERATIONS,
@@ -60,7 +61,9 @@ export class EventSpans {
     this.genai = new CallSpans(init);
   }
 
-  onEvent(event: TypedEvent): void {
+  onEvent(received: TypedEvent): void {
+    // A payload's error text is content unless footprint-otel worded it (EventError.ownText).
+    const event = exportedEvent(received, this.capture);
     const rule: SpanRule<EventType> = this.rules[event.type];
     rule.before?.(event);
     if (rule.spanEvent) this.addEvent(event);
@@ -212,4 +215,11 @@ function swarmRouterOf(evidence: unknown): string | undefined {
   if (typeof evidence !== 'object' || evidence === null) return undefined;
   const router = (evidence as { router?: unknown }).router;
   return typeof router === 'string' ? router : undefined;
+}
+
+/** The event with its payload's `error` (EventError) as it may be exported (encoding/failure.ts). */
+function exportedEvent(event: TypedEvent, capture: boolean): TypedEvent {
+  const payload = event.payload as { error?: EventError };
+  if (payload.error === undefined) return event;
+  return { ...event, payload: { ...payload, error: exportedError(payload.error, capture) } } as TypedEvent;
 }

@@ -45,8 +45,12 @@ export const ATTR = {
 /** Longest attribute value a metric carries; longer values are cut (ids and model names fit easily). */
 export const MAX_ATTRIBUTE_CHARS = 128;
 
-/** The bounded form of an attribute value: '' when absent, at most MAX_ATTRIBUTE_CHARS long. */
-export function bounded(value: string | undefined): string {
+/**
+ * A metric attribute value: '' when absent, cut to MAX_ATTRIBUTE_CHARS without a marker (a marker
+ * would make each cut value a series of its own). Span text is bounded differently, with a marker
+ * (encoding/bounded.ts boundString).
+ */
+export function metricValue(value: string | undefined): string {
   if (value === undefined) return '';
   return value.length > MAX_ATTRIBUTE_CHARS ? value.slice(0, MAX_ATTRIBUTE_CHARS) : value;
 }

@@ -16,7 +16,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { ProviderErrorKind } from '../../runtime/index.js';
-import { bounded } from './metricAttributes.js';
+import { metricValue } from './metricAttributes.js';
 
 /** What an outside value outside its known set is recorded as. */
 export const OTHER_VALUE = '_OTHER';
@@ -48,8 +48,8 @@ export class ResponseModels {
   private readonly seen = new Set<string>();
 
   recorded(responseModel: string, requestModel: string): string {
-    const value = bounded(responseModel);
-    if (value === bounded(requestModel) || this.seen.has(value)) return value;
+    const value = metricValue(responseModel);
+    if (value === metricValue(requestModel) || this.seen.has(value)) return value;
     if (this.seen.size >= MAX_OUTSIDE_VALUES) return OTHER_VALUE;
     this.seen.add(value);
     return value;

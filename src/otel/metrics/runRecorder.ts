@@ -10,7 +10,7 @@ import type { Attributes } from '@opentelemetry/api';
 import { handleEvent, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
 import { providerName } from '../encoding/index.js';
-import { ATTR, bounded } from './metricAttributes.js';
+import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
 import { modelCallErrorType, type ResponseModels } from './outsideValues.js';
@@ -27,15 +27,15 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   const skills = new Map<string, string>();
 
   const llmAttributes = (payload: EventPayloads['footprint.stream.llm_end'], meta: EventMeta, call: OpenCall): Attributes => ({
-    [ATTR.operation]: bounded(call.operation),
-    [ATTR.provider]: bounded(providerName(payload.provider)),
-    [ATTR.model]: bounded(payload.model),
-    [ATTR.agent]: bounded(payload.agentId),
+    [ATTR.operation]: metricValue(call.operation),
+    [ATTR.provider]: metricValue(providerName(payload.provider)),
+    [ATTR.model]: metricValue(payload.model),
+    [ATTR.agent]: metricValue(payload.agentId),
     [ATTR.skill]: call.skill,
-    [ATTR.route]: bounded(meta.route),
+    [ATTR.route]: metricValue(meta.route),
     // Absent, not '', when unknown: the conventions set these only when known.
     ...(payload.responseModel ? { [ATTR.responseModel]: responseModels.recorded(payload.responseModel, payload.model) } : {}),
-    ...(payload.server ? { [ATTR.serverAddress]: bounded(payload.server.address), [ATTR.serverPort]: payload.server.port } : {}),
+    ...(payload.server ? { [ATTR.serverAddress]: metricValue(payload.server.address), [ATTR.serverPort]: payload.server.port } : {}),
   });
 
   const handlers: EventHandlers = {
@@ -43,10 +43,10 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       if (p.skillGraph) trips.prime(p.agentId);
     },
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
-      skills.set(memberKey(meta), bounded(p.skill));
+      skills.set(memberKey(meta), metricValue(p.skill));
     },
     'footprint.stream.llm_start': ({ payload: p }) => {
-      calls.set(p.callId, { operation: p.operation, skill: bounded(p.skill) });
+      calls.set(p.callId, { operation: p.operation, skill: metricValue(p.skill) });
     },
     'footprint.stream.llm_end': ({ payload: p, meta }) => {
       const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
@@ -64,30 +64,30 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     },
     'footprint.cost.tick': ({ payload: p, meta }) => {
       instruments.llmCost.add(p.usd, {
-        [ATTR.model]: bounded(p.model),
-        [ATTR.provider]: bounded(providerName(p.provider)),
-        [ATTR.agent]: bounded(p.agentId),
-        [ATTR.skill]: bounded(p.skill),
-        [ATTR.route]: bounded(meta.route),
+        [ATTR.model]: metricValue(p.model),
+        [ATTR.provider]: metricValue(providerName(p.provider)),
+        [ATTR.agent]: metricValue(p.agentId),
+        [ATTR.skill]: metricValue(p.skill),
+        [ATTR.route]: metricValue(meta.route),
       });
     },
     'footprint.composition.route_decided': ({ payload: p, meta }) => {
       instruments.routeDecisions.add(1, {
-        [ATTR.router]: bounded(p.compositionId),
+        [ATTR.router]: metricValue(p.compositionId),
         // The route the chosen member runs under: exactly the footprint.route its cost is recorded with.
-        [ATTR.routeChosen]: bounded(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
+        [ATTR.routeChosen]: metricValue(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
       });
     },
     'footprint.route.trip': ({ payload: p }) => {
-      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: bounded(p.agentId) });
+      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId) });
     },
     'footprint.skill.rejected': ({ payload: p, meta }) => {
-      const skill = bounded(p.current);
+      const skill = metricValue(p.current);
       skills.set(memberKey(meta), skill);
-      instruments.skillRejections.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skill });
+      instruments.skillRejections.add(1, { [ATTR.agent]: metricValue(p.agentId), [ATTR.skill]: skill });
     },
     'footprint.skill.escalated': ({ payload: p, meta }) => {
-      instruments.skillEscalations.add(1, { [ATTR.agent]: bounded(p.agentId), [ATTR.skill]: skills.get(memberKey(meta)) ?? '' });
+      instruments.skillEscalations.add(1, { [ATTR.agent]: metricValue(p.agentId), [ATTR.skill]: skills.get(memberKey(meta)) ?? '' });
     },
   };
 
@@ -101,7 +101,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       unsubscribe();
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
-        [ATTR.runnerId]: bounded(start.runner.id),
+        [ATTR.runnerId]: metricValue(start.runner.id),
         [ATTR.runOutcome]: outcomeLabel(outcome),
       };
       instruments.runs.add(1, attributes);
@@ -121,5 +121,5 @@ function memberKey(meta: EventMeta): string {
 function chosenBranch(p: EventPayloads['footprint.composition.route_decided']): string {
   if (p.inRoster === false) return '_not_in_roster';
   if (p.chosen === '') return '_none';
-  return bounded(p.chosen);
+  return metricValue(p.chosen);
 }

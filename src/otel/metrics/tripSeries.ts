@@ -2,8 +2,8 @@
  * Pre-creates footprint.route.trips at 0 for every trip kind of every agent that can trip, because
  * a counter series first exported at 1 is invisible to increase()/rate(): the first trip would never
  * alert. Agents are primed as early as the runtime lets us see them: at the first run of a top-level
- * runner, by walking its member tree (an agent that brings its own instruments brings its route
- * guard), and at any agent turn that reports a skill graph.
+ * runner, by walking its member tree (every agent with a skill graph has a loop guard), and at any
+ * agent turn that reports a skill graph.
  *
  * Residual risk: the 0 only reaches the backend with the next metric export. If an agent trips in its
  * very first run before one export happened, its series is still born at 1; an export interval
@@ -11,8 +11,8 @@
  */
 import type { Counter } from '@opentelemetry/api';
 import type { EventPayloads } from '../../events/index.js';
-import type { Runner } from '../../runtime/index.js';
-import { ATTR, bounded } from './metricAttributes.js';
+import { Agent, type Runner } from '../../runtime/index.js';
+import { ATTR, metricValue } from './metricAttributes.js';
 
 type TripKind = EventPayloads['footprint.route.trip']['kind'];
 
@@ -28,19 +28,19 @@ export class TripSeries {
 
   constructor(private readonly trips: Counter) {}
 
-  /** Primes every agent with a route guard in the tree of a top-level runner (once per runner). */
+  /** Primes every agent with a skill graph in the tree of a top-level runner (once per runner). */
   primeTree(root: Runner): void {
     if (this.runners.has(root)) return;
     this.runners.add(root);
     const walk = (runner: Runner) => {
-      if (runner.kind === 'agent' && runner.ownInstruments().length > 0) this.prime(runner.id);
+      if (runner instanceof Agent && runner.hasSkillGraph) this.prime(runner.id);
       for (const member of runner.members()) walk(member.runner);
     };
     walk(root);
   }
 
   prime(agentId: string): void {
-    const agent = bounded(agentId);
+    const agent = metricValue(agentId);
     if (this.agents.has(agent) || this.agents.size >= MAX_PRIMED_AGENTS) return;
     this.agents.add(agent);
     for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent });

@@ -49,6 +49,8 @@ import {
   FP_STAGE_TYPE,
   FP_SUBFLOW_ID,
   recordFailure,
+  exportedThrown,
+  WITHHELD_MESSAGE,
   selectionAttributes,
   toList,
 } from '../encoding/index.js';
@@ -151,7 +153,7 @@ export class ExecutorLayout implements SpanLayout {
   private onStageEnd(event: StageEvent): void {
     const stage = this.stages.get(event.runtimeStageId);
     if (!stage) return;
-    this.run.decideEnd(stage.opened, now());
+    this.run.setEndTime(stage.opened, now());
     if (stage.endsAtStageEnd) this.endStage(event.runtimeStageId, stage);
   }
 
@@ -170,7 +172,7 @@ export class ExecutorLayout implements SpanLayout {
     const loop = event.traversalContext?.loopIteration;
     if (loop !== undefined) stage.opened.span.setAttribute(FP_STAGE_LOOP_ITERATION, loop);
     // A plain fork's parent stage already ended; a fan-out stage still open ends at its onStageEnd.
-    if (event.stageType === 'fork' && this.run.decidedEnd(stage.opened) === undefined) {
+    if (event.stageType === 'fork' && this.run.knownEndTime(stage.opened) === undefined) {
       stage.endsAtStageEnd = true;
       return;
     }
@@ -238,9 +240,9 @@ export class ExecutorLayout implements SpanLayout {
     const time = now();
     const stage = this.stages.get(rsid);
     const target = stage?.opened ?? this.container(stageIds.subflowPathOf(rsid));
-    recordFailure(target.span, flow.structuredError.raw ?? flow.structuredError, time);
+    recordFailure(target.span, exportedThrown(flow.structuredError.raw ?? flow.structuredError, this.capture), time);
     if (stage) {
-      this.run.decideEnd(stage.opened, time);
+      this.run.setEndTime(stage.opened, time);
       this.endStage(rsid, stage);
     }
     for (const key of stageIds.ancestorKeys(stageIds.subflowPathOf(rsid))) {
@@ -254,7 +256,7 @@ export class ExecutorLayout implements SpanLayout {
       attempt: event.attempt,
       max_attempts: event.maxAttempts,
       delay_ms: event.delayMs,
-      'error.message': boundString(event.message),
+      'error.message': this.capture ? boundString(event.message) : WITHHELD_MESSAGE,
     });
   }
 
@@ -303,7 +305,7 @@ export class ExecutorLayout implements SpanLayout {
   }
 
   private endStage(rsid: string, stage: Stage): void {
-    const time = this.run.decidedEnd(stage.opened) ?? now();
+    const time = this.run.knownEndTime(stage.opened) ?? now();
     this.run.end(stage.opened, time);
     this.stages.delete(rsid);
     if (stage.inFork) stage.inFork.lastEnd = Math.max(stage.inFork.lastEnd ?? 0, time);

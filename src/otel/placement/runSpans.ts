@@ -37,7 +37,7 @@ export class RunSpans {
   readonly startTime: number;
   private readonly open = new Set<OpenSpan>();
   /** End times known before a span may end (events still to come), by span. */
-  private readonly decidedEnds = new Map<OpenSpan, number>();
+  private readonly knownEnds = new Map<OpenSpan, number>();
   private readonly tracer: Tracer;
   private readonly base: Context;
   private readonly activation?: Activate;
@@ -62,19 +62,19 @@ export class RunSpans {
   /** Ends a span (once): at `time`, else its decided end time, else now. */
   end(opened: OpenSpan, time?: number): void {
     if (!this.open.delete(opened)) return;
-    const decided = this.decidedEnds.get(opened);
-    this.decidedEnds.delete(opened);
+    const decided = this.knownEnds.get(opened);
+    this.knownEnds.delete(opened);
     opened.span.end(time ?? decided ?? now());
   }
 
   /** The span's end time is known, but it stays open a little longer (events still to come). */
-  decideEnd(opened: OpenSpan, time: number): void {
-    if (this.open.has(opened)) this.decidedEnds.set(opened, time);
+  setEndTime(opened: OpenSpan, time: number): void {
+    if (this.open.has(opened)) this.knownEnds.set(opened, time);
   }
 
   /** The end time decided for a span still open, if any. */
-  decidedEnd(opened: OpenSpan): number | undefined {
-    return this.decidedEnds.get(opened);
+  knownEndTime(opened: OpenSpan): number | undefined {
+    return this.knownEnds.get(opened);
   }
 
   isOpen(opened: OpenSpan): boolean {
@@ -97,7 +97,7 @@ export class RunSpans {
    */
   endOpen(time: number, unfinished?: Attributes): void {
     for (const opened of [...this.open]) {
-      const decided = this.decidedEnds.get(opened);
+      const decided = this.knownEnds.get(opened);
       if (decided === undefined && unfinished) opened.span.setAttributes(unfinished);
       this.end(opened, decided ?? time);
     }

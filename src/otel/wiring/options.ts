@@ -1,8 +1,10 @@
 /**
  * What a traced run is configured with, and where each choice comes from: explicit options first,
  * then the environment (FOOTPRINT_OTEL_DETAIL, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
- * then defaults. Also decides whether tracing is on at all: without an explicit TracerProvider and
- * with no SDK registered behind the API's global proxy, there is nothing to trace into.
+ * then defaults. The environment is read once, when tracingInstrument() or traceExecutor() is
+ * called (settle), never during a run. Whether tracing is on is decided at each run start: without
+ * an explicit TracerProvider and with no SDK registered behind the API's global proxy, there is
+ * nothing to trace into.
  */
 import { diag, ProxyTracerProvider, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import {
@@ -34,6 +36,13 @@ export interface TracingOptions {
   tracerProvider?: TracerProvider;
 }
 
+/** The options with every choice made: what tracingInstrument() and traceExecutor() keep. */
+export interface Settings {
+  detail: TraceDetail;
+  capture: boolean;
+  tracerProvider?: TracerProvider;
+}
+
 export interface Resolved {
   tracer: Tracer;
   detail: TraceDetail;
@@ -49,7 +58,7 @@ let warnedEventMode = false;
  * events: span events cannot carry structured values and the bridge depends on the trace API only
  * (no Logs API), so the content goes on spans only, and a warning says so once.
  */
-export function resolveCapture(env: NodeJS.ProcessEnv = process.env): boolean {
+function resolveCapture(env: NodeJS.ProcessEnv): boolean {
   if (!warnedEventMode && env[CAPTURE_CONTENT_ENV]?.trim().toLowerCase() === 'span_and_event') {
     warnedEventMode = true;
     diag.warn(
@@ -60,7 +69,7 @@ export function resolveCapture(env: NodeJS.ProcessEnv = process.env): boolean {
   return captureFromEnv(env);
 }
 
-export function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.ProcessEnv = process.env): TraceDetail {
+function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.ProcessEnv): TraceDetail {
   if (detail === 'full' || detail === 'semantic') return detail;
   const fromEnv = env[DETAIL_ENV]?.trim().toLowerCase();
   if (fromEnv === undefined || fromEnv === '' || fromEnv === 'full') return 'full';
@@ -83,12 +92,18 @@ function resolveTracer(provider?: TracerProvider): Tracer | undefined {
   return global.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, options);
 }
 
-export function resolve(options: TracingOptions): Resolved | undefined {
-  const tracer = resolveTracer(options.tracerProvider);
-  if (!tracer) return undefined;
+/** The options settled against the environment, once. */
+export function settle(options: TracingOptions, env: NodeJS.ProcessEnv = process.env): Settings {
   return {
-    tracer,
-    detail: resolveDetail(options.detail),
-    capture: options.captureContent ?? resolveCapture(),
+    detail: resolveDetail(options.detail, env),
+    capture: options.captureContent ?? resolveCapture(env),
+    tracerProvider: options.tracerProvider,
   };
+}
+
+/** The settings with the tracer of this run, or undefined when tracing is off for it. */
+export function resolve(settings: Settings): Resolved | undefined {
+  const tracer = resolveTracer(settings.tracerProvider);
+  if (!tracer) return undefined;
+  return { tracer, detail: settings.detail, capture: settings.capture };
 }

@@ -3,14 +3,16 @@
  * executor's run() and resume(): each call (when an OTel SDK is registered) opens a run span on the
  * caller's context, attaches the trace recorder, runs inside a new context so nothing leaks back to
  * the caller, and ends the run span with the outcome. A resume() on the same executor continues the
- * paused run's trace (a child of, and linked to, the paused run span).
+ * paused run's trace (a child of, and linked to, the paused run span). Detail and content capture
+ * come from its options, else from the registered tracing instrument (settingsOfRun).
  *
  *   const executor = traceExecutor(new FlowChartExecutor(chart), { name: 'checkout' });
  *   await executor.run({ input });
  */
 import { context, trace, type Link, type SpanContext } from '@opentelemetry/api';
 import type { FlowChartExecutor } from 'footprintjs';
-import { resolve, type TracingOptions } from './options.js';
+import { resolve, settle, type Settings, type TracingOptions } from './options.js';
+import { registeredTracingSettings } from './tracingInstrument.js';
 import { TRACE_RECORDER_ID } from './traceRecorder.js';
 import { guard } from './safety.js';
 import { FP_LINK_TYPE, FP_RESUMED } from '../encoding/index.js';
@@ -30,6 +32,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
   const run = executor.run.bind(executor);
   const resume = executor.resume.bind(executor);
   let pausedRun: SpanContext | undefined;
+  const fromEnvironment = settle(options);
 
   const traced = <T>(resuming: boolean, call: () => Promise<T>): Promise<T> => {
     const begun = guard('traceExecutor start', () => begin(resuming));
@@ -54,7 +57,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
   };
 
   const begin = (resuming: boolean): TracedRun | undefined => {
-    const resolved = resolve(options);
+    const resolved = resolve(settingsOfRun(options, fromEnvironment));
     if (!resolved) return undefined;
     const active = context.active();
     const paused = resuming ? pausedRun : undefined;
@@ -74,4 +77,19 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
   executor.run = (opts) => traced(false, () => run(opts));
   executor.resume = (checkpoint, input, opts) => traced(true, () => resume(checkpoint, input, opts));
   return executor;
+}
+
+/**
+ * What one run of a wrapped executor is traced with: the explicit options, else the registered
+ * tracing instrument's settings (so startTelemetry's trace detail and content capture reach plain
+ * charts too), else the environment as it was when the executor was wrapped.
+ */
+function settingsOfRun(options: TracingOptions, fromEnvironment: Settings): Settings {
+  const registered = registeredTracingSettings();
+  if (!registered) return fromEnvironment;
+  return {
+    detail: options.detail ?? registered.detail,
+    capture: options.captureContent ?? registered.capture,
+    tracerProvider: options.tracerProvider ?? registered.tracerProvider,
+  };
 }

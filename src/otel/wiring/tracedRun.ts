@@ -12,6 +12,7 @@ import { now, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
 import {
   boundString,
+  exportedThrown,
   failureOf,
   FP_PAUSED,
   FP_RUN_ID,
@@ -64,10 +65,13 @@ export class TracedRun {
   private readonly rollups: RunRollups;
   private readonly layout: SpanLayout;
   private readonly members?: MemberLayout;
+  /** Content capture: whether a failure's own text may be exported (encoding/failure.ts). */
+  private readonly capture: boolean;
   private finished = false;
 
   constructor(init: TracedRunInit) {
     const { tracer, detail, capture } = init.resolved;
+    this.capture = capture;
     const attributes = init.runId === undefined ? init.attributes : { ...init.attributes, [FP_RUN_ID]: init.runId };
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
     this.rollups = new RunRollups(this.run.root.span);
@@ -115,7 +119,7 @@ export class TracedRun {
     const root = this.run.root.span;
     const failure =
       outcome.status === 'failed' || outcome.status === 'cancelled'
-        ? { error: outcome.error, stage: outcome.origin?.stage, type: this.rollups.failureType, recordedBelow: this.rollups.failureRecordedBelow }
+        ? { error: exportedThrown(outcome.error, this.capture), stage: outcome.origin?.stage, type: this.rollups.failureType, recordedBelow: this.rollups.failureRecordedBelow }
         : undefined;
     // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
     try {

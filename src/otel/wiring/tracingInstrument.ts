@@ -8,10 +8,10 @@
  *   registerInstrument(tracingInstrument({ detail: 'semantic' }));
  */
 import { context, trace, type Attributes, type Link } from '@opentelemetry/api';
-import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
+import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from '../../runtime/index.js';
 import { runnerIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
-import { resolve, type TracingOptions } from './options.js';
+import { resolve, settle, type Settings, type TracingOptions } from './options.js';
 import { guard } from './safety.js';
 import {
   FP_LINK_TYPE,
@@ -27,15 +27,31 @@ import { TracedRun } from './tracedRun.js';
 
 export const TRACING_INSTRUMENT_ID = 'footprint-otel.tracing';
 
-export function tracingInstrument(options: TracingOptions = {}): RunInstrument {
+/** The tracing instrument, with the settings every run it traces uses (traceExecutor reads them too). */
+export interface TracingInstrument extends RunInstrument {
+  readonly settings: Settings;
+}
+
+/** Settles its options against the environment now, once; every run it traces uses these settings. */
+export function tracingInstrument(options: TracingOptions = {}): TracingInstrument {
+  const settings = settle(options);
   return {
     id: TRACING_INSTRUMENT_ID,
-    start: (run) => guard('tracing start', () => startTracing(run, options)),
+    settings,
+    start: (run) => guard('tracing start', () => startTracing(run, settings)),
   };
 }
 
-function startTracing(run: RunStart, options: TracingOptions): RunSession | undefined {
-  const resolved = resolve(options);
+/** The settings of the registered tracing instrument (startTelemetry's, or the app's), if one is. */
+export function registeredTracingSettings(): Settings | undefined {
+  for (const instrument of registeredInstruments()) {
+    if (instrument.id === TRACING_INSTRUMENT_ID && 'settings' in instrument) return (instrument as TracingInstrument).settings;
+  }
+  return undefined;
+}
+
+function startTracing(run: RunStart, settings: Settings): RunSession | undefined {
+  const resolved = resolve(settings);
   if (!resolved) return undefined;
   const { kind, id, name } = run.runner;
   const identity = runnerIdentity(kind, id, name, { ...run.runner.profile(), conversationId: run.sessionId });

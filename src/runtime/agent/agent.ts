@@ -8,6 +8,7 @@ import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
 import { ConfigError, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
 import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/brains.js';
+import { routeGuardOf, type RouteGuard, type RouteGuardOptions } from '../skills/loopGuard.js';
 import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
 import type { SkillGraph } from '../skills/graph.js';
 import { buildAgentChart } from './chart.js';
@@ -15,27 +16,15 @@ import { profileOf, type AgentConfig } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
 import type { AgentOptions, Tool } from './types.js';
 
-export interface RouteGuardOptions {
-  pingPongWindow?: number;
-  maxRejectedRetries?: number;
-  onTrip?: 'label' | 'stop' | 'escalate';
-}
-
 export interface SkillGraphOptions extends RouteGuardOptions {
   /** Brains by skill id (an alternative home to defineSkill's provider/model). */
   providers?: Record<string, BrainSpec>;
   escalation?: EscalationSpec;
-  /** The route recorder for this agent; by default one is made from the options above. */
+  /**
+   * An instrument that takes part in every run of this agent, such as a routeRecorder({ agentId })
+   * to read the route back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
+   */
   routeRecorder?: RunInstrument;
-}
-
-/** Makes the default route recorder for agents with a skill graph (registered by the package entry). */
-export type RouteGuardFactory = (agentId: string, options: RouteGuardOptions) => RunInstrument;
-
-let defaultRouteGuard: RouteGuardFactory | undefined;
-
-export function setDefaultRouteGuard(factory: RouteGuardFactory | undefined): void {
-  defaultRouteGuard = factory;
 }
 
 export class Agent extends Runner {
@@ -45,7 +34,7 @@ export class Agent extends Runner {
 
   private constructor(
     private readonly config: AgentConfig,
-    private readonly guard: RunInstrument | undefined,
+    private readonly recorder: RunInstrument | undefined,
   ) {
     super();
     this.id = config.member.id;
@@ -65,13 +54,18 @@ export class Agent extends Runner {
     return buildAgentChart(this.config);
   }
 
+  /** True when the agent moves over a skill graph (and so has a loop guard that can trip). */
+  get hasSkillGraph(): boolean {
+    return this.config.cursor !== undefined;
+  }
+
   override ownInstruments(): readonly RunInstrument[] {
-    return this.guard ? [this.guard] : [];
+    return this.recorder ? [this.recorder] : [];
   }
 
   /** @internal used by the builder */
-  static fromConfig(config: AgentConfig, guard: RunInstrument | undefined): Agent {
-    return new Agent(config, guard);
+  static fromConfig(config: AgentConfig, recorder: RunInstrument | undefined): Agent {
+    return new Agent(config, recorder);
   }
 }
 
@@ -122,24 +116,14 @@ export class AgentBuilder {
     };
     for (const tool of this.tools) addTool(tool, `agent "${id}"`);
     let cursor: SkillCursor | undefined;
-    let guard: RunInstrument | undefined;
+    let recorder: RunInstrument | undefined;
+    let routeGuard: RouteGuard | undefined;
     if (this.graph) {
       const { graph, options } = this.graph;
       for (const skill of graph.skills.values()) for (const tool of skill.tools) addTool(tool, `skill "${skill.id}"`);
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
-      guard =
-        options.routeRecorder ??
-        defaultRouteGuard?.(id, {
-          pingPongWindow: options.pingPongWindow,
-          maxRejectedRetries: options.maxRejectedRetries,
-          onTrip: options.onTrip,
-        });
-      const guardOptions = options.pingPongWindow ?? options.maxRejectedRetries ?? options.onTrip;
-      if (!guard && guardOptions !== undefined) {
-        throw new ConfigError(
-          `agent "${id}": route guard options are set but no route recorder is registered; import the package entry or pass routeRecorder`,
-        );
-      }
+      recorder = options.routeRecorder;
+      routeGuard = routeGuardOf(options);
       if (options.onTrip === 'escalate' && !options.escalation) {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);
       }
@@ -157,7 +141,8 @@ export class AgentBuilder {
       tools: compiled,
       ownTools: this.tools.map((t) => t.name),
       cursor,
+      routeGuard,
     };
-    return Agent.fromConfig(config, guard);
+    return Agent.fromConfig(config, recorder);
   }
 }

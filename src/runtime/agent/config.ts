@@ -4,6 +4,7 @@ import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import type { RunnerProfile } from '../run/index.js';
 import type { SkillCursor } from '../skills/cursor.js';
+import type { RouteGuard } from '../skills/loopGuard.js';
 import type { CompiledTool } from './toolRunner.js';
 
 export interface AgentConfig {
@@ -21,6 +22,8 @@ export interface AgentConfig {
   /** Names of the agent's own tools (always visible). */
   ownTools: readonly string[];
   cursor?: SkillCursor;
+  /** The loop guard over the cursor's moves (with a cursor only). */
+  routeGuard?: RouteGuard;
 }
 
 /** What a runner built on this configuration reports as its profile (its brain and sampling). */

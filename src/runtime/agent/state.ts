@@ -3,6 +3,7 @@ import type { TokenUsage } from '../../events/index.js';
 import type { LLMResponse } from '../providers/index.js';
 import type { LastToolResult } from '../skills/graph.js';
 import type { SkillTurnState } from '../skills/cursor.js';
+import type { OnTrip, TurnGuard } from '../skills/loopGuard.js';
 import type { ToolStatus } from './toolRunner.js';
 
 export interface SavedToolResult {
@@ -39,6 +40,10 @@ export interface AgentState {
   /** The turn's running totals, one key (every key a stage writes costs footprintjs copies). */
   totals: TurnTotals;
   skill?: SkillTurnState;
+  /** The turn's loop guards (skill graphs only). */
+  loopGuard?: TurnGuard;
+  /** A trip the turn has yet to act on, at its next model call. */
+  pendingTrip?: Exclude<OnTrip, 'label'>;
   stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
   output: string;
 }

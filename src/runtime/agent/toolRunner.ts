@@ -4,8 +4,9 @@
  * crash), and collects pause requests so the stage can pause the run after every call settled.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
+import { ownTextOf, type EventError } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
-import { describe, errorType } from '../run/index.js';
+import { describeError, errorType } from '../run/index.js';
 import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
 import { toToolText } from './toolResults.js';
 import type { Tool, ToolContext } from './types.js';
@@ -16,7 +17,7 @@ export interface ToolOutcome {
   call: ToolCall;
   status: ToolStatus;
   text: string;
-  error?: { type: string; message: string };
+  error?: EventError;
   durationMs: number;
 }
 
@@ -55,6 +56,7 @@ export async function runToolCall(
     return done('unknown_tool', toToolText(`Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`), {
       type: FIXED_ERROR_TYPES.unknownTool,
       message: toToolText(`unknown tool ${call.name}`),
+      ownText: true,
     });
   }
   if (!compiled.validate(call.args)) {
@@ -62,6 +64,7 @@ export async function runToolCall(
     return done('invalid_args', `Invalid arguments for tool "${call.name}": ${message}. Fix them and call again.`, {
       type: FIXED_ERROR_TYPES.invalidArgs,
       message,
+      ownText: true,
     });
   }
   try {
@@ -69,8 +72,12 @@ export async function runToolCall(
     return done('ok', toToolText(value));
   } catch (error) {
     // an error message can be as large as a result: bounded the same way
-    const detail = describe(error);
-    return done('error', toToolText(`Tool "${call.name}" failed: ${detail}`), { type: errorType(error), message: toToolText(detail) });
+    const detail = describeError(error);
+    return done('error', toToolText(`Tool "${call.name}" failed: ${detail}`), {
+      type: errorType(error),
+      message: toToolText(detail),
+      ...ownTextOf(error),
+    });
   }
 }
 

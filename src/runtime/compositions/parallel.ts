@@ -12,7 +12,7 @@
  *     .build();
  */
 import { flowChart, type FlowChart, type FlowChartBuilder } from 'footprintjs';
-import { emit, type MemberRef } from '../../events/index.js';
+import { emit, ownTextOf, type MemberRef } from '../../events/index.js';
 import { failureOrigin } from '../run/errors.js';
 import { ConfigError, errorType, newId, quietLogger, Runner, type MountedMember, type RunInstrument } from '../run/index.js';
 import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
@@ -26,6 +26,8 @@ const STAGES = ['fork', 'merge'] as const;
 export interface BranchError {
   type: string;
   message: string;
+  /** The message is footprint-otel's wording (events/catalog.ts EventError), not content. */
+  ownText?: boolean;
   /** The member (possibly nested inside the branch) and stage that threw, when known. */
   member?: MemberRef;
   stage?: string;
@@ -108,7 +110,7 @@ export class Parallel extends Composition {
                 compositionId: m.id,
                 branch: result.id,
                 status: result.status,
-                error: result.status === 'error' ? { type: result.error.type, message: result.error.message } : undefined,
+                error: result.status === 'error' ? { type: result.error.type, message: result.error.message, ...(result.error.ownText ? { ownText: true } : {}) } : undefined,
               });
             }
             const failed = results.filter((r) => r.status === 'error').map((r) => r.id);
@@ -129,11 +131,12 @@ export class Parallel extends Composition {
 }
 
 function describeFailure(error: unknown): BranchError {
-  if (error === undefined) return { type: FIXED_ERROR_TYPES.branchWithoutOutput, message: 'the branch ended without an output' };
+  if (error === undefined) return { type: FIXED_ERROR_TYPES.branchWithoutOutput, message: 'the branch ended without an output', ownText: true };
   const origin = failureOrigin(error);
   return {
     type: errorType(error),
     message: error instanceof Error ? error.message : String(error),
+    ...ownTextOf(error),
     member: origin?.member,
     stage: origin?.stage,
   };

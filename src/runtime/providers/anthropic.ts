@@ -44,6 +44,7 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     protocolHeaders: { 'content-type': 'application/json', 'anthropic-version': API_VERSION },
     headers: options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey },
     apiKey: options.apiKey,
+    captureContent: options.captureContent,
   });
   const { boundary, server } = connection;
   const defaultMaxTokens = options.maxTokens ?? 1024;

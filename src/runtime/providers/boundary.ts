@@ -5,8 +5,9 @@
  * a span's exception event records repeats the message. The unusable body (`raw`) is kept only under
  * content capture, and redacted even then.
  *
- * Content capture is read exactly as the tracing bridge reads it (the same function over
- * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT), at the time of the failure.
+ * Content capture is the provider's captureContent option, or else read once when the provider is
+ * made, exactly as the tracing bridge reads it (the same function over
+ * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT); never again during a run.
  */
 import { captureFromEnv } from '../../events/index.js';
 import { labelsOf, summarizeErrorBody } from './errorBody.js';
@@ -19,15 +20,17 @@ const MAX_DETAIL_CHARS = 500;
 export class ProviderBoundary {
   readonly provider: string;
   private readonly redactor: Redactor;
+  private readonly capture: boolean;
 
-  constructor(init: { provider: string; secrets: Iterable<string> }) {
+  constructor(init: { provider: string; secrets: Iterable<string>; captureContent?: boolean }) {
     this.provider = init.provider;
     this.redactor = redactor(init.secrets);
+    this.capture = init.captureContent ?? captureFromEnv();
   }
 
   /** True when provider bodies may be kept (content capture is on). */
   captureBodies(): boolean {
-    return captureFromEnv();
+    return this.capture;
   }
 
   redact(text: string): string {

@@ -18,6 +18,8 @@ export interface ConnectionOptions {
   /** Credentials and caller-supplied headers: every value is a secret. */
   headers: Record<string, string>;
   apiKey?: string;
+  /** See TransportOptions.captureContent. */
+  captureContent?: boolean;
 }
 
 export interface Connection {
@@ -39,7 +41,7 @@ export function connect(options: ConnectionOptions): Connection {
   }
   const secrets = [...Object.values(secretHeaders), ...base.secrets, ...(options.apiKey === undefined ? [] : [options.apiKey])];
   return {
-    boundary: new ProviderBoundary({ provider: options.provider, secrets }),
+    boundary: new ProviderBoundary({ provider: options.provider, secrets, captureContent: options.captureContent }),
     url: base.requestUrl,
     recordedUrl: base.recordedUrl,
     headers: { ...lowerCased(options.protocolHeaders), ...secretHeaders },

@@ -3,6 +3,8 @@
  * past the size cap, an error the server reports mid-stream, cancellation) becomes this one typed
  * error, so callers branch on fields, never on messages.
  */
+import { markOwnText } from '../../events/index.js';
+
 export type ProviderErrorKind =
   | 'http'
   | 'timeout'
@@ -25,6 +27,10 @@ export interface ProviderErrorInit {
 
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
   readonly provider: string;
   readonly kind: ProviderErrorKind;
   /** HTTP status, when the failure was an HTTP answer. */

@@ -37,6 +37,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     protocolHeaders: { 'content-type': 'application/json' },
     headers: { ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }), ...options.headers },
     apiKey: options.apiKey,
+    captureContent: options.captureContent,
   });
   const { boundary, server } = connection;
   const transport = transportSettings(name, options);

@@ -28,6 +28,11 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   /** The fetch to use (proxies, instrumentation, tests). Default: the global fetch at call time. */
   fetch?: FetchLike;
+  /**
+   * Keep the server's error text and unusable bodies on ProviderErrors (redacted of secrets either
+   * way). Default: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, read once when the provider is made.
+   */
+  captureContent?: boolean;
 }
 
 export interface TransportSettings {

@@ -1,4 +1,7 @@
-/** The one routing failure: the router model's answer is not a usable decision. */
+/** The one routing failure, RoutingDecisionError, and what was wrong with the answer. */
+import { markOwnText } from '../../events/index.js';
+
+/** What was wrong with the router model's answer. */
 export type RoutingProblem = 'not_json' | 'not_object' | 'bad_field';
 
 /**
@@ -8,6 +11,10 @@ export type RoutingProblem = 'not_json' | 'not_object' | 'bad_field';
  */
 export class RoutingDecisionError extends Error {
   override readonly name = 'RoutingDecisionError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
   constructor(
     message: string,
     readonly rawOutput: string,

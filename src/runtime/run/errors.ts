@@ -2,7 +2,7 @@
  * Typed run failures. A stage that throws is tagged with the member and stage it belongs to, so the
  * run's failure names where it happened even when the error comes from deep inside a composition.
  */
-import type { MemberRef } from '../../events/index.js';
+import { markOwnText, type MemberRef } from '../../events/index.js';
 
 const ORIGIN = Symbol.for('footprint-otel.failure-origin');
 
@@ -35,21 +35,29 @@ export class RunFailedError extends Error {
     readonly stage: string,
     cause: unknown,
   ) {
-    super(`run ${runId} failed in ${member.kind} "${member.id}" at stage "${stage}": ${describe(cause)}`, { cause });
+    super(`run ${runId} failed in ${member.kind} "${member.id}" at stage "${stage}": ${describeError(cause)}`, { cause });
   }
 }
 
 /** Thrown when a checkpoint does not belong to the runner asked to resume it, or is malformed. */
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
 }
 
 /** Thrown at build time when a runner is configured in a way that cannot work. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
 }
 
-export function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
     return String(error);

@@ -1,7 +1,7 @@
 /**
  * One hub per top-level run: the single path every typed event takes. Stage emits arrive through a
- * footprintjs emit recorder (synchronously, at the call site), derived events (loop-guard trips, run
- * failures) through publish(). The hub stamps the envelope (run id, stage, member, composition path,
+ * footprintjs emit recorder (synchronously, at the call site), derived events (run failures) through
+ * publish(). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments and to the listeners of the
  * emitting member and every runner above it.
  */
@@ -12,16 +12,10 @@ import { RunStore } from './store.js';
 
 export type HubListener = (event: TypedEvent) => void;
 
-export interface TurnSignal {
-  kind: 'stop' | 'escalate';
-  reason: string;
-}
-
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
 
 export class RunHub {
   private readonly subscribers: HubListener[] = [];
-  private readonly signals = new Map<string, TurnSignal>();
   /** Events raised while another is being delivered (a trip found while a hop is delivered). */
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
@@ -56,17 +50,6 @@ export class RunHub {
   /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */
   publish<K extends EventType>(type: K, payload: EventPayloads[K], runtimeStageId: string): void {
     this.deliver(type, payload, runtimeStageId, stageIds.subflowPathOf(runtimeStageId));
-  }
-
-  /** Asks the agent turn `turnId` to stop or escalate at its next decision point. */
-  signal(turnId: string, signal: TurnSignal): void {
-    if (!this.signals.has(turnId)) this.signals.set(turnId, signal);
-  }
-
-  takeSignal(turnId: string): TurnSignal | undefined {
-    const signal = this.signals.get(turnId);
-    if (signal) this.signals.delete(turnId);
-    return signal;
   }
 
   private deliver(type: EventType, payload: unknown, runtimeStageId: string, subflowPath: readonly string[]): void {

@@ -10,6 +10,8 @@
 import { FlowChartExecutor, type FlowChart } from 'footprintjs';
 import {
   ListenerSet,
+  markOwnText,
+  ownTextOf,
   stageIds,
   type EventPattern,
   type EventType,
@@ -19,7 +21,7 @@ import {
 } from '../../events/index.js';
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Paused } from './checkpoint.js';
 import { withHub } from './context.js';
-import { describe, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
@@ -58,6 +60,10 @@ export interface RunnerProfile {
 /** Thrown when run() is cancelled through its AbortSignal. */
 export class RunCancelledError extends Error {
   override readonly name = 'RunCancelledError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
   constructor(
     readonly runId: string,
     cause: unknown,
@@ -174,7 +180,7 @@ export abstract class Runner {
           member: origin.member.id,
           memberKind: origin.member.kind,
           stage: origin.stage,
-          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describe(error) },
+          error: { type: cancelled ? FIXED_ERROR_TYPES.cancelled : errorType(error), message: describeError(error), ...ownTextOf(error) },
         },
         stageIds.ROOT_STAGE_ID,
       );

@@ -5,12 +5,11 @@
  * writer's files are kept. The bound on disk per writer is therefore keepFiles × maxFileBytes (a
  * single line larger than maxFileBytes still goes whole, alone in its file). Lines are written in
  * order: each waits for the one before it, so flush() means "all handed over so far is on disk".
- * Under content capture the lines hold prompts and answers, so a file created then is readable by
- * its owner only (0600); otherwise it gets the usual mode (0666 less the umask).
+ * Under content capture the lines hold prompts and answers, so startTelemetry asks for files
+ * readable by their owner only (ownerOnly: 0600); otherwise they get the usual mode (0666 less the umask).
  */
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { captureFromEnv } from '../../events/index.js';
 import { newSession, sessionFileName, type FileSignal } from './layout.js';
 
 const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -29,6 +28,8 @@ export interface LineWriterOptions {
   session?: string;
   /** New lines are refused while the oldest waiting one has waited this long (default 30 s). */
   stuckAfterMs?: number;
+  /** Create the files readable by their owner only (0600), for content capture (default: 0666 less the umask). */
+  ownerOnly?: boolean;
 }
 
 /** A line could not be written; the error says which file and why. */
@@ -124,7 +125,7 @@ export class LineWriter {
     let handle: FileHandle;
     try {
       await mkdir(this.options.directory, { recursive: true });
-      handle = await open(file, 'ax', captureFromEnv() ? 0o600 : 0o666);
+      handle = await open(file, 'ax', this.options.ownerOnly ? 0o600 : 0o666);
     } catch (error) {
       throw new LineWriteError(`cannot create ${file}: ${(error as Error).message}`);
     }

@@ -13,14 +13,14 @@ import { stat } from 'node:fs/promises';
 import { listSignalFiles } from './layout.js';
 import { readLines } from './lines.js';
 
-export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
-export type Attributes = Record<string, AttributeValue>;
+export type FileAttributeValue = string | number | boolean | null | FileAttributeValue[] | { [key: string]: FileAttributeValue };
+export type FileAttributes = Record<string, FileAttributeValue>;
 
 export interface FileSpanEvent {
   name: string;
   timeUnixNano: string;
   timeMs: number;
-  attributes: Attributes;
+  attributes: FileAttributes;
 }
 
 export interface FileSpan {
@@ -36,12 +36,12 @@ export interface FileSpan {
   /** The same times in milliseconds since the epoch (below a microsecond, precision is lost). */
   startMs: number;
   endMs: number;
-  attributes: Attributes;
+  attributes: FileAttributes;
   events: FileSpanEvent[];
   status: { code: SpanStatusCode; message?: string };
   /** Instrumentation scope name. */
   scope: string;
-  resource: Attributes;
+  resource: FileAttributes;
 }
 
 /** Something in a trace file that could not be used; where and why. */
@@ -246,8 +246,8 @@ function statusOf(code: unknown): SpanStatusCode {
   return SpanStatusCode.UNSET;
 }
 
-function attributesOf(values: OtlpKeyValue[] | undefined, depth = 0): Attributes {
-  const out: Attributes = {};
+function attributesOf(values: OtlpKeyValue[] | undefined, depth = 0): FileAttributes {
+  const out: FileAttributes = {};
   for (const entry of list(values)) {
     if (isObject(entry) && typeof entry.key === 'string') out[entry.key] = valueOf(entry.value, depth);
   }
@@ -257,7 +257,7 @@ function attributesOf(values: OtlpKeyValue[] | undefined, depth = 0): Attributes
 /** Nested values deeper than this are cut (shown as null): a hostile file cannot recurse without end. */
 const MAX_VALUE_DEPTH = 16;
 
-function valueOf(value: OtlpAnyValue | undefined, depth: number): AttributeValue {
+function valueOf(value: OtlpAnyValue | undefined, depth: number): FileAttributeValue {
   if (!isObject(value) || depth > MAX_VALUE_DEPTH) return null;
   if (value.stringValue !== undefined) return String(value.stringValue);
   if (value.boolValue !== undefined) return Boolean(value.boolValue);

@@ -1,12 +1,12 @@
 /**
  * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
  * > default), cancels it with the run's AbortSignal, and reports the call (llm_start/llm_end) and its
- * cost (cost.tick, attributed to agent and skill). A loop guard's stop signal is honoured here, before
+ * cost (cost.tick, attributed to agent and skill). A loop guard's stop or escalation is honoured here, before
  * any more money is spent.
  */
-import { emit, type TokenUsage } from '../../../events/index.js';
+import { emit, ownTextOf, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
-import { currentHub, describe, errorType, newId } from '../../run/index.js';
+import { describeError, errorType, newId } from '../../run/index.js';
 import { errorClass } from '../../run/errors.js';
 import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
 import { cancelled } from '../../providers/retry.js';
@@ -16,14 +16,14 @@ import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
-import { applySignal } from './signals.js';
+import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 
 export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
   return async (scope: AgentScope) => {
-    applySignal(scope, config, currentHub());
+    applyTrip(scope, config);
     if (scope.stopped) {
       scope.response = undefined;
       return;
@@ -66,7 +66,8 @@ export function callLLMStage(config: AgentConfig) {
         error: {
           type: errorType(error),
           name: errorClass(error),
-          message: describe(error),
+          message: describeError(error),
+          ...ownTextOf(error),
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
         },

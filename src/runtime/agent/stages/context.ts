@@ -14,6 +14,7 @@ import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
+import { guardMove } from './routeGuard.js';
 import type { AgentScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
@@ -60,6 +61,7 @@ export function contextStage(config: AgentConfig) {
         cause: move.cause,
         edgeLabel: move.edgeLabel,
       });
+      guardMove(scope, config, { hop: move });
       if (move.cause !== 'stay') {
         emit(scope, 'footprint.skill.entered', { agentId, skillId: move.to, from: move.from, iteration });
       }

@@ -1,16 +1,17 @@
 /**
- * Loop-guard signals reach a turn here: a route recorder that tripped with onTrip 'stop' ends the turn
- * stopped early; with 'escalate' the rest of the turn runs on the escalation brain (when one is set).
+ * A loop-guard trip reaches the turn here (routeGuard.ts left it in the turn's state): with onTrip
+ * 'stop' the turn ends stopped early; with 'escalate' the rest of the turn runs on the escalation
+ * brain (when one is set).
  */
 import { emit } from '../../../events/index.js';
-import type { RunHub } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
 import type { AgentScope } from './scope.js';
 
-export function applySignal(scope: AgentScope, config: AgentConfig, hub: RunHub | undefined): void {
-  const signal = hub?.takeSignal(scope.turnId);
-  if (!signal) return;
-  if (signal.kind === 'stop') {
+export function applyTrip(scope: AgentScope, config: AgentConfig): void {
+  const action = scope.pendingTrip;
+  if (action === undefined) return;
+  scope.pendingTrip = undefined;
+  if (action === 'stop') {
     scope.stopped = { reason: 'route_trip', iteration: scope.iteration };
     return;
   }

@@ -1,7 +1,7 @@
 /**
  * The read_skill tool: answered by the skill cursor, not by user code. An accepted request moves the
  * cursor and returns the skill's body; a refused one (the skill is not reachable from here) is an
- * error result the model sees, reported as footprint.skill.rejected.
+ * error result the model sees, reported as footprint.skill.rejected and counted by the loop guard.
  */
 import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
@@ -9,10 +9,13 @@ import { FIXED_ERROR_TYPES } from '../../../run/errorTypes.js';
 import type { SkillCursor, SkillTurnState } from '../../../skills/cursor.js';
 import { safeStringify } from '../../toolResults.js';
 import type { ToolOutcome } from '../../toolRunner.js';
+import type { AgentConfig } from '../../config.js';
+import { guardMove } from '../routeGuard.js';
 import type { AgentScope } from '../scope.js';
 
 export interface ReadSkillCall {
   scope: AgentScope;
+  config: AgentConfig;
   cursor: SkillCursor;
   /** The turn's skill state (changed in place when the request is accepted or refused). */
   skillState: SkillTurnState;
@@ -21,7 +24,7 @@ export interface ReadSkillCall {
   iteration: number;
 }
 
-export function answerReadSkill({ scope, cursor, skillState, call, agentId, iteration }: ReadSkillCall): ToolOutcome {
+export function answerReadSkill({ scope, config, cursor, skillState, call, agentId, iteration }: ReadSkillCall): ToolOutcome {
   const verdict = cursor.readSkill(skillState, call.args?.id);
   if (verdict.accepted) return { call, status: 'ok', text: verdict.text, durationMs: 0 };
   emit(scope, 'footprint.skill.rejected', {
@@ -32,7 +35,8 @@ export function answerReadSkill({ scope, cursor, skillState, call, agentId, iter
     allowed: verdict.allowed,
     iteration,
   });
-  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text } };
+  guardMove(scope, config, { rejectedAt: skillState.current ?? cursor.graph.entry });
+  return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text, ownText: true } };
 }
 
 /** The skill id a read_skill call asked for, as text; the model's arguments can be any JSON. */

@@ -1,0 +1,40 @@
+/**
+ * The agent's own loop guard at work: each skill-graph hop and read_skill refusal of the turn goes
+ * through the turn's guard (skills/loopGuard.ts); a trip is reported as footprint.route.trip at the
+ * stage that found it, and with onTrip 'stop' or 'escalate' the turn acts on it at its next model
+ * call (signals.ts), before any more money is spent. The guard state is part of the turn's state.
+ */
+import { emit } from '../../../events/index.js';
+import { guardHop, guardRejection, type Finding, type Spend, type TurnGuard } from '../../skills/loopGuard.js';
+import type { AgentConfig } from '../config.js';
+import type { AgentScope } from './scope.js';
+
+export type GuardedMove = { hop: { from?: string; to: string } } | { rejectedAt: string };
+
+export function guardMove(scope: AgentScope, config: AgentConfig, move: GuardedMove): void {
+  const routeGuard = config.routeGuard;
+  if (!routeGuard) return;
+  // a copy: the guard functions replace the streak and the rejection run, never change them in place
+  const guard: TurnGuard = { ...scope.loopGuard };
+  const { tokens, costUsd } = scope.totals;
+  const spent: Spend = { tokens: tokens.input + tokens.output, costUsd };
+  const finding =
+    'hop' in move ? guardHop(guard, move.hop, spent, routeGuard.limits) : guardRejection(guard, move.rejectedAt, spent, routeGuard.limits);
+  scope.loopGuard = guard;
+  if (finding) trip(scope, config, finding);
+}
+
+function trip(scope: AgentScope, config: AgentConfig, finding: Finding): void {
+  const action = config.routeGuard!.onTrip;
+  const { since, ...what } = finding;
+  if (action !== 'label' && scope.pendingTrip === undefined) scope.pendingTrip = action;
+  emit(scope, 'footprint.route.trip', {
+    agentId: config.member.id,
+    turnId: scope.turnId,
+    ...what,
+    iteration: scope.iteration,
+    tokensSinceLoop: since.tokens,
+    costSinceLoopUsd: since.costUsd,
+    action,
+  });
+}
