@@ -8,8 +8,11 @@ export const USAGE = `Usage:
       your own): the waterfall of one run, then a summary; with --runs, a progress bar too.
       --stream streams every run: one ticket's answer is printed as it arrives, chunk by chunk,
       and the summary gives the p50 / p95 time to first chunk.
-      Telemetry goes over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else to OTLP-JSON
-      files under ./telemetry/ (files of its own per invocation, rotated at 64 MiB).
+      Telemetry goes to OTLP-JSON files under ./telemetry/ (files of its own per invocation,
+      rotated at 64 MiB), or over OTLP once any of OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER,
+      OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is set (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the
+      default, http/json or grpc).
       Ctrl-C / SIGTERM: no new runs, runs in flight end or are cancelled, telemetry is flushed
       (bounded), then a summary; a second one exits at once.
   footprint-otel view <file|dir> [--trace ID] [--trips] [--list] [--no-color]

@@ -8,8 +8,9 @@
  * Never loses telemetry silently: a new run starts only when the span queue has room for the spans
  * of the runs in flight (see spanBackpressure.ts), so a load faster than the exporter is slowed, not
  * dropped. Stops promptly: once `stop` fires, no new run starts, runs in flight get IN_FLIGHT_GRACE_MS
- * to end and are then cancelled; telemetry is flushed for at most EXIT_FLUSH_BOUND_MS (it says so
- * while it waits), and whatever had not gone by then is counted as lost (exit_deadline).
+ * to end and are then cancelled; telemetry is flushed for at most EXIT_FLUSH_BOUND_MS, and within
+ * the stop's budget (windDown.ts; it says so while it waits), and whatever had not gone by then is
+ * counted as lost (exit_deadline).
  */
 import { isPaused } from '../index.js';
 import { startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
@@ -20,9 +21,11 @@ import { Progress } from './progress.js';
 import { SpanBackpressure } from './spanBackpressure.js';
 import { streamedRun } from './streamedRun.js';
 import { emptySummary, formatSummary, summarize, type DemoSummary } from './summary.js';
-import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines } from './telemetryReport.js';
+import { destinationName, EXIT_TELEMETRY_LOST, everySpanLost, lossWarnings, telemetryLines, waterfallNote } from './telemetryReport.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
+import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
+import { IN_FLIGHT_GRACE_MS, seconds, WindDown } from './windDown.js';
 
 export interface DemoOptions {
   runs: number;
@@ -33,7 +36,6 @@ export interface DemoOptions {
   stream: boolean;
   /** Where a single streamed ticket's answer is written as it arrives (without it, it is in the lines). */
   write?: (text: string) => void;
-  color: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
   /** Fires on the first Ctrl-C / SIGTERM: start no more runs, wind down, flush, report. */
@@ -43,7 +45,8 @@ export interface DemoOptions {
 }
 
 export interface DemoResult {
-  lines: string[];
+  /** For stdout, through terminal.ts (which escapes the names, messages and answer they hold). */
+  lines: TerminalLine[];
   /** Telemetry trouble (lost spans or data points, by cause) and unreadable trace lines, for stderr. */
   warnings: string[];
   summary: DemoSummary;
@@ -52,10 +55,7 @@ export interface DemoResult {
   exitCode: number;
 }
 
-/** How long runs in flight may go on after a stop before they are cancelled. */
-export const IN_FLIGHT_GRACE_MS = 5_000;
-/** How long the demo waits for its telemetry to be written or sent before it gives up on the rest. */
-export const EXIT_FLUSH_BOUND_MS = 5_000;
+export { EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './windDown.js';
 
 /**
  * The OTel defaults (a queue of 2048 spans, exported 512 at a time, one export at a time) cannot keep
@@ -101,7 +101,9 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const inFlight = new Set<AbortController>();
   const stop = options.stop ?? new AbortController().signal;
   let graceTimer: NodeJS.Timeout | undefined;
+  const windDown = new WindDown();
   const onStop = () => {
+    windDown.stopped();
     graceTimer = setTimeout(() => {
       for (const run of inFlight) run.abort(new Error('cancelled: the demo was stopped'));
     }, IN_FLIGHT_GRACE_MS);
@@ -140,15 +142,16 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   clearTimeout(graceTimer);
   stop.removeEventListener('abort', onStop);
 
+  const flushBoundMs = windDown.flushBoundMs();
   if (telemetry.destination.kind !== 'disabled') {
-    notice(`flushing telemetry to ${destinationName(telemetry.destination)}, up to ${EXIT_FLUSH_BOUND_MS / 1000} s`);
+    notice(`flushing telemetry to ${destinationName(telemetry.destination)}, up to ${seconds(flushBoundMs)}`);
   }
-  const flushed = await withinBound(telemetry.shutdown(), EXIT_FLUSH_BOUND_MS);
+  const flushed = await withinBound(telemetry.shutdown(), flushBoundMs);
   const health = flushed ? telemetry.health() : telemetry.abandonedHealth();
 
-  const lines: string[] = [];
+  const lines: TerminalLine[] = [];
   const warnings: string[] = [];
-  lines.push(...(await waterfallOfOneRun(telemetry, options.color, warnings)));
+  lines.push(...(windDown.pastDeadline() ? [stoppedWaterfallNote(telemetry)] : await waterfallOfOneRun(telemetry, warnings)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
@@ -159,7 +162,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     warnings.push(`warning: rotation deleted ${files.removedTraceFiles} of this run's trace file(s); their runs are no longer on disk`);
   }
   if (!flushed) {
-    warnings.push(`warning: telemetry was not fully flushed within ${EXIT_FLUSH_BOUND_MS / 1000} s; the rest is counted as lost`);
+    warnings.push(`warning: telemetry was not fully flushed within ${seconds(flushBoundMs)}; the rest is counted as lost`);
   }
   return { lines, warnings, summary, health, exitCode: everySpanLost(health) ? EXIT_TELEMETRY_LOST : 0 };
 }
@@ -176,13 +179,17 @@ async function withinBound(work: Promise<void>, boundMs: number): Promise<boolea
   }
 }
 
+/** In place of the waterfall when the stop's budget is spent: reading the trace files back would take longer. */
+function stoppedWaterfallNote(telemetry: TelemetryHandle): string {
+  const where = telemetry.destination.kind === 'files' ? ` npx footprint-otel view ${telemetry.destination.directory} draws it.` : '';
+  return `(no waterfall: the stop's deadline passed before the trace files could be read back.${where})`;
+}
+
 /** The waterfall of one of this invocation's runs, read back from its own trace files. */
-async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, warnings: string[]): Promise<string[]> {
+async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[]): Promise<TerminalLine[]> {
   const destination = telemetry.destination;
   if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
-  if (destination.kind !== 'files') {
-    return ['(the waterfall view reads the telemetry files; with an OTLP endpoint, open the run in Jaeger)'];
-  }
+  if (destination.kind !== 'files') return [waterfallNote(destination)];
   const source: RunSource = {
     path: telemetry.files().traces,
     onProblem: (problem) => warnings.push(`warning: ${problem.file}:${problem.line}: ${problem.reason}`),
@@ -192,5 +199,5 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, war
   if (!run) return ['(no trace was written)'];
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
   const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
-  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { color, total })];
+  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { total })];
 }

@@ -1,25 +1,30 @@
 /**
  * The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`.
- * Exit status: 0 done; 1 an error (reported in one line, e.g. an unreadable trace file or an OTLP endpoint without a scheme); 2 a usage error (a bad flag or flag value); 3 the demo ran but every
+ * Exit status: 0 done; 1 an error (reported in one line, e.g. an unreadable trace file, or a telemetry variable no exporter can use: an OTLP endpoint without a scheme, an unknown exporter or protocol, a malformed header list); 2 a usage error (a bad flag or flag value); 3 the demo ran but every
  * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
  * SIGTERM (after winding down and reporting).
  */
-import { EndpointError } from '../telemetry/index.js';
+import { TelemetryConfigError } from '../telemetry/index.js';
 import { CliError, parseCommand, USAGE, UsageError } from './args.js';
 import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js';
 import { exitStatusFor, Interrupts } from './interrupts.js';
+import { writeLines, type TerminalLine } from './terminal.js';
 import { viewCommand } from './view.js';
+
+/** Everything the command prints goes through terminal.ts, which escapes outside text. */
+const out = (lines: readonly TerminalLine[], color = false) => writeLines(process.stdout, lines, color);
+const err = (...lines: TerminalLine[]) => writeLines(process.stderr, lines);
 
 async function main(argv: string[]): Promise<number> {
   const command = parseCommand(argv, process.stdout.isTTY === true);
   switch (command.kind) {
     case 'help':
-      console.log(USAGE);
+      out(USAGE.split('\n'));
       return 0;
     case 'view': {
       const result = await viewCommand(command);
-      console.log(result.lines.join('\n'));
-      for (const warning of result.warnings) console.error(warning);
+      out(result.lines, command.color);
+      err(...result.warnings);
       return 0;
     }
     case 'demo': {
@@ -27,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
         plan:
           `No new runs start; runs in flight get up to ${IN_FLIGHT_GRACE_MS / 1000} s, then are cancelled; ` +
           `telemetry is flushed for up to ${EXIT_FLUSH_BOUND_MS / 1000} s; then a summary of what was done and what was lost.`,
-        write: (line) => console.error(`\n${line}`),
+        write: (line) => err('', line),
         exit: (code) => process.exit(code),
       });
       try {
@@ -38,10 +43,10 @@ async function main(argv: string[]): Promise<number> {
           progress: command.runsGiven,
           write: (text) => process.stdout.write(text),
           stop: interrupts.stop,
-          notice: (line) => console.error(line),
+          notice: (line) => err(line),
         });
-        console.log(result.lines.join('\n'));
-        for (const warning of result.warnings) console.error(warning);
+        out(result.lines, command.color);
+        err(...result.warnings);
         return interrupts.signal ? exitStatusFor(interrupts.signal) : result.exitCode;
       } finally {
         interrupts.dispose();
@@ -62,13 +67,13 @@ function exitAfterOutput(code: number): void {
 
 main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
   if (error instanceof UsageError) {
-    console.error(`footprint-otel: ${error.message}\n\n${USAGE}`);
+    err(`footprint-otel: ${error.message}`, '', ...USAGE.split('\n'));
     exitAfterOutput(2);
-  } else if (error instanceof CliError || error instanceof EndpointError) {
-    console.error(`footprint-otel: ${error.message}`);
+  } else if (error instanceof CliError || error instanceof TelemetryConfigError) {
+    err(`footprint-otel: ${error.message}`);
     exitAfterOutput(1);
   } else {
-    console.error(`footprint-otel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    err(...`footprint-otel: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`.split('\n'));
     exitAfterOutput(1);
   }
 });

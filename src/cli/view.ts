@@ -7,7 +7,8 @@
 import { statSync } from 'node:fs';
 import { listSignalFiles, type TraceFileProblem } from '../telemetry/index.js';
 import { CliError, UsageError } from './args.js';
-import { chooseRun, collectTrace, indexRuns, type RunSource } from './traces.js';
+import { chooseRun, collectTrace, indexRuns, type RunSource, type StoredRun } from './traces.js';
+import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
 
 export interface ViewOptions {
@@ -15,11 +16,11 @@ export interface ViewOptions {
   trace?: string;
   trips: boolean;
   list: boolean;
-  color: boolean;
 }
 
 export interface ViewResult {
-  lines: string[];
+  /** For stdout, through terminal.ts (which escapes what the telemetry files hold). */
+  lines: TerminalLine[];
   /** What was skipped, one line per kind of problem, for stderr. */
   warnings: string[];
 }
@@ -43,16 +44,24 @@ export async function viewCommand(options: ViewOptions): Promise<ViewResult> {
     return { lines, warnings: problems.lines() };
   }
   const run = chooseRun(runs, options);
-  if (!run) {
-    throw new CliError(options.trace ? `no run with trace id ${options.trace} in ${where}` : `no run with a trip in ${where}`);
-  }
+  if (!run) throw new CliError(noRunMessage(runs, options, where));
   // the second pass meets the same problems again: they were reported by the first
   const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
   const fragment = run.root ? '' : ', a fragment: its root span is missing';
   return {
-    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { color: options.color, total })],
+    lines: [`trace ${run.traceId} (${total} spans${fragment}) from ${where}`, ...renderWaterfall(spans, { total })],
     warnings: problems.lines(),
   };
+}
+
+/** Why no run could be chosen, and what to do. */
+function noRunMessage(runs: StoredRun[], options: ViewOptions, where: string): string {
+  if (options.trace) return `no run with trace id ${options.trace} in ${where}`;
+  const complete = runs.filter((r) => r.root).length;
+  if (complete === 0) {
+    return `no complete run in ${where}: its ${runs.length} trace(s) are fragments, their root span missing (the process that wrote them ended first); --list lists them, --trace ID shows one`;
+  }
+  return `no run with a loop-guard trip in ${where} (${complete} complete run(s) stored); --list lists them`;
 }
 
 /** The path as the messages name it; a folder must hold trace files. */

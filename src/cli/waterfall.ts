@@ -2,9 +2,12 @@
  * The terminal waterfall of one trace: spans indented by parent, a bar placed on the run's time axis,
  * the duration, a streamed model call's first chunk (a mark in its bar, and the time to it), the
  * cost of each LLM call, and span events (route decisions, hops, trips, escalations) inline under
- * their span. Input is a list of spans of one trace, from the in-memory SDK
- * or read back from the OTLP-JSON telemetry files.
+ * their span. Input is a list of spans of one trace, from the in-memory SDK or read back from the
+ * OTLP-JSON telemetry files. Its lines hold outside text as it is; colours are segments, and
+ * terminal.ts escapes and colours them on the way out.
  */
+import type { Color, Segment, TerminalLine } from './terminal.js';
+
 export interface ViewSpan {
   traceId: string;
   spanId: string;
@@ -20,7 +23,6 @@ export interface ViewSpan {
 
 export interface WaterfallOptions {
   width?: number;
-  color?: boolean;
   /** Show every stage span (default) or only the semantic ones (run, agents, workflows, chat, tools). */
   eventsFilter?: (name: string) => boolean;
   /** How many spans the trace has, when only some of them were read (counted as not drawn). */
@@ -42,10 +44,9 @@ export const MAX_LINES = 2_000;
  * is missing from the trace is drawn as a root; spans whose parent chain never reaches a root (a
  * cycle, a span that is its own parent) are drawn flat after the tree, under a note.
  */
-export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {}): string[] {
+export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {}): TerminalLine[] {
   if (spans.length === 0) return ['(no spans)'];
   const width = options.width ?? 32;
-  const paint = colorer(options.color ?? false);
   const ids = new Set(spans.map((s) => s.spanId));
   const children = new Map<string | undefined, ViewSpan[]>();
   let t0 = Infinity;
@@ -60,7 +61,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
   }
   for (const list of children.values()) list.sort((a, b) => a.startMs - b.startMs);
   const total = Math.max(1e-6, tEnd - t0);
-  const lines: string[] = [];
+  const lines: TerminalLine[] = [];
   const showEvent = options.eventsFilter ?? ((name: string) => SHOWN_EVENTS.test(name));
   let drawn = 0;
   const draw = (span: ViewSpan, depth: number) => {
@@ -74,11 +75,20 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
     const label = `${indent}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
     const firstChunk = firstChunkMs === undefined ? '' : `  first chunk ${formatMs(firstChunkMs)}`;
-    const status = span.status === 'error' ? paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`) : '';
-    lines.push(`${truncate(label, 44).padEnd(44)} ${paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width))} ${formatMs(span.endMs - span.startMs).padStart(9)}${firstChunk}${cost}${status}`);
+    const status = span.status === 'error' ? [paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`)] : [];
+    lines.push([
+      { text: `${truncate(label, 44).padEnd(44)} ` },
+      paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width)),
+      { text: ` ${formatMs(span.endMs - span.startMs).padStart(9)}${firstChunk}${cost}` },
+      ...status,
+    ]);
     for (const event of span.events) {
       if (!showEvent(event.name)) continue;
-      lines.push(`${'  '.repeat(Math.min(depth, MAX_DEPTH) + 1)}${paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`)} ${summarize(event.name, event.attributes)}`);
+      lines.push([
+        { text: '  '.repeat(Math.min(depth, MAX_DEPTH) + 1) },
+        paint('yellow', `• ${event.name.replace(/^footprint\./, '')}`),
+        { text: ` ${summarize(event.name, event.attributes)}` },
+      ]);
     }
   };
   const visited = new Set<ViewSpan>();
@@ -94,7 +104,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
   const unreached = spans.filter((s) => !visited.has(s));
   const inCycles = drawn < MAX_LINES ? unreached : [];
   if (inCycles.length > 0) {
-    lines.push(paint('yellow', `(${inCycles.length} span(s) no root leads to — a parent cycle or a span that is its own parent — drawn flat:)`));
+    lines.push([paint('yellow', `(${inCycles.length} span(s) no root leads to — a parent cycle or a span that is its own parent — drawn flat:)`)]);
     for (const span of inCycles) {
       if (drawn >= MAX_LINES) break;
       draw(span, 1);
@@ -141,7 +151,6 @@ function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function colorer(enabled: boolean) {
-  const codes = { red: 31, cyan: 36, yellow: 33 } as const;
-  return (color: keyof typeof codes, text: string) => (enabled ? `\u001b[${codes[color]}m${text}\u001b[0m` : text);
+function paint(color: Color, text: string): Segment {
+  return { text, color };
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { TraceDetail } from '../otel/index.js';
 import type { OtlpProtocol } from './exporters.js';
 import { checkOtlpEndpoint } from './endpoint.js';
+import { checkExporterSettings } from './exporters.js';
 
 export interface StartTelemetryOptions {
   /** service.name (wins over OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES). */
@@ -96,12 +97,13 @@ function resolveRoute(options: StartTelemetryOptions): TelemetryConfig['route'] 
   const chosen = options.endpoint !== undefined || DESTINATION_VARIABLES.some((name) => getStringFromEnv(name) !== undefined);
   if (chosen) {
     checkEndpoints(options);
+    checkExporterSettings();
     return { kind: 'env' };
   }
   return { kind: 'files', directory: path.resolve(options.fileDirectory ?? DEFAULT_FILE_DIRECTORY) };
 }
 
-/** A configured endpoint that no exporter could use is refused here, in one line (EndpointError). */
+/** A configured endpoint that no exporter could use is refused here, in one line (EndpointError, a TelemetryConfigError). */
 function checkEndpoints(options: StartTelemetryOptions): void {
   if (options.endpoint !== undefined) checkOtlpEndpoint({ value: options.endpoint, source: 'the endpoint option' });
   for (const name of ENDPOINT_VARIABLES) {

@@ -4,7 +4,10 @@
  * whose scheme is "localhost:"), a gRPC or other non-HTTP scheme, or text that is no URL at all.
  */
 
-export class EndpointError extends Error {
+import { TelemetryConfigError } from './errors.js';
+
+/** An OTLP endpoint no exporter can use (a TelemetryConfigError). */
+export class EndpointError extends TelemetryConfigError {
   override readonly name = 'EndpointError';
 }
 

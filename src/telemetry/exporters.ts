@@ -5,19 +5,17 @@
  * OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER (otlp, console, none; a comma list; default otlp;
  * "none" anywhere in the list turns the signal off, as NodeSDK does for metrics) and
  * OTEL_EXPORTER_OTLP_{TRACES,METRICS}_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf by
- * default, http/json, grpc). Endpoint, headers, timeout, compression and temporality variables are
- * read by the OTLP exporters themselves; the endpoint/headers/timeout options override them.
+ * default, http/json, grpc). Where NodeSDK warns and exports nothing (an unknown exporter or
+ * protocol, a header list the exporters would drop), checkExporterSettings() refuses the value in
+ * one line before anything starts: telemetry silently going nowhere is the worse failure. Endpoint, headers, timeout, compression and temporality variables are
+ * read by the OTLP exporters themselves; the endpoint/headers/timeout options override them. The
+ * OTLP exporters are built in otlpExporters.ts, so that a collector's partial success is counted.
  */
-import { diag } from '@opentelemetry/api';
 import { getStringFromEnv, getStringListFromEnv } from '@opentelemetry/core';
-import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
-import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ConsoleMetricExporter, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { ConsoleSpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { TelemetryConfigError } from './errors.js';
+import { grpcMetricExporter, grpcSpanExporter, httpMetricExporter, httpSpanExporter } from './otlpExporters.js';
 
 type Signal = 'traces' | 'metrics';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -45,16 +43,16 @@ type Builders<T> = { console: () => T } & Record<OtlpProtocol, (config: OtlpConf
 
 const SPAN_EXPORTERS: Builders<SpanExporter> = {
   console: () => new ConsoleSpanExporter(),
-  'http/protobuf': (config) => new ProtobufTraceExporter(config),
-  'http/json': (config) => new JsonTraceExporter(config),
-  grpc: (config) => new GrpcTraceExporter(config),
+  'http/protobuf': (config) => httpSpanExporter('protobuf', config),
+  'http/json': (config) => httpSpanExporter('json', config),
+  grpc: (config) => grpcSpanExporter(config),
 };
 
 const METRIC_EXPORTERS: Builders<PushMetricExporter> = {
   console: () => new ConsoleMetricExporter(),
-  'http/protobuf': (config) => new ProtobufMetricExporter(config),
-  'http/json': (config) => new JsonMetricExporter(config),
-  grpc: (config) => new GrpcMetricExporter(config),
+  'http/protobuf': (config) => httpMetricExporter('protobuf', config),
+  'http/json': (config) => httpMetricExporter('json', config),
+  grpc: (config) => grpcMetricExporter(config),
 };
 
 export function chooseSpanExporters(overrides: ExporterOverrides): Chosen<SpanExporter>[] {
@@ -74,25 +72,62 @@ function chooseExporters<T>(signal: Signal, build: Builders<T>, overrides: Expor
   });
 }
 
-/** OTEL_{SIGNAL}_EXPORTER as a list of known names; "none" anywhere means none; unknown names are reported and skipped. */
+/**
+ * Refuses, in one TelemetryConfigError, an exporter name, an OTLP protocol or an OTLP header list no
+ * exporter can use, for either signal.
+ */
+export function checkExporterSettings(): void {
+  for (const signal of ['traces', 'metrics'] as const) {
+    exporterNames(signal);
+    protocolOf(signal);
+  }
+  for (const variable of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS']) {
+    checkHeaderList(variable);
+  }
+}
+
+/** OTEL_{SIGNAL}_EXPORTER as a list of known names; "none" anywhere means none. */
 function exporterNames(signal: Signal): ExporterName[] {
   const variable = `OTEL_${signal.toUpperCase()}_EXPORTER`;
   const listed = [...new Set(getStringListFromEnv(variable) ?? [])];
+  const unknown = listed.find((name) => name !== 'none' && !(EXPORTER_NAMES as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw new TelemetryConfigError(
+      `${variable}="${getStringFromEnv(variable)}": "${unknown}" is not an exporter; use otlp, console or none (or a comma list of otlp and console)`,
+    );
+  }
   if (listed.includes('none')) return [];
   if (listed.length === 0) return ['otlp'];
-  const known = listed.filter((name): name is ExporterName => (EXPORTER_NAMES as readonly string[]).includes(name));
-  for (const name of listed.filter((n) => !known.includes(n as ExporterName))) {
-    diag.warn(`footprint-otel: ${variable}=${name} is not supported (otlp, console, none); it is ignored`);
-  }
-  return known;
+  return listed as ExporterName[];
 }
 
 function protocolOf(signal: Signal): OtlpProtocol {
-  const variable = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`;
-  const value = (getStringFromEnv(variable) ?? getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL'))?.trim() || 'http/protobuf';
+  const own = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`;
+  const variable = getStringFromEnv(own) !== undefined ? own : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const value = getStringFromEnv(variable)?.trim() || 'http/protobuf';
   if ((PROTOCOLS as readonly string[]).includes(value)) return value as OtlpProtocol;
-  diag.warn(`footprint-otel: OTLP protocol "${value}" is not supported (${PROTOCOLS.join(', ')}); using http/protobuf`);
-  return 'http/protobuf';
+  throw new TelemetryConfigError(`${variable}="${value}" is not an OTLP protocol; use ${PROTOCOLS.slice(0, -1).join(', ')} or ${PROTOCOLS.at(-1)}`);
+}
+
+/**
+ * The W3C-baggage-style list the OTLP exporters parse (key=value, comma-separated), which they drop
+ * entry by entry when malformed. Never quotes a value: headers carry credentials.
+ */
+function checkHeaderList(variable: string): void {
+  const entries = (getStringFromEnv(variable) ?? '').split(',').map((entry) => entry.trim());
+  const count = entries.filter((entry) => entry !== '').length;
+  let position = 0;
+  for (const entry of entries) {
+    if (entry === '') continue;
+    position++;
+    const equals = entry.indexOf('=');
+    const problem = equals < 0 ? 'has no "="' : equals === 0 ? 'has no name before "="' : undefined;
+    if (problem !== undefined) {
+      throw new TelemetryConfigError(
+        `${variable} is not a header list: entry ${position} of ${count} ${problem}; write key=value pairs separated by commas, e.g. api-key=<secret>,x-team=agents`,
+      );
+    }
+  }
 }
 
 interface OtlpConfig {

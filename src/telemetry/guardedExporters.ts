@@ -6,12 +6,15 @@
  * stay in flight until it does answer (a slow write that lands is exported, not lost) or the process
  * ends (then the exit deadline's account counts them). The OTLP exporters bound their own retries by
  * the same timeout and answer with a timeout error then, so the guard only fires for a hung exporter.
+ * A success that carries a collector's rejection (an OTLP partial success, partialSuccess.ts) counts
+ * the rejected items as lost (`rejected`) and the rest as exported.
  */
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ExportHealth, Signal } from './health.js';
 import { lossCauseOf } from './lossCause.js';
+import type { AnsweredExportResult } from './partialSuccess.js';
 
 /** Extra time the guard grants past the exporter's own timeout before it gives up on an answer. */
 const GRACE_MS = 2_000;
@@ -35,7 +38,7 @@ function guardedExport<T>(
   signal: Signal,
   options: GuardOptions,
   countItems: (items: T) => number,
-  call: (items: T, done: (result: ExportResult) => void) => void,
+  call: (items: T, done: (result: AnsweredExportResult) => void) => void,
 ): (items: T, done: (result: ExportResult) => void) => void {
   return (items, done) => {
     const count = countItems(items);
@@ -48,13 +51,14 @@ function guardedExport<T>(
       clearTimeout(timer);
       done(result);
     };
-    const settle = (result: ExportResult) => {
+    const settle = (result: AnsweredExportResult) => {
       if (!accounted) {
         accounted = true;
-        if (result.code === ExportResultCode.SUCCESS) options.health.exportSucceeded(signal, count);
-        else options.health.exportFailed(signal, count, lossCauseOf(result.error), result.error);
+        if (result.code !== ExportResultCode.SUCCESS) options.health.exportFailed(signal, count, lossCauseOf(result.error), result.error);
+        else if (result.rejection) options.health.exportPartlyRejected(signal, count, result.rejection);
+        else options.health.exportSucceeded(signal, count);
       }
-      answerSdk(result);
+      answerSdk(result.code === ExportResultCode.SUCCESS ? { code: ExportResultCode.SUCCESS } : result);
     };
     const deadline = guardedTimeout(options.timeoutMs);
     const timer = setTimeout(

@@ -12,7 +12,8 @@
  * trouble is reported once through the OTel diag logger; nothing is ever thrown into the app.
  */
 import { diag, type Counter, type Meter } from '@opentelemetry/api';
-import { describeCause, EXIT_DEADLINE, QUEUE_FULL, type LossCause } from './lossCause.js';
+import { describeCause, EXIT_DEADLINE, QUEUE_FULL, REJECTED, type LossCause } from './lossCause.js';
+import type { Rejection } from './partialSuccess.js';
 
 export type Signal = 'traces' | 'metrics';
 
@@ -21,6 +22,8 @@ export interface SignalHealth {
   exported: number;
   /** Items lost, by cause. */
   lost: Record<LossCause, number>;
+  /** The first error of each cause, in one line (the collector's or the file system's words, e.g. ENOSPC). */
+  reasons: Record<LossCause, string>;
   /** Items handed to the exporter whose export has not ended yet. */
   inFlight: number;
 }
@@ -90,12 +93,42 @@ export class ExportHealth {
     const health = this.signals[signal];
     health.inFlight -= items;
     health.lost[cause] = (health.lost[cause] ?? 0) + items;
+    health.reasons[cause] ??= describe(error);
     if (signal === 'traces') this.lastSpanExportOk = false;
     this.counters[signal]?.add(items, { ...this.components[signal], 'error.type': cause });
     this.reportOnce(
       `export:${signal}:${cause}`,
       `footprint-otel: ${signal} export failed (${describeCause(cause)}: ${describe(error)}); ${EXPORTED[signal].item} lost this way ` +
         `are counted in ${EXPORTED[signal].name}{error.type="${cause}"} and not logged again`,
+    );
+  }
+
+  /**
+   * The collector accepted the export but rejected some of its items (an OTLP partial success): those
+   * are lost (`rejected`, at most the export's size), the rest exported. Rejecting none is the
+   * collector's warning, logged once.
+   */
+  exportPartlyRejected(signal: Signal, items: number, rejection: Rejection): void {
+    const rejected = Math.min(items, rejection.rejected);
+    const said = rejection.message === '' ? '' : ` (${quoted(rejection.message)})`;
+    if (rejected === 0) {
+      this.exportSucceeded(signal, items);
+      this.reportOnce(`warning:${signal}`, `footprint-otel: the collector accepted a ${signal} export with a warning${said}`);
+      return;
+    }
+    const health = this.signals[signal];
+    health.inFlight -= items;
+    health.exported += items - rejected;
+    health.lost[REJECTED] = (health.lost[REJECTED] ?? 0) + rejected;
+    health.reasons[REJECTED] ??= `the collector rejected ${rejected} of ${items}${said}`;
+    if (signal === 'traces') this.lastSpanExportOk = true;
+    if (items > rejected) this.counters[signal]?.add(items - rejected, this.components[signal]);
+    this.counters[signal]?.add(rejected, { ...this.components[signal], 'error.type': REJECTED });
+    const item = EXPORTED[signal].item;
+    this.reportOnce(
+      `export:${signal}:${REJECTED}`,
+      `footprint-otel: the collector accepted a ${signal} export but rejected ${rejected} of its ${items} ${item}${said}; ` +
+        `${item} lost this way are counted in ${EXPORTED[signal].name}{error.type="${REJECTED}"} and not logged again`,
     );
   }
 
@@ -108,8 +141,9 @@ export class ExportHealth {
   }
 
   spanDropped(): void {
-    const lost = this.signals.traces.lost;
+    const { lost, reasons } = this.signals.traces;
     lost[QUEUE_FULL] = (lost[QUEUE_FULL] ?? 0) + 1;
+    reasons[QUEUE_FULL] ??= `the span queue of ${this.queueCapacity} was full`;
     this.reportOnce(
       QUEUE_FULL,
       'footprint-otel: the span export queue is full and spans are being dropped; they are counted in ' +
@@ -131,7 +165,10 @@ export class ExportHealth {
   abandonedSnapshot(): TelemetryHealth {
     const now = this.snapshot();
     const abandon = (health: SignalHealth, pending: number): void => {
-      if (pending > 0) health.lost[EXIT_DEADLINE] = (health.lost[EXIT_DEADLINE] ?? 0) + pending;
+      if (pending > 0) {
+        health.lost[EXIT_DEADLINE] = (health.lost[EXIT_DEADLINE] ?? 0) + pending;
+        health.reasons[EXIT_DEADLINE] ??= 'still queued or in flight when the exit deadline passed';
+      }
       health.inFlight = 0;
     };
     abandon(now.spans, now.spans.queued + now.spans.inFlight);
@@ -157,11 +194,17 @@ export function totalLost(health: SignalHealth): number {
 }
 
 function emptySignal(): SignalHealth {
-  return { exported: 0, lost: {}, inFlight: 0 };
+  return { exported: 0, lost: {}, reasons: {}, inFlight: 0 };
 }
 
 function copy(health: SignalHealth): SignalHealth {
-  return { exported: health.exported, lost: { ...health.lost }, inFlight: health.inFlight };
+  return { exported: health.exported, lost: { ...health.lost }, reasons: { ...health.reasons }, inFlight: health.inFlight };
+}
+
+/** Outside text for a log line: JSON-quoted (control characters escaped), cut to 200 characters. */
+function quoted(text: string): string {
+  const cut = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return JSON.stringify(cut);
 }
 
 function describe(error: unknown): string {

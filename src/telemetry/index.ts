@@ -8,6 +8,7 @@ export { startTelemetry, type TelemetryHandle } from './start.js';
 export { DEFAULT_FILE_DIRECTORY, type Destination, type StartTelemetryOptions } from './config.js';
 export type { OtlpProtocol } from './exporters.js';
 export { EndpointError } from './endpoint.js';
+export { TelemetryAlreadyStartedError, TelemetryConfigError } from './errors.js';
 export { totalLost, type SignalHealth, type TelemetryHealth } from './health.js';
 export { describeCause, type LossCause } from './lossCause.js';
 export { listSignalFiles } from './files/layout.js';

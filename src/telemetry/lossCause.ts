@@ -3,13 +3,15 @@
  * otel.sdk.exporter.*.exported: the HTTP status code ("500", "400"), "retryable_status" (429, 502,
  * 503 or 504 until the retries ran out: the OTLP exporter's final error no longer carries which),
  * "timeout", "refused" (nothing listening), "network" (reset, unknown host), "write_failed" (the
- * file default could not write), or "export_failed" when the exporter said no more. Spans dropped at a full queue are "queue_full" and
+ * file default could not write), "rejected" (the collector accepted the request but rejected these
+ * items: an OTLP partial success), or "export_failed" when the exporter said no more. Spans dropped at a full queue are "queue_full" and
  * spans still queued or in flight when the exit deadline passed are "exit_deadline".
  */
 export type LossCause = string;
 
 export const QUEUE_FULL = 'queue_full';
 export const EXIT_DEADLINE = 'exit_deadline';
+export const REJECTED = 'rejected';
 const TIMEOUT = 'timeout';
 
 /** The OTLP exporters' error for an HTTP answer carries the status as a number in `code`. */
@@ -46,6 +48,7 @@ export function describeCause(cause: LossCause): string {
     retryable_status: 'HTTP 429/502/503/504 after retries',
     network: 'network error',
     write_failed: 'file write failed',
+    rejected: 'rejected by the collector',
     export_failed: 'export failed',
     queue_full: 'span queue full',
     exit_deadline: 'not flushed by the exit deadline',

@@ -7,9 +7,11 @@
  * telemetry goes to OTLP-JSON files. It registers the runtime's tracing and metrics instruments
  * (shutdown() unregisters them), so every run from then on is traced and counted, with the trace
  * detail and the content-capture choice made here once. Exit hooks flush at the end. Calling it
- * again while it runs returns the running handle; after shutdown() it can be started afresh.
+ * again while it runs throws TelemetryAlreadyStartedError (handing back the running handle would drop
+ * the new options unseen, and its shutdown() would stop the first); after shutdown() it can be
+ * started afresh.
  */
-import { diag, metrics } from '@opentelemetry/api';
+import { metrics } from '@opentelemetry/api';
 import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -18,6 +20,7 @@ import { captureFromEnv } from '../events/index.js';
 import { metricsInstrument, tracingInstrument } from '../otel/index.js';
 import { registerInstrument } from '../runtime/index.js';
 import { resolveConfig, type Destination, type StartTelemetryOptions, type TelemetryConfig } from './config.js';
+import { TelemetryAlreadyStartedError } from './errors.js';
 import { installExitHooks } from './exitHooks.js';
 import { chooseMetricExporters, chooseSpanExporters, type Chosen } from './exporters.js';
 import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
@@ -55,8 +58,10 @@ let running: TelemetryHandle | undefined;
 
 export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHandle {
   if (running) {
-    diag.warn('footprint-otel: startTelemetry() is already running; returning the running telemetry');
-    return running;
+    throw new TelemetryAlreadyStartedError(
+      `startTelemetry() is already running (telemetry to ${describeDestination(running.destination)}); ` +
+        'use the handle the first call returned, or await its shutdown() before starting again',
+    );
   }
   const config = resolveConfig(options);
   if (config.route.kind === 'disabled') return disabledHandle();
@@ -196,6 +201,11 @@ function componentOf(signal: 'traces' | 'metrics', chosen: Chosen<unknown> | und
   const transport = { 'http/protobuf': 'otlp_http', 'http/json': 'otlp_http_json', grpc: 'otlp_grpc' } as const;
   const prefix = chosen.protocol === undefined ? 'console' : transport[chosen.protocol];
   return [{ signal, type: `${prefix}_${item}_exporter` }];
+}
+
+function describeDestination(destination: Destination): string {
+  if (destination.kind === 'files') return `${destination.directory}/`;
+  return destination.kind === 'otlp' ? `traces: ${destination.traces}; metrics: ${destination.metrics}` : 'nowhere';
 }
 
 /** OTEL_SDK_DISABLED=true: nothing is started or registered, and the handle does nothing. */

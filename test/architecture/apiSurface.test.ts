@@ -50,7 +50,7 @@ const MAIN = {
 };
 
 const TELEMETRY = {
-  values: ['DEFAULT_FILE_DIRECTORY', 'EndpointError', 'TraceFileError', 'describeCause', 'listSignalFiles', 'readSpans', 'scanSpans', 'startTelemetry', 'totalLost'],
+  values: ['DEFAULT_FILE_DIRECTORY', 'EndpointError', 'TelemetryAlreadyStartedError', 'TelemetryConfigError', 'TraceFileError', 'describeCause', 'listSignalFiles', 'readSpans', 'scanSpans', 'startTelemetry', 'totalLost'],
   types: [
     'Destination', 'FileAttributeValue', 'FileAttributes', 'FileSpan', 'FileSpanEvent', 'LossCause', 'OtlpProtocol', 'SignalHealth',
     'StartTelemetryOptions', 'TelemetryHandle', 'TelemetryHealth', 'TraceFileProblem',

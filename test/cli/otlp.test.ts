@@ -68,11 +68,11 @@ describe('an unreachable OTLP endpoint', () => {
     expect(account).not.toBeNull();
     expect(account![1]).toBe(account![2]);
     expect(account![3]).toBe(account![4]);
-    expect(result.stdout).toContain(`  nothing was delivered to ${endpoint}/v1/traces or ${endpoint}/v1/metrics`);
+    expect(result.stdout).toContain(`  traces: nothing was delivered to ${endpoint}/v1/traces\n  metrics: nothing was delivered to ${endpoint}/v1/metrics\n`);
     expect(result.stderr.split('\n')).toEqual([
       `flushing telemetry to ${endpoint}, up to 5 s`,
       `warning: telemetry spans lost: 0 exported, ${account![1]} lost (connection refused ${account![1]}); is the collector at ${endpoint}/v1/traces reachable and accepting?`,
-      `warning: telemetry metric data points lost: 0 exported, ${account![3]} lost (connection refused ${account![3]}); is the collector at ${endpoint}/v1/traces reachable and accepting?`,
+      `warning: telemetry metric data points lost: 0 exported, ${account![3]} lost (connection refused ${account![3]}); is the collector at ${endpoint}/v1/metrics reachable and accepting?`,
       'warning: every span of this run was lost; exit status 3',
       '',
     ]);
@@ -91,6 +91,22 @@ describe('an OTLP endpoint without a scheme', () => {
     expect(result.stderr).toBe(
       'footprint-otel: OTEL_EXPORTER_OTLP_ENDPOINT "127.0.0.1:4318" has no scheme: write http://127.0.0.1:4318 (or https://127.0.0.1:4318)\n',
     );
+    expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
+  }, 60_000);
+});
+
+describe('an exporter no one can use (OTEL_TRACES_EXPORTER=bogus)', () => {
+  const temp = tempDir('otlp-bogus');
+  afterAll(() => temp.remove());
+
+  it('is refused in one line naming the variable and its values, before any run, with exit status 1', async () => {
+    const result = await cli([], { cwd: temp.dir, env: { OTEL_TRACES_EXPORTER: 'bogus' } });
+    expect(result).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: 'footprint-otel: OTEL_TRACES_EXPORTER="bogus": "bogus" is not an exporter; use otlp, console or none (or a comma list of otlp and console)\n',
+    });
     expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
   }, 60_000);
 });
@@ -127,7 +143,7 @@ describe('a live OTLP receiver', () => {
       expect(roots.every((s) => s.name === 'invoke_workflow desk')).toBe(true);
       expect(spans.filter((s) => s.name.startsWith('chat ')).length).toBe(parseSummary(result.stdout).llmCalls);
       expect(result.stdout).toMatch(new RegExp(`^Telemetry: spans ${spans.length} exported, 0 lost; metric data points \\d+ exported, 0 lost$`, 'm'));
-      expect(result.stdout).toContain(`  sent over OTLP/HTTP: ${receiver.url}/v1/traces, ${receiver.url}/v1/metrics`);
+      expect(result.stdout).toContain(`  traces: sent over OTLP/HTTP to ${receiver.url}/v1/traces\n  metrics: sent over OTLP/HTTP to ${receiver.url}/v1/metrics\n`);
 
       const metrics = receiver.requests.filter((r) => r.path === '/v1/metrics');
       expect(new Set(metrics.map((r) => `${r.method} ${r.headers['content-type']}`))).toEqual(new Set(['POST application/x-protobuf']));

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../src/cli/args.js';
+import { DESTINATION_VARIABLES } from '../../src/telemetry/config.js';
 import { cli, tempDir } from './helpers.js';
 
 const temp = tempDir('usage');
@@ -44,6 +45,12 @@ describe.concurrent('a bad command line', () => {
     expect(first).toContain(`footprint-otel: ${reason}`);
     expect(rest.join('\n')).toContain(USAGE);
     expect(existsSync(path.join(temp.dir, 'telemetry'))).toBe(false);
+  });
+});
+
+describe('the usage', () => {
+  it('names every variable that switches telemetry from files to OTLP', () => {
+    expect(DESTINATION_VARIABLES.filter((variable) => !USAGE.includes(variable))).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { viewCommand } from '../../src/cli/view.js';
+import { plainLine } from '../../src/cli/terminal.js';
 import { MAX_DEPTH, MAX_LINES } from '../../src/cli/waterfall.js';
 import { cli, tempDir } from './helpers.js';
 
@@ -49,8 +50,10 @@ describe('view on hostile span trees', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     return file;
   };
-  const view = (file: string, extra: { trace?: string; list?: boolean } = {}) =>
-    viewCommand({ path: file, trips: false, list: false, color: false, ...extra });
+  const view = async (file: string, extra: { trace?: string; list?: boolean } = {}) => {
+    const result = await viewCommand({ path: file, trips: false, list: false, ...extra });
+    return { ...result, lines: result.lines.map(plainLine) };
+  };
 
   it('draws a parent cycle and a span that is its own parent flat, under a note, once each', async () => {
     const file = fileWith(
@@ -104,6 +107,17 @@ describe('view on hostile span trees', () => {
     expect(list).toHaveLength(2);
     expect(list[1]).toBe(`${fragment}  ${new Date(1_700_000_000_010).toISOString()}  (fragment: root span missing)      1 span(s)`);
     expect((await view(file, { trace: 'fff' })).lines[0]).toBe(`trace ${fragment} (1 spans, a fragment: its root span is missing) from ${file}`);
+  });
+
+  it('on a file of fragments only, says so, and what to do, instead of "no run with a trip"', async () => {
+    const file = fileWith(line([{ trace: 'f'.repeat(32), id: 'x', parent: 'lost-root' }]), line([{ trace: 'e'.repeat(32), id: 'y', parent: 'lost-root' }]));
+    await expect(view(file)).rejects.toThrow(
+      `no complete run in ${file}: its 2 trace(s) are fragments, their root span missing (the process that wrote them ended first); --list lists them, --trace ID shows one`,
+    );
+    const whole = fileWith(line([{ id: 'r', name: 'whole run' }]));
+    await expect(viewCommand({ path: whole, trips: true, list: false })).rejects.toThrow(
+      `no run with a loop-guard trip in ${whole} (1 complete run(s) stored); --list lists them`,
+    );
   });
 
   it('shows ERROR for both status encodings: 2 and "STATUS_CODE_ERROR"', async () => {

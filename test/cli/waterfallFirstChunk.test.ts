@@ -4,7 +4,11 @@
  * the duration. A call that did not stream, and a value that is no time, get neither.
  */
 import { describe, expect, it } from 'vitest';
-import { FIRST_CHUNK_MARK, renderWaterfall, type ViewSpan } from '../../src/cli/waterfall.js';
+import { plainLine } from '../../src/cli/terminal.js';
+import { FIRST_CHUNK_MARK, renderWaterfall as render, type ViewSpan } from '../../src/cli/waterfall.js';
+
+/** The waterfall's lines as the terminal shows them without colour. */
+const renderWaterfall = (...args: Parameters<typeof render>) => render(...args).map(plainLine);
 
 function span(spanId: string, name: string, startMs: number, endMs: number, attributes: Record<string, unknown> = {}, parentSpanId?: string): ViewSpan {
   return { traceId: 't'.repeat(32), spanId, name, startMs, endMs, attributes, events: [], status: 'ok', ...(parentSpanId ? { parentSpanId } : {}) };

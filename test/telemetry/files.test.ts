@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, scripted } from '../../src/index.js';
 import { registeredInstruments } from '../../src/runtime/run/index.js';
-import { listSignalFiles, readSpans, startTelemetry, type TelemetryHandle } from '../../src/telemetry/index.js';
+import { listSignalFiles, readSpans, startTelemetry, TelemetryAlreadyStartedError, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
@@ -188,7 +188,7 @@ describe('exporter health in the file default', () => {
     for (let i = 0; i < 3; i++) trace.getTracer('t').startSpan(`s${i}`).end();
     await telemetry.shutdown();
     expect(pointsOf(lastMetrics(telemetry), 'otel.sdk.exporter.span.exported')).toEqual([{ attributes: component, value: 3 }]);
-    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
   });
 
   it('counts the spans of a batch that could not be written as lost, cause write_failed', async () => {
@@ -201,14 +201,24 @@ describe('exporter health in the file default', () => {
     const result = await new Promise<ExportResult>((resolve) => exporter.export(spans, resolve));
     expect(result.code).toBe(ExportResultCode.FAILED);
     expect(result.error?.message).toMatch(/^cannot create .*plain-file\/telemetry\/traces-.*-0001\.jsonl: ENOTDIR/);
-    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: { write_failed: 2 }, inFlight: 0 });
+    expect(health.snapshot().spans).toMatchObject({
+      exported: 0,
+      lost: { write_failed: 2 },
+      reasons: { write_failed: expect.stringMatching(/^cannot create .*plain-file\/telemetry\/traces-.*-0001\.jsonl: ENOTDIR/) },
+      inFlight: 0,
+    });
   });
 });
 
 describe('startTelemetry', () => {
-  it('returns the running handle when called again, and starts afresh after shutdown', async () => {
-    const { telemetry } = start();
-    expect(startTelemetry({ serviceName: 'other' })).toBe(telemetry);
+  it('refuses a second start while one runs (the first keeps running), and starts afresh after shutdown', async () => {
+    const { telemetry, dir } = start();
+    const second = () => startTelemetry({ serviceName: 'other', endpoint: 'http://127.0.0.1:4318' });
+    expect(second).toThrow(TelemetryAlreadyStartedError);
+    expect(second).toThrow(
+      `startTelemetry() is already running (telemetry to ${dir}/); use the handle the first call returned, or await its shutdown() before starting again`,
+    );
+    expect(trace.getTracer('x').startSpan('still running').isRecording()).toBe(true);
     await telemetry.shutdown();
     expect(trace.getTracer('x').startSpan('after').isRecording()).toBe(false);
     const { telemetry: again } = start();

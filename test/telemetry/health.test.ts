@@ -62,7 +62,15 @@ describe('a failing collector', () => {
     const dead = await startReceiver();
     await dead.stop();
     const { health, ms } = await twoRounds(dead.url);
-    expect(health.spans).toEqual({ exported: 0, lost: { refused: 2 }, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: false });
+    expect(health.spans).toEqual({
+      exported: 0,
+      lost: { refused: 2 },
+      reasons: { refused: expect.stringContaining('ECONNREFUSED') },
+      inFlight: 0,
+      queued: 0,
+      queueCapacity: 2048,
+      exporting: false,
+    });
     expect(Object.keys(health.metricPoints.lost)).toEqual(['refused']);
     expect(health.metricPoints.exported).toBe(0);
     expect(ours()).toHaveLength(2);
@@ -99,7 +107,7 @@ describe('a failing collector', () => {
 
   it('answering 200: every span and data point exported, none lost', async () => {
     const { health } = await twoRounds(receiver.url);
-    expect(health.spans).toEqual({ exported: 2, lost: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+    expect(health.spans).toEqual({ exported: 2, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
     expect(health.metricPoints.lost).toEqual({});
     expect(ours()).toEqual([]);
   });

@@ -3,16 +3,16 @@
  * O_EXCL, never reopened), so two processes writing big lines into one folder at once leave every
  * line whole, and a file a killed writer left with a torn last line is never appended to. Files rotate
  * before a line would take them past maxFileBytes and only the newest keepFiles are kept (the bound
- * on disk); at most MAX_PENDING_LINES wait for the disk (the bound in memory). The reader streams: it reports a torn tail and an over-long line with their line numbers
+ * on disk); any number of lines wait their turn, and only a disk stuck on a line refuses more (the bound in memory). The reader streams: it reports a torn tail and an over-long line with their line numbers
  * and never builds the whole file as one string.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listSignalFiles, sessionFileName } from '../../src/telemetry/files/layout.js';
-import { LineWriter, MAX_PENDING_LINES } from '../../src/telemetry/files/lineWriter.js';
+import { LineWriter } from '../../src/telemetry/files/lineWriter.js';
 import { readLines, type FileLine } from '../../src/telemetry/files/lines.js';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'fp-lines-'));
@@ -61,14 +61,28 @@ describe('LineWriter', () => {
     expect(writer.removedFiles()).toBe(2);
   });
 
-  it('refuses a line while MAX_PENDING_LINES wait for the disk, and takes lines again once they are written', async () => {
+  it('takes every line handed over at once, in order, however many', async () => {
     const writer = new LineWriter({ directory: tempDir(), signal: 'traces' });
-    const waiting = Array.from({ length: MAX_PENDING_LINES }, (_, i) => writer.append(bytes(`line ${i}`)));
-    await expect(writer.append(bytes('one too many'))).rejects.toThrow(`the traces file writer already has ${MAX_PENDING_LINES} lines waiting for the disk`);
-    await Promise.all(waiting);
-    await writer.append(bytes('after'));
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}`);
+    await Promise.all(lines.map((line) => writer.append(bytes(line))));
     await writer.close();
-    expect(readFileSync(writer.files()[0]!, 'utf8').split('\n')).toEqual([...Array.from({ length: MAX_PENDING_LINES }, (_, i) => `line ${i}`), 'after', '']);
+    expect(readFileSync(writer.files()[0]!, 'utf8').split('\n')).toEqual([...lines, '']);
+  });
+
+  it('refuses new lines while the oldest waiting one has waited stuckAfterMs, and takes lines again once the disk answers', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const writer = new LineWriter({ directory: tempDir(), signal: 'traces', stuckAfterMs: 30_000 });
+      const first = writer.append(bytes('first'));
+      vi.setSystemTime(Date.now() + 31_000);
+      await expect(writer.append(bytes('refused'))).rejects.toThrow('the disk has not taken a traces line for 31 s (1 waiting); refusing more until it does');
+      await first;
+      await writer.append(bytes('after'));
+      await writer.close();
+      expect(readFileSync(writer.files()[0]!, 'utf8').split('\n')).toEqual(['first', 'after', '']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses lines after close', async () => {

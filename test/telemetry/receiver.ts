@@ -1,6 +1,7 @@
 /**
  * A stand-in OTLP/HTTP receiver on 127.0.0.1 for the telemetry tests: it records every request (path,
- * headers, raw body) and answers as the test says — 200, another status (with headers), or never —
+ * headers, raw body) and answers as the test says — 200, another status (with headers, or with a body
+ * of the test's own, e.g. a partial success), or never —
  * and it can be stopped and started again on the same port to play a collector that goes down.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -12,7 +13,7 @@ export interface Received {
   body: Buffer;
 }
 
-export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+export type Reply = { status: number; headers?: Record<string, string>; body?: (path: string, json: boolean) => Buffer | string } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -58,7 +59,7 @@ export async function startReceiver(): Promise<Receiver> {
         }
         const json = req.headers['content-type'] === 'application/json';
         res.writeHead(reply.status, { 'content-type': json ? 'application/json' : 'application/x-protobuf', ...reply.headers });
-        res.end(json && reply.status < 300 ? '{}' : '');
+        res.end(reply.body ? reply.body(req.url ?? '', json) : json && reply.status < 300 ? '{}' : '');
       });
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));

@@ -22,6 +22,37 @@ export interface DeskModels {
  */
 export const STREAMED_REPLIES = { chunkChars: 4, chunkDelayMs: 6 } as const;
 
+
+type Brain = ReturnType<typeof routerBrain>;
+
+/**
+ * Scripted replies arrive as real ones do: from the event loop (a real reply is I/O), one per turn
+ * of it. Otherwise a desk running flat out is one unbroken chain of promise continuations (with many
+ * runs at once, each turn of the loop would carry a segment of every run), the event loop rarely
+ * reaches its poll phase, and a SIGTERM or Ctrl-C, timers and file writes wait on the load
+ * (test/cli/stopUnderLoad.test.ts measures it). Released one per turn, a signal waits for one run's
+ * segment at most, whatever the concurrency.
+ */
+class EventLoopTurns {
+  private readonly waiting: (() => void)[] = [];
+
+  next(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      if (this.waiting.length === 1) setImmediate(this.release);
+    });
+  }
+
+  private readonly release = (): void => {
+    this.waiting.shift()?.();
+    if (this.waiting.length > 0) setImmediate(this.release);
+  };
+}
+
+function fromTheEventLoop(turns: EventLoopTurns, brain: Brain): (request: Parameters<Brain>[0]) => Promise<ReturnType<Brain>> {
+  return (request) => turns.next().then(() => brain(request));
+}
+
 export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, options: { stream?: boolean } = {}): DeskModels {
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
     const provider = openaiCompatible({
@@ -44,8 +75,9 @@ export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, o
     };
   }
   const chunking = options.stream ? STREAMED_REPLIES : {};
-  const openai = (reply: ReturnType<typeof routerBrain>) => scripted({ name: 'openai', replies: reply, ...chunking });
-  const claude = (reply: ReturnType<typeof routerBrain>) => scripted({ name: 'anthropic', replies: reply, ...chunking });
+  const turns = new EventLoopTurns();
+  const openai = (brain: Brain) => scripted({ name: 'openai', replies: fromTheEventLoop(turns, brain), ...chunking });
+  const claude = (brain: Brain) => scripted({ name: 'anthropic', replies: fromTheEventLoop(turns, brain), ...chunking });
   return {
     mode: 'scripted',
     router: { provider: openai(routerBrain(seed)), model: 'gpt-4o-mini' },

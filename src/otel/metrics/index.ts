@@ -15,5 +15,6 @@ export {
   type MetricKey,
 } from './catalog.js';
 export { ATTR as METRIC_ATTRIBUTES, MAX_ATTRIBUTE_CHARS } from './metricAttributes.js';
+export { MAX_OUTSIDE_VALUES, OTHER_VALUE } from './outsideValues.js';
 export { createCounter } from './instrumentSet.js';
 export { prometheusFamily, prometheusLabel, prometheusSeries } from './prometheusNames.js';

@@ -1,7 +1,7 @@
 /**
  * Metric attribute keys and the rule that keeps their values bounded. Every value the metrics record
- * comes from code (agent, skill, model, router ids) or from a closed set (outcomes, token types,
- * trip kinds); this is the last line of defence: values are cut to a fixed length and a missing value
+ * comes from code (agent, skill, model, router ids), from a closed set (outcomes, token types, trip
+ * kinds), or from outside bounded to a known set (outsideValues.ts); this is the last line of defence: values are cut to a fixed length and a missing value
  * is always '' (so "no skill" is one series, never a mix of undefined, null and '').
  */
 import {

@@ -9,6 +9,7 @@ import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from '../encoding/index.js';
 import { createRunInstruments, type RunInstruments } from './instrumentSet.js';
 import { recordRun } from './runRecorder.js';
+import { ResponseModels } from './outsideValues.js';
 import { TripSeries } from './tripSeries.js';
 
 export const METRICS_INSTRUMENT_ID = 'footprint-otel.metrics';
@@ -23,6 +24,7 @@ export interface MetricsInstrumentOptions {
 interface MeterState {
   instruments: RunInstruments;
   trips: TripSeries;
+  responseModels: ResponseModels;
 }
 
 const NoopMeter = createNoopMeter().constructor;
@@ -33,7 +35,7 @@ export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunIn
     let state = states.get(meter);
     if (!state) {
       const instruments = createRunInstruments(meter);
-      state = { instruments, trips: new TripSeries(instruments.routeTrips) };
+      state = { instruments, trips: new TripSeries(instruments.routeTrips), responseModels: new ResponseModels() };
       states.set(meter, state);
     }
     return state;
@@ -45,8 +47,8 @@ export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunIn
         schemaUrl: SEMCONV_SCHEMA_URL,
       });
       if (meter instanceof NoopMeter) return undefined;
-      const { instruments, trips } = stateFor(meter);
-      return recordRun(run, instruments, trips);
+      const { instruments, trips, responseModels } = stateFor(meter);
+      return recordRun(run, instruments, trips, responseModels);
     },
   };
 }

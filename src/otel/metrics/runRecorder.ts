@@ -4,7 +4,8 @@
  * call's chunk timings (from its end, never per chunk event), cost,
  * routing decisions, trips, escalations and rejections as they happen, then the run itself when it
  * ends. State is per run and holds only what in-flight events need (a model call's skill and
- * operation until it ends, each agent's current skill).
+ * operation until it ends, each agent's current skill). Values from outside (a server's response
+ * model, a failed call's error type) are bounded by outsideValues.ts.
  */
 import type { Attributes } from '@opentelemetry/api';
 import { handleEvent, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
@@ -13,13 +14,14 @@ import { providerName } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
+import { modelCallErrorType, type ResponseModels } from './outsideValues.js';
 
 interface OpenCall {
   operation: string;
   skill: string;
 }
 
-export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries): RunSession {
+export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
   const startedAt = performance.now();
   const calls = new Map<string, OpenCall>();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
@@ -33,7 +35,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     [ATTR.skill]: call.skill,
     [ATTR.route]: metricValue(meta.route),
     // Absent, not '', when unknown: the conventions set these only when known.
-    ...(payload.responseModel ? { [ATTR.responseModel]: metricValue(payload.responseModel) } : {}),
+    ...(payload.responseModel ? { [ATTR.responseModel]: responseModels.recorded(payload.responseModel, payload.model) } : {}),
     ...(payload.server ? { [ATTR.serverAddress]: metricValue(payload.server.address), [ATTR.serverPort]: payload.server.port } : {}),
   });
 
@@ -53,7 +55,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const attributes = llmAttributes(p, meta, call);
       if (p.streamed) recordStreamed(instruments, p.streamed, attributes);
       if (p.error) {
-        instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: metricValue(p.error.type) });
+        instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: modelCallErrorType(p.error.type) });
         return;
       }
       instruments.operationDuration.record(p.durationMs / 1000, attributes);

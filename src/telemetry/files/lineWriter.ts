@@ -14,8 +14,8 @@ import { newSession, sessionFileName, type FileSignal } from './layout.js';
 
 const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_KEEP_FILES = 16;
-/** Lines waiting to be written at most; more are refused (a stuck disk must not grow memory). */
-export const MAX_PENDING_LINES = 8;
+/** A line that has waited this long for the disk means the disk is stuck (the guard's file-write deadline). */
+const DEFAULT_STUCK_AFTER_MS = 30_000;
 
 export interface LineWriterOptions {
   directory: string;
@@ -26,6 +26,8 @@ export interface LineWriterOptions {
   keepFiles?: number;
   /** Names this writer's files (default: a fresh session). */
   session?: string;
+  /** New lines are refused while the oldest waiting one has waited this long (default 30 s). */
+  stuckAfterMs?: number;
   /** Create the files readable by their owner only (0600), for content capture (default: 0666 less the umask). */
   ownerOnly?: boolean;
 }
@@ -44,13 +46,16 @@ export class LineWriter {
   private seq = 0;
   private removed = 0;
   private tail: Promise<void> = Promise.resolve();
-  private pending = 0;
+  /** When each line still waiting for the disk was handed over, oldest first. */
+  private readonly waitingSince: number[] = [];
+  private readonly stuckAfterMs: number;
   private closed = false;
 
   constructor(private readonly options: LineWriterOptions) {
     this.session = options.session ?? newSession();
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.keepFiles = Math.max(1, options.keepFiles ?? DEFAULT_KEEP_FILES);
+    this.stuckAfterMs = options.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS;
   }
 
   /** This writer's files still on disk, oldest first. */
@@ -65,11 +70,16 @@ export class LineWriter {
 
   /** Appends one line (a newline is added); resolves once it is on disk, rejects if it could not be. */
   append(line: Uint8Array): Promise<void> {
-    if (this.pending >= MAX_PENDING_LINES) {
-      return Promise.reject(new LineWriteError(`the ${this.options.signal} file writer already has ${MAX_PENDING_LINES} lines waiting for the disk`));
+    const now = Date.now();
+    const oldest = this.waitingSince[0];
+    if (oldest !== undefined && now - oldest >= this.stuckAfterMs) {
+      const waited = Math.round((now - oldest) / 1000);
+      return Promise.reject(
+        new LineWriteError(`the disk has not taken a ${this.options.signal} line for ${waited} s (${this.waitingSince.length} waiting); refusing more until it does`),
+      );
     }
-    this.pending++;
-    const write = this.tail.then(() => this.writeLine(line)).finally(() => this.pending--);
+    this.waitingSince.push(now);
+    const write = this.tail.then(() => this.writeLine(line)).finally(() => this.waitingSince.shift());
     this.tail = write.catch(() => undefined);
     return write;
   }
