@@ -142,3 +142,14 @@ function flatten(request: TracesRequest): FlatSpan[] {
     );
   });
 }
+
+/** The span's ancestry, leaf first, as `service: name` up to the root (a missing parent ends it with '?'). */
+export function ancestry(spans: FlatSpan[], leaf: FlatSpan): string[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const chain: string[] = [];
+  for (let span: FlatSpan | undefined = leaf; span; span = span.parentSpanId ? byId.get(span.parentSpanId) : undefined) {
+    chain.push(`${span.service}: ${span.name}`);
+    if (span.parentSpanId && !byId.has(span.parentSpanId)) chain.push('?');
+  }
+  return chain;
+}
