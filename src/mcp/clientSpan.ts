@@ -89,8 +89,13 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   } catch (error) {
     const failure = classify(error, call.signal);
     finish(failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : {}, failure.message);
-    throw error instanceof McpCallError ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
+    throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
   }
+}
+
+/** An error that already says its error.type (McpCallError, McpConnectError). */
+function isTyped(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && typeof (error as { errorType?: unknown }).errorType === 'string';
 }
 
 function identity(peer: PeerAttributes): Attributes {

@@ -85,15 +85,18 @@ export class McpConnection {
         method: METHOD_INITIALIZE,
         peer,
         capture: false,
-        send: () => withDeadline(client.connect(propagateThrough(transport), { timeout: connectTimeoutMs }), connectTimeoutMs),
+        send: () =>
+          withDeadline(client.connect(propagateThrough(transport), { timeout: connectTimeoutMs }), connectTimeoutMs).catch((error: unknown) => {
+            throw connectError(error, peer.server);
+          }),
       });
       if (!options.name) peer.server = client.getServerVersion()?.name ?? label;
-      await connection.refresh();
+      await connection.refresh().catch((error: unknown) => {
+        throw connectError(error, peer.server);
+      });
     } catch (error) {
       await connection.close();
-      const failure = classify(error);
-      const type = failure.type === MCP_ERROR_TYPES.other ? MCP_ERROR_TYPES.unavailable : failure.type;
-      throw new McpConnectError(type, `MCP server "${peer.server}": ${failure.message}`, peer.server);
+      throw error;
     }
     client.setNotificationHandler('notifications/tools/list_changed', () => connection.refreshQuietly());
     return connection;
@@ -148,6 +151,14 @@ export class McpConnection {
       // The failed tools/list is on its span; the previous list stays in use.
     }
   }
+}
+
+/** Why connecting failed, typed: a server not there (or gone while connecting) is 'unavailable'. */
+function connectError(error: unknown, server: string): McpConnectError {
+  if (error instanceof McpConnectError) return error;
+  const failure = classify(error);
+  const gone = failure.type === MCP_ERROR_TYPES.other || failure.type === MCP_ERROR_TYPES.connectionClosed;
+  return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${server}": ${failure.message}`, server);
 }
 
 function makeTransport(server: StdioServer | HttpServer): { transport: Transport; network: Attributes; label: string } {

@@ -50,10 +50,12 @@ export class McpConnectError extends Error {
   }
 }
 
+/** Socket errors of a peer that is not (or no longer) there. */
+const PEER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOENT', 'UND_ERR_SOCKET']);
+
 interface SdkLike {
   code?: unknown;
   message?: unknown;
-  name?: unknown;
 }
 
 /**
@@ -64,7 +66,7 @@ export function classify(error: unknown, signal?: AbortSignal): { type: string; 
   const e = (typeof error === 'object' && error !== null ? error : {}) as SdkLike;
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (signal?.aborted) return { type: MCP_ERROR_TYPES.cancelled, message };
-  if (error instanceof McpCallError) return { type: error.errorType, message };
+  if (typeof (e as { errorType?: unknown }).errorType === 'string') return { type: (e as { errorType: string }).errorType, message };
   if (typeof e.code === 'number') return { type: String(e.code), code: String(e.code), message };
   switch (e.code) {
     case 'REQUEST_TIMEOUT':
@@ -76,7 +78,8 @@ export function classify(error: unknown, signal?: AbortSignal): { type: string; 
     case 'INVALID_RESULT':
       return { type: MCP_ERROR_TYPES.malformedResponse, message };
   }
-  // The SDK reports a result that fails its schema as a zod error from inside the request.
-  if (e.name === 'ZodError' || /invalid_type|Invalid input|expected/.test(message)) return { type: MCP_ERROR_TYPES.malformedResponse, message };
+  // A peer that went away: fetch's TypeError carries the socket error as its cause.
+  const cause = (e as { cause?: { code?: unknown } }).cause;
+  if (typeof cause?.code === 'string' && PEER_GONE.has(cause.code)) return { type: MCP_ERROR_TYPES.connectionClosed, message };
   return { type: MCP_ERROR_TYPES.other, message };
 }

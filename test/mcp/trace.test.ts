@@ -8,7 +8,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/mcp/index.js';
-import { ancestry, deskAgent, httpServer, startWorld, stdioServer, until, type FlatSpan, type World } from './support/world.js';
+import { ancestry, deskAgent, httpServer, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from './support/world.js';
 
 let world: World;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ async function runOnce(mcp: McpConnection, order: string): Promise<FlatSpan[]> {
 
 describe('over stdio', () => {
   it('one trace from the run to the server’s own span, parents exact, both services, exact attributes', async () => {
-    const mcp = await connectMcp(stdioServer(world));
+    const mcp = await connectMcp(stdioServer(world), SLOW_START);
     const spans = await runOnce(mcp, '4101');
     await mcp.close();
     const lookup = lookupsOf(spans, '4101')[0]!;
@@ -71,7 +71,7 @@ describe('over stdio', () => {
   }, 60_000);
 
   it('20 concurrent runs over one connection: 20 traces, each chain its own, no context crossing runs', async () => {
-    const mcp = await connectMcp(stdioServer(world));
+    const mcp = await connectMcp(stdioServer(world), SLOW_START);
     const orders = Array.from({ length: 20 }, (_, i) => String(5000 + i));
     const answers = await Promise.all(orders.map((order) => deskAgent(mcp).run(`Where is order ${order}?`)));
     await mcp.close();
@@ -99,7 +99,7 @@ describe('over Streamable HTTP', () => {
   it('the same chain, with the session id, the HTTP network attributes and the server address', async () => {
     const { url, child } = await httpServer(world);
     try {
-      const mcp = await connectMcp({ url, headers: { 'x-desk': 'yes' } });
+      const mcp = await connectMcp({ url, headers: { 'x-desk': 'yes' } }, SLOW_START);
       const spans = await runOnce(mcp, '4202');
       await mcp.close();
       const lookup = lookupsOf(spans, '4202')[0]!;
@@ -139,7 +139,7 @@ describe('over Streamable HTTP', () => {
   it('20 concurrent runs over HTTP keep their traces apart', async () => {
     const { url, child } = await httpServer(world);
     try {
-      const mcp = await connectMcp({ url });
+      const mcp = await connectMcp({ url }, SLOW_START);
       const orders = Array.from({ length: 20 }, (_, i) => String(6000 + i));
       await Promise.all(orders.map((order) => deskAgent(mcp).run(`Where is order ${order}?`)));
       await mcp.close();

@@ -13,6 +13,9 @@ import { startReceiver, type Receiver } from '../../telemetry/receiver.js';
 export const FIXTURE = resolve(import.meta.dirname, '../fixtures/deskServer.ts');
 export const MALFORMED = resolve(import.meta.dirname, '../fixtures/malformedServer.ts');
 
+/** Starting a tsx fixture process on this loaded machine can take seconds: the tests allow 30 s to connect. */
+export const SLOW_START = { connectTimeoutMs: 30_000 } as const;
+
 export interface FlatSpan {
   service: string;
   name: string;
