@@ -63,11 +63,8 @@ export function traceMcpServer<S extends Connectable>(server: S, options: TraceM
 function traceServerTransport(transport: Transport, settings: { name: string; capture: boolean }): Transport {
   const handling = new Map<string | number, Handling>();
   let protocolVersion: string | undefined;
-  let inner: OnMessage | undefined;
 
-  const receive: OnMessage = (message, extra) => {
-    const handler = inner;
-    if (!handler) return;
+  const receive = (handler: OnMessage, ...[message, extra]: Parameters<OnMessage>): void => {
     if (!('method' in message) || !('id' in message) || message.id === undefined) return handler(message, extra);
     let serving = context.active();
     try {
@@ -154,17 +151,29 @@ function traceServerTransport(transport: Transport, settings: { name: string; ca
     return send(message, sendOptions);
   };
 
-  // The SDK sets onmessage / onclose while connecting: the accessors put our wrappers in between.
-  let innerClose: Transport['onclose'];
-  Object.defineProperty(transport, 'onmessage', { configurable: true, get: () => (inner ? receive : undefined), set: (fn: OnMessage | undefined) => (inner = fn) });
+  // The SDK sets onmessage and onclose while connecting (chaining what was there before): the
+  // accessors wrap whatever is set, and hand back the wrapped function, so a chain never loops.
+  let wrappedMessage: OnMessage | undefined;
+  let wrappedClose: Transport['onclose'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => wrappedMessage,
+    set: (fn: OnMessage | undefined) => {
+      wrappedMessage = fn && ((message, extra) => receive(fn, message, extra));
+    },
+  });
   Object.defineProperty(transport, 'onclose', {
     configurable: true,
-    get: () => () => {
-      for (const opened of handling.values()) end(opened, MCP_ERROR_TYPES.connectionClosed, 'the connection closed before the response was sent');
-      handling.clear();
-      innerClose?.();
+    get: () => wrappedClose,
+    set: (fn: Transport['onclose']) => {
+      wrappedClose =
+        fn &&
+        (() => {
+          for (const opened of handling.values()) end(opened, MCP_ERROR_TYPES.connectionClosed, 'the connection closed before the response was sent');
+          handling.clear();
+          fn();
+        });
     },
-    set: (fn: Transport['onclose']) => (innerClose = fn),
   });
   return transport;
 }

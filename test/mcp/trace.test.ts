@@ -7,7 +7,9 @@
  */
 import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, scripted, type LLMRequest } from '../../src/index.js';
 import { connectMcp, type McpConnection } from '../../src/mcp/index.js';
+import { pointsOf, type JsonMetricsRequest } from '../telemetry/otlpJson.js';
 import { ancestry, deskAgent, httpServer, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from './support/world.js';
 
 let world: World;
@@ -69,6 +71,46 @@ describe('over stdio', () => {
     // stdio has no ambient transport context: nothing to link
     expect(server.links).toEqual([]);
   }, 60_000);
+
+  it('parallel MCP calls in one iteration: each client span under its own execute_tool span', async () => {
+    const mcp = await connectMcp(stdioServer(world), SLOW_START);
+    const provider = scripted({
+      name: 'openai',
+      replies: (request: LLMRequest) =>
+        request.messages.some((m) => m.role === 'tool')
+          ? { content: 'done' }
+          : { toolCalls: [{ id: 'p1', name: 'lookup_order', args: { id: '7101' } }, { id: 'p2', name: 'lookup_order', args: { id: '7102' } }] },
+    });
+    const builder = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' });
+    for (const tool of mcp.tools(['lookup_order'])) builder.tool(tool);
+    expect(await builder.build().run('Both orders.')).toBe('done');
+    await mcp.close();
+    const spans = await until(world, (all) => lookupsOf(all, '7101').length === 1 && lookupsOf(all, '7102').length === 1);
+    for (const [order, callId] of [['7101', 'p1'], ['7102', 'p2']] as const) {
+      const lookup = lookupsOf(spans, order)[0]!;
+      expect(ancestry(spans, lookup)).toEqual(CHAIN);
+      const execute = parentOf(spans, parentOf(spans, parentOf(spans, lookup)));
+      expect([execute.attributes['gen_ai.tool.call.id'], execute.attributes['footprint.tool.parallel_count']]).toEqual([callId, 2]);
+    }
+  }, 60_000);
+
+  it('mcp.client.operation.duration: one point per method, by tool and server', async () => {
+    await world.telemetry.forceFlush();
+    const points = world.receiver
+      .of('/v1/metrics')
+      .flatMap((r) => pointsOf(JSON.parse(r.body.toString('utf8')) as JsonMetricsRequest, 'mcp.client.operation.duration'));
+    const last = new Map(points.map((p) => [JSON.stringify(p.attributes), p]));
+    const call = [...last.values()].find((p) => p.attributes['mcp.method.name'] === 'tools/call')!;
+    expect(call.attributes).toEqual({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'lookup_order',
+      'footprint.mcp.server': 'desk-tools',
+      'mcp.protocol.version': '2025-11-25',
+      'network.transport': 'pipe',
+    });
+    expect(call.value).toBe(3); // the chain test's call and the two parallel ones (cumulative histogram count)
+    expect([...last.values()].map((p) => p.attributes['mcp.method.name']).sort()).toEqual(['initialize', 'tools/call', 'tools/list']);
+  });
 
   it('20 concurrent runs over one connection: 20 traces, each chain its own, no context crossing runs', async () => {
     const mcp = await connectMcp(stdioServer(world), SLOW_START);
