@@ -7,7 +7,7 @@
  * ends when the response is sent: error.type the JSON-RPC error code, or tool_error for an isError
  * result; mcp.server.operation.duration records the same. Telemetry never throws into the server.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Link, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/server';
 import {
   ERROR_TYPE,
@@ -71,16 +71,17 @@ function traceServerTransport(transport: Transport, settings: { name: string; ca
       if (message.method === METHOD_INITIALIZE && isRecord(message.params) && typeof message.params.protocolVersion === 'string') {
         protocolVersion = message.params.protocolVersion;
       }
-      const opened = open(message as { method: string; id: string | number; params?: unknown }, extra);
+      const parent = contextFromMeta(message.params);
+      const opened = open(message as { method: string; id: string | number; params?: unknown }, extra, parent);
       handling.set(message.id, opened);
-      serving = trace.setSpan(contextFromMeta(message.params), opened.span);
+      serving = trace.setSpan(parent, opened.span);
     } catch {
       // a span that cannot be made never stops the request
     }
     return context.with(serving, () => handler(message, extra));
   };
 
-  const open = (message: { method: string; id: string | number; params?: unknown }, extra: Parameters<OnMessage>[1]): Handling => {
+  const open = (message: { method: string; id: string | number; params?: unknown }, extra: Parameters<OnMessage>[1], parent: Context): Handling => {
     const params = isRecord(message.params) ? message.params : {};
     const toolName = message.method === METHOD_TOOLS_CALL && typeof params.name === 'string' ? params.name : undefined;
     const network: Attributes = extra?.request ? { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http' } : { [NETWORK_TRANSPORT]: 'pipe' };
@@ -95,7 +96,7 @@ function traceServerTransport(transport: Transport, settings: { name: string; ca
     // The transport's own context (an HTTP server span around this request) is linked, not the parent.
     const ambient = trace.getSpanContext(context.active());
     const links: Link[] = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
-    const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, contextFromMeta(message.params));
+    const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
     const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, ...network };
     if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
     delete metric[NETWORK_PROTOCOL_NAME];

@@ -8,8 +8,12 @@ import { createHistogram, METRICS } from '../otel/index.js';
 
 export const MCP_INSTRUMENTATION = 'footprint-otel.mcp';
 
+let tracer: { provider: unknown; tracer: Tracer } | undefined;
+
 export function mcpTracer(): Tracer {
-  return trace.getTracer(MCP_INSTRUMENTATION);
+  const provider = trace.getTracerProvider();
+  if (tracer?.provider !== provider) tracer = { provider, tracer: provider.getTracer(MCP_INSTRUMENTATION) };
+  return tracer.tracer;
 }
 
 let cached: { provider: unknown; client: Histogram; server: Histogram } | undefined;
