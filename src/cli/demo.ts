@@ -11,7 +11,7 @@
  * while it waits), and whatever had not gone by then is counted as lost (exit_deadline).
  */
 import { isPaused } from '../index.js';
-import { startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
+import { listSignalFiles, startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
 import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
@@ -28,6 +28,8 @@ export interface DemoOptions {
   seed: number;
   ticket?: string;
   color: boolean;
+  /** Serve lookup_invoice from an MCP server process (a second service in the same traces). */
+  mcp?: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
   /** Fires on the first Ctrl-C / SIGTERM: start no more runs, wind down, flush, report. */
@@ -85,7 +87,8 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     handleExit: false,
   });
   const models = deskModels(options.seed);
-  const desk = buildDesk(models);
+  const invoices = options.mcp ? await (await import('./desk/mcpDesk.js')).connectDeskTools() : undefined;
+  const desk = buildDesk(models, invoices?.tools(['lookup_invoice'])[0]);
   const summary = emptySummary();
   const stopSummary = summarize(desk, summary);
   const tickets: Ticket[] = options.ticket ? [customTicket(options.ticket)] : generateTickets(options.runs, options.seed);
@@ -128,6 +131,8 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, tickets.length) }, worker));
   stopSummary();
+  // closing stops the MCP server, which flushes its own telemetry on the way out
+  await invoices?.close();
   clearTimeout(graceTimer);
   stop.removeEventListener('abort', onStop);
 
@@ -139,7 +144,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
 
   const lines: string[] = [];
   const warnings: string[] = [];
-  lines.push(...(await waterfallOfOneRun(telemetry, options.color, warnings)));
+  lines.push(...(await waterfallOfOneRun(telemetry, options.color, warnings, options.mcp === true)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
@@ -168,14 +173,17 @@ async function withinBound(work: Promise<void>, boundMs: number): Promise<boolea
 }
 
 /** The waterfall of one of this invocation's runs, read back from its own trace files. */
-async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, warnings: string[]): Promise<string[]> {
+async function waterfallOfOneRun(telemetry: TelemetryHandle, color: boolean, warnings: string[], withServer: boolean): Promise<string[]> {
   const destination = telemetry.destination;
   if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
   if (destination.kind !== 'files') {
     return ['(the waterfall view reads the telemetry files; with an OTLP endpoint, open the run in Jaeger)'];
   }
+  const own = telemetry.files().traces;
+  // with --mcp the desk-tools server wrote its own session files in the same folder, started after ours
+  const files = withServer && own.length > 0 ? (await listSignalFiles(destination.directory, 'traces')).filter((file) => file >= own[0]!) : own;
   const source: RunSource = {
-    path: telemetry.files().traces,
+    path: files,
     onProblem: (problem) => warnings.push(`warning: ${problem.file}:${problem.line}: ${problem.reason}`),
   };
   const runs = await indexRuns(source);

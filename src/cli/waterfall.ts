@@ -2,13 +2,16 @@
  * The terminal waterfall of one trace: spans indented by parent, a bar placed on the run's time axis,
  * the duration, the cost of each LLM call, and span events (route decisions, hops, trips,
  * escalations) inline under their span. Input is a list of spans of one trace, from the in-memory SDK
- * or read back from the OTLP-JSON telemetry files.
+ * or read back from the OTLP-JSON telemetry files. A trace that spans services (an MCP server's spans
+ * under the agent's tool call) puts the service in front of every span from another service than the root's.
  */
 export interface ViewSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
+  /** service.name of the process that recorded it ('' when unknown). */
+  service?: string;
   startMs: number;
   endMs: number;
   attributes: Record<string, unknown>;
@@ -58,6 +61,8 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
   const total = Math.max(1e-6, tEnd - t0);
   const lines: string[] = [];
   const showEvent = options.eventsFilter ?? ((name: string) => SHOWN_EVENTS.test(name));
+  const rootService = (children.get(undefined) ?? [])[0]?.service ?? '';
+  const serviceOf = (span: ViewSpan) => (span.service && span.service !== rootService ? `[${span.service}] ` : '');
   let drawn = 0;
   const draw = (span: ViewSpan, depth: number) => {
     drawn++;
@@ -65,7 +70,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
     const to = Math.max(from + 1, Math.min(width, Math.ceil(((span.endMs - t0) / total) * width)));
     const bar = ' '.repeat(from) + '█'.repeat(to - from);
     const indent = depth > MAX_DEPTH ? `${'  '.repeat(MAX_DEPTH)}…` : '  '.repeat(depth);
-    const label = `${indent}${span.name}`;
+    const label = `${indent}${serviceOf(span)}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
     const status = span.status === 'error' ? paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`) : '';
     lines.push(`${truncate(label, 44).padEnd(44)} ${paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width))} ${formatMs(span.endMs - span.startMs).padStart(9)}${cost}${status}`);
