@@ -1,9 +1,9 @@
 /**
  * footprint-otel/mcp: MCP servers' tools for agents, and one trace across the process boundary.
  *
- *   const desk = await connectMcp({ command: 'node', args: ['server.js'] });
- *   const agent = Agent.create({ provider, model }).tool(...desk.tools()).build();   // or desk.tools(['lookup'])
- *   traceMcpServer(new McpServer(...))                                               // in the server process
+ *   const desk = await connectMcp({ command: 'node', args: ['server.js'] });   // or { url, headers }
+ *   for (const tool of desk.tools()) builder.tool(tool);                       // or desk.tools(['lookup'])
+ *   traceMcpServer(new McpServer(...));                                        // in the server process
  *
  * On the official MCP TypeScript SDK v2 (@modelcontextprotocol/client and /server, optional peers):
  * nothing here is imported by the package's main entry. Depends on events/ (content capture),
