@@ -14,7 +14,7 @@
  * Tracing's cost = (1) traced - untraced + (2) traced - untraced, against the untraced stdio call.
  * Target: at most 10%.
  */
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -42,7 +42,6 @@ const setTracing = (on: boolean) => {
     propagation.setGlobalPropagator(propagator);
   }
 };
-void metrics; // no MeterProvider: the histograms are the API's no-ops in every mode
 
 // 1. one stdio connection to the fixture server with no OTel of its own
 const stdio = await connectMcp({ command: process.execPath, args: ['--import', 'tsx', FIXTURE, 'stdio'], env: { MCP_FIXTURE_OTEL: 'none' } }, { connectTimeoutMs: 60_000 });
