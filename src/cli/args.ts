@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { numberProblem } from '../runtime/index.js';
 
 export const USAGE = `Usage:
-  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--stream] [--no-color]
+  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--stream] [--mcp] [--no-color]
       Run the support desk over a seeded ticket mix (12 tickets by default; --ticket runs one of
       your own): the waterfall of one run, then a summary; with --runs, a progress bar too.
       --stream streams every run: one ticket's answer is printed as it arrives, chunk by chunk,
@@ -14,7 +14,8 @@ export const USAGE = `Usage:
       OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is set (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the
       default, http/json or grpc).
       Ctrl-C / SIGTERM: no new runs, runs in flight end or are cancelled, telemetry is flushed
-      (bounded), then a summary; a second one exits at once.
+      (bounded), then a summary; a second one exits at once. --mcp serves the billing agent's
+      lookup_invoice from an MCP server process the demo starts (a second service.name, one trace).
   footprint-otel view <file|dir> [--trace ID] [--trips] [--list] [--no-color]
       Print the waterfall of a stored run: the latest, the one with --trace ID, or the latest with a
       loop-guard trip (--trips). --list lists the stored runs (and trace fragments) instead.
@@ -34,7 +35,7 @@ export class CliError extends Error {
 
 export type Command =
   | { kind: 'help' }
-  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; stream: boolean; color: boolean; runsGiven: boolean }
+  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; stream: boolean; color: boolean; runsGiven: boolean; mcp: boolean }
   | { kind: 'view'; path: string; trace?: string; trips: boolean; list: boolean; color: boolean };
 
 export function parseCommand(argv: string[], isTTY: boolean): Command {
@@ -53,6 +54,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
         trace: { type: 'string' },
         trips: { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
+        mcp: { type: 'boolean', default: false },
         'no-color': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -70,6 +72,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} is a demo flag, not a view flag`);
     }
     if (values.stream) throw new UsageError('--stream is a demo flag, not a view flag');
+    if (values.mcp) throw new UsageError('--mcp is a demo flag, not a view flag');
     if (values.trace !== undefined && values.trace.trim() === '') throw new UsageError('--trace needs a trace id (or a prefix of one)');
     return { kind: 'view', path: rest[0]!, trace: values.trace, trips: values.trips, list: values.list, color };
   }
@@ -83,7 +86,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   const seed = count('seed', values.seed, 42, 2 ** 31 - 1, 0);
   if (values.ticket !== undefined && values.ticket.trim() === '') throw new UsageError('--ticket needs some text');
   if (values.ticket !== undefined && values.runs !== undefined) throw new UsageError('--ticket runs one ticket; drop --runs');
-  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, stream: values.stream, color, runsGiven: values.runs !== undefined };
+  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, stream: values.stream, color, runsGiven: values.runs !== undefined, mcp: values.mcp };
 }
 
 const NUMERIC_FLAGS = ['--runs', '--concurrency', '--seed'];

@@ -13,7 +13,7 @@
  * counted as lost (exit_deadline).
  */
 import { isPaused } from '../index.js';
-import { startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
+import { listSignalFiles, startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
 import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
@@ -36,6 +36,8 @@ export interface DemoOptions {
   stream: boolean;
   /** Where a single streamed ticket's answer is written as it arrives (without it, it is in the lines). */
   write?: (text: string) => void;
+  /** Serve lookup_invoice from an MCP server process (a second service in the same traces). */
+  mcp?: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
   /** Fires on the first Ctrl-C / SIGTERM: start no more runs, wind down, flush, report. */
@@ -91,7 +93,8 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     handleExit: false,
   });
   const models = deskModels(options.seed, process.env, { stream: options.stream });
-  const desk = buildDesk(models);
+  const invoices = options.mcp ? await (await import('./desk/mcpDesk.js')).connectDeskTools() : undefined;
+  const desk = buildDesk(models, invoices?.tools(['lookup_invoice'])[0]);
   const summary = emptySummary();
   const stopSummary = summarize(desk, summary);
   const tickets: Ticket[] = options.ticket ? [customTicket(options.ticket)] : generateTickets(options.runs, options.seed);
@@ -139,6 +142,8 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, tickets.length) }, worker));
   stopSummary();
+  // closing stops the MCP server, which flushes its own telemetry on the way out
+  await invoices?.close();
   clearTimeout(graceTimer);
   stop.removeEventListener('abort', onStop);
 
@@ -151,7 +156,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
 
   const lines: TerminalLine[] = [];
   const warnings: string[] = [];
-  lines.push(...(windDown.pastDeadline() ? [stoppedWaterfallNote(telemetry)] : await waterfallOfOneRun(telemetry, warnings)));
+  lines.push(...(windDown.pastDeadline() ? [stoppedWaterfallNote(telemetry)] : await waterfallOfOneRun(telemetry, warnings, options.mcp === true)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
@@ -186,12 +191,15 @@ function stoppedWaterfallNote(telemetry: TelemetryHandle): string {
 }
 
 /** The waterfall of one of this invocation's runs, read back from its own trace files. */
-async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[]): Promise<TerminalLine[]> {
+async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[], withServer: boolean): Promise<TerminalLine[]> {
   const destination = telemetry.destination;
   if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
   if (destination.kind !== 'files') return [waterfallNote(destination)];
+  const own = telemetry.files().traces;
+  // with --mcp the desk-tools server wrote its own session files in the same folder, started after ours
+  const files = withServer && own.length > 0 ? (await listSignalFiles(destination.directory, 'traces')).filter((file) => file >= own[0]!) : own;
   const source: RunSource = {
-    path: telemetry.files().traces,
+    path: files,
     onProblem: (problem) => warnings.push(`warning: ${problem.file}:${problem.line}: ${problem.reason}`),
   };
   const runs = await indexRuns(source);

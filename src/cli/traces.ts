@@ -35,6 +35,7 @@ function toViewSpan(span: FileSpan): ViewSpan {
     spanId: span.spanId,
     parentSpanId: span.parentSpanId,
     name: span.name,
+    service: typeof span.resource['service.name'] === 'string' ? span.resource['service.name'] : '',
     startMs: span.startMs,
     endMs: span.endMs,
     attributes: span.attributes as Record<string, unknown>,

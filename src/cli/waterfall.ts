@@ -4,7 +4,9 @@
  * cost of each LLM call, and span events (route decisions, hops, trips, escalations) inline under
  * their span. Input is a list of spans of one trace, from the in-memory SDK or read back from the
  * OTLP-JSON telemetry files. Its lines hold outside text as it is; colours are segments, and
- * terminal.ts escapes and colours them on the way out.
+ * terminal.ts escapes and colours them on the way out. A trace that spans services (an MCP server's
+ * spans under the agent's tool call) puts the service in front of every span from another service
+ * than the root's.
  */
 import type { Color, Segment, TerminalLine } from './terminal.js';
 
@@ -13,6 +15,8 @@ export interface ViewSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
+  /** service.name of the process that recorded it ('' when unknown). */
+  service?: string;
   startMs: number;
   endMs: number;
   attributes: Record<string, unknown>;
@@ -63,6 +67,8 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
   const total = Math.max(1e-6, tEnd - t0);
   const lines: TerminalLine[] = [];
   const showEvent = options.eventsFilter ?? ((name: string) => SHOWN_EVENTS.test(name));
+  const rootService = (children.get(undefined) ?? [])[0]?.service ?? '';
+  const serviceOf = (span: ViewSpan) => (span.service && span.service !== rootService ? `[${span.service}] ` : '');
   let drawn = 0;
   const draw = (span: ViewSpan, depth: number) => {
     drawn++;
@@ -72,7 +78,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
     const mark = firstChunkMs === undefined ? -1 : Math.max(from, Math.min(to - 1, Math.floor(((span.startMs + firstChunkMs - t0) / total) * width)));
     const bar = ' '.repeat(from) + [...'█'.repeat(to - from)].map((block, i) => (from + i === mark ? FIRST_CHUNK_MARK : block)).join('');
     const indent = depth > MAX_DEPTH ? `${'  '.repeat(MAX_DEPTH)}…` : '  '.repeat(depth);
-    const label = `${indent}${span.name}`;
+    const label = `${indent}${serviceOf(span)}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
     const firstChunk = firstChunkMs === undefined ? '' : `  first chunk ${formatMs(firstChunkMs)}`;
     const status = span.status === 'error' ? [paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`)] : [];

@@ -57,6 +57,11 @@ const TELEMETRY = {
   ],
 };
 
+const MCP = {
+  values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
+  types: ['Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
+};
+
 /** The names an entry's source exports, split into values and types; refuses any other export form. */
 function exportsOf(entry: string): { values: string[]; types: string[]; otherForms: string[] } {
   const text = readFileSync(resolve(SRC, entry), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
@@ -78,6 +83,7 @@ const sorted = (names: string[]) => [...names].sort();
 describe.each([
   ['footprint-otel', 'index.ts', MAIN],
   ['footprint-otel/telemetry', 'telemetry/index.ts', TELEMETRY],
+  ['footprint-otel/mcp', 'mcp/index.ts', MCP],
 ])('the %s entry', (_name, entry, reviewed) => {
   it('exports by name only, from its layers', () => {
     expect(exportsOf(entry).otherForms).toEqual([]);

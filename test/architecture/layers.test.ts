@@ -1,7 +1,9 @@
 /**
  * The layer arrows of docs/architecture.md, enforced: every relative import in src/ points down the
- * stack (events <- runtime <- recorders <- otel <- telemetry <- cli; the package entry src/index.ts
- * sits between telemetry and cli), and enters another layer only through that layer's index.ts.
+ * stack (events <- runtime <- recorders <- otel <- mcp <- telemetry <- cli; the package entry
+ * src/index.ts sits between telemetry and cli), and enters another layer only through that layer's
+ * index.ts. mcp/ is its own package entry (footprint-otel/mcp) on optional peers: the main entry and
+ * every layer below it never import it, and only mcp/ (and the demo in cli/) import the MCP SDK.
  * Inside otel/ the same holds for its folders (encoding <- placement <- genai <- wiring; metrics
  * <- encoding). A file that breaks an arrow is named with the import that breaks it.
  */
@@ -11,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
-const LAYERS = ['events', 'runtime', 'recorders', 'otel', 'telemetry', '(entry)', 'cli'] as const;
+const LAYERS = ['events', 'runtime', 'recorders', 'otel', 'mcp', 'telemetry', '(entry)', 'cli'] as const;
 /** What each otel folder may import (besides itself). */
 const OTEL_FOLDERS: Record<string, readonly string[]> = {
   encoding: [],
@@ -89,6 +91,16 @@ describe('the layer arrows', () => {
 
   it('otel folders import each other down their own arrows, through each index', () => {
     expect(show(otelBroken(ALL))).toEqual([]);
+  });
+
+  it('the main entry and telemetry/ never import mcp/, and only mcp/ and cli/ import the MCP SDK', () => {
+    const intoMcp = ALL.filter((i) => layerOf(i.to) === 'mcp' && !['mcp', 'cli'].includes(layerOf(i.from)));
+    expect(show(intoMcp)).toEqual([]);
+    const sdkUsers = sources(SRC)
+      .filter((file) => /from '@modelcontextprotocol\//.test(readFileSync(file, 'utf8')))
+      .map((file) => layerOf(relative(SRC, file)));
+    expect([...new Set(sdkUsers)].filter((layer) => layer !== 'mcp' && layer !== 'cli')).toEqual([]);
+    expect(sdkUsers).toContain('mcp');
   });
 
   it('catches each kind of broken arrow (positive control)', () => {

@@ -88,13 +88,22 @@ describe('the installed package', () => {
       'eventsource-parser',
       'footprintjs',
     ]);
+    // footprint-otel/mcp alone reaches the MCP SDK's client (an optional peer; the server package is
+    // only a type for traceMcpServer), and not the OTel SDK
+    expect(packagesImportedBy(path.join(dist, 'mcp', 'index.js'))).toEqual([
+      '@modelcontextprotocol/client',
+      '@opentelemetry/api',
+      '@opentelemetry/semantic-conventions',
+      'ajv',
+      'footprintjs',
+    ]);
   });
 
   it('declares every package its compiled code imports (the library entries and the CLI)', () => {
     const installed = path.join(consumer.dir, 'node_modules', 'footprint-otel');
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     const declared = new Set([...Object.keys(manifest.dependencies!), ...Object.keys(manifest.peerDependencies!)]);
-    const imported = ['index.js', 'telemetry/index.js', 'cli/main.js'].flatMap((entry) => packagesImportedBy(path.join(installed, 'dist', entry)));
+    const imported = ['index.js', 'telemetry/index.js', 'mcp/index.js', 'cli/main.js'].flatMap((entry) => packagesImportedBy(path.join(installed, 'dist', entry)));
     expect([...new Set(imported)].filter((name) => !declared.has(name))).toEqual([]);
   });
 

@@ -151,4 +151,16 @@ describe('dashboard content', () => {
       expect(exprs).toMatch(re);
     }
   });
+
+  it('agent-runs-overview shows MCP tool call rate, errors and latency by server and tool, and the servers’ own handling time', () => {
+    const exprs = panelsOf(byName['agent-runs-overview']).flatMap((p) => p.targets ?? []).map((t: Json) => t.expr).join('\n');
+    for (const re of [
+      /sum by \(footprint_mcp_server, gen_ai_tool_name\) \(rate\(mcp_client_operation_duration_seconds_count\{[^}]*mcp_method_name="tools\/call"/,
+      /sum by \(footprint_mcp_server, gen_ai_tool_name, error_type\) \(rate\(mcp_client_operation_duration_seconds_count\{[^}]*error_type!=""/,
+      /histogram_quantile\(0\.95, sum by \(le, footprint_mcp_server, gen_ai_tool_name\) \(rate\(mcp_client_operation_duration_seconds_bucket/,
+      /histogram_quantile\(0\.95, sum by \(le, footprint_mcp_server, gen_ai_tool_name\) \(rate\(mcp_server_operation_duration_seconds_bucket/,
+    ]) {
+      expect(exprs).toMatch(re);
+    }
+  });
 });

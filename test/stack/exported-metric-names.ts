@@ -26,8 +26,19 @@ function histogram(base: string, labels: readonly string[]): Record<string, read
   return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };
 }
 
-/** SDK instruments (src/otel bridge), by Prometheus series name -> attribute labels. */
-export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
+/** The MCP operation histograms (footprint-otel/mcp): by method, tool and server; error.type on failures. */
+const MCP = ['mcp_method_name', 'gen_ai_tool_name', 'footprint_mcp_server', 'network_transport', 'error_type', 'mcp_protocol_version'];
+
+/** footprint-otel/mcp's instruments: exported only by processes that use MCP (so not by the scripted runs of the stack tests). */
+export const MCP_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // mcp.client.operation.duration, histogram s (server.* over HTTP)
+  ...histogram('mcp_client_operation_duration_seconds', [...MCP, 'server_address', 'server_port']),
+  // mcp.server.operation.duration, histogram s (traceMcpServer)
+  ...histogram('mcp_server_operation_duration_seconds', MCP),
+};
+
+/** The runtime's instruments (src/otel bridge), by Prometheus series name -> attribute labels: what every run exports. */
+const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.token.usage, histogram {token}
   ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
@@ -48,6 +59,9 @@ export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   footprint_runs_total: RUN,
   ...histogram('footprint_run_duration_seconds', RUN),
 };
+
+/** Every instrument of the metric catalog (src/otel/metrics/catalog.ts), by Prometheus series name -> attribute labels. */
+export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = { ...RUN_METRICS, ...MCP_METRICS };
 
 const SDK_COMPONENT = ['otel_component_type', 'otel_component_name', 'error_type'];
 
@@ -73,11 +87,13 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('traces_span_metrics_duration_seconds', ['span_name', 'span_kind', 'status_code', 'gen_ai_request_model', 'gen_ai_operation_name', 'footprint_route']),
 };
 
-export const SDK_METRIC_NAMES: readonly string[] = Object.keys(SDK_METRICS);
+/** What a scripted run (no MCP) exports: the stack tests expect exactly these. */
+export const SDK_METRIC_NAMES: readonly string[] = Object.keys(RUN_METRICS);
+export const MCP_METRIC_NAMES: readonly string[] = Object.keys(MCP_METRICS);
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
 export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
-export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...MCP_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
 
 /** Labels a selector on `metric` may match on. */
 export function allowedLabels(metric: string): readonly string[] {

@@ -34,12 +34,17 @@ export const RUN_DURATION_BUCKETS = [
   0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600,
 ] as const;
 
+/** The GenAI conventions' bucket advice for mcp.client/server.operation.duration (seconds). */
+export const MCP_DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300] as const;
+
 const LLM = [ATTR.operation, ATTR.provider, ATTR.model, ATTR.agent, ATTR.skill, ATTR.route] as const;
 /**
  * The GenAI conventions' own model-call attributes, set only when known: the server when the
  * provider has a URL, the response model when a response came back and named its model.
  */
 const LLM_CONDITIONAL = [ATTR.responseModel, ATTR.serverAddress, ATTR.serverPort] as const;
+/** An MCP operation: the method, the tool, the server it went to (by name, and by address over HTTP). */
+const MCP = [ATTR.mcpMethod, ATTR.toolName, ATTR.mcpServer, ATTR.networkTransport, ATTR.errorType] as const;
 const RUN = [ATTR.runnerKind, ATTR.runnerId, ATTR.runOutcome] as const;
 
 export const METRICS = {
@@ -138,6 +143,24 @@ export const METRICS = {
     description: 'Wall time of top-level runs (and resumes) by runner and outcome.',
     attributes: RUN,
     buckets: RUN_DURATION_BUCKETS,
+  },
+  mcpClientDuration: {
+    name: 'mcp.client.operation.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Each MCP request from sent to answered (footprint-otel/mcp), by method, tool and server; failed ones carry error.type.',
+    attributes: [...MCP, ATTR.mcpProtocolVersion, ATTR.serverAddress, ATTR.serverPort],
+    buckets: MCP_DURATION_BUCKETS,
+  },
+  mcpServerDuration: {
+    name: 'mcp.server.operation.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Each MCP request a traced server (traceMcpServer) handled, by method, tool and server; failed ones carry error.type.',
+    attributes: [...MCP, ATTR.mcpProtocolVersion],
+    buckets: MCP_DURATION_BUCKETS,
   },
 } as const satisfies Record<string, MetricSpec>;
 

@@ -11,10 +11,11 @@ export {
   TOKEN_BUCKETS,
   DURATION_BUCKETS,
   RUN_DURATION_BUCKETS,
+  MCP_DURATION_BUCKETS,
   type MetricSpec,
   type MetricKey,
 } from './catalog.js';
 export { ATTR as METRIC_ATTRIBUTES, MAX_ATTRIBUTE_CHARS } from './metricAttributes.js';
 export { MAX_OUTSIDE_VALUES, OTHER_VALUE } from './outsideValues.js';
-export { createCounter } from './instrumentSet.js';
+export { createCounter, createHistogram } from './instrumentSet.js';
 export { prometheusFamily, prometheusLabel, prometheusSeries } from './prometheusNames.js';

@@ -40,6 +40,11 @@ export const ATTR = {
   runnerKind: FP_RUNNER_KIND,
   runnerId: FP_RUNNER_ID,
   runOutcome: FP_RUN_OUTCOME,
+  mcpMethod: 'mcp.method.name',
+  mcpProtocolVersion: 'mcp.protocol.version',
+  mcpServer: 'footprint.mcp.server',
+  toolName: 'gen_ai.tool.name',
+  networkTransport: 'network.transport',
 } as const;
 
 /** Longest attribute value a metric carries; longer values are cut (ids and model names fit easily). */

@@ -1,0 +1,54 @@
+/**
+ * The attribute keys and span names of the GenAI conventions' MCP page (docs/mcp.md cites it): the
+ * MCP client and server spans and the mcp.*.operation.duration histograms. Stable keys come from
+ * @opentelemetry/semantic-conventions; the MCP and JSON-RPC keys are still Development there, so they
+ * are written out here, each marked @experimental.
+ */
+import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_CLIENT_PORT,
+  ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from '@opentelemetry/semantic-conventions';
+
+export const ERROR_TYPE = ATTR_ERROR_TYPE;
+export const SERVER_ADDRESS = ATTR_SERVER_ADDRESS;
+export const SERVER_PORT = ATTR_SERVER_PORT;
+export const CLIENT_ADDRESS = ATTR_CLIENT_ADDRESS;
+export const CLIENT_PORT = ATTR_CLIENT_PORT;
+export const NETWORK_TRANSPORT = ATTR_NETWORK_TRANSPORT;
+export const NETWORK_PROTOCOL_NAME = ATTR_NETWORK_PROTOCOL_NAME;
+
+/** The request or notification method, e.g. tools/call. @experimental */
+export const MCP_METHOD_NAME = 'mcp.method.name';
+/** The MCP session (Streamable HTTP's Mcp-Session-Id). @experimental */
+export const MCP_SESSION_ID = 'mcp.session.id';
+/** The negotiated MCP protocol version, e.g. 2025-11-25. @experimental */
+export const MCP_PROTOCOL_VERSION = 'mcp.protocol.version';
+/** The JSON-RPC id of the request, as a string. @experimental */
+export const JSONRPC_REQUEST_ID = 'jsonrpc.request.id';
+/** The JSON-RPC error code of an error response, as a string. @experimental */
+export const RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
+/** @experimental */
+export const GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+/** @experimental */
+export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
+/** Opt-in content: the tool call's arguments. @experimental */
+export const GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
+/** Opt-in content: a successful tool call's result. @experimental */
+export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+
+export const METHOD_TOOLS_CALL = 'tools/call';
+export const METHOD_TOOLS_LIST = 'tools/list';
+export const METHOD_INITIALIZE = 'initialize';
+
+/** error.type of a tools/call whose result says isError (the page's own value). */
+export const TOOL_ERROR = 'tool_error';
+
+/** `{mcp.method.name} {target}`, the target being the tool for tools/call. */
+export function mcpSpanName(method: string, toolName?: string): string {
+  return toolName ? `${method} ${toolName}` : method;
+}

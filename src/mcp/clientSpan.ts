@@ -1,0 +1,108 @@
+/**
+ * The MCP client span of one request (kind CLIENT, `{mcp.method.name} {tool}`), under whatever span
+ * is active (a tool's execute_tool span), active while the request is sent so that the transport
+ * wrapper (clientTransport.ts) injects its context into params._meta and stamps the JSON-RPC id on
+ * it. It ends once, with the call's outcome: a result (error.type tool_error when it says isError),
+ * or the typed failure the rejection classifies as; mcp.client.operation.duration records the same.
+ */
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  ERROR_TYPE,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_TOOL_CALL_ARGUMENTS,
+  GEN_AI_TOOL_CALL_RESULT,
+  GEN_AI_TOOL_NAME,
+  MCP_METHOD_NAME,
+  MCP_PROTOCOL_VERSION,
+  MCP_SESSION_ID,
+  mcpSpanName,
+  METHOD_TOOLS_CALL,
+  RPC_RESPONSE_STATUS_CODE,
+  TOOL_ERROR,
+} from './attributes.js';
+import { boundedContent } from './content.js';
+import { classify, McpCallError } from './errors.js';
+import { clientDuration, mcpTracer } from './telemetry.js';
+
+/** What a connection knows about itself, read at each request (the session and version come with initialize). */
+export interface PeerAttributes {
+  /** Low-cardinality name of the server (footprint.mcp.server on the metric). */
+  server: string;
+  /** network.*, server.address, server.port: fixed per transport. */
+  network: Attributes;
+  sessionId(): string | undefined;
+  protocolVersion(): string | undefined;
+}
+
+export interface ClientCall<T> {
+  method: string;
+  toolName?: string;
+  peer: PeerAttributes;
+  /** Content capture: tool arguments and results on the span. */
+  capture: boolean;
+  args?: unknown;
+  signal?: AbortSignal;
+  send(): Promise<T>;
+  /** error.type of a result that is a failure in its payload (tools/call isError). */
+  resultError?(result: T): string | undefined;
+  resultContent?(result: T): unknown;
+}
+
+/** Spans this module started, so the transport wrapper only stamps ids on them. */
+const clientSpans = new WeakSet<Span>();
+
+export function isMcpClientSpan(span: Span | undefined): span is Span {
+  return span !== undefined && clientSpans.has(span);
+}
+
+export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
+  const started = performance.now();
+  const attributes: Attributes = { [MCP_METHOD_NAME]: call.method, ...call.peer.network, ...identity(call.peer) };
+  if (call.toolName !== undefined) attributes[GEN_AI_TOOL_NAME] = call.toolName;
+  if (call.method === METHOD_TOOLS_CALL) attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
+  if (call.capture && call.args !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(call.args);
+  const parent = context.active();
+  const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes }, parent);
+  clientSpans.add(span);
+  const finish = (errorType: string | undefined, extra: Attributes = {}, message?: string) => {
+    // initialize is what decides the session and the version: read them again at the end.
+    span.setAttributes({ ...identity(call.peer), ...extra });
+    if (errorType !== undefined) {
+      span.setAttribute(ERROR_TYPE, errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
+    }
+    span.end();
+    const metric: Attributes = { [MCP_METHOD_NAME]: call.method, 'footprint.mcp.server': call.peer.server, ...call.peer.network };
+    if (call.toolName !== undefined) metric[GEN_AI_TOOL_NAME] = call.toolName;
+    const version = call.peer.protocolVersion();
+    if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
+    if (errorType !== undefined) metric[ERROR_TYPE] = errorType;
+    delete metric['network.protocol.name'];
+    clientDuration().record((performance.now() - started) / 1000, metric);
+  };
+  try {
+    const result = await context.with(trace.setSpan(parent, span), call.send);
+    const failed = call.resultError?.(result);
+    const content: Attributes = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : {};
+    finish(failed, content, failed === TOOL_ERROR ? 'the tool reported an error (isError)' : undefined);
+    return result;
+  } catch (error) {
+    const failure = classify(error, call.signal);
+    finish(failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : {}, failure.message);
+    throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
+  }
+}
+
+/** An error that already says its error.type (McpCallError, McpConnectError). */
+function isTyped(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && typeof (error as { errorType?: unknown }).errorType === 'string';
+}
+
+function identity(peer: PeerAttributes): Attributes {
+  const attributes: Attributes = {};
+  const session = peer.sessionId();
+  const version = peer.protocolVersion();
+  if (session !== undefined) attributes[MCP_SESSION_ID] = session;
+  if (version !== undefined) attributes[MCP_PROTOCOL_VERSION] = version;
+  return attributes;
+}

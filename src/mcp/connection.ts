@@ -1,0 +1,196 @@
+/**
+ * One connection to one MCP server, over stdio (a command this process starts) or Streamable HTTP (a
+ * URL): connect, list the tools, hand them out as runtime Tools, keep the list current when the server
+ * says tools/list_changed, and close (which ends a stdio server it started: stdin closed, SIGTERM,
+ * then SIGKILL). initialize and tools/list are traced like tools/call, each with a bounded wait.
+ */
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Attributes } from '@opentelemetry/api';
+import type { Tool } from '../runtime/index.js';
+import { METHOD_INITIALIZE, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { tracedRequest, type PeerAttributes } from './clientSpan.js';
+import { propagateThrough } from './clientTransport.js';
+import { resolveCapture } from './content.js';
+import { classify, MCP_ERROR_TYPES, McpConnectError } from './errors.js';
+import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
+
+/** A server this process starts and talks to over its stdin and stdout. */
+export interface StdioServer {
+  command: string;
+  args?: string[];
+  /** Added to the SDK's default inherited variables (PATH, HOME, …). */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** The server's stderr: 'inherit' (default), 'ignore' or 'pipe'. */
+  stderr?: 'inherit' | 'ignore' | 'pipe';
+}
+
+/** A server reached over Streamable HTTP. */
+export interface HttpServer {
+  url: string | URL;
+  headers?: Record<string, string>;
+}
+
+export interface McpConnectOptions {
+  /** footprint.mcp.server on metrics, and the name in error messages (default: the server's own name). */
+  name?: string;
+  /** The longest one tools/call may take (default 30 000 ms); past it the model gets a timeout error. */
+  callTimeoutMs?: number;
+  /** The longest connecting (initialize and the first tools/list) may take (default 10 000 ms). */
+  connectTimeoutMs?: number;
+  /** Tool arguments and results on the MCP client spans (default: the GenAI content-capture variable). */
+  captureContent?: boolean;
+  /** Called with the new tools after the server said tools/list_changed and the list was read again. */
+  onToolsChanged?(tools: Tool[]): void;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+export class McpConnection {
+  private listed = new Map<string, ListedTool>();
+  private closed = false;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly transport: Transport,
+    private readonly caller: ToolCaller,
+    private readonly connectTimeoutMs: number,
+    private readonly onToolsChanged?: (tools: Tool[]) => void,
+  ) {}
+
+  /** Connects, initialises and lists the tools; a server that cannot be reached or listed throws McpConnectError. */
+  static async connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
+    const { transport, network, label } = makeTransport(server);
+    const client = new Client({ name: 'footprint-otel', version: '0.1.0' });
+    const peer: PeerAttributes = {
+      server: options.name ?? label,
+      network,
+      sessionId: () => transport.sessionId,
+      protocolVersion: () => client.getNegotiatedProtocolVersion(),
+    };
+    let connection: McpConnection | undefined;
+    const caller: ToolCaller = {
+      peer,
+      capture: resolveCapture(options.captureContent),
+      timeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      offers: (name) => connection?.listed.has(name) ?? false,
+      call: (name, args, requestOptions) => client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>,
+    };
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    connection = new McpConnection(client, transport, caller, connectTimeoutMs, options.onToolsChanged);
+    try {
+      await tracedRequest({
+        method: METHOD_INITIALIZE,
+        peer,
+        capture: false,
+        send: () =>
+          withDeadline(client.connect(propagateThrough(transport), { timeout: connectTimeoutMs }), connectTimeoutMs).catch((error: unknown) => {
+            throw connectError(error, peer.server);
+          }),
+      });
+      if (!options.name) peer.server = client.getServerVersion()?.name ?? label;
+      await connection.refresh().catch((error: unknown) => {
+        throw connectError(error, peer.server);
+      });
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+    client.setNotificationHandler('notifications/tools/list_changed', () => connection.refreshQuietly());
+    return connection;
+  }
+
+  /** The server's name (footprint.mcp.server). */
+  get name(): string {
+    return this.caller.peer.server;
+  }
+
+  /** The tools as runtime Tools, all of them or the ones named (an unknown name throws). */
+  tools(names?: readonly string[]): Tool[] {
+    const wanted = names ?? [...this.listed.keys()];
+    return wanted.map((name) => {
+      const listed = this.listed.get(name);
+      if (!listed) throw new McpConnectError('unknown_tool', `MCP server "${this.name}" has no tool "${name}" (it has: ${[...this.listed.keys()].join(', ')})`, this.name);
+      return toRuntimeTool(listed, this.caller);
+    });
+  }
+
+  /** Reads the tool list again (traced tools/list). */
+  async refresh(): Promise<Tool[]> {
+    const result = await tracedRequest({
+      method: METHOD_TOOLS_LIST,
+      peer: this.caller.peer,
+      capture: false,
+      send: () => this.client.listTools(undefined, { timeout: this.connectTimeoutMs }),
+    });
+    this.listed = new Map(result.tools.map((t) => [t.name, { name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }]));
+    return this.tools();
+  }
+
+  /** Ends the connection; a stdio server this connection started is stopped. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.listed.clear();
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+
+  /** The pid of the stdio server this connection started (undefined over HTTP or once it exited). */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  private async refreshQuietly(): Promise<void> {
+    try {
+      const tools = await this.refresh();
+      this.onToolsChanged?.(tools);
+    } catch {
+      // The failed tools/list is on its span; the previous list stays in use.
+    }
+  }
+}
+
+/** Why connecting failed, typed: a server not there (or gone while connecting) is 'unavailable'. */
+function connectError(error: unknown, server: string): McpConnectError {
+  if (error instanceof McpConnectError) return error;
+  const failure = classify(error);
+  const gone = failure.type === MCP_ERROR_TYPES.other || failure.type === MCP_ERROR_TYPES.connectionClosed;
+  return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${server}": ${failure.message}`, server);
+}
+
+function makeTransport(server: StdioServer | HttpServer): { transport: Transport; network: Attributes; label: string } {
+  if ('command' in server) {
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: { ...getDefaultEnvironment(), ...server.env },
+      cwd: server.cwd,
+      stderr: server.stderr ?? 'inherit',
+    });
+    return { transport, network: { [NETWORK_TRANSPORT]: 'pipe' }, label: server.command };
+  }
+  const url = new URL(server.url);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } });
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return {
+    transport,
+    network: { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http', [SERVER_ADDRESS]: url.hostname, [SERVER_PORT]: port },
+    label: url.host,
+  };
+}
+
+/** The work, or a timeout rejection past `ms` (a stdio server that never answers initialize). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'REQUEST_TIMEOUT' })), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export function connectMcp(server: StdioServer | HttpServer, options?: McpConnectOptions): Promise<McpConnection> {
+  return McpConnection.connect(server, options);
+}

@@ -1,0 +1,23 @@
+/**
+ * Tool arguments and results as span attributes, only under content capture (the caller decides,
+ * from the option or events/contentCapture.ts's environment variable): JSON, cut to the bridge's
+ * content bound so one large result cannot blow the span's size.
+ */
+import { captureFromEnv } from '../events/index.js';
+
+export const MAX_MCP_CONTENT_CHARS = 16_000;
+
+export function boundedContent(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  } catch {
+    text = '[unserializable]';
+  }
+  return text.length > MAX_MCP_CONTENT_CHARS ? `${text.slice(0, MAX_MCP_CONTENT_CHARS)}…(+${text.length - MAX_MCP_CONTENT_CHARS} chars)` : text;
+}
+
+/** The option if set, else the GenAI content-capture environment variable. */
+export function resolveCapture(option: boolean | undefined): boolean {
+  return option ?? captureFromEnv();
+}

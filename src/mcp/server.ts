@@ -1,0 +1,180 @@
+/**
+ * traceMcpServer(): the server half, for an app's own MCP server on the same SDK. It wraps each
+ * transport the server connects to (stdio, Streamable HTTP, any other): every incoming request gets an
+ * MCP server span (kind SERVER, `{mcp.method.name} {tool}`) whose parent is the context the client put
+ * in params._meta, with a link to the transport's ambient context when there is one (an HTTP server
+ * span), and the request's handler runs inside it, so the server's own spans nest under it. The span
+ * ends when the response is sent: error.type the JSON-RPC error code, or tool_error for an isError
+ * result; mcp.server.operation.duration records the same. Telemetry never throws into the server.
+ */
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import type { Transport } from '@modelcontextprotocol/server';
+import {
+  ERROR_TYPE,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_TOOL_CALL_ARGUMENTS,
+  GEN_AI_TOOL_CALL_RESULT,
+  GEN_AI_TOOL_NAME,
+  JSONRPC_REQUEST_ID,
+  MCP_METHOD_NAME,
+  MCP_PROTOCOL_VERSION,
+  MCP_SESSION_ID,
+  mcpSpanName,
+  METHOD_INITIALIZE,
+  METHOD_TOOLS_CALL,
+  NETWORK_PROTOCOL_NAME,
+  NETWORK_TRANSPORT,
+  RPC_RESPONSE_STATUS_CODE,
+  TOOL_ERROR,
+} from './attributes.js';
+import { boundedContent, resolveCapture } from './content.js';
+import { MCP_ERROR_TYPES } from './errors.js';
+import { contextFromMeta, isRecord } from './meta.js';
+import { mcpTracer, serverDuration } from './telemetry.js';
+
+export interface TraceMcpServerOptions {
+  /** footprint.mcp.server on the metric (default 'mcp-server'). */
+  name?: string;
+  /** Tool arguments and results on the server spans (default: the GenAI content-capture variable). */
+  captureContent?: boolean;
+}
+
+/** Anything with the SDK's connect(transport): McpServer, or the low-level Server. */
+export interface Connectable {
+  connect(transport: Transport): Promise<void>;
+}
+
+interface Handling {
+  span: Span;
+  started: number;
+  metric: Attributes;
+}
+
+type OnMessage = NonNullable<Transport['onmessage']>;
+
+/** Makes every transport `server` connects to from now on a traced one; returns the server. */
+export function traceMcpServer<S extends Connectable>(server: S, options: TraceMcpServerOptions = {}): S {
+  const connect = server.connect.bind(server);
+  const settings = { name: options.name ?? 'mcp-server', capture: resolveCapture(options.captureContent) };
+  server.connect = (transport: Transport) => connect(traceServerTransport(transport, settings));
+  return server;
+}
+
+function traceServerTransport(transport: Transport, settings: { name: string; capture: boolean }): Transport {
+  const handling = new Map<string | number, Handling>();
+  let protocolVersion: string | undefined;
+
+  const receive = (handler: OnMessage, ...[message, extra]: Parameters<OnMessage>): void => {
+    if (!('method' in message) || !('id' in message) || message.id === undefined) return handler(message, extra);
+    let serving = context.active();
+    try {
+      if (message.method === METHOD_INITIALIZE && isRecord(message.params) && typeof message.params.protocolVersion === 'string') {
+        protocolVersion = message.params.protocolVersion;
+      }
+      const parent = contextFromMeta(message.params);
+      const opened = open(message as { method: string; id: string | number; params?: unknown }, extra, parent);
+      handling.set(message.id, opened);
+      serving = trace.setSpan(parent, opened.span);
+    } catch {
+      // a span that cannot be made never stops the request
+    }
+    return context.with(serving, () => handler(message, extra));
+  };
+
+  const open = (message: { method: string; id: string | number; params?: unknown }, extra: Parameters<OnMessage>[1], parent: Context): Handling => {
+    const params = isRecord(message.params) ? message.params : {};
+    const toolName = message.method === METHOD_TOOLS_CALL && typeof params.name === 'string' ? params.name : undefined;
+    const network: Attributes = extra?.request ? { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http' } : { [NETWORK_TRANSPORT]: 'pipe' };
+    const attributes: Attributes = { [MCP_METHOD_NAME]: message.method, [JSONRPC_REQUEST_ID]: String(message.id), ...network };
+    if (toolName !== undefined) {
+      attributes[GEN_AI_TOOL_NAME] = toolName;
+      attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
+      if (settings.capture && params.arguments !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(params.arguments);
+    }
+    if (transport.sessionId !== undefined) attributes[MCP_SESSION_ID] = transport.sessionId;
+    if (protocolVersion !== undefined) attributes[MCP_PROTOCOL_VERSION] = protocolVersion;
+    // The transport's own context (an HTTP server span around this request) is linked, not the parent.
+    const ambient = trace.getSpanContext(context.active());
+    const links: Link[] = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
+    const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
+    const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, ...network };
+    if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
+    delete metric[NETWORK_PROTOCOL_NAME];
+    return { span, started: performance.now(), metric };
+  };
+
+  const finish = (message: Parameters<Transport['send']>[0]): void => {
+    if ('method' in message || !('id' in message) || message.id === undefined) return;
+    const opened = handling.get(message.id);
+    if (!opened) return;
+    handling.delete(message.id);
+    const { span, metric } = opened;
+    if (protocolVersion === undefined && 'result' in message && isRecord(message.result) && typeof message.result.protocolVersion === 'string') {
+      protocolVersion = message.result.protocolVersion;
+    }
+    if (protocolVersion !== undefined) {
+      span.setAttribute(MCP_PROTOCOL_VERSION, protocolVersion);
+      metric[MCP_PROTOCOL_VERSION] = protocolVersion;
+    }
+    if (transport.sessionId !== undefined) span.setAttribute(MCP_SESSION_ID, transport.sessionId);
+    let errorType: string | undefined;
+    let description: string | undefined;
+    if ('error' in message) {
+      errorType = String(message.error.code);
+      description = message.error.message;
+      span.setAttribute(RPC_RESPONSE_STATUS_CODE, errorType);
+    } else if ('result' in message && isRecord(message.result) && message.result.isError === true) {
+      errorType = TOOL_ERROR;
+      description = 'the tool reported an error (isError)';
+    } else if (settings.capture && metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
+      span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(message.result.structuredContent ?? message.result.content));
+    }
+    end(opened, errorType, description);
+  };
+
+  const end = ({ span, started, metric }: Handling, errorType: string | undefined, description?: string): void => {
+    if (errorType !== undefined) {
+      span.setAttribute(ERROR_TYPE, errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: description });
+      metric[ERROR_TYPE] = errorType;
+    }
+    span.end();
+    serverDuration().record((performance.now() - started) / 1000, metric);
+  };
+
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => {
+    try {
+      finish(message);
+    } catch {
+      // telemetry never throws into the server
+    }
+    return send(message, sendOptions);
+  };
+
+  // The SDK sets onmessage and onclose while connecting (chaining what was there before): the
+  // accessors wrap whatever is set, and hand back the wrapped function, so a chain never loops.
+  let wrappedMessage: OnMessage | undefined;
+  let wrappedClose: Transport['onclose'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => wrappedMessage,
+    set: (fn: OnMessage | undefined) => {
+      wrappedMessage = fn && ((message, extra) => receive(fn, message, extra));
+    },
+  });
+  Object.defineProperty(transport, 'onclose', {
+    configurable: true,
+    get: () => wrappedClose,
+    set: (fn: Transport['onclose']) => {
+      wrappedClose =
+        fn &&
+        (() => {
+          for (const opened of handling.values()) end(opened, MCP_ERROR_TYPES.connectionClosed, 'the connection closed before the response was sent');
+          handling.clear();
+          fn();
+        });
+    },
+  });
+  return transport;
+}

@@ -1,0 +1,162 @@
+/**
+ * Faults of an MCP server, each a typed, bounded failure with its span ended and the run going on:
+ * the server killed mid-call, a call that never answers, a server that is not there, a malformed
+ * tools/list, a tool that reports isError. Also: tools/list_changed refreshes the tools, and closing
+ * the connection stops the stdio server it started.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp, McpConnectError, type McpConnection } from '../../src/mcp/index.js';
+import type { Tool } from '../../src/index.js';
+import { deskAgent, httpServer, MALFORMED, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from './support/world.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world.stop();
+});
+
+/** The agent's spans of its one tool call, once exported: the execute_tool span and its MCP client span. */
+async function toolSpans(tool: string, traceOf: (spans: FlatSpan[]) => string | undefined) {
+  const spans = await until(world, (all) => {
+    const trace = traceOf(all);
+    return trace !== undefined && all.some((s) => s.traceId === trace && s.name === `tools/call ${tool}` && s.service === 'desk-agent');
+  });
+  const trace = traceOf(spans)!;
+  const inTrace = spans.filter((s) => s.traceId === trace);
+  return {
+    execute: inTrace.find((s) => s.name === `execute_tool ${tool}`)!,
+    client: inTrace.find((s) => s.name === `tools/call ${tool}` && s.service === 'desk-agent')!,
+    agent: inTrace.find((s) => s.name === 'invoke_agent Desk')!,
+  };
+}
+
+/** Runs an agent whose one tool call is `tool` (each test here calls a different tool, so its execute_tool span names its trace). */
+async function runCalling(mcp: McpConnection, tool: string) {
+  const answer = await deskAgent(mcp, tool).run('Order 7, please.');
+  const traceOf = (spans: FlatSpan[]) => spans.find((s) => s.name === `execute_tool ${tool}`)?.traceId;
+  return { answer, spans: await toolSpans(tool, traceOf) };
+}
+
+describe('a call that fails', () => {
+  it('the server killed mid-call: connection_closed for the model, both spans ended failed, the run answers', async () => {
+    const mcp = await connectMcp(stdioServer(world), SLOW_START);
+    const { answer, spans } = await runCalling(mcp, 'crash');
+    expect(answer).toMatch(/^answer: Tool "crash" failed: McpCallError: tools\/call failed: /);
+    expect(spans.execute.attributes['error.type']).toBe('connection_closed');
+    expect(spans.execute.attributes['footprint.tool.status']).toBe('error');
+    expect(spans.client.attributes['error.type']).toBe('connection_closed');
+    expect([spans.execute.status, spans.client.status]).toEqual([2, 2]);
+    expect(spans.client.parentSpanId).toBe(spans.execute.spanId);
+    expect(spans.agent.attributes['footprint.run.outcome']).toBe('ok');
+    await mcp.close();
+  }, 60_000);
+
+  it('a call that never answers: timeout after the per-call timeout, spans ended, the run answers', async () => {
+    const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, callTimeoutMs: 300 });
+    const { answer, spans } = await runCalling(mcp, 'hang');
+    expect(answer).toBe('answer: Tool "hang" failed: McpCallError: tools/call failed: Request timed out');
+    expect(spans.execute.attributes['error.type']).toBe('timeout');
+    expect(spans.client.attributes['error.type']).toBe('timeout');
+    expect(spans.client.status).toBe(2);
+    expect(spans.agent.attributes['footprint.run.outcome']).toBe('ok');
+    await mcp.close();
+  }, 60_000);
+
+  it('an isError result: tool_error on both spans, the text reaches the model', async () => {
+    const mcp = await connectMcp(stdioServer(world), SLOW_START);
+    const { answer, spans } = await runCalling(mcp, 'refund_order');
+    expect(answer).toBe('answer: Tool "refund_order" failed: McpCallError: order 7 cannot be refunded: already closed');
+    expect(spans.execute.attributes['error.type']).toBe('tool_error');
+    expect(spans.client.attributes['error.type']).toBe('tool_error');
+    await mcp.close();
+    const server = (await until(world, (all) => all.some((s) => s.service === 'mcp-desk' && s.name === 'tools/call refund_order'))).find(
+      (s) => s.service === 'mcp-desk' && s.name === 'tools/call refund_order',
+    )!;
+    expect([server.attributes['error.type'], server.status, server.parentSpanId]).toEqual(['tool_error', 2, spans.client.spanId]);
+  }, 60_000);
+
+  it('an HTTP server gone after connecting: a typed error result, the run answers', async () => {
+    const { url, child } = await httpServer(world);
+    const mcp = await connectMcp({ url }, { ...SLOW_START, callTimeoutMs: 2_000 });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const { answer, spans } = await runCalling(mcp, 'lookup_order');
+    expect(answer).toBe('answer: Tool "lookup_order" failed: McpCallError: tools/call failed: fetch failed');
+    expect(spans.client.attributes['error.type']).toBe('connection_closed');
+    expect(spans.execute.attributes['error.type']).toBe('connection_closed');
+    await mcp.close();
+  }, 60_000);
+});
+
+describe('a server that cannot be used', () => {
+  const connectFailure = async (connect: Promise<unknown>) => {
+    const error = (await connect.then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as McpConnectError;
+    expect(error).toBeInstanceOf(McpConnectError);
+    return error;
+  };
+
+  it('a stdio command that does not exist: McpConnectError unavailable, the initialize span ended failed', async () => {
+    const error = await connectFailure(connectMcp({ command: '/nonexistent/mcp-server' }, { name: 'ghost' }));
+    expect([error.errorType, error.server]).toEqual(['unavailable', 'ghost']);
+    const spans = await until(world, (all) => all.some((s) => s.name === 'initialize' && s.attributes['error.type'] === 'unavailable'));
+    const initialize = spans.find((s) => s.name === 'initialize' && s.attributes['error.type'] === 'unavailable')!;
+    expect([initialize.status, initialize.kind, initialize.attributes['network.transport']]).toEqual([2, 3, 'pipe']);
+  }, 30_000);
+
+  it('an HTTP URL nobody listens on: McpConnectError unavailable', async () => {
+    const error = await connectFailure(connectMcp({ url: 'http://127.0.0.1:9/mcp' }, { name: 'nobody' }));
+    expect([error.errorType, error.server]).toEqual(['unavailable', 'nobody']);
+  }, 30_000);
+
+  it('a stdio server that never answers initialize: McpConnectError timeout within connectTimeoutMs', async () => {
+    const error = await connectFailure(connectMcp({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, { name: 'mute', connectTimeoutMs: 500 }));
+    expect([error.errorType, error.server]).toEqual(['timeout', 'mute']);
+  }, 30_000);
+
+  it('a malformed tools/list: McpConnectError malformed_response, the tools/list span ended failed', async () => {
+    const error = await connectFailure(connectMcp({ command: process.execPath, args: ['--import', 'tsx', MALFORMED] }, SLOW_START));
+    expect([error.errorType, error.server]).toEqual(['malformed_response', 'malformed']);
+    const spans = await until(world, (all) => all.some((s) => s.name === 'tools/list' && s.attributes['error.type'] === 'malformed_response'));
+    const list = spans.find((s) => s.name === 'tools/list' && s.attributes['error.type'] === 'malformed_response')!;
+    expect([list.status, list.attributes['mcp.method.name'], list.attributes['network.transport']]).toEqual([2, 'tools/list', 'pipe']);
+  }, 30_000);
+});
+
+describe('the connection', () => {
+  it('honours tools/list_changed: the new tool is listed, reported, and callable by an agent built with it', async () => {
+    const changed: string[][] = [];
+    const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, onToolsChanged: (tools: Tool[]) => changed.push(tools.map((t) => t.name)) });
+    expect(mcp.tools().map((t) => t.name)).toEqual(['lookup_order', 'refund_order', 'hang', 'crash', 'add_tool']);
+    await deskAgent(mcp, 'add_tool').run('Add it.');
+    const deadline = Date.now() + 10_000;
+    while (changed.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(changed).toEqual([['lookup_order', 'refund_order', 'hang', 'crash', 'add_tool', 'escalate']]);
+    expect(await deskAgent(mcp, 'escalate').run('Ticket 9.')).toBe('answer: ticket 9 escalated');
+    await mcp.close();
+  }, 60_000);
+
+  it('close() stops the stdio server it started', async () => {
+    const mcp = await connectMcp(stdioServer(world), SLOW_START);
+    const pid = mcp.pid!;
+    expect(isAlive(pid)).toBe(true);
+    await mcp.close();
+    const deadline = Date.now() + 10_000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(isAlive(pid)).toBe(false);
+    expect(mcp.tools()).toEqual([]);
+  }, 30_000);
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

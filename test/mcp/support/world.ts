@@ -1,0 +1,158 @@
+/**
+ * The two-process world of the MCP tests: a local OTLP receiver both processes export to (OTLP/JSON),
+ * this process's telemetry (service desk-agent, through startTelemetry), the fixture server's command
+ * (service mcp-desk), and the exported spans read back from the receiver as flat records.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../../src/index.js';
+import type { StdioServer, McpConnection } from '../../../src/mcp/index.js';
+import { startTelemetry, type TelemetryHandle } from '../../../src/telemetry/index.js';
+import { startReceiver, type Receiver } from '../../telemetry/receiver.js';
+
+export const FIXTURE = resolve(import.meta.dirname, '../fixtures/deskServer.ts');
+export const MALFORMED = resolve(import.meta.dirname, '../fixtures/malformedServer.ts');
+
+/** Starting a tsx fixture process on this loaded machine can take seconds: the tests allow 30 s to connect. */
+export const SLOW_START = { connectTimeoutMs: 30_000 } as const;
+
+export interface FlatSpan {
+  service: string;
+  name: string;
+  kind: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  attributes: Record<string, string | number | boolean>;
+  links: string[];
+  status: number;
+}
+
+export interface World {
+  receiver: Receiver;
+  telemetry: TelemetryHandle;
+  childEnv: Record<string, string>;
+  spans(): FlatSpan[];
+  stop(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  const receiver = await startReceiver();
+  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
+  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+  const telemetry = startTelemetry({ serviceName: 'desk-agent', endpoint: receiver.url, metricExportIntervalMs: 3_600_000 });
+  const childEnv = {
+    OTEL_SERVICE_NAME: 'mcp-desk',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '50',
+    OTEL_METRIC_EXPORT_INTERVAL: '3600000',
+  };
+  return {
+    receiver,
+    telemetry,
+    childEnv,
+    spans: () => receiver.of('/v1/traces').flatMap((r) => flatten(JSON.parse(r.body.toString('utf8')) as TracesRequest)),
+    async stop() {
+      await telemetry.shutdown();
+      await receiver.stop();
+    },
+  };
+}
+
+export function stdioServer(world: World, mode: 'stdio' = 'stdio', extraEnv: Record<string, string> = {}): StdioServer {
+  return { command: process.execPath, args: ['--import', 'tsx', FIXTURE, mode], env: { ...world.childEnv, ...extraEnv }, stderr: 'inherit' };
+}
+
+/** Starts the fixture server over Streamable HTTP; resolves with its URL and the process. */
+export async function httpServer(world: World): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'http'], { env: { ...process.env, ...world.childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((done, fail) => {
+    child.stdout!.once('data', (chunk: Buffer) => done(String(chunk).trim()));
+    child.once('exit', (code) => fail(new Error(`the HTTP fixture exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
+
+/** Waits until `check` holds for the exported spans (both processes export in batches). */
+export async function until(world: World, check: (spans: FlatSpan[]) => boolean, ms = 15_000): Promise<FlatSpan[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await world.telemetry.forceFlush();
+    const spans = world.spans();
+    if (check(spans)) return spans;
+    if (Date.now() > deadline) return spans;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An agent that calls `tool` once with the order id the user names, then answers with the tool's text. */
+export function deskAgent(mcp: McpConnection, tool = 'lookup_order') {
+  const provider = scripted({
+    name: 'openai',
+    replies: (request: LLMRequest): ScriptedReply => {
+      const result = request.messages.find((m) => m.role === 'tool');
+      if (result) return { content: `answer: ${result.content}`, usage: { input: 10, output: 5 } };
+      const user = request.messages.find((m) => m.role === 'user');
+      const id = String(user?.content ?? '').replace(/\D/g, '');
+      return { toolCalls: [{ id: 'c1', name: tool, args: tool === 'hang' || tool === 'crash' ? {} : { id } }], usage: { input: 10, output: 5 } };
+    },
+  });
+  const builder = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' }).system('Help.');
+  for (const t of mcp.tools()) builder.tool(t);
+  return builder.build();
+}
+
+interface KeyValue {
+  key: string;
+  value: { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
+}
+interface TracesRequest {
+  resourceSpans: {
+    resource: { attributes: KeyValue[] };
+    scopeSpans: {
+      spans: { name: string; kind: number; traceId: string; spanId: string; parentSpanId?: string; attributes?: KeyValue[]; links?: { spanId: string }[]; status?: { code?: number } }[];
+    }[];
+  }[];
+}
+
+function valueOf(v: KeyValue['value']): string | number | boolean {
+  if (v.stringValue !== undefined) return v.stringValue;
+  if (v.intValue !== undefined) return Number(v.intValue);
+  if (v.doubleValue !== undefined) return v.doubleValue;
+  return v.boolValue ?? '';
+}
+
+function attributesOf(list: KeyValue[] | undefined): Record<string, string | number | boolean> {
+  return Object.fromEntries((list ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
+}
+
+function flatten(request: TracesRequest): FlatSpan[] {
+  return request.resourceSpans.flatMap((rs) => {
+    const service = String(attributesOf(rs.resource.attributes)['service.name']);
+    return rs.scopeSpans.flatMap((ss) =>
+      ss.spans.map((s) => ({
+        service,
+        name: s.name,
+        kind: s.kind,
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId ?? '',
+        attributes: attributesOf(s.attributes),
+        links: (s.links ?? []).map((l) => l.spanId),
+        status: s.status?.code ?? 0,
+      })),
+    );
+  });
+}
+
+/** The span's ancestry, leaf first, as `service: name` up to the root (a missing parent ends it with '?'). */
+export function ancestry(spans: FlatSpan[], leaf: FlatSpan): string[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const chain: string[] = [];
+  for (let span: FlatSpan | undefined = leaf; span; span = span.parentSpanId ? byId.get(span.parentSpanId) : undefined) {
+    chain.push(`${span.service}: ${span.name}`);
+    if (span.parentSpanId && !byId.has(span.parentSpanId)) chain.push('?');
+  }
+  return chain;
+}
