@@ -1,14 +1,15 @@
 /**
  * One run's metrics: listens to the run's typed events (the same ones the trace bridge turns into
  * spans, so spans and metrics never disagree) and records model-call tokens and durations, cost,
- * routing decisions, trips, escalations and rejections as they happen, then the run itself when it
- * ends. State is per run and holds only what in-flight events need (a model call's skill and
- * operation until it ends, each agent's current skill).
+ * routing decisions, trips, escalations and rejections as they happen, each agent invocation, tool
+ * call and composition when it ends, then the run itself when it ends. State is per run and holds
+ * only what in-flight events need (a model call's skill and operation until it ends, each agent's
+ * current skill, each open agent turn's start and call counts, each open composition's start).
  */
 import type { Attributes } from '@opentelemetry/api';
-import { handleEvent, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
+import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
-import { providerName } from '../encoding/index.js';
+import { failureOf, providerName } from '../encoding/index.js';
 import { ATTR, bounded } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
@@ -18,11 +19,49 @@ interface OpenCall {
   skill: string;
 }
 
+/** One agent invocation (a turn) in flight: who, since when, and the calls it made itself so far. */
+interface OpenInvocation {
+  agentId: string;
+  name: string;
+  startedAt: number;
+  inferenceCalls: number;
+  toolCalls: number;
+}
+
+/** One composition run in flight. */
+interface OpenWorkflow {
+  id: string;
+  startedAt: number;
+}
+
+/** Tool-call statuses that are failures (error.type on the duration), as on the execute_tool span. */
+const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set(['error', 'invalid_args', 'unknown_tool']);
+
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries): RunSession {
   const startedAt = performance.now();
   const calls = new Map<string, OpenCall>();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
+  /** Open agent turns and compositions, keyed like skills: a member's events share its mount path. */
+  const invocations = new Map<string, OpenInvocation>();
+  const workflows = new Map<string, OpenWorkflow>();
+
+  const agentAttributes = (invocation: OpenInvocation): Attributes => ({
+    [ATTR.agentName]: bounded(invocation.name),
+    [ATTR.agent]: bounded(invocation.agentId),
+  });
+  /** One invocation's duration and call counts (the conventions record all three at its end). */
+  const recordInvocation = (invocation: OpenInvocation, endedAt: number, errorType?: string): void => {
+    const attributes = agentAttributes(invocation);
+    const failed = errorType === undefined ? {} : { [ATTR.errorType]: bounded(errorType) };
+    instruments.invokeAgentDuration.record((endedAt - invocation.startedAt) / 1000, { ...attributes, ...failed });
+    instruments.invokeAgentInferenceCalls.record(invocation.inferenceCalls, attributes);
+    instruments.invokeAgentToolCalls.record(invocation.toolCalls, attributes);
+  };
+  const recordWorkflow = (workflow: OpenWorkflow, endedAt: number, errorType?: string): void => {
+    const failed = errorType === undefined ? {} : { [ATTR.errorType]: bounded(errorType) };
+    instruments.workflowDuration.record((endedAt - workflow.startedAt) / 1000, { [ATTR.workflowName]: bounded(workflow.id), ...failed });
+  };
 
   const llmAttributes = (payload: EventPayloads['footprint.stream.llm_end'], meta: EventMeta, call: OpenCall): Attributes => ({
     [ATTR.operation]: bounded(call.operation),
@@ -37,8 +76,56 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   });
 
   const handlers: EventHandlers = {
-    'footprint.agent.turn_start': ({ payload: p }) => {
+    'footprint.agent.turn_start': ({ payload: p, meta }) => {
       if (p.skillGraph) trips.prime(p.agentId);
+      invocations.set(memberKey(meta), { agentId: p.agentId, name: p.name, startedAt: meta.timestamp, inferenceCalls: 0, toolCalls: 0 });
+    },
+    'footprint.agent.turn_end': ({ meta }) => {
+      const key = memberKey(meta);
+      const invocation = invocations.get(key);
+      // A turn resumed after a pause started in another session: its counts are not known here.
+      if (!invocation) return;
+      invocations.delete(key);
+      recordInvocation(invocation, meta.timestamp);
+    },
+    'footprint.composition.enter': ({ payload: p, meta }) => {
+      workflows.set(memberKey(meta), { id: p.compositionId, startedAt: meta.timestamp });
+    },
+    'footprint.composition.exit': ({ meta }) => {
+      const key = memberKey(meta);
+      const workflow = workflows.get(key);
+      if (!workflow) return;
+      workflows.delete(key);
+      recordWorkflow(workflow, meta.timestamp);
+    },
+    'footprint.composition.branch_end': ({ payload: p, meta }) => {
+      if (p.status !== 'error') return;
+      // A Parallel branch that failed ends what was open inside it, with its error (the run may still answer).
+      const branch = stageIds.pathKey([...meta.subflowPath, p.branch]);
+      const inside = (key: string) => key === branch || key.startsWith(`${branch}/`);
+      const errorType = p.error?.type ?? '_OTHER';
+      for (const [key, invocation] of invocations) {
+        if (!inside(key)) continue;
+        invocations.delete(key);
+        recordInvocation(invocation, meta.timestamp, errorType);
+      }
+      for (const [key, workflow] of workflows) {
+        if (!inside(key)) continue;
+        workflows.delete(key);
+        recordWorkflow(workflow, meta.timestamp, errorType);
+      }
+    },
+    'footprint.stream.tool_end': ({ payload: p, meta }) => {
+      const invocation = invocations.get(memberKey(meta));
+      if (invocation) invocation.toolCalls++;
+      instruments.executeToolDuration.record(p.durationMs / 1000, {
+        [ATTR.toolName]: bounded(p.toolName),
+        // The agent runs every tool itself (a function the model asked for), as on the execute_tool span.
+        [ATTR.toolType]: 'function',
+        ...(invocation ? { [ATTR.agentName]: bounded(invocation.name) } : {}),
+        [ATTR.agent]: bounded(p.agentId),
+        ...(FAILED_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: bounded(p.error?.type ?? '_OTHER') } : {}),
+      });
     },
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), bounded(p.skill));
@@ -49,6 +136,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     'footprint.stream.llm_end': ({ payload: p, meta }) => {
       const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
       calls.delete(p.callId);
+      const invocation = invocations.get(memberKey(meta));
+      if (invocation) invocation.inferenceCalls++;
       const attributes = llmAttributes(p, meta, call);
       if (p.error) {
         instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: bounded(p.error.type) });
@@ -97,6 +186,14 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   return {
     finished(outcome: RunOutcome) {
       unsubscribe();
+      // A failed or cancelled run ends every invocation and composition still open with its error;
+      // a paused one leaves them open (they go on in the resumed run).
+      if (outcome.status === 'failed' || outcome.status === 'cancelled') {
+        const endedAt = now();
+        const errorType = outcome.status === 'cancelled' ? 'cancelled' : failureOf(outcome.error).type;
+        for (const invocation of invocations.values()) recordInvocation(invocation, endedAt, errorType);
+        for (const workflow of workflows.values()) recordWorkflow(workflow, endedAt, errorType);
+      }
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
         [ATTR.runnerId]: bounded(start.runner.id),
