@@ -129,8 +129,12 @@ export function prepareService(service: StackService, ports: PortTable, workDir:
 
 export interface StackProgram extends Program {
   service: StackService;
-  /** Starts the same service again (same ports, same files), e.g. after kill(). */
+  /** The folder of its localized config copies and named volumes (`<workDir>/<volume name>`). */
+  workDir: string;
+  /** Starts the same service again (same ports, same files, same volumes), e.g. after kill() or terminate(). */
   restart(): Promise<StackProgram>;
+  /** SIGTERM (SIGKILL after 5 s), keeping workDir for restart(); stop() also removes it. */
+  terminate(): Promise<void>;
 }
 
 export interface StackBinaries {
@@ -202,7 +206,9 @@ export async function startService(opts: StartServiceOptions): Promise<StackProg
     return {
       ...program,
       service: opts.service,
+      workDir,
       restart: start,
+      terminate: program.stop,
       stop: async () => {
         await program.stop();
         rmSync(workDir, { recursive: true, force: true });
