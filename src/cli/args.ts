@@ -2,9 +2,11 @@
 import { parseArgs } from 'node:util';
 
 export const USAGE = `Usage:
-  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--no-color]
+  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--runaway] [--no-color]
       Run the support desk over a seeded ticket mix (12 tickets by default; --ticket runs one of
       your own): the waterfall of one run, then a summary; with --runs, a progress bar too.
+      --runaway: the billing agent runs away inside its iteration cap (8 invoice look-ups per
+      model call, no loop guard trips): what the FootprintRunawayAgent alert is for (scripted models only).
       Telemetry goes over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else to OTLP-JSON
       files under ./telemetry/ (files of its own per invocation, rotated at 64 MiB).
       Ctrl-C / SIGTERM: no new runs, runs in flight end or are cancelled, telemetry is flushed
@@ -28,7 +30,7 @@ export class CliError extends Error {
 
 export type Command =
   | { kind: 'help' }
-  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; color: boolean; runsGiven: boolean }
+  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; runaway: boolean; color: boolean; runsGiven: boolean }
   | { kind: 'view'; path: string; trace?: string; trips: boolean; list: boolean; color: boolean };
 
 export function parseCommand(argv: string[], isTTY: boolean): Command {
@@ -43,6 +45,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
         concurrency: { type: 'string' },
         seed: { type: 'string' },
         ticket: { type: 'string' },
+        runaway: { type: 'boolean', default: false },
         trace: { type: 'string' },
         trips: { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
@@ -62,6 +65,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
     for (const flag of ['runs', 'concurrency', 'seed', 'ticket'] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} is a demo flag, not a view flag`);
     }
+    if (values.runaway) throw new UsageError('--runaway is a demo flag, not a view flag');
     if (values.trace !== undefined && values.trace.trim() === '') throw new UsageError('--trace needs a trace id (or a prefix of one)');
     return { kind: 'view', path: rest[0]!, trace: values.trace, trips: values.trips, list: values.list, color };
   }
@@ -75,7 +79,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   const seed = count('seed', values.seed, 42, 2 ** 31 - 1, 0);
   if (values.ticket !== undefined && values.ticket.trim() === '') throw new UsageError('--ticket needs some text');
   if (values.ticket !== undefined && values.runs !== undefined) throw new UsageError('--ticket runs one ticket; drop --runs');
-  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, color, runsGiven: values.runs !== undefined };
+  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, runaway: values.runaway, color, runsGiven: values.runs !== undefined };
 }
 
 function count(flag: string, value: string | undefined, fallback: number, max: number, min = 1): number {

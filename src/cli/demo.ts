@@ -27,6 +27,8 @@ export interface DemoOptions {
   concurrency: number;
   seed: number;
   ticket?: string;
+  /** The billing agent runs away inside its iteration cap (scripted models only). */
+  runaway?: boolean;
   color: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
@@ -76,6 +78,8 @@ const DEMO_EXPORT_TIMEOUT_MS = 3_000;
 
 export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const notice = options.notice ?? (() => undefined);
+  // Before telemetry starts: a desk that cannot be built (--runaway on real models) starts nothing.
+  const models = deskModels(options.seed, process.env, { runaway: options.runaway === true });
   const telemetry = startTelemetry({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
     maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
@@ -84,7 +88,6 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     exportTimeoutMs: process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? undefined : DEMO_EXPORT_TIMEOUT_MS,
     handleExit: false,
   });
-  const models = deskModels(options.seed);
   const desk = buildDesk(models);
   const summary = emptySummary();
   const stopSummary = summarize(desk, summary);

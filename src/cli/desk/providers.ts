@@ -4,6 +4,7 @@
  * local Ollama) or ANTHROPIC_API_KEY the same desk runs on a real model.
  */
 import { anthropic, openaiCompatible, scripted, type LLMProvider } from '../../index.js';
+import { CliError } from '../args.js';
 import { billingBrain, routerBrain, seniorBrain, techBrain } from './brains.js';
 
 export interface DeskModels {
@@ -14,7 +15,21 @@ export interface DeskModels {
   senior: { provider: LLMProvider; model: string };
 }
 
-export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env): DeskModels {
+export interface DeskOptions {
+  /** The scripted billing brain runs away inside its iteration cap (billingBrain). */
+  runaway?: boolean;
+}
+
+/** --runaway scripts a model's behaviour; a real model cannot be told to run away. */
+export class RunawayNeedsScriptedModels extends CliError {
+  constructor() {
+    super('--runaway runs on the scripted models only: unset OPENAI_API_KEY, OPENAI_BASE_URL and ANTHROPIC_API_KEY');
+  }
+}
+
+export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, options: DeskOptions = {}): DeskModels {
+  const real = Boolean(env.OPENAI_API_KEY || env.OPENAI_BASE_URL || env.ANTHROPIC_API_KEY);
+  if (real && options.runaway) throw new RunawayNeedsScriptedModels();
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
     const provider = openaiCompatible({
       baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
@@ -40,7 +55,7 @@ export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env): 
   return {
     mode: 'scripted',
     router: { provider: openai(routerBrain(seed)), model: 'gpt-4o-mini' },
-    billing: { provider: openai(billingBrain(seed)), model: 'gpt-4o-mini' },
+    billing: { provider: openai(billingBrain(seed, { runaway: options.runaway === true })), model: 'gpt-4o-mini' },
     tech: { provider: claude(techBrain(seed)), model: 'claude-haiku-4-5' },
     senior: { provider: claude(seniorBrain(seed)), model: 'claude-sonnet-4-5' },
   };
