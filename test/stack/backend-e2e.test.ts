@@ -23,6 +23,7 @@ import {
   type Prometheus,
   type WebhookReceiver,
 } from '../support/backends.js';
+import { METRICS } from '../../src/otel/metrics/index.js';
 import { SDK_METRIC_NAMES } from './exported-metric-names.js';
 import { loadYaml, PATHS, type Json } from './stack-files.js';
 
@@ -65,7 +66,16 @@ function contractMeter(service: string, url: string) {
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 600_000, exportTimeoutMillis: 10_000 });
   const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': service }), readers: [reader] });
   const m = provider.getMeter('footprint-otel', '0.1.0');
+  // The development channel's metrics, on their own scope as the bridge records them.
+  const dev = provider.getMeter('footprint-otel', '0.1.0', { schemaUrl: METRICS.invokeAgentDuration.schemaUrl });
+  const devHistogram = (spec: { name: string; unit: string; buckets: readonly number[] }) =>
+    dev.createHistogram(spec.name, { unit: spec.unit, advice: { explicitBucketBoundaries: [...spec.buckets] } });
   return {
+    agentDuration: devHistogram(METRICS.invokeAgentDuration),
+    inferenceCalls: devHistogram(METRICS.invokeAgentInferenceCalls),
+    toolCalls: devHistogram(METRICS.invokeAgentToolCalls),
+    toolDuration: devHistogram(METRICS.executeToolDuration),
+    workflowDuration: devHistogram(METRICS.workflowDuration),
     provider,
     exporter,
     tokens: m.createHistogram('gen_ai.client.token.usage', { unit: '{token}', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } }),
@@ -101,6 +111,13 @@ function run(s: ContractMeter, outcome: string, seconds: number) {
   const attrs = { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'desk', 'footprint.run.outcome': outcome };
   s.runs.add(1, attrs);
   s.runDuration.record(seconds, attrs);
+  // The run's one agent invocation (two model calls, one tool call) inside its one workflow.
+  const agent = { 'gen_ai.agent.name': 'Desk', 'footprint.agent': 'desk' };
+  s.agentDuration.record(seconds, outcome === 'error' ? { ...agent, 'error.type': 'timeout' } : agent);
+  s.inferenceCalls.record(2, agent);
+  s.toolCalls.record(1, agent);
+  s.toolDuration.record(0.02, { 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.type': 'function', ...agent });
+  s.workflowDuration.record(seconds, { 'gen_ai.workflow.name': 'front' });
 }
 
 /** What the bridge does at startup: every trip kind exists at 0. */
