@@ -3,11 +3,13 @@ import { parseArgs } from 'node:util';
 import { numberProblem } from '../runtime/index.js';
 
 export const USAGE = `Usage:
-  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--stream] [--mcp] [--no-color]
+  footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--stream] [--mcp] [--runaway] [--no-color]
       Run the support desk over a seeded ticket mix (12 tickets by default; --ticket runs one of
       your own): the waterfall of one run, then a summary; with --runs, a progress bar too.
       --stream streams every run: one ticket's answer is printed as it arrives, chunk by chunk,
       and the summary gives the p50 / p95 time to first chunk.
+      --runaway: the billing agent runs away inside its iteration cap (8 invoice look-ups per
+      model call, no loop guard trips): what the FootprintRunawayAgent alert is for (scripted models only).
       Telemetry goes to OTLP-JSON files under ./telemetry/ (files of its own per invocation,
       rotated at 64 MiB), or over OTLP once any of OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER,
       OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
@@ -35,7 +37,7 @@ export class CliError extends Error {
 
 export type Command =
   | { kind: 'help' }
-  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; stream: boolean; color: boolean; runsGiven: boolean; mcp: boolean }
+  | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; stream: boolean; runaway: boolean; color: boolean; runsGiven: boolean; mcp: boolean }
   | { kind: 'view'; path: string; trace?: string; trips: boolean; list: boolean; color: boolean };
 
 export function parseCommand(argv: string[], isTTY: boolean): Command {
@@ -51,6 +53,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
         seed: { type: 'string' },
         ticket: { type: 'string' },
         stream: { type: 'boolean', default: false },
+        runaway: { type: 'boolean', default: false },
         trace: { type: 'string' },
         trips: { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
@@ -73,6 +76,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
     }
     if (values.stream) throw new UsageError('--stream is a demo flag, not a view flag');
     if (values.mcp) throw new UsageError('--mcp is a demo flag, not a view flag');
+    if (values.runaway) throw new UsageError('--runaway is a demo flag, not a view flag');
     if (values.trace !== undefined && values.trace.trim() === '') throw new UsageError('--trace needs a trace id (or a prefix of one)');
     return { kind: 'view', path: rest[0]!, trace: values.trace, trips: values.trips, list: values.list, color };
   }
@@ -86,7 +90,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   const seed = count('seed', values.seed, 42, 2 ** 31 - 1, 0);
   if (values.ticket !== undefined && values.ticket.trim() === '') throw new UsageError('--ticket needs some text');
   if (values.ticket !== undefined && values.runs !== undefined) throw new UsageError('--ticket runs one ticket; drop --runs');
-  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, stream: values.stream, color, runsGiven: values.runs !== undefined, mcp: values.mcp };
+  return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, stream: values.stream, runaway: values.runaway, color, runsGiven: values.runs !== undefined, mcp: values.mcp };
 }
 
 const NUMERIC_FLAGS = ['--runs', '--concurrency', '--seed'];

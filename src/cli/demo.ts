@@ -38,6 +38,8 @@ export interface DemoOptions {
   write?: (text: string) => void;
   /** Serve lookup_invoice from an MCP server process (a second service in the same traces). */
   mcp?: boolean;
+  /** The billing agent runs away inside its iteration cap (scripted models only). */
+  runaway?: boolean;
   /** Show a progress bar (load mode). */
   progress: boolean;
   /** Fires on the first Ctrl-C / SIGTERM: start no more runs, wind down, flush, report. */
@@ -84,6 +86,8 @@ const DEMO_EXPORT_TIMEOUT_MS = 3_000;
 
 export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const notice = options.notice ?? (() => undefined);
+  // Before telemetry starts: a desk that cannot be built (--runaway on real models) starts nothing.
+  const models = deskModels(options.seed, process.env, { runaway: options.runaway === true, stream: options.stream });
   const telemetry = startTelemetry({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
     maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
@@ -92,7 +96,6 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     exportTimeoutMs: process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? undefined : DEMO_EXPORT_TIMEOUT_MS,
     handleExit: false,
   });
-  const models = deskModels(options.seed, process.env, { stream: options.stream });
   const invoices = options.mcp ? await (await import('./desk/mcpDesk.js')).connectDeskTools() : undefined;
   const desk = buildDesk(models, invoices?.tools(['lookup_invoice'])[0]);
   const summary = emptySummary();

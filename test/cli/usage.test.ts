@@ -29,6 +29,7 @@ const BAD: [string[], string][] = [
   [['view', 'no/such/dir'], 'no such file or directory: no/such/dir'],
   [['view', '.', '--runs', '3'], '--runs is a demo flag, not a view flag'],
   [['view', '.', '--stream'], '--stream is a demo flag, not a view flag'],
+  [['view', '.', '--runaway'], '--runaway is a demo flag, not a view flag'],
   [['--trace', 'abc'], '--trace is a view flag, not a demo flag'],
   [['demo', '--list'], '--list is a view flag, not a demo flag'],
   [['--ticket', 'hello', '--runs', '2'], '--ticket runs one ticket; drop --runs'],

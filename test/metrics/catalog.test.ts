@@ -15,6 +15,7 @@ import {
   prometheusLabel,
   prometheusSeries,
 } from '../../src/otel/metrics/index.js';
+import { GENAI_DEV_SCHEMA_URL, INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from '../../src/otel/encoding/index.js';
 import { SDK_METRICS } from '../stack/exported-metric-names.js';
 import { startMeter } from '../support/meter.js';
 
@@ -81,9 +82,16 @@ describe('instruments created by a run', () => {
   it('carry the unit, description and buckets of their catalog entry', async () => {
     await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm', id: 'a' }).build().run('hi');
     const c = await meter.collect();
-    expect(c.names()).toEqual(
-      ['footprint.llm.cost.usd', 'footprint.run.duration', 'footprint.runs', 'gen_ai.client.operation.duration', 'gen_ai.client.token.usage'],
-    );
+    expect(c.names()).toEqual([
+      'footprint.llm.cost.usd',
+      'footprint.run.duration',
+      'footprint.runs',
+      'gen_ai.client.operation.duration',
+      'gen_ai.client.token.usage',
+      'gen_ai.invoke_agent.duration',
+      'gen_ai.invoke_agent.inference_calls',
+      'gen_ai.invoke_agent.tool_calls',
+    ]);
     for (const name of c.names()) {
       const spec = METRIC_CATALOG.find((s) => s.name === name)!;
       const metric = c.metric(name)!;
@@ -93,5 +101,23 @@ describe('instruments created by a run', () => {
         for (const key of Object.keys(series.attributes)) expect(spec.attributes).toContain(key);
       }
     }
+  });
+
+  it('record each metric under the schema URL of the conventions its catalog entry follows (v1.41.0 unless it names the development channel)', async () => {
+    await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm', id: 'a' }).build().run('hi');
+    const { resourceMetrics } = await meter.reader.collect();
+    const bySchema: Record<string, string[]> = {};
+    for (const { scope, metrics } of resourceMetrics.scopeMetrics) {
+      expect([scope.name, scope.version]).toEqual([INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION]);
+      bySchema[String(scope.schemaUrl)] = metrics.map((m) => m.descriptor.name).sort();
+    }
+    const want: Record<string, string[]> = {};
+    for (const name of Object.values(bySchema).flat()) {
+      const spec = METRIC_CATALOG.find((s) => s.name === name)!;
+      (want[spec.schemaUrl ?? SEMCONV_SCHEMA_URL] ??= []).push(name);
+    }
+    expect(bySchema).toEqual(Object.fromEntries(Object.entries(want).map(([url, names]) => [url, names.sort()])));
+    expect(Object.keys(bySchema).sort()).toEqual([GENAI_DEV_SCHEMA_URL, SEMCONV_SCHEMA_URL].sort());
+    expect(GENAI_DEV_SCHEMA_URL).toBe('https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev');
   });
 });

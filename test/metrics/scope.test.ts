@@ -1,7 +1,8 @@
 /**
- * The meter the metrics instrument records into is scoped like the tracer: the bridge's name, its
- * package version, and the schema URL of the semantic conventions its gen_ai.* metrics follow
- * (issue 13 item 12), so a consumer can tell which conventions and which build a point comes from.
+ * The meters the metrics instrument records into are scoped like the tracer: the bridge's name, its
+ * package version, and the schema URL of the semantic conventions their gen_ai.* metrics follow
+ * (v1.41.0, and the GenAI development channel for the metrics merged since), so a consumer can tell
+ * which conventions and which build a point comes from.
  */
 import { readFileSync } from 'node:fs';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
@@ -22,11 +23,12 @@ describe('the meter scope', () => {
     await provider.shutdown();
   });
 
-  it('is the package name and version with the v1.41 schema URL', async () => {
+  it("is the package name and version with the v1.41 schema URL, and a second scope with the development channel's", async () => {
     await Agent.create({ provider: scripted({ replies: ['hi'] }), model: 'm', id: 'greeter' }).build().run('hello');
     const { resourceMetrics } = await reader.collect();
     expect(resourceMetrics.scopeMetrics.map((scope) => scope.scope)).toEqual([
       { name: 'footprint-otel', version: PACKAGE_VERSION, schemaUrl: 'https://opentelemetry.io/schemas/1.41.0' },
+      { name: 'footprint-otel', version: PACKAGE_VERSION, schemaUrl: 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev' },
     ]);
   });
 

@@ -103,4 +103,33 @@ describe('the v1.41 conformance checker', () => {
       ].sort(),
     );
   });
+
+  it('judges the metrics merged since v1.41 by the pinned development model: its units, buckets, requirement levels and schema URL', async () => {
+    const DEV = 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev';
+    const dev = metrics.getMeterProvider().getMeter('dev', '1.0.0', { schemaUrl: DEV });
+    dev
+      .createHistogram('gen_ai.invoke_agent.tool_calls', { unit: '{call}', advice: { explicitBucketBoundaries: [1, 2, 4, 8, 16, 32, 64, 128] } })
+      .record(3, { 'gen_ai.agent.name': 'A' });
+    dev.createHistogram('gen_ai.execute_tool.duration', { unit: 's', advice: { explicitBucketBoundaries: [1] } }).record(0.1, { 'gen_ai.tool.type': 'function' });
+    // A development-channel metric on a v1.41 scope, beside a v1.41 one: the scope cannot name both.
+    const mixed = metrics.getMeterProvider().getMeter('mixed', '1.0.0', { schemaUrl: 'https://opentelemetry.io/schemas/1.41.0' });
+    mixed
+      .createHistogram('gen_ai.workflow.duration', { unit: 's', advice: { explicitBucketBoundaries: [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200] } })
+      .record(2, { 'gen_ai.workflow.name': 'desk' });
+    mixed.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92] } }).record(0.5, CHAT);
+    const available = (metric: string): readonly string[] =>
+      metric === 'gen_ai.client.operation.duration' ? ['gen_ai.request.model'] : ['gen_ai.agent.name', 'gen_ai.tool.type', 'gen_ai.workflow.name'];
+    const lines = checkTelemetry({ spans: [], availableOnSpan: () => [], metrics: await telemetry.collectMetrics(), availableOnPoint: available });
+    const tool = 'metric gen_ai.execute_tool.duration {"gen_ai.tool.type":"function"}';
+    expect(lines).toEqual(
+      [
+        'meter scope "mixed" · mixes metrics of several conventions (https://opentelemetry.io/schemas/1.41.0, https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev)',
+        'metric gen_ai.invoke_agent.tool_calls · unit must be {tool_call}, is {call}',
+        'metric gen_ai.invoke_agent.tool_calls · value type must be int',
+        `${tool} · bucket boundaries must be [0.01,0.02,0.04,0.08,0.16,0.32,0.64,1.28,2.56,5.12,10.24,20.48,40.96,81.92]`,
+        `${tool} · gen_ai.agent.name · missing: conditionally required and the data exists`,
+        `${tool} · gen_ai.tool.name · missing: required`,
+      ].sort(),
+    );
+  });
 });

@@ -4,7 +4,9 @@
 // same Prometheus evaluates the SHIPPED rule file on that data and notifies an Alertmanager running
 // the SHIPPED routing tree, whose webhook must receive the ping-pong and rejected-cap alerts of the
 // tripping service, and nothing for the clean service. (test/stack/real-stack.test.ts does the same
-// through the collector with the demo; this one pins exact values on a hand-made run.)
+// through the collector with the demo; this one pins exact values on a hand-made run.) Then the
+// demo itself sends its metrics straight to the same Prometheus: `demo --runaway` fires
+// FootprintRunawayAgent for its billing agent only, ticketed; the same load without the flag does not.
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
@@ -23,6 +25,8 @@ import {
   type Prometheus,
   type WebhookReceiver,
 } from '../support/backends.js';
+import { METRICS } from '../../src/otel/metrics/index.js';
+import { runDemo } from '../support/stack/clients.js';
 import { SDK_METRIC_NAMES } from './exported-metric-names.js';
 import { loadYaml, PATHS, type Json } from './stack-files.js';
 
@@ -65,7 +69,16 @@ function contractMeter(service: string, url: string) {
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 600_000, exportTimeoutMillis: 10_000 });
   const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': service }), readers: [reader] });
   const m = provider.getMeter('footprint-otel', '0.1.0');
+  // The development channel's metrics, on their own scope as the bridge records them.
+  const dev = provider.getMeter('footprint-otel', '0.1.0', { schemaUrl: METRICS.invokeAgentDuration.schemaUrl });
+  const devHistogram = (spec: { name: string; unit: string; buckets: readonly number[] }) =>
+    dev.createHistogram(spec.name, { unit: spec.unit, advice: { explicitBucketBoundaries: [...spec.buckets] } });
   return {
+    agentDuration: devHistogram(METRICS.invokeAgentDuration),
+    inferenceCalls: devHistogram(METRICS.invokeAgentInferenceCalls),
+    toolCalls: devHistogram(METRICS.invokeAgentToolCalls),
+    toolDuration: devHistogram(METRICS.executeToolDuration),
+    workflowDuration: devHistogram(METRICS.workflowDuration),
     provider,
     exporter,
     tokens: m.createHistogram('gen_ai.client.token.usage', { unit: '{token}', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } }),
@@ -101,6 +114,13 @@ function run(s: ContractMeter, outcome: string, seconds: number) {
   const attrs = { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'desk', 'footprint.run.outcome': outcome };
   s.runs.add(1, attrs);
   s.runDuration.record(seconds, attrs);
+  // The run's one agent invocation (two model calls, one tool call) inside its one workflow.
+  const agent = { 'gen_ai.agent.name': 'Desk', 'footprint.agent': 'desk' };
+  s.agentDuration.record(seconds, outcome === 'error' ? { ...agent, 'error.type': 'timeout' } : agent);
+  s.inferenceCalls.record(2, agent);
+  s.toolCalls.record(1, agent);
+  s.toolDuration.record(0.02, { 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.type': 'function', ...agent });
+  s.workflowDuration.record(seconds, { 'gen_ai.workflow.name': 'front' });
 }
 
 /** What the bridge does at startup: every trip kind exists at 0. */
@@ -256,4 +276,36 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     expect(sink!.alerts().filter((a) => a.labels.service_name === CLEAN)).toEqual([]);
     // Bounds, not timings: the real-stack suites run beside this one on 2 cores.
   }, 150_000);
+
+  it("fires FootprintRunawayAgent for the runaway demo's billing agent only, on the ticket route; the same load without --runaway stays silent", async () => {
+    const RUNAWAY = 'footprint-e2e-runaway';
+    const CALM = 'footprint-e2e-calm';
+    const metricsOnly = (service: string) => ({
+      OTEL_SERVICE_NAME: service,
+      OTEL_TRACES_EXPORTER: 'none',
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: prom!.otlpMetricsUrl,
+      OTEL_METRIC_EXPORT_INTERVAL: '1000',
+    });
+    const args = ['--runs', '30', '--concurrency', '4', '--seed', '9'];
+    const [runaway, calm] = await Promise.all([
+      runDemo({ args: [...args, '--runaway'], env: metricsOnly(RUNAWAY) }),
+      runDemo({ args, env: metricsOnly(CALM) }),
+    ]);
+    expect([runaway.exitCode, calm.exitCode]).toEqual([0, 0]);
+    const alert = await sink!.waitForAlert((a) => a.labels.alertname === 'FootprintRunawayAgent' && a.status === 'firing', { timeoutMs: 90_000 });
+    expect([alert.path, alert.labels]).toEqual([
+      '/alertmanager/ticket',
+      { alertname: 'FootprintRunawayAgent', service_name: RUNAWAY, footprint_agent: 'billing', severity: 'warning', team: 'agents' },
+    ]);
+    // Every billing invocation made 24 tool calls, in the (16, 32] bucket: p95 interpolates to 31.2.
+    expect(alert.annotations.summary).toBe(`Agent billing runs away: p95 31 tool calls per invocation (${RUNAWAY})`);
+    const p95 = await prom!.query(
+      `histogram_quantile(0.95, sum by (service_name, footprint_agent, le) (increase(gen_ai_invoke_agent_tool_calls_bucket{service_name=~"${RUNAWAY}|${CALM}"}[15m])))`,
+    );
+    const byAgent = Object.fromEntries(p95.map((r) => [`${r.metric.service_name}/${r.metric.footprint_agent}`, Number(r.value[1])]));
+    expect(byAgent[`${RUNAWAY}/billing`]).toBeCloseTo(31.2, 4);
+    expect(Object.entries(byAgent).filter(([, v]) => v > 8).map(([k]) => k)).toEqual([`${RUNAWAY}/billing`]);
+    expect((await prom!.alerts()).filter((a) => a.labels.alertname === 'FootprintRunawayAgent').map((a) => a.labels.service_name)).toEqual([RUNAWAY]);
+    expect(sink!.alerts().filter((a) => a.labels.alertname === 'FootprintRunawayAgent' && a.labels.service_name === CALM)).toEqual([]);
+  }, 180_000);
 });

@@ -114,6 +114,18 @@ describe('docker-compose.yml', () => {
     ]);
   });
 
+  it("keeps Jaeger's Badger store on a named volume, with the retention knob passed through", () => {
+    const jaegerConfig = loadYaml(PATHS.jaeger);
+    const store = jaegerConfig.extensions.jaeger_storage.backends[jaegerConfig.exporters.jaeger_storage_exporter.trace_storage].badger;
+    const volume = (services.jaeger.volumes as string[]).map(parseVolume).find((v: { bind: boolean }) => !v.bind);
+    expect(volume).toMatchObject({ source: 'jaeger-data', target: '/tmp' });
+    for (const dir of [store.directories.keys, store.directories.values]) expect(String(dir).startsWith(`${volume!.target}/`), dir).toBe(true);
+    expect(services.jaeger.environment).toEqual({ FOOTPRINT_TRACE_RETENTION: '${FOOTPRINT_TRACE_RETENTION:-168h}' });
+    // The same default in the file, for Jaeger started outside compose.
+    expect(store.ttl.spans).toBe('${env:FOOTPRINT_TRACE_RETENTION:-168h}');
+    expect(readText(PATHS.compose)).toMatch(/#.*FOOTPRINT_TRACE_RETENTION/); // documented
+  });
+
   it('exposes the collector OTLP ports and the UIs on the host', () => {
     const ports = Object.values(services).flatMap((s) => (s.ports ?? []).map((p: string) => p.split(':')[0]));
     for (const p of ['4317', '4318', '16686', '9090', '9093', '3000']) expect(ports).toContain(p);

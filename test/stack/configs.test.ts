@@ -156,10 +156,21 @@ describe('alertmanager + alert-sink', () => {
 
 describe('jaeger config', () => {
   const j = loadYaml(PATHS.jaeger);
-  it('stores traces in memory, receives OTLP, and reads span metrics from Prometheus for the Monitor tab', () => {
+  it('stores traces in a persistent Badger store with a retention, receives OTLP, and reads span metrics from Prometheus for the Monitor tab', () => {
     expect(hostFileFor('jaeger', '/etc/jaeger/config.yaml')).toBe(PATHS.jaeger);
     expect(j.service.extensions).toEqual(expect.arrayContaining(['jaeger_storage', 'jaeger_query', 'healthcheckv2']));
     expect(j.extensions.jaeger_query.storage.traces).toBe(j.exporters.jaeger_storage_exporter.trace_storage);
+    // One trace backend, Badger, written to disk (its default is an ephemeral temp folder).
+    expect(j.extensions.jaeger_storage.backends).toEqual({
+      [j.exporters.jaeger_storage_exporter.trace_storage]: {
+        badger: {
+          directories: { keys: '/tmp/jaeger/keys', values: '/tmp/jaeger/values' },
+          ephemeral: false,
+          ttl: { spans: '${env:FOOTPRINT_TRACE_RETENTION:-168h}' },
+          maintenance_interval: '5m',
+        },
+      },
+    });
     const prom = j.extensions.jaeger_storage.metric_backends[j.extensions.jaeger_query.storage.metrics].prometheus;
     expect(prom).toMatchObject({ endpoint: 'http://prometheus:9090', metric_namespace: 'traces_span_metrics', latency_unit: 's' });
     expect(j.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');

@@ -46,6 +46,14 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s (streamed calls only)
   ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
   ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
+  // The conventions' development channel (a second meter scope): gen_ai.invoke_agent.duration (s),
+  // .inference_calls {inference_call} and .tool_calls {tool_call}, gen_ai.execute_tool.duration (s),
+  // gen_ai.workflow.duration (s); error.type only on failed ones.
+  ...histogram('gen_ai_invoke_agent_duration_seconds', ['gen_ai_agent_name', 'footprint_agent', 'error_type']),
+  ...histogram('gen_ai_invoke_agent_inference_calls', ['gen_ai_agent_name', 'footprint_agent']),
+  ...histogram('gen_ai_invoke_agent_tool_calls', ['gen_ai_agent_name', 'footprint_agent']),
+  ...histogram('gen_ai_execute_tool_duration_seconds', ['gen_ai_tool_name', 'gen_ai_tool_type', 'gen_ai_agent_name', 'footprint_agent', 'error_type']),
+  ...histogram('gen_ai_workflow_duration_seconds', ['gen_ai_workflow_name', 'error_type']),
   // footprint.llm.cost.usd, counter {USD}
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}

@@ -37,6 +37,7 @@ describe('Grafana alert provisioning', () => {
       'FootprintLLMErrorRate',
       'FootprintPingPongTrip',
       'FootprintRejectedCapTrips',
+      'FootprintRunawayAgent',
       'FootprintSpendSpikeByRoute',
     ]);
   });

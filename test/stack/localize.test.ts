@@ -154,6 +154,27 @@ describe("prepareService: compose's command, mounts and environment, localized",
     }
   });
 
+  it('jaeger: its config copy localized, the Badger folders on its own data volume, the retention default', () => {
+    const dir = work();
+    try {
+      const saved = process.env.FOOTPRINT_TRACE_RETENTION;
+      delete process.env.FOOTPRINT_TRACE_RETENTION;
+      const prepared = prepareService('jaeger', PORTS, dir);
+      if (saved !== undefined) process.env.FOOTPRINT_TRACE_RETENTION = saved;
+      expect(prepared.args).toEqual([`--config=${dir}/config.yaml`]);
+      expect(prepared.env).toEqual({ FOOTPRINT_TRACE_RETENTION: '168h' });
+      const config = YAML.parse(readFileSync(path.join(dir, 'config.yaml'), 'utf8'));
+      expect(config.extensions.jaeger_storage.backends.badgerstore.badger).toEqual({
+        directories: { keys: `${dir}/jaeger-data/jaeger/keys`, values: `${dir}/jaeger-data/jaeger/values` },
+        ephemeral: false,
+        ttl: { spans: '${env:FOOTPRINT_TRACE_RETENTION:-168h}' },
+        maintenance_interval: '5m',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('alertmanager: webhooks point at the alert-sink port, its storage in its own data volume', () => {
     const dir = work();
     try {

@@ -44,8 +44,8 @@ describe('the PromQL linter itself', () => {
 describe('shipped PromQL', () => {
   it('covers every place that ships queries', () => {
     expect(dashboardQueries().length).toBeGreaterThan(40);
-    expect(ruleQueries().map((q) => q.where)).toHaveLength(5);
-    expect(grafanaAlertQueries()).toHaveLength(5);
+    expect(ruleQueries().map((q) => q.where)).toHaveLength(6);
+    expect(grafanaAlertQueries()).toHaveLength(6);
     expect(datasourceQueries().map((q) => q.where)).toEqual([
       'datasource Jaeger tracesToMetrics "LLM cost per hour (this route)"',
       'datasource Jaeger tracesToMetrics "p95 span latency (span metrics)"',

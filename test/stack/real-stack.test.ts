@@ -27,6 +27,9 @@ const REPLAY_RUNS = 40;
 const LOAD = ['--runs', '400', '--concurrency', '8', '--seed', '7'];
 /** One ticket the desk answers from billing without any loop: a clean load. */
 const CLEAN_TICKET = ['--ticket', 'Please send me a copy of my last invoice'];
+/** The demo's runaway billing agent (demo --runaway): 24 tool calls per invocation, no loop guard trips. */
+const RUNAWAY_SERVICE = 'footprint-stack-runaway';
+const RUNAWAY = ['--runaway', '--runs', '40', '--concurrency', '8', '--seed', '9'];
 
 const collectorConfig = loadYaml(PATHS.collector);
 const DECISION_WAIT_MS = durationSeconds(collectorConfig.processors.tail_sampling.decision_wait) * 1000;
@@ -90,6 +93,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
   let tap: OtlpTap;
   let load: DemoRun;
   let clean: DemoRun;
+  let runaway: DemoRun;
   let replayExit: number | null;
   let recipe: DemoRun;
   let sent: TappedTrace[];
@@ -100,6 +104,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     tap = await startOtlpTap(() => stack.otlpUrl);
     load = await runDemo({ args: LOAD, env: demoEnv(SERVICE, tap.url) });
     clean = await runDemo({ args: CLEAN_TICKET, env: demoEnv(CLEAN_SERVICE, tap.url) });
+    runaway = await runDemo({ args: RUNAWAY, env: demoEnv(RUNAWAY_SERVICE, tap.url) });
     replayExit = await recordOfflineAndReplay(tap.url);
     // No OTEL_METRIC_EXPORT_INTERVAL (so the SDK's 60 s: one export, at exit) and no service name.
     recipe = await runDemo({ args: RECIPE.args, env: { OTEL_EXPORTER_OTLP_ENDPOINT: stack.otlpUrl, OTEL_METRIC_EXPORT_INTERVAL: '' } });
@@ -333,6 +338,35 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     expect(inAlertmanager.filter((a) => a.labels.service_name === CLEAN_SERVICE)).toEqual([]);
     expect((await stack.sinkAlerts()).filter((a) => a.labels.service_name === CLEAN_SERVICE)).toEqual([]);
   }, 120_000);
+
+  it('fires FootprintRunawayAgent for the runaway billing agent only, ticketed through Alertmanager; silent on the tripping load and the clean one', async () => {
+    expect(runaway.exitCode).toBe(0);
+    expect(runaway.summary.runs).toBe(40);
+    const delivered = await waitFor(
+      async () => {
+        const mine = (await stack.sinkAlerts()).filter((a) => a.labels.alertname === 'FootprintRunawayAgent' && a.status === 'firing');
+        return mine.length > 0 ? mine : undefined;
+      },
+      { what: 'FootprintRunawayAgent posted to the alert-sink', timeoutMs: 120_000, intervalMs: 2_000 },
+    );
+    // One group per alert and service (severity warning: the ticket route, grouped by alertname and service).
+    expect(delivered.map((a) => [a.path, a.labels.service_name, a.labels.footprint_agent, a.labels.severity])).toEqual([
+      ['/alertmanager/ticket', RUNAWAY_SERVICE, 'billing', 'warning'],
+    ]);
+    const firing = await stack.prometheus.get<{ data: { alerts: Array<{ labels: Record<string, string>; state: string; value: string }> } }>('/api/v1/alerts');
+    const runawayAlerts = firing.data.alerts.filter((a) => a.labels.alertname === 'FootprintRunawayAgent');
+    expect(runawayAlerts.map((a) => [a.labels.service_name, a.labels.footprint_agent, a.state])).toEqual([[RUNAWAY_SERVICE, 'billing', 'firing']]);
+    // Every billing invocation made 24 tool calls (bucket (16, 32]): the p95 interpolates to 31.2.
+    expect(Number(runawayAlerts[0]!.value)).toBeCloseTo(31.2, 4);
+    // The load that trips loop guards (its tech agent at most 8 tool calls per invocation) and the clean ticket: nothing.
+    const p95 = await stack.prometheus.query(
+      `histogram_quantile(0.95, sum by (service_name, footprint_agent, le) (increase(gen_ai_invoke_agent_tool_calls_bucket{service_name=~"${SERVICE}|${CLEAN_SERVICE}"}[15m])))`,
+    );
+    expect(p95.filter((r) => Number(r.value[1]) > 8)).toEqual([]);
+    expect(p95.map((r) => `${r.metric.service_name}/${r.metric.footprint_agent}`).sort()).toEqual(
+      [`${CLEAN_SERVICE}/billing`, `${CLEAN_SERVICE}/router`, `${SERVICE}/billing`, `${SERVICE}/router`, `${SERVICE}/tech`].sort(),
+    );
+  }, 150_000);
 
   it('links span-metric exemplars to traces: each is a trace the app sent, and those kept open in Jaeger', async () => {
     const end = Date.now() / 1000;

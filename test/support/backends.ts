@@ -224,8 +224,8 @@ export interface Program {
   logs(): string;
   /** Exit code or signal once it exited, else undefined. */
   exitStatus(): number | string | null | undefined;
-  /** SIGTERM, then SIGKILL after 5 s; resolves when it exited. */
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs` (default 5 s); resolves when it exited. */
+  stop(graceMs?: number): Promise<void>;
   /** SIGKILL at once (a crash, for fault tests); resolves when it exited. */
   kill(): Promise<void>;
 }
@@ -255,10 +255,10 @@ export async function startProgram(spec: ProgramSpec): Promise<Program> {
       resolve();
     });
   });
-  const end = async (signal: NodeJS.Signals) => {
+  const end = async (signal: NodeJS.Signals, graceMs = 5_000) => {
     if (exited !== undefined) return;
     child.kill(signal);
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exitPromise;
     clearTimeout(killer);
   };
@@ -266,7 +266,7 @@ export async function startProgram(spec: ProgramSpec): Promise<Program> {
     name: spec.name,
     logs: () => lines.join('\n'),
     exitStatus: () => exited,
-    stop: () => end('SIGTERM'),
+    stop: (graceMs) => end('SIGTERM', graceMs),
     kill: () => end('SIGKILL'),
   };
   try {

@@ -36,6 +36,8 @@ export interface Collection {
 
 export interface MeterHarness {
   provider: MeterProvider;
+  /** The reader itself, for tests that read the export as scopes (schema URLs) rather than by name. */
+  reader: MetricReader;
   collect(): Promise<Collection>;
   shutdown(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export function startMeter(options: { global?: boolean } = {}): MeterHarness {
   if (options.global !== false) metrics.setGlobalMeterProvider(provider);
   return {
     provider,
+    reader,
     async collect() {
       const { resourceMetrics, errors } = await reader.collect();
       if (errors.length > 0) throw new AggregateError(errors, 'metric collection failed');

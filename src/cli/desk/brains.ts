@@ -40,11 +40,23 @@ export function withUsage(seed: number, ctx: BrainContext, salt: string, reply: 
 
 const serviceOf = (text: string) => /The (\w+) service|with (\w+)|, (\w+) double/.exec(text)?.slice(1).find(Boolean) ?? 'search';
 
-export function billingBrain(seed: number) {
+/**
+ * A runaway billing agent (demo --runaway) looks the invoice up this many times per model call, for
+ * RUNAWAY_STEPS calls, then answers: 24 tool calls in 4 model calls, inside its iteration cap of 4, and
+ * nothing a loop guard watches (no skill graph), so only the per-invocation tool-call count shows it.
+ */
+export const RUNAWAY_LOOKUPS_PER_CALL = 8;
+export const RUNAWAY_STEPS = 3;
+
+export function billingBrain(seed: number, options: { runaway?: boolean } = {}) {
   return (request: LLMRequest): ScriptedReply => {
     const ctx = readContext(request);
     const invoice = /INV-\d+/.exec(ctx.text)?.[0] ?? 'INV-0000';
-    if (ctx.step === 0) return withUsage(seed, ctx, 'billing', { toolCalls: [{ name: 'lookup_invoice', args: { id: invoice } }] });
+    const lookup = { name: 'lookup_invoice', args: { id: invoice } };
+    if (options.runaway && ctx.step < RUNAWAY_STEPS) {
+      return withUsage(seed, ctx, 'billing', { toolCalls: Array.from({ length: RUNAWAY_LOOKUPS_PER_CALL }, () => lookup) });
+    }
+    if (ctx.step === 0) return withUsage(seed, ctx, 'billing', { toolCalls: [lookup] });
     const found = ctx.lastTool?.content.includes('"found":true');
     const twice = ctx.lastTool?.content.includes('"payments":2');
     const content = !found

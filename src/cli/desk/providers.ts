@@ -5,6 +5,7 @@
  * brains reply in chunks.
  */
 import { anthropic, openaiCompatible, scripted, type LLMProvider } from '../../index.js';
+import { CliError } from '../args.js';
 import { billingBrain, routerBrain, seniorBrain, techBrain } from './brains.js';
 
 export interface DeskModels {
@@ -21,7 +22,6 @@ export interface DeskModels {
  * run that completes its replies in one piece keeps its timing.
  */
 export const STREAMED_REPLIES = { chunkChars: 4, chunkDelayMs: 6 } as const;
-
 
 type Brain = ReturnType<typeof routerBrain>;
 
@@ -53,7 +53,23 @@ function fromTheEventLoop(turns: EventLoopTurns, brain: Brain): (request: Parame
   return (request) => turns.next().then(() => brain(request));
 }
 
-export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, options: { stream?: boolean } = {}): DeskModels {
+export interface DeskOptions {
+  /** The scripted billing brain runs away inside its iteration cap (billingBrain). */
+  runaway?: boolean;
+  /** The scripted brains reply in chunks (STREAMED_REPLIES), for --stream. */
+  stream?: boolean;
+}
+
+/** --runaway scripts a model's behaviour; a real model cannot be told to run away. */
+export class RunawayNeedsScriptedModels extends CliError {
+  constructor() {
+    super('--runaway runs on the scripted models only: unset OPENAI_API_KEY, OPENAI_BASE_URL and ANTHROPIC_API_KEY');
+  }
+}
+
+export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, options: DeskOptions = {}): DeskModels {
+  const real = Boolean(env.OPENAI_API_KEY || env.OPENAI_BASE_URL || env.ANTHROPIC_API_KEY);
+  if (real && options.runaway) throw new RunawayNeedsScriptedModels();
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
     const provider = openaiCompatible({
       baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
@@ -81,7 +97,7 @@ export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, o
   return {
     mode: 'scripted',
     router: { provider: openai(routerBrain(seed)), model: 'gpt-4o-mini' },
-    billing: { provider: openai(billingBrain(seed)), model: 'gpt-4o-mini' },
+    billing: { provider: openai(billingBrain(seed, { runaway: options.runaway === true })), model: 'gpt-4o-mini' },
     tech: { provider: claude(techBrain(seed)), model: 'claude-haiku-4-5' },
     senior: { provider: claude(seniorBrain(seed)), model: 'claude-sonnet-4-5' },
   };

@@ -9,6 +9,14 @@
 export const SEMCONV_VERSION = '1.41.0';
 export const SEMCONV_SCHEMA_URL = `https://opentelemetry.io/schemas/${SEMCONV_VERSION}`;
 
+/**
+ * The GenAI conventions' development channel (open-telemetry/semantic-conventions-genai, pinned in
+ * test/fixtures/semconv-genai-dev-fe5608e): the agent, tool and workflow metrics merged after v1.41
+ * follow it, and are recorded under a meter scope with its schema URL (the model's manifest.yaml).
+ */
+export const GENAI_DEV_VERSION = '1.42.0-dev';
+export const GENAI_DEV_SCHEMA_URL = `https://opentelemetry.io/schemas/gen-ai-dev/${GENAI_DEV_VERSION}`;
+
 /** The instrumentation scope every span of the bridge is created under. */
 export const INSTRUMENTATION_NAME = 'footprint-otel';
 export const INSTRUMENTATION_VERSION = '0.1.0';

@@ -4,6 +4,7 @@
  * created from these entries, the metric reference (docs/reference.md) is generated from them, and the
  * dashboards test checks every queried name against them, so a rename cannot drift silently.
  */
+import { GENAI_DEV_SCHEMA_URL } from '../encoding/index.js';
 import { ATTR } from './metricAttributes.js';
 
 export interface MetricSpec {
@@ -17,6 +18,11 @@ export interface MetricSpec {
   readonly attributes: readonly string[];
   /** Explicit bucket boundaries (histograms), given to the SDK as advice. */
   readonly buckets?: readonly number[];
+  /**
+   * The conventions a gen_ai.* metric follows, as the schema URL of the meter scope it is recorded
+   * under; absent: semantic conventions v1.41.0 (SEMCONV_SCHEMA_URL), like every footprint.* metric.
+   */
+  readonly schemaUrl?: string;
 }
 
 /** OTel GenAI semconv bucket advice for gen_ai.client.token.usage. */
@@ -36,6 +42,13 @@ export const RUN_DURATION_BUCKETS = [
 
 /** The GenAI conventions' bucket advice for mcp.client/server.operation.duration (seconds). */
 export const MCP_DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300] as const;
+// The development channel's advice (docs/gen-ai/gen-ai-metrics.md of the pinned genai model).
+/** gen_ai.invoke_agent.duration (seconds): 0.1 s doubling to 409.6 s. */
+export const INVOKE_AGENT_DURATION_BUCKETS = [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4, 204.8, 409.6] as const;
+/** gen_ai.workflow.duration (seconds): 1 s to 2 h. */
+export const WORKFLOW_DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200] as const;
+/** gen_ai.invoke_agent.inference_calls and .tool_calls: calls per invocation, 1 doubling to 128. */
+export const CALLS_PER_INVOCATION_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128] as const;
 
 const LLM = [ATTR.operation, ATTR.provider, ATTR.model, ATTR.agent, ATTR.skill, ATTR.route] as const;
 /**
@@ -126,6 +139,58 @@ export const METRICS = {
     valueType: 'int',
     description: 'read_skill requests refused (target not reachable), by agent and current skill.',
     attributes: [ATTR.agent, ATTR.skill],
+  },
+  // ── the conventions' development channel: one agent invocation, one tool call, one workflow ──
+  invokeAgentDuration: {
+    name: 'gen_ai.invoke_agent.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Duration of each agent invocation (an agent turn, a router step), from turn start to its end or failure; failed ones carry error.type.',
+    attributes: [ATTR.agentName, ATTR.agent, ATTR.errorType],
+    buckets: INVOKE_AGENT_DURATION_BUCKETS,
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
+  },
+  invokeAgentInferenceCalls: {
+    name: 'gen_ai.invoke_agent.inference_calls',
+    kind: 'histogram',
+    unit: '{inference_call}',
+    valueType: 'int',
+    description: 'Model calls one agent invocation made itself (failed ones included, nested agents not), one record per invocation.',
+    attributes: [ATTR.agentName, ATTR.agent],
+    buckets: CALLS_PER_INVOCATION_BUCKETS,
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
+  },
+  invokeAgentToolCalls: {
+    name: 'gen_ai.invoke_agent.tool_calls',
+    kind: 'histogram',
+    unit: '{tool_call}',
+    valueType: 'int',
+    description: 'Tool calls one agent invocation made itself (failed ones included, nested agents not), one record per invocation.',
+    attributes: [ATTR.agentName, ATTR.agent],
+    buckets: CALLS_PER_INVOCATION_BUCKETS,
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
+  },
+  executeToolDuration: {
+    name: 'gen_ai.execute_tool.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Duration of each tool call; failed calls (error, invalid arguments, unknown tool) carry error.type.',
+    attributes: [ATTR.toolName, ATTR.toolType, ATTR.agentName, ATTR.agent, ATTR.errorType],
+    // The model advises the model-call duration's boundaries for tool calls too.
+    buckets: DURATION_BUCKETS,
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
+  },
+  workflowDuration: {
+    name: 'gen_ai.workflow.duration',
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Duration of each composition run (Sequence, Parallel, Conditional, Loop, swarm), by its id; failed ones carry error.type.',
+    attributes: [ATTR.workflowName, ATTR.errorType],
+    buckets: WORKFLOW_DURATION_BUCKETS,
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
   },
   runs: {
     name: 'footprint.runs',

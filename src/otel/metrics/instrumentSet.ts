@@ -32,6 +32,11 @@ export interface RunInstruments {
   operationDuration: Histogram;
   timeToFirstChunk: Histogram;
   timePerOutputChunk: Histogram;
+  invokeAgentDuration: Histogram;
+  invokeAgentInferenceCalls: Histogram;
+  invokeAgentToolCalls: Histogram;
+  executeToolDuration: Histogram;
+  workflowDuration: Histogram;
   llmCost: Counter;
   routeDecisions: Counter;
   routeTrips: Counter;
@@ -41,18 +46,31 @@ export interface RunInstruments {
   runDuration: Histogram;
 }
 
-export function createRunInstruments(meter: Meter): RunInstruments {
+/**
+ * The meter of the scope a catalog entry is recorded under: one per conventions schema URL (its
+ * schemaUrl, else v1.41.0), so a consumer reads from each metric's scope which conventions it follows.
+ */
+export type MeterForSchema = (schemaUrl: string | undefined) => Meter;
+
+export function createRunInstruments(meterFor: MeterForSchema): RunInstruments {
+  const histogram = (spec: HistogramSpec) => createHistogram(meterFor(spec.schemaUrl), spec);
+  const counter = (spec: CounterSpec) => createCounter(meterFor(spec.schemaUrl), spec);
   return {
-    tokenUsage: createHistogram(meter, METRICS.tokenUsage),
-    operationDuration: createHistogram(meter, METRICS.operationDuration),
-    timeToFirstChunk: createHistogram(meter, METRICS.timeToFirstChunk),
-    timePerOutputChunk: createHistogram(meter, METRICS.timePerOutputChunk),
-    llmCost: createCounter(meter, METRICS.llmCost),
-    routeDecisions: createCounter(meter, METRICS.routeDecisions),
-    routeTrips: createCounter(meter, METRICS.routeTrips),
-    skillEscalations: createCounter(meter, METRICS.skillEscalations),
-    skillRejections: createCounter(meter, METRICS.skillRejections),
-    runs: createCounter(meter, METRICS.runs),
-    runDuration: createHistogram(meter, METRICS.runDuration),
+    tokenUsage: histogram(METRICS.tokenUsage),
+    operationDuration: histogram(METRICS.operationDuration),
+    timeToFirstChunk: histogram(METRICS.timeToFirstChunk),
+    timePerOutputChunk: histogram(METRICS.timePerOutputChunk),
+    invokeAgentDuration: histogram(METRICS.invokeAgentDuration),
+    invokeAgentInferenceCalls: histogram(METRICS.invokeAgentInferenceCalls),
+    invokeAgentToolCalls: histogram(METRICS.invokeAgentToolCalls),
+    executeToolDuration: histogram(METRICS.executeToolDuration),
+    workflowDuration: histogram(METRICS.workflowDuration),
+    llmCost: counter(METRICS.llmCost),
+    routeDecisions: counter(METRICS.routeDecisions),
+    routeTrips: counter(METRICS.routeTrips),
+    skillEscalations: counter(METRICS.skillEscalations),
+    skillRejections: counter(METRICS.skillRejections),
+    runs: counter(METRICS.runs),
+    runDuration: histogram(METRICS.runDuration),
   };
 }

@@ -7,13 +7,16 @@
 import { createNoopMeter, metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
 import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from '../encoding/index.js';
-import { createRunInstruments, type RunInstruments } from './instrumentSet.js';
+import { createRunInstruments, type MeterForSchema, type RunInstruments } from './instrumentSet.js';
 import { recordRun } from './runRecorder.js';
 import { ResponseModels } from './outsideValues.js';
 import { TripSeries } from './tripSeries.js';
 
 export const METRICS_INSTRUMENT_ID = 'footprint-otel.metrics';
-/** The meter's scope: the bridge's name and version, and the conventions its gen_ai.* metrics follow. */
+/**
+ * The meters' scope: the bridge's name and version, and the conventions its gen_ai.* metrics follow
+ * (v1.41.0; the development channel's metrics on a second scope with that channel's schema URL).
+ */
 export const METER_NAME = INSTRUMENTATION_NAME;
 
 export interface MetricsInstrumentOptions {
@@ -31,10 +34,11 @@ const NoopMeter = createNoopMeter().constructor;
 
 export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunInstrument {
   const states = new WeakMap<Meter, MeterState>();
-  const stateFor = (meter: Meter): MeterState => {
+  const stateFor = (provider: MeterProvider, meter: Meter): MeterState => {
     let state = states.get(meter);
     if (!state) {
-      const instruments = createRunInstruments(meter);
+      const meterFor: MeterForSchema = (schemaUrl) => (schemaUrl === undefined ? meter : scopedMeter(provider, schemaUrl));
+      const instruments = createRunInstruments(meterFor);
       state = { instruments, trips: new TripSeries(instruments.routeTrips), responseModels: new ResponseModels() };
       states.set(meter, state);
     }
@@ -43,12 +47,16 @@ export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunIn
   return {
     id: METRICS_INSTRUMENT_ID,
     start(run: RunStart): RunSession | undefined {
-      const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(METER_NAME, INSTRUMENTATION_VERSION, {
-        schemaUrl: SEMCONV_SCHEMA_URL,
-      });
+      const provider = options.meterProvider ?? metrics.getMeterProvider();
+      const meter = scopedMeter(provider, SEMCONV_SCHEMA_URL);
       if (meter instanceof NoopMeter) return undefined;
-      const { instruments, trips, responseModels } = stateFor(meter);
+      const { instruments, trips, responseModels } = stateFor(provider, meter);
       return recordRun(run, instruments, trips, responseModels);
     },
   };
+}
+
+/** The bridge's meter for the metrics that follow the conventions at `schemaUrl`. */
+function scopedMeter(provider: MeterProvider, schemaUrl: string): Meter {
+  return provider.getMeter(METER_NAME, INSTRUMENTATION_VERSION, { schemaUrl });
 }

@@ -1,31 +1,70 @@
 /**
  * One run's metrics: listens to the run's typed events (the same ones the trace bridge turns into
  * spans, so spans and metrics never disagree) and records model-call tokens and durations, a streamed
- * call's chunk timings (from its end, never per chunk event), cost,
- * routing decisions, trips, escalations and rejections as they happen, then the run itself when it
- * ends. State is per run and holds only what in-flight events need (a model call's skill and
- * operation until it ends, each agent's current skill). Values from outside (a server's response
- * model, a failed call's error type) are bounded by outsideValues.ts.
+ * call's chunk timings (from its end, never per chunk event), cost, routing decisions, trips,
+ * escalations and rejections as they happen, each agent invocation, tool call and composition when
+ * it ends, then the run itself when it ends. State is per run and holds only what in-flight events
+ * need (a model call's skill and operation until it ends, each agent's current skill, each open agent
+ * turn's start and call counts, each open composition's start). Values from outside (a server's
+ * response model, a failed call's error type) are bounded by outsideValues.ts.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { handleEvent, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
+import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
-import { providerName } from '../encoding/index.js';
+import { failureOf, providerName } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
-import { modelCallErrorType, type ResponseModels } from './outsideValues.js';
+import { modelCallErrorType, OTHER_VALUE, type ResponseModels } from './outsideValues.js';
 
 interface OpenCall {
   operation: string;
   skill: string;
 }
 
+/** One agent invocation (a turn) in flight: who, since when, and the calls it made itself so far. */
+interface OpenInvocation {
+  agentId: string;
+  name: string;
+  startedAt: number;
+  inferenceCalls: number;
+  toolCalls: number;
+}
+
+/** One composition run in flight. */
+interface OpenWorkflow {
+  id: string;
+  startedAt: number;
+}
+
+/** Tool-call statuses that are failures (error.type on the duration), as on the execute_tool span. */
+const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set(['error', 'invalid_args', 'unknown_tool', 'timeout', 'cancelled', 'too_many_calls']);
+
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
   const startedAt = performance.now();
   const calls = new Map<string, OpenCall>();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
+  /** Open agent turns and compositions, keyed like skills: a member's events share its mount path. */
+  const invocations = new Map<string, OpenInvocation>();
+  const workflows = new Map<string, OpenWorkflow>();
+
+  const agentAttributes = (invocation: OpenInvocation): Attributes => ({
+    [ATTR.agentName]: metricValue(invocation.name),
+    [ATTR.agent]: metricValue(invocation.agentId),
+  });
+  /** One invocation's duration and call counts (the conventions record all three at its end). */
+  const recordInvocation = (invocation: OpenInvocation, endedAt: number, errorType?: string): void => {
+    const attributes = agentAttributes(invocation);
+    const failed = errorType === undefined ? {} : { [ATTR.errorType]: metricValue(errorType) };
+    instruments.invokeAgentDuration.record((endedAt - invocation.startedAt) / 1000, { ...attributes, ...failed });
+    instruments.invokeAgentInferenceCalls.record(invocation.inferenceCalls, attributes);
+    instruments.invokeAgentToolCalls.record(invocation.toolCalls, attributes);
+  };
+  const recordWorkflow = (workflow: OpenWorkflow, endedAt: number, errorType?: string): void => {
+    const failed = errorType === undefined ? {} : { [ATTR.errorType]: metricValue(errorType) };
+    instruments.workflowDuration.record((endedAt - workflow.startedAt) / 1000, { [ATTR.workflowName]: metricValue(workflow.id), ...failed });
+  };
 
   const llmAttributes = (payload: EventPayloads['footprint.stream.llm_end'], meta: EventMeta, call: OpenCall): Attributes => ({
     [ATTR.operation]: metricValue(call.operation),
@@ -40,8 +79,57 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   });
 
   const handlers: EventHandlers = {
-    'footprint.agent.turn_start': ({ payload: p }) => {
+    'footprint.agent.turn_start': ({ payload: p, meta }) => {
       if (p.skillGraph) trips.prime(p.agentId);
+      invocations.set(memberKey(meta), { agentId: p.agentId, name: p.name, startedAt: meta.timestamp, inferenceCalls: 0, toolCalls: 0 });
+    },
+    'footprint.agent.turn_end': ({ meta }) => {
+      const key = memberKey(meta);
+      const invocation = invocations.get(key);
+      // A turn resumed after a pause started in another session: its counts are not known here.
+      if (!invocation) return;
+      invocations.delete(key);
+      recordInvocation(invocation, meta.timestamp);
+    },
+    'footprint.composition.enter': ({ payload: p, meta }) => {
+      workflows.set(memberKey(meta), { id: p.compositionId, startedAt: meta.timestamp });
+    },
+    'footprint.composition.exit': ({ meta }) => {
+      const key = memberKey(meta);
+      const workflow = workflows.get(key);
+      if (!workflow) return;
+      workflows.delete(key);
+      recordWorkflow(workflow, meta.timestamp);
+    },
+    'footprint.composition.branch_end': ({ payload: p, meta }) => {
+      if (p.status !== 'error') return;
+      // A Parallel branch that failed ends what was open inside it, with its error (the run may still answer).
+      const branch = stageIds.pathKey([...meta.subflowPath, p.branch]);
+      const inside = (key: string) => key === branch || key.startsWith(`${branch}/`);
+      const errorType = p.error?.type ?? '_OTHER';
+      for (const [key, invocation] of invocations) {
+        if (!inside(key)) continue;
+        invocations.delete(key);
+        recordInvocation(invocation, meta.timestamp, errorType);
+      }
+      for (const [key, workflow] of workflows) {
+        if (!inside(key)) continue;
+        workflows.delete(key);
+        recordWorkflow(workflow, meta.timestamp, errorType);
+      }
+    },
+    'footprint.stream.tool_end': ({ payload: p, meta }) => {
+      const invocation = invocations.get(memberKey(meta));
+      if (invocation) invocation.toolCalls++;
+      instruments.executeToolDuration.record(p.durationMs / 1000, {
+        // A name no tool of the agent has is the model's invention: never a series of its own.
+        [ATTR.toolName]: p.status === 'unknown_tool' ? OTHER_VALUE : metricValue(p.toolName),
+        // The agent runs every tool itself (a function the model asked for), as on the execute_tool span.
+        [ATTR.toolType]: 'function',
+        ...(invocation ? { [ATTR.agentName]: metricValue(invocation.name) } : {}),
+        [ATTR.agent]: metricValue(p.agentId),
+        ...(FAILED_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: metricValue(p.error?.type ?? '_OTHER') } : {}),
+      });
     },
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), metricValue(p.skill));
@@ -52,6 +140,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     'footprint.stream.llm_end': ({ payload: p, meta }) => {
       const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
       calls.delete(p.callId);
+      const invocation = invocations.get(memberKey(meta));
+      if (invocation) invocation.inferenceCalls++;
       const attributes = llmAttributes(p, meta, call);
       if (p.streamed) recordStreamed(instruments, p.streamed, attributes);
       if (p.error) {
@@ -101,6 +191,14 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   return {
     finished(outcome: RunOutcome) {
       unsubscribe();
+      // A failed or cancelled run ends every invocation and composition still open with its error;
+      // a paused one leaves them open (they go on in the resumed run).
+      if (outcome.status === 'failed' || outcome.status === 'cancelled') {
+        const endedAt = now();
+        const errorType = outcome.status === 'cancelled' ? 'cancelled' : failureOf(outcome.error).type;
+        for (const invocation of invocations.values()) recordInvocation(invocation, endedAt, errorType);
+        for (const workflow of workflows.values()) recordWorkflow(workflow, endedAt, errorType);
+      }
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
         [ATTR.runnerId]: metricValue(start.runner.id),

@@ -51,6 +51,6 @@ export function deskSpanFacts(span: ReadableSpan): readonly string[] {
 }
 
 /** No desk model call fails. */
-export function deskPointFacts(_metric: string, _attributes: Attributes): readonly string[] {
-  return pointAttributes({ failed: false });
+export function deskPointFacts(metric: string, _attributes: Attributes): readonly string[] {
+  return pointAttributes(metric, { failed: false });
 }

@@ -82,8 +82,24 @@ export function toolAttributes(facts: { failed?: boolean; content: boolean }): s
 
 export const WORKFLOW_ATTRIBUTES = ['gen_ai.workflow.name'];
 
-/** A GenAI metric point: the request model always, the response model when a response came back. */
-export function pointAttributes(facts: { failed: boolean; server?: boolean }): string[] {
+/**
+ * The development channel's agent, tool and workflow metrics: every agent and composition has a
+ * name, every tool is a function the agent runs. gen_ai.request.model is not applicable on the agent
+ * metrics: the conventions set it only for agents with one fixed model, and an agent here changes its
+ * model with its skill and its escalation brain.
+ */
+const AGENT_POINT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  'gen_ai.invoke_agent.duration': ['gen_ai.agent.name'],
+  'gen_ai.invoke_agent.inference_calls': ['gen_ai.agent.name'],
+  'gen_ai.invoke_agent.tool_calls': ['gen_ai.agent.name'],
+  'gen_ai.execute_tool.duration': ['gen_ai.tool.type', 'gen_ai.agent.name'],
+  'gen_ai.workflow.duration': ['gen_ai.workflow.name'],
+};
+
+/** A GenAI metric point: for a model call, the request model always, the response model when a response came back. */
+export function pointAttributes(metric: string, facts: { failed: boolean; server?: boolean }): readonly string[] {
+  const agentLevel = AGENT_POINT_ATTRIBUTES[metric];
+  if (agentLevel) return agentLevel;
   const present = ['gen_ai.request.model'];
   if (!facts.failed) present.push('gen_ai.response.model');
   if (facts.server) present.push('server.address');

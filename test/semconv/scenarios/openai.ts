@@ -96,10 +96,10 @@ export function panelFacts(span: ReadableSpan): readonly string[] {
 }
 
 /** Points of calls to the fake server carry its address; a point with error.type counts failed calls. */
-export function serverPointFacts(_metric: string, attributes: Attributes): readonly string[] {
-  return pointAttributes({ failed: attributes['error.type'] !== undefined, server: true });
+export function serverPointFacts(metric: string, attributes: Attributes): readonly string[] {
+  return pointAttributes(metric, { failed: attributes['error.type'] !== undefined, server: true });
 }
 
-export function panelPointFacts(_metric: string, attributes: Attributes): readonly string[] {
-  return pointAttributes({ failed: attributes['error.type'] !== undefined, server: attributes['footprint.agent'] === 'second' });
+export function panelPointFacts(metric: string, attributes: Attributes): readonly string[] {
+  return pointAttributes(metric, { failed: attributes['error.type'] !== undefined, server: attributes['footprint.agent'] === 'second' });
 }

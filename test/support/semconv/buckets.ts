@@ -1,21 +1,25 @@
 /**
- * The explicit bucket boundaries the v1.41 GenAI metrics document advises per histogram. They live
- * only in the prose of docs/gen-ai/gen-ai-metrics.md (the YAML has none), so they are read from there:
- * each "### Metric: `name`" section names its boundaries as "ExplicitBucketBoundaries] of [ … ]".
+ * The explicit bucket boundaries the GenAI metrics documents advise per histogram. They live only in
+ * the prose of docs/gen-ai/gen-ai-metrics.md (the YAML has none), in v1.41 and in the development
+ * channel alike, so they are read from there: each "### Metric: `name`" section names its boundaries
+ * as "ExplicitBucketBoundaries] of [ … ]".
  */
 import { readFileSync } from 'node:fs';
 import { SEMCONV_FIXTURE_DIR } from './model.js';
 
-let cached: Map<string, number[]> | undefined;
+const cached = new Map<string, Map<string, number[]>>();
 
-export function specBucketBoundaries(): Map<string, number[]> {
-  if (cached) return cached;
-  const text = readFileSync(`${SEMCONV_FIXTURE_DIR}docs/gen-ai/gen-ai-metrics.md`, 'utf8');
-  cached = new Map();
+/** The advised boundaries by metric name, from the metrics document of the fixture at `fixtureDir` (default v1.41.0). */
+export function specBucketBoundaries(fixtureDir: string = SEMCONV_FIXTURE_DIR): Map<string, number[]> {
+  const known = cached.get(fixtureDir);
+  if (known) return known;
+  const text = readFileSync(`${fixtureDir}docs/gen-ai/gen-ai-metrics.md`, 'utf8');
+  const boundaries = new Map<string, number[]>();
   for (const section of text.split(/^### Metric: /m).slice(1)) {
     const name = /^`([^`]+)`/.exec(section)?.[1];
     const list = /ExplicitBucketBoundaries\] of\s*\[([^\]]+)\]/.exec(section)?.[1];
-    if (name && list) cached.set(name, list.split(',').map((item) => Number(item.trim())));
+    if (name && list) boundaries.set(name, list.split(',').map((item) => Number(item.trim())));
   }
-  return cached;
+  cached.set(fixtureDir, boundaries);
+  return boundaries;
 }

@@ -1,6 +1,6 @@
 /**
- * The v1.41 GenAI conformance checker (test support; imports the vendored model, ajv and the OTel
- * SDK types only). checkTelemetry() judges a scenario's exported spans and metric data and returns
+ * The GenAI conformance checker (test support; imports the vendored models — v1.41.0, and the
+ * development channel for the metrics merged since — ajv and the OTel SDK types only). checkTelemetry() judges a scenario's exported spans and metric data and returns
  * every broken rule as a readable line; see test/semconv/README.md for what it checks and why.
  */
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
@@ -34,6 +34,6 @@ export function checkTelemetry(input: TelemetryUnderTest): string[] {
   for (const scope of input.metrics?.scopeMetrics ?? []) {
     for (const metric of scope.metrics) found.push(...metricViolations(model, metric, availableOnPoint));
   }
-  found.push(...scopeViolations(input.spans, input.metrics));
+  found.push(...scopeViolations(model, input.spans, input.metrics));
   return formatViolations(found);
 }

@@ -1,13 +1,14 @@
 /**
- * Rules for exported metric data against the v1.41 GenAI metric groups: instrument kind, unit, value
- * type and the spec's bucket boundaries per metric; per data point the required attributes, server.port
+ * Rules for exported metric data against the GenAI metric definitions (v1.41 for what it defines,
+ * else the pinned development channel: metricDefinitions.ts): instrument kind, unit, value type and
+ * the spec's bucket boundaries per metric; per data point the required attributes, server.port
  * with server.address, the rest present exactly when the scenario says the data exists, and the
  * attribute rules every map gets. Metrics outside gen_ai.* (the project's own) are not judged here.
  */
 import { ValueType, type Attributes } from '@opentelemetry/api';
 import { DataPointType, type MetricData } from '@opentelemetry/sdk-metrics';
 import { attributeViolations } from './attributeRules.js';
-import { specBucketBoundaries } from './buckets.js';
+import { metricDefinition } from './metricDefinitions.js';
 import type { AttributeUse, SemconvModel } from './model.js';
 import type { Violation } from './violation.js';
 
@@ -27,8 +28,9 @@ const VALUE_TYPES: Record<string, ValueType> = { int: ValueType.INT, double: Val
 export function metricViolations(model: SemconvModel, metric: MetricData, available: AvailableOnPoint): Violation[] {
   const name = metric.descriptor.name;
   const where = `metric ${name}`;
-  const group = model.metric(name);
-  if (!group) return name.startsWith('gen_ai.') ? [{ where, rule: 'not a v1.41 metric' }] : [];
+  const definition = metricDefinition(model, name);
+  if (!definition) return name.startsWith('gen_ai.') ? [{ where, rule: 'not a v1.41 or gen-ai-dev metric' }] : [];
+  const { group, boundaries } = definition;
   const found: Violation[] = [];
   const { descriptor } = metric;
   const instrument = exportedInstrument(metric);
@@ -36,7 +38,6 @@ export function metricViolations(model: SemconvModel, metric: MetricData, availa
   if (descriptor.unit !== group.unit) found.push({ where, rule: `unit must be ${group.unit}, is ${descriptor.unit}` });
   const valueType = VALUE_TYPES[group.valueType ?? ''];
   if (valueType !== undefined && descriptor.valueType !== valueType) found.push({ where, rule: `value type must be ${group.valueType}` });
-  const boundaries = specBucketBoundaries().get(name);
   for (const point of metric.dataPoints) {
     const at = `${where} ${JSON.stringify(point.attributes)}`;
     if (boundaries && metric.dataPointType === DataPointType.HISTOGRAM) {

@@ -1,10 +1,13 @@
 /**
  * The instrumentation scopes that emit GenAI telemetry: a consumer can only tell which conventions a
  * span or metric follows from its scope's schema URL, and which build produced it from its version.
+ * A tracer follows v1.41.0; a meter follows the conventions that define its gen_ai.* metrics
+ * (metricDefinitions.ts), so it must carry exactly that one schema URL.
  */
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { SEMCONV_SCHEMA_URL } from './model.js';
+import { metricDefinition } from './metricDefinitions.js';
+import { SEMCONV_SCHEMA_URL, type SemconvModel } from './model.js';
 import type { Violation } from './violation.js';
 
 interface Scope {
@@ -13,19 +16,31 @@ interface Scope {
   schemaUrl?: string;
 }
 
-export function scopeViolations(spans: readonly ReadableSpan[], metrics?: ResourceMetrics): Violation[] {
-  const scopes = new Map<string, { kind: string; scope: Scope }>();
+export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpan[], metrics?: ResourceMetrics): Violation[] {
+  /** Each scope once, with the schema URLs its GenAI telemetry requires. */
+  const scopes = new Map<string, { kind: string; scope: Scope; required: Set<string> }>();
+  const note = (kind: string, scope: Scope, schemaUrl: string) => {
+    const key = `${kind} ${scope.name} ${String(scope.schemaUrl)}`;
+    const entry = scopes.get(key) ?? { kind, scope, required: new Set<string>() };
+    entry.required.add(schemaUrl);
+    scopes.set(key, entry);
+  };
   for (const span of spans) {
-    if (span.attributes['gen_ai.operation.name'] !== undefined) scopes.set(`tracer ${span.instrumentationScope.name}`, { kind: 'tracer', scope: span.instrumentationScope });
+    if (span.attributes['gen_ai.operation.name'] !== undefined) note('tracer', span.instrumentationScope, SEMCONV_SCHEMA_URL);
   }
   for (const { scope, metrics: data } of metrics?.scopeMetrics ?? []) {
-    if (data.some((metric) => metric.descriptor.name.startsWith('gen_ai.'))) scopes.set(`meter ${scope.name}`, { kind: 'meter', scope });
+    for (const metric of data) {
+      const name = metric.descriptor.name;
+      if (name.startsWith('gen_ai.')) note('meter', scope, metricDefinition(model, name)?.schemaUrl ?? SEMCONV_SCHEMA_URL);
+    }
   }
   const found: Violation[] = [];
-  for (const { kind, scope } of scopes.values()) {
+  for (const { kind, scope, required } of scopes.values()) {
     const where = `${kind} scope "${scope.name}"`;
     if (!scope.version) found.push({ where, rule: 'has no version' });
-    if (scope.schemaUrl !== SEMCONV_SCHEMA_URL) found.push({ where, rule: `schema URL must be ${SEMCONV_SCHEMA_URL}, is ${String(scope.schemaUrl)}` });
+    const urls = [...required].sort();
+    if (urls.length > 1) found.push({ where, rule: `mixes metrics of several conventions (${urls.join(', ')})` });
+    else if (scope.schemaUrl !== urls[0]) found.push({ where, rule: `schema URL must be ${urls[0]}, is ${String(scope.schemaUrl)}` });
   }
   return found;
 }

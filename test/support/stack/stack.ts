@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, startProgram, type Program } from '../backends.js';
 import { localizeString, localizeYaml, type Localization } from './localize.js';
-import { loadYaml, PATHS, REPO, readText, type Json } from '../../stack/stack-files.js';
+import { durationSeconds, loadYaml, PATHS, REPO, readText, type Json } from '../../stack/stack-files.js';
 
 export type StackService = 'otel-collector' | 'otel-collector-2' | 'otel-gateway' | 'jaeger' | 'prometheus' | 'alertmanager' | 'alert-sink';
 
@@ -129,8 +129,15 @@ export function prepareService(service: StackService, ports: PortTable, workDir:
 
 export interface StackProgram extends Program {
   service: StackService;
-  /** Starts the same service again (same ports, same files), e.g. after kill(). */
+  /** The folder of its localized config copies and named volumes (`<workDir>/<volume name>`). */
+  workDir: string;
+  /** Starts the same service again (same ports, same files, same volumes), e.g. after kill() or terminate(). */
   restart(): Promise<StackProgram>;
+  /**
+   * What `docker compose stop` does: SIGTERM, SIGKILL after the service's stop_grace_period (compose's
+   * default 10 s), keeping workDir for restart(); stop() also removes it.
+   */
+  terminate(): Promise<void>;
 }
 
 export interface StackBinaries {
@@ -145,23 +152,29 @@ export interface StackBinaries {
  * Prometheus's and Alertmanager's web address and Alertmanager's cluster (gossip) port, which the
  * image opens on 9094. The alert-sink takes its port from PORT/HOST, as its compose service does.
  */
-function launchSpec(service: StackService, prepared: PreparedService, ports: PortTable, bins: StackBinaries) {
+function launchSpec(service: StackService, prepared: PreparedService, ports: PortTable, bins: Partial<StackBinaries>) {
+  // A test may start one service alone: only that service's binary has to be given.
+  const binary = (name: keyof StackBinaries): string => {
+    const bin = bins[name];
+    if (bin === undefined) throw new Error(`no ${name} binary given to start ${service}`);
+    return bin;
+  };
   switch (service) {
     case 'otel-collector':
     case 'otel-collector-2':
     case 'otel-gateway':
-      return { bin: bins.otelcol, args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/` };
+      return { bin: binary('otelcol'), args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/` };
     case 'jaeger':
-      return { bin: bins.jaeger, args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/status` };
+      return { bin: binary('jaeger'), args: prepared.args, readyUrl: `http://${hostAddress(ports, service, 13133)}/status` };
     case 'prometheus':
       return {
-        bin: bins.prometheus,
+        bin: binary('prometheus'),
         args: [...prepared.args, `--web.listen-address=${hostAddress(ports, service, 9090)}`],
         readyUrl: `http://${hostAddress(ports, service, 9090)}/-/ready`,
       };
     case 'alertmanager':
       return {
-        bin: bins.alertmanager,
+        bin: binary('alertmanager'),
         args: [...prepared.args, `--web.listen-address=${hostAddress(ports, service, 9093)}`, `--cluster.listen-address=${hostAddress(ports, service, 9094)}`],
         readyUrl: `http://${hostAddress(ports, service, 9093)}/-/ready`,
       };
@@ -177,10 +190,17 @@ function launchSpec(service: StackService, prepared: PreparedService, ports: Por
   }
 }
 
+/** A compose service's stop_grace_period in ms (compose's default: 10 s). */
+export function stopGraceMs(service: StackService): number {
+  const grace = composeServices()[service]?.stop_grace_period as string | undefined;
+  return grace === undefined ? 10_000 : durationSeconds(grace) * 1000;
+}
+
 export interface StartServiceOptions {
   service: StackService;
   ports: PortTable;
-  bins: StackBinaries;
+  /** The binaries; starting one service alone needs only its own. */
+  bins: Partial<StackBinaries>;
   /** Extra environment (e.g. FOOTPRINT_SAMPLE_PERCENT), over compose's. */
   env?: Record<string, string>;
 }
@@ -202,7 +222,9 @@ export async function startService(opts: StartServiceOptions): Promise<StackProg
     return {
       ...program,
       service: opts.service,
+      workDir,
       restart: start,
+      terminate: () => program.stop(stopGraceMs(opts.service)),
       stop: async () => {
         await program.stop();
         rmSync(workDir, { recursive: true, force: true });
