@@ -51,7 +51,6 @@ export const ATTR = {
   mcpMethod: 'mcp.method.name',
   mcpProtocolVersion: 'mcp.protocol.version',
   mcpServer: 'footprint.mcp.server',
-  toolName: 'gen_ai.tool.name',
   networkTransport: 'network.transport',
 } as const;
 

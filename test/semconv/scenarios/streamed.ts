@@ -47,6 +47,6 @@ export function streamedFacts(span: ReadableSpan): readonly string[] {
   }
 }
 
-export function streamedPointFacts(_metric: string, _attributes: Attributes): readonly string[] {
-  return pointAttributes({ failed: false, server: true });
+export function streamedPointFacts(metric: string, _attributes: Attributes): readonly string[] {
+  return pointAttributes(metric, { failed: false, server: true });
 }
