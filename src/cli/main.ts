@@ -8,7 +8,7 @@ import { TelemetryConfigError } from '../telemetry/index.js';
 import { CliError, parseCommand, USAGE, UsageError } from './args.js';
 import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js';
 import { exitStatusFor, Interrupts } from './interrupts.js';
-import { writeLines, type TerminalLine } from './terminal.js';
+import { escapeStreamed, writeLines, type TerminalLine } from './terminal.js';
 import { viewCommand } from './view.js';
 
 /** Everything the command prints goes through terminal.ts, which escapes outside text. */
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
           ...command,
           runs,
           progress: command.runsGiven,
-          write: (text) => process.stdout.write(text),
+          write: (text) => process.stdout.write(escapeStreamed(text)),
           stop: interrupts.stop,
           notice: (line) => err(line),
         });

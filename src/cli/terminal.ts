@@ -32,6 +32,15 @@ export function escapeControls(text: string): string {
   });
 }
 
+/**
+ * Streamed text (a model's reply as it arrives) as it goes to the terminal: escaped as escapeControls
+ * does, except that a newline stays one (a reply may have lines; a chunk never moves the cursor
+ * otherwise, nor colours, retitles or links anything).
+ */
+export function escapeStreamed(text: string): string {
+  return text.split('\n').map(escapeControls).join('\n');
+}
+
 const SGR: Record<Color, number> = { red: 31, cyan: 36, yellow: 33 };
 
 /** One line as it goes to the terminal: escaped, coloured only where a segment asks and colour is on. */

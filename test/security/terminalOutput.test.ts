@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { escapeControls, renderLine } from '../../src/cli/terminal.js';
+import { escapeControls, escapeStreamed, renderLine } from '../../src/cli/terminal.js';
 import { cli, tempDir } from '../cli/helpers.js';
 
 const ESC = '\u001b';
@@ -58,6 +58,10 @@ function expectOnlyText(output: string, allowColours = false): void {
 describe('the terminal boundary', () => {
   it('escapes every control character and keeps text as it is', () => {
     expect(escapeControls(`a${TITLE}b${FORGED}${BIDI}\u0085é☃`)).toBe('a\\x1b]0;pwned\\x07b\\r\\nfootprint-otel: all good\\u202etxt.exe\\x85é☃');
+  });
+
+  it('keeps a streamed reply\'s line breaks and escapes every other control character', () => {
+    expect(escapeStreamed(`one\ntwo${TITLE}\r${BIDI}`)).toBe('one\ntwo\\x1b]0;pwned\\x07\\r\\u202etxt.exe');
   });
 
   it('lets through only its own colours, and only when colour is on', () => {
