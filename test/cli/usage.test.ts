@@ -61,6 +61,6 @@ describe('--help', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd()).toBe(USAGE);
     expect(result.stderr).toBe('');
-    expect(USAGE).toContain('[--ticket "text"] [--stream] [--no-color]');
+    expect(USAGE).toContain('[--ticket "text"] [--stream] [--mcp] [--runaway] [--no-color]');
   });
 });
