@@ -37,15 +37,19 @@ export const MCP_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('mcp_server_operation_duration_seconds', MCP),
 };
 
+/** A streamed model call's histograms: exported only by processes that stream (runner.stream(), demo --stream). */
+export const STREAMED_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s
+  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
+  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
+};
+
 /** The runtime's instruments (src/otel bridge), by Prometheus series name -> attribute labels: what every run exports. */
 const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.token.usage, histogram {token}
   ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
   ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
-  // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s (streamed calls only)
-  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
-  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
   // The conventions' development channel (a second meter scope): gen_ai.invoke_agent.duration (s),
   // .inference_calls {inference_call} and .tool_calls {tool_call}, gen_ai.execute_tool.duration (s),
   // gen_ai.workflow.duration (s); error.type only on failed ones.
@@ -69,7 +73,7 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Every instrument of the metric catalog (src/otel/metrics/catalog.ts), by Prometheus series name -> attribute labels. */
-export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = { ...RUN_METRICS, ...MCP_METRICS };
+export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = { ...RUN_METRICS, ...STREAMED_METRICS, ...MCP_METRICS };
 
 const SDK_COMPONENT = ['otel_component_type', 'otel_component_name', 'error_type'];
 
@@ -95,13 +99,16 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('traces_span_metrics_duration_seconds', ['span_name', 'span_kind', 'status_code', 'gen_ai_request_model', 'gen_ai_operation_name', 'footprint_route']),
 };
 
-/** What a scripted run (no MCP) exports: the stack tests expect exactly these. */
+/** What a scripted run (no MCP, no streaming) exports: the stack tests expect exactly these. */
 export const SDK_METRIC_NAMES: readonly string[] = Object.keys(RUN_METRICS);
 export const MCP_METRIC_NAMES: readonly string[] = Object.keys(MCP_METRICS);
+export const STREAMED_METRIC_NAMES: readonly string[] = Object.keys(STREAMED_METRICS);
+/** Series only a process that uses an optional feature exports (MCP, streaming). */
+export const OPTIONAL_FEATURE_METRIC_NAMES: readonly string[] = [...MCP_METRIC_NAMES, ...STREAMED_METRIC_NAMES];
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
 export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
-export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...MCP_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...OPTIONAL_FEATURE_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
 
 /** Labels a selector on `metric` may match on. */
 export function allowedLabels(metric: string): readonly string[] {
