@@ -18,9 +18,9 @@
  */
 import { context, createContextKey, trace, type Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { countingExporter } from './countingExporter.js';
 import { FlowChartExecutor } from 'footprintjs';
 
 const [mode = 'untraced', receiverUrl = ''] = process.argv.slice(2);
@@ -28,15 +28,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 400);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 7);
 const RUNS = Number(process.env.BENCH_RUNS ?? 400);
 
-let exportedSpans = 0;
-const countingNoop: SpanExporter = {
-  export(spans: ReadableSpan[], done) {
-    exportedSpans += spans.length;
-    done({ code: ExportResultCode.SUCCESS });
-  },
-  shutdown: async () => {},
-  forceFlush: async () => {},
-};
+const countingNoop = countingExporter();
 
 const between = mode.startsWith('replay-between-');
 const traced = !['bare', 'untraced', 'engine-floor', 'clone-bytes', 'hooks-only', 'hooks-activate'].includes(mode) && !between;
@@ -134,12 +126,12 @@ let stages = 0;
   stop();
 }
 if (traced) await provider!.forceFlush();
-const spansBefore = exportedSpans;
+const spansBefore = countingNoop.exported;
 if (traced) {
   await agent.run(MESSAGE);
   await provider!.forceFlush();
 }
-const spansPerRun = exportedSpans - spansBefore;
+const spansPerRun = countingNoop.exported - spansBefore;
 
 if (mode === 'clone-bytes') {
   const { measureCloneBytes } = await import('./cloneBytes.js');

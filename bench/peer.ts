@@ -8,26 +8,18 @@
  */
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { ExportResultCode } from '@opentelemetry/core';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { aiSdk6Turn, aiSdk7Turn, ANSWER, type PeerTurn } from './peerTurn.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
+import { countingExporter } from './countingExporter.js';
 
 const quick = process.argv.includes('--quick');
 const WARMUP = quick ? 100 : 400;
 const BLOCK = quick ? 50 : 200;
 const ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? (quick ? 3 : 9));
 
-let exported = 0;
-const counting: SpanExporter = {
-  export(spans: ReadableSpan[], done) {
-    exported += spans.length;
-    done({ code: ExportResultCode.SUCCESS });
-  },
-  shutdown: async () => {},
-  forceFlush: async () => {},
-};
+const counting = countingExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(counting)] });
 const tracer = provider.getTracer('bench-peer');
@@ -60,12 +52,12 @@ if (ai7Untraced && ai7Traced) modes.push({ name: 'ai7-untraced', turn: ai7Untrac
 async function check(mode: Mode): Promise<number> {
   const undo = mode.around?.();
   await provider.forceFlush();
-  const before = exported;
+  const before = counting.exported;
   const answer = await mode.turn.run();
   undo?.();
   await provider.forceFlush();
   if (answer !== ANSWER) throw new Error(`bench:peer: ${mode.name} answered ${JSON.stringify(answer)}, not ${JSON.stringify(ANSWER)}`);
-  return exported - before;
+  return counting.exported - before;
 }
 
 async function block(mode: Mode, turns: number): Promise<number> {

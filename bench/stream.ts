@@ -17,13 +17,13 @@
  */
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { ExportResultCode } from '@opentelemetry/core';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Agent, metricsInstrument, registerInstrument, scripted, tracingInstrument, type Runner } from '../src/index.js';
 import { FLAT_HEAP_MB } from './targets.js';
+import { countingExporter } from './countingExporter.js';
 
 const quick = process.argv.includes('--quick');
 const CHUNKS = 500;
@@ -40,15 +40,7 @@ const ANSWER = PIECES.join('');
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('bench:stream needs node --expose-gc (npm run bench:stream passes it)');
 
-let exported = 0;
-const counting: SpanExporter = {
-  export(spans: ReadableSpan[], done) {
-    exported += spans.length;
-    done({ code: ExportResultCode.SUCCESS });
-  },
-  shutdown: async () => {},
-  forceFlush: async () => {},
-};
+const counting = countingExporter();
 /** Collects only when asked (never during the bench): the metrics' cost is their recording. */
 class IdleReader extends MetricReader {
   protected async onForceFlush(): Promise<void> {}
@@ -102,12 +94,12 @@ const modes: Mode[] = [
 async function check(mode: Mode): Promise<number> {
   const undo = mode.around();
   await tracerProvider.forceFlush();
-  const before = exported;
+  const before = counting.exported;
   const answer = await mode.turn();
   undo();
   await tracerProvider.forceFlush();
   if (answer !== ANSWER) throw new Error(`bench:stream: ${mode.name} answered something else`);
-  return exported - before;
+  return counting.exported - before;
 }
 
 /** Process CPU µs per turn over a block of `turns` turns of the mode. */
