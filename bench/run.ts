@@ -2,7 +2,7 @@
  * `npm run bench`: every mode in its own process, in interleaved rounds within ONE invocation (the
  * median of each mode's rounds is reported), so the ratios compare numbers taken side by side on the
  * same machine (these machines are noisy: read ratios, not absolute times). Prints the table, the
- * bytes footprintjs copies per turn, and issue 17's targets (bench/targets.ts) marked MET or MISSED
+ * bytes footprintjs copies per turn, and the tracing-overhead targets (bench/targets.ts) marked MET or MISSED
  * with the measured values; saves the raw numbers and the table under bench/results/.
  */
 import { execFile } from 'node:child_process';
@@ -13,7 +13,7 @@ import type { CloneBytes } from './cloneBytes.js';
 import type { PeerResult } from './peer.js';
 import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
-import { bridgeUsPerStage, floorUs, issue17Targets, type Measured } from './targets.js';
+import { bridgeUsPerStage, floorUs, overheadTargets, type Measured } from './targets.js';
 
 const run = promisify(execFile);
 const code = await prepareMeasuredCode();
@@ -124,7 +124,7 @@ const rows: [string, string, string][] = [
   ['  the same, full, each right after an engine turn', ms(r('replay-between-full')), `${(r('replay-between-full') / r('replay-full')).toFixed(2)}x the replay alone`],
   ['  the same, semantic, each right after an engine turn', ms(r('replay-between-semantic')), `${(r('replay-between-semantic') / r('replay-semantic')).toFixed(2)}x the replay alone`],
 ];
-const targets = issue17Targets(measured);
+const targets = overheadTargets(measured);
 const memoryLine = (mode: string) => {
   const curve = memory[mode]!.curve;
   return `${mode}: ${curve.map((p) => `${p.runs / 1000}k=${p.heapMb.toFixed(1)}MB`).join(' ')}`;
@@ -139,7 +139,7 @@ const table = [
   `footprintjs copies per turn (structuredClone): ${kb(cloned.bytes)} in ${cloned.calls} clones, in ${cloned.cloningStages} of ${cloned.stages} stage executions`,
   `  by stage: ${cloned.byStage.map((s) => `${s.stage} ${kb(s.bytes)}/${s.calls}`).join(', ')}`,
   '',
-  'targets (issue 17):',
+  'targets (tracing overhead):',
   ...targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.measured}`),
   '',
   `against the Vercel AI SDK (bench/peer.ts: one process, ${peer.rounds} interleaved rounds of ${peer.block} turns, process CPU µs per turn):`,

@@ -1,5 +1,5 @@
 /**
- * The targets of issue 17 ("a traced agent turn within 2x of the engine-plus-SDK floor"), each
+ * The tracing-overhead targets ("a traced agent turn within 2x of the engine-plus-SDK floor"), each
  * computed from one benchmark invocation and marked MET or MISSED with the measured value. The floor
  * of a turn is what footprintjs and the OTel SDK cost at their cheapest: the turn's stages (counted
  * in the real run) times the engine's per-stage floor on a linear chart plus the SDK's per-span floor.
@@ -30,7 +30,7 @@ export function bridgeUsPerStage(m: Measured): number {
   return (m.usPer('full-noop') - m.usPer('untraced')) / m.stages;
 }
 
-export function issue17Targets(m: Measured): Target[] {
+export function overheadTargets(m: Measured): Target[] {
   const ratio = (value: number, limit: number, unit = 'x'): Pick<Target, 'met' | 'measured'> => ({
     met: value <= limit,
     measured: `${value.toFixed(2)}${unit} (limit ${limit}${unit})`,

@@ -1,9 +1,9 @@
 /**
  * What a `chat` span says about the call's server, usage and cost, from a real agent run through
  * the real SDK: server.address / server.port from the provider's URL, set when the span starts;
- * usage only when the provider reported it (issue 13 item 3), so a response without usage has no
+ * usage only when the provider reported it, so a response without usage has no
  * gen_ai.usage.* and an unpriced cost, and a failed call has neither usage nor finish reasons;
- * reasoning tokens as gen_ai.usage.reasoning.output_tokens (issue 13 item 8).
+ * reasoning tokens as gen_ai.usage.reasoning.output_tokens.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunFailedError, scripted, type LLMProvider, type ScriptedReply } from '../../src/runtime/index.js';
@@ -56,7 +56,7 @@ describe('a chat span', () => {
     });
   });
 
-  it('carries the reasoning tokens the provider reported apart (issue 13 item 8)', async () => {
+  it('carries the reasoning tokens the provider reported apart', async () => {
     const agent = Agent.create({ provider: onServer([{ content: 'ok', usage: { input: 40, output: 250, reasoning: 192 } }]), model: 'm1', id: 'helper', pricing: PRICING }).build();
     expect(await agent.run('hi')).toBe('ok');
     expect(chatSpan()).toEqual({

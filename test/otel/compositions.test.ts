@@ -305,7 +305,7 @@ describe('llmRouter and llmSwarm', () => {
     { id: 'tech', description: 'Errors and outages' },
   ];
   // Runner runs trace a subflow that is no member under its subflow id (scope hooks carry no display name).
-  // The router's model call is its decision: invoke_agent {router id} (issue 13 item 2).
+  // The router's model call is its decision: invoke_agent {router id}.
   const billing = () => ({ ...roster[0], runner: agent('billing', 'refunded', 'Billing') });
   const tech = () => ({ ...roster[1], runner: agent('tech', 'fixed', 'Tech') });
   /** An llmSwarm over `agents` whose router sends the first turn to billing, then answers itself. */

@@ -47,7 +47,7 @@ describe('a failure inside the agent', () => {
       'footprint.iteration': 1,
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
     });
-    // No response: no usage, no finish reason (issue 13 item 3), only the failure.
+    // No response: no usage, no finish reason, only the failure.
     expect(Object.keys(chat.attributes).filter((key) => /^gen_ai\.(usage|response)\./.test(key))).toEqual([]);
     const root = spans.find((s) => s.name === 'invoke_agent Fragile')!;
     expect(root.status.code).toBe(SpanStatusCode.ERROR);

@@ -19,7 +19,7 @@ describe('content capture switch', () => {
   });
 });
 
-describe('span_and_event capture mode (issue 13 item 13)', () => {
+describe('span_and_event capture mode', () => {
   it('captures on spans and warns once that the structured operation-details event is not emitted', () => {
     const warnings: string[] = [];
     diag.setLogger({ error() {}, warn: (m) => void warnings.push(m), info() {}, debug() {}, verbose() {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
@@ -65,7 +65,7 @@ describe('boundedJson', () => {
   });
 });
 
-describe('message lists at the cap (issue 13 item 13)', () => {
+describe('message lists at the cap', () => {
   it('drops whole messages from the middle behind one marker, keeping the first and the latest', () => {
     const history = Array.from({ length: 300 }, (_, i) => ({ role: 'user' as const, content: `message ${i} ${'x'.repeat(40)}` }));
     const text = inputMessages(history);

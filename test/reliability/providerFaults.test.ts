@@ -49,7 +49,7 @@ function agentOn(provider: LLMProvider) {
 
 /**
  * The run's one trace is well-formed, the run span and the chat span failed with `type`, and the
- * failure is one exception event, on the chat span where it happened (issue 13 item 7).
+ * failure is one exception event, on the chat span where it happened.
  */
 function expectFailedTrace(rootType: string, chatType: string) {
   const spans = sdk.spans();

@@ -1,5 +1,5 @@
 /**
- * The two leaks issue 19 reported, as exact examples over a real 127.0.0.1 server and the real OTel
+ * Two credential leaks, as exact examples over a real 127.0.0.1 server and the real OTel
  * SDK: a base URL with userinfo and an API key in its query string, and a 401 whose body echoes the
  * Authorization header. The request still carries every credential to the server; the error, the
  * span status and the exception event carry none, and the URL is recorded the url.full way.

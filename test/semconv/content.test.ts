@@ -42,8 +42,8 @@ describe('content capture at the 8 KiB cap', () => {
     expect(chatSchemaViolations(telemetry)).toEqual([]);
   });
 
-  // issue 13 item 13: whole messages (or parts) are dropped from the middle, with a marker, never a non-list.
-  it('issue 13 item 13: a history too long to fit is still a valid message list', async () => {
+  // whole messages (or parts) are dropped from the middle, with a marker, never a non-list.
+  it('a history too long to fit is still a valid message list', async () => {
     const calls = Array.from({ length: 200 }, (_, i) => ({ id: `c${i}`, name: 'echo', args: { text: `t${i}` } }));
     await runAgent([{ toolCalls: calls, usage: { input: 1, output: 1 } }, { content: 'done', usage: { input: 1, output: 1 } }], 'go');
     expect(chatSchemaViolations(telemetry)).toEqual([]);

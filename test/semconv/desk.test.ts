@@ -40,21 +40,21 @@ conformanceSuite(
     deviationsToday: [],
   },
   (result) => {
-    // issue 13 item 2: a router's model call is `invoke_agent {router id}` (the router's decision), its chats under it.
-    it('issue 13 item 2: every chat span sits under an invoke_agent or invoke_workflow span', () => {
+    // a router's model call is `invoke_agent {router id}` (the router's decision), its chats under it.
+    it('every chat span sits under an invoke_agent or invoke_workflow span', () => {
       expect(chatsOutsideAMember(result().telemetry.spans())).toEqual([]);
     });
 
-    // issue 13 item 14: span-event attribute keys are snake_case (durations in seconds, costs cost_usd).
-    it('issue 13 item 14: every span-event attribute key is snake_case', () => {
+    // span-event attribute keys are snake_case (durations in seconds, costs cost_usd).
+    it('every span-event attribute key is snake_case', () => {
       const keys = result()
         .telemetry.spans()
         .flatMap((span) => span.events.flatMap((event) => Object.keys(event.attributes ?? {})));
       expect([...new Set(keys.filter((key) => !SNAKE_CASE_KEY.test(key)))].sort()).toEqual([]);
     });
 
-    // issue 13 "Lead where no one has": the runtime's checks of an answer are gen_ai.evaluation.result events on its chat span.
-    it("issue 13 'Lead': each refused skill jump is a gen_ai.evaluation.result event on the chat span that asked for it", () => {
+    // the runtime's checks of an answer are gen_ai.evaluation.result events on its chat span.
+    it("each refused skill jump is a gen_ai.evaluation.result event on the chat span that asked for it", () => {
       const spans = result().telemetry.spans();
       const refused = spans
         .filter((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool' && span.attributes['error.type'] === 'skill_rejected')

@@ -31,8 +31,8 @@ conformanceSuite(
     ],
   },
   (result) => {
-    // issue 13 item 9: OpenAI's wire format sends the system prompt as the history's first message.
-    it('issue 13 item 9: the system prompt sent in the history is the first input message', () => {
+    // OpenAI's wire format sends the system prompt as the history's first message.
+    it('the system prompt sent in the history is the first input message', () => {
       const chats = result().telemetry.spans().filter((s) => s.attributes['gen_ai.operation.name'] === 'chat');
       const firsts = chats.map((chat) => (JSON.parse(String(chat.attributes['gen_ai.input.messages'])) as unknown[])[0]);
       const system = { role: 'system', parts: [{ type: 'text', content: INVOICE_SYSTEM }] };
@@ -55,8 +55,8 @@ conformanceSuite(
     ],
   },
   (result) => {
-    // issue 13 item 7: one exception event, where it happened, typed by the error's class; error.type above.
-    it('issue 13 item 7: the failure is one exception event, on the chat span, typed by its class', () => {
+    // one exception event, where it happened, typed by the error's class; error.type above.
+    it('the failure is one exception event, on the chat span, typed by its class', () => {
       const recorded = result()
         .telemetry.spans()
         .flatMap((span) => span.events.filter((e) => e.name === 'exception').map((e) => [span.name, e.attributes?.['exception.type']]));

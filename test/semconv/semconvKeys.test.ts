@@ -2,7 +2,7 @@
  * Guards src/otel/encoding/semconv.ts, where the bridge copies attribute keys: every non-footprint key string
  * written there must exist in the pinned v1.41 model and not be deprecated in it; keys that are
  * stable in @opentelemetry/semantic-conventions must be imported from that package instead of copied
- * (issue 13 item 17), and each copied GenAI key needs a doc line.
+ *, and each copied GenAI key needs a doc line.
  */
 import { readFileSync } from 'node:fs';
 import * as conventions from '@opentelemetry/semantic-conventions';
@@ -50,11 +50,11 @@ describe('attribute keys copied into src/otel/encoding/semconv.ts', () => {
     expect(problems).toEqual([]);
   });
 
-  it('issue 13 item 17: none is a stable key that @opentelemetry/semantic-conventions exports (import those)', () => {
+  it('none is a stable key that @opentelemetry/semantic-conventions exports (import those)', () => {
     expect(copiedKeys(SOURCE).filter((key) => STABLE_KEYS.has(key))).toEqual([]);
   });
 
-  it('issue 13 item 17: every copied gen_ai key constant has a doc line', () => {
+  it('every copied gen_ai key constant has a doc line', () => {
     expect(undocumentedKeyConstants(SOURCE)).toEqual([]);
   });
 });
