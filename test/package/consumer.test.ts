@@ -95,6 +95,7 @@ describe('the installed package', () => {
       '@opentelemetry/api',
       '@opentelemetry/semantic-conventions',
       'ajv',
+      'eventsource-parser',
       'footprintjs',
     ]);
   });

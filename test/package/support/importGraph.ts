@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+// A specifier holds no white space: so a comment's "export … collector's …" is never read as an import.
+const IMPORT = /(?:^|[\s;])(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?['"]([^'"\s]+)['"]|import\(\s*['"]([^'"\s]+)['"]\s*\)/g;
 
 export function packagesImportedBy(entryFile: string): string[] {
   const seen = new Set<string>();
