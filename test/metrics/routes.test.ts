@@ -104,30 +104,27 @@ describe('footprint.route.decisions', () => {
 describe('footprint.route on model calls', () => {
   it('carries the routing path in force for the member that made the call', async () => {
     const start = { agentId: 'billing', iteration: 1, operation: 'chat' as const, provider: 'scripted', model: 'm-small' };
+    const brain = { via: 'default' as const, provider: 'scripted', model: 'm-small' };
     hub.publish(
       'footprint.stream.llm_start',
-      { ...start, callId: 'c1', brain: { via: 'default', provider: 'scripted', model: 'm-small' }, messageCount: 1, toolCount: 0, messages: [], stream: false },
+      { ...start, callId: 'c1', brain, skill: 'invoices', messageCount: 1, toolCount: 0, messages: [], stream: false },
       'billing/call-llm#5',
     );
+    // The call's one record: its cost, tokens and duration are all recorded from it.
     hub.publish(
       'footprint.stream.llm_end',
-      { ...start, callId: 'c1', usage, stopReason: 'end_turn', durationMs: 12, toolCalls: [], content: '' },
-      'billing/call-llm#5',
-    );
-    hub.publish(
-      'footprint.cost.tick',
       {
+        ...start,
         callId: 'c1',
-        agentId: 'billing',
         turnId: 't1',
-        provider: 'scripted',
-        model: 'm-small',
+        brain,
         skill: 'invoices',
-        brain: 'default',
-        tokens: usage,
-        usd: 0.25,
-        cumulativeUsd: 0.25,
-        priced: true,
+        usage,
+        cost: { usd: 0.25, priced: true },
+        stopReason: 'end_turn',
+        durationMs: 12,
+        toolCalls: [],
+        content: '',
       },
       'billing/call-llm#5',
     );
@@ -141,7 +138,9 @@ describe('footprint.route on model calls', () => {
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'm-small',
     });
+    expect(only(c, METRICS.llmCost.name, {}).value).toBe(0.25);
     expect(only(c, METRICS.operationDuration.name, {}).attributes['footprint.route']).toBe('desk>billing');
+    expect(only(c, METRICS.operationDuration.name, {}).attributes['footprint.skill']).toBe('invoices');
     expect(only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'output' }).attributes['footprint.route']).toBe('desk>billing');
     expect(only(c, METRICS.runs.name, {}).attributes).toEqual({
       'footprint.runner.kind': 'conditional',

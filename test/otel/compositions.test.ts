@@ -372,6 +372,7 @@ describe('llmRouter and llmSwarm', () => {
       composition_id: 'router',
       chosen: 'billing',
       matched: 'llm',
+      router: 'router',
       in_roster: true,
       rationale: 'the router chose "billing"',
       'footprint.member.kind': 'router',

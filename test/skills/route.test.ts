@@ -106,13 +106,13 @@ describe('a normal route through three skills', () => {
     const log = record(agent);
     await agent.run('Port 3 keeps dropping.');
 
-    const ticks = log.of('footprint.cost.tick');
-    expect(ticks.map((t) => [t.skill, t.model, t.brain, t.priced])).toEqual([
+    const calls = log.of('footprint.stream.llm_end');
+    expect(calls.map((t) => [t.skill, t.model, t.brain.via, t.cost.priced])).toEqual([
       ['triage', 'small-1', 'default', true],
       ['diagnose', 'big-1', 'skill', true],
       ['fix', 'fix-1', 'skill', true],
     ]);
-    expect(ticks.map((t) => t.usd)).toEqual([usdOf('small-1'), usdOf('big-1'), usdOf('fix-1')]);
-    expect(ticks[2]!.cumulativeUsd).toBeCloseTo(usdOf('small-1') + usdOf('big-1') + usdOf('fix-1'), 15);
+    expect(calls.map((t) => t.cost.usd)).toEqual([usdOf('small-1'), usdOf('big-1'), usdOf('fix-1')]);
+    expect(log.of('footprint.agent.turn_end')[0]!.costUsd).toBeCloseTo(usdOf('small-1') + usdOf('big-1') + usdOf('fix-1'), 15);
   });
 });

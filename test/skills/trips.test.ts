@@ -109,7 +109,7 @@ describe('ping-pong', () => {
       [3, 'escalation', 'strong', 'strong-1'],
     ]);
     expect([small.calls.length, strong.calls.length]).toEqual([2, 1]);
-    expect(log.of('footprint.cost.tick')[2]).toMatchObject({ skill: 'triage', brain: 'escalation', usd: usdOf('strong-1') });
+    expect(log.of('footprint.stream.llm_end')[2]).toMatchObject({ skill: 'triage', brain: { via: 'escalation' }, cost: { usd: usdOf('strong-1') } });
   });
 });
 

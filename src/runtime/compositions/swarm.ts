@@ -224,14 +224,15 @@ export class Swarm extends Composition {
     scope.stop = undefined;
     const routed = this.prelude ? (scope.routed ?? undefined) : undefined;
     const requested = this.route({ message: scope.current, lastAgent, handoffs, routed });
-    // With a prelude, its model made the choice: the decision says so and carries its reason.
-    const byPrelude = this.prelude ? { router: this.prelude.mountId, reason: scope.routedReason ?? undefined } : undefined;
+    // With a prelude, its model made the choice: the decision names it and carries its reason.
+    const prelude = this.prelude;
+    const reason = scope.routedReason ?? undefined;
     const decided = (payload: Omit<EventPayloads['footprint.composition.route_decided'], 'compositionId' | 'kind'>) =>
       emit(scope, 'footprint.composition.route_decided', {
         compositionId: m.id,
         kind: m.kind,
         ...payload,
-        ...(byPrelude ? { matched: 'llm' as const, evidence: { ...byPrelude, ...(payload.evidence as object | undefined) } } : {}),
+        ...(prelude ? { matched: 'llm' as const, router: prelude.mountId, evidence: { reason, ...(payload.evidence as object | undefined) } } : {}),
       });
     const stop = (status: ExitStatus, reason: string) => {
       scope.stop = { status, reason };
@@ -251,7 +252,7 @@ export class Swarm extends Composition {
         evidence: { requested },
       });
       // A router's message for an agent that does not exist is its answer, as when it names nobody.
-      return stop('no_route', byPrelude ? 'no_route' : 'unknown_agent');
+      return stop('no_route', prelude ? 'no_route' : 'unknown_agent');
     }
     if (handoffs >= this.maxHandoffs) {
       decided({

@@ -9,7 +9,7 @@
  * footprintjs (and a traced run, a span) even when it writes nothing, so the work that exists runs
  * here instead of three empty stages per iteration.
  */
-import { emit } from '../../../events/index.js';
+import { emit, noModelCalls } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/cursor.js';
 import type { AgentConfig } from '../config.js';
@@ -28,7 +28,7 @@ export function contextStage(config: AgentConfig) {
       scope.iteration = 1;
       scope.historyKey = `history:${scope.turnId}`;
       appendToConversation(scope, { role: 'user', content: message });
-      scope.totals = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, llmCalls: 0 };
+      scope.totals = noModelCalls();
       scope.doneTools = {};
       scope.output = '';
       if (config.cursor) scope.skill = config.cursor.initial();
