@@ -72,11 +72,26 @@ afterAll(async () => {
 });
 
 describe('at run start', () => {
-  it('pre-creates the trip series of every nested agent with a route guard, and only those', async () => {
+  it('pre-creates the trip series of every nested agent with a route guard, at its route, and only those', async () => {
     const c = await meter.collect();
     expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
-      [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing' }, 0],
-      [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing' }, 0],
+      [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
+      [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
+    ]);
+  });
+});
+
+describe('footprint.route.trips', () => {
+  it('counts a trip under the route of the agent that tripped, the series primed at 0', async () => {
+    hub.publish(
+      'footprint.route.trip',
+      { agentId: 'billing', turnId: 't1', kind: 'ping_pong', skills: ['a', 'b'], window: 4, iteration: 4, tokensSinceLoop: 0, costSinceLoopUsd: 0, action: 'label' },
+      'billing/call-llm#9',
+    );
+    const c = await meter.collect();
+    expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
+      [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 1],
+      [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
     ]);
   });
 });

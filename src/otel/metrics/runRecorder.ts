@@ -75,7 +75,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
 
   const handlers: EventHandlers = {
     'footprint.agent.turn_start': ({ payload: p, meta }) => {
-      if (p.skillGraph) trips.prime(p.agentId);
+      if (p.skillGraph) trips.prime(p.agentId, meta.route);
       invocations.set(memberKey(meta), { agentId: p.agentId, name: p.name, startedAt: meta.timestamp, inferenceCalls: 0, toolCalls: 0 });
     },
     'footprint.agent.turn_end': ({ meta }) => {
@@ -159,8 +159,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.routeChosen]: metricValue(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
       });
     },
-    'footprint.route.trip': ({ payload: p }) => {
-      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId) });
+    'footprint.route.trip': ({ payload: p, meta }) => {
+      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) });
     },
     'footprint.skill.rejected': ({ payload: p, meta }) => {
       const skill = metricValue(p.current);
@@ -172,7 +172,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     },
   };
 
-  trips.primeTree(start.runner);
+  trips.primeTree(start);
   const unsubscribe = start.hub.subscribe((event: TypedEvent) => {
     handleEvent(handlers, event);
   });
