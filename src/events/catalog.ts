@@ -100,6 +100,8 @@ export interface EventPayloads {
     answer: string;
   };
   'footprint.agent.iteration_start': { agentId: string; iteration: number; skill?: string };
+  /** The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early. */
+  'footprint.agent.iteration_cap': { agentId: string; maxIterations: number; iteration: number };
   'footprint.agent.iteration_end': { agentId: string; iteration: number; toolCallCount: number };
   'footprint.agent.route_decided': {
     agentId: string;
@@ -284,8 +286,8 @@ export interface EventPayloads {
   // ── cost ─────────────────────────────────────────────────────────────────────────────────────
   /**
    * @deprecated Read `footprint.stream.llm_end` (its `usage`, `cost`, `skill`, `brain`, `turnId`):
-   * this alias is derived from that record in one place (runtime/agent/stages/costTick.ts), for
-   * answered calls only, and goes away in the next release. Nothing in footprint-otel reads it.
+   * this alias is derived from that record in one place (runtime/agent/stages/deprecatedEvents.ts),
+   * for answered calls only, and goes away in the next release. Nothing in footprint-otel reads it.
    */
   'footprint.cost.tick': {
     callId: string;
@@ -303,6 +305,11 @@ export interface EventPayloads {
     /** False when usd is not tokens x a listed price: the model has no price, or the usage is unknown. */
     priced: boolean;
   };
+  /**
+   * @deprecated Read `footprint.agent.iteration_cap` (`maxIterations` for `limit`, `iteration` for
+   * `actual`): an iteration cap is no budget. Derived from it in one place
+   * (runtime/agent/stages/deprecatedEvents.ts); goes away in the next release.
+   */
   'footprint.cost.limit_hit': {
     agentId: string;
     kind: 'max_iterations';
@@ -337,6 +344,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.turn_end': 'An agent turn ends: outcome, iterations, token and cost totals, stop reason.',
   'footprint.agent.iteration_start': 'One ReAct iteration begins (context, model call, route).',
   'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
+  'footprint.agent.iteration_cap': 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
   'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
   'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
   'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
@@ -355,7 +363,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.route.hop': 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
   'footprint.route.trip': 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
   'footprint.cost.tick': 'Deprecated (goes in the next release): an answered model call\'s cost, derived from its llm_end record; read llm_end\'s `cost` and `usage` instead.',
-  'footprint.cost.limit_hit': 'A budget was reached (the iteration cap).',
+  'footprint.cost.limit_hit': 'Deprecated (goes in the next release): the iteration cap, derived from footprint.agent.iteration_cap; read that instead.',
   'footprint.run.paused': 'The run paused for a human; the checkpoint carries the trace context.',
   'footprint.run.resumed': 'A paused run resumed (same run id, same trace).',
   'footprint.run.failed': 'The run failed: which member, which stage, which error.',

@@ -82,7 +82,7 @@ export const SHOWN_EVENTS = new Set([
   'footprint.route.trip',
   'footprint.skill.rejected',
   'footprint.skill.escalated',
-  'footprint.cost.limit_hit',
+  'footprint.agent.iteration_cap',
   'footprint.run.paused',
   'footprint.run.resumed',
   'footprint.run.failed',

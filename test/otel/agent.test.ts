@@ -177,7 +177,7 @@ describe('Agent with two tools over three iterations', () => {
 });
 
 describe('an agent stopped by its iteration cap', () => {
-  it('records the cost limit on the Route span and ends the run stopped_early', async () => {
+  it('records the iteration cap on the Route span (once: not its deprecated alias) and ends the run stopped_early', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 'x1', name: 'lookup', args: { q: 'again' } }] }] });
     const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
       .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
@@ -185,11 +185,10 @@ describe('an agent stopped by its iteration cap', () => {
     expect(await agent.run('loop forever')).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided']);
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.route_decided']);
     expect(payloadOf(route.events[0])).toEqual({
-      kind: 'max_iterations',
-      limit: 1,
-      actual: 1,
+      max_iterations: 1,
+      iteration: 1,
       agent_id: 'agent',
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'agent',

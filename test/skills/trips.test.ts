@@ -183,6 +183,6 @@ describe('rejected cap', () => {
       llmCalls: 3,
       stoppedEarly: { reason: 'route_trip', iteration: 4 },
     });
-    expect(log.of('footprint.cost.limit_hit')).toEqual([]);
+    expect(log.of('footprint.agent.iteration_cap')).toEqual([]);
   });
 });

@@ -81,6 +81,7 @@ export class EventSpans {
     'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
     'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
     'footprint.agent.iteration_start': { spanEvent: true },
+    'footprint.agent.iteration_cap': { spanEvent: true },
     'footprint.agent.iteration_end': {
       spanEvent: true,
       after: (e) => {
@@ -96,7 +97,8 @@ export class EventSpans {
     'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
     // Deprecated, derived from llm_end (which the chat span records): nothing to add.
     'footprint.cost.tick': { spanEvent: false },
-    'footprint.cost.limit_hit': { spanEvent: true },
+    // Deprecated, derived from iteration_cap (which is the span event).
+    'footprint.cost.limit_hit': { spanEvent: false },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
     'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },

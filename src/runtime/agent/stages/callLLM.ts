@@ -18,7 +18,7 @@ import type { AgentState } from '../state.js';
 import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
-import { deprecatedCostTick } from './costTick.js';
+import { deprecatedCostTick } from './deprecatedEvents.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';

@@ -4,6 +4,7 @@
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
+import { deprecatedLimitHit } from './deprecatedEvents.js';
 import type { AgentScope } from './scope.js';
 
 export const TOOL_CALLS = 'tool-calls';
@@ -23,12 +24,9 @@ export function routeStage(config: AgentConfig) {
       chosen = 'stopped';
       rationale = `the model asked for tools at iteration ${iteration}, the cap (maxIterations ${config.maxIterations})`;
       scope.stopped = { reason: 'max_iterations', iteration };
-      emit(scope, 'footprint.cost.limit_hit', {
-        agentId,
-        kind: 'max_iterations',
-        limit: config.maxIterations,
-        actual: iteration,
-      });
+      const cap = { agentId, maxIterations: config.maxIterations, iteration };
+      emit(scope, 'footprint.agent.iteration_cap', cap);
+      emit(scope, 'footprint.cost.limit_hit', deprecatedLimitHit(cap));
     } else if (wantsTools) {
       chosen = 'tool-calls';
       rationale = `the model asked for ${scope.response!.toolCalls.length} tool call(s)`;
