@@ -2,6 +2,7 @@
 export * from './providers/index.js';
 export * from './cost/index.js';
 export * from './run/index.js';
+export * from './tools/index.js';
 export * from './agent/index.js';
 export * from './skills/index.js';
 export { LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';

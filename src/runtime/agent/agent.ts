@@ -12,10 +12,11 @@ import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/br
 import { routeGuardOf, type RouteGuard, type RouteGuardOptions } from '../skills/loopGuard.js';
 import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
 import type { SkillGraph } from '../skills/graph.js';
+import type { Tool } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
-import type { AgentOptions, Tool } from './types.js';
+import type { AgentOptions } from './types.js';
 
 export interface SkillGraphOptions extends RouteGuardOptions {
   /** Brains by skill id (an alternative home to defineSkill's provider/model). */

@@ -18,3 +18,4 @@ export { checkNumber, numberProblem, numberSetting, type NumberRule } from './se
 export { currentHub } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';
+export { safeStringify } from './safeJson.js';
