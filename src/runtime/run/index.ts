@@ -14,6 +14,7 @@ export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.j
 export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 export { RunFailedError, CheckpointError, ConfigError, describeError, errorType, type CheckpointRefusal } from './errors.js';
+export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, type NumberRule } from './settings.js';
 export { currentHub } from './context.js';
 export { quietLogger, stage } from './chart.js';
