@@ -5,6 +5,5 @@ export * from './run/index.js';
 export * from './tools/index.js';
 export * from './agent/index.js';
 export * from './skills/index.js';
-export { LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';
 export * from './compositions/index.js';
 export * from './routing/index.js';

@@ -1,4 +1,5 @@
-/** The ReAct Agent: its builder, options and tool limits. */
+/** The ReAct Agent (builder, options, tool limits) and LLMCall, the same chart with no tools and one iteration. */
 export { Agent, AgentBuilder, type SkillGraphOptions } from './agent.js';
 export type { AgentOptions } from './types.js';
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.js';
+export { LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';
