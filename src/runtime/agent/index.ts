@@ -1,4 +1,8 @@
-/** The ReAct Agent (builder, options, tool limits) and LLMCall, the same chart with no tools and one iteration. */
+/**
+ * agent/ — the ReAct Agent (builder, options, tool limits, its chart's stages) and LLMCall, the same
+ * chart with no tools and one iteration. Depends on events/, run/, cost/, providers/, tools/ and
+ * skills/; never on compositions/ or routing/.
+ */
 export { Agent, AgentBuilder, type SkillGraphOptions } from './agent.js';
 export type { AgentOptions } from './types.js';
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.js';

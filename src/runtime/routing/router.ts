@@ -22,7 +22,7 @@
 import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
 import { LLMCall } from '../agent/index.js';
-import { mountOptions } from '../compositions/members.js';
+import { mountOptions } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { ConfigError, quietLogger, Runner, stage, type RunnerProfile } from '../run/index.js';
