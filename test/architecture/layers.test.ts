@@ -6,7 +6,8 @@
  * every layer below it never import it, and only mcp/ (and the demo in cli/) import the MCP SDK.
  * Inside otel/ and runtime/ the same holds for their folders: each imports only the folders its row
  * of OTEL_FOLDERS or RUNTIME_FOLDERS names (the arrows its index.ts states), and only through their
- * index.ts. A file that breaks an arrow is named with the import that breaks it.
+ * index.ts; runtime/ has no loose file at its root, and docs/architecture.md draws RUNTIME_FOLDERS as
+ * it is. A file that breaks an arrow is named with the import that breaks it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -113,6 +114,25 @@ describe('the layer arrows', () => {
 
   it('runtime folders import each other down their own arrows, through each index', () => {
     expect(show(runtimeBroken(ALL))).toEqual([]);
+  });
+
+  it('runtime/ holds no loose file but its index.ts', () => {
+    const loose = readdirSync(join(SRC, 'runtime'), { withFileTypes: true }).filter((entry) => !entry.isDirectory());
+    expect(loose.map((entry) => entry.name)).toEqual(['index.ts']);
+  });
+
+  it("docs/architecture.md draws runtime's arrows as RUNTIME_FOLDERS holds them", () => {
+    const doc = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### Inside runtime/'));
+    const drawn = section.split('```')[3]!.trim().split('\n');
+    const arrows = Object.fromEntries(
+      drawn.map((line) => {
+        const [folder, targets] = line.split(/\s+->\s+|\s+\(no other runtime folder\)/);
+        return [folder!.trim(), targets ? targets.split(', ') : []];
+      }),
+    );
+    const { '(index)': _index, ...folders } = RUNTIME_FOLDERS;
+    expect(arrows).toEqual(folders);
   });
 
   it('the main entry and telemetry/ never import mcp/, and only mcp/ and cli/ import the MCP SDK', () => {
