@@ -32,14 +32,17 @@ const MAIN = {
   types: [
     'AgentBuilder', 'AgentOptions', 'BranchError', 'BranchResult', 'Checkpoint', 'CheckpointRefusal', 'CheckpointStore', 'ConditionalBuilder',
     'LLMCallBuilder', 'LLMCallOptions', 'ResumeOptions', 'ToolLimits',
-    'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'Predicate', 'RouteFn',
-    'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
+    'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
+    // Deprecated aliases of PickFn and PickInput, for one release.
+    'RouteFn', 'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool',
     'ToolContext', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
-    'BrainSpec', 'EscalationSpec', 'LastToolResult', 'OnTrip', 'RouteEdge', 'RouteGuardOptions', 'RouteHop', 'RouteRecorder',
+    'BrainSpec', 'EscalationSpec', 'LastToolResult', 'OnTrip', 'SkillEdge',
+    // Deprecated alias of SkillEdge, for one release.
+    'RouteEdge', 'RouteGuardOptions', 'RouteHop', 'RouteRecorder',
     'RouteRecorderOptions', 'RouteRejection', 'RouteTrip', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
     'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
     'RunOutcomeLabel', 'RunnerKind', 'TokenUsage', 'TypedEvent', 'Unsubscribe',

@@ -20,7 +20,7 @@ function desk() {
   const big = scripted({ name: 'big', chunkChars: 7, replies: [answer('unused')] });
   const triage = triageSkill();
   const diagnose = diagnoseSkill({ provider: big, model: 'big-1' });
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).route(diagnose, fixSkill()).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, triage).edge(diagnose, fixSkill()).build();
   const recorder = routeRecorder({ agentId: 'desk' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING, maxIterations: 20 })
     .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 3, routeRecorder: recorder })

@@ -17,7 +17,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
   const triage = triageSkill();
   const diagnose = diagnoseSkill({ provider: big, model: 'big-1' });
   const fix = fixSkill();
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, fix).build();
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING })
     .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 5 })
     .build();

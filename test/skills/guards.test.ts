@@ -107,7 +107,7 @@ describe('the run book', () => {
 describe('the recorder across runs and agents', () => {
   const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide.' });
   const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find it.' });
-  const graph = skillGraph().entry(triage).route(triage, diagnose).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).build();
   /** Moves on 'move', asks for a skill it cannot reach on anything else, then answers. */
   const script = (request: LLMRequest) => {
     if (request.messages.some((m) => m.role === 'tool')) return answer('done');

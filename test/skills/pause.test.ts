@@ -26,7 +26,7 @@ function build(bigReplies: ScriptedReply[]) {
     ],
   });
   const fix = fixSkill();
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, fix).build();
   const recorder = routeRecorder({ agentId: 'desk' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING })
     .skillGraph(graph, { routeRecorder: recorder })

@@ -30,8 +30,8 @@ function build() {
   const fix = fixSkill();
   const graph = skillGraph()
     .entry(triage)
-    .route(triage, diagnose)
-    .route(diagnose, fix, {
+    .edge(triage, diagnose)
+    .edge(diagnose, fix, {
       label: 'CRC>0',
       when: (last) => last?.toolName === 'get_counters' && JSON.parse(last.result).crc > 0,
     })

@@ -32,10 +32,10 @@ function recordedDesk(options: { graph: SkillGraph; replies: ScriptedReply[]; ma
 describe('ping-pong', () => {
   const graph = skillGraph()
     .entry(triage)
-    .route(triage, diagnose)
-    .route(diagnose, triage)
-    .route(diagnose, fix)
-    .route(fix, diagnose)
+    .edge(triage, diagnose)
+    .edge(diagnose, triage)
+    .edge(diagnose, fix)
+    .edge(fix, diagnose)
     .build();
 
   it('trips once per alternating streak, at the hop that completed the window, and again after a break', async () => {
@@ -114,7 +114,7 @@ describe('ping-pong', () => {
 });
 
 describe('rejected cap', () => {
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, fix).build();
 
   it('trips exactly once for a run of five rejections, and re-arms when the cursor moves', async () => {
     const replies: ScriptedReply[] = [
