@@ -115,6 +115,7 @@ export {
   type LastToolResult,
   type BrainSpec,
   type EscalationSpec,
+  type LoopGuardOptions,
   type RouteGuardOptions,
   type OnTrip,
 } from './runtime/index.js';

@@ -40,8 +40,8 @@ const MAIN = {
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
-    'BrainSpec', 'EscalationSpec', 'LastToolResult', 'OnTrip', 'SkillEdge',
-    // Deprecated alias of SkillEdge, for one release.
+    'BrainSpec', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'SkillEdge',
+    // Deprecated aliases of SkillEdge and LoopGuardOptions, for one release.
     'RouteEdge', 'RouteGuardOptions', 'RouteHop', 'RouteRecorder',
     'RouteRecorderOptions', 'RouteRejection', 'RouteTrip', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
     'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',

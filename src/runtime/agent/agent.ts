@@ -10,12 +10,12 @@ import { ConfigError, numberSetting, optionalNumber, RULES, Runner, type RunInst
 import {
   READ_SKILL,
   resolveBrains,
-  routeGuardOf,
+  loopGuardOf,
   SkillCursor,
   type BrainSpec,
   type EscalationSpec,
-  type RouteGuard,
-  type RouteGuardOptions,
+  type LoopGuard,
+  type LoopGuardOptions,
   type SkillGraph,
 } from '../skills/index.js';
 import type { Tool } from '../tools/index.js';
@@ -24,7 +24,7 @@ import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type T
 import { compileTool, type CompiledTool } from './toolRunner.js';
 import type { AgentOptions } from './types.js';
 
-export interface SkillGraphOptions extends RouteGuardOptions {
+export interface SkillGraphOptions extends LoopGuardOptions {
   /** Brains by skill id (an alternative home to defineSkill's provider/model). */
   providers?: Record<string, BrainSpec>;
   escalation?: EscalationSpec;
@@ -130,13 +130,13 @@ export class AgentBuilder {
     for (const tool of this.tools) addTool(tool, `agent "${id}"`);
     let cursor: SkillCursor | undefined;
     let recorder: RunInstrument | undefined;
-    let routeGuard: RouteGuard | undefined;
+    let loopGuard: LoopGuard | undefined;
     if (this.graph) {
       const { graph, options } = this.graph;
       for (const skill of graph.skills.values()) for (const tool of skill.tools) addTool(tool, `skill "${skill.id}"`);
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
       recorder = options.routeRecorder;
-      routeGuard = routeGuardOf(options);
+      loopGuard = loopGuardOf(options);
       if (options.onTrip === 'escalate' && !options.escalation) {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);
       }
@@ -154,7 +154,7 @@ export class AgentBuilder {
       tools: compiled,
       ownTools: this.tools.map((t) => t.name),
       cursor,
-      routeGuard,
+      loopGuard,
     };
     return Agent.fromConfig(config, recorder);
   }

@@ -10,10 +10,11 @@ export { READ_SKILL, READ_SKILL_SCHEMA, SkillCursor, type SkillTurnState } from 
 export {
   guardHop,
   guardRejection,
-  routeGuardOf,
+  loopGuardOf,
   type Finding,
   type OnTrip,
-  type RouteGuard,
+  type LoopGuard,
+  type LoopGuardOptions,
   type RouteGuardOptions,
   type Spend,
   type TurnGuard,

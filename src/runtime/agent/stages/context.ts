@@ -14,7 +14,7 @@ import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
-import { guardMove } from './routeGuard.js';
+import { guardMove } from './guardMoves.js';
 import type { AgentScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {

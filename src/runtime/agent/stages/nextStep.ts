@@ -1,6 +1,7 @@
 /**
- * Route: the decider after each model call. Tool calls loop back through ToolCalls; an answer, a
- * loop-guard stop or the iteration cap go to Final. The choice and its rationale are emitted.
+ * The agent's next step: the decider after each model call (its stage keeps the name Route, the
+ * span name backends know). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
+ * the iteration cap go to Final. The choice and its rationale are emitted (agent.route_decided).
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
@@ -10,7 +11,7 @@ import type { AgentScope } from './scope.js';
 export const TOOL_CALLS = 'tool-calls';
 export const FINAL = 'final';
 
-export function routeStage(config: AgentConfig) {
+export function nextStepStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
     const iteration = scope.iteration;
