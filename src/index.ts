@@ -100,7 +100,7 @@ export {
   type PricingTable,
 } from './runtime/index.js';
 
-// Skills: skill graphs, their brains and loop guard, and the route recorder that reads the route back.
+// Skills: skill graphs, their brains and loop guard, and the skill-path recorder that reads the skill path back.
 export {
   defineSkill,
   skillGraph,
@@ -120,6 +120,13 @@ export {
   type OnTrip,
 } from './runtime/index.js';
 export {
+  skillPathRecorder,
+  type SkillPathRecorder,
+  type SkillPathRecorderOptions,
+  type RecordedHop,
+  type RecordedRejection,
+  type RecordedTrip,
+  // Deprecated aliases of the six above, for one release.
   routeRecorder,
   type RouteRecorder,
   type RouteRecorderOptions,

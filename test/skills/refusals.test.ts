@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, ConfigError, defineSkill, scripted, skillGraph } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { skillPathRecorder } from '../../src/recorders/index.js';
 
 const agentProvider = scripted({ name: 'small', replies: ['ok'] });
 const foreign = scripted({ name: 'other-vendor', replies: ['ok'] });
@@ -110,7 +110,7 @@ describe('agent refusals', () => {
   it('route-guard options need no route recorder: the guard is the agent\'s', () => {
     expect(() => agent().skillGraph(graph, { onTrip: 'stop' }).build()).not.toThrow();
     expect(() => agent().skillGraph(graph).build()).not.toThrow();
-    expect(() => agent().skillGraph(graph, { routeRecorder: routeRecorder() }).build()).not.toThrow();
+    expect(() => agent().skillGraph(graph, { skillPathRecorder: skillPathRecorder() }).build()).not.toThrow();
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, scripted, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { skillPathRecorder } from '../../src/recorders/index.js';
 import { answer, CALL_TOKENS, callTool, diagnoseSkill, escalatedToStrong, fixSkill, labelledPingPongTrip, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
 
 const triage = triageSkill();
@@ -21,11 +21,11 @@ const probe = {
 
 /** The desk agent on the small model, walking `graph` with a route recorder, and its event log. */
 function recordedDesk(options: { graph: SkillGraph; replies: ScriptedReply[]; maxIterations: number; tools?: Tool[] }) {
-  const recorder = routeRecorder({ agentId: 'desk' });
+  const recorder = skillPathRecorder({ agentId: 'desk' });
   const provider = scripted({ name: 'small', replies: options.replies });
   const builder = Agent.create({ provider, model: 'small-1', id: 'desk', maxIterations: options.maxIterations, pricing: PRICING });
   for (const tool of options.tools ?? []) builder.tool(tool);
-  const agent = builder.skillGraph(options.graph, { routeRecorder: recorder }).build();
+  const agent = builder.skillGraph(options.graph, { skillPathRecorder: recorder }).build();
   return { agent, recorder, log: record(agent) };
 }
 

@@ -29,9 +29,11 @@ export interface SkillGraphOptions extends LoopGuardOptions {
   providers?: Record<string, BrainSpec>;
   escalation?: EscalationSpec;
   /**
-   * An instrument that takes part in every run of this agent, such as a routeRecorder({ agentId })
-   * to read the route back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
+   * An instrument that takes part in every run of this agent, such as a skillPathRecorder({ agentId })
+   * to read the skill path back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
    */
+  skillPathRecorder?: RunInstrument;
+  /** @deprecated The old name of skillPathRecorder; goes in the next release. */
   routeRecorder?: RunInstrument;
 }
 
@@ -135,7 +137,10 @@ export class AgentBuilder {
       const { graph, options } = this.graph;
       for (const skill of graph.skills.values()) for (const tool of skill.tools) addTool(tool, `skill "${skill.id}"`);
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
-      recorder = options.routeRecorder;
+      if (options.skillPathRecorder && options.routeRecorder) {
+        throw new ConfigError(`agent "${id}": give skillPathRecorder or its deprecated name routeRecorder, not both`);
+      }
+      recorder = options.skillPathRecorder ?? options.routeRecorder;
       loopGuard = loopGuardOf(options);
       if (options.onTrip === 'escalate' && !options.escalation) {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);
