@@ -35,7 +35,7 @@ const MAIN = {
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'Predicate', 'RouteFn',
     'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool',
-    'ToolContext', 'UntilFn', 'Verdict',
+    'ToolContext', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',

@@ -7,6 +7,7 @@ import { optionalNumber, RULES } from '../run/settings.js';
 import type { SkillCursor } from '../skills/cursor.js';
 import type { RouteGuard } from '../skills/loopGuard.js';
 import type { CompiledTool } from './toolRunner.js';
+import type { ToolSource } from './types.js';
 
 export interface AgentConfig {
   member: MemberRef;
@@ -19,10 +20,14 @@ export interface AgentConfig {
   maxTokens?: number;
   pricing: PricingTable;
   systemPrompt: string;
-  /** Every tool the agent may ever expose (its own and its skills'), by name. */
+  /** Every fixed tool the agent may ever expose (its own and its skills'), by name. */
   tools: ReadonlyMap<string, CompiledTool>;
-  /** Names of the agent's own tools (always visible). */
+  /** Names of the agent's own fixed tools (always visible). */
   ownTools: readonly string[];
+  /** The agent's own tool sources (always visible), read at every iteration (toolTable.ts). */
+  ownSources: readonly ToolSource[];
+  /** True when the agent or one of its skills has a tool source: its tool slot can change at any iteration. */
+  hasToolSources: boolean;
   cursor?: SkillCursor;
   /** The loop guard over the cursor's moves (with a cursor only). */
   routeGuard?: RouteGuard;

@@ -1,4 +1,4 @@
-/** The Agent's public configuration types: options, tools and the context a tool runs with. */
+/** The Agent's public configuration types: options, tools, tool sources and the context a tool runs with. */
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 
@@ -52,4 +52,14 @@ export interface Tool<Args = any> {
   /** Deadline of one call in ms (1 to 2 147 483 647); default: the agent's `toolTimeoutMs`. */
   timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): unknown | Promise<unknown>;
+}
+
+/**
+ * Tools that can change while an agent lives, such as an MCP server's list. The agent reads
+ * `tools()` at every iteration, before the model call, so the model is offered the current list and
+ * a call to a tool no longer listed is an unknown tool. `tools()` should be cheap and hand back the
+ * same Tool objects while the list is unchanged: the agent compiles a tool's schema once per object.
+ */
+export interface ToolSource {
+  tools(): readonly Tool[];
 }
