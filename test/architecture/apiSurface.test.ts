@@ -59,7 +59,7 @@ const TELEMETRY = {
 
 const MCP = {
   values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
-  types: ['Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
+  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
 };
 
 /** The names an entry's source exports, split into values and types; refuses any other export form. */
