@@ -72,8 +72,15 @@ export class McpConnection implements ToolSource {
   ) {}
 
   /** Connects, initialises and lists the tools; a server that cannot be reached or listed throws McpConnectError. */
-  static async connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const { transport, network, label } = makeTransport(server);
+  static connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
+    return McpConnection.over(makeTransport(server), options);
+  }
+
+  /**
+   * @internal A connection over a transport made elsewhere, with the network attributes it has
+   * (bench/mcp.ts: two channels to one server process). connect() is this over stdio or HTTP.
+   */
+  static async over({ transport, network, label }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
     const client = new Client({ name: 'footprint-otel', version: '0.1.0' });
     const peer: PeerAttributes = {
       server: options.name ?? label,
@@ -87,7 +94,7 @@ export class McpConnection implements ToolSource {
       capture: resolveCapture(options.captureContent),
       timeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       offers: (name) => connection?.listed.has(name) ?? false,
-      listRead: () => connection?.relisting ?? Promise.resolve(),
+      listRead: () => connection?.relisting,
       call: (name, args, requestOptions) => client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>,
     };
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -212,7 +219,14 @@ function connectError(error: unknown, server: string): McpConnectError {
   return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${server}": ${failure.message}`, server);
 }
 
-function makeTransport(server: StdioServer | HttpServer): { transport: Transport; network: Attributes; label: string } {
+/** A transport, the network attributes of its spans, and the server's name until it says its own. */
+export interface MadeTransport {
+  transport: Transport;
+  network: Attributes;
+  label: string;
+}
+
+function makeTransport(server: StdioServer | HttpServer): MadeTransport {
   if ('command' in server) {
     const transport = new StdioClientTransport({
       command: server.command,

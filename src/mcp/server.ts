@@ -113,9 +113,8 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     const ambient = trace.getSpanContext(context.active());
     const links: Link[] = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
-    const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, ...network };
+    const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, [NETWORK_TRANSPORT]: network[NETWORK_TRANSPORT] };
     if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
-    delete metric[NETWORK_PROTOCOL_NAME];
     return { span, started: performance.now(), metric };
   };
 
