@@ -1,7 +1,7 @@
 /**
  * The tools an agent offers at one iteration, by name, in the order the model sees them: its own
  * fixed tools, then its tool sources, then the current skill's tools and sources. A fixed tool was
- * checked and compiled when the agent was built; a source (types.ts, ToolSource: an MCP server's
+ * checked and compiled when the agent was built; a source (tools/, ToolSource: an MCP server's
  * list) is read here, every time, so a tool the source gained is offered and one it dropped is not.
  * Context's tool slot, CallLLM's tool specs and ToolCalls' lookup all go through offeredTools(), so
  * the model is offered, described and run the same tools; a name the table no longer has is an
@@ -13,12 +13,11 @@
  * whose name is taken (by an earlier tool or read_skill), is left out of the offer instead: a run in
  * progress has no one to throw to.
  */
-import { ConfigError } from '../run/index.js';
-import { optionalNumber, RULES } from '../run/settings.js';
-import { READ_SKILL, type SkillTurnState } from '../skills/cursor.js';
+import { ConfigError, optionalNumber, RULES } from '../run/index.js';
+import { READ_SKILL, type SkillTurnState } from '../skills/index.js';
+import type { Tool, ToolSource } from '../tools/index.js';
 import type { AgentConfig } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
-import type { Tool, ToolSource } from './types.js';
 
 /** The tools offered now, by name (read_skill, the cursor's own, is not among them). */
 export function offeredTools(config: AgentConfig, skill: SkillTurnState | undefined): ReadonlyMap<string, CompiledTool> {

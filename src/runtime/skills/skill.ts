@@ -4,7 +4,7 @@
  * every iteration, such as an MCP connection); it may bring its own brain (provider and model), so
  * cost is attributed to the skill that spent it.
  */
-import type { Tool, ToolSource } from '../agent/types.js';
+import type { Tool, ToolSource } from '../tools/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { ConfigError } from '../run/index.js';
 
