@@ -158,6 +158,14 @@ describe('the connection', () => {
       ['escalate', 'unknown_tool', `Unknown tool "escalate". Available tools: ${listed.join(', ')}.`],
     ]);
     expect(changed).toEqual([[...listed, 'escalate'], listed]);
+    // select(names): the named tools the server lists at each read
+    expect(() => mcp.select(['escalate'])).toThrow(new McpConnectError('unknown_tool', `MCP server "desk-tools" has no tool "escalate" (it has: ${listed.join(', ')})`, 'desk-tools'));
+    const ctx = { toolCallId: 'direct', agentId: 'test', signal: new AbortController().signal, pause: async () => undefined };
+    await mcp.tools(['add_tool'])[0]!.execute({}, ctx);
+    const picked = mcp.select(['escalate', 'lookup_order']);
+    expect(picked.tools().map((t) => t.name)).toEqual(['lookup_order', 'escalate']);
+    await mcp.tools(['remove_tool'])[0]!.execute({}, ctx);
+    expect(picked.tools().map((t) => t.name)).toEqual(['lookup_order']);
     await mcp.close();
     // the added tool's call is traced like any other: execute_tool -> MCP client span -> MCP server span
     const spans = await until(world, (all) => all.some((s) => s.service === 'mcp-desk' && s.name === 'tools/call escalate'));

@@ -5,8 +5,8 @@
  * store's, read by CallLLM as it is). A slot has work on the turn's first visit, for an agent with a
  * skill graph whenever the skill state may have changed, and for an agent with a tool source
  * (toolTable.ts) at every iteration, since the source's list may have changed; an agent with neither
- * has a static prompt and tool list, so its later iterations engineer nothing. The slots used to be stages of
- * their own that ran on every iteration and, after the first, changed nothing: a stage costs
+ * has a static prompt and tool list, so its later iterations engineer nothing. The slots used to be
+ * stages of their own that ran on every iteration and, after the first, changed nothing: a stage costs
  * footprintjs (and a traced run, a span) even when it writes nothing, so the work that exists runs
  * here instead of three empty stages per iteration.
  */
