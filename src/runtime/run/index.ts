@@ -15,6 +15,6 @@ export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './che
 export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 export { RunFailedError, CheckpointError, ConfigError, describeError, errorType, type CheckpointRefusal } from './errors.js';
 export { checkNumber, numberProblem, numberSetting, type NumberRule } from './settings.js';
-export { currentHub } from './context.js';
+export { currentHub, type EnvScope } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';
