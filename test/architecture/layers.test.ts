@@ -4,8 +4,10 @@
  * src/index.ts sits between telemetry and cli), and enters another layer only through that layer's
  * index.ts. mcp/ is its own package entry (footprint-otel/mcp) on optional peers: the main entry and
  * every layer below it never import it, and only mcp/ (and the demo in cli/) import the MCP SDK.
- * Inside otel/ the same holds for its folders (encoding <- placement <- genai <- wiring; metrics
- * <- encoding). A file that breaks an arrow is named with the import that breaks it.
+ * Inside otel/ and runtime/ the same holds for their folders: each imports only the folders its row
+ * of OTEL_FOLDERS or RUNTIME_FOLDERS names (the arrows its index.ts states), and only through their
+ * index.ts; runtime/ has no loose file at its root, and docs/architecture.md draws RUNTIME_FOLDERS as
+ * it is. A file that breaks an arrow is named with the import that breaks it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -22,6 +24,18 @@ const OTEL_FOLDERS: Record<string, readonly string[]> = {
   wiring: ['encoding', 'placement', 'genai'],
   metrics: ['encoding'],
   '(index)': ['encoding', 'placement', 'genai', 'wiring', 'metrics'],
+};
+/** What each runtime folder may import (besides itself): the DAG drawn in docs/architecture.md. */
+const RUNTIME_FOLDERS: Record<string, readonly string[]> = {
+  run: [],
+  cost: [],
+  providers: ['run'],
+  tools: ['run'],
+  skills: ['providers', 'run', 'tools'],
+  agent: ['cost', 'providers', 'run', 'skills', 'tools'],
+  compositions: ['run'],
+  routing: ['agent', 'compositions', 'cost', 'providers', 'run'],
+  '(index)': ['run', 'cost', 'providers', 'tools', 'skills', 'agent', 'compositions', 'routing'],
 };
 
 interface Import {
@@ -46,9 +60,9 @@ function layerOf(path: string): string {
   return path.includes('/') ? path.slice(0, path.indexOf('/')) : '(entry)';
 }
 
-/** The otel folder of a path under src/otel/, or '(index)' for src/otel/index.ts. */
-function otelFolderOf(path: string): string {
-  const rest = path.slice('otel/'.length);
+/** The folder of a path under src/<layer>/, or '(index)' for src/<layer>/index.ts. */
+function folderOf(layer: string, path: string): string {
+  const rest = path.slice(`${layer}/`.length);
   return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : '(index)';
 }
 
@@ -61,24 +75,29 @@ const upward = (imports: Import[]) => imports.filter((i) => rank(i.to) > rank(i.
 const pastIndex = (imports: Import[]) =>
   imports.filter((i) => layerOf(i.to) !== layerOf(i.from) && i.to !== `${layerOf(i.to)}/index.ts` && i.to !== 'index.ts');
 
-/** Imports between otel folders against their arrows, or past a folder's index.ts. */
-const otelBroken = (imports: Import[]) =>
+/** Imports between a layer's folders against their arrows (the layer's table), or past a folder's index.ts. */
+const folderBroken = (layer: string, arrows: Record<string, readonly string[]>) => (imports: Import[]) =>
   imports.filter((i) => {
-    if (!i.from.startsWith('otel/') || !i.to.startsWith('otel/')) return false;
-    const from = otelFolderOf(i.from);
-    const to = otelFolderOf(i.to);
+    if (!i.from.startsWith(`${layer}/`) || !i.to.startsWith(`${layer}/`)) return false;
+    const from = folderOf(layer, i.from);
+    const to = folderOf(layer, i.to);
     if (from === to) return false;
-    return !OTEL_FOLDERS[from]!.includes(to) || i.to !== `otel/${to}/index.ts`;
+    return !(arrows[from] ?? []).includes(to) || i.to !== `${layer}/${to}/index.ts`;
   });
+const otelBroken = folderBroken('otel', OTEL_FOLDERS);
+const runtimeBroken = folderBroken('runtime', RUNTIME_FOLDERS);
+
+/** The folders of a layer that hold a file importing something. */
+const foldersFound = (layer: string) => new Set(ALL.filter((i) => i.from.startsWith(`${layer}/`)).map((i) => folderOf(layer, i.from)));
 
 const ALL = sources(SRC).flatMap(importsOf);
 const show = (imports: Import[]) => imports.map((i) => `${i.from} -> ${i.to}`);
 
 describe('the layer arrows', () => {
-  it('found imports in every layer and every otel folder', () => {
+  it('found imports in every layer, every otel folder and every runtime folder', () => {
     expect(new Set(ALL.map((i) => layerOf(i.from)))).toEqual(new Set(LAYERS));
-    const otelFolders = ALL.filter((i) => i.from.startsWith('otel/')).map((i) => otelFolderOf(i.from));
-    expect(new Set(otelFolders)).toEqual(new Set(Object.keys(OTEL_FOLDERS)));
+    expect(foldersFound('otel')).toEqual(new Set(Object.keys(OTEL_FOLDERS)));
+    expect(foldersFound('runtime')).toEqual(new Set(Object.keys(RUNTIME_FOLDERS)));
   });
 
   it('every import points down the stack, never up', () => {
@@ -91,6 +110,29 @@ describe('the layer arrows', () => {
 
   it('otel folders import each other down their own arrows, through each index', () => {
     expect(show(otelBroken(ALL))).toEqual([]);
+  });
+
+  it('runtime folders import each other down their own arrows, through each index', () => {
+    expect(show(runtimeBroken(ALL))).toEqual([]);
+  });
+
+  it('runtime/ holds no loose file but its index.ts', () => {
+    const loose = readdirSync(join(SRC, 'runtime'), { withFileTypes: true }).filter((entry) => !entry.isDirectory());
+    expect(loose.map((entry) => entry.name)).toEqual(['index.ts']);
+  });
+
+  it("docs/architecture.md draws runtime's arrows as RUNTIME_FOLDERS holds them", () => {
+    const doc = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### Inside runtime/'));
+    const drawn = section.split('```')[3]!.trim().split('\n');
+    const arrows = Object.fromEntries(
+      drawn.map((line) => {
+        const [folder, targets] = line.split(/\s+->\s+|\s+\(no other runtime folder\)/);
+        return [folder!.trim(), targets ? targets.split(', ') : []];
+      }),
+    );
+    const { '(index)': _index, ...folders } = RUNTIME_FOLDERS;
+    expect(arrows).toEqual(folders);
   });
 
   it('the main entry and telemetry/ never import mcp/, and only mcp/ and cli/ import the MCP SDK', () => {
@@ -115,6 +157,24 @@ describe('the layer arrows', () => {
     expect(show(otelBroken(bad))).toEqual([
       'otel/placement/runnerLayout.ts -> otel/genai/index.ts',
       'otel/genai/eventSpans.ts -> otel/placement/layout.ts',
+    ]);
+  });
+
+  it('catches a runtime folder importing against its arrows or past an index (positive control)', () => {
+    const bad: Import[] = [
+      { from: 'runtime/skills/cursor.ts', to: 'runtime/agent/index.ts' },
+      { from: 'runtime/run/errorTypes.ts', to: 'runtime/providers/index.ts' },
+      { from: 'runtime/agent/agent.ts', to: 'runtime/skills/brains.ts' },
+      { from: 'runtime/agent/stages/callLLM.ts', to: 'runtime/providers/retry.ts' },
+      { from: 'runtime/agent/agent.ts', to: 'runtime/skills/index.ts' },
+      { from: 'runtime/agent/stages/callLLM.ts', to: 'runtime/agent/state.ts' },
+      { from: 'runtime/index.ts', to: 'runtime/routing/index.ts' },
+    ];
+    expect(show(runtimeBroken(bad))).toEqual([
+      'runtime/skills/cursor.ts -> runtime/agent/index.ts',
+      'runtime/run/errorTypes.ts -> runtime/providers/index.ts',
+      'runtime/agent/agent.ts -> runtime/skills/brains.ts',
+      'runtime/agent/stages/callLLM.ts -> runtime/providers/retry.ts',
     ]);
   });
 });

@@ -4,7 +4,7 @@
  * stage's span in full detail and on the member's span in semantic detail, and a semantic runner
  * run attaches no footprintjs recorder of its own (footprintjs dispatches each emit once).
  */
-import { FlowChartExecutor, flowChart, type FlowChart } from 'footprintjs';
+import { FlowChartExecutor, flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_RECORDER_ID, tracingInstrument } from '../../src/otel/index.js';
 import { quietLogger, registerInstrument, Runner } from '../../src/runtime/index.js';
@@ -17,11 +17,13 @@ class EmittingRunner extends Runner {
   readonly id = 'emitter';
   readonly name = 'emitter';
   protected buildChart(): FlowChart {
-    return flowChart<{ output?: string }>('Work', (scope) => {
+    // The chart contract (run/runner.ts): the final stage writes `output` and returns it.
+    const work = (scope: TypedScope<{ output?: string }>): string => {
       scope.$emit('x.progress', { step: 1, label: 'half' });
       scope.output = 'done';
       return 'done';
-    }, 'work')
+    };
+    return flowChart<{ output?: string }>('Work', work as (scope: TypedScope<{ output?: string }>) => void, 'work')
       .setLogger(quietLogger)
       .build();
   }

@@ -40,7 +40,7 @@ import {
   type LLMResponse,
 } from '../../src/index.js';
 import { quietLogger, stage } from '../../src/runtime/run/index.js';
-import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/agent/toolResults.js';
+import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/tools/index.js';
 import { anything, oddPayload, oddShortString, oddText } from './support/oddValues.js';
 import { outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';

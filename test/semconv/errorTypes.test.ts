@@ -2,11 +2,12 @@
  * The spec asks instrumentations to document the error.type values they report. This runs the
  * desk and the failing outcomes, collects every error.type the spans carry, and checks that the
  * reference page's generated section (docs/reference.md) lists each one (and names the semconv version), and that the
- * table it is generated from (src/runtime/run/errorTypes.ts) covers every fixed value.
+ * table it is generated from (src/runtime/providers/errorTypeDocs.ts) covers every fixed value.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_TYPE_DOCS, FIXED_ERROR_TYPES } from '../../src/runtime/run/errorTypes.js';
+import { ERROR_TYPE_DOCS } from '../../src/runtime/providers/errorTypeDocs.js';
+import { FIXED_ERROR_TYPES } from '../../src/runtime/run/errorTypes.js';
 import { startSemconvTelemetry, type SemconvTelemetry } from '../support/semconv/index.js';
 import { runDesk } from './scenarios/desk.js';
 import * as runs from './scenarios/outcomes.js';

@@ -6,16 +6,23 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
-import { numberSetting, optionalNumber, RULES } from '../run/settings.js';
-import { resolveBrains, type BrainSpec, type EscalationSpec } from '../skills/brains.js';
-import { routeGuardOf, type RouteGuard, type RouteGuardOptions } from '../skills/loopGuard.js';
-import { READ_SKILL, SkillCursor } from '../skills/cursor.js';
-import type { SkillGraph } from '../skills/graph.js';
+import { ConfigError, numberSetting, optionalNumber, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import {
+  READ_SKILL,
+  resolveBrains,
+  routeGuardOf,
+  SkillCursor,
+  type BrainSpec,
+  type EscalationSpec,
+  type RouteGuard,
+  type RouteGuardOptions,
+  type SkillGraph,
+} from '../skills/index.js';
+import type { Tool } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
-import type { AgentOptions, Tool } from './types.js';
+import type { AgentOptions } from './types.js';
 
 export interface SkillGraphOptions extends RouteGuardOptions {
   /** Brains by skill id (an alternative home to defineSkill's provider/model). */

@@ -2,10 +2,8 @@
 import type { MemberRef } from '../../events/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
-import type { RunnerProfile } from '../run/index.js';
-import { optionalNumber, RULES } from '../run/settings.js';
-import type { SkillCursor } from '../skills/cursor.js';
-import type { RouteGuard } from '../skills/loopGuard.js';
+import { optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
+import type { RouteGuard, SkillCursor } from '../skills/index.js';
 import type { CompiledTool } from './toolRunner.js';
 
 export interface AgentConfig {

@@ -3,8 +3,7 @@
  * that writes, so it lives in the run's store (run/store.ts) under the turn's `historyKey` and the
  * state holds just that key: each message is appended once and never copied by the engine.
  */
-import { currentHub } from '../run/index.js';
-import type { RunStore } from '../run/store.js';
+import { currentHub, type RunStore } from '../run/index.js';
 import type { LLMMessage } from '../providers/index.js';
 import type { AgentScope } from './stages/scope.js';
 

@@ -1,5 +1,9 @@
-/** The ReAct Agent: builder, tool types, and what a tool's result becomes. */
+/**
+ * agent/ — the ReAct Agent (builder, options, tool limits, its chart's stages) and LLMCall, the same
+ * chart with no tools and one iteration. Depends on events/, run/, cost/, providers/, tools/ and
+ * skills/; never on compositions/ or routing/.
+ */
 export { Agent, AgentBuilder, type SkillGraphOptions } from './agent.js';
-export type { AgentOptions, Tool, ToolContext } from './types.js';
+export type { AgentOptions } from './types.js';
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.js';
-export { safeStringify, toToolText, MAX_TOOL_RESULT_CHARS } from './toolResults.js';
+export { LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';

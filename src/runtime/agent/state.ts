@@ -1,9 +1,7 @@
 /** The agent turn's state, kept in the footprintjs scope (plain JSON, so a paused turn can be resumed). */
 import type { TokenUsage } from '../../events/index.js';
 import type { LLMResponse } from '../providers/index.js';
-import type { LastToolResult } from '../skills/graph.js';
-import type { SkillTurnState } from '../skills/cursor.js';
-import type { OnTrip, TurnGuard } from '../skills/loopGuard.js';
+import type { LastToolResult, OnTrip, SkillTurnState, TurnGuard } from '../skills/index.js';
 import type { ToolStatus } from './toolRunner.js';
 
 export interface SavedToolResult {

@@ -6,10 +6,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ownTextOf, type EventError } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
-import { describeError, errorType } from '../run/index.js';
-import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
-import { toToolText } from './toolResults.js';
-import type { Tool, ToolContext } from './types.js';
+import { describeError, errorType, FIXED_ERROR_TYPES } from '../run/index.js';
+import { toToolText, type Tool, type ToolContext } from '../tools/index.js';
 
 export type ToolStatus = 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused' | 'timeout' | 'cancelled' | 'too_many_calls';
 

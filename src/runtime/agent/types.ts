@@ -1,4 +1,4 @@
-/** The Agent's public configuration types: options, tools and the context a tool runs with. */
+/** The Agent's public options (the tools it is given are typed in tools/). */
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 
@@ -27,29 +27,4 @@ export interface AgentOptions {
   toolTimeoutMs?: number;
   /** USD per million tokens by model id, merged over the shipped table. */
   pricing?: PricingTable;
-}
-
-export interface ToolContext {
-  toolCallId: string;
-  agentId: string;
-  /**
-   * Aborts when the run is cancelled (the caller's AbortSignal) or the call passes its deadline
-   * (`timeoutMs`): a tool that does slow work should pass it on (to fetch, a database driver).
-   */
-  signal: AbortSignal;
-  /**
-   * Pauses the run for a human and resolves with their answer once the run is resumed. Resuming
-   * re-runs this tool from its start, so keep the work before the pause idempotent.
-   */
-  pause(question: string): Promise<unknown>;
-}
-
-export interface Tool<Args = any> {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments; calls that do not match become an error result for the model. */
-  inputSchema: Record<string, unknown>;
-  /** Deadline of one call in ms (1 to 2 147 483 647); default: the agent's `toolTimeoutMs`. */
-  timeoutMs?: number;
-  execute(args: Args, ctx: ToolContext): unknown | Promise<unknown>;
 }

@@ -14,8 +14,7 @@
  * top-level Conditional becomes resumable as the single step of a Sequence.
  */
 import { stageIds } from '../../events/index.js';
-import { readCheckpoint } from '../run/checkpoint.js';
-import { CheckpointError, Runner, type Checkpoint } from '../run/index.js';
+import { CheckpointError, readCheckpoint, Runner, type Checkpoint } from '../run/index.js';
 
 export interface CompositionOptions {
   id?: string;

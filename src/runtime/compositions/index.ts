@@ -1,4 +1,8 @@
-/** Compositions: runners made of runners, mounted as subflows of one chart (one run, one trace). */
+/**
+ * compositions/ — runners made of runners, mounted as subflows of one chart (one run, one trace),
+ * with the member checks and mount options routing/ builds on. Depends on events/ and run/ only:
+ * a member is any Runner.
+ */
 export { Composition, type CompositionOptions } from './composition.js';
 export { Sequence, SequenceBuilder } from './sequence.js';
 export { Parallel, ParallelBuilder, type BranchResult, type BranchError, type MergeFn } from './parallel.js';
@@ -13,3 +17,4 @@ export {
   type RouteFn,
   type RouteInput,
 } from './swarm.js';
+export { checkMember, mountOptions } from './members.js';

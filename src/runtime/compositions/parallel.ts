@@ -13,9 +13,17 @@
  */
 import { flowChart, type FlowChart, type FlowChartBuilder } from 'footprintjs';
 import { emit, ownTextOf, type MemberRef } from '../../events/index.js';
-import { failureOrigin } from '../run/errors.js';
-import { ConfigError, errorType, newId, quietLogger, Runner, type MountedMember, type RunInstrument } from '../run/index.js';
-import { FIXED_ERROR_TYPES } from '../run/errorTypes.js';
+import {
+  ConfigError,
+  errorType,
+  failureOrigin,
+  FIXED_ERROR_TYPES,
+  newId,
+  quietLogger,
+  Runner,
+  type MountedMember,
+  type RunInstrument,
+} from '../run/index.js';
 import { branchFailure, branchFailureInstrument, branchInput } from './branchFailures.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionState } from './lifecycle.js';

@@ -1,3 +1,5 @@
-/** Pricing and per-call cost. */
+/**
+ * cost/ — pricing and per-call cost. Depends on events/ (token usage) only; no other runtime folder.
+ */
 export { DEFAULT_PRICING, PRICING_AS_OF, priceFor, mergePricing, type ModelPrice, type PricingTable } from './pricing.js';
 export { costOf, type CallCost } from './cost.js';

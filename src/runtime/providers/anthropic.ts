@@ -12,7 +12,7 @@ import { isRecord, optional } from './guards.js';
 import { postForEvents, postJson } from './http.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { transportSettings, type TransportOptions } from './transport.js';
-import { numberSetting, RULES } from '../run/settings.js';
+import { numberSetting, RULES } from '../run/index.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface AnthropicOptions extends TransportOptions {

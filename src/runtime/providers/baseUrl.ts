@@ -5,7 +5,7 @@
  * header (fetch refuses URLs that carry them); the URL as it may be recorded; the server address and
  * port for the GenAI conventions' server.address / server.port.
  */
-import { ConfigError } from '../run/errors.js';
+import { ConfigError } from '../run/index.js';
 import { decoded, recordedUrl, urlSecrets } from './redact.js';
 
 export interface ServerEndpoint {

@@ -4,7 +4,7 @@
  * without case, so a caller's `Authorization` replaces the default `authorization` instead of
  * joining it.
  */
-import { ConfigError } from '../run/errors.js';
+import { ConfigError } from '../run/index.js';
 import { resolveBaseUrl, type ServerEndpoint } from './baseUrl.js';
 import { ProviderBoundary } from './boundary.js';
 

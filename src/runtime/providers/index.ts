@@ -1,10 +1,14 @@
 /**
- * The providers folder's public face: the LLMProvider port, its typed error, and the adapters
- * (scripted for tests and demos, Chat Completions and Messages for real models).
+ * providers/ — the LLMProvider port, its typed error, and the adapters (scripted for tests and demos,
+ * Chat Completions and Messages for real models), with the response checks and the cancellation
+ * error the agent's model call uses. Depends on events/ and run/ (ConfigError, settings checks,
+ * the fixed error.type values) only.
  */
 export type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall, ToolSpec } from './types.js';
 export { partsOf, StreamAssembler, streamFrom, type LLMStreamPart, type StreamOptions } from './stream.js';
 export { isProviderError, ProviderError, type ProviderErrorKind } from './errors.js';
+export { cancelled } from './retry.js';
+export { validateResponse } from './validateResponse.js';
 export { scripted, type ScriptedOptions, type ScriptedReply } from './scripted.js';
 export type { FetchLike, TransportOptions } from './transport.js';
 export { openaiCompatible, type OpenAICompatibleOptions } from './openaiCompatible.js';

@@ -11,8 +11,7 @@
  * answers after the same total time, in one piece.
  */
 import type { TokenUsage } from '../../events/index.js';
-import { ConfigError } from '../run/errors.js';
-import { optionalNumber, RULES } from '../run/settings.js';
+import { ConfigError, optionalNumber, RULES } from '../run/index.js';
 import { ProviderError } from './errors.js';
 import { chunksOf } from './scriptedChunks.js';
 import { scriptedReplyProblem } from './scriptedReply.js';

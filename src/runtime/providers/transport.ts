@@ -3,8 +3,7 @@
  * setting that cannot work is a ConfigError naming it, not a failure on every call) and resolved to
  * their defaults.
  */
-import { ConfigError } from '../run/errors.js';
-import { numberSetting, RULES } from '../run/settings.js';
+import { ConfigError, numberSetting, RULES } from '../run/index.js';
 
 export type FetchLike = typeof globalThis.fetch;
 

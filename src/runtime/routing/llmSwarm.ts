@@ -12,8 +12,7 @@
  *     { id: 'billing', description: 'Invoices and refunds.', runner: billingAgent },
  *     { id: 'tech', description: 'Errors and outages.', runner: techAgent } ] });
  */
-import { checkMember } from '../compositions/members.js';
-import { Swarm } from '../compositions/swarm.js';
+import { checkMember, Swarm } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import type { Runner } from '../run/index.js';

@@ -21,9 +21,9 @@
  */
 import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
-import { mountOptions } from '../compositions/members.js';
+import { LLMCall } from '../agent/index.js';
+import { mountOptions } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
-import { LLMCall } from '../llmCall.js';
 import type { LLMProvider } from '../providers/index.js';
 import { ConfigError, quietLogger, Runner, stage, type RunnerProfile } from '../run/index.js';
 import { parseRoutingDecision } from './decision.js';

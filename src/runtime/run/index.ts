@@ -1,7 +1,12 @@
-/** Run machinery shared by every runner: the base class, the event hub, streams, instruments, checkpoints, errors. */
+/**
+ * run/ — machinery shared by every runner: the base class, the event hub, streams, instruments,
+ * checkpoints, settings checks, errors and the fixed error.type values. Depends on events/ only;
+ * the bottom of the runtime, imported by every other runtime folder but cost/.
+ */
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
 export { RunHub, type HubListener } from './hub.js';
-export { RunStream, StreamClosedError } from './runStream.js';
+export { RunStream, StreamClosedError, type StreamSink } from './runStream.js';
+export type { RunStore } from './store.js';
 export type { RunStreamPart, StreamPartSource } from './streamParts.js';
 export {
   registerInstrument,
@@ -11,10 +16,12 @@ export {
   type RunStart,
 } from './instruments.js';
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.js';
-export { isPaused, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
+export { isPaused, readCheckpoint, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
-export { RunFailedError, CheckpointError, ConfigError, describeError, errorType, type CheckpointRefusal } from './errors.js';
-export { checkNumber, numberProblem, numberSetting, type NumberRule } from './settings.js';
+export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass, errorType, failureOrigin, type CheckpointRefusal } from './errors.js';
+export { FIXED_ERROR_TYPES } from './errorTypes.js';
+export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';
 export { currentHub, type EnvScope } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';
+export { safeStringify } from './safeJson.js';

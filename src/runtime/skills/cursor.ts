@@ -5,7 +5,7 @@
  * with a teaching result otherwise. The state is plain JSON kept in the agent's scope, so a paused
  * turn resumes exactly where it was.
  */
-import type { Tool } from '../agent/types.js';
+import type { Tool } from '../tools/index.js';
 import type { Brain, Brains } from './brains.js';
 import type { LastToolResult, SkillGraph } from './graph.js';
 

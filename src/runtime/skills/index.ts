@@ -1,6 +1,20 @@
-/** Skill graphs: skills, the graph builder, brains, the cursor an agent moves with and its loop guard. */
+/**
+ * skills/ — skill graphs: skills, the graph builder, brains, the cursor an agent moves with and its
+ * loop guard. Depends on events/, run/, providers/ (a brain's LLMProvider) and tools/ (a skill's
+ * tools); never on agent/, which uses it.
+ */
 export { defineSkill, type Skill, type SkillDefinition } from './skill.js';
 export { skillGraph, SkillGraphBuilder, type SkillGraph, type RouteEdge, type LastToolResult } from './graph.js';
-export { type BrainSpec, type EscalationSpec } from './brains.js';
-export { READ_SKILL } from './cursor.js';
-export type { OnTrip, RouteGuardOptions, Spend } from './loopGuard.js';
+export { resolveBrains, type Brain, type BrainSpec, type EscalationSpec } from './brains.js';
+export { READ_SKILL, READ_SKILL_SCHEMA, SkillCursor, type SkillTurnState } from './cursor.js';
+export {
+  guardHop,
+  guardRejection,
+  routeGuardOf,
+  type Finding,
+  type OnTrip,
+  type RouteGuard,
+  type RouteGuardOptions,
+  type Spend,
+  type TurnGuard,
+} from './loopGuard.js';

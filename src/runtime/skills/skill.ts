@@ -3,7 +3,7 @@
  * body joins the system prompt and its tools join the agent's; it may bring its own brain (provider
  * and model), so cost is attributed to the skill that spent it.
  */
-import type { Tool } from '../agent/types.js';
+import type { Tool } from '../tools/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { ConfigError } from '../run/index.js';
 

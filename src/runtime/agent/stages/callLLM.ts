@@ -7,14 +7,19 @@
  */
 import { emit, ownTextOf, type TokenUsage } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
-import { currentHub, describeError, errorType, newId } from '../../run/index.js';
-import { errorClass } from '../../run/errors.js';
-import { isProviderError, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type ToolSpec } from '../../providers/index.js';
-import { cancelled } from '../../providers/retry.js';
-import { validateResponse } from '../../providers/validateResponse.js';
-import { READ_SKILL, READ_SKILL_SCHEMA, type SkillTurnState } from '../../skills/cursor.js';
+import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
+import {
+  cancelled,
+  isProviderError,
+  validateResponse,
+  type LLMMessage,
+  type LLMProvider,
+  type LLMRequest,
+  type LLMResponse,
+  type ToolSpec,
+} from '../../providers/index.js';
+import { READ_SKILL, READ_SKILL_SCHEMA, type Brain, type SkillTurnState } from '../../skills/index.js';
 import type { AgentState } from '../state.js';
-import type { Brain } from '../../skills/brains.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
 import { applyTrip } from './signals.js';

@@ -11,7 +11,7 @@
  */
 import { emit } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
-import { READ_SKILL } from '../../skills/cursor.js';
+import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
 import { guardMove } from './routeGuard.js';

@@ -5,7 +5,7 @@
  * call (signals.ts), before any more money is spent. The guard state is part of the turn's state.
  */
 import { emit } from '../../../events/index.js';
-import { guardHop, guardRejection, type Finding, type Spend, type TurnGuard } from '../../skills/loopGuard.js';
+import { guardHop, guardRejection, type Finding, type Spend, type TurnGuard } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import type { AgentScope } from './scope.js';
 

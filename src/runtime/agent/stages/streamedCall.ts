@@ -11,9 +11,16 @@
  * Nothing is retried here: once a chunk was handed out, a failure fails the call.
  */
 import { emit, type EventPayloads } from '../../../events/index.js';
-import type { StreamSink } from '../../run/runStream.js';
-import { StreamAssembler, streamFrom, type LLMProvider, type LLMRequest, type LLMResponse, type LLMStreamPart } from '../../providers/index.js';
-import { cancelled } from '../../providers/retry.js';
+import type { StreamSink } from '../../run/index.js';
+import {
+  cancelled,
+  StreamAssembler,
+  streamFrom,
+  type LLMProvider,
+  type LLMRequest,
+  type LLMResponse,
+  type LLMStreamPart,
+} from '../../providers/index.js';
 import type { AgentScope } from './scope.js';
 
 /** What llm_end reports of a streamed call; filled in as chunks arrive, so a failed call reports what came. */

@@ -5,9 +5,8 @@
  */
 import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
-import { FIXED_ERROR_TYPES } from '../../../run/errorTypes.js';
-import type { SkillCursor, SkillTurnState } from '../../../skills/cursor.js';
-import { safeStringify } from '../../toolResults.js';
+import { FIXED_ERROR_TYPES, safeStringify } from '../../../run/index.js';
+import type { SkillCursor, SkillTurnState } from '../../../skills/index.js';
 import type { ToolOutcome } from '../../toolRunner.js';
 import type { AgentConfig } from '../../config.js';
 import { guardMove } from '../routeGuard.js';

@@ -11,10 +11,10 @@
  */
 import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
-import { READ_SKILL, type SkillTurnState } from '../../../skills/cursor.js';
+import { READ_SKILL, type SkillTurnState } from '../../../skills/index.js';
 import type { AgentConfig } from '../../config.js';
 import type { AgentState, SavedToolResult } from '../../state.js';
-import { FIXED_ERROR_TYPES } from '../../../run/errorTypes.js';
+import { FIXED_ERROR_TYPES } from '../../../run/index.js';
 import { cancelledOutcome, runToolCall, type ToolOutcome } from '../../toolRunner.js';
 import { toolSpec } from '../callLLM.js';
 import type { AgentScope } from '../scope.js';

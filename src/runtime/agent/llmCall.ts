@@ -6,11 +6,11 @@
  *   const summarize = LLMCall.create({ provider, model }).system('Summarize.').build();
  */
 import type { FlowChart } from 'footprintjs';
-import { buildAgentChart } from './agent/chart.js';
-import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './agent/config.js';
-import { mergePricing, type PricingTable } from './cost/index.js';
-import type { LLMProvider } from './providers/index.js';
-import { ConfigError, Runner, type RunnerProfile } from './run/index.js';
+import { mergePricing, type PricingTable } from '../cost/index.js';
+import type { LLMProvider } from '../providers/index.js';
+import { ConfigError, Runner, type RunnerProfile } from '../run/index.js';
+import { buildAgentChart } from './chart.js';
+import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
 
 export interface LLMCallOptions {
   provider: LLMProvider;

@@ -2,9 +2,7 @@
  * Turning whatever a tool returns into the text the model sees: strings pass through, anything else is
  * serialised safely (cycles, BigInt, functions and huge values never throw) and capped in size.
  */
-import { safeStringify } from '../run/safeJson.js';
-
-export { safeStringify };
+import { safeStringify } from '../run/index.js';
 
 export const MAX_TOOL_RESULT_CHARS = 16_000;
 
