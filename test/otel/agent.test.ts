@@ -254,8 +254,7 @@ describe('full detail for runner runs', () => {
     }
     expect(attached).toHaveLength(1);
     const { executor, recorder } = attached[0];
-    // Emits reach the bridge through the run's hub (test/otel/otherEmits.test.ts): the recorder has the stage hooks only.
-    expect(Object.keys(recorder).filter((k) => k.startsWith('on')).sort()).toEqual(['onStageEnd', 'onStageStart']);
+    expect(Object.keys(recorder).filter((k) => k.startsWith('on')).sort()).toEqual(['onEmit', 'onStageEnd', 'onStageStart']);
     for (const hook of ['onStageExecuted', 'onDecision', 'onSubflowEntry', 'onFork', 'onRunStart', 'onError', 'onPause']) {
       expect(recorder[hook]).toBeUndefined();
     }

@@ -53,7 +53,7 @@ export type FieldNaming = (field: string, value: unknown) => readonly [name: str
 export function flatten(value: unknown, prefix: string, out: Attributes = {}, naming?: FieldNaming): Attributes {
   const budget = { left: MAX_KEYS, dropped: 0 };
   const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value) && toScalar(value) === undefined;
-  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, [], budget, naming);
+  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, new WeakSet(), budget, naming);
   if (budget.dropped > 0) out[join(prefix, '_dropped')] = budget.dropped;
   return out;
 }
@@ -95,12 +95,7 @@ function put(out: Attributes, key: string, value: AttributeValue, budget: Budget
   out[key] = value;
 }
 
-/**
- * `ancestors` is the path of objects from the root down to `value`: at most MAX_DEPTH of them, so a
- * short array finds a cycle faster than a WeakSet, which would also be one more weak table per
- * flattened payload for the garbage collector to process.
- */
-function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: object[], budget: Budget, naming?: FieldNaming): void {
+function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget, naming?: FieldNaming): void {
   const scalar = toScalar(value);
   if (scalar !== undefined) {
     put(out, key, scalar, budget);
@@ -108,7 +103,7 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
   }
   if (value === null || value === undefined || typeof value === 'function' || typeof value === 'symbol') return;
   const object = value as object;
-  if (ancestors.includes(object)) {
+  if (ancestors.has(object)) {
     put(out, key, '[circular]', budget);
     return;
   }
@@ -120,13 +115,13 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
     put(out, key, safeJson(object), budget);
     return;
   }
-  ancestors.push(object);
+  ancestors.add(object);
   if (object instanceof Map) for (const [field, child] of object) walkField(String(field), child, key, out, depth, ancestors, budget, naming);
   else for (const field of Object.keys(object)) walkField(field, readField(object, field), key, out, depth, ancestors, budget, naming);
-  ancestors.pop();
+  ancestors.delete(object);
 }
 
-function walkField(field: string, child: unknown, parentKey: string, out: Attributes, depth: number, ancestors: object[], budget: Budget, naming?: FieldNaming): void {
+function walkField(field: string, child: unknown, parentKey: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget, naming?: FieldNaming): void {
   if (!naming) return walk(child, join(parentKey, field), out, depth + 1, ancestors, budget);
   const [name, named] = naming(field, child);
   walk(named, join(parentKey, name), out, depth + 1, ancestors, budget, naming);

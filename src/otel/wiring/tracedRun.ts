@@ -7,7 +7,7 @@
  * outcome the runtime decided.
  */
 import { context, type Attributes, type Context, type Link, type SpanContext } from '@opentelemetry/api';
-import type { CombinedRecorder, EmitEvent } from 'footprintjs';
+import type { CombinedRecorder } from 'footprintjs';
 import { now, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
 import {
@@ -35,7 +35,7 @@ import {
 import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE } from './carry.js';
 import type { Resolved } from './options.js';
 import { guard, guarded } from './safety.js';
-import { otherEmits, traceRecorder } from './traceRecorder.js';
+import { traceRecorder } from './traceRecorder.js';
 
 /** Where a traced run comes from: a runner run (typed events from its hub) or a plain executor. */
 export type TraceSource = 'runner' | 'executor';
@@ -58,12 +58,9 @@ export interface TracedRunInit {
 }
 
 export class TracedRun {
-  /** What to attach to the executor (undefined: the layout needs no footprintjs hook, a semantic runner run). */
-  readonly recorder?: CombinedRecorder;
+  readonly recorder: CombinedRecorder;
   /** Takes one typed event of the run (runner runs; guarded). */
   readonly onEvent: (event: TypedEvent) => void;
-  /** Takes one emit outside the catalog (user `$emit`, `$debug`, `$metric`) as a span event (guarded). */
-  readonly onOtherEmit: (event: EmitEvent) => void;
   private readonly run: RunSpans;
   private readonly rollups: RunRollups;
   private readonly layout: SpanLayout;
@@ -88,9 +85,7 @@ export class TracedRun {
       this.layout = executorLayout({ detail, run: this.run, capture });
       this.onEvent = () => {};
     }
-    this.onOtherEmit = otherEmits(this.layout);
-    // A runner run's emits come from its hub; a plain executor's through the recorder.
-    this.recorder = traceRecorder(this.layout, init.source === 'executor' ? this.onOtherEmit : undefined);
+    this.recorder = traceRecorder({ layout: this.layout, typedEventsFromHub: init.source === 'runner' });
   }
 
   /** Runs the executor call in a new context object with the run span active, so nothing leaks out. */

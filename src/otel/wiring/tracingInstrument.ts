@@ -3,8 +3,7 @@
  * At each start it checks that an OTel SDK is there to receive spans; if not, it stays out of the run
  * entirely (no recorder, no subscription, no wrapper: zero cost). Otherwise it opens the run span on
  * the caller's active context (or, for a resume, as a child of the paused run span, linked to it),
- * attaches the recorder its layout needs (none in semantic detail), subscribes to the run's emits
- * (typed events and the others) through its hub, and contains the executor call.
+ * attaches the recorder, subscribes to the run's typed events, and contains the executor call.
  *
  *   registerInstrument(tracingInstrument({ detail: 'semantic' }));
  */
@@ -92,16 +91,14 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     carried,
     expected: memberDirectory(run.runner, run.sessionId),
   });
-  if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
+  run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribe = run.hub.subscribe(traced.onEvent);
-  const unsubscribeOthers = run.hub.subscribeOthers(traced.onOtherEmit);
   return {
     around: (call) => traced.within(call),
     paused: () => guard('tracing pause', () => traced.carry()),
     finished: (outcome) => {
       guard('tracing finish', () => {
         unsubscribe();
-        unsubscribeOthers();
         traced.finish(outcome);
       });
     },

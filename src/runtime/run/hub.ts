@@ -5,9 +5,7 @@
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
  * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
  * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
- * llm_end's totals, so no instrument pays per chunk. Emits outside the catalog (a user's `$emit`,
- * `$debug`, `$metric`) go, as they are, to the instruments that asked for them (subscribeOthers): an
- * instrument then needs no emit recorder of its own, and footprintjs dispatches each emit once.
+ * llm_end's totals, so no instrument pays per chunk.
  */
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
 import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
@@ -16,8 +14,6 @@ import type { StreamSink } from './runStream.js';
 import { RunStore } from './store.js';
 
 export type HubListener = (event: TypedEvent) => void;
-/** Takes an emit outside the event catalog, as footprintjs raised it. */
-export type OtherEmitListener = (event: EmitEvent) => void;
 
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
 /** The one event the instruments never see (see the header). */
@@ -33,7 +29,6 @@ export interface RunHubOptions {
 
 export class RunHub {
   private readonly subscribers: HubListener[] = [];
-  private readonly otherSubscribers: OtherEmitListener[] = [];
   /** Events raised while another is being delivered (a trip found while a hop is delivered). */
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
@@ -57,14 +52,6 @@ export class RunHub {
       onEmit: (event: EmitEvent) => {
         if (isFootprintEvent(event.name)) {
           this.deliver(event.name, event.payload, event.runtimeStageId, event.subflowPath);
-        } else {
-          for (const subscriber of this.otherSubscribers) {
-            try {
-              subscriber(event);
-            } catch {
-              // instruments guard themselves; a failure here must never reach the run
-            }
-          }
         }
       },
     };
@@ -76,15 +63,6 @@ export class RunHub {
     return () => {
       const i = this.subscribers.indexOf(listener);
       if (i >= 0) this.subscribers.splice(i, 1);
-    };
-  }
-
-  /** Instruments that record emits outside the catalog subscribe here. */
-  subscribeOthers(listener: OtherEmitListener): () => void {
-    this.otherSubscribers.push(listener);
-    return () => {
-      const i = this.otherSubscribers.indexOf(listener);
-      if (i >= 0) this.otherSubscribers.splice(i, 1);
     };
   }
 
