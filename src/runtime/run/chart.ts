@@ -3,7 +3,6 @@
  * console by default, which costs tens of milliseconds and spams the app), and a stage wrapper that
  * tags a thrown error with the member and stage it came from.
  */
-import type { FlowChart } from 'footprintjs';
 import type { MemberRef } from '../../events/index.js';
 import type { EnvScope } from './context.js';
 import { tagFailure } from './errors.js';
@@ -39,16 +38,4 @@ export function stage<S extends EnvScope, R>(member: MemberRef, stageId: string,
       throw error;
     }
   };
-}
-
-/**
- * The chart as a run's executor is given it: the same chart without its build-time structure, so
- * footprintjs skips its runtime structure tracking (its documented fallback when a chart has none),
- * which it would otherwise set up per run (a JSON copy of the whole structure and a node map) and
- * update at every loop, branch and subflow. Only footprintjs's visualisers read that structure
- * (`executor.getRuntimeStructure()`); nothing in a run depends on it, and a checkpoint's chart digest
- * reads the runner's own chart (checkpoint.ts). Built once per runner, so every run shares it.
- */
-export function executorChart(chart: FlowChart): FlowChart {
-  return { ...chart, buildTimeStructure: undefined as unknown as FlowChart['buildTimeStructure'] };
 }

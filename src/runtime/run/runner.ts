@@ -24,7 +24,6 @@ import {
 } from '../../events/index.js';
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
 import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
-import { executorChart } from './chart.js';
 import { runEnv } from './context.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalSignal } from './settings.js';
@@ -91,7 +90,6 @@ export abstract class Runner {
   /** Listeners of this runner; they also hear every member mounted below it. */
   readonly listeners = new ListenerSet();
   private builtChart?: FlowChart;
-  private runChart?: FlowChart;
   private index?: MemberIndex;
   private treeInstruments?: RunInstrument[];
 
@@ -201,7 +199,7 @@ export abstract class Runner {
   private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult> {
     const { resumed, start: invoke } = how;
     const index = (this.index ??= new MemberIndex(this));
-    const executor = new FlowChartExecutor((this.runChart ??= executorChart(this.chart())), { readTracking: 'off', writeTracking: 'off' });
+    const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
     const hub = new RunHub(runId, index, { sessionId: options.sessionId, store: new RunStore(resumed?.store), stream: how.stream });
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
