@@ -1,134 +1,174 @@
 /**
- * MCP benchmark (npm run bench:mcp [calls]): what an MCP tool call over stdio costs next to the same
- * tool in-process, and what tracing adds to it, as ratios measured in one process, interleaved round
- * by round (the machine is shared: never read one time alone). Two server processes never perform
- * alike on a loaded machine (which core, which neighbour), so every comparison below is made on ONE
- * connection or in ONE process:
- *   1. client side, over stdio, one connection: footprint-otel/mcp's tool with no OTel SDK registered
- *      (the tracer and propagator are no-ops: the SDK's call and our thin wrapper) against the same
- *      tool with the SDK registered (client span, _meta injection, the histogram); the API's globals
- *      are swapped between rounds;
- *   2. server side, in this process over the SDK's in-memory transport: an McpServer with and
- *      without traceMcpServer (server span, _meta extraction, the histogram), same tool, same SDK;
- *   3. the same function in-process, for scale.
- * Tracing's cost = (1) traced - untraced + (2) traced - untraced, against the untraced stdio call.
- * Target: at most 10%.
+ * MCP benchmark (npm run bench:mcp [pairs] [rounds]): an MCP tool call over stdio next to the same
+ * tool in-process, and what footprint-otel/mcp's tracing adds to the stdio call, as ratios measured
+ * in ONE run, paired call by call (the machine is shared: never read one time alone).
+ *
+ * How it measures. ONE server process (bench/mcpServer.ts) serves the same tool on two channels,
+ * socket pairs like a stdio server's: channel T traced (traceMcpServer, the server's OTel SDK
+ * exporting over OTLP to a local receiver), channel U the same McpServer without it. This process
+ * holds both ends: on T, footprint-otel/mcp's tool (the real connection code over that channel, with
+ * this process's OTel SDK from startTelemetry exporting to the same receiver: client span, _meta
+ * injection, the duration histogram); on U, the MCP SDK's bare Client.callTool with the same deadline
+ * and AbortSignal as the tool's. Both run inside one
+ * parent span, as a tool call does under its execute_tool span. Calls alternate in blocks of 10, T
+ * then U then U then T (ABBA, so neither always goes first), the k-th call of a T-block paired with
+ * the k-th of the U-block next to it; each pair's difference T - U is ours, client and server side
+ * together, and nothing else differs: same processes, same cores, within milliseconds. The result is
+ * the median of the paired differences over the median untraced call, for all pairs and per round
+ * (its spread says how stable it is). The same function called in-process, bare and inside a span,
+ * is interleaved for scale. Target: tracing adds at most 10% to an untraced stdio call.
+ *
+ * What the pair does not hold: both processes have an OTel SDK registered in both modes (an agent of
+ * this package has one anyway; a traced MCP server needs one), so the process-wide cost of the SDK's
+ * AsyncLocalStorage context manager (Node's promise hooks, on every promise once a context is
+ * entered) is on both sides of each pair and is not counted as ours.
  */
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { context, trace } from '@opentelemetry/api';
+import { Client, ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import path from 'node:path';
-import type { ToolContext } from '../src/index.js';
-import { connectMcp, traceMcpServer } from '../src/mcp/index.js';
+import type { Tool, ToolContext } from '../src/index.js';
+import { DEFAULT_CALL_TIMEOUT_MS, McpConnection } from '../src/mcp/connection.js';
+import { startTelemetry } from '../src/telemetry/index.js';
+import { startReceiver } from './receiver.js';
 
-const CALLS = Number(process.argv[2] ?? 3000);
-const ROUNDS = 15;
-const PER_ROUND = Math.max(1, Math.floor(CALLS / ROUNDS));
+const PAIRS = Number(process.argv[2] ?? 2000);
+const ROUNDS = Number(process.argv[3] ?? 10);
+const WARMUP = 500;
+/** Calls per block: traced and untraced calls alternate block by block. */
+const BLOCK = 10;
 const TARGET = 0.1;
-const FIXTURE = path.resolve(import.meta.dirname, '../test/mcp/fixtures/deskServer.ts');
 
-const noopExporter: SpanExporter = { export: (_spans: ReadableSpan[], done) => done({ code: 0 }), shutdown: async () => {} };
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(noopExporter)] });
-const propagator = new W3CTraceContextPropagator();
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const setTracing = (on: boolean) => {
-  trace.disable();
-  propagation.disable();
-  if (on) {
-    trace.setGlobalTracerProvider(provider);
-    propagation.setGlobalPropagator(propagator);
+const receiver = await startReceiver();
+process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
+process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
+const telemetry = startTelemetry({ serviceName: 'bench-mcp-client', metricExportIntervalMs: 3_600_000 });
+
+/** The client half of a stdio transport (the SDK's StdioClientTransport framing) over one socket of a socket pair. */
+class SocketTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly buffer = new ReadBuffer();
+  constructor(private readonly socket: Socket) {}
+  async start(): Promise<void> {
+    this.socket.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
+    });
+    this.socket.on('close', () => this.onclose?.());
   }
-};
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => (this.socket.write(serializeMessage(message)) ? resolve() : this.socket.once('drain', resolve)));
+  }
+  async close(): Promise<void> {
+    this.socket.destroy();
+  }
+}
 
-// 1. one stdio connection to the fixture server with no OTel of its own
-const stdio = await connectMcp({ command: process.execPath, args: ['--import', 'tsx', FIXTURE, 'stdio'], env: { MCP_FIXTURE_OTEL: 'none' } }, { connectTimeoutMs: 60_000 });
-const [stdioTool] = stdio.tools(['lookup_order']);
+const server = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, 'mcpServer.ts')], {
+  stdio: ['pipe', 'inherit', 'inherit', 'pipe', 'pipe'],
+  env: { ...process.env, OTEL_SERVICE_NAME: 'bench-mcp-server', OTEL_METRIC_EXPORT_INTERVAL: '3600000' },
+});
+const traced = await McpConnection.over({ transport: new SocketTransport(server.stdio[3] as Socket), network: { 'network.transport': 'pipe' }, label: 'desk-tools' }, { connectTimeoutMs: 60_000 });
+const [tool] = traced.tools(['lookup_order']) as [Tool<{ id: string }>];
+const bare = new Client({ name: 'bench', version: '1' });
+await bare.connect(new SocketTransport(server.stdio[4] as Socket), { timeout: 60_000 });
+
 const ctx: ToolContext = { toolCallId: 'b', agentId: 'bench', signal: new AbortController().signal, pause: async () => undefined };
+const lookup = async (id: string) => `order ${id}: shipped`;
+const tracer = trace.getTracer('bench');
+const calls = {
+  traced: (id: string) => tool.execute({ id }, ctx),
+  // the same request options as the tool's (its deadline and cancellation), so only the tracing differs
+  untraced: (id: string) => bare.callTool({ name: 'lookup_order', arguments: { id } }, { timeout: DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal }),
+  inProcess: (id: string) => lookup(id),
+  inProcessSpan: (id: string) => tracer.startActiveSpan('execute_tool lookup_order', async (span) => {
+    const text = await lookup(id);
+    span.end();
+    return text;
+  }),
+};
+type Mode = keyof typeof calls;
 
-// 2. two in-memory servers, one traced
-async function inMemory(traced: boolean): Promise<Client> {
-  const server = new McpServer({ name: 'desk-tools', version: '1.0.0' });
-  const args = fromJsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
-  server.registerTool('lookup_order', { description: 'Looks an order up by id', inputSchema: args }, async ({ id }) => ({ content: [{ type: 'text' as const, text: `order ${id}: shipped` }] }));
-  if (traced) traceMcpServer(server);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(clientSide);
-  return client;
+async function time(mode: Mode, id: string): Promise<number> {
+  const started = performance.now();
+  await calls[mode](id);
+  return performance.now() - started;
 }
-const plainServer = await inMemory(false);
-const tracedServer = await inMemory(true);
-const meta = () => {
-  const carrier: Record<string, string> = {};
-  const span = trace.getTracer('bench').startSpan('caller');
-  propagation.inject(trace.setSpan(context.active(), span), carrier);
-  span.end();
-  return carrier;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-type Mode = 'in-process' | 'stdio untraced' | 'stdio traced' | 'server untraced' | 'server traced';
-const call: Record<Mode, (id: string) => Promise<unknown>> = {
-  'in-process': async (id) => `order ${id}: shipped`,
-  'stdio untraced': (id) => Promise.resolve(stdioTool!.execute({ id }, ctx)),
-  'stdio traced': (id) => Promise.resolve(stdioTool!.execute({ id }, ctx)),
-  'server untraced': (id) => plainServer.callTool({ name: 'lookup_order', arguments: { id }, _meta: meta() }),
-  'server traced': (id) => tracedServer.callTool({ name: 'lookup_order', arguments: { id }, _meta: meta() }),
-};
-const tracing: Record<Mode, boolean> = { 'in-process': false, 'stdio untraced': false, 'stdio traced': true, 'server untraced': true, 'server traced': true };
+interface Round {
+  traced: number[];
+  untraced: number[];
+  diffs: number[];
+  inProcess: number[];
+  inProcessSpan: number[];
+}
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-async function round(mode: Mode): Promise<number> {
-  setTracing(tracing[mode]);
-  const times: number[] = [];
-  for (let i = 0; i < PER_ROUND; i++) {
-    const started = performance.now();
-    await call[mode](String(i));
-    times.push(performance.now() - started);
+/**
+ * One round: blocks of BLOCK traced calls and BLOCK untraced calls, alternated (ABBA: T-block then
+ * U-block, then U then T), the k-th call of a T-block paired with the k-th of its U-block. Blocks, not
+ * single calls, so that work a traced call leaves behind after its answer (the server ends its span
+ * once the response is out) lands in the next call of its own mode, except at a block's edge.
+ */
+async function round(pairs: number, offset: number): Promise<Round> {
+  const r: Round = { traced: [], untraced: [], diffs: [], inProcess: [], inProcessSpan: [] };
+  for (let b = 0; b * BLOCK < pairs; b++) {
+    const ids = Array.from({ length: Math.min(BLOCK, pairs - b * BLOCK) }, (_, k) => String(offset + b * BLOCK + k));
+    const block = async (mode: Mode) => {
+      const times: number[] = [];
+      for (const id of ids) times.push(await time(mode, id));
+      return times;
+    };
+    const tracedFirst = b % 2 === 0;
+    const first = await block(tracedFirst ? 'traced' : 'untraced');
+    const second = await block(tracedFirst ? 'untraced' : 'traced');
+    const [t, u] = tracedFirst ? [first, second] : [second, first];
+    r.traced.push(...t);
+    r.untraced.push(...u);
+    r.diffs.push(...t.map((value, k) => value - u[k]!));
+    r.inProcess.push(...(await block('inProcess')));
+    r.inProcessSpan.push(...(await block('inProcessSpan')));
   }
-  return median(times);
+  return r;
 }
 
-const modes = Object.keys(call) as Mode[];
-for (const mode of modes) {
-  setTracing(tracing[mode]);
-  for (let i = 0; i < 200; i++) await call[mode](String(i));
-}
-const medians = Object.fromEntries(modes.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
-const clientAdded: number[] = [];
-const serverAdded: number[] = [];
-for (let r = 0; r < ROUNDS; r++) {
-  const got = {} as Record<Mode, number>;
-  for (let k = 0; k < modes.length; k++) {
-    const mode = modes[(k + r) % modes.length]!;
-    got[mode] = await round(mode);
-  }
-  for (const mode of modes) medians[mode].push(got[mode]);
-  // both shares relative to this round's untraced stdio call
-  clientAdded.push((got['stdio traced'] - got['stdio untraced']) / got['stdio untraced']);
-  serverAdded.push((got['server traced'] - got['server untraced']) / got['stdio untraced']);
-}
-setTracing(false);
+const parent = tracer.startSpan('bench parent');
+const rounds = await context.with(trace.setSpan(context.active(), parent), async () => {
+  await round(WARMUP, 0);
+  const done: Round[] = [];
+  for (let k = 0; k < ROUNDS; k++) done.push(await round(PAIRS, (k + 1) * PAIRS));
+  return done;
+});
+parent.end();
 
+const all = (key: keyof Round) => rounds.flatMap((r) => r[key]);
+const ratio = (r: Pick<Round, 'diffs' | 'untraced'>) => median(r.diffs) / median(r.untraced);
+const perRound = rounds.map(ratio);
+const overall = ratio({ diffs: all('diffs'), untraced: all('untraced') });
+const meanDiff = all('diffs').reduce((a, b) => a + b, 0) / all('diffs').length;
 const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
-const m = Object.fromEntries(modes.map((mode) => [mode, median(medians[mode])])) as Record<Mode, number>;
-const client = median(clientAdded);
-const server = median(serverAdded);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const range = (xs: number[]) => `${pct(Math.min(...xs))} to ${pct(Math.max(...xs))}`;
-console.log(`MCP tool call: stdio vs in-process, traced vs untraced (${ROUNDS} interleaved rounds x ${PER_ROUND} calls per mode; medians of round medians)`);
-console.log(`  in-process call                         ${us(m['in-process'])}`);
-console.log(`  stdio call, untraced (one connection)   ${us(m['stdio untraced'])}   = ${(m['stdio untraced'] / m['in-process']).toFixed(0)}x in-process: the MCP transport`);
-console.log(`  stdio call, client side traced          ${us(m['stdio traced'])}`);
-console.log(`  server, in-memory, untraced / traced    ${us(m['server untraced'])} / ${us(m['server traced'])}`);
-console.log(`  ours, client side (span, _meta)         +${pct(client)} of the untraced stdio call (per round: ${range(clientAdded)})`);
-console.log(`  ours, server side (span, extraction)    +${pct(server)} of the untraced stdio call (per round: ${range(serverAdded)})`);
-console.log(`  tracing adds ${pct(client + server)} to an untraced stdio call; target at most ${pct(TARGET)}: ${client + server <= TARGET ? 'MET' : 'MISSED'}`);
+const untraced = median(all('untraced'));
+const inProcess = median(all('inProcess'));
 
-await stdio.close();
-await plainServer.close();
-await tracedServer.close();
-await provider.shutdown();
+console.log(`MCP tool call over stdio vs in-process, traced vs untraced: ${ROUNDS} rounds x ${PAIRS} T/U pairs (blocks of ${BLOCK}, ABBA), one server process, two channels`);
+console.log(`  in-process call, bare / inside a span        ${us(inProcess)} / ${us(median(all('inProcessSpan')))}`);
+console.log(`  stdio call, untraced (bare SDK client)        ${us(untraced)}   = ${(untraced / inProcess).toFixed(0)}x the in-process call: MCP's own cost`);
+console.log(`  stdio call, traced (footprint-otel/mcp)       ${us(median(all('traced')))}`);
+console.log(`  ours: median paired difference                ${us(median(all('diffs')))} (mean ${us(meanDiff)})`);
+console.log(`  tracing adds ${pct(overall)} to an untraced stdio call (per round ${pct(Math.min(...perRound))} to ${pct(Math.max(...perRound))}); target at most ${pct(TARGET)}: ${overall <= TARGET ? 'MET' : 'MISSED'}`);
+
+await traced.close();
+await bare.close();
+server.stdin!.end();
+await new Promise((resolve) => server.once('exit', resolve));
+await telemetry.shutdown();
+await receiver.close();

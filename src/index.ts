@@ -35,6 +35,7 @@ export {
   type AgentOptions,
   type Tool,
   type ToolContext,
+  type ToolSource,
   type LLMCallBuilder,
   type LLMCallOptions,
   type SequenceBuilder,

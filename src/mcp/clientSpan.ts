@@ -16,8 +16,12 @@ import {
   MCP_PROTOCOL_VERSION,
   MCP_SESSION_ID,
   mcpSpanName,
+  METHOD_INITIALIZE,
   METHOD_TOOLS_CALL,
+  NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
+  SERVER_ADDRESS,
+  SERVER_PORT,
   TOOL_ERROR,
 } from './attributes.js';
 import { boundedContent } from './content.js';
@@ -57,38 +61,34 @@ export function isMcpClientSpan(span: Span | undefined): span is Span {
 
 export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   const started = performance.now();
-  const attributes: Attributes = { [MCP_METHOD_NAME]: call.method, ...call.peer.network, ...identity(call.peer) };
+  const { peer } = call;
+  const attributes: Attributes = { [MCP_METHOD_NAME]: call.method, ...peer.network, ...identity(peer) };
   if (call.toolName !== undefined) attributes[GEN_AI_TOOL_NAME] = call.toolName;
   if (call.method === METHOD_TOOLS_CALL) attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
   if (call.capture && call.args !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(call.args);
   const parent = context.active();
   const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes }, parent);
   clientSpans.add(span);
-  const finish = (errorType: string | undefined, extra: Attributes = {}, message?: string) => {
-    // initialize is what decides the session and the version: read them again at the end.
-    span.setAttributes({ ...identity(call.peer), ...extra });
+  const finish = (errorType: string | undefined, extra: Attributes | undefined, message?: string) => {
+    // initialize is what decides the session and the version: only its span reads them again at the end.
+    if (call.method === METHOD_INITIALIZE) span.setAttributes(identity(peer));
+    if (extra) span.setAttributes(extra);
     if (errorType !== undefined) {
       span.setAttribute(ERROR_TYPE, errorType);
       span.setStatus({ code: SpanStatusCode.ERROR, message });
     }
     span.end();
-    const metric: Attributes = { [MCP_METHOD_NAME]: call.method, 'footprint.mcp.server': call.peer.server, ...call.peer.network };
-    if (call.toolName !== undefined) metric[GEN_AI_TOOL_NAME] = call.toolName;
-    const version = call.peer.protocolVersion();
-    if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
-    if (errorType !== undefined) metric[ERROR_TYPE] = errorType;
-    delete metric['network.protocol.name'];
-    clientDuration().record((performance.now() - started) / 1000, metric);
+    clientDuration().record((performance.now() - started) / 1000, metricAttributes(call, errorType));
   };
   try {
     const result = await context.with(trace.setSpan(parent, span), call.send);
     const failed = call.resultError?.(result);
-    const content: Attributes = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : {};
+    const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
     finish(failed, content, failed === TOOL_ERROR ? 'the tool reported an error (isError)' : undefined);
     return result;
   } catch (error) {
     const failure = classify(error, call.signal);
-    finish(failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : {}, failure.message);
+    finish(failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
     throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
   }
 }
@@ -96,6 +96,21 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
 /** An error that already says its error.type (McpCallError, McpConnectError). */
 function isTyped(error: unknown): boolean {
   return typeof error === 'object' && error !== null && typeof (error as { errorType?: unknown }).errorType === 'string';
+}
+
+/** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */
+function metricAttributes(call: ClientCall<unknown>, errorType: string | undefined): Attributes {
+  const { peer } = call;
+  const metric: Attributes = { [MCP_METHOD_NAME]: call.method, 'footprint.mcp.server': peer.server, [NETWORK_TRANSPORT]: peer.network[NETWORK_TRANSPORT] };
+  if (peer.network[SERVER_ADDRESS] !== undefined) {
+    metric[SERVER_ADDRESS] = peer.network[SERVER_ADDRESS];
+    metric[SERVER_PORT] = peer.network[SERVER_PORT];
+  }
+  if (call.toolName !== undefined) metric[GEN_AI_TOOL_NAME] = call.toolName;
+  const version = peer.protocolVersion();
+  if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
+  if (errorType !== undefined) metric[ERROR_TYPE] = errorType;
+  return metric;
 }
 
 function identity(peer: PeerAttributes): Attributes {

@@ -3,11 +3,18 @@
  * URL): connect, list the tools, hand them out as runtime Tools, keep the list current when the server
  * says tools/list_changed, and close (which ends a stdio server it started: stdin closed, SIGTERM,
  * then SIGKILL). initialize and tools/list are traced like tools/call, each with a bounded wait.
+ *
+ * The connection is a runtime ToolSource: an agent given it with `.tools(connection)` reads its
+ * current list at every iteration, so a tool the server adds is offered at the next model call and
+ * one it removes is an unknown tool, without a rebuild. A tool keeps its Tool object while the server
+ * lists it unchanged (the agent compiles a schema once per object). A tools/call whose answer came
+ * after a tools/list_changed (over stdio, a tool that changed the list itself) returns once the new
+ * list has been read, so the agent's next model call sees it.
  */
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Attributes } from '@opentelemetry/api';
-import type { Tool } from '../runtime/index.js';
+import type { Tool, ToolSource } from '../runtime/index.js';
 import { METHOD_INITIALIZE, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
@@ -48,9 +55,13 @@ export interface McpConnectOptions {
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-export class McpConnection {
-  private listed = new Map<string, ListedTool>();
+export class McpConnection implements ToolSource {
+  private listed = new Map<string, { listed: ListedTool; tool: Tool }>();
   private closed = false;
+  /** The tools/list read the last tools/list_changed started, while it runs. */
+  private relisting?: Promise<void>;
+  /** A tools/list_changed came while a read was under way: read once more after it. */
+  private changedAgain = false;
 
   private constructor(
     private readonly client: Client,
@@ -61,8 +72,15 @@ export class McpConnection {
   ) {}
 
   /** Connects, initialises and lists the tools; a server that cannot be reached or listed throws McpConnectError. */
-  static async connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const { transport, network, label } = makeTransport(server);
+  static connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
+    return McpConnection.over(makeTransport(server), options);
+  }
+
+  /**
+   * @internal A connection over a transport made elsewhere, with the network attributes it has
+   * (bench/mcp.ts: two channels to one server process). connect() is this over stdio or HTTP.
+   */
+  static async over({ transport, network, label }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
     const client = new Client({ name: 'footprint-otel', version: '0.1.0' });
     const peer: PeerAttributes = {
       server: options.name ?? label,
@@ -76,6 +94,7 @@ export class McpConnection {
       capture: resolveCapture(options.captureContent),
       timeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       offers: (name) => connection?.listed.has(name) ?? false,
+      listRead: () => connection?.relisting,
       call: (name, args, requestOptions) => client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>,
     };
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -98,7 +117,7 @@ export class McpConnection {
       await connection.close();
       throw error;
     }
-    client.setNotificationHandler('notifications/tools/list_changed', () => connection.refreshQuietly());
+    client.setNotificationHandler('notifications/tools/list_changed', () => connection.listChanged());
     return connection;
   }
 
@@ -107,14 +126,25 @@ export class McpConnection {
     return this.caller.peer.server;
   }
 
-  /** The tools as runtime Tools, all of them or the ones named (an unknown name throws). */
+  /** The tools the server lists now, as runtime Tools: all of them or the ones named (an unknown name throws). */
   tools(names?: readonly string[]): Tool[] {
-    const wanted = names ?? [...this.listed.keys()];
-    return wanted.map((name) => {
-      const listed = this.listed.get(name);
-      if (!listed) throw new McpConnectError('unknown_tool', `MCP server "${this.name}" has no tool "${name}" (it has: ${[...this.listed.keys()].join(', ')})`, this.name);
-      return toRuntimeTool(listed, this.caller);
+    if (!names) return [...this.listed.values()].map((entry) => entry.tool);
+    return names.map((name) => {
+      const entry = this.listed.get(name);
+      if (!entry) throw new McpConnectError('unknown_tool', `MCP server "${this.name}" has no tool "${name}" (it has: ${[...this.listed.keys()].join(', ')})`, this.name);
+      return entry.tool;
     });
+  }
+
+  /**
+   * A ToolSource of the named tools only, read live like the connection: each one the server lists
+   * at the time (a name the server drops is left out until it lists it again). Every name must be
+   * listed now (an unknown name throws, as for tools(names)).
+   */
+  select(names: readonly string[]): ToolSource {
+    this.tools(names);
+    const wanted = new Set(names);
+    return { tools: () => this.tools().filter((tool) => wanted.has(tool.name)) };
   }
 
   /** Reads the tool list again (traced tools/list). */
@@ -125,7 +155,15 @@ export class McpConnection {
       capture: false,
       send: () => this.client.listTools(undefined, { timeout: this.connectTimeoutMs }),
     });
-    this.listed = new Map(result.tools.map((t) => [t.name, { name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> }]));
+    const previous = this.listed;
+    this.listed = new Map(
+      result.tools.map((t) => {
+        const listed: ListedTool = { name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> };
+        const known = previous.get(t.name);
+        const tool = known && sameListing(known.listed, listed) ? known.tool : toRuntimeTool(listed, this.caller);
+        return [t.name, { listed, tool }];
+      }),
+    );
     return this.tools();
   }
 
@@ -143,6 +181,22 @@ export class McpConnection {
     return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
   }
 
+  /** tools/list_changed: read the list again, once more if the server changed it again meanwhile. */
+  private listChanged(): void {
+    if (this.relisting) {
+      this.changedAgain = true;
+      return;
+    }
+    this.relisting = (async () => {
+      do {
+        this.changedAgain = false;
+        await this.refreshQuietly();
+      } while (this.changedAgain && !this.closed);
+    })().finally(() => {
+      this.relisting = undefined;
+    });
+  }
+
   private async refreshQuietly(): Promise<void> {
     try {
       const tools = await this.refresh();
@@ -153,6 +207,10 @@ export class McpConnection {
   }
 }
 
+function sameListing(a: ListedTool, b: ListedTool): boolean {
+  return a.description === b.description && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
+}
+
 /** Why connecting failed, typed: a server not there (or gone while connecting) is 'unavailable'. */
 function connectError(error: unknown, server: string): McpConnectError {
   if (error instanceof McpConnectError) return error;
@@ -161,7 +219,14 @@ function connectError(error: unknown, server: string): McpConnectError {
   return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${server}": ${failure.message}`, server);
 }
 
-function makeTransport(server: StdioServer | HttpServer): { transport: Transport; network: Attributes; label: string } {
+/** A transport, the network attributes of its spans, and the server's name until it says its own. */
+export interface MadeTransport {
+  transport: Transport;
+  network: Attributes;
+  label: string;
+}
+
+function makeTransport(server: StdioServer | HttpServer): MadeTransport {
   if ('command' in server) {
     const transport = new StdioClientTransport({
       command: server.command,

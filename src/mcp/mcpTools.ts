@@ -30,6 +30,8 @@ export interface ToolCaller {
   timeoutMs: number;
   /** False once tools/list_changed dropped the tool from the server's list. */
   offers(name: string): boolean;
+  /** The tools/list read a tools/list_changed started, while it runs (none: nothing to wait for). */
+  listRead(): Promise<void> | undefined;
   call(name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<CallResult>;
 }
 
@@ -57,6 +59,10 @@ async function callTool(name: string, args: Record<string, unknown>, ctx: ToolCo
     resultError: (r) => (r.isError === true ? TOOL_ERROR : undefined),
     resultContent: (r) => r.structuredContent ?? r.content,
   });
+  // A call that changed the server's list (its tools/list_changed came before this answer) ends once
+  // the new list is read, so the agent's next iteration offers it.
+  const relisting = caller.listRead();
+  if (relisting) await relisting;
   const text = resultText(result);
   if (result.isError === true) throw new McpCallError(TOOL_ERROR, text || `tool "${name}" reported an error`, METHOD_TOOLS_CALL);
   return text;

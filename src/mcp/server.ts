@@ -3,9 +3,12 @@
  * transport the server connects to (stdio, Streamable HTTP, any other): every incoming request gets an
  * MCP server span (kind SERVER, `{mcp.method.name} {tool}`) whose parent is the context the client put
  * in params._meta, with a link to the transport's ambient context when there is one (an HTTP server
- * span), and the request's handler runs inside it, so the server's own spans nest under it. The span
- * ends when the response is sent: error.type the JSON-RPC error code, or tool_error for an isError
- * result; mcp.server.operation.duration records the same. Telemetry never throws into the server.
+ * span), and the request's handler runs inside it, so the server's own spans nest under it. Over
+ * HTTP it records the client's address (clientAddress.ts; over stdio there is none). The span ends
+ * once the response has been handed to the transport: error.type the JSON-RPC error code, or
+ * tool_error for an isError result; mcp.server.operation.duration records the same. The response
+ * goes out first, so ending the span (and a batch export that a full span queue starts inside it)
+ * never delays the answer. Telemetry never throws into the server.
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/server';
@@ -27,6 +30,7 @@ import {
   RPC_RESPONSE_STATUS_CODE,
   TOOL_ERROR,
 } from './attributes.js';
+import { clientAttributes, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
 import { contextFromMeta, isRecord } from './meta.js';
@@ -37,6 +41,17 @@ export interface TraceMcpServerOptions {
   name?: string;
   /** Tool arguments and results on the server spans (default: the GenAI content-capture variable). */
   captureContent?: boolean;
+  /**
+   * Over HTTP, the client of a request that no forwarding header names (client.address and
+   * client.port): a web-standard Request does not know its socket, your HTTP glue does.
+   */
+  clientAddress?: ClientAddressOf;
+}
+
+interface Settings {
+  name: string;
+  capture: boolean;
+  clientAddress?: ClientAddressOf;
 }
 
 /** Anything with the SDK's connect(transport): McpServer, or the low-level Server. */
@@ -55,12 +70,12 @@ type OnMessage = NonNullable<Transport['onmessage']>;
 /** Makes every transport `server` connects to from now on a traced one; returns the server. */
 export function traceMcpServer<S extends Connectable>(server: S, options: TraceMcpServerOptions = {}): S {
   const connect = server.connect.bind(server);
-  const settings = { name: options.name ?? 'mcp-server', capture: resolveCapture(options.captureContent) };
+  const settings: Settings = { name: options.name ?? 'mcp-server', capture: resolveCapture(options.captureContent), clientAddress: options.clientAddress };
   server.connect = (transport: Transport) => connect(traceServerTransport(transport, settings));
   return server;
 }
 
-function traceServerTransport(transport: Transport, settings: { name: string; capture: boolean }): Transport {
+function traceServerTransport(transport: Transport, settings: Settings): Transport {
   const handling = new Map<string | number, Handling>();
   let protocolVersion: string | undefined;
 
@@ -86,6 +101,7 @@ function traceServerTransport(transport: Transport, settings: { name: string; ca
     const toolName = message.method === METHOD_TOOLS_CALL && typeof params.name === 'string' ? params.name : undefined;
     const network: Attributes = extra?.request ? { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http' } : { [NETWORK_TRANSPORT]: 'pipe' };
     const attributes: Attributes = { [MCP_METHOD_NAME]: message.method, [JSONRPC_REQUEST_ID]: String(message.id), ...network };
+    if (extra?.request) Object.assign(attributes, clientAttributes(extra.request, settings.clientAddress));
     if (toolName !== undefined) {
       attributes[GEN_AI_TOOL_NAME] = toolName;
       attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
@@ -97,9 +113,8 @@ function traceServerTransport(transport: Transport, settings: { name: string; ca
     const ambient = trace.getSpanContext(context.active());
     const links: Link[] = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
-    const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, ...network };
+    const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, [NETWORK_TRANSPORT]: network[NETWORK_TRANSPORT] };
     if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
-    delete metric[NETWORK_PROTOCOL_NAME];
     return { span, started: performance.now(), metric };
   };
 
@@ -145,11 +160,14 @@ function traceServerTransport(transport: Transport, settings: { name: string; ca
   const send = transport.send.bind(transport);
   transport.send = (message, sendOptions) => {
     try {
-      finish(message);
-    } catch {
-      // telemetry never throws into the server
+      return send(message, sendOptions);
+    } finally {
+      try {
+        finish(message);
+      } catch {
+        // telemetry never throws into the server
+      }
     }
-    return send(message, sendOptions);
   };
 
   // The SDK sets onmessage and onclose while connecting (chaining what was there before): the

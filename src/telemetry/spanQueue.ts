@@ -5,6 +5,11 @@
  * and a mirror of its queue's length — sampled spans offered, minus spans handed to the exporter —
  * kept in ExportHealth, so the app can see the queue filling (the demo waits on it) and the summary
  * counts the same drops the SDK's metric does.
+ *
+ * The SDK's processor starts an export inside span.end() when its buffer reaches a full batch, and
+ * the exporter serialises the batch before it returns: on the hot path of whatever ended that span
+ * (an MCP server answering, a tool call returning). The hand-off here starts the export on the
+ * next turn of the event loop instead (setImmediate), so the span's end costs the same every time.
  */
 import { TraceFlags, type Context, type MeterProvider } from '@opentelemetry/api';
 import {
@@ -52,7 +57,7 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
         const handed = Math.min(this.queued, spans.length);
         this.queued -= handed;
         options.health.spansHandedToExporter(handed);
-        exporter.export(spans, done);
+        setImmediate(() => exporter.export(spans, done));
       },
       shutdown: () => exporter.shutdown(),
       forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),

@@ -35,7 +35,7 @@ const MAIN = {
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'Predicate', 'RouteFn',
     'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool',
-    'ToolContext', 'UntilFn', 'Verdict',
+    'ToolContext', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
@@ -59,7 +59,7 @@ const TELEMETRY = {
 
 const MCP = {
   values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
-  types: ['Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
+  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
 };
 
 /** The names an entry's source exports, split into values and types; refuses any other export form. */

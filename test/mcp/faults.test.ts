@@ -1,12 +1,13 @@
 /**
  * Faults of an MCP server, each a typed, bounded failure with its span ended and the run going on:
  * the server killed mid-call, a call that never answers, a server that is not there, a malformed
- * tools/list, a tool that reports isError. Also: tools/list_changed refreshes the tools, and closing
- * the connection stops the stdio server it started.
+ * tools/list, a tool that reports isError. Also: tools/list_changed reaches an agent built with the
+ * connection at its next model call (a tool added and removed mid-run), and closing the connection
+ * stops the stdio server it started.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, McpConnectError, type McpConnection } from '../../src/mcp/index.js';
-import type { Tool } from '../../src/index.js';
+import { Agent, scripted, type Tool } from '../../src/index.js';
 import { deskAgent, httpServer, MALFORMED, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from './support/world.js';
 
 let world: World;
@@ -128,16 +129,51 @@ describe('a server that cannot be used', () => {
 });
 
 describe('the connection', () => {
-  it('honours tools/list_changed: the new tool is listed, reported, and callable by an agent built with it', async () => {
+  it('honours tools/list_changed: an agent built with the connection sees a tool the server adds and removes mid-run, at its next model call', async () => {
     const changed: string[][] = [];
     const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, onToolsChanged: (tools: Tool[]) => changed.push(tools.map((t) => t.name)) });
-    expect(mcp.tools().map((t) => t.name)).toEqual(['lookup_order', 'refund_order', 'hang', 'crash', 'add_tool']);
-    await deskAgent(mcp, 'add_tool').run('Add it.');
-    const deadline = Date.now() + 10_000;
-    while (changed.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(changed).toEqual([['lookup_order', 'refund_order', 'hang', 'crash', 'add_tool', 'escalate']]);
-    expect(await deskAgent(mcp, 'escalate').run('Ticket 9.')).toBe('answer: ticket 9 escalated');
+    const listed = ['lookup_order', 'refund_order', 'hang', 'crash', 'add_tool', 'remove_tool'];
+    expect(mcp.tools().map((t) => t.name)).toEqual(listed);
+    const provider = scripted({
+      name: 'openai',
+      replies: [
+        { toolCalls: [{ id: 'l1', name: 'add_tool', args: {} }] },
+        { toolCalls: [{ id: 'l2', name: 'escalate', args: { id: '9' } }] },
+        { toolCalls: [{ id: 'l3', name: 'remove_tool', args: {} }] },
+        { toolCalls: [{ id: 'l4', name: 'escalate', args: { id: '10' } }] },
+        { content: 'done' },
+      ],
+    });
+    const agent = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' }).tools(mcp).build();
+    const offered: string[][] = [];
+    const results: [string, string, string][] = [];
+    agent.on('footprint.stream.llm_start', (e) => offered.push((e.payload.tools ?? []).map((t) => t.name)));
+    agent.on('footprint.stream.tool_end', (e) => results.push([e.payload.toolName, e.payload.status, e.payload.result]));
+    expect(await agent.run('Escalate ticket 9.')).toBe('done');
+    expect(offered).toEqual([listed, [...listed, 'escalate'], [...listed, 'escalate'], listed, listed]);
+    expect(results).toEqual([
+      ['add_tool', 'ok', 'added escalate'],
+      ['escalate', 'ok', 'ticket 9 escalated'],
+      ['remove_tool', 'ok', 'removed escalate'],
+      ['escalate', 'unknown_tool', `Unknown tool "escalate". Available tools: ${listed.join(', ')}.`],
+    ]);
+    expect(changed).toEqual([[...listed, 'escalate'], listed]);
+    // select(names): the named tools the server lists at each read
+    expect(() => mcp.select(['escalate'])).toThrow(new McpConnectError('unknown_tool', `MCP server "desk-tools" has no tool "escalate" (it has: ${listed.join(', ')})`, 'desk-tools'));
+    const ctx = { toolCallId: 'direct', agentId: 'test', signal: new AbortController().signal, pause: async () => undefined };
+    await mcp.tools(['add_tool'])[0]!.execute({}, ctx);
+    const picked = mcp.select(['escalate', 'lookup_order']);
+    expect(picked.tools().map((t) => t.name)).toEqual(['lookup_order', 'escalate']);
+    await mcp.tools(['remove_tool'])[0]!.execute({}, ctx);
+    expect(picked.tools().map((t) => t.name)).toEqual(['lookup_order']);
     await mcp.close();
+    // the added tool's call is traced like any other: execute_tool -> MCP client span -> MCP server span
+    const spans = await until(world, (all) => all.some((s) => s.service === 'mcp-desk' && s.name === 'tools/call escalate'));
+    const server = spans.find((s) => s.service === 'mcp-desk' && s.name === 'tools/call escalate')!;
+    const client = spans.find((s) => s.spanId === server.parentSpanId)!;
+    const execute = spans.find((s) => s.spanId === client.parentSpanId)!;
+    expect([client.service, client.name, execute.name, execute.attributes['gen_ai.tool.call.id']]).toEqual(['desk-agent', 'tools/call escalate', 'execute_tool escalate', 'l2']);
+    expect(spans.filter((s) => s.traceId === server.traceId && s.name === 'tools/call escalate').length).toBe(2);
   }, 60_000);
 
   it('close() stops the stdio server it started', async () => {

@@ -2,14 +2,17 @@
  * traceMcpServer() in one process, on the real OTel SDK (in-memory exporter) and the SDK's in-memory
  * transport pair: the server span parents on the context in params._meta, links the ambient context
  * the transport delivered the request in, records the conventions' attributes (content only under
- * capture), runs the handler inside it, and fails with the JSON-RPC code or tool_error.
+ * capture), runs the handler inside it, and fails with the JSON-RPC code or tool_error. Over
+ * Streamable HTTP (the SDK's web-standard transport, fed by the client's fetch in this process) it
+ * records the client's address: from the forwarding headers, else from the app's clientAddress.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeEach, expect, it } from 'vitest';
-import { traceMcpServer } from '../../src/mcp/index.js';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { fromJsonSchema, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { traceMcpServer, type TraceMcpServerOptions } from '../../src/mcp/index.js';
 import { startSdk } from '../support/sdk.js';
 
 const sdk = startSdk({ tracing: false });
@@ -20,7 +23,7 @@ afterAll(async () => {
 });
 beforeEach(() => sdk.reset());
 
-async function connected(captureContent: boolean) {
+function calcServer(options: TraceMcpServerOptions): McpServer {
   const server = new McpServer({ name: 'calc', version: '1.0.0' });
   const args = fromJsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
   server.registerTool('add', { description: 'Adds', inputSchema: args }, async ({ a, b }) =>
@@ -32,7 +35,11 @@ async function connected(captureContent: boolean) {
   server.registerTool('boom', { description: 'Fails', inputSchema: args }, async () => {
     throw new Error('no');
   });
-  traceMcpServer(server, { name: 'calc', captureContent });
+  return traceMcpServer(server, { name: 'calc', ...options });
+}
+
+async function connected(captureContent: boolean) {
+  const server = calcServer({ captureContent });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1' });
@@ -108,4 +115,55 @@ it('without capture: no arguments or results; a thrown tool is tool_error; an un
   expect(nope.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool nope not found' });
   expect(sdk.unended()).toEqual([]);
   await client.close();
+});
+
+/** A client over Streamable HTTP whose fetch hands each request, with `headers` added, to the server's web-standard transport. */
+async function overHttp(options: TraceMcpServerOptions, headers: Record<string, string>) {
+  sdk.reset();
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+  await calcServer(options).connect(transport);
+  const fetch = async (url: string | URL, init?: RequestInit) => {
+    const request = new Request(url, init);
+    for (const [key, value] of Object.entries(headers)) request.headers.set(key, value);
+    return transport.handleRequest(request);
+  };
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://calc.test/mcp'), { fetch }));
+  await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  await client.close();
+  const span = sdk.spans().find((s) => s.name === 'tools/call add')!;
+  return { attributes: span.attributes, session: transport.sessionId };
+}
+
+describe('client.address over Streamable HTTP', () => {
+  const http = (session: string | undefined, client: Record<string, string | number>) => ({
+    'mcp.method.name': 'tools/call',
+    'gen_ai.tool.name': 'add',
+    'gen_ai.operation.name': 'execute_tool',
+    'jsonrpc.request.id': '1',
+    'mcp.protocol.version': '2025-11-25',
+    'mcp.session.id': session,
+    'network.transport': 'tcp',
+    'network.protocol.name': 'http',
+    ...client,
+  });
+
+  it('the client a Forwarded header names, with its port (the client behind the proxy)', async () => {
+    const { attributes, session } = await overHttp({ clientAddress: () => ({ address: '10.0.0.9', port: 3000 }) }, { forwarded: 'for="192.0.2.60:47011";proto=http;by=203.0.113.43, for=198.51.100.17' });
+    expect(attributes).toEqual(http(session, { 'client.address': '192.0.2.60', 'client.port': 47011 }));
+  });
+
+  it('an IPv6 Forwarded node; X-Forwarded-For names an address without a port', async () => {
+    expect((await overHttp({}, { forwarded: 'for="[2001:db8:cafe::17]:4711"' })).attributes['client.address']).toBe('2001:db8:cafe::17');
+    const { attributes, session } = await overHttp({}, { 'x-forwarded-for': '203.0.113.195, 70.41.3.18' });
+    expect(attributes).toEqual(http(session, { 'client.address': '203.0.113.195' }));
+  });
+
+  it('without forwarding headers, the app’s clientAddress (its socket’s peer); with neither, none', async () => {
+    const fromApp = await overHttp({ clientAddress: () => ({ address: '10.1.2.80', port: 65123 }) }, {});
+    expect(fromApp.attributes).toEqual(http(fromApp.session, { 'client.address': '10.1.2.80', 'client.port': 65123 }));
+    const unknown = await overHttp({}, { forwarded: 'for=unknown' });
+    expect(unknown.attributes).toEqual(http(unknown.session, {}));
+    expect(sdk.unended()).toEqual([]);
+  });
 });

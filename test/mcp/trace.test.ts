@@ -59,6 +59,8 @@ describe('over stdio', () => {
       'mcp.protocol.version': '2025-11-25',
       'network.transport': 'pipe',
     });
+    // No client.address / client.port over stdio: the conventions ask for them "if applicable", and a
+    // pipe's peer has no address (the MCP page's stdio examples carry none).
     expect(server.attributes).toEqual({
       'mcp.method.name': 'tools/call',
       'gen_ai.tool.name': 'lookup_order',
@@ -138,7 +140,7 @@ describe('over stdio', () => {
 });
 
 describe('over Streamable HTTP', () => {
-  it('the same chain, with the session id, the HTTP network attributes and the server address', async () => {
+  it('the same chain, with the session id, the HTTP network attributes, the server address and the client address', async () => {
     const { url, child } = await httpServer(world);
     try {
       const mcp = await connectMcp({ url, headers: { 'x-desk': 'yes' } }, SLOW_START);
@@ -172,7 +174,12 @@ describe('over Streamable HTTP', () => {
         'mcp.session.id': session,
         'network.transport': 'tcp',
         'network.protocol.name': 'http',
+        // the socket's peer, which the fixture's HTTP glue hands to traceMcpServer (clientAddress);
+        // the port is the one the OS gave the client's socket, not known to the test beforehand
+        'client.address': '127.0.0.1',
+        'client.port': expect.any(Number),
       });
+      expect(server.attributes['client.port']).not.toBe(port);
     } finally {
       child.kill();
     }

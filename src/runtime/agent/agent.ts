@@ -6,9 +6,8 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, numberSetting, optionalNumber, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import { ConfigError, numberSetting, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
 import {
-  READ_SKILL,
   resolveBrains,
   routeGuardOf,
   SkillCursor,
@@ -18,10 +17,11 @@ import {
   type RouteGuardOptions,
   type SkillGraph,
 } from '../skills/index.js';
-import type { Tool } from '../tools/index.js';
+import type { Tool, ToolSource } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
-import { compileTool, type CompiledTool } from './toolRunner.js';
+import type { CompiledTool } from './toolRunner.js';
+import { checkedTool, isToolSource } from './toolTable.js';
 import type { AgentOptions } from './types.js';
 
 export interface SkillGraphOptions extends RouteGuardOptions {
@@ -79,7 +79,8 @@ export class Agent extends Runner {
 
 export class AgentBuilder {
   private systemText = '';
-  private readonly tools: Tool[] = [];
+  private readonly ownTools: Tool[] = [];
+  private readonly sources: ToolSource[] = [];
   private graph?: { graph: SkillGraph; options: SkillGraphOptions };
 
   constructor(private readonly options: AgentOptions) {}
@@ -90,7 +91,16 @@ export class AgentBuilder {
   }
 
   tool(tool: Tool): this {
-    this.tools.push(tool);
+    this.ownTools.push(tool);
+    return this;
+  }
+
+  /**
+   * The tools of a source that can change while the agent lives (an MCP connection): read at every
+   * iteration, so the model is offered the source's current tools without a rebuild.
+   */
+  tools(source: ToolSource): this {
+    this.sources.push(source);
     return this;
   }
 
@@ -114,26 +124,34 @@ export class AgentBuilder {
     const sampling = modelSettings(owner, o);
     const compiled = new Map<string, CompiledTool>();
     const addTool = (tool: Tool, owner: string) => {
-      if (!tool?.name || typeof tool.execute !== 'function') throw new ConfigError(`${owner}: a tool needs a name and execute()`);
-      if (tool.name === READ_SKILL) throw new ConfigError(`${owner}: "${READ_SKILL}" is reserved for skill graphs`);
-      const existing = compiled.get(tool.name);
+      const existing = compiled.get(tool?.name);
       if (existing && existing.tool !== tool) throw new ConfigError(`${owner}: two different tools are named "${tool.name}"`);
-      if (!existing) {
-        optionalNumber(`${owner}: tool "${tool.name}"`, 'timeoutMs', tool.timeoutMs, RULES.timeoutMs);
-        try {
-          compiled.set(tool.name, compileTool(tool));
-        } catch (error) {
-          throw new ConfigError(`${owner}: the inputSchema of tool "${tool.name}" is not a valid JSON schema: ${(error as Error).message}`);
-        }
+      if (!existing) compiled.set(tool.name, checkedTool(tool, owner));
+    };
+    // What a source lists now is checked like a fixed tool; what it lists later is checked as it comes (toolTable.ts).
+    const sourced = new Map<string, Tool>();
+    const addSource = (source: ToolSource, owner: string) => {
+      if (typeof source?.tools !== 'function') throw new ConfigError(`${owner}: a tool source needs tools()`);
+      for (const tool of source.tools()) {
+        checkedTool(tool, `${owner}: a tool source`);
+        const taken = compiled.get(tool.name)?.tool ?? sourced.get(tool.name);
+        if (taken && taken !== tool) throw new ConfigError(`${owner}: two different tools are named "${tool.name}"`);
+        sourced.set(tool.name, tool);
       }
     };
-    for (const tool of this.tools) addTool(tool, `agent "${id}"`);
+    for (const tool of this.ownTools) addTool(tool, `agent "${id}"`);
+    const skillSources: [ToolSource, string][] = [];
     let cursor: SkillCursor | undefined;
     let recorder: RunInstrument | undefined;
     let routeGuard: RouteGuard | undefined;
     if (this.graph) {
       const { graph, options } = this.graph;
-      for (const skill of graph.skills.values()) for (const tool of skill.tools) addTool(tool, `skill "${skill.id}"`);
+      for (const skill of graph.skills.values()) {
+        for (const entry of skill.tools) {
+          if (isToolSource(entry)) skillSources.push([entry, `skill "${skill.id}"`]);
+          else addTool(entry, `skill "${skill.id}"`);
+        }
+      }
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
       recorder = options.routeRecorder;
       routeGuard = routeGuardOf(options);
@@ -141,6 +159,8 @@ export class AgentBuilder {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);
       }
     }
+    for (const source of this.sources) addSource(source, `agent "${id}"`);
+    for (const [source, owner] of skillSources) addSource(source, owner);
     const config: AgentConfig = {
       member: { kind: 'agent', id },
       name: o.name ?? id,
@@ -152,7 +172,9 @@ export class AgentBuilder {
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: compiled,
-      ownTools: this.tools.map((t) => t.name),
+      ownTools: this.ownTools.map((t) => t.name),
+      ownSources: [...this.sources],
+      hasToolSources: this.sources.length > 0 || skillSources.length > 0,
       cursor,
       routeGuard,
     };

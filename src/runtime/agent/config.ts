@@ -5,6 +5,7 @@ import type { LLMProvider } from '../providers/index.js';
 import { optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
 import type { RouteGuard, SkillCursor } from '../skills/index.js';
 import type { CompiledTool } from './toolRunner.js';
+import type { ToolSource } from '../tools/index.js';
 
 export interface AgentConfig {
   member: MemberRef;
@@ -17,10 +18,14 @@ export interface AgentConfig {
   maxTokens?: number;
   pricing: PricingTable;
   systemPrompt: string;
-  /** Every tool the agent may ever expose (its own and its skills'), by name. */
+  /** Every fixed tool the agent may ever expose (its own and its skills'), by name. */
   tools: ReadonlyMap<string, CompiledTool>;
-  /** Names of the agent's own tools (always visible). */
+  /** Names of the agent's own fixed tools (always visible). */
   ownTools: readonly string[];
+  /** The agent's own tool sources (always visible), read at every iteration (toolTable.ts). */
+  ownSources: readonly ToolSource[];
+  /** True when the agent or one of its skills has a tool source: its tool slot can change at any iteration. */
+  hasToolSources: boolean;
   cursor?: SkillCursor;
   /** The loop guard over the cursor's moves (with a cursor only). */
   routeGuard?: RouteGuard;

@@ -81,6 +81,8 @@ export class LLMCallBuilder {
       systemPrompt: this.systemText,
       tools: new Map(),
       ownTools: [],
+      ownSources: [],
+      hasToolSources: false,
     });
   }
 }

@@ -5,7 +5,7 @@
  * with a teaching result otherwise. The state is plain JSON kept in the agent's scope, so a paused
  * turn resumes exactly where it was.
  */
-import type { Tool } from '../tools/index.js';
+import type { Tool, ToolSource } from '../tools/index.js';
 import type { Brain, Brains } from './brains.js';
 import type { LastToolResult, SkillGraph } from './graph.js';
 
@@ -91,7 +91,7 @@ export class SkillCursor {
     return skill ? `## Current skill: ${skill.id}\n${skill.body}` : '';
   }
 
-  tools(state: SkillTurnState): readonly Tool[] {
+  tools(state: SkillTurnState): readonly (Tool | ToolSource)[] {
     const skill = state.current === undefined ? undefined : this.graph.skills.get(state.current);
     return skill?.tools ?? [];
   }

@@ -1,9 +1,10 @@
 /**
  * defineSkill: a named piece of expertise an agent can be in. While the skill cursor is on it, its
- * body joins the system prompt and its tools join the agent's; it may bring its own brain (provider
- * and model), so cost is attributed to the skill that spent it.
+ * body joins the system prompt and its tools join the agent's (fixed tools, or tool sources read at
+ * every iteration, such as an MCP connection); it may bring its own brain (provider and model), so
+ * cost is attributed to the skill that spent it.
  */
-import type { Tool } from '../tools/index.js';
+import type { Tool, ToolSource } from '../tools/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { ConfigError } from '../run/index.js';
 
@@ -11,7 +12,7 @@ export interface SkillDefinition {
   id: string;
   description: string;
   body: string;
-  tools?: Tool[];
+  tools?: (Tool | ToolSource)[];
   provider?: LLMProvider;
   model?: string;
 }
@@ -20,7 +21,7 @@ export interface Skill {
   readonly id: string;
   readonly description: string;
   readonly body: string;
-  readonly tools: readonly Tool[];
+  readonly tools: readonly (Tool | ToolSource)[];
   readonly provider?: LLMProvider;
   readonly model?: string;
 }

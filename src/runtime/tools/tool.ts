@@ -1,6 +1,6 @@
 /**
- * A tool and the context it runs with: what an agent is given and a skill names, so both agent/ and
- * skills/ depend on this one type and neither on the other.
+ * A tool and the context it runs with, and a source of tools that can change: what an agent is given
+ * and a skill names, so both agent/ and skills/ depend on these types and neither on the other.
  */
 export interface ToolContext {
   toolCallId: string;
@@ -25,4 +25,14 @@ export interface Tool<Args = any> {
   /** Deadline of one call in ms (1 to 2 147 483 647); default: the agent's `toolTimeoutMs`. */
   timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): unknown | Promise<unknown>;
+}
+
+/**
+ * Tools that can change while an agent lives, such as an MCP server's list. The agent reads
+ * `tools()` at every iteration, before the model call, so the model is offered the current list and
+ * a call to a tool no longer listed is an unknown tool. `tools()` should be cheap and hand back the
+ * same Tool objects while the list is unchanged: the agent compiles a tool's schema once per object.
+ */
+export interface ToolSource {
+  tools(): readonly Tool[];
 }

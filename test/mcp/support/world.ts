@@ -98,9 +98,7 @@ export function deskAgent(mcp: McpConnection, tool = 'lookup_order') {
       return { toolCalls: [{ id: 'c1', name: tool, args: tool === 'hang' || tool === 'crash' ? {} : { id } }], usage: { input: 10, output: 5 } };
     },
   });
-  const builder = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' }).system('Help.');
-  for (const t of mcp.tools()) builder.tool(t);
-  return builder.build();
+  return Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' }).system('Help.').tools(mcp).build();
 }
 
 interface KeyValue {

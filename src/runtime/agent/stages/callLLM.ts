@@ -22,6 +22,8 @@ import { READ_SKILL, READ_SKILL_SCHEMA, type Brain, type SkillTurnState } from '
 import type { AgentState } from '../state.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
+import type { CompiledTool } from '../toolRunner.js';
+import { offeredTools } from '../toolTable.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
@@ -146,9 +148,10 @@ function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
  */
 function assembleRequest(scope: AgentScope, config: AgentConfig, model: string): LLMRequest {
   const assembled = scope.$getValue('request') as AgentState['request'];
+  const offered = offeredTools(config, scope.skill);
   const tools: ToolSpec[] = [];
   for (const name of assembled.tools) {
-    const spec = toolSpec(config, scope.skill, name);
+    const spec = toolSpec(config, scope.skill, offered, name);
     if (spec) tools.push(spec);
   }
   return {
@@ -161,12 +164,15 @@ function assembleRequest(scope: AgentScope, config: AgentConfig, model: string):
   };
 }
 
-/** The tool `name` as the model is given it (read_skill's description depends on the skill state). */
-export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined, name: string): ToolSpec | undefined {
+/**
+ * The tool `name` as the model is given it, from the tools offered now (a name a tool source dropped
+ * since Context assembled the slot has none); read_skill's description depends on the skill state.
+ */
+export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined, offered: ReadonlyMap<string, CompiledTool>, name: string): ToolSpec | undefined {
   if (name === READ_SKILL && config.cursor && skill) {
     return { name, description: config.cursor.readSkillDescription(skill), inputSchema: READ_SKILL_SCHEMA };
   }
-  const compiled = config.tools.get(name);
+  const compiled = offered.get(name);
   return compiled && { name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema };
 }
 

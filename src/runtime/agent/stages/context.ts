@@ -2,10 +2,11 @@
  * The context half of an iteration, one stage: Context opens the turn on its first visit, moves the
  * skill cursor, announces the iteration, and engineers the context slots that have work: the system
  * prompt and the tool list (assembled into the request CallLLM sends; the conversation is the run
- * store's, read by CallLLM as it is). A slot has work on the turn's first visit and, for an agent
- * with a skill graph, whenever the skill state may have changed; an agent without one has a static
- * prompt and tool list, so its later iterations engineer nothing. The slots used to be stages of
- * their own that ran on every iteration and, after the first, changed nothing: a stage costs
+ * store's, read by CallLLM as it is). A slot has work on the turn's first visit, for an agent with a
+ * skill graph whenever the skill state may have changed, and for an agent with a tool source
+ * (toolTable.ts) at every iteration, since the source's list may have changed; an agent with neither
+ * has a static prompt and tool list, so its later iterations engineer nothing. The slots used to be
+ * stages of their own that ran on every iteration and, after the first, changed nothing: a stage costs
  * footprintjs (and a traced run, a span) even when it writes nothing, so the work that exists runs
  * here instead of three empty stages per iteration.
  */
@@ -14,6 +15,7 @@ import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
+import { offeredTools } from '../toolTable.js';
 import { guardMove } from './routeGuard.js';
 import type { AgentScope } from './scope.js';
 
@@ -66,7 +68,7 @@ export function contextStage(config: AgentConfig) {
         emit(scope, 'footprint.skill.entered', { agentId, skillId: move.to, from: move.from, iteration });
       }
     }
-    if (firstVisit || cursor) engineerSlots(scope, config);
+    if (firstVisit || cursor || config.hasToolSources) engineerSlots(scope, config);
     emit(scope, 'footprint.agent.iteration_start', { agentId, iteration, skill: scope.skill?.current });
   };
 }
@@ -86,11 +88,8 @@ function composeSystemPrompt(scope: AgentScope, config: AgentConfig): string {
 }
 
 function toolNames(scope: AgentScope, config: AgentConfig): string[] {
-  const names = [...config.ownTools];
-  if (config.cursor && scope.skill) {
-    for (const tool of config.cursor.tools(scope.skill)) if (!names.includes(tool.name)) names.push(tool.name);
-    names.push(READ_SKILL);
-  }
+  const names = [...offeredTools(config, scope.skill).keys()];
+  if (config.cursor && scope.skill) names.push(READ_SKILL);
   return names;
 }
 

@@ -15,7 +15,8 @@ import { READ_SKILL, type SkillTurnState } from '../../../skills/index.js';
 import type { AgentConfig } from '../../config.js';
 import type { AgentState, SavedToolResult } from '../../state.js';
 import { FIXED_ERROR_TYPES } from '../../../run/index.js';
-import { cancelledOutcome, runToolCall, type ToolOutcome } from '../../toolRunner.js';
+import { cancelledOutcome, runToolCall, type CompiledTool, type ToolOutcome } from '../../toolRunner.js';
+import { offeredTools } from '../../toolTable.js';
 import { toolSpec } from '../callLLM.js';
 import type { AgentScope } from '../scope.js';
 import { ConcurrencyGate } from './concurrencyGate.js';
@@ -31,7 +32,10 @@ export class ToolIteration {
   readonly skillState?: SkillTurnState;
   readonly pause: PauseLatch;
   private readonly agentId: string;
+  /** The names Context offered the model this iteration. */
   private readonly available: string[];
+  /** The tools offered now: a name a tool source dropped since the model call is an unknown tool. */
+  private readonly offered: ReadonlyMap<string, CompiledTool>;
 
   constructor(
     private readonly scope: AgentScope,
@@ -43,6 +47,7 @@ export class ToolIteration {
     this.done = { ...scope.doneTools };
     this.skillState = scope.skill ? { ...scope.skill } : undefined;
     this.available = scope.$getValue('toolNames') as string[];
+    this.offered = offeredTools(config, this.skillState);
     this.pause = new PauseLatch(scope, this.agentId);
   }
 
@@ -100,7 +105,7 @@ export class ToolIteration {
 
   /** The description the model was given for this tool (read_skill's depends on the cursor). */
   private descriptionOf(name: string): string | undefined {
-    return this.available.includes(name) ? toolSpec(this.config, this.skillState, name)?.description : undefined;
+    return this.available.includes(name) ? toolSpec(this.config, this.skillState, this.offered, name)?.description : undefined;
   }
 
   private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {
@@ -108,8 +113,9 @@ export class ToolIteration {
     if (call.name === READ_SKILL && cursor && this.skillState) {
       return answerReadSkill({ scope: this.scope, config: this.config, cursor, skillState: this.skillState, call, agentId: this.agentId, iteration: this.iteration });
     }
-    const compiled = this.available.includes(call.name) ? this.config.tools.get(call.name) : undefined;
-    return runToolCall(call, compiled, this.available, {
+    const compiled = this.available.includes(call.name) ? this.offered.get(call.name) : undefined;
+    const stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
+    return runToolCall(call, compiled, stillOffered, {
       agentId: this.agentId,
       runSignal: this.runSignal,
       timeoutMs: this.config.toolLimits.timeoutMs,

@@ -1,0 +1,33 @@
+/**
+ * The MCP server process of bench/mcp.ts: ONE process serving the same tool on two channels, the
+ * socket pairs the benchmark opened as this process's fd 3 and fd 4. Channel 3 is traced
+ * (traceMcpServer, this process's OTel SDK through startTelemetry, exporting over OTLP to the
+ * benchmark's receiver), channel 4 is the same server without traceMcpServer. Both channels share the
+ * process, its core, its JIT state and its neighbours, so their difference is the tracing alone.
+ */
+import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { Socket } from 'node:net';
+import { traceMcpServer } from '../src/mcp/index.js';
+import { startTelemetry } from '../src/telemetry/index.js';
+
+const telemetry = startTelemetry();
+const idArgs = fromJsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
+
+function deskServer(): McpServer {
+  const server = new McpServer({ name: 'desk-tools', version: '1.0.0' });
+  server.registerTool('lookup_order', { description: 'Looks an order up by id', inputSchema: idArgs }, async ({ id }) => ({
+    content: [{ type: 'text' as const, text: `order ${id}: shipped` }],
+  }));
+  return server;
+}
+
+const channel = (fd: number) => {
+  const socket = new Socket({ fd, readable: true, writable: true });
+  return new StdioServerTransport(socket, socket);
+};
+await traceMcpServer(deskServer(), { name: 'desk-tools' }).connect(channel(3));
+await deskServer().connect(channel(4));
+
+process.stdin.on('end', () => void telemetry.shutdown().then(() => process.exit(0)));
+process.stdin.resume();
