@@ -193,14 +193,14 @@ if (mode === 'sdk-floor') {
   perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
   stop();
 } else if (mode === 'bare') {
-  // The chart in a plain executor, inside the run hub its stages reach for their run's store.
-  const { withHub } = await import('../src/runtime/run/context.js');
+  // The chart in a plain executor, with the run hub its stages reach for their run's store in its env.
+  const { runEnv } = await import('../src/runtime/run/context.js');
   const { MemberIndex } = await import('../src/runtime/run/members.js');
   const { RunHub } = await import('../src/runtime/run/hub.js');
   const chart = agent.chart();
   const index = new MemberIndex(agent);
   perUnit = await timePerCall(
-    () => withHub(new RunHub('run_bench', index), () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE } })),
+    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE }, env: runEnv(new RunHub('run_bench', index), undefined) }),
     RUNS,
   );
 } else {

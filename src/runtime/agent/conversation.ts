@@ -9,15 +9,15 @@ import type { AgentScope } from './stages/scope.js';
 
 /** The conversation so far, as a copy: a request or an event holding it must not see later messages. */
 export function conversation(scope: AgentScope): LLMMessage[] {
-  return [...store().list<LLMMessage>(scope.historyKey)];
+  return [...store(scope).list<LLMMessage>(scope.historyKey)];
 }
 
 export function appendToConversation(scope: AgentScope, ...messages: LLMMessage[]): void {
-  store().append(scope.historyKey, ...messages);
+  store(scope).append(scope.historyKey, ...messages);
 }
 
-function store(): RunStore {
-  const hub = currentHub();
+function store(scope: AgentScope): RunStore {
+  const hub = currentHub(scope);
   if (!hub) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which provides its store');
   return hub.store;
 }

@@ -11,7 +11,7 @@
  */
 import type { FlowErrorEvent, FlowSubflowEvent } from 'footprintjs';
 import { stageIds } from '../../events/index.js';
-import { currentHub, type RunHub, type RunInstrument } from '../run/index.js';
+import { currentHub, type EnvScope, type RunHub, type RunInstrument } from '../run/index.js';
 
 const TOKEN_KEY = 'parallelBranch';
 const RECORDER_ID = 'footprint-otel.parallel-branch-failures';
@@ -45,8 +45,8 @@ export function branchInput(message: string, token: string): Record<string, unkn
   return { message, [TOKEN_KEY]: token };
 }
 
-/** What the branch with this token threw in the current run, if it failed. */
-export function branchFailure(token: string): unknown {
-  const hub = currentHub();
+/** What the branch with this token threw in the run `scope` belongs to, if it failed. */
+export function branchFailure(scope: EnvScope, token: string): unknown {
+  const hub = currentHub(scope);
   return hub ? failuresByRun.get(hub)?.get(token) : undefined;
 }

@@ -111,7 +111,7 @@ export class Parallel extends Composition {
             const results = ids.map((id, index): BranchResult => {
               const output = scope.$getValue(outputKey(index));
               if (typeof output === 'string') return { id, status: 'ok', output };
-              return { id, status: 'error', error: describeFailure(branchFailure(tokenOf(scope, index))) };
+              return { id, status: 'error', error: describeFailure(branchFailure(scope, tokenOf(scope, index))) };
             });
             for (const result of results) {
               emit(scope, 'footprint.composition.branch_end', {

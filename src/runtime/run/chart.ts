@@ -4,11 +4,8 @@
  * tags a thrown error with the member and stage it came from.
  */
 import type { MemberRef } from '../../events/index.js';
+import type { EnvScope } from './context.js';
 import { tagFailure } from './errors.js';
-
-interface EnvScope {
-  $getEnv(): { readonly signal?: AbortSignal };
-}
 
 export const quietLogger = {
   info() {},

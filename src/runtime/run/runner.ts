@@ -24,7 +24,7 @@ import {
 } from '../../events/index.js';
 import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
 import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
-import { withHub } from './context.js';
+import { runEnv } from './context.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
@@ -140,13 +140,12 @@ export abstract class Runner {
   run(input: RunInput, options: RunOptions = {}): Promise<RunResult> {
     const message = messageOf(input, 'run');
     if (message instanceof TypeError) return Promise.reject(message);
-    let signal: AbortSignal | undefined;
     try {
-      signal = runSignal(`${this.kind} "${this.id}": run()`, options);
+      runSignal(`${this.kind} "${this.id}": run()`, options);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.execute(newId('run'), options, { start: startWith(message, signal) });
+    return this.execute(newId('run'), options, { start: startWith(message) });
   }
 
   /**
@@ -164,7 +163,7 @@ export abstract class Runner {
     return new RunStream(checked.signal, (signal, stream) => {
       if (checked.problem) return Promise.reject(checked.problem);
       if (message instanceof TypeError) return Promise.reject(message);
-      return this.execute(newId('run'), { ...options, signal }, { start: startWith(message, signal), stream });
+      return this.execute(newId('run'), { ...options, signal }, { start: startWith(message), stream });
     });
   }
 
@@ -174,10 +173,10 @@ export abstract class Runner {
    * this process's store) is refused with CheckpointError 'already_resumed'.
    */
   async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult> {
-    const signal = runSignal(`${this.kind} "${this.id}": resume()`, options);
+    runSignal(`${this.kind} "${this.id}": resume()`, options);
     const saved = this.resumable(checkpoint);
     await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
-    return this.execute(saved.runId, options, resumeWith(saved, answer, signal));
+    return this.execute(saved.runId, options, resumeWith(saved, answer));
   }
 
   /** resume(), streamed as stream() is. */
@@ -188,7 +187,7 @@ export abstract class Runner {
       if (checked.problem) throw checked.problem;
       const saved = this.resumable(checkpoint);
       await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
-      return this.execute(saved.runId, { ...options, signal }, { ...resumeWith(saved, answer, signal), stream });
+      return this.execute(saved.runId, { ...options, signal }, { ...resumeWith(saved, answer), stream });
     });
   }
 
@@ -207,7 +206,8 @@ export abstract class Runner {
     const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
     const sessions = this.startSessions(start, index);
 
-    let call = () => withHub(hub, () => invoke(executor));
+    const env = runEnv(hub, options.signal);
+    let call = () => invoke(executor, env);
     for (const session of sessions) {
       if (session.around) {
         const inner = call;
@@ -263,7 +263,8 @@ export abstract class Runner {
 
 /** How execute() starts the executor: a fresh run or a resume, plain or streamed. */
 interface Execution {
-  start: (executor: FlowChartExecutor) => Promise<unknown>;
+  /** Starts the executor with the run's env (context.ts: the hub and the signal). */
+  start: (executor: FlowChartExecutor, env: { signal?: AbortSignal }) => Promise<unknown>;
   resumed?: RunStart['resumed'] & { store: SavedStore };
   stream?: StreamSink;
 }
@@ -273,14 +274,14 @@ function messageOf(input: RunInput, method: string): string | TypeError {
   return typeof message === 'string' ? message : new TypeError(`${method}() takes a string or { message: string }`);
 }
 
-function startWith(message: string, signal: AbortSignal | undefined): Execution['start'] {
-  return (executor) => executor.run({ input: { message }, env: signal ? { signal } : undefined });
+function startWith(message: string): Execution['start'] {
+  return (executor, env) => executor.run({ input: { message }, env });
 }
 
-function resumeWith(saved: Checkpoint, answer: unknown, signal: AbortSignal | undefined): Execution {
+function resumeWith(saved: Checkpoint, answer: unknown): Execution {
   return {
     resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store },
-    start: (executor) => executor.resume(saved.flow, answer, { env: signal ? { signal } : undefined }),
+    start: (executor, env) => executor.resume(saved.flow, answer, { env }),
   };
 }
 

@@ -36,7 +36,7 @@ export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
   return async (scope: AgentScope) => {
-    const hub = currentHub();
+    const hub = currentHub(scope);
     applyTrip(scope, config);
     if (scope.stopped) {
       scope.response = undefined;

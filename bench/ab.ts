@@ -1,0 +1,82 @@
+/**
+ * Two compiled builds of the package in ONE process, interleaved: the reference turn
+ * (bench/scenario.ts's, rebuilt on each build's own exports) untraced and traced on each, blocks
+ * alternating (order flipped every round), process CPU µs per turn, the median per-round ratio
+ * build B / build A. On a machine shared with other work, a ratio measured this way is the one
+ * number that means something: both builds see the same load. Both builds share footprintjs and
+ * the OTel SDK; what is process-wide (an enabled AsyncLocalStorage costs every promise) hits both
+ * builds alike, so a change of that kind is measured apart (bench/asyncStores.ts).
+ *
+ *   cp -r dist /tmp/dist-a; (change, npm run build); node --import tsx bench/ab.ts /tmp/dist-a ./dist
+ *   env: AB_ROUNDS (15), AB_BLOCK (100 turns), AB_MODES (untraced,full,semantic)
+ */
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { countingExporter } from './countingExporter.js';
+import { MESSAGE } from './scenario.js';
+import type * as Package from '../src/index.js';
+
+const [dirA, dirB] = process.argv.slice(2);
+if (!dirA || !dirB) throw new Error('usage: bench/ab.ts <build A dir> <build B dir>');
+const BLOCK = Number(process.env.AB_BLOCK ?? 100);
+const ROUNDS = Number(process.env.AB_ROUNDS ?? 15);
+const modes = (process.env.AB_MODES ?? 'untraced,full,semantic').split(',') as ('untraced' | 'full' | 'semantic')[];
+
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+
+/** The reference turn's agent (bench/scenario.ts), on one build's exports. */
+function referenceAgent(m: typeof Package) {
+  const model = m.scripted({
+    replies: (request) => {
+      const round = request.messages.filter((x) => x.role === 'assistant').length;
+      if (round === 0) return { toolCalls: [{ name: 'order_status', args: { id: '1234' } }], usage: { input: 420, output: 24 } };
+      if (round === 1) return { toolCalls: [{ name: 'shipping_cost', args: { to: 'Lyon', kg: 2 } }], usage: { input: 510, output: 22 } };
+      return { content: 'Order 1234 shipped; shipping to Lyon costs 12 EUR.', usage: { input: 600, output: 18 } };
+    },
+  });
+  return m.Agent.create({ provider: model, model: 'gpt-4o-mini', id: 'bench-agent' })
+    .system('You answer order questions.')
+    .tool({ name: 'order_status', description: 'Status of an order', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, execute: (a: { id: string }) => ({ id: a.id, status: 'shipped' }) })
+    .tool({ name: 'shipping_cost', description: 'Shipping cost to a city', inputSchema: { type: 'object', properties: { to: { type: 'string' }, kg: { type: 'number' } }, required: ['to', 'kg'] }, execute: (a: { to: string; kg: number }) => ({ to: a.to, eur: 6 * a.kg }) })
+    .build();
+}
+
+const builds = await Promise.all(
+  [['A', dirA], ['B', dirB]].map(async ([name, dir]) => {
+    const m = (await import(pathToFileURL(resolve(dir!, 'index.js')).href)) as typeof Package;
+    return { name: name!, m, agent: referenceAgent(m) };
+  }),
+);
+
+async function block(build: (typeof builds)[number], mode: (typeof modes)[number], turns: number): Promise<number> {
+  const undo = mode === 'untraced' ? undefined : build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
+  const started = process.cpuUsage();
+  for (let i = 0; i < turns; i++) {
+    await build.agent.run(MESSAGE);
+    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+  }
+  const used = process.cpuUsage(started);
+  undo?.();
+  return (used.user + used.system) / turns;
+}
+
+for (const build of builds) for (const mode of modes) await block(build, mode, 300);
+const ratios: Record<string, number[]> = {};
+const us: Record<string, number[]> = {};
+for (let round = 0; round < ROUNDS; round++) {
+  for (const mode of modes) {
+    const order = round % 2 === 0 ? builds : [...builds].reverse();
+    const t: Record<string, number> = {};
+    for (const build of order) (us[`${build.name} ${mode}`] ??= []).push((t[build.name] = await block(build, mode, BLOCK)));
+    (ratios[mode] ??= []).push(t.B! / t.A!);
+  }
+}
+await provider.shutdown();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`A = ${dirA}, B = ${dirB}: ${ROUNDS} interleaved rounds of ${BLOCK} turns, process CPU µs per turn (median)`);
+for (const [name, xs] of Object.entries(us)) console.log(`  ${name.padEnd(12)} ${median(xs).toFixed(0).padStart(6)} µs`);
+for (const [mode, xs] of Object.entries(ratios)) console.log(`  B/A ${mode.padEnd(9)} ${median(xs).toFixed(3)}x`);
