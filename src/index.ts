@@ -49,6 +49,8 @@ export {
   type LoopBuilder,
   type UntilFn,
   type SwarmOptions,
+  type PickFn,
+  type PickInput,
   type RouteFn,
   type RouteInput,
   type LlmRouter,
@@ -99,7 +101,7 @@ export {
   type PricingTable,
 } from './runtime/index.js';
 
-// Skills: skill graphs, their brains and loop guard, and the route recorder that reads the route back.
+// Skills: skill graphs, their brains and loop guard, and the skill-path recorder that reads the skill path back.
 export {
   defineSkill,
   skillGraph,
@@ -109,14 +111,23 @@ export {
   type SkillGraph,
   type SkillGraphBuilder,
   type SkillGraphOptions,
+  type SkillEdge,
   type RouteEdge,
   type LastToolResult,
   type BrainSpec,
   type EscalationSpec,
+  type LoopGuardOptions,
   type RouteGuardOptions,
   type OnTrip,
 } from './runtime/index.js';
 export {
+  skillPathRecorder,
+  type SkillPathRecorder,
+  type SkillPathRecorderOptions,
+  type RecordedHop,
+  type RecordedRejection,
+  type RecordedTrip,
+  // Deprecated aliases of the six above, for one release.
   routeRecorder,
   type RouteRecorder,
   type RouteRecorderOptions,

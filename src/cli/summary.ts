@@ -2,21 +2,24 @@
  * The demo's summary, built from the same typed events the telemetry is made of (cost by route and
  * by model, trips by kind, escalations, tool failures, streamed calls' time to first chunk) and, for
  * runs and outcomes, from the one outcome the runtime decides per run, the same value the run span
- * and the runs metric carry.
+ * and the runs metric carry. Model calls, tokens and cost are the calls' llm_end records added up
+ * the one way every total of them is (events/modelCalls.ts), so the summary's call count
+ * is the run spans' (every call, failed ones included). A route is printed as the metrics label it
+ * (`footprint.route`): the empty route, a call under no routing composition, shows as "".
  */
+import { addModelCall, type ModelCallTotals } from '../events/index.js';
 import { outcomeLabel, registerInstrument, type Runner, type TypedEvent } from '../index.js';
 
-export interface DemoSummary {
+export interface DemoSummary extends ModelCallTotals {
   runs: number;
   outcomes: Record<string, number>;
-  costUsd: number;
+  /** Answered calls' cost by route (the footprint.route label: '' for none) and by model, as footprint.llm.cost.usd records it. */
   costByRoute: Record<string, number>;
   costByModel: Record<string, number>;
   trips: Record<string, number>;
   escalations: number;
   rejections: number;
   toolFailures: number;
-  llmCalls: number;
   /** The time to first chunk of every streamed model call whose first chunk came (ms, in arrival order). */
   firstChunksMs: number[];
 }
@@ -25,6 +28,8 @@ export function emptySummary(): DemoSummary {
   return {
     runs: 0,
     outcomes: {},
+    llmCalls: 0,
+    tokens: { input: 0, output: 0 },
     costUsd: 0,
     costByRoute: {},
     costByModel: {},
@@ -32,7 +37,6 @@ export function emptySummary(): DemoSummary {
     escalations: 0,
     rejections: 0,
     toolFailures: 0,
-    llmCalls: 0,
     firstChunksMs: [],
   };
 }
@@ -41,13 +45,15 @@ export function emptySummary(): DemoSummary {
 export function summarize(runner: Runner, summary: DemoSummary): () => void {
   const stopListening = runner.on('*', (event: TypedEvent) => {
     switch (event.type) {
-      case 'footprint.cost.tick': {
-        const p = event.payload as TypedEvent<'footprint.cost.tick'>['payload'];
-        const route = event.meta.route || '(none)';
-        summary.costUsd += p.usd;
-        summary.llmCalls++;
-        summary.costByRoute[route] = (summary.costByRoute[route] ?? 0) + p.usd;
-        summary.costByModel[p.model] = (summary.costByModel[p.model] ?? 0) + p.usd;
+      case 'footprint.stream.llm_end': {
+        const p = event.payload as TypedEvent<'footprint.stream.llm_end'>['payload'];
+        const { llmCalls, tokens, costUsd } = addModelCall(summary, p);
+        Object.assign(summary, { llmCalls, tokens, costUsd });
+        if (p.streamed?.firstChunkMs !== undefined) summary.firstChunksMs.push(p.streamed.firstChunkMs);
+        if (p.error) break;
+        const route = event.meta.route;
+        summary.costByRoute[route] = (summary.costByRoute[route] ?? 0) + p.cost.usd;
+        summary.costByModel[p.model] = (summary.costByModel[p.model] ?? 0) + p.cost.usd;
         break;
       }
       case 'footprint.route.trip': {
@@ -61,11 +67,6 @@ export function summarize(runner: Runner, summary: DemoSummary): () => void {
       case 'footprint.skill.rejected':
         summary.rejections++;
         break;
-      case 'footprint.stream.llm_end': {
-        const firstChunkMs = (event.payload as TypedEvent<'footprint.stream.llm_end'>['payload']).streamed?.firstChunkMs;
-        if (firstChunkMs !== undefined) summary.firstChunksMs.push(firstChunkMs);
-        break;
-      }
       case 'footprint.stream.tool_end':
         if ((event.payload as TypedEvent<'footprint.stream.tool_end'>['payload']).status === 'error') summary.toolFailures++;
         break;
@@ -95,10 +96,11 @@ export function formatSummary(summary: DemoSummary): string[] {
   const table = (record: Record<string, number>) =>
     Object.entries(record)
       .sort((a, b) => b[1] - a[1])
-      .map(([key, value]) => `    ${key.padEnd(28)} ${money(value)}`);
+      .map(([key, value]) => `    ${(key === '' ? '""' : key).padEnd(28)} ${money(value)}`);
   return [
     `runs: ${summary.runs}   outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `LLM calls: ${summary.llmCalls}   total cost: ${money(summary.costUsd)}`,
+    `tokens: input ${summary.tokens.input}, output ${summary.tokens.output}`,
     '  cost by route:',
     ...table(summary.costByRoute),
     '  cost by model:',

@@ -33,7 +33,7 @@ export interface WaterfallOptions {
   total?: number;
 }
 
-const SHOWN_EVENTS = /^footprint\.(composition\.route_decided|route\.(hop|trip)|skill\.(rejected|escalated)|cost\.limit_hit|run\.(paused|resumed|failed)|agent\.route_decided)$/;
+const SHOWN_EVENTS = /^footprint\.(composition\.route_decided|route\.(hop|trip)|skill\.(rejected|escalated)|run\.(paused|resumed|failed)|agent\.(route_decided|iteration_cap))$/;
 
 /** Marks a streamed model call's first chunk inside its chat span's bar. */
 export const FIRST_CHUNK_MARK = '┃';

@@ -30,6 +30,14 @@ export interface TokenUsage {
   reasoning?: number;
 }
 
+/** The cost of one model call. */
+export interface CallCost {
+  /** usage x price; 0 when not priced. */
+  usd: number;
+  /** False when usd is not usage x a listed price: the model has no price, or the usage is unknown. */
+  priced: boolean;
+}
+
 /** The server a model call goes to (server.address / server.port), when the provider has a URL. */
 export interface ModelServer {
   address: string;
@@ -92,6 +100,8 @@ export interface EventPayloads {
     answer: string;
   };
   'footprint.agent.iteration_start': { agentId: string; iteration: number; skill?: string };
+  /** The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early. */
+  'footprint.agent.iteration_cap': { agentId: string; maxIterations: number; iteration: number };
   'footprint.agent.iteration_end': { agentId: string; iteration: number; toolCallCount: number };
   'footprint.agent.route_decided': {
     agentId: string;
@@ -136,18 +146,31 @@ export interface EventPayloads {
     /** The chunk as the provider port yielded it (text: content, exported only under content capture). */
     part: { type: 'text'; delta: string } | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string };
   };
+  /**
+   * The one record of a model call: everything a consumer totals (usage, cost) and attributes it by
+   * (agent, turn, skill, brain, provider, model; the route is meta.route) travels here once, answered
+   * or failed. events/modelCalls.ts is how records add up.
+   */
   'footprint.stream.llm_end': {
     callId: string;
     agentId: string;
+    /** The agent turn the call belongs to (turn_start.turnId). */
+    turnId: string;
     iteration: number;
+    operation: 'chat';
     provider: string;
     model: string;
     /** As on llm_start, so the call's end can be recorded on its own. */
     server?: ModelServer;
+    brain: BrainChoice;
+    /** The skill the cursor was in when the call was made (skill graphs only). */
+    skill?: string;
     responseModel?: string;
     responseId?: string;
     /** What the provider reported; absent when it reported no usage, and when the call failed. */
     usage?: TokenUsage;
+    /** usage x the model's price; `{ usd: 0, priced: false }` when either is unknown (a failed call: no usage). */
+    cost: CallCost;
     /** Normalised as LLMResponse.stopReason; absent when the call failed (no response, no reason). */
     stopReason?: string;
     durationMs: number;
@@ -204,6 +227,8 @@ export interface EventPayloads {
     rationale: string;
     /** How the choice was made: a predicate matched, the fallback took it, an LLM router chose, etc. */
     matched: 'predicate' | 'fallback' | 'route_fn' | 'llm' | 'none';
+    /** The LLM router whose model made the choice (its member id), when one did: matched is then 'llm'. */
+    router?: string;
     inRoster?: boolean;
     evidence?: unknown;
   };
@@ -259,6 +284,11 @@ export interface EventPayloads {
   };
 
   // ── cost ─────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * @deprecated Read `footprint.stream.llm_end` (its `usage`, `cost`, `skill`, `brain`, `turnId`):
+   * this alias is derived from that record in one place (runtime/agent/stages/deprecatedEvents.ts),
+   * for answered calls only, and goes away in the next release. Nothing in footprint-otel reads it.
+   */
   'footprint.cost.tick': {
     callId: string;
     agentId: string;
@@ -275,6 +305,11 @@ export interface EventPayloads {
     /** False when usd is not tokens x a listed price: the model has no price, or the usage is unknown. */
     priced: boolean;
   };
+  /**
+   * @deprecated Read `footprint.agent.iteration_cap` (`maxIterations` for `limit`, `iteration` for
+   * `actual`): an iteration cap is no budget. Derived from it in one place
+   * (runtime/agent/stages/deprecatedEvents.ts); goes away in the next release.
+   */
   'footprint.cost.limit_hit': {
     agentId: string;
     kind: 'max_iterations';
@@ -309,10 +344,11 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.turn_end': 'An agent turn ends: outcome, iterations, token and cost totals, stop reason.',
   'footprint.agent.iteration_start': 'One ReAct iteration begins (context, model call, route).',
   'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
+  'footprint.agent.iteration_cap': 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
   'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
   'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
   'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
-  'footprint.stream.llm_end': 'A model call ends: usage, stop reason, duration, tool calls asked for, or the error.',
+  'footprint.stream.llm_end': 'A model call ends, answered or failed: the one record of the call (usage, cost, skill, brain, turn; the route is meta.route), with stop reason, duration, tool calls asked for, or the error.',
   'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',
   'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, paused, timeout, cancelled, or too many calls.',
   'footprint.composition.enter': 'A composition (Sequence, Parallel, Conditional, Loop, swarm) starts.',
@@ -326,8 +362,8 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.skill.escalated': 'The rest of the turn runs on the escalation brain.',
   'footprint.route.hop': 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
   'footprint.route.trip': 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
-  'footprint.cost.tick': 'The cost of one model call, attributed to agent and skill (the route is in meta.route).',
-  'footprint.cost.limit_hit': 'A budget was reached (the iteration cap).',
+  'footprint.cost.tick': 'Deprecated (goes in the next release): an answered model call\'s cost, derived from its llm_end record; read llm_end\'s `cost` and `usage` instead.',
+  'footprint.cost.limit_hit': 'Deprecated (goes in the next release): the iteration cap, derived from footprint.agent.iteration_cap; read that instead.',
   'footprint.run.paused': 'The run paused for a human; the checkpoint carries the trace context.',
   'footprint.run.resumed': 'A paused run resumed (same run id, same trace).',
   'footprint.run.failed': 'The run failed: which member, which stage, which error.',

@@ -1,3 +1,13 @@
-/** Derived signals over the runtime's events: the route recorder (an agent's skill-graph route, read back). */
-export { routeRecorder, type RouteRecorder } from './routeRecorder.js';
-export type { RouteRecorderOptions, RouteHop, RouteRejection, RouteTrip, RouteRun } from './types.js';
+/** Derived signals over the runtime's events: the skill-path recorder (an agent's skill path, read back). */
+export { skillPathRecorder, routeRecorder, type SkillPathRecorder, type RouteRecorder } from './skillPathRecorder.js';
+export type {
+  SkillPathRecorderOptions,
+  RecordedHop,
+  RecordedRejection,
+  RecordedTrip,
+  SkillPathRun,
+  RouteRecorderOptions,
+  RouteHop,
+  RouteRejection,
+  RouteTrip,
+} from './types.js';

@@ -1,22 +1,32 @@
 /**
- * The route recorder's public shapes: its options, and what it keeps per run (hops, rejections and
- * trips, each the event payload plus the runtime stage id it happened at).
+ * The skill-path recorder's public shapes: its options, and what it keeps per run (hops, rejections
+ * and trips, each the event payload plus the runtime stage id it happened at). The Route* names are
+ * their old names, deprecated ("route" now means only the composition path, docs/architecture.md).
  */
 import type { EventPayloads } from '../events/index.js';
 
-export interface RouteRecorderOptions {
+export interface SkillPathRecorderOptions {
   /** Record only this agent's turns (by agent id); without it, every skill-graph turn of the run. */
   agentId?: string;
 }
 
-export type RouteHop = EventPayloads['footprint.route.hop'] & { runtimeStageId: string };
-export type RouteRejection = EventPayloads['footprint.skill.rejected'] & { runtimeStageId: string };
-export type RouteTrip = EventPayloads['footprint.route.trip'] & { runtimeStageId: string };
+export type RecordedHop = EventPayloads['footprint.route.hop'] & { runtimeStageId: string };
+export type RecordedRejection = EventPayloads['footprint.skill.rejected'] & { runtimeStageId: string };
+export type RecordedTrip = EventPayloads['footprint.route.trip'] & { runtimeStageId: string };
 
 /** Everything recorded for one run, across all the turns it contains. */
-export interface RouteRun {
+export interface SkillPathRun {
   runId: string;
-  hops: RouteHop[];
-  rejections: RouteRejection[];
-  trips: RouteTrip[];
+  hops: RecordedHop[];
+  rejections: RecordedRejection[];
+  trips: RecordedTrip[];
 }
+
+/** @deprecated Use SkillPathRecorderOptions; goes in the next release. */
+export type RouteRecorderOptions = SkillPathRecorderOptions;
+/** @deprecated Use RecordedHop; goes in the next release. */
+export type RouteHop = RecordedHop;
+/** @deprecated Use RecordedRejection; goes in the next release. */
+export type RouteRejection = RecordedRejection;
+/** @deprecated Use RecordedTrip; goes in the next release. */
+export type RouteTrip = RecordedTrip;

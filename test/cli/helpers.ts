@@ -82,7 +82,7 @@ export const SHOWN_EVENTS = new Set([
   'footprint.route.trip',
   'footprint.skill.rejected',
   'footprint.skill.escalated',
-  'footprint.cost.limit_hit',
+  'footprint.agent.iteration_cap',
   'footprint.run.paused',
   'footprint.run.resumed',
   'footprint.run.failed',
@@ -192,6 +192,7 @@ export interface PrintedSummary {
   runs: number;
   outcomes: Record<string, number>;
   llmCalls: number;
+  tokens: { input: number; output: number };
   costUsd: number;
   trips: Record<string, number>;
   escalations: number;
@@ -207,6 +208,7 @@ export function parseSummary(stdout: string): PrintedSummary {
   };
   const runs = match(/^runs: (\d+) {3}outcomes: (.*)$/m);
   const cost = match(/^LLM calls: (\d+) {3}total cost: \$(\d+\.\d+)$/m);
+  const tokens = match(/^tokens: input (\d+), output (\d+)$/m);
   const trips = match(/^trips: ping_pong (\d+), rejected_cap (\d+) {3}escalations: (\d+) {3}skill rejections: (\d+) {3}tool failures: (\d+)$/m);
   const outcomes: Record<string, number> = {};
   for (const part of runs[2]!.split(', ').filter(Boolean)) {
@@ -217,6 +219,7 @@ export function parseSummary(stdout: string): PrintedSummary {
     runs: Number(runs[1]),
     outcomes,
     llmCalls: Number(cost[1]),
+    tokens: { input: Number(tokens[1]), output: Number(tokens[2]) },
     costUsd: Number(cost[2]),
     trips: { ping_pong: Number(trips[1]), rejected_cap: Number(trips[2]) },
     escalations: Number(trips[3]),

@@ -41,8 +41,8 @@ describe('Conditional', () => {
       matched: 'predicate',
       evidence: { bangs: 2 },
     });
-    const tick = ofType(events, 'footprint.cost.tick')[0]!;
-    expect(tick.meta).toMatchObject({
+    const call = ofType(events, 'footprint.stream.llm_end')[0]!;
+    expect(call.meta).toMatchObject({
       member: { kind: 'agent', id: 'urgent' },
       agentId: 'urgent',
       compositionPath: ['conditional:desk', 'agent:urgent'],

@@ -40,16 +40,16 @@ describe('llmSwarm', () => {
     // The router's reasons reach the trace, never a prompt.
     const prompts = [...router.calls, ...billing.provider.calls, ...tech.provider.calls].map((c) => JSON.stringify(c));
     expect(prompts.some((p) => p.includes('SECRET-REASON'))).toBe(false);
-    // One decision per routing act, reported by the swarm, carrying its router's reason.
+    // One decision per routing act, reported by the swarm, naming its router (a typed field) and carrying its reason.
     const decisions = ofType(events, 'footprint.composition.route_decided');
-    expect(decisions.map((e) => [e.payload.kind, e.payload.chosen, e.payload.matched, e.payload.evidence])).toEqual([
-      ['swarm', 'billing', 'llm', { router: 'router', reason: 'SECRET-REASON-1' }],
-      ['swarm', 'tech', 'llm', { router: 'router', reason: 'SECRET-REASON-2' }],
-      ['swarm', '', 'llm', { router: 'router', reason: 'all done' }],
+    expect(decisions.map((e) => [e.payload.kind, e.payload.chosen, e.payload.matched, e.payload.router, e.payload.evidence])).toEqual([
+      ['swarm', 'billing', 'llm', 'router', { reason: 'SECRET-REASON-1' }],
+      ['swarm', 'tech', 'llm', 'router', { reason: 'SECRET-REASON-2' }],
+      ['swarm', '', 'llm', 'router', { reason: 'all done' }],
     ]);
-    const routerTicks = ofType(events, 'footprint.cost.tick').filter((e) => e.meta.member.kind === 'router');
-    expect(routerTicks).toHaveLength(3);
-    expect(routerTicks[0]!.meta).toMatchObject({ member: { kind: 'router', id: 'router' }, compositionPath: ['swarm:desk', 'router:router'] });
+    const routerCalls = ofType(events, 'footprint.stream.llm_end').filter((e) => e.meta.member.kind === 'router');
+    expect(routerCalls).toHaveLength(3);
+    expect(routerCalls[0]!.meta).toMatchObject({ member: { kind: 'router', id: 'router' }, compositionPath: ['swarm:desk', 'router:router'] });
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'no_route', stopReason: 'no_route' });
   });
 

@@ -45,8 +45,8 @@ describe('Parallel', () => {
       ['money', 'ok'],
     ]);
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'ok' });
-    const tick = ofType(events, 'footprint.cost.tick').find((e) => e.meta.agentId === 'tech')!;
-    expect(tick.meta).toMatchObject({ member: { kind: 'agent', id: 'tech' }, compositionPath: ['parallel:panel', 'agent:tech'], route: '' });
+    const call = ofType(events, 'footprint.stream.llm_end').find((e) => e.meta.agentId === 'tech')!;
+    expect(call.meta).toMatchObject({ member: { kind: 'agent', id: 'tech' }, compositionPath: ['parallel:panel', 'agent:tech'], route: '' });
   });
 
   it('reports a failing branch with its error, hands it to merge and exits partial', async () => {

@@ -36,12 +36,12 @@ describe('Sequence', () => {
     const events = collect(pipeline);
     await pipeline.run('hello');
 
-    const ticks = ofType(events, 'footprint.cost.tick');
-    expect(ticks.map((t) => t.meta.member)).toEqual([
+    const calls = ofType(events, 'footprint.stream.llm_end');
+    expect(calls.map((t) => t.meta.member)).toEqual([
       { kind: 'agent', id: 'writer' },
       { kind: 'agent', id: 'editor' },
     ]);
-    expect(ticks[1]!.meta).toMatchObject({
+    expect(calls[1]!.meta).toMatchObject({
       agentId: 'editor',
       compositionPath: ['sequence:pipe', 'agent:editor'],
       route: '',

@@ -83,7 +83,7 @@ describe('stream() on compositions', () => {
         { id: 'triage', runner: chunkedEcho('triage') },
         { id: 'billing', runner: chunkedEcho('billing') },
       ],
-      route: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined),
+      pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined),
     });
     const parts = await streamedLikeRun(desk, 'refund', 'billing(triage(refund))');
     const handoff = (to: string, n: number) => ({
@@ -91,7 +91,7 @@ describe('stream() on compositions', () => {
       swarm: 'desk',
       to,
       matched: 'route_fn',
-      rationale: `route chose "${to}" (hand-off ${n} of at most 10)`,
+      rationale: `pick chose "${to}" (hand-off ${n} of at most 10)`,
       member: { kind: 'swarm', id: 'desk' },
       route: '',
     });
@@ -128,7 +128,7 @@ describe('stream() on compositions', () => {
         swarm: 'desk',
         to: 'billing',
         matched: 'llm',
-        rationale: 'route chose "billing" (hand-off 1 of at most 10)',
+        rationale: 'pick chose "billing" (hand-off 1 of at most 10)',
         member: { kind: 'swarm', id: 'desk' },
         route: '',
       },
@@ -182,7 +182,7 @@ describe('pause and resume, streamed', () => {
   });
 
   it('refuses, through the stream, a checkpoint resume() refuses', async () => {
-    const top = swarm({ id: 'desk', agents: [{ id: 'approver', runner: approvalAgent('approver').agent }], route: ({ handoffs }) => (handoffs === 0 ? 'approver' : undefined) });
+    const top = swarm({ id: 'desk', agents: [{ id: 'approver', runner: approvalAgent('approver').agent }], pick: ({ handoffs }) => (handoffs === 0 ? 'approver' : undefined) });
     const paused = await top.run('refund 42');
     if (!isPaused(paused)) throw new Error('expected a pause');
     const stream = top.resumeStream(paused.checkpoint, 'yes');

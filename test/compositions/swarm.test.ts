@@ -13,7 +13,7 @@ describe('swarm', () => {
         { id: 'triage', runner: echoAgent('triage').agent },
         { id: 'billing', runner: echoAgent('billing').agent },
       ],
-      route: (input) => {
+      pick: (input) => {
         asked.push(input);
         return input.lastAgent === undefined ? 'triage' : input.lastAgent === 'triage' ? 'billing' : undefined;
       },
@@ -32,10 +32,10 @@ describe('swarm', () => {
       ['billing', 'route_fn'],
       ['', 'none'],
     ]);
-    expect(decisions[1]!.rationale).toBe('route chose "billing" (hand-off 2 of at most 10)');
+    expect(decisions[1]!.rationale).toBe('pick chose "billing" (hand-off 2 of at most 10)');
     expect(ofType(events, 'footprint.composition.iteration').map((e) => e.payload.iteration)).toEqual([1, 2, 3]);
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ compositionId: 'desk', kind: 'swarm', status: 'no_route', stopReason: 'no_route' });
-    expect(ofType(events, 'footprint.cost.tick').map((e) => [e.meta.agentId, e.meta.route])).toEqual([
+    expect(ofType(events, 'footprint.stream.llm_end').map((e) => [e.meta.agentId, e.meta.route])).toEqual([
       ['triage', 'desk>triage'],
       ['billing', 'desk>billing'],
     ]);
@@ -43,7 +43,7 @@ describe('swarm', () => {
 
   it('stops when the hand-off budget is spent', async () => {
     const { agent, provider } = echoAgent('a');
-    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: agent }], route: () => 'a', maxHandoffs: 2 });
+    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: agent }], pick: () => 'a', maxHandoffs: 2 });
     const events = collect(desk);
     expect(await desk.run('x')).toBe('a(a(x))');
     expect(provider.calls).toHaveLength(2);
@@ -56,7 +56,7 @@ describe('swarm', () => {
     const desk = swarm({
       id: 'desk',
       agents: [{ id: 'a', runner: echoAgent('a').agent }],
-      route: ({ handoffs }) => (handoffs === 0 ? 'a' : 'ghost'),
+      pick: ({ handoffs }) => (handoffs === 0 ? 'a' : 'ghost'),
     });
     const events = collect(desk);
     expect(await desk.run('x')).toBe('a(x)');
@@ -70,7 +70,7 @@ describe('swarm', () => {
   });
 
   it('fails the run naming the agent whose model call throws', async () => {
-    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: failingAgent('a').agent }], route: () => 'a' });
+    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: failingAgent('a').agent }], pick: () => 'a' });
     const error = (await desk.run('x').catch((e: unknown) => e)) as RunFailedError;
     expect(error).toBeInstanceOf(RunFailedError);
     expect([error.member, error.stage]).toEqual([{ kind: 'agent', id: 'a' }, 'call-llm']);
@@ -78,9 +78,18 @@ describe('swarm', () => {
 
   it('refuses configurations that cannot work', () => {
     const a = echoAgent('a').agent;
-    expect(() => swarm({ agents: [], route: () => undefined })).toThrow(ConfigError);
-    expect(() => swarm({ agents: [{ id: 'a', runner: a }], route: () => 'a', maxHandoffs: 0 })).toThrow(/maxHandoffs/);
-    expect(() => swarm({ agents: [{ id: 'a', runner: a }], route: () => 'a', maxHandoffs: 101 })).toThrow(/maxHandoffs/);
-    expect(() => swarm({ agents: [{ id: 'settle', runner: a }], route: () => 'a' })).toThrow(/used by the composition itself/);
+    expect(() => swarm({ agents: [], pick: () => undefined })).toThrow(ConfigError);
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', maxHandoffs: 0 })).toThrow(/maxHandoffs/);
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', maxHandoffs: 101 })).toThrow(/maxHandoffs/);
+    expect(() => swarm({ agents: [{ id: 'settle', runner: a }], pick: () => 'a' })).toThrow(/used by the composition itself/);
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }] } as never)).toThrow(new ConfigError('swarm "swarm" needs a pick function'));
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', route: () => 'a' } as never)).toThrow(
+      new ConfigError('swarm "swarm": give pick or its deprecated name route, not both'),
+    );
+  });
+
+  it('still takes the deprecated `route` for `pick`, for one release', async () => {
+    const desk = swarm({ id: 'old-desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], route: ({ handoffs }) => (handoffs === 0 ? 'a' : undefined) });
+    expect(await desk.run('q')).toBe('a(q)');
   });
 });

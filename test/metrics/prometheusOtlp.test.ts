@@ -69,7 +69,7 @@ describeWithBackends('metrics in Prometheus 3 over OTLP', ['prometheus'], (bins)
       id: 'desk',
       pricing: PRICING,
     })
-      .skillGraph(skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).build(), { pingPongWindow: 4 })
+      .skillGraph(skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, triage).build(), { pingPongWindow: 4 })
       .build();
     const front = Conditional.create({ id: 'front' })
       .when('refunds', ({ message }) => /refund/i.test(message), Agent.create({ provider: fast('refunded'), model: 'fast-1', id: 'refunds', pricing: PRICING }).build())

@@ -72,11 +72,26 @@ afterAll(async () => {
 });
 
 describe('at run start', () => {
-  it('pre-creates the trip series of every nested agent with a route guard, and only those', async () => {
+  it('pre-creates the trip series of every nested agent with a route guard, at its route, and only those', async () => {
     const c = await meter.collect();
     expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
-      [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing' }, 0],
-      [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing' }, 0],
+      [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
+      [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
+    ]);
+  });
+});
+
+describe('footprint.route.trips', () => {
+  it('counts a trip under the route of the agent that tripped, the series primed at 0', async () => {
+    hub.publish(
+      'footprint.route.trip',
+      { agentId: 'billing', turnId: 't1', kind: 'ping_pong', skills: ['a', 'b'], window: 4, iteration: 4, tokensSinceLoop: 0, costSinceLoopUsd: 0, action: 'label' },
+      'billing/call-llm#9',
+    );
+    const c = await meter.collect();
+    expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
+      [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 1],
+      [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
     ]);
   });
 });
@@ -104,30 +119,27 @@ describe('footprint.route.decisions', () => {
 describe('footprint.route on model calls', () => {
   it('carries the routing path in force for the member that made the call', async () => {
     const start = { agentId: 'billing', iteration: 1, operation: 'chat' as const, provider: 'scripted', model: 'm-small' };
+    const brain = { via: 'default' as const, provider: 'scripted', model: 'm-small' };
     hub.publish(
       'footprint.stream.llm_start',
-      { ...start, callId: 'c1', brain: { via: 'default', provider: 'scripted', model: 'm-small' }, messageCount: 1, toolCount: 0, messages: [], stream: false },
+      { ...start, callId: 'c1', brain, skill: 'invoices', messageCount: 1, toolCount: 0, messages: [], stream: false },
       'billing/call-llm#5',
     );
+    // The call's one record: its cost, tokens and duration are all recorded from it.
     hub.publish(
       'footprint.stream.llm_end',
-      { ...start, callId: 'c1', usage, stopReason: 'end_turn', durationMs: 12, toolCalls: [], content: '' },
-      'billing/call-llm#5',
-    );
-    hub.publish(
-      'footprint.cost.tick',
       {
+        ...start,
         callId: 'c1',
-        agentId: 'billing',
         turnId: 't1',
-        provider: 'scripted',
-        model: 'm-small',
+        brain,
         skill: 'invoices',
-        brain: 'default',
-        tokens: usage,
-        usd: 0.25,
-        cumulativeUsd: 0.25,
-        priced: true,
+        usage,
+        cost: { usd: 0.25, priced: true },
+        stopReason: 'end_turn',
+        durationMs: 12,
+        toolCalls: [],
+        content: '',
       },
       'billing/call-llm#5',
     );
@@ -141,7 +153,9 @@ describe('footprint.route on model calls', () => {
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'm-small',
     });
+    expect(only(c, METRICS.llmCost.name, {}).value).toBe(0.25);
     expect(only(c, METRICS.operationDuration.name, {}).attributes['footprint.route']).toBe('desk>billing');
+    expect(only(c, METRICS.operationDuration.name, {}).attributes['footprint.skill']).toBe('invoices');
     expect(only(c, METRICS.tokenUsage.name, { 'gen_ai.token.type': 'output' }).attributes['footprint.route']).toBe('desk>billing');
     expect(only(c, METRICS.runs.name, {}).attributes).toEqual({
       'footprint.runner.kind': 'conditional',

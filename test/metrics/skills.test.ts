@@ -13,9 +13,10 @@ import { only, startMeter, type MeterHarness } from '../support/meter.js';
 const triage = triageSkill();
 const diagnose = diagnoseSkill();
 const fix = fixSkill();
-const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).route(diagnose, fix).build();
+const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, triage).edge(diagnose, fix).build();
 
-const trip = (kind: string, agent: string) => ({ 'footprint.trip.kind': kind, 'footprint.agent': agent });
+/** A top-level agent runs under no routing composition: the empty route. */
+const trip = (kind: string, agent: string) => ({ 'footprint.trip.kind': kind, 'footprint.agent': agent, 'footprint.route': '' });
 
 let meter: MeterHarness;
 let unregister: () => void;

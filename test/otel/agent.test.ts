@@ -142,8 +142,6 @@ describe('Agent with two tools over three iterations', () => {
       llm_calls: 3,
       'tokens.input': 300,
       'tokens.output': 60,
-      'tokens.cache_read': 0,
-      'tokens.cache_write': 0,
       cost_usd: expect.closeTo(3 * CALL_COST, 12),
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'helper',
@@ -179,7 +177,7 @@ describe('Agent with two tools over three iterations', () => {
 });
 
 describe('an agent stopped by its iteration cap', () => {
-  it('records the cost limit on the Route span and ends the run stopped_early', async () => {
+  it('records the iteration cap on the Route span (once: not its deprecated alias) and ends the run stopped_early', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 'x1', name: 'lookup', args: { q: 'again' } }] }] });
     const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
       .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
@@ -187,11 +185,10 @@ describe('an agent stopped by its iteration cap', () => {
     expect(await agent.run('loop forever')).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.cost.limit_hit', 'footprint.agent.route_decided']);
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.route_decided']);
     expect(payloadOf(route.events[0])).toEqual({
-      kind: 'max_iterations',
-      limit: 1,
-      actual: 1,
+      max_iterations: 1,
+      iteration: 1,
       agent_id: 'agent',
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'agent',
@@ -206,8 +203,6 @@ describe('an agent stopped by its iteration cap', () => {
       llm_calls: 1,
       'tokens.input': 3,
       'tokens.output': 1,
-      'tokens.cache_read': 0,
-      'tokens.cache_write': 0,
       cost_usd: 0,
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'agent',

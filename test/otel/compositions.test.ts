@@ -267,7 +267,7 @@ describe('swarm', () => {
         { id: 'a', runner: agent('a', 'from a', 'A') },
         { id: 'b', runner: agent('b', 'from b', 'B') },
       ],
-      route: ({ lastAgent }) => (lastAgent === undefined ? 'a' : lastAgent === 'a' ? 'b' : undefined),
+      pick: ({ lastAgent }) => (lastAgent === undefined ? 'a' : lastAgent === 'a' ? 'b' : undefined),
     });
     expect(await team.run('go')).toBe('from b');
     const spans = sdk.spans();
@@ -372,6 +372,7 @@ describe('llmRouter and llmSwarm', () => {
       composition_id: 'router',
       chosen: 'billing',
       matched: 'llm',
+      router: 'router',
       in_roster: true,
       rationale: 'the router chose "billing"',
       'footprint.member.kind': 'router',
@@ -467,7 +468,7 @@ describe('a skill graph', () => {
     const triage = defineSkill({ id: 'triage', description: 'Sorts requests', body: 'Sort it.' });
     const billing = defineSkill({ id: 'billing', description: 'Money', body: 'Bill it.' });
     const refunds = defineSkill({ id: 'refunds', description: 'Refunds', body: 'Refund it.' });
-    const graph = skillGraph().entry(triage).route(triage, billing).route(billing, triage).route(billing, refunds).build();
+    const graph = skillGraph().entry(triage).edge(triage, billing).edge(billing, triage).edge(billing, refunds).build();
     const pick = (id: string): ScriptedReply => ({ toolCalls: [{ name: 'read_skill', args: { id } }] });
     const provider = scripted({ replies: [pick('billing'), pick('triage'), pick('billing'), pick('triage'), pick('refunds'), pick('refunds'), pick('refunds'), 'never'] });
     const escalation = scripted({ name: 'anthropic', replies: ['Escalated answer.'] });

@@ -64,7 +64,7 @@ const capped = (id: string) =>
 
 describe('the run outcome', () => {
   it('is stopped_early in spans and metrics alike when a swarm runs out of hand-offs', async () => {
-    const desk = swarm({ id: 'handoff-desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], route: () => 'a', maxHandoffs: 2 });
+    const desk = swarm({ id: 'handoff-desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], pick: () => 'a', maxHandoffs: 2 });
     const outcomes = observe(desk);
     await desk.run('x');
     expect(await outcomes()).toEqual(everywhere('stopped_early'));

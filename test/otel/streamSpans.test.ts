@@ -59,7 +59,7 @@ function desk() {
       { id: 'triage', runner: lookupAgent() },
       { id: 'closer', runner: closerAgent() },
     ],
-    route: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'closer' : undefined),
+    pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'closer' : undefined),
   });
 }
 

@@ -70,7 +70,7 @@ describe('scripted replies', () => {
   it('a list with a reply that is not one is refused at creation', () => {
     expect(() => scripted({ replies: [42 as never] })).toThrow(new ConfigError('scripted provider "scripted": reply 0 is a number, not a string or a reply object'));
     expect(() => scripted({ replies: ['ok', { usage: { input: -5, output: Number.NaN } }] })).toThrow(
-      new ConfigError('scripted provider "scripted": reply 1 has a usage whose input and output are not finite numbers >= 0'),
+      new ConfigError('scripted provider "scripted": reply 1 has a usage that is no usage: usage.input is a negative number, not a finite number >= 0'),
     );
     expect(() => scripted({ replies: [{ toolCalls: [{ name: 5 as never }] }] })).toThrow(
       new ConfigError(
@@ -78,7 +78,7 @@ describe('scripted replies', () => {
       ),
     );
     expect(() => scripted({ replies: [{ usage: { input: 1, output: 1, reasoning: -1 } }] })).toThrow(
-      new ConfigError('scripted provider "scripted": reply 0 has a usage whose reasoning count is not a finite number >= 0'),
+      new ConfigError('scripted provider "scripted": reply 0 has a usage that is no usage: usage.reasoning is a negative number, not a finite number >= 0'),
     );
     expect(() => scripted({ replies: 'hi' as never })).toThrow(new ConfigError('scripted provider "scripted": replies must be a list or a function'));
   });
@@ -93,5 +93,23 @@ describe('scripted replies', () => {
 describe('Agent.create', () => {
   it('without options: a ConfigError, not a TypeError', () => {
     expect(() => (Agent.create as (options?: unknown) => unknown)()).toThrow(new ConfigError('Agent.create needs options: { provider, model }'));
+  });
+});
+
+describe('the one usage policy (src/runtime/providers/usage.ts), the same for every provider', () => {
+  it('a usage without its input or output count is no usage (unknown), not a malformed reply', () => {
+    for (const usage of [{ input: 5 }, { output: 3 }, { cacheRead: 2 }]) {
+      const validated = validateResponse('custom', { ...GOOD, usage });
+      expect('usage' in validated).toBe(false);
+    }
+  });
+
+  it('a present count that is no count makes a malformed reply, in the same words from a custom provider and a scripted list', () => {
+    expect(() => validateResponse('custom', { ...GOOD, usage: { input: 5, output: 1, cacheWrite: 'x' } })).toThrow(
+      'custom: malformed response: usage.cacheWrite is a string, not a finite number >= 0',
+    );
+    expect(() => scripted({ replies: [{ usage: { input: 5, output: 1, cacheWrite: 'x' as never } }] })).toThrow(
+      new ConfigError('scripted provider "scripted": reply 0 has a usage that is no usage: usage.cacheWrite is a string, not a finite number >= 0'),
+    );
   });
 });

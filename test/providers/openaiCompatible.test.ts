@@ -237,6 +237,14 @@ describe('openaiCompatible', () => {
     expect('usage' in response).toBe(false);
   });
 
+  it('refuses a usage count that is no count as a malformed_response, in the words every provider uses (usage.ts)', async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, completionWith({ usage: { prompt_tokens: 12, completion_tokens: -1 } })));
+    const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toBe('openai: malformed response: usage.output is a negative number, not a finite number >= 0');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('turns unparseable tool-call arguments into a malformed_response with the raw arguments (under content capture)', async () => {
     captureContent();
     const broken = '{"location": "Paris, France"';

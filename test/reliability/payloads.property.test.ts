@@ -184,7 +184,7 @@ describe('a model that answers with odd output', () => {
 describe('a model that calls the built-in read_skill with any JSON as arguments', () => {
   const triage = defineSkill({ id: 'triage', description: 'Sorts requests', body: 'Sort it.' });
   const billing = defineSkill({ id: 'billing', description: 'Money', body: 'Bill it.' });
-  const graph = skillGraph().entry(triage).route(triage, billing).build();
+  const graph = skillGraph().entry(triage).edge(triage, billing).build();
   const jsonArgs = fc.oneof(
     fc.record({ id: fc.jsonValue() }),
     fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue(), { maxKeys: 4 }),

@@ -28,39 +28,61 @@ describe('cost', () => {
     expect(costOf({ m: { input: 3, output: 15 } }, 'm', undefined)).toEqual({ usd: 0, priced: false });
   });
 
-  it('a reply without usage: llm_end and cost.tick carry no tokens, the tick is not priced, the turn adds nothing', async () => {
+  it('a reply without usage: its llm_end carries no usage and an unpriced cost, the turn adds no tokens but counts the call', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ name: 'noop' }], usage: { input: 100, output: 10 } }, { content: 'done', usage: null }] });
     const agent = Agent.create({ provider, model: 'gpt-4o', id: 'billing', pricing: { 'gpt-4o': { input: 1, output: 2 } } })
       .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object' }, execute: () => 'ok' })
       .build();
     const seen = collect(agent);
     expect(await agent.run('q')).toBe('done');
-    expect(seen.of('footprint.stream.llm_end').map((p) => ['usage' in p, p.usage, p.stopReason])).toEqual([
-      [true, { input: 100, output: 10 }, 'tool_use'],
-      [false, undefined, 'end_turn'],
+    expect(seen.of('footprint.stream.llm_end').map((p) => ['usage' in p, p.usage, p.cost, p.stopReason])).toEqual([
+      [true, { input: 100, output: 10 }, { usd: (100 * 1 + 10 * 2) / 1e6, priced: true }, 'tool_use'],
+      [false, undefined, { usd: 0, priced: false }, 'end_turn'],
     ]);
-    expect(seen.of('footprint.cost.tick').map((p) => ({ tokens: p.tokens, usd: p.usd, priced: p.priced }))).toEqual([
-      { tokens: { input: 100, output: 10 }, usd: (100 * 1 + 10 * 2) / 1e6, priced: true },
-      { tokens: undefined, usd: 0, priced: false },
-    ]);
-    expect('tokens' in seen.of('footprint.cost.tick')[1]!).toBe(false);
-    expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ tokens: { input: 100, output: 10 }, llmCalls: 2 });
+    // No cache counts were reported, so the turn's totals have none (not zeros).
+    expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ tokens: { input: 100, output: 10 }, costUsd: (100 * 1 + 10 * 2) / 1e6, llmCalls: 2 });
+    expect(Object.keys(seen.of('footprint.agent.turn_end')[0]!.tokens)).toEqual(['input', 'output']);
   });
 
-  it('emits each call cost with agent and skill, using per-agent pricing over the table', async () => {
+  it("puts each call's cost on its record with agent, turn and brain, using per-agent pricing over the table", async () => {
     const provider = scripted({ replies: [{ content: 'x', usage: { input: 2_000, output: 1_000 } }] });
     const agent = Agent.create({ provider, model: 'gpt-4o', id: 'billing', pricing: { 'gpt-4o': { input: 1, output: 2 } } }).build();
     const seen = collect(agent);
     await agent.run('q');
-    expect(seen.of('footprint.cost.tick')[0]).toMatchObject({
+    const turnId = seen.of('footprint.agent.turn_start')[0]!.turnId;
+    expect(seen.of('footprint.stream.llm_end')[0]).toMatchObject({
       agentId: 'billing',
+      turnId,
       model: 'gpt-4o',
       provider: 'scripted',
+      brain: { via: 'default', provider: 'scripted', model: 'gpt-4o' },
+      cost: { usd: (2_000 * 1 + 1_000 * 2) / 1e6, priced: true },
+    });
+    expect(seen.of('footprint.stream.llm_end')[0]!.skill).toBeUndefined();
+    expect(seen.events.find((e) => e.type === 'footprint.stream.llm_end')!.meta.route).toBe('');
+  });
+
+  it('keeps the deprecated cost.tick, derived from the record: the same call, cost, usage and turn total', async () => {
+    const provider = scripted({ replies: [{ toolCalls: [{ name: 'noop' }], usage: { input: 100, output: 10 } }, { content: 'done', usage: { input: 200, output: 5 } }] });
+    const agent = Agent.create({ provider, model: 'gpt-4o', id: 'billing', pricing: { 'gpt-4o': { input: 1, output: 2 } } })
+      .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object' }, execute: () => 'ok' })
+      .build();
+    const seen = collect(agent);
+    await agent.run('q');
+    const [first, second] = seen.of('footprint.stream.llm_end');
+    const tick = (call: typeof first, cumulativeUsd: number) => ({
+      callId: call!.callId,
+      agentId: 'billing',
+      turnId: call!.turnId,
+      provider: 'scripted',
+      model: 'gpt-4o',
       skill: '',
       brain: 'default',
-      usd: (2_000 * 1 + 1_000 * 2) / 1e6,
+      tokens: call!.usage,
+      usd: call!.cost.usd,
+      cumulativeUsd,
       priced: true,
     });
-    expect(seen.events.find((e) => e.type === 'footprint.cost.tick')!.meta.route).toBe('');
+    expect(seen.of('footprint.cost.tick')).toEqual([tick(first, first!.cost.usd), tick(second, first!.cost.usd + second!.cost.usd)]);
   });
 });

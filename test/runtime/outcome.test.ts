@@ -33,7 +33,7 @@ describe('the outcome tracker', () => {
   });
 
   it("gives a swarm's stop reason when it runs out of hand-offs", async () => {
-    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], route: () => 'a', maxHandoffs: 2 });
+    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], pick: () => 'a', maxHandoffs: 2 });
     expect(await outcomeOf(() => desk.run('x'))).toEqual({ status: 'stopped_early', output: 'a(a(x))', reason: 'budget_exhausted' });
   });
 

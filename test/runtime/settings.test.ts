@@ -142,7 +142,7 @@ describe('a composition', () => {
   const agent = () => Agent.create({ provider: provider(), model: 'm', id: 'a' }).build();
 
   it.each(NOT_A_COUNT)('swarm maxHandoffs %s is refused', (value, shown) => {
-    expect(configErrorOf(() => swarm({ id: 's', agents: [{ id: 'a', runner: agent() }], route: () => 'a', maxHandoffs: value as number }))).toEqual({
+    expect(configErrorOf(() => swarm({ id: 's', agents: [{ id: 'a', runner: agent() }], pick: () => 'a', maxHandoffs: value as number }))).toEqual({
       field: 'maxHandoffs',
       message: `swarm "s": maxHandoffs must be a whole number from 1 to 100 (got ${shown})`,
     });

@@ -5,7 +5,7 @@
  * `stream` flag and llm_end's `streamed` totals.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, routeRecorder, scripted, skillGraph, type TypedEvent } from '../../src/index.js';
+import { Agent, skillPathRecorder, scripted, skillGraph, type TypedEvent } from '../../src/index.js';
 import { drain } from '../support/streams.js';
 import { answer, diagnoseSkill, fixSkill, pick, PRICING, record, triageSkill } from '../support/skills.js';
 
@@ -20,10 +20,10 @@ function desk() {
   const big = scripted({ name: 'big', chunkChars: 7, replies: [answer('unused')] });
   const triage = triageSkill();
   const diagnose = diagnoseSkill({ provider: big, model: 'big-1' });
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, triage).route(diagnose, fixSkill()).build();
-  const recorder = routeRecorder({ agentId: 'desk' });
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, triage).edge(diagnose, fixSkill()).build();
+  const recorder = skillPathRecorder({ agentId: 'desk' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING, maxIterations: 20 })
-    .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 3, routeRecorder: recorder })
+    .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 3, skillPathRecorder: recorder })
     .build();
   return { agent, recorder, log: record(agent) };
 }

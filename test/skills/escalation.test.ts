@@ -17,7 +17,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
   const triage = triageSkill();
   const diagnose = diagnoseSkill({ provider: big, model: 'big-1' });
   const fix = fixSkill();
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, fix).build();
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING })
     .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 5 })
     .build();
@@ -42,7 +42,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
     [4, 'triage', 'escalation', 'strong', 'strong-1'],
     [5, 'diagnose', 'escalation', 'strong', 'strong-1'],
   ]);
-  expect(log.of('footprint.cost.tick').map((t) => [t.skill, t.brain, t.usd])).toEqual([
+  expect(log.of('footprint.stream.llm_end').map((t) => [t.skill, t.brain.via, t.cost.usd])).toEqual([
     ['triage', 'default', usdOf('small-1')],
     ['triage', 'default', usdOf('small-1')],
     ['triage', 'escalation', usdOf('strong-1')],

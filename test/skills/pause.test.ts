@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { Agent, isPaused, scripted, skillGraph, type ScriptedReply } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { skillPathRecorder } from '../../src/recorders/index.js';
 import { answer, diagnoseSkill, fixSkill, labelledRejectionTrip, pick, PRICING, record, triageSkill, USAGE } from '../support/skills.js';
 
 function build(bigReplies: ScriptedReply[]) {
@@ -26,10 +26,10 @@ function build(bigReplies: ScriptedReply[]) {
     ],
   });
   const fix = fixSkill();
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
-  const recorder = routeRecorder({ agentId: 'desk' });
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, fix).build();
+  const recorder = skillPathRecorder({ agentId: 'desk' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'desk', pricing: PRICING })
-    .skillGraph(graph, { routeRecorder: recorder })
+    .skillGraph(graph, { skillPathRecorder: recorder })
     .build();
   return { agent, small, big, recorder };
 }

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, ConfigError, defineSkill, scripted, skillGraph } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { skillPathRecorder } from '../../src/recorders/index.js';
 
 const agentProvider = scripted({ name: 'small', replies: ['ok'] });
 const foreign = scripted({ name: 'other-vendor', replies: ['ok'] });
 const a = defineSkill({ id: 'a', description: 'Skill a', body: 'A.' });
 const b = defineSkill({ id: 'b', description: 'Skill b', body: 'B.' });
-const graph = skillGraph().entry(a).route(a, b).build();
+const graph = skillGraph().entry(a).edge(a, b).build();
 const agent = () => Agent.create({ provider: agentProvider, model: 'small-1', id: 'desk' });
 
 function refusal(build: () => unknown): string {
@@ -31,23 +31,23 @@ describe('skill graph refusals', () => {
 
   it('duplicate ids', () => {
     const twin = defineSkill({ id: 'a', description: 'Another a', body: 'A2.' });
-    expect(refusal(() => skillGraph().entry(a).route(a, twin).build())).toBe(
+    expect(refusal(() => skillGraph().entry(a).edge(a, twin).build())).toBe(
       'skill graph: two different skills share the id "a"',
     );
   });
 
-  it('dangling route ids', () => {
-    expect(refusal(() => skillGraph().entry(a).route(a, 'ghost').build())).toBe(
-      'skill graph: route a -> ghost names "ghost", which is not a skill of the graph',
+  it('dangling edge ids', () => {
+    expect(refusal(() => skillGraph().entry(a).edge(a, 'ghost').build())).toBe(
+      'skill graph: edge a -> ghost names "ghost", which is not a skill of the graph',
     );
-    expect(refusal(() => skillGraph().entry(a).skill(b).route('nowhere', b).build())).toBe(
-      'skill graph: route nowhere -> b names "nowhere", which is not a skill of the graph',
+    expect(refusal(() => skillGraph().entry(a).skill(b).edge('nowhere', b).build())).toBe(
+      'skill graph: edge nowhere -> b names "nowhere", which is not a skill of the graph',
     );
   });
 
   it('unreachable skills', () => {
     const c = defineSkill({ id: 'c', description: 'Skill c', body: 'C.' });
-    expect(refusal(() => skillGraph().entry(a).route(a, b).skill(c).route(c, a).build())).toBe(
+    expect(refusal(() => skillGraph().entry(a).edge(a, b).skill(c).edge(c, a).build())).toBe(
       'skill graph: "c" cannot be reached from the entry "a"',
     );
   });
@@ -62,7 +62,7 @@ describe('brain refusals', () => {
 
   it('two homes that disagree', () => {
     const own = defineSkill({ id: 'b', description: 'Skill b', body: 'B.', model: 'big-1' });
-    const g = skillGraph().entry(a).route(a, own).build();
+    const g = skillGraph().entry(a).edge(a, own).build();
     expect(refusal(() => agent().skillGraph(g, { providers: { b: { model: 'fix-1' } } }).build())).toBe(
       `skill brains: "b" has a brain in defineSkill and a different one in the graph's providers map; keep one`,
     );
@@ -72,7 +72,7 @@ describe('brain refusals', () => {
 
   it('a foreign provider without a model', () => {
     const own = defineSkill({ id: 'b', description: 'Skill b', body: 'B.', provider: foreign });
-    const g = skillGraph().entry(a).route(a, own).build();
+    const g = skillGraph().entry(a).edge(a, own).build();
     expect(refusal(() => agent().skillGraph(g).build())).toBe(
       `skill "b": a provider other than the agent's needs a model`,
     );
@@ -96,7 +96,7 @@ describe('agent refusals', () => {
   it('a tool named read_skill', () => {
     expect(refusal(() => agent().tool(readSkill).build())).toBe('agent "desk": "read_skill" is reserved for skill graphs');
     const sneaky = defineSkill({ id: 'b', description: 'Skill b', body: 'B.', tools: [readSkill] });
-    expect(refusal(() => agent().skillGraph(skillGraph().entry(a).route(a, sneaky).build()).build())).toBe(
+    expect(refusal(() => agent().skillGraph(skillGraph().entry(a).edge(a, sneaky).build()).build())).toBe(
       'skill "b": "read_skill" is reserved for skill graphs',
     );
   });
@@ -110,7 +110,7 @@ describe('agent refusals', () => {
   it('route-guard options need no route recorder: the guard is the agent\'s', () => {
     expect(() => agent().skillGraph(graph, { onTrip: 'stop' }).build()).not.toThrow();
     expect(() => agent().skillGraph(graph).build()).not.toThrow();
-    expect(() => agent().skillGraph(graph, { routeRecorder: routeRecorder() }).build()).not.toThrow();
+    expect(() => agent().skillGraph(graph, { skillPathRecorder: skillPathRecorder() }).build()).not.toThrow();
   });
 });
 
@@ -128,5 +128,14 @@ describe('loop-guard refusals', () => {
     expect(refusal(() => agent().skillGraph(graph, { onTrip: 'panic' as never }).build())).toBe(
       'skillGraph options: onTrip must be one of label, stop, escalate (got panic)',
     );
+  });
+});
+
+describe('the deprecated route() of the graph builder', () => {
+  it('declares the same edge as edge(), for one release', () => {
+    const a = defineSkill({ id: 'a', description: 'A', body: 'a' });
+    const b = defineSkill({ id: 'b', description: 'B', body: 'b' });
+    const when = () => true;
+    expect(skillGraph().entry(a).route(a, b, { label: 'l', when }).build().edges).toEqual(skillGraph().entry(a).edge(a, b, { label: 'l', when }).build().edges);
   });
 });

@@ -4,8 +4,8 @@
  * cost is attributed to it, and the recorder's hops and path tell the same story as the events.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, defineSkill, scripted, skillGraph } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { Agent, ConfigError, defineSkill, scripted, skillGraph } from '../../src/index.js';
+import { routeRecorder, skillPathRecorder } from '../../src/recorders/index.js';
 import { answer, callTool, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
 
 function build() {
@@ -30,15 +30,15 @@ function build() {
   const fix = fixSkill();
   const graph = skillGraph()
     .entry(triage)
-    .route(triage, diagnose)
-    .route(diagnose, fix, {
+    .edge(triage, diagnose)
+    .edge(diagnose, fix, {
       label: 'CRC>0',
       when: (last) => last?.toolName === 'get_counters' && JSON.parse(last.result).crc > 0,
     })
     .build();
-  const recorder = routeRecorder({ agentId: 'netops' });
+  const recorder = skillPathRecorder({ agentId: 'netops' });
   const agent = Agent.create({ provider: small, model: 'small-1', id: 'netops', pricing: PRICING })
-    .skillGraph(graph, { providers: { fix: { model: 'fix-1' } }, routeRecorder: recorder })
+    .skillGraph(graph, { providers: { fix: { model: 'fix-1' } }, skillPathRecorder: recorder })
     .build();
   return { agent, small, big, recorder };
 }
@@ -106,13 +106,30 @@ describe('a normal route through three skills', () => {
     const log = record(agent);
     await agent.run('Port 3 keeps dropping.');
 
-    const ticks = log.of('footprint.cost.tick');
-    expect(ticks.map((t) => [t.skill, t.model, t.brain, t.priced])).toEqual([
+    const calls = log.of('footprint.stream.llm_end');
+    expect(calls.map((t) => [t.skill, t.model, t.brain.via, t.cost.priced])).toEqual([
       ['triage', 'small-1', 'default', true],
       ['diagnose', 'big-1', 'skill', true],
       ['fix', 'fix-1', 'skill', true],
     ]);
-    expect(ticks.map((t) => t.usd)).toEqual([usdOf('small-1'), usdOf('big-1'), usdOf('fix-1')]);
-    expect(ticks[2]!.cumulativeUsd).toBeCloseTo(usdOf('small-1') + usdOf('big-1') + usdOf('fix-1'), 15);
+    expect(calls.map((t) => t.cost.usd)).toEqual([usdOf('small-1'), usdOf('big-1'), usdOf('fix-1')]);
+    expect(log.of('footprint.agent.turn_end')[0]!.costUsd).toBeCloseTo(usdOf('small-1') + usdOf('big-1') + usdOf('fix-1'), 15);
+  });
+});
+
+describe('the deprecated routeRecorder, for one release', () => {
+  it('is skillPathRecorder under its old name, and the old skillGraph option still takes it', async () => {
+    expect(routeRecorder).toBe(skillPathRecorder);
+    const recorder = routeRecorder({ agentId: 'old' });
+    const agent = Agent.create({ provider: scripted({ replies: [answer('ok')] }), model: 'small-1', id: 'old' })
+      .skillGraph(skillGraph().entry(triageSkill()).build(), { routeRecorder: recorder })
+      .build();
+    await agent.run('q');
+    expect(recorder.getPath()).toEqual(['triage']);
+    expect(() =>
+      Agent.create({ provider: scripted({ replies: ['-'] }), model: 'm', id: 'both' })
+        .skillGraph(skillGraph().entry(triageSkill()).build(), { routeRecorder: recorder, skillPathRecorder: recorder })
+        .build(),
+    ).toThrow(new ConfigError('agent "both": give skillPathRecorder or its deprecated name routeRecorder, not both'));
   });
 });

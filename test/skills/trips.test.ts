@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, scripted, skillGraph, type ScriptedReply, type SkillGraph, type Tool } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { skillPathRecorder } from '../../src/recorders/index.js';
 import { answer, CALL_TOKENS, callTool, diagnoseSkill, escalatedToStrong, fixSkill, labelledPingPongTrip, labelledRejectionTrip, pick, PRICING, record, triageSkill, usdOf } from '../support/skills.js';
 
 const triage = triageSkill();
@@ -21,21 +21,21 @@ const probe = {
 
 /** The desk agent on the small model, walking `graph` with a route recorder, and its event log. */
 function recordedDesk(options: { graph: SkillGraph; replies: ScriptedReply[]; maxIterations: number; tools?: Tool[] }) {
-  const recorder = routeRecorder({ agentId: 'desk' });
+  const recorder = skillPathRecorder({ agentId: 'desk' });
   const provider = scripted({ name: 'small', replies: options.replies });
   const builder = Agent.create({ provider, model: 'small-1', id: 'desk', maxIterations: options.maxIterations, pricing: PRICING });
   for (const tool of options.tools ?? []) builder.tool(tool);
-  const agent = builder.skillGraph(options.graph, { routeRecorder: recorder }).build();
+  const agent = builder.skillGraph(options.graph, { skillPathRecorder: recorder }).build();
   return { agent, recorder, log: record(agent) };
 }
 
 describe('ping-pong', () => {
   const graph = skillGraph()
     .entry(triage)
-    .route(triage, diagnose)
-    .route(diagnose, triage)
-    .route(diagnose, fix)
-    .route(fix, diagnose)
+    .edge(triage, diagnose)
+    .edge(diagnose, triage)
+    .edge(diagnose, fix)
+    .edge(fix, diagnose)
     .build();
 
   it('trips once per alternating streak, at the hop that completed the window, and again after a break', async () => {
@@ -109,12 +109,12 @@ describe('ping-pong', () => {
       [3, 'escalation', 'strong', 'strong-1'],
     ]);
     expect([small.calls.length, strong.calls.length]).toEqual([2, 1]);
-    expect(log.of('footprint.cost.tick')[2]).toMatchObject({ skill: 'triage', brain: 'escalation', usd: usdOf('strong-1') });
+    expect(log.of('footprint.stream.llm_end')[2]).toMatchObject({ skill: 'triage', brain: { via: 'escalation' }, cost: { usd: usdOf('strong-1') } });
   });
 });
 
 describe('rejected cap', () => {
-  const graph = skillGraph().entry(triage).route(triage, diagnose).route(diagnose, fix).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, fix).build();
 
   it('trips exactly once for a run of five rejections, and re-arms when the cursor moves', async () => {
     const replies: ScriptedReply[] = [
@@ -183,6 +183,6 @@ describe('rejected cap', () => {
       llmCalls: 3,
       stoppedEarly: { reason: 'route_trip', iteration: 4 },
     });
-    expect(log.of('footprint.cost.limit_hit')).toEqual([]);
+    expect(log.of('footprint.agent.iteration_cap')).toEqual([]);
   });
 });

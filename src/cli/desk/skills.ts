@@ -25,11 +25,11 @@ export const fix = defineSkill({
 
 export const techGraph = skillGraph()
   .entry(triage)
-  .route(triage, diagnose, { label: 'needs diagnosis' })
-  .route(diagnose, triage, { label: 're-triage' })
-  .route(diagnose, fix, {
+  .edge(triage, diagnose, { label: 'needs diagnosis' })
+  .edge(diagnose, triage, { label: 're-triage' })
+  .edge(diagnose, fix, {
     label: 'service degraded',
     when: (last) => last?.toolName === 'read_service_status' && last.result.includes('"degraded"'),
   })
-  .route(fix, diagnose, { label: 'verify fix' })
+  .edge(fix, diagnose, { label: 'verify fix' })
   .build();

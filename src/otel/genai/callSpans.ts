@@ -1,8 +1,8 @@
 /**
  * The GenAI spans of a run, from typed events: each model call is `chat {model}` (kind CLIENT),
  * opened at llm_start with the sampling-relevant attributes and made active for the provider call
- * (so HTTP client spans nest under it), given usage, response attributes and its end time at llm_end
- * and `footprint.cost.usd` at its cost tick (a streamed call: `gen_ai.request.stream` at start, its
+ * (so HTTP client spans nest under it), given usage, `footprint.cost.usd`, response attributes and its
+ * end time at llm_end, the call's one record (a streamed call: `gen_ai.request.stream` at start, its
  * time to first chunk at llm_end, nothing per chunk; under content capture its output message is
  * the reply llm_end carries, assembled once), then kept open until the agent's next step, so the
  * runtime's checks of that answer land on it (a failed call ends at llm_end). Each tool call is
@@ -180,7 +180,7 @@ export class CallSpans {
   }
 
   llmEnd({ payload: p, meta }: TypedEvent<'footprint.stream.llm_end'>): void {
-    this.rollups.llmCall(p.usage);
+    this.rollups.llmCall(p);
     const call = this.chats.get(p.callId);
     if (!call) return;
     const span = call.opened.span;
@@ -194,25 +194,17 @@ export class CallSpans {
     // A streamed call's chunks never touch the span: its first chunk's time comes with the end.
     if (p.streamed?.firstChunkMs !== undefined) span.setAttribute(GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, p.streamed.firstChunkMs / 1000);
     this.run.activate(call.parent);
+    this.chats.delete(p.callId);
     if (p.error) {
       // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).
       recordFailure(span, { name: p.error.name, message: p.error.message }, meta.timestamp, p.error.type);
       this.rollups.failureRecorded();
-      this.chats.delete(p.callId);
       this.run.end(call.opened, meta.timestamp);
       return;
     }
-    // The cost tick of this call follows at once; the span ends then, at this time.
+    span.setAttributes({ [FP_COST_USD]: p.cost.usd, [FP_COST_PRICED]: p.cost.priced });
+    // Its end time is decided; it stays open for evaluations until the agent's next step.
     this.run.setEndTime(call.opened, meta.timestamp);
-  }
-
-  costTick({ payload: p }: TypedEvent<'footprint.cost.tick'>): void {
-    this.rollups.cost(p.usd);
-    const call = this.chats.get(p.callId);
-    if (!call) return;
-    call.opened.span.setAttributes({ [FP_COST_USD]: p.usd, [FP_COST_PRICED]: p.priced });
-    this.chats.delete(p.callId);
-    // Its end time is decided (llm_end); it stays open for evaluations until the agent's next step.
     this.release(p.agentId);
     this.judged.set(p.agentId, call.opened);
   }

@@ -81,6 +81,7 @@ export class EventSpans {
     'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
     'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
     'footprint.agent.iteration_start': { spanEvent: true },
+    'footprint.agent.iteration_cap': { spanEvent: true },
     'footprint.agent.iteration_end': {
       spanEvent: true,
       after: (e) => {
@@ -94,8 +95,10 @@ export class EventSpans {
     'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
     'footprint.stream.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
     'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
-    'footprint.cost.tick': { before: (e) => this.genai.costTick(e), spanEvent: false },
-    'footprint.cost.limit_hit': { spanEvent: true },
+    // Deprecated, derived from llm_end (which the chat span records): nothing to add.
+    'footprint.cost.tick': { spanEvent: false },
+    // Deprecated, derived from iteration_cap (which is the span event).
+    'footprint.cost.limit_hit': { spanEvent: false },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
     'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },
@@ -149,17 +152,15 @@ export class EventSpans {
 
   /**
    * A router's decision judges its model's answer when it named no agent of the roster: a router
-   * step's own decision, or an llmSwarm's (made by the router its evidence names).
+   * step's own decision, or an llmSwarm's (made by the router the decision names).
    */
   private routeDecided({ payload: p, meta }: TypedEvent<'footprint.composition.route_decided'>): void {
     this.rollups.step(p.chosen);
-    if (p.matched !== 'llm') return;
-    const routerId = p.kind === 'router' ? p.compositionId : swarmRouterOf(p.evidence);
-    if (routerId === undefined) return;
+    if (p.router === undefined) return;
     if (p.inRoster === false) {
-      this.genai.evaluate(routerId, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
+      this.genai.evaluate(p.router, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
     }
-    this.genai.release(routerId);
+    this.genai.release(p.router);
   }
 
   /** A router whose answer could not be parsed (RoutingDecisionError) fails the run: that answer is judged malformed. */
@@ -187,9 +188,9 @@ export class EventSpans {
       [FP_ITERATIONS]: p.iterations,
       [FP_TURN_OUTCOME]: p.outcome,
     });
-    // The turn's totals count cached tokens only when a call reported some.
-    if ((p.tokens.cacheRead ?? 0) > 0) member.span.setAttribute(GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead!);
-    if ((p.tokens.cacheWrite ?? 0) > 0) member.span.setAttribute(GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite!);
+    // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts).
+    if (p.tokens.cacheRead !== undefined) member.span.setAttribute(GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);
+    if (p.tokens.cacheWrite !== undefined) member.span.setAttribute(GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite);
     if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
@@ -208,13 +209,6 @@ export class EventSpans {
     this.layout.container(meta.subflowPath).span.setAttribute(FP_COMPOSITION_STATUS, p.status);
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
-}
-
-/** The router an llmSwarm's decision names in its evidence (swarm.ts: `evidence.router`, the router's id). */
-function swarmRouterOf(evidence: unknown): string | undefined {
-  if (typeof evidence !== 'object' || evidence === null) return undefined;
-  const router = (evidence as { router?: unknown }).router;
-  return typeof router === 'string' ? router : undefined;
 }
 
 /** The event with its payload's `error` (EventError) as it may be exported (encoding/failure.ts). */

@@ -1,11 +1,11 @@
 /**
- * The run span's roll-ups, accumulated from typed events as they pass: tokens, cost and model calls
- * over every member of the run, the route path taken (skills entered, composition branches chosen),
+ * The run span's roll-ups, accumulated from typed events as they pass: the model-call records of
+ * every member of the run added up (events/modelCalls.ts, as an agent turn's totals are), the route path taken (skills entered, composition branches chosen),
  * the loop-guard trips and escalations (also set on the run span as soon as they happen, because
  * Jaeger searches tags, not events). The run's outcome is not one of them: the runtime decides it once (runtime/run/outcome.ts).
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import type { TokenUsage } from '../../events/index.js';
+import { addModelCall, noModelCalls, type ModelCallRecord, type ModelCallTotals } from '../../events/index.js';
 import {
   boundString,
   FP_COST_USD,
@@ -20,10 +20,7 @@ import {
 const MAX_PATH_STEPS = 32;
 
 export class RunRollups {
-  private inputTokens = 0;
-  private outputTokens = 0;
-  private costUsd = 0;
-  private llmCalls = 0;
+  private calls: ModelCallTotals = noModelCalls();
   private readonly path: string[] = [];
   private pathDropped = 0;
   private lastStep?: string;
@@ -33,15 +30,9 @@ export class RunRollups {
 
   constructor(private readonly root: Span) {}
 
-  /** One model call, with the usage it reported (none: it adds no tokens). */
-  llmCall(usage: TokenUsage | undefined): void {
-    this.llmCalls++;
-    this.inputTokens += usage?.input ?? 0;
-    this.outputTokens += usage?.output ?? 0;
-  }
-
-  cost(usd: number): void {
-    if (Number.isFinite(usd)) this.costUsd += usd;
+  /** One model call's record, added up as every total of model calls is (events/modelCalls.ts). */
+  llmCall(record: ModelCallRecord): void {
+    this.calls = addModelCall(this.calls, record);
   }
 
   /** A routing choice; repeating the choice just made (a router's pick, then its dispatch) adds nothing. */
@@ -83,10 +74,10 @@ export class RunRollups {
 
   attributes(): Attributes {
     const attributes: Attributes = {
-      [FP_TOKENS_INPUT]: this.inputTokens,
-      [FP_TOKENS_OUTPUT]: this.outputTokens,
-      [FP_COST_USD]: this.costUsd,
-      [FP_LLM_CALLS]: this.llmCalls,
+      [FP_TOKENS_INPUT]: this.calls.tokens.input,
+      [FP_TOKENS_OUTPUT]: this.calls.tokens.output,
+      [FP_COST_USD]: this.calls.costUsd,
+      [FP_LLM_CALLS]: this.calls.llmCalls,
     };
     if (this.path.length > 0) {
       const more = this.pathDropped > 0 ? `>+${this.pathDropped} more` : '';

@@ -121,8 +121,8 @@ export const METRICS = {
     kind: 'counter',
     unit: '{trip}',
     valueType: 'int',
-    description: 'Loop-guard trips (ping_pong, rejected_cap) by agent; every kind starts at 0.',
-    attributes: [ATTR.tripKind, ATTR.agent],
+    description: 'Loop-guard trips (ping_pong, rejected_cap) by agent and route; every kind starts at 0.',
+    attributes: [ATTR.tripKind, ATTR.agent, ATTR.route],
   },
   skillEscalations: {
     name: 'footprint.skill.escalations',

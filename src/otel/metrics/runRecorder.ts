@@ -3,24 +3,20 @@
  * spans, so spans and metrics never disagree) and records model-call tokens and durations, a streamed
  * call's chunk timings (from its end, never per chunk event), cost, routing decisions, trips,
  * escalations and rejections as they happen, each agent invocation, tool call and composition when
- * it ends, then the run itself when it ends. State is per run and holds only what in-flight events
- * need (a model call's skill and operation until it ends, each agent's current skill, each open agent
- * turn's start and call counts, each open composition's start). Values from outside (a server's
- * response model, a failed call's error type) are bounded by outsideValues.ts.
+ * it ends, then the run itself when it ends. A model call is recorded from its one record, llm_end
+ * (tokens, duration, chunk timings, cost, all with the same attributes). State is per run and holds
+ * only what in-flight events need (each agent's current skill, each open agent turn's start and call
+ * counts, each open composition's start). Values from outside (a server's response model, a failed
+ * call's error type) are bounded by outsideValues.ts.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type TypedEvent } from '../../events/index.js';
+import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type ModelCallRecord, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
 import { failureOf, providerName } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
 import { modelCallErrorType, OTHER_VALUE, type ResponseModels } from './outsideValues.js';
-
-interface OpenCall {
-  operation: string;
-  skill: string;
-}
 
 /** One agent invocation (a turn) in flight: who, since when, and the calls it made itself so far. */
 interface OpenInvocation {
@@ -42,7 +38,6 @@ const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set(['error', 'invalid_arg
 
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
   const startedAt = performance.now();
-  const calls = new Map<string, OpenCall>();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
   const skills = new Map<string, string>();
   /** Open agent turns and compositions, keyed like skills: a member's events share its mount path. */
@@ -66,12 +61,12 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     instruments.workflowDuration.record((endedAt - workflow.startedAt) / 1000, { [ATTR.workflowName]: metricValue(workflow.id), ...failed });
   };
 
-  const llmAttributes = (payload: EventPayloads['footprint.stream.llm_end'], meta: EventMeta, call: OpenCall): Attributes => ({
-    [ATTR.operation]: metricValue(call.operation),
+  const llmAttributes = (payload: ModelCallRecord, meta: EventMeta): Attributes => ({
+    [ATTR.operation]: metricValue(payload.operation),
     [ATTR.provider]: metricValue(providerName(payload.provider)),
     [ATTR.model]: metricValue(payload.model),
     [ATTR.agent]: metricValue(payload.agentId),
-    [ATTR.skill]: call.skill,
+    [ATTR.skill]: metricValue(payload.skill),
     [ATTR.route]: metricValue(meta.route),
     // Absent, not '', when unknown: the conventions set these only when known.
     ...(payload.responseModel ? { [ATTR.responseModel]: responseModels.recorded(payload.responseModel, payload.model) } : {}),
@@ -80,7 +75,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
 
   const handlers: EventHandlers = {
     'footprint.agent.turn_start': ({ payload: p, meta }) => {
-      if (p.skillGraph) trips.prime(p.agentId);
+      if (p.skillGraph) trips.prime(p.agentId, meta.route);
       invocations.set(memberKey(meta), { agentId: p.agentId, name: p.name, startedAt: meta.timestamp, inferenceCalls: 0, toolCalls: 0 });
     },
     'footprint.agent.turn_end': ({ meta }) => {
@@ -134,34 +129,28 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), metricValue(p.skill));
     },
-    'footprint.stream.llm_start': ({ payload: p }) => {
-      calls.set(p.callId, { operation: p.operation, skill: metricValue(p.skill) });
-    },
     'footprint.stream.llm_end': ({ payload: p, meta }) => {
-      const call = calls.get(p.callId) ?? { operation: 'chat', skill: '' };
-      calls.delete(p.callId);
       const invocation = invocations.get(memberKey(meta));
       if (invocation) invocation.inferenceCalls++;
-      const attributes = llmAttributes(p, meta, call);
+      const attributes = llmAttributes(p, meta);
       if (p.streamed) recordStreamed(instruments, p.streamed, attributes);
       if (p.error) {
         instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: modelCallErrorType(p.error.type) });
         return;
       }
       instruments.operationDuration.record(p.durationMs / 1000, attributes);
+      // An answered call's cost (0 when not priced): a failed one has none, as its chat span has none.
+      instruments.llmCost.add(p.cost.usd, {
+        [ATTR.model]: attributes[ATTR.model],
+        [ATTR.provider]: attributes[ATTR.provider],
+        [ATTR.agent]: attributes[ATTR.agent],
+        [ATTR.skill]: attributes[ATTR.skill],
+        [ATTR.route]: attributes[ATTR.route],
+      });
       // Usage only when the provider reported it: an unknown count is no count, never a 0.
       if (!p.usage) return;
       instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
       instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
-    },
-    'footprint.cost.tick': ({ payload: p, meta }) => {
-      instruments.llmCost.add(p.usd, {
-        [ATTR.model]: metricValue(p.model),
-        [ATTR.provider]: metricValue(providerName(p.provider)),
-        [ATTR.agent]: metricValue(p.agentId),
-        [ATTR.skill]: metricValue(p.skill),
-        [ATTR.route]: metricValue(meta.route),
-      });
     },
     'footprint.composition.route_decided': ({ payload: p, meta }) => {
       instruments.routeDecisions.add(1, {
@@ -170,8 +159,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.routeChosen]: metricValue(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
       });
     },
-    'footprint.route.trip': ({ payload: p }) => {
-      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId) });
+    'footprint.route.trip': ({ payload: p, meta }) => {
+      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) });
     },
     'footprint.skill.rejected': ({ payload: p, meta }) => {
       const skill = metricValue(p.current);
@@ -183,7 +172,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     },
   };
 
-  trips.primeTree(start.runner);
+  trips.primeTree(start);
   const unsubscribe = start.hub.subscribe((event: TypedEvent) => {
     handleEvent(handlers, event);
   });

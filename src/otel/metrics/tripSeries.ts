@@ -1,9 +1,10 @@
 /**
- * Pre-creates footprint.route.trips at 0 for every trip kind of every agent that can trip, because
- * a counter series first exported at 1 is invisible to increase()/rate(): the first trip would never
- * alert. Agents are primed as early as the runtime lets us see them: at the first run of a top-level
- * runner, by walking its member tree (every agent with a skill graph has a loop guard), and at any
- * agent turn that reports a skill graph.
+ * Pre-creates footprint.route.trips at 0 for every trip kind of every agent that can trip, under the
+ * route it runs under (an agent mounted at two routes trips apart at each), because a counter series
+ * first exported at 1 is invisible to increase()/rate(): the first trip would never alert. Agents are
+ * primed as early as the runtime lets us see them: at the first run of a top-level runner, from its
+ * member tree (every agent with a skill graph has a loop guard), and at any agent turn that reports a
+ * skill graph.
  *
  * Residual risk: the 0 only reaches the backend with the next metric export. If an agent trips in its
  * very first run before one export happened, its series is still born at 1; an export interval
@@ -11,7 +12,7 @@
  */
 import type { Counter } from '@opentelemetry/api';
 import type { EventPayloads } from '../../events/index.js';
-import { Agent, type Runner } from '../../runtime/index.js';
+import { Agent, type RunStart, type Runner } from '../../runtime/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 
 type TripKind = EventPayloads['footprint.route.trip']['kind'];
@@ -19,7 +20,7 @@ type TripKind = EventPayloads['footprint.route.trip']['kind'];
 /** Every trip kind; typed as a record so a new kind in the event catalog fails the typecheck here. */
 const TRIP_KINDS = Object.keys({ ping_pong: true, rejected_cap: true } satisfies Record<TripKind, true>) as TripKind[];
 
-/** Agents primed per meter; ids come from code, the cap only guards against a runaway id source. */
+/** Agents (at their routes) primed per meter; ids come from code, the cap only guards against a runaway id source. */
 const MAX_PRIMED_AGENTS = 1000;
 
 export class TripSeries {
@@ -29,20 +30,19 @@ export class TripSeries {
   constructor(private readonly trips: Counter) {}
 
   /** Primes every agent with a skill graph in the tree of a top-level runner (once per runner). */
-  primeTree(root: Runner): void {
-    if (this.runners.has(root)) return;
-    this.runners.add(root);
-    const walk = (runner: Runner) => {
-      if (runner instanceof Agent && runner.hasSkillGraph) this.prime(runner.id);
-      for (const member of runner.members()) walk(member.runner);
-    };
-    walk(root);
+  primeTree(start: Pick<RunStart, 'runner' | 'hub'>): void {
+    if (this.runners.has(start.runner)) return;
+    this.runners.add(start.runner);
+    for (const { runner, route } of start.hub.routedMembers()) {
+      if (runner instanceof Agent && runner.hasSkillGraph) this.prime(runner.id, route);
+    }
   }
 
-  prime(agentId: string): void {
-    const agent = metricValue(agentId);
-    if (this.agents.has(agent) || this.agents.size >= MAX_PRIMED_AGENTS) return;
-    this.agents.add(agent);
-    for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent });
+  prime(agentId: string, route: string): void {
+    const attributes = { [ATTR.agent]: metricValue(agentId), [ATTR.route]: metricValue(route) };
+    const key = `${attributes[ATTR.agent]}\u0000${attributes[ATTR.route]}`;
+    if (this.agents.has(key) || this.agents.size >= MAX_PRIMED_AGENTS) return;
+    this.agents.add(key);
+    for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, ...attributes });
   }
 }

@@ -9,12 +9,12 @@ import { mergePricing } from '../cost/index.js';
 import { ConfigError, numberSetting, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
 import {
   resolveBrains,
-  routeGuardOf,
+  loopGuardOf,
   SkillCursor,
   type BrainSpec,
   type EscalationSpec,
-  type RouteGuard,
-  type RouteGuardOptions,
+  type LoopGuard,
+  type LoopGuardOptions,
   type SkillGraph,
 } from '../skills/index.js';
 import type { Tool, ToolSource } from '../tools/index.js';
@@ -24,14 +24,16 @@ import type { CompiledTool } from './toolRunner.js';
 import { checkedTool, isToolSource } from './toolTable.js';
 import type { AgentOptions } from './types.js';
 
-export interface SkillGraphOptions extends RouteGuardOptions {
+export interface SkillGraphOptions extends LoopGuardOptions {
   /** Brains by skill id (an alternative home to defineSkill's provider/model). */
   providers?: Record<string, BrainSpec>;
   escalation?: EscalationSpec;
   /**
-   * An instrument that takes part in every run of this agent, such as a routeRecorder({ agentId })
-   * to read the route back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
+   * An instrument that takes part in every run of this agent, such as a skillPathRecorder({ agentId })
+   * to read the skill path back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
    */
+  skillPathRecorder?: RunInstrument;
+  /** @deprecated The old name of skillPathRecorder; goes in the next release. */
   routeRecorder?: RunInstrument;
 }
 
@@ -143,7 +145,7 @@ export class AgentBuilder {
     const skillSources: [ToolSource, string][] = [];
     let cursor: SkillCursor | undefined;
     let recorder: RunInstrument | undefined;
-    let routeGuard: RouteGuard | undefined;
+    let loopGuard: LoopGuard | undefined;
     if (this.graph) {
       const { graph, options } = this.graph;
       for (const skill of graph.skills.values()) {
@@ -153,8 +155,11 @@ export class AgentBuilder {
         }
       }
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
-      recorder = options.routeRecorder;
-      routeGuard = routeGuardOf(options);
+      if (options.skillPathRecorder && options.routeRecorder) {
+        throw new ConfigError(`agent "${id}": give skillPathRecorder or its deprecated name routeRecorder, not both`);
+      }
+      recorder = options.skillPathRecorder ?? options.routeRecorder;
+      loopGuard = loopGuardOf(options);
       if (options.onTrip === 'escalate' && !options.escalation) {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);
       }
@@ -176,7 +181,7 @@ export class AgentBuilder {
       ownSources: [...this.sources],
       hasToolSources: this.sources.length > 0 || skillSources.length > 0,
       cursor,
-      routeGuard,
+      loopGuard,
     };
     return Agent.fromConfig(config, recorder);
   }

@@ -11,7 +11,7 @@ import type { AgentConfig } from './config.js';
 import { callLLMStage } from './stages/callLLM.js';
 import { contextStage } from './stages/context.js';
 import { finalStage } from './stages/final.js';
-import { FINAL, routeStage, TOOL_CALLS } from './stages/route.js';
+import { FINAL, nextStepStage, TOOL_CALLS } from './stages/nextStep.js';
 import type { AgentScope } from './stages/scope.js';
 import { toolCallsStage } from './stages/toolCalls.js';
 import type { AgentState } from './state.js';
@@ -20,7 +20,7 @@ export function buildAgentChart(config: AgentConfig): FlowChart {
   const m = config.member;
   return flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
     .addFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
-    .addDeciderFunction('Route', stage(m, 'route', routeStage(config)), 'route')
+    .addDeciderFunction('Route', stage(m, 'route', nextStepStage(config)), 'route')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))
     .loopTo('context')
     .addFunctionBranch(FINAL, 'Final', stage(m, 'final', finalStage(config)))

@@ -3,7 +3,7 @@ import type { MemberRef } from '../../events/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
-import type { RouteGuard, SkillCursor } from '../skills/index.js';
+import type { LoopGuard, SkillCursor } from '../skills/index.js';
 import type { CompiledTool } from './toolRunner.js';
 import type { ToolSource } from '../tools/index.js';
 
@@ -28,7 +28,7 @@ export interface AgentConfig {
   hasToolSources: boolean;
   cursor?: SkillCursor;
   /** The loop guard over the cursor's moves (with a cursor only). */
-  routeGuard?: RouteGuard;
+  loopGuard?: LoopGuard;
 }
 
 /** How an agent runs the tool calls of one model reply (AgentOptions documents each). */

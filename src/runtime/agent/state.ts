@@ -1,5 +1,5 @@
 /** The agent turn's state, kept in the footprintjs scope (plain JSON, so a paused turn can be resumed). */
-import type { TokenUsage } from '../../events/index.js';
+import type { ModelCallTotals } from '../../events/index.js';
 import type { LLMResponse } from '../providers/index.js';
 import type { LastToolResult, OnTrip, SkillTurnState, TurnGuard } from '../skills/index.js';
 import type { ToolStatus } from './toolRunner.js';
@@ -9,12 +9,8 @@ export interface SavedToolResult {
   text: string;
 }
 
-/** What an agent turn has spent so far: the reported tokens, the priced cost and the model calls made. */
-export interface TurnTotals {
-  tokens: TokenUsage;
-  costUsd: number;
-  llmCalls: number;
-}
+/** What an agent turn has spent so far: its model-call records added up (events/modelCalls.ts). */
+export type TurnTotals = ModelCallTotals;
 
 export interface AgentState {
   turnId: string;

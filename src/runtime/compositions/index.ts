@@ -14,6 +14,8 @@ export {
   DEFAULT_MAX_HANDOFFS,
   MAX_HANDOFFS_CEILING,
   type SwarmOptions,
+  type PickFn,
+  type PickInput,
   type RouteFn,
   type RouteInput,
 } from './swarm.js';

@@ -1,21 +1,22 @@
 /**
- * swarm: agents hand the conversation to one another. Before every turn `route` names the agent that
+ * swarm: agents hand the conversation to one another. Before every turn `pick` names the agent that
  * takes it (given the current message, the last agent and the hand-offs so far); that agent's reply
- * becomes the current message, and so on until route names nobody, names someone outside the roster,
+ * becomes the current message, and so on until pick names nobody, names someone outside the roster,
  * or the hand-off budget is spent. Every dispatch to an agent counts as a hand-off, the first one
- * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when route
+ * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when pick
  * names nobody; 'llm' in an llmSwarm, whose router chose), and composition.exit records why the
  * swarm stopped:
  *
- *   status 'no_route'          stopReason 'no_route'          route named nobody: the answer is the current message
- *   status 'no_route'          stopReason 'unknown_agent'     route named an id outside the roster (an llmSwarm's
+ *   status 'no_route'          stopReason 'no_route'          pick named nobody: the answer is the current message
+ *   status 'no_route'          stopReason 'unknown_agent'     pick named an id outside the roster (an llmSwarm's
  *                                                             router: 'no_route', its message is the answer)
- *   status 'budget_exhausted'  stopReason 'budget_exhausted'  route asked for a turn beyond maxHandoffs
+ *   status 'budget_exhausted'  stopReason 'budget_exhausted'  pick asked for a turn beyond maxHandoffs
  *
- * After an early stop (unknown agent, budget) the answer is the last agent's reply.
+ * After an early stop (unknown agent, budget) the answer is the last agent's reply. (`route`, the
+ * option's old name, still works for one release; docs/architecture.md says why it was renamed.)
  *
  *   const desk = swarm({ id: 'desk', agents: [{ id: 'triage', runner: triage }, { id: 'billing', runner: billing }],
- *     route: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined) });
+ *     pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined) });
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
@@ -31,7 +32,8 @@ export const MAX_HANDOFFS_CEILING = 100;
 const STAGE = { enter: 'enter', route: 'route', stop: 'stop', settle: 'settle', continue: 'continue', again: 'again', exit: 'exit' } as const;
 const STAGES = Object.values(STAGE);
 
-export interface RouteInput {
+/** What the swarm's pick function sees before a turn. */
+export interface PickInput {
   message: string;
   lastAgent?: string;
   handoffs: number;
@@ -39,14 +41,22 @@ export interface RouteInput {
   routed?: string;
 }
 
-export type RouteFn = (input: RouteInput) => string | undefined;
+/** Names the agent that takes the next turn, or nobody (undefined: the swarm is done). */
+export type PickFn = (input: PickInput) => string | undefined;
 
-export interface SwarmOptions {
+/** @deprecated The old name of PickInput ("route" now means only the composition path); goes in the next release. */
+export type RouteInput = PickInput;
+/** @deprecated The old name of PickFn; goes in the next release. */
+export type RouteFn = PickFn;
+
+/** The swarm's options: `pick` (or, deprecated, `route`) and its agents. */
+export type SwarmOptions = SwarmSettings & ({ pick: PickFn; route?: never } | { /** @deprecated Use `pick`; goes in the next release. */ route: PickFn; pick?: never });
+
+interface SwarmSettings {
   id?: string;
   name?: string;
   /** `description`: what the agent does (telemetry reports it as gen_ai.agent.description). */
   agents: { id: string; runner: Runner; description?: string }[];
-  route: RouteFn;
   /** Most agent turns one run may dispatch (default 10, at most 100). */
   maxHandoffs?: number;
 }
@@ -54,7 +64,7 @@ export interface SwarmOptions {
 /**
  * A member that runs before every routing decision (llmSwarm mounts its router here): `input`
  * composes what it is asked, `read` takes its output apart into the next current message and the
- * agent it chose, which reaches route() through the swarm's state as `routed`. The swarm then
+ * agent it chose, which reaches pick() through the swarm's state as `routed`. The swarm then
  * reports the one decision, matched 'llm', with the prelude's reason as evidence.
  */
 export interface SwarmPrelude extends MountedMember {
@@ -93,7 +103,7 @@ export class Swarm extends Composition {
   readonly id: string;
   readonly name: string;
   private readonly agents: readonly MountedMember[];
-  private readonly route: RouteFn;
+  private readonly pick: PickFn;
   private readonly maxHandoffs: number;
 
   private constructor(
@@ -105,7 +115,11 @@ export class Swarm extends Composition {
     this.name = options.name ?? this.id;
     const owner = `swarm "${this.id}"`;
     if (!Array.isArray(options.agents) || options.agents.length === 0) throw new ConfigError(`${owner} needs at least one agent`);
-    if (typeof options.route !== 'function') throw new ConfigError(`${owner} needs a route function`);
+    // Typed to need exactly one of them; checked anyway, for callers the types do not reach.
+    const { pick: given, route: deprecated } = options as { pick?: unknown; route?: unknown };
+    if (given !== undefined && deprecated !== undefined) throw new ConfigError(`${owner}: give pick or its deprecated name route, not both`);
+    const pick = given ?? deprecated;
+    if (typeof pick !== 'function') throw new ConfigError(`${owner} needs a pick function`);
     const maxHandoffs = numberSetting(owner, 'maxHandoffs', options.maxHandoffs, { min: 1, max: MAX_HANDOFFS_CEILING }, DEFAULT_MAX_HANDOFFS);
     const reserved = prelude ? [...STAGES, prelude.mountId] : STAGES;
     const agents: MountedMember[] = [];
@@ -114,7 +128,7 @@ export class Swarm extends Composition {
       agents.push({ mountId: agent.id, runner: agent.runner, description: typeof agent.description === 'string' ? agent.description : undefined });
     }
     this.agents = agents;
-    this.route = options.route;
+    this.pick = pick as PickFn;
     this.maxHandoffs = maxHandoffs;
   }
 
@@ -217,21 +231,22 @@ export class Swarm extends Composition {
       .build();
   }
 
-  /** Asks route for the next agent and reports the decision; returns the branch to take. */
+  /** Asks pick for the next agent and reports the decision; returns the branch to take. */
   private decide(scope: CompositionScope<SwarmState>, m: MemberRef): string {
     const handoffs = scope.handoffs;
     const lastAgent = scope.lastAgent;
     scope.stop = undefined;
     const routed = this.prelude ? (scope.routed ?? undefined) : undefined;
-    const requested = this.route({ message: scope.current, lastAgent, handoffs, routed });
-    // With a prelude, its model made the choice: the decision says so and carries its reason.
-    const byPrelude = this.prelude ? { router: this.prelude.mountId, reason: scope.routedReason ?? undefined } : undefined;
+    const requested = this.pick({ message: scope.current, lastAgent, handoffs, routed });
+    // With a prelude, its model made the choice: the decision names it and carries its reason.
+    const prelude = this.prelude;
+    const reason = scope.routedReason ?? undefined;
     const decided = (payload: Omit<EventPayloads['footprint.composition.route_decided'], 'compositionId' | 'kind'>) =>
       emit(scope, 'footprint.composition.route_decided', {
         compositionId: m.id,
         kind: m.kind,
         ...payload,
-        ...(byPrelude ? { matched: 'llm' as const, evidence: { ...byPrelude, ...(payload.evidence as object | undefined) } } : {}),
+        ...(prelude ? { matched: 'llm' as const, router: prelude.mountId, evidence: { reason, ...(payload.evidence as object | undefined) } } : {}),
       });
     const stop = (status: ExitStatus, reason: string) => {
       scope.stop = { status, reason };
@@ -239,7 +254,7 @@ export class Swarm extends Composition {
     };
 
     if (requested === undefined || requested === null || requested === '') {
-      decided({ chosen: '', matched: 'none', rationale: `route named no agent after ${handoffs} hand-off(s): the swarm is done` });
+      decided({ chosen: '', matched: 'none', rationale: `pick named no agent after ${handoffs} hand-off(s): the swarm is done` });
       return stop('no_route', 'no_route');
     }
     if (typeof requested !== 'string' || !this.agents.some((a) => a.mountId === requested)) {
@@ -247,18 +262,18 @@ export class Swarm extends Composition {
         chosen: '',
         matched: 'route_fn',
         inRoster: false,
-        rationale: `route named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
+        rationale: `pick named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
         evidence: { requested },
       });
       // A router's message for an agent that does not exist is its answer, as when it names nobody.
-      return stop('no_route', byPrelude ? 'no_route' : 'unknown_agent');
+      return stop('no_route', prelude ? 'no_route' : 'unknown_agent');
     }
     if (handoffs >= this.maxHandoffs) {
       decided({
         chosen: '',
         matched: 'route_fn',
         inRoster: true,
-        rationale: `route asked for "${requested}" but the hand-off budget (${this.maxHandoffs}) is spent`,
+        rationale: `pick asked for "${requested}" but the hand-off budget (${this.maxHandoffs}) is spent`,
         evidence: { requested, maxHandoffs: this.maxHandoffs },
       });
       return stop('budget_exhausted', 'budget_exhausted');
@@ -267,7 +282,7 @@ export class Swarm extends Composition {
       chosen: requested,
       matched: 'route_fn',
       inRoster: true,
-      rationale: `route chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
+      rationale: `pick chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
     });
     scope.lastAgent = requested;
     return requested;

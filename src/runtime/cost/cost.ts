@@ -5,14 +5,10 @@
  * not report has no known cost: it is not priced (usd 0, priced false), exactly like a call to a
  * model the table lacks, and never claimed as a priced zero.
  */
-import type { TokenUsage } from '../../events/index.js';
+import type { CallCost, TokenUsage } from '../../events/index.js';
 import { priceFor, type PricingTable } from './pricing.js';
 
-export interface CallCost {
-  usd: number;
-  /** False when the model is not in the table or the usage is unknown: the call is recorded with cost 0. */
-  priced: boolean;
-}
+export type { CallCost };
 
 const NOT_PRICED: CallCost = { usd: 0, priced: false };
 

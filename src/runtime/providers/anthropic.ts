@@ -131,7 +131,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls,
-    ...optional('usage', parseUsage(body.usage)),
+    ...optional('usage', parseUsage(boundary, body.usage, body)),
     stopReason: typeof body.stop_reason === 'string' ? body.stop_reason : 'unknown',
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),

@@ -59,7 +59,7 @@ export async function* messagesStreamParts(boundary: ProviderBoundary, events: A
         break;
       }
       case 'message_stop': {
-        const counts = parseUsage(usage);
+        const counts = parseUsage(boundary, usage, event.data);
         if (counts !== undefined) yield { type: 'usage', usage: counts };
         yield {
           type: 'finish',

@@ -3,26 +3,26 @@
  * counts arrive in two pieces, merged before they are read here).
  */
 import type { TokenUsage } from '../../events/index.js';
-import { count, isRecord, optional } from './guards.js';
+import type { ProviderBoundary } from './boundary.js';
+import { isRecord, reported } from './guards.js';
+import { checkedUsage } from './usage.js';
 
 /**
- * The usage block, or undefined when the response has none (or one without both counts: a guess
- * would be reported as if obtained). Anthropic's input_tokens excludes cached tokens; the GenAI
- * semconv's input count includes them, so input = input_tokens + cache reads + cache writes, with
- * the cache parts also given apart. Thinking tokens are billed inside output_tokens and the API
- * reports no separate count for them, so an Anthropic usage never has `reasoning`.
+ * The usage block under the one usage policy (usage.ts): undefined when the response has none (or one
+ * without both counts), a malformed_response when a count it has is no count. Anthropic's
+ * input_tokens excludes cached tokens; the GenAI semconv's input count includes them, so input =
+ * input_tokens + cache reads + cache writes, with the cache parts also given apart. Thinking tokens
+ * are billed inside output_tokens and the API reports no separate count for them, so an Anthropic
+ * usage never has `reasoning`.
  */
-export function parseUsage(usage: unknown): TokenUsage | undefined {
+export function parseUsage(boundary: ProviderBoundary, usage: unknown, raw: unknown): TokenUsage | undefined {
   if (!isRecord(usage)) return undefined;
-  const uncachedInput = count(usage.input_tokens);
-  const output = count(usage.output_tokens);
-  if (uncachedInput === undefined || output === undefined) return undefined;
-  const cacheRead = count(usage.cache_read_input_tokens);
-  const cacheWrite = count(usage.cache_creation_input_tokens);
-  return {
-    input: uncachedInput + (cacheRead ?? 0) + (cacheWrite ?? 0),
-    output,
-    ...optional('cacheRead', cacheRead),
-    ...optional('cacheWrite', cacheWrite),
+  const counts = {
+    input: reported(usage.input_tokens),
+    output: reported(usage.output_tokens),
+    cacheRead: reported(usage.cache_read_input_tokens),
+    cacheWrite: reported(usage.cache_creation_input_tokens),
   };
+  const usable = checkedUsage(boundary, raw, counts);
+  return usable && { ...usable, input: usable.input + (usable.cacheRead ?? 0) + (usable.cacheWrite ?? 0) };
 }

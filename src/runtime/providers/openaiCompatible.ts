@@ -105,7 +105,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls: parseToolCalls(boundary, message.tool_calls, body),
-    ...optional('usage', parseUsage(body.usage)),
+    ...optional('usage', parseUsage(boundary, body.usage, body)),
     stopReason: stopReasonOf(finish),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),

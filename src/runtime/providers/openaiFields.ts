@@ -3,7 +3,9 @@
  * `finish_reason` normalised to the port's stop reasons, and the usage block.
  */
 import type { TokenUsage } from '../../events/index.js';
-import { count, isRecord, optional } from './guards.js';
+import type { ProviderBoundary } from './boundary.js';
+import { isRecord, reported } from './guards.js';
+import { checkedUsage } from './usage.js';
 
 const STOP_REASONS = new Map([
   ['stop', 'end_turn'],
@@ -18,16 +20,19 @@ export function stopReasonOf(finish: unknown): string {
 }
 
 /**
- * The usage block, or undefined when the server sent none (or one without both counts: a guess would
- * be reported as if obtained). OpenAI counts cached prompt tokens inside prompt_tokens and reasoning
- * tokens inside completion_tokens already, as the GenAI semconv wants; both are also given apart.
+ * The usage block under the one usage policy (usage.ts): undefined when the server sent none (or one
+ * without both counts), a malformed_response when a count it sent is no count. OpenAI counts cached
+ * prompt tokens inside prompt_tokens and reasoning tokens inside completion_tokens already, as the
+ * GenAI semconv wants; both are also given apart.
  */
-export function parseUsage(usage: unknown): TokenUsage | undefined {
+export function parseUsage(boundary: ProviderBoundary, usage: unknown, raw: unknown): TokenUsage | undefined {
   if (!isRecord(usage)) return undefined;
-  const input = count(usage.prompt_tokens);
-  const output = count(usage.completion_tokens);
-  if (input === undefined || output === undefined) return undefined;
-  const cacheRead = isRecord(usage.prompt_tokens_details) ? count(usage.prompt_tokens_details.cached_tokens) : undefined;
-  const reasoning = isRecord(usage.completion_tokens_details) ? count(usage.completion_tokens_details.reasoning_tokens) : undefined;
-  return { input, output, ...optional('cacheRead', cacheRead), ...optional('reasoning', reasoning) };
+  const prompt = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const completion = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  return checkedUsage(boundary, raw, {
+    input: reported(usage.prompt_tokens),
+    output: reported(usage.completion_tokens),
+    cacheRead: reported(prompt.cached_tokens),
+    reasoning: reported(completion.reasoning_tokens),
+  });
 }

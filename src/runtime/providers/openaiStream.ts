@@ -31,7 +31,7 @@ export async function* chatCompletionParts(boundary: ProviderBoundary, events: A
     if (chunk.error !== undefined && chunk.error !== null) throw streamError(boundary, event.data, ordinal);
     if (typeof chunk.model === 'string') model = chunk.model;
     if (typeof chunk.id === 'string') id = chunk.id;
-    usage = parseUsage(chunk.usage) ?? usage;
+    usage = parseUsage(boundary, chunk.usage, event.data) ?? usage;
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isRecord(choice)) continue;
     if (choice.finish_reason !== undefined && choice.finish_reason !== null) finishReason = choice.finish_reason;

@@ -1,10 +1,11 @@
 /**
  * What a scripted reply may be, checked before it is played: a string, or an object whose fields
- * have the types ScriptedReply declares (usage finite and non-negative, tool calls named, chunks that
- * agree with the content). A list of
+ * have the types ScriptedReply declares (usage under the one usage policy, usage.ts; tool calls named,
+ * chunks that agree with the content). A list of
  * replies is checked whole when the provider is made; a reply function's answer when it arrives.
  */
 import { isRecord } from './guards.js';
+import { readUsage } from './usage.js';
 
 /** Why `reply` is not a ScriptedReply, or undefined when it is one. */
 export function scriptedReplyProblem(reply: unknown): string | undefined {
@@ -36,11 +37,9 @@ export function scriptedReplyProblem(reply: unknown): string | undefined {
     if (bad !== -1) return `has toolCalls[${bad}] without a name, or with an id that is not a string or args that are not an object`;
   }
   if (usage !== undefined && usage !== null) {
-    if (!isRecord(usage) || !isCount(usage.input) || !isCount(usage.output)) return 'has a usage whose input and output are not finite numbers >= 0';
-    if ((usage.cacheRead !== undefined && !isCount(usage.cacheRead)) || (usage.cacheWrite !== undefined && !isCount(usage.cacheWrite))) {
-      return 'has a usage whose cache counts are not finite numbers >= 0';
-    }
-    if (usage.reasoning !== undefined && !isCount(usage.reasoning)) return 'has a usage whose reasoning count is not a finite number >= 0';
+    if (!isRecord(usage)) return 'has a usage that is not an object';
+    const problem = readUsage(usage).problem;
+    if (problem !== undefined) return `has a usage that is no usage: ${problem}`;
   }
   return undefined;
 }

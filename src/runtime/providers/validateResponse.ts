@@ -1,14 +1,15 @@
 /**
  * The runtime's one check on what any provider answered — scripted, HTTP or custom — before a single
- * field of it is used: a reply that does not have the LLMResponse shape, or whose token usage (when
- * it has one: a reply without usage is one whose usage is unknown) is not finite and non-negative,
- * becomes a ProviderError `malformed_response` instead of a TypeError deep in the agent (or a
- * negative token count and a null cost in the telemetry). Messages name the field
- * and what kind of value it held, never the value: a reply is model output and may carry content
- * or secrets.
+ * field of it is used: a reply that does not have the LLMResponse shape, or whose token usage breaks
+ * the one usage policy (usage.ts: an absent count is no usage, a present one must be finite and
+ * non-negative), becomes a ProviderError `malformed_response` instead of a TypeError deep in the
+ * agent (or a negative token count and a null cost in the telemetry). Messages name the field and
+ * what kind of value it held, never the value: a reply is model output and may carry content or
+ * secrets.
  */
 import { ProviderError } from './errors.js';
-import { isRecord, optional } from './guards.js';
+import { isRecord, kindOf, optional } from './guards.js';
+import { readUsage } from './usage.js';
 import type { LLMResponse, ToolCall } from './types.js';
 import type { TokenUsage } from '../../events/index.js';
 
@@ -46,33 +47,10 @@ function toolCall(call: unknown, index: number, problem: Problem): ToolCall {
   return { id: call.id, name: call.name, args: call.args };
 }
 
-function tokenUsage(usage: unknown, problem: Problem): TokenUsage {
+/** The reply's usage under the one usage policy (usage.ts): absent counts are no usage, bad ones a malformed reply. */
+function tokenUsage(usage: unknown, problem: Problem): TokenUsage | undefined {
   if (!isRecord(usage)) throw problem(`usage is ${kindOf(usage)}, not an object`);
-  const count = (field: keyof TokenUsage, mayBeAbsent: boolean): number | undefined => {
-    const value = usage[field];
-    if (mayBeAbsent && value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw problem(`usage.${field} is ${kindOf(value)}, not a finite number >= 0`);
-    }
-    return value;
-  };
-  const input = count('input', false)!;
-  const output = count('output', false)!;
-  const cacheRead = count('cacheRead', true);
-  const cacheWrite = count('cacheWrite', true);
-  const reasoning = count('reasoning', true);
-  return { input, output, ...optional('cacheRead', cacheRead), ...optional('cacheWrite', cacheWrite), ...optional('reasoning', reasoning) };
-}
-
-/** What kind of value this is, in words, without the value itself. */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'NaN';
-    if (!Number.isFinite(value)) return 'infinite';
-    return value < 0 ? 'a negative number' : 'a number';
-  }
-  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
-  return typeof value === 'object' ? 'an object' : typeof value === 'undefined' ? 'missing' : `a ${typeof value}`;
+  const read = readUsage(usage);
+  if (read.problem !== undefined) throw problem(read.problem);
+  return read.usage;
 }

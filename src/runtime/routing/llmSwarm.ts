@@ -44,7 +44,7 @@ export function llmSwarm(options: LlmSwarmOptions): Swarm {
   });
   checkMember(`llmSwarm "${id}"`, routerId, router.step, [], []);
   return Swarm.fromOptions(
-    { id, agents: agents.map(({ id: agentId, runner, description }) => ({ id: agentId, runner, description })), route: ({ routed }) => routed, maxHandoffs: options.maxHandoffs },
+    { id, agents: agents.map(({ id: agentId, runner, description }) => ({ id: agentId, runner, description })), pick: ({ routed }) => routed, maxHandoffs: options.maxHandoffs },
     { mountId: routerId, runner: router.step, input: (turn) => ({ message: routerQuestion(turn), handoff: true }), read: readRouted },
   );
 }

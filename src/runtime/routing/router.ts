@@ -1,11 +1,11 @@
 /**
  * llmRouter: an LLM picks which agent of a roster handles a message. `step` is a runner that makes
  * ONE model call through LLMCall's chart, mounted inside the step and attributed to the router (its
- * llm_start/llm_end and cost.tick carry member kind 'router' and the router's id), parses the answer
+ * llm_start/llm_end carry member kind 'router' and the router's id), parses the answer
  * and outputs the message it hands on; `decisions()` lists the recent decisions.
  *
  * Mounted on its own (run it, or a step of a Sequence) the step is the routing act: it reports the
- * decision (composition.route_decided, matched 'llm'). Mounted as llmSwarm's router it is asked with
+ * decision (composition.route_decided, matched 'llm', `router` its id). Mounted as llmSwarm's router it is asked with
  * `handoff: true` and returns a RoutedMessage instead: the swarm reads the choice from that output
  * (its state, never a lookup by message text) and reports the one decision itself.
  *
@@ -169,6 +169,7 @@ export class RouterStep extends Runner {
       kind: m.kind,
       chosen: inRoster ? named : '',
       matched: 'llm',
+      router: m.id,
       inRoster: named === undefined ? undefined : inRoster,
       rationale:
         named === undefined

@@ -57,6 +57,11 @@ export class RunHub {
     };
   }
 
+  /** Every member of the run's tree (the top-level runner first) with the route it runs under (EventMeta.route). */
+  routedMembers(): Iterable<Pick<MemberEntry, 'runner' | 'route'>> {
+    return this.members.entries();
+  }
+
   /** Instruments subscribe here; they see every event of the run, before user listeners. */
   subscribe(listener: HubListener): () => void {
     this.subscribers.push(listener);

@@ -1,6 +1,6 @@
 /**
  * Run instruments: the one way anything outside the runtime takes part in a run. The OTel bridge,
- * the metrics and the route recorder are all instruments: at the start of every top-level run (and
+ * the metrics and the skill-path recorder are all instruments: at the start of every top-level run (and
  * every resume) each registered instrument may attach footprintjs recorders to the executor,
  * subscribe to the run's typed events, wrap the executor call, add data to a pause checkpoint, and
  * hear how the run ended. The runtime never imports them; they register themselves.

@@ -132,7 +132,7 @@ export abstract class Runner {
     return undefined;
   }
 
-  /** Instruments this runner brings to every run it takes part in (e.g. an agent's route recorder). */
+  /** Instruments this runner brings to every run it takes part in (e.g. an agent's skill-path recorder). */
   ownInstruments(): readonly RunInstrument[] {
     return [];
   }

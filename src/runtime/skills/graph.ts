@@ -6,28 +6,32 @@
 import { ConfigError } from '../run/index.js';
 import type { Skill } from './skill.js';
 
-/** What a route's `when` predicate sees: the last tool call of the previous iteration. */
+/** What an edge's `when` predicate sees: the last tool call of the previous iteration. */
 export interface LastToolResult {
   toolName: string;
   result: string;
   status: string;
 }
 
-export interface RouteEdge {
+/** An allowed move of the skill cursor between two skills (docs/architecture.md, "route" and its neighbours). */
+export interface SkillEdge {
   from: string;
   to: string;
   label?: string;
   when?: (last: LastToolResult | undefined) => boolean;
 }
 
+/** @deprecated The old name of SkillEdge ("route" now means only the composition path); goes in the next release. */
+export type RouteEdge = SkillEdge;
+
 export interface SkillGraph {
   readonly entry: string;
   readonly entryLabel?: string;
   readonly skills: ReadonlyMap<string, Skill>;
-  readonly edges: readonly RouteEdge[];
+  readonly edges: readonly SkillEdge[];
   /** Skills a read_skill call may move to from `from` (its declared out-edges). */
   reachableFrom(from: string): string[];
-  edgesFrom(from: string): readonly RouteEdge[];
+  edgesFrom(from: string): readonly SkillEdge[];
 }
 
 type SkillRef = Skill | string;
@@ -36,7 +40,7 @@ export class SkillGraphBuilder {
   private readonly skills: Skill[] = [];
   private entrySkill?: string;
   private entryLabel?: string;
-  private readonly edges: RouteEdge[] = [];
+  private readonly edges: SkillEdge[] = [];
 
   /** The skill the cursor starts on. Adds the skill to the graph. */
   entry(skill: Skill, options: { label?: string } = {}): this {
@@ -46,18 +50,23 @@ export class SkillGraphBuilder {
     return this;
   }
 
-  /** Declares a skill without routes (it still has to be reachable). */
+  /** Declares a skill without edges (it still has to be reachable). */
   skill(skill: Skill): this {
     this.add(skill);
     return this;
   }
 
   /** Allows a move from → to. With `when`, the cursor moves on its own when the predicate holds. */
-  route(from: SkillRef, to: SkillRef, options: { label?: string; when?: RouteEdge['when'] } = {}): this {
+  edge(from: SkillRef, to: SkillRef, options: { label?: string; when?: SkillEdge['when'] } = {}): this {
     if (typeof from !== 'string') this.add(from);
     if (typeof to !== 'string') this.add(to);
     this.edges.push({ from: idOf(from), to: idOf(to), label: options.label, when: options.when });
     return this;
+  }
+
+  /** @deprecated The old name of edge() ("route" now means only the composition path); goes in the next release. */
+  route(from: SkillRef, to: SkillRef, options: { label?: string; when?: SkillEdge['when'] } = {}): this {
+    return this.edge(from, to, options);
   }
 
   build(): SkillGraph {
@@ -74,7 +83,7 @@ export class SkillGraphBuilder {
       for (const end of [edge.from, edge.to]) {
         if (!byId.has(end)) {
           throw new ConfigError(
-            `skill graph: route ${edge.from} -> ${edge.to} names "${end}", which is not a skill of the graph`,
+            `skill graph: edge ${edge.from} -> ${edge.to} names "${end}", which is not a skill of the graph`,
           );
         }
       }
@@ -97,7 +106,7 @@ export class SkillGraphBuilder {
       );
     }
     const edges = Object.freeze([...this.edges]);
-    const outEdges = new Map<string, RouteEdge[]>();
+    const outEdges = new Map<string, SkillEdge[]>();
     for (const edge of edges) {
       const list = outEdges.get(edge.from) ?? [];
       list.push(edge);

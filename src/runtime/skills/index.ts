@@ -4,16 +4,17 @@
  * tools); never on agent/, which uses it.
  */
 export { defineSkill, type Skill, type SkillDefinition } from './skill.js';
-export { skillGraph, SkillGraphBuilder, type SkillGraph, type RouteEdge, type LastToolResult } from './graph.js';
+export { skillGraph, SkillGraphBuilder, type SkillGraph, type SkillEdge, type RouteEdge, type LastToolResult } from './graph.js';
 export { resolveBrains, type Brain, type BrainSpec, type EscalationSpec } from './brains.js';
 export { READ_SKILL, READ_SKILL_SCHEMA, SkillCursor, type SkillTurnState } from './cursor.js';
 export {
   guardHop,
   guardRejection,
-  routeGuardOf,
+  loopGuardOf,
   type Finding,
   type OnTrip,
-  type RouteGuard,
+  type LoopGuard,
+  type LoopGuardOptions,
   type RouteGuardOptions,
   type Spend,
   type TurnGuard,

@@ -2,7 +2,7 @@
  * One agent turn's loop guards over its skill-graph moves: its ping-pong streak and its run of
  * rejections. Fed the turn's hops and rejections in order, with what the turn has spent so far, it
  * returns a finding the moment a guard trips. Plain JSON, so it lives in the turn's state and a paused
- * turn resumes with it. The agent acts on a finding itself (agent/stages/routeGuard.ts).
+ * turn resumes with it. The agent acts on a finding itself (agent/stages/guardMoves.ts).
  */
 import { ConfigError, numberSetting } from '../run/index.js';
 import { extendStreak, pingPongDue, type PingPongStreak } from './pingPong.js';
@@ -28,7 +28,7 @@ export interface GuardLimits {
 export type OnTrip = 'label' | 'stop' | 'escalate';
 
 /** The loop-guard settings of an agent with a skill graph (part of its SkillGraphOptions). */
-export interface RouteGuardOptions {
+export interface LoopGuardOptions {
   /** Alternating moves between two skills that count as a ping-pong (default 4). */
   pingPongWindow?: number;
   /** read_skill refusals in a row, without moving, that trip the guard (default 3). */
@@ -37,7 +37,10 @@ export interface RouteGuardOptions {
   onTrip?: OnTrip;
 }
 
-export interface RouteGuard {
+/** @deprecated The old name of LoopGuardOptions ("route" now means only the composition path); goes in the next release. */
+export type RouteGuardOptions = LoopGuardOptions;
+
+export interface LoopGuard {
   limits: GuardLimits;
   onTrip: OnTrip;
 }
@@ -55,7 +58,7 @@ const ON_TRIP: readonly OnTrip[] = ['label', 'stop', 'escalate'];
 const OWNER = 'skillGraph options';
 
 /** The guard an agent's options describe; a ConfigError names the option that cannot work. */
-export function routeGuardOf(options: RouteGuardOptions): RouteGuard {
+export function loopGuardOf(options: LoopGuardOptions): LoopGuard {
   const pingPongWindow = numberSetting(OWNER, 'pingPongWindow', options.pingPongWindow, { min: 2, max: 1_000 }, 4);
   const maxRejectedRetries = numberSetting(OWNER, 'maxRejectedRetries', options.maxRejectedRetries, { min: 1, max: 1_000 }, 3);
   const onTrip = options.onTrip ?? 'label';

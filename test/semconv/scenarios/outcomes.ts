@@ -34,7 +34,7 @@ export async function agentOutOfIterations(): Promise<Ending> {
 export async function swarmOutOfHandoffs(): Promise<Ending> {
   const provider = scripted({ name: 'openai', replies: () => ({ content: 'Looked at it.', usage: SCRIPTED_USAGE }) });
   const agent = Agent.create({ provider, id: 'desk_agent', name: 'Desk agent', model: 'gpt-4o-mini', pricing: PRICING }).build();
-  const relay = swarm({ id: 'relay', agents: [{ id: 'desk_agent', runner: agent }], route: () => 'desk_agent', maxHandoffs: 1 });
+  const relay = swarm({ id: 'relay', agents: [{ id: 'desk_agent', runner: agent }], pick: () => 'desk_agent', maxHandoffs: 1 });
   await relay.run('Was INV-1001 paid?', { sessionId: 'handoffs' });
   return 'stopped_early';
 }

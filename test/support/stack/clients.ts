@@ -20,6 +20,7 @@ export function parseDemoSummary(stdout: string): DemoSummaryNumbers {
   };
   const runs = need(/^runs: (\d+)\s+outcomes: (.*)$/m);
   const calls = need(/^LLM calls: (\d+)\s+total cost: \$([\d.]+)$/m);
+  const tokens = need(/^tokens: input (\d+), output (\d+)$/m);
   const trips = need(/^trips: (.*?)\s{2,}escalations: (\d+)\s+skill rejections: (\d+)\s+tool failures: (\d+)$/m);
   /** The `    key   $0.000123` rows under a `  cost by <what>:` heading. */
   const table = (heading: string) => {
@@ -38,10 +39,11 @@ export function parseDemoSummary(stdout: string): DemoSummaryNumbers {
     runs: Number(runs[1]),
     outcomes: pairs(runs[2]!),
     llmCalls: Number(calls[1]),
+    tokens: { input: Number(tokens[1]), output: Number(tokens[2]) },
     costUsd: Number(calls[2]),
-    // The demo prints the empty route (a composition's own calls, e.g. the swarm's router) as "(none)":
-    // in metrics it is footprint.route="".
-    costByRoute: Object.fromEntries(Object.entries(table('route')).map(([route, usd]) => [route === '(none)' ? '' : route, usd])),
+    // The demo prints the empty route (a composition's own calls, e.g. the swarm's router) as "",
+    // the footprint.route label it has in metrics, which is the empty value.
+    costByRoute: Object.fromEntries(Object.entries(table('route')).map(([route, usd]) => [route === '""' ? '' : route, usd])),
     costByModel: table('model'),
     trips: pairs(trips[1]!),
     escalations: Number(trips[2]),

@@ -1,18 +1,18 @@
 /**
  * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
- * > default), cancels it with the run's AbortSignal, and reports the call (llm_start/llm_end) and its
- * cost (cost.tick, attributed to agent and skill). A loop guard's stop or escalation is honoured here, before
- * any more money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts)
- * and assembled into the same response; run() keeps the one-piece complete() call.
+ * > default), cancels it with the run's AbortSignal, and reports the call: llm_start, then llm_end,
+ * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
+ * up (events/modelCalls.ts). A loop guard's stop or escalation is honoured here, before any more
+ * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
+ * assembled into the same response; run() keeps the one-piece complete() call.
  */
-import { emit, ownTextOf, type TokenUsage } from '../../../events/index.js';
+import { addModelCall, emit, ownTextOf, type ModelCallRecord } from '../../../events/index.js';
 import { costOf } from '../../cost/index.js';
 import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
 import {
   cancelled,
   isProviderError,
   validateResponse,
-  type LLMMessage,
   type LLMProvider,
   type LLMRequest,
   type LLMResponse,
@@ -24,9 +24,13 @@ import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
+import { deprecatedCostTick } from './deprecatedEvents.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
+
+/** A call without a response (it failed) has no usage, hence no known cost. */
+const UNKNOWN_COST = { usd: 0, priced: false } as const;
 
 export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
@@ -45,13 +49,11 @@ export function callLLMStage(config: AgentConfig) {
     const skill = scope.skill?.current;
     const server = brain.provider.server;
     const sink = hub?.stream;
+    const served = { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId };
     // What llm_start and llm_end both say about the call.
-    const call = { callId, agentId, iteration, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}) };
+    const call = { callId, agentId, iteration, operation: 'chat' as const, provider: brain.provider.name, model: brain.model, ...(server ? { server } : {}), brain: served, skill };
     emit(scope, 'footprint.stream.llm_start', {
       ...call,
-      operation: 'chat',
-      brain: { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId },
-      skill,
       temperature: request.temperature,
       maxTokens: request.maxTokens,
       messageCount: request.messages.length,
@@ -74,8 +76,10 @@ export function callLLMStage(config: AgentConfig) {
       response = validateResponse(brain.provider.name, reply);
     } catch (error) {
       // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
-      emit(scope, 'footprint.stream.llm_end', {
+      const failed: ModelCallRecord = {
         ...call,
+        turnId: scope.turnId,
+        cost: UNKNOWN_COST,
         durationMs: performance.now() - started,
         ...(streaming ? { streamed: streaming.totals } : {}),
         toolCalls: [],
@@ -88,55 +92,34 @@ export function callLLMStage(config: AgentConfig) {
           status: isProviderError(error) ? error.status : undefined,
           retryable: isProviderError(error) ? error.retryable : undefined,
         },
-      });
+      };
+      emit(scope, 'footprint.stream.llm_end', failed);
+      scope.totals = addModelCall(scope.$getValue('totals') as AgentState['totals'], failed);
       throw error;
     }
-    emit(scope, 'footprint.stream.llm_end', {
+    const record: ModelCallRecord = {
       ...call,
+      turnId: scope.turnId,
       responseModel: response.model,
       responseId: response.id,
       ...(response.usage ? { usage: response.usage } : {}),
+      cost: costOf(config.pricing, brain.model, response.usage),
       stopReason: response.stopReason,
       durationMs: performance.now() - started,
       ...(streaming ? { streamed: streaming.totals } : {}),
       toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
       content: response.content,
-    });
-    const usage = response.usage;
-    const cost = costOf(config.pricing, brain.model, usage);
-    const before = scope.$getValue('totals') as AgentState['totals'];
-    const totals = { tokens: usage ? addUsage(before.tokens, usage) : before.tokens, costUsd: before.costUsd + cost.usd, llmCalls: before.llmCalls + 1 };
+    };
+    emit(scope, 'footprint.stream.llm_end', record);
+    const totals = addModelCall(scope.$getValue('totals') as AgentState['totals'], record);
     scope.totals = totals;
-    emit(scope, 'footprint.cost.tick', {
-      callId,
-      agentId,
-      turnId: scope.turnId,
-      provider: brain.provider.name,
-      model: brain.model,
-      skill: skill ?? '',
-      brain: brain.via,
-      ...(usage ? { tokens: usage } : {}),
-      usd: cost.usd,
-      cumulativeUsd: totals.costUsd,
-      priced: cost.priced,
-    });
+    emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
     scope.response = { content: response.content, toolCalls: response.toolCalls };
     appendToConversation(scope, {
       role: 'assistant',
       content: response.content,
       toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
     });
-  };
-}
-
-/** The turn's running totals with one call's reported usage added. */
-function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
-  return {
-    input: total.input + usage.input,
-    output: total.output + usage.output,
-    cacheRead: (total.cacheRead ?? 0) + (usage.cacheRead ?? 0),
-    cacheWrite: (total.cacheWrite ?? 0) + (usage.cacheWrite ?? 0),
-    ...(total.reasoning === undefined && usage.reasoning === undefined ? {} : { reasoning: (total.reasoning ?? 0) + (usage.reasoning ?? 0) }),
   };
 }
 

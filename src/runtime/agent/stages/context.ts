@@ -10,13 +10,13 @@
  * footprintjs (and a traced run, a span) even when it writes nothing, so the work that exists runs
  * here instead of three empty stages per iteration.
  */
-import { emit } from '../../../events/index.js';
+import { emit, noModelCalls } from '../../../events/index.js';
 import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
 import { offeredTools } from '../toolTable.js';
-import { guardMove } from './routeGuard.js';
+import { guardMove } from './guardMoves.js';
 import type { AgentScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
@@ -30,7 +30,7 @@ export function contextStage(config: AgentConfig) {
       scope.iteration = 1;
       scope.historyKey = `history:${scope.turnId}`;
       appendToConversation(scope, { role: 'user', content: message });
-      scope.totals = { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, llmCalls: 0 };
+      scope.totals = noModelCalls();
       scope.doneTools = {};
       scope.output = '';
       if (config.cursor) scope.skill = config.cursor.initial();

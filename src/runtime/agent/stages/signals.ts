@@ -1,5 +1,5 @@
 /**
- * A loop-guard trip reaches the turn here (routeGuard.ts left it in the turn's state): with onTrip
+ * A loop-guard trip reaches the turn here (guardMoves.ts left it in the turn's state): with onTrip
  * 'stop' the turn ends stopped early; with 'escalate' the rest of the turn runs on the escalation
  * brain (when one is set).
  */

@@ -9,7 +9,7 @@ import { FIXED_ERROR_TYPES, safeStringify } from '../../../run/index.js';
 import type { SkillCursor, SkillTurnState } from '../../../skills/index.js';
 import type { ToolOutcome } from '../../toolRunner.js';
 import type { AgentConfig } from '../../config.js';
-import { guardMove } from '../routeGuard.js';
+import { guardMove } from '../guardMoves.js';
 import type { AgentScope } from '../scope.js';
 
 export interface ReadSkillCall {

@@ -12,20 +12,20 @@ import type { AgentScope } from './scope.js';
 export type GuardedMove = { hop: { from?: string; to: string } } | { rejectedAt: string };
 
 export function guardMove(scope: AgentScope, config: AgentConfig, move: GuardedMove): void {
-  const routeGuard = config.routeGuard;
-  if (!routeGuard) return;
+  const loopGuard = config.loopGuard;
+  if (!loopGuard) return;
   // a copy: the guard functions replace the streak and the rejection run, never change them in place
   const guard: TurnGuard = { ...scope.loopGuard };
   const { tokens, costUsd } = scope.totals;
   const spent: Spend = { tokens: tokens.input + tokens.output, costUsd };
   const finding =
-    'hop' in move ? guardHop(guard, move.hop, spent, routeGuard.limits) : guardRejection(guard, move.rejectedAt, spent, routeGuard.limits);
+    'hop' in move ? guardHop(guard, move.hop, spent, loopGuard.limits) : guardRejection(guard, move.rejectedAt, spent, loopGuard.limits);
   scope.loopGuard = guard;
   if (finding) trip(scope, config, finding);
 }
 
 function trip(scope: AgentScope, config: AgentConfig, finding: Finding): void {
-  const action = config.routeGuard!.onTrip;
+  const action = config.loopGuard!.onTrip;
   const { since, ...what } = finding;
   if (action !== 'label' && scope.pendingTrip === undefined) scope.pendingTrip = action;
   emit(scope, 'footprint.route.trip', {

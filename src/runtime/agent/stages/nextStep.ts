@@ -1,15 +1,17 @@
 /**
- * Route: the decider after each model call. Tool calls loop back through ToolCalls; an answer, a
- * loop-guard stop or the iteration cap go to Final. The choice and its rationale are emitted.
+ * The agent's next step: the decider after each model call (its stage keeps the name Route, the
+ * span name backends know). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
+ * the iteration cap go to Final. The choice and its rationale are emitted (agent.route_decided).
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
+import { deprecatedLimitHit } from './deprecatedEvents.js';
 import type { AgentScope } from './scope.js';
 
 export const TOOL_CALLS = 'tool-calls';
 export const FINAL = 'final';
 
-export function routeStage(config: AgentConfig) {
+export function nextStepStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
     const iteration = scope.iteration;
@@ -23,12 +25,9 @@ export function routeStage(config: AgentConfig) {
       chosen = 'stopped';
       rationale = `the model asked for tools at iteration ${iteration}, the cap (maxIterations ${config.maxIterations})`;
       scope.stopped = { reason: 'max_iterations', iteration };
-      emit(scope, 'footprint.cost.limit_hit', {
-        agentId,
-        kind: 'max_iterations',
-        limit: config.maxIterations,
-        actual: iteration,
-      });
+      const cap = { agentId, maxIterations: config.maxIterations, iteration };
+      emit(scope, 'footprint.agent.iteration_cap', cap);
+      emit(scope, 'footprint.cost.limit_hit', deprecatedLimitHit(cap));
     } else if (wantsTools) {
       chosen = 'tool-calls';
       rationale = `the model asked for ${scope.response!.toolCalls.length} tool call(s)`;

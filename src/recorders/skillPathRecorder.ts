@@ -1,10 +1,11 @@
 /**
- * routeRecorder(): records the skill-graph route an agent turn took (hops, path, rejections, and the
- * loop-guard trips the agent reported) so an app can read it back after a run. The guard itself is
+ * skillPathRecorder(): records the skill path an agent turn took (hops, path, rejections, and the
+ * loop-guard trips the agent reported) so an app can read it back after a run (routeRecorder is its
+ * old name, deprecated: "route" now means only the composition path, docs/architecture.md). The guard itself is
  * the agent's (skillGraph options pingPongWindow, maxRejectedRetries, onTrip); this recorder only
  * listens.
  *
- * It is a run instrument: pass one to an agent as skillGraph options.routeRecorder, or register one
+ * It is a run instrument: pass one to an agent as skillGraph options.skillPathRecorder, or register one
  * for every run. State is per run id, so concurrent runs never mix; getters read the run given by id,
  * or else the latest run that recorded a hop. A paused run carries its record in the checkpoint, so a
  * resumed run (in any process) goes on recording where it stopped.
@@ -12,26 +13,27 @@
 import type { EventType, TypedEvent } from '../events/index.js';
 import type { RunInstrument, RunSession, RunStart } from '../runtime/index.js';
 import { RunBook } from './runBook.js';
-import type { RouteHop, RouteRecorderOptions, RouteRejection, RouteRun, RouteTrip } from './types.js';
+import type { RecordedHop, RecordedRejection, RecordedTrip, SkillPathRecorderOptions, SkillPathRun } from './types.js';
 
-export interface RouteRecorder extends RunInstrument {
+export interface SkillPathRecorder extends RunInstrument {
   /** Every cursor hop (entry, edge, model pick, stay), in order. */
-  getHops(runId?: string): RouteHop[];
+  getHops(runId?: string): RecordedHop[];
   /** The skills the cursor entered, in order (stays left out). */
   getPath(runId?: string): string[];
-  getTrips(runId?: string): RouteTrip[];
-  getRejections(runId?: string): RouteRejection[];
+  getTrips(runId?: string): RecordedTrip[];
+  getRejections(runId?: string): RecordedRejection[];
 }
 
-export function routeRecorder(options: RouteRecorderOptions = {}): RouteRecorder {
+export function skillPathRecorder(options: SkillPathRecorderOptions = {}): SkillPathRecorder {
   const agentId = options.agentId;
+  // The id keys what a paused run carries: it keeps its old spelling, so checkpoints made before the rename resume.
   const id = agentId === undefined ? 'footprint-otel.route' : `footprint-otel.route:${agentId}`;
   const book = new RunBook();
 
   const start = ({ runId, hub, resumed }: RunStart): RunSession => {
     let run = restore(resumed?.carry[id], runId);
     if (run) book.put(run);
-    const open = (): RouteRun => {
+    const open = (): SkillPathRun => {
       if (!run) {
         run = { runId, hops: [], rejections: [], trips: [] };
         book.put(run);
@@ -66,11 +68,16 @@ export function routeRecorder(options: RouteRecorderOptions = {}): RouteRecorder
   };
 }
 
+/** @deprecated The old name of skillPathRecorder; goes in the next release. */
+export const routeRecorder = skillPathRecorder;
+/** @deprecated The old name of SkillPathRecorder; goes in the next release. */
+export type RouteRecorder = SkillPathRecorder;
+
 /** The carried record of a resumed run, when it is ours and well-formed. */
-function restore(carried: unknown, runId: string): RouteRun | undefined {
-  const run = carried as Partial<RouteRun> | undefined;
+function restore(carried: unknown, runId: string): SkillPathRun | undefined {
+  const run = carried as Partial<SkillPathRun> | undefined;
   const wellFormed = run?.runId === runId && Array.isArray(run.hops) && Array.isArray(run.rejections) && Array.isArray(run.trips);
-  return wellFormed ? (run as RouteRun) : undefined;
+  return wellFormed ? (run as SkillPathRun) : undefined;
 }
 
 function is<K extends EventType>(event: TypedEvent, type: K): event is TypedEvent<K> {
