@@ -1,7 +1,8 @@
 /**
  * Settings that cannot work are refused where they are given, each with a ConfigError naming the
  * field and what it takes: the HTTP providers' deadline, retries and backoff, an Agent's or LLMCall's
- * sampling and tool bounds, a tool's deadline, the compositions' counts, a run's signal; the CLI's
+ * sampling, model-call deadline and tool bounds, a tool's deadline, the compositions' counts, a
+ * run's signal and sessionId; the CLI's
  * numeric flags say the same through its usage error. One rule (run/settings.ts) checks them all, so
  * every number below fails the same way whichever setting it is given to.
  */
@@ -11,6 +12,7 @@ import {
   anthropic,
   ConfigError,
   LLMCall,
+  llmRouter,
   llmSwarm,
   Loop,
   openaiCompatible,
@@ -20,6 +22,7 @@ import {
 } from '../../src/index.js';
 import { parseCommand, UsageError } from '../../src/cli/args.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
+import { drain } from '../support/streams.js';
 
 const provider = () => scripted({ replies: ['ok'] });
 const tool = (extra: Record<string, unknown> = {}) => ({ name: 'noop', description: 'Does nothing', inputSchema: { type: 'object' }, execute: () => 'ok', ...extra });
@@ -109,6 +112,9 @@ describe('an Agent', () => {
     ['toolConcurrency', 2.5, 'a whole number from 1 to 1000 (got 2.5)'],
     ['toolTimeoutMs', 0, 'a whole number from 1 to 2147483647 (got 0)'],
     ['toolTimeoutMs', NaN, 'a whole number from 1 to 2147483647 (got NaN)'],
+    ['modelCallTimeoutMs', 0, 'a whole number from 1 to 2147483647 (got 0)'],
+    ['modelCallTimeoutMs', 2_147_483_648, 'a whole number from 1 to 2147483647 (got 2147483648)'],
+    ['modelCallTimeoutMs', '50', 'a whole number from 1 to 2147483647 (got "50")'],
   ])('%s = %s is refused at build', (field, value, takes) => {
     expect(configErrorOf(build({ [field]: value }))).toEqual({ field, message: `agent "a1": ${field} must be ${takes}` });
   });
@@ -121,7 +127,7 @@ describe('an Agent', () => {
   });
 
   it('takes every setting at the edges of its range', () => {
-    const options = { temperature: 2, maxTokens: 1, maxIterations: 1_000, maxToolCallsPerReply: 1, toolConcurrency: 1_000, toolTimeoutMs: 1 };
+    const options = { temperature: 2, maxTokens: 1, maxIterations: 1_000, maxToolCallsPerReply: 1, toolConcurrency: 1_000, toolTimeoutMs: 1, modelCallTimeoutMs: 2_147_483_647 };
     expect(build(options)()).toBeInstanceOf(Agent);
   });
 });
@@ -130,6 +136,7 @@ describe('an LLMCall', () => {
   it.each([
     ['temperature', NaN, 'a number from 0 to 2 (got NaN)'],
     ['maxTokens', -5, 'a whole number from 1 to 100000000 (got -5)'],
+    ['modelCallTimeoutMs', -1, 'a whole number from 1 to 2147483647 (got -1)'],
   ])('%s = %s is refused at build', (field, value, takes) => {
     expect(configErrorOf(() => LLMCall.create({ provider: provider(), model: 'm', id: 'c1', [field]: value }).build())).toEqual({
       field,
@@ -145,6 +152,13 @@ describe('a composition', () => {
     expect(configErrorOf(() => swarm({ id: 's', agents: [{ id: 'a', runner: agent() }], pick: () => 'a', maxHandoffs: value as number }))).toEqual({
       field: 'maxHandoffs',
       message: `swarm "s": maxHandoffs must be a whole number from 1 to 100 (got ${shown})`,
+    });
+  });
+
+  it("llmRouter's modelCallTimeoutMs is checked as its model call's", () => {
+    expect(configErrorOf(() => llmRouter({ id: 'desk', provider: provider(), model: 'm', agents: [{ id: 'a', description: 'A' }], modelCallTimeoutMs: NaN }))).toEqual({
+      field: 'modelCallTimeoutMs',
+      message: 'llm_call "desk": modelCallTimeoutMs must be a whole number from 1 to 2147483647 (got NaN)',
     });
   });
 
@@ -182,6 +196,31 @@ describe('a run', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect([(error as ConfigError).field, (error as ConfigError).message]).toEqual(['signal', `agent "r1": run(): signal must be an AbortSignal (got ${shown})`]);
+  });
+
+  it.each([
+    [42, '42'],
+    ['', '""'],
+    ['x'.repeat(257), '257 characters'],
+    ['line\nbreak', '"line\\nbreak"'],
+    ['bell\u0007', '"bell\\u0007"'],
+    ['c1\u0085', '"c1\\u0085"'],
+  ])('run() with the sessionId %j rejects with a ConfigError at the call, and no model call is made', async (sessionId, shown) => {
+    let calls = 0;
+    const counted = Agent.create({ provider: scripted({ replies: () => (calls++, 'ok') }), model: 'm', id: 'r1' }).build();
+    const error = await counted.run('x', { sessionId: sessionId as string }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect([(error as ConfigError).field, (error as ConfigError).message]).toEqual([
+      'sessionId',
+      `agent "r1": run(): sessionId must be a non-empty string of at most 256 characters without control characters (got ${shown})`,
+    ]);
+    expect(calls).toBe(0);
+  });
+
+  it('stream() fails its stream with the same ConfigError for a bad sessionId; a sessionId of 256 characters is taken', async () => {
+    const error = await drain(runner().stream('x', { sessionId: '' })).catch((e: unknown) => e);
+    expect([(error as ConfigError).name, (error as ConfigError).field]).toEqual(['ConfigError', 'sessionId']);
+    expect(await runner().run('x', { sessionId: `sess-${'é'.repeat(251)}` })).toBe('ok');
   });
 
   it('run() with options that are not an object rejects with a ConfigError', async () => {

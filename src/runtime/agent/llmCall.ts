@@ -21,6 +21,8 @@ export interface LLMCallOptions {
   temperature?: number;
   /** Most tokens the call may produce (1 to 100 000 000). */
   maxTokens?: number;
+  /** Deadline of the wait on the provider in ms (1 to 2 147 483 647, default 600 000): AgentOptions.modelCallTimeoutMs. */
+  modelCallTimeoutMs?: number;
   pricing?: PricingTable;
 }
 

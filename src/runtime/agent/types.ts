@@ -14,6 +14,15 @@ export interface AgentOptions {
   /** Most tokens one model call may produce (1 to 100 000 000). */
   maxTokens?: number;
   /**
+   * Deadline of the runtime's wait on the provider in one model call, in ms (1 to 2 147 483 647,
+   * default 600 000). For `complete()` it covers the whole call; for a streamed call it covers each
+   * wait for the next part (a stream that stalls mid-way fails; one that keeps arriving may run
+   * longer). Past it the provider's signal aborts and the call fails with ProviderError `timeout`
+   * (retryable), as an HTTP provider's own deadline does. The default is above what the HTTP
+   * providers' default transport settings may take with their retries; raise it with theirs.
+   */
+  modelCallTimeoutMs?: number;
+  /**
    * Most tool calls run for one model reply (1 to 1000, default 32). The calls past it are not run:
    * each gets the error result `too_many_calls`, which the model sees, so it can ask again.
    */

@@ -11,7 +11,7 @@ import type { ProviderErrorKind } from './errors.js';
 /** What a failed model call reports, by ProviderError kind (an HTTP answer reports its status instead). */
 const PROVIDER_KINDS: Record<ProviderErrorKind, string> = {
   http: 'an HTTP error answer without a status (one with a status reports the status)',
-  timeout: 'the model call ran past its deadline',
+  timeout: "the model call ran past its deadline (an HTTP provider's timeoutMs, or the agent's modelCallTimeoutMs)",
   network: 'the connection to the model server failed',
   malformed_response: 'the reply was not a usable response',
   response_too_large: "the reply's body was larger than the provider's maxResponseBytes",

@@ -39,6 +39,8 @@ export interface LlmRouterOptions {
   id?: string;
   /** Default 0: routing should be repeatable. */
   temperature?: number;
+  /** Deadline of the router's model call in ms (AgentOptions.modelCallTimeoutMs; default 600 000). */
+  modelCallTimeoutMs?: number;
   pricing?: PricingTable;
 }
 
@@ -81,6 +83,7 @@ export function llmRouter(options: LlmRouterOptions): LlmRouter {
     id,
     name: `${id} model`,
     temperature: options.temperature ?? 0,
+    modelCallTimeoutMs: options.modelCallTimeoutMs,
     pricing: options.pricing,
   })
     .system(systemPrompt)

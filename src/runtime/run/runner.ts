@@ -26,7 +26,7 @@ import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Ch
 import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 import { runEnv } from './context.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
-import { optionalSignal } from './settings.js';
+import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { RunHub } from './hub.js';
 import { newId } from './ids.js';
@@ -40,6 +40,10 @@ export type RunInput = string | { message: string };
 
 export interface RunOptions {
   signal?: AbortSignal;
+  /**
+   * The conversation this run belongs to (gen_ai.conversation.id on its spans): a non-empty string
+   * of at most 256 characters without control characters, else a ConfigError at the call.
+   */
   sessionId?: string;
 }
 
@@ -301,9 +305,10 @@ async function claimOnce(checkpoint: Checkpoint, store: CheckpointStore): Promis
   }
 }
 
-/** The run options' signal, checked at the call (ConfigError for options or a signal that cannot work). */
+/** The run options checked at the call (ConfigError for options, a signal or a sessionId that cannot work); returns the signal. */
 function runSignal(owner: string, options: unknown): AbortSignal | undefined {
   if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object ({ signal?, sessionId? })`, { field: 'options' });
+  optionalId(owner, 'sessionId', (options as RunOptions).sessionId);
   return optionalSignal(owner, 'signal', (options as RunOptions).signal);
 }
 

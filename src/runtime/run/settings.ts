@@ -1,9 +1,9 @@
 /**
- * The one check every numeric or signal setting goes through (providers, Agent, LLMCall,
+ * The one check every numeric, signal or id setting goes through (providers, Agent, LLMCall,
  * compositions, run options, the CLI's numeric flags). A setting that cannot work (a deadline of -1
- * or NaN ms, 1e9 retries, a `signal` that is not an AbortSignal) is refused where it is given, with
- * a ConfigError naming the field and what it takes, instead of failing every call later with a
- * message such as "within NaN ms".
+ * or NaN ms, 1e9 retries, a `signal` that is not an AbortSignal, a `sessionId` that is not a short
+ * line of text) is refused where it is given, with a ConfigError naming the field and what it takes,
+ * instead of failing every call later with a message such as "within NaN ms".
  */
 import { ConfigError } from './errors.js';
 
@@ -73,6 +73,28 @@ export function optionalSignal(owner: string, field: string, value: unknown): Ab
   throw new ConfigError(`${owner}: ${field} must be an AbortSignal (got ${shown(value)})`, { field });
 }
 
+/**
+ * The longest id a run takes (a sessionId), 256 characters: far above the opaque keys apps use for a
+ * conversation (a UUID is 36, a ULID 26, provider conversation ids about 50), and short enough that
+ * a message put there by mistake is refused rather than copied onto every span and event of the run
+ * (it becomes gen_ai.conversation.id).
+ */
+export const MAX_ID_CHARS = 256;
+
+/** Control characters (C0, DEL, C1): they would corrupt the terminals, logs and backends an id is shown in. */
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * `value` when it is a non-empty string of at most MAX_ID_CHARS characters without control
+ * characters, else a ConfigError naming `field`. `undefined` passes through.
+ */
+export function optionalId(owner: string, field: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && value !== '' && value.length <= MAX_ID_CHARS && !CONTROL.test(value)) return value;
+  const got = typeof value === 'string' && value.length > MAX_ID_CHARS ? `${value.length} characters` : shown(value);
+  throw new ConfigError(`${owner}: ${field} must be a non-empty string of at most ${MAX_ID_CHARS} characters without control characters (got ${got})`, { field });
+}
+
 function looksLikeSignal(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const signal = value as Partial<Record<'aborted' | 'addEventListener' | 'removeEventListener' | 'throwIfAborted', unknown>>;
@@ -87,7 +109,11 @@ function looksLikeSignal(value: unknown): boolean {
 /** A short, safe rendering of a rejected value for the message (never the whole of a huge string). */
 function shown(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') {
+    // JSON escapes C0 controls; DEL and C1 are escaped too, so the message never carries one.
+    const quoted = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    return quoted.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
   return `a ${typeof value}`;

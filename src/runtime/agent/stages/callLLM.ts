@@ -1,6 +1,7 @@
 /**
  * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
- * > default), cancels it with the run's AbortSignal, and reports the call: llm_start, then llm_end,
+ * > default), bounds its wait (the run's AbortSignal, and the agent's modelCallTimeoutMs:
+ * modelCallStop.ts), and reports the call: llm_start, then llm_end,
  * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
  * up (events/modelCalls.ts). A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
@@ -10,12 +11,9 @@ import { addModelCall, emit, ownTextOf, type ModelCallRecord } from '../../../ev
 import { costOf } from '../../cost/index.js';
 import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
 import {
-  cancelled,
   isProviderError,
   validateResponse,
-  type LLMProvider,
   type LLMRequest,
-  type LLMResponse,
   type ToolSpec,
 } from '../../providers/index.js';
 import { READ_SKILL, READ_SKILL_SCHEMA, type Brain, type SkillTurnState } from '../../skills/index.js';
@@ -25,6 +23,7 @@ import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { deprecatedCostTick } from './deprecatedEvents.js';
+import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
@@ -65,14 +64,14 @@ export function callLLMStage(config: AgentConfig) {
       stream: sink !== undefined,
     });
     const started = performance.now();
-    const signal = scope.$getEnv().signal;
+    const stop = new ModelCallStop(brain.provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
     // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
     const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
     let response;
     try {
       const reply = streaming
-        ? await streamReply(scope, { provider: brain.provider, request, signal, callId, agentId, started, ...streaming })
-        : await complete(brain.provider, request, signal);
+        ? await streamReply(scope, { provider: brain.provider, request, stop, callId, agentId, started, ...streaming })
+        : await stop.wait(() => brain.provider.complete(request, { signal: stop.signal }), 'no answer');
       response = validateResponse(brain.provider.name, reply);
     } catch (error) {
       // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
@@ -96,6 +95,8 @@ export function callLLMStage(config: AgentConfig) {
       emit(scope, 'footprint.stream.llm_end', failed);
       scope.totals = addModelCall(scope.$getValue('totals') as AgentState['totals'], failed);
       throw error;
+    } finally {
+      stop.dispose();
     }
     const record: ModelCallRecord = {
       ...call,
@@ -157,24 +158,4 @@ export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined,
   }
   const compiled = offered.get(name);
   return compiled && { name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema };
-}
-
-/**
- * The provider call, cut off when the run's signal fires even if the provider ignores the signal
- * (a custom provider that never settles must not hold a cancelled run forever).
- */
-function complete(provider: LLMProvider, request: Parameters<LLMProvider['complete']>[0], signal?: AbortSignal): Promise<LLMResponse> {
-  if (!signal) return provider.complete(request);
-  return new Promise<LLMResponse>((resolve, reject) => {
-    const onAbort = () => reject(cancelled(provider.name, signal.reason));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const stop = () => signal.removeEventListener('abort', onAbort);
-    try {
-      provider.complete(request, { signal }).then(resolve, reject).finally(stop);
-    } catch (error) {
-      stop();
-      reject(error);
-    }
-  });
 }

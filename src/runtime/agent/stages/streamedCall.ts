@@ -7,13 +7,14 @@
  * Pulled, never pushed: before each pull the stage waits until the run's consumer has room
  * (runStream.ts), so a slow reader slows the provider stream down instead of filling a buffer. Each
  * pull, and each wait for room, is cut off when the run's signal fires, even if the provider ignores
- * the signal; a call that ends early returns the provider's iterator so it can release its request.
+ * the signal (modelCallStop.ts); each pull alone also has the agent's modelCallTimeoutMs, so a stream
+ * that stalls fails as a timeout however long it ran before. A call that ends early returns the
+ * provider's iterator so it can release its request.
  * Nothing is retried here: once a chunk was handed out, a failure fails the call.
  */
 import { emit, type EventPayloads } from '../../../events/index.js';
 import type { StreamSink } from '../../run/index.js';
 import {
-  cancelled,
   StreamAssembler,
   streamFrom,
   type LLMProvider,
@@ -21,6 +22,7 @@ import {
   type LLMResponse,
   type LLMStreamPart,
 } from '../../providers/index.js';
+import type { ModelCallStop } from './modelCallStop.js';
 import type { AgentScope } from './scope.js';
 
 /** What llm_end reports of a streamed call; filled in as chunks arrive, so a failed call reports what came. */
@@ -29,7 +31,8 @@ export type StreamTotals = NonNullable<EventPayloads['footprint.stream.llm_end']
 export interface StreamedCall {
   provider: LLMProvider;
   request: LLMRequest;
-  signal?: AbortSignal;
+  /** The call's signal and the bound on each of its waits. */
+  stop: ModelCallStop;
   sink: StreamSink;
   callId: string;
   agentId: string;
@@ -39,18 +42,17 @@ export interface StreamedCall {
 }
 
 export async function streamReply(scope: AgentScope, call: StreamedCall): Promise<LLMResponse> {
-  const { provider, signal, sink } = call;
+  const { provider, stop, sink } = call;
   const assembler = new StreamAssembler(provider.name);
-  const iterator = streamFrom(provider, call.request, signal ? { signal } : {})[Symbol.asyncIterator]();
-  const cutoff = signal && new Cutoff(provider.name, signal);
+  const iterator = streamFrom(provider, call.request, { signal: stop.signal })[Symbol.asyncIterator]();
   let finished = false;
   let lastChunkMs = 0;
+  let parts = 0;
   try {
     for (;;) {
       const room = sink.room();
-      if (room) await (cutoff ? cutoff.wait(room) : room);
-      if (signal?.aborted) throw cancelled(provider.name, signal.reason);
-      const step = await (cutoff ? cutoff.wait(iterator.next()) : iterator.next());
+      if (room) await stop.wait(() => room);
+      const step = await stop.wait(() => iterator.next(), parts++ === 0 ? 'no stream part' : 'the stream stalled: no next part');
       if (step.done) {
         finished = true;
         return assembler.response();
@@ -60,7 +62,6 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
       if (isChunk(part)) lastChunkMs = report(scope, call, part, lastChunkMs);
     }
   } finally {
-    cutoff?.dispose();
     // The provider may still hold the request (an abort, a malformed part): let it go. Not awaited:
     // a provider that ignores return() must not hold the run.
     if (!finished) iterator.return(undefined).catch(() => undefined);
@@ -82,35 +83,4 @@ type ChunkPart = Extract<LLMStreamPart, { type: 'text' | 'tool_call' }>;
 /** Text and tool-call parts are chunks (an empty text delta carries nothing: not one); usage and finish are not. */
 function isChunk(part: LLMStreamPart): part is ChunkPart {
   return part.type === 'tool_call' || (part.type === 'text' && part.delta !== '');
-}
-
-/**
- * Cuts off what the call waits for when the run's signal fires: one abort listener per call, and
- * only the current wait is held (racing each wait against one abort promise would leave a reaction
- * on it per chunk, growing with the reply).
- */
-class Cutoff {
-  private rejectCurrent?: (error: unknown) => void;
-  private readonly onAbort = () => this.rejectCurrent?.(cancelled(this.provider, this.signal.reason));
-
-  constructor(
-    private readonly provider: string,
-    private readonly signal: AbortSignal,
-  ) {
-    signal.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  /** `pending`, or a rejection once the signal fires (at once if it already has). */
-  wait<T>(pending: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.rejectCurrent = reject;
-      pending.then(resolve, reject);
-      if (this.signal.aborted) this.onAbort();
-    });
-  }
-
-  dispose(): void {
-    this.rejectCurrent = undefined;
-    this.signal.removeEventListener('abort', this.onAbort);
-  }
 }
