@@ -162,6 +162,13 @@ describe('a composition', () => {
     });
   });
 
+  it("llmSwarm's modelCallTimeoutMs reaches its router's model call", () => {
+    expect(configErrorOf(() => llmSwarm({ id: 'ls', routerId: 'pick', provider: provider(), model: 'm', agents: [{ id: 'a', description: 'A', runner: agent() }], modelCallTimeoutMs: 0 }))).toEqual({
+      field: 'modelCallTimeoutMs',
+      message: 'llm_call "pick": modelCallTimeoutMs must be a whole number from 1 to 2147483647 (got 0)',
+    });
+  });
+
   it('llmSwarm maxHandoffs 0 is refused the same way', () => {
     const make = () => llmSwarm({ id: 'ls', provider: provider(), model: 'm', agents: [{ id: 'a', description: 'A', runner: agent() }], maxHandoffs: 0 });
     expect(configErrorOf(make).field).toBe('maxHandoffs');

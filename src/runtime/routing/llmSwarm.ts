@@ -28,6 +28,8 @@ export interface LlmSwarmOptions {
   /** The router's id (and mount id inside the swarm); default 'router'. */
   routerId?: string;
   pricing?: PricingTable;
+  /** Deadline of the router's model call in ms (LlmRouterOptions.modelCallTimeoutMs; default 600 000). */
+  modelCallTimeoutMs?: number;
 }
 
 export function llmSwarm(options: LlmSwarmOptions): Swarm {
@@ -41,6 +43,7 @@ export function llmSwarm(options: LlmSwarmOptions): Swarm {
     instruction: options.instruction,
     id: routerId,
     pricing: options.pricing,
+    modelCallTimeoutMs: options.modelCallTimeoutMs,
   });
   checkMember(`llmSwarm "${id}"`, routerId, router.step, [], []);
   return Swarm.fromOptions(
