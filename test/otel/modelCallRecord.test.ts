@@ -6,27 +6,20 @@
  * the deprecated cost.tick says exactly what the record says.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, Parallel, registerInstrument, scripted, type TypedEvent } from '../../src/index.js';
+import { Agent, Parallel, scripted, type TypedEvent } from '../../src/index.js';
 import { emptySummary, summarize } from '../../src/cli/summary.js';
-import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
-import { startMeter, type MeterHarness } from '../support/meter.js';
+import { METRICS } from '../../src/otel/metrics/index.js';
+import { meteredRuns } from '../support/meter.js';
 import { startSdk, type Sdk } from '../support/sdk.js';
 
 let sdk: Sdk;
-let meter: MeterHarness;
-let unregisterMetrics: () => void;
+const meter = meteredRuns();
 
 beforeAll(() => {
   sdk = startSdk();
-  meter = startMeter();
-  unregisterMetrics = registerInstrument(metricsInstrument());
 });
 afterEach(() => sdk.reset());
-afterAll(async () => {
-  unregisterMetrics();
-  await meter.shutdown();
-  await sdk.shutdown();
-});
+afterAll(() => sdk.shutdown());
 
 const pricing = { 'record-model': { input: 1, output: 2 } };
 /** $ per call of the priced agent: 100 input tokens at $1/M, 20 output at $2/M. */
