@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openaiCompatible, type LLMRequest, type LLMStreamPart } from '../../src/runtime/providers/index.js';
+import { openaiUsage } from './openaiWire.js';
 import { onlyPost, wireServerPerTest } from './perTest.js';
 import { assembled, drain, readsRecorded, sleep, sse, type Drained } from './streaming.js';
 import { sendJson, writeBody } from './wireServer.js';
@@ -15,36 +16,22 @@ const serve = wireServerPerTest();
 const ID = 'chatcmpl-C3xQ2b1Yv9GqCwS7sTq0R4mJ5kZ8e';
 const MODEL = 'gpt-4o-mini-2024-07-18';
 
-/** One `chat.completion.chunk` as OpenAI writes it with include_usage (usage null until the last). */
-function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
-  return sse({
-    id: ID,
-    object: 'chat.completion.chunk',
-    created: 1741569952,
-    model: MODEL,
-    service_tier: 'default',
-    system_fingerprint: 'fp_06737a9306',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    usage: null,
-  });
-}
-
-const USAGE_CHUNK = sse({
+/** The fields every chunk of one answer repeats. */
+const CHUNK_FIELDS = {
   id: ID,
   object: 'chat.completion.chunk',
   created: 1741569952,
   model: MODEL,
   service_tier: 'default',
   system_fingerprint: 'fp_06737a9306',
-  choices: [],
-  usage: {
-    prompt_tokens: 19,
-    completion_tokens: 6,
-    total_tokens: 25,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  },
-});
+};
+
+/** One `chat.completion.chunk` as OpenAI writes it with include_usage (usage null until the last). */
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return sse({ ...CHUNK_FIELDS, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null });
+}
+
+const USAGE_CHUNK = sse({ ...CHUNK_FIELDS, choices: [], usage: openaiUsage({ prompt: 19, completion: 6 }) });
 
 const DONE = 'data: [DONE]\n\n';
 
