@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests that register a global OTel provider or context manager run in their own worker.
     pool: 'forks',
+    // The CLI and the fixture processes the tests start run compiled (test/support/compiled.ts).
+    globalSetup: ['test/support/compiled.ts'],
   },
 });

@@ -1,6 +1,6 @@
 /**
- * Running the footprint-otel CLI as a user would — a child process running the CLI's sources (through
- * tsx's loader, so no build is needed; test/package runs the installed bin) in a
+ * Running the footprint-otel CLI as a user would — a child process running the CLI compiled from the
+ * sources (test/support/compiled.ts; test/package runs the installed bin) under plain node, in a
  * temporary working directory of its own, with an environment cleared of OTEL_* settings and model
  * API keys — and reading back what it printed and what it left in ./telemetry: the waterfall parsed
  * into lines, the span tree a waterfall should show, and the last cumulative export of each metric
@@ -10,12 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { listSignalFiles, type FileSpan, type FileSpanEvent } from '../../src/telemetry/index.js';
+import { compiled } from '../support/compiled.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-export const CLI_SOURCE = path.join(ROOT, 'src', 'cli', 'main.ts');
-const TSX_LOADER = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
+const CLI = compiled('src/cli/main.ts');
 
 export interface CliResult {
   code: number | null;
@@ -61,9 +60,9 @@ export function run(command: string, args: string[], options: RunOptions): Promi
   });
 }
 
-/** `footprint-otel ...args` in `cwd`, from the sources. */
+/** `footprint-otel ...args` in `cwd`, compiled from the sources. */
 export function cli(args: string[], options: RunOptions): Promise<CliResult> {
-  return run(process.execPath, ['--import', pathToFileURL(TSX_LOADER).href, CLI_SOURCE, ...args], options);
+  return run(process.execPath, [CLI, ...args], options);
 }
 
 /** A fresh temporary directory, and a function that removes it. */

@@ -120,7 +120,7 @@ describe('a server that cannot be used', () => {
   }, 30_000);
 
   it('a malformed tools/list: McpConnectError malformed_response, the tools/list span ended failed', async () => {
-    const error = await connectFailure(connectMcp({ command: process.execPath, args: ['--import', 'tsx', MALFORMED] }, SLOW_START));
+    const error = await connectFailure(connectMcp({ command: process.execPath, args: [MALFORMED] }, SLOW_START));
     expect([error.errorType, error.server]).toEqual(['malformed_response', 'malformed']);
     const spans = await until(world, (all) => all.some((s) => s.name === 'tools/list' && s.attributes['error.type'] === 'malformed_response'));
     const list = spans.find((s) => s.name === 'tools/list' && s.attributes['error.type'] === 'malformed_response')!;

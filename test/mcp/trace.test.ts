@@ -32,6 +32,16 @@ const CHAIN = [
 const lookupsOf = (spans: FlatSpan[], order: string) => spans.filter((s) => s.name === 'orders.lookup' && s.attributes['order.id'] === order);
 const parentOf = (spans: FlatSpan[], span: FlatSpan) => spans.find((s) => s.spanId === span.parentSpanId)!;
 
+/** The attributes both ends of the lookup_order tools/call carry (the client adds its server address). */
+const toolsCallAttributes = (requestId: unknown, transport: Record<string, unknown>) => ({
+  'mcp.method.name': 'tools/call',
+  'gen_ai.tool.name': 'lookup_order',
+  'gen_ai.operation.name': 'execute_tool',
+  'jsonrpc.request.id': requestId,
+  'mcp.protocol.version': '2025-11-25',
+  ...transport,
+});
+
 async function runOnce(mcp: McpConnection, order: string): Promise<FlatSpan[]> {
   const answer = await deskAgent(mcp).run(`Where is order ${order}?`);
   expect(answer).toBe(`answer: order ${order}: shipped`);
@@ -51,24 +61,10 @@ describe('over stdio', () => {
     expect(client.kind).toBe(SpanKind.CLIENT + 1); // OTLP numbers kinds from 1 (INTERNAL)
     expect(server.kind).toBe(SpanKind.SERVER + 1);
     const requestId = client.attributes['jsonrpc.request.id'];
-    expect(client.attributes).toEqual({
-      'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': 'lookup_order',
-      'gen_ai.operation.name': 'execute_tool',
-      'jsonrpc.request.id': '2',
-      'mcp.protocol.version': '2025-11-25',
-      'network.transport': 'pipe',
-    });
+    expect(client.attributes).toEqual(toolsCallAttributes('2', { 'network.transport': 'pipe' }));
     // No client.address / client.port over stdio: the conventions ask for them "if applicable", and a
     // pipe's peer has no address (the MCP page's stdio examples carry none).
-    expect(server.attributes).toEqual({
-      'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': 'lookup_order',
-      'gen_ai.operation.name': 'execute_tool',
-      'jsonrpc.request.id': requestId,
-      'mcp.protocol.version': '2025-11-25',
-      'network.transport': 'pipe',
-    });
+    expect(server.attributes).toEqual(toolsCallAttributes(requestId, { 'network.transport': 'pipe' }));
     expect([client.status, server.status]).toEqual([0, 0]);
     // stdio has no ambient transport context: nothing to link
     expect(server.links).toEqual([]);
@@ -153,32 +149,11 @@ describe('over Streamable HTTP', () => {
       const session = client.attributes['mcp.session.id'];
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       const port = Number(new URL(url).port);
-      expect(client.attributes).toEqual({
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': 'lookup_order',
-        'gen_ai.operation.name': 'execute_tool',
-        'jsonrpc.request.id': '2',
-        'mcp.protocol.version': '2025-11-25',
-        'mcp.session.id': session,
-        'network.transport': 'tcp',
-        'network.protocol.name': 'http',
-        'server.address': '127.0.0.1',
-        'server.port': port,
-      });
-      expect(server.attributes).toEqual({
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': 'lookup_order',
-        'gen_ai.operation.name': 'execute_tool',
-        'jsonrpc.request.id': '2',
-        'mcp.protocol.version': '2025-11-25',
-        'mcp.session.id': session,
-        'network.transport': 'tcp',
-        'network.protocol.name': 'http',
-        // the socket's peer, which the fixture's HTTP glue hands to traceMcpServer (clientAddress);
-        // the port is the one the OS gave the client's socket, not known to the test beforehand
-        'client.address': '127.0.0.1',
-        'client.port': expect.any(Number),
-      });
+      const http = { 'mcp.session.id': session, 'network.transport': 'tcp', 'network.protocol.name': 'http' };
+      expect(client.attributes).toEqual(toolsCallAttributes('2', { ...http, 'server.address': '127.0.0.1', 'server.port': port }));
+      // the socket's peer, which the fixture's HTTP glue hands to traceMcpServer (clientAddress); the
+      // port is the one the OS gave the client's socket, not known to the test beforehand
+      expect(server.attributes).toEqual(toolsCallAttributes('2', { ...http, 'client.address': '127.0.0.1', 'client.port': expect.any(Number) }));
       expect(server.attributes['client.port']).not.toBe(port);
     } finally {
       child.kill();

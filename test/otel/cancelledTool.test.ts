@@ -7,7 +7,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Agent, registerInstrument, RunCancelledError, scripted, Sequence, type ScriptedReply } from '../../src/index.js';
+import { Agent, registerInstrument, RunCancelledError, scripted, Sequence, type Runner, type ScriptedReply } from '../../src/index.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { collect } from '../fixtures/collect.js';
 import { startMeter, type MeterHarness } from '../support/meter.js';
@@ -49,11 +49,10 @@ function waitingAgent(id: string) {
       name: 'waits',
       description: 'Waits until cancelled',
       inputSchema: { type: 'object' },
-      execute: (_args, ctx) =>
-        new Promise((_resolve, reject) => {
-          markStarted();
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
-        }),
+      execute: (_args, ctx) => {
+        markStarted();
+        return untilCancelled(ctx.signal);
+      },
     })
     .tool({ name: 'quick', description: 'Answers at once', inputSchema: { type: 'object' }, execute: () => 'quick result' })
     .build();
@@ -67,6 +66,19 @@ const exceptionEvents = (spans: readonly ReadableSpan[]) =>
 
 const failureOf = (span: ReadableSpan | undefined) => [span?.status.code, span?.attributes['error.type']];
 
+/** Runs `runner` on 'go', aborts the run once `started` resolves, and expects it to end cancelled. */
+async function cancelOnceStarted(runner: Runner, started: Promise<void>): Promise<void> {
+  const controller = new AbortController();
+  const run = runner.run('go', { signal: controller.signal });
+  await started;
+  controller.abort(new Error('user abort'));
+  await expect(run).rejects.toBeInstanceOf(RunCancelledError);
+}
+
+/** What a tool that honours ctx.signal returns: a promise rejected with the abort reason. */
+const untilCancelled = (signal: AbortSignal) =>
+  new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+
 async function runsMetric(runnerId: string): Promise<Record<string, number>> {
   const metric: Record<string, number> = {};
   for (const series of (await meter.collect()).series(METRICS.runs.name, { 'footprint.runner.id': runnerId })) {
@@ -79,11 +91,7 @@ describe('a run cancelled during a tool call', () => {
   it('ends the tool, the agent and the run cancelled, with one exception event, and no tool text for the model', async () => {
     const { agent, provider, started } = waitingAgent('cancel-top');
     const seen = collect(agent);
-    const controller = new AbortController();
-    const run = agent.run('go', { signal: controller.signal });
-    await started;
-    controller.abort(new Error('user abort'));
-    await expect(run).rejects.toBeInstanceOf(RunCancelledError);
+    await cancelOnceStarted(agent, started);
 
     expect(seen.of('footprint.stream.tool_end').map((e) => [e.toolName, e.status, e.error])).toEqual([
       ['quick', 'ok', undefined],
@@ -109,11 +117,7 @@ describe('a run cancelled during a tool call', () => {
   it('inside a composition: the agent member span is cancelled too, still one exception event', async () => {
     const { agent, started } = waitingAgent('cancel-inner');
     const pipeline = Sequence.create({ id: 'cancel-pipeline' }).step('inner', agent).build();
-    const controller = new AbortController();
-    const run = pipeline.run('go', { signal: controller.signal });
-    await started;
-    controller.abort(new Error('user abort'));
-    await expect(run).rejects.toBeInstanceOf(RunCancelledError);
+    await cancelOnceStarted(pipeline, started);
 
     const spans = sdk.spans();
     expect(failureOf(spans.find((s) => s.name === 'invoke_agent Canceller'))).toEqual([SpanStatusCode.ERROR, 'cancelled']);
@@ -135,16 +139,12 @@ describe('a run cancelled during a tool call', () => {
         execute: (_args, ctx) => {
           runs++;
           markStarted();
-          return new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+          return untilCancelled(ctx.signal);
         },
       })
       .build();
     const seen = collect(agent);
-    const controller = new AbortController();
-    const run = agent.run('go', { signal: controller.signal });
-    await started;
-    controller.abort(new Error('user abort'));
-    await expect(run).rejects.toBeInstanceOf(RunCancelledError);
+    await cancelOnceStarted(agent, started);
     expect(runs).toBe(1);
     expect(seen.of('footprint.stream.tool_start').map((e) => e.toolCallId)).toEqual(['a']);
     expect(seen.of('footprint.stream.tool_end').map((e) => [e.toolCallId, e.status])).toEqual([['a', 'cancelled']]);

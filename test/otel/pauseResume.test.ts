@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPaused, type Paused } from '../../src/runtime/index.js';
-import { approvalAgent, CALL_COST, TURN_UP_TO_CHAT } from '../support/agents.js';
+import { approvalAgent, CALL_COST, expectResumedApprovalRun, TURN_UP_TO_CHAT } from '../support/agents.js';
+import { compiled } from '../support/compiled.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -66,20 +67,7 @@ describe('resume', () => {
     const answer = await approvalAgent().resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
     expect(answer).toBe('Refund issued.');
     const spans = sdk.spans();
-    expect(render(spans, { attrs: ['footprint.resumed', 'footprint.run.outcome'] })).toBe(
-      [
-        'invoke_agent Refunds footprint.resumed=true footprint.run.outcome=ok',
-        '  ToolCalls',
-        '    execute_tool approve',
-        '  Context',
-        ...TURN_UP_TO_CHAT,
-        '  Route',
-        '  Final',
-      ].join('\n'),
-    );
-    const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;
-    expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
-    expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
+    const root = expectResumedApprovalRun(spans, pausedRoot);
     expect(root.links).toHaveLength(1);
     expect(root.links[0].context.spanId).toBe(pausedRoot.spanContext().spanId);
     expect(root.links[0].attributes).toEqual({ 'footprint.link.type': 'paused_run' });
@@ -157,7 +145,7 @@ function runChild(checkpoint: string): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'fp-resume-')), 'checkpoint.json');
   writeFileSync(file, checkpoint);
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'test/fixtures/resumeInChild.ts', 'approval', file, 'yes'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'approval', file, 'yes'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

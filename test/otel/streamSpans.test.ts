@@ -13,7 +13,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
 import { sse } from '../providers/streaming.js';
 import { startWireServer, writeBody, type WireServer } from '../providers/wireServer.js';
-import { activeSpanName, approvalAgent, TURN_UP_TO_CHAT } from '../support/agents.js';
+import { activeSpanName, approvalAgent, expectResumedApprovalRun, TURN_UP_TO_CHAT } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { chunksHeard, drain, text } from '../support/streams.js';
 import { groupByTrace, traceProblems } from '../support/traceChecks.js';
@@ -144,21 +144,7 @@ describe('a streamed pause, resumed streaming', () => {
 
     const resumed = approvalAgent().resumeStream(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
     expect((await drain(resumed)).at(-1)).toEqual({ type: 'end', result: 'Refund issued.' });
-    const spans = sdk.spans();
-    expect(render(spans, { attrs: ['footprint.resumed', 'footprint.run.outcome'] })).toBe(
-      [
-        'invoke_agent Refunds footprint.resumed=true footprint.run.outcome=ok',
-        '  ToolCalls',
-        '    execute_tool approve',
-        '  Context',
-        ...TURN_UP_TO_CHAT,
-        '  Route',
-        '  Final',
-      ].join('\n'),
-    );
-    const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;
-    expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
-    expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
+    expectResumedApprovalRun(sdk.spans(), pausedRoot);
     expect(sdk.unended()).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openaiCompatible, type LLMRequest } from '../../src/runtime/providers/index.js';
 import { captureContent } from './capture.js';
+import { openaiUsage } from './openaiWire.js';
 import { failureOf, onlyPost, wireServerPerTest } from './perTest.js';
 import { sendJson } from './wireServer.js';
 
@@ -40,13 +41,7 @@ const TOOL_CALL_COMPLETION = {
       finish_reason: 'tool_calls',
     },
   ],
-  usage: {
-    prompt_tokens: 1302,
-    completion_tokens: 52,
-    total_tokens: 1354,
-    prompt_tokens_details: { cached_tokens: 1152, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  },
+  usage: openaiUsage({ prompt: 1302, completion: 52, cached: 1152 }),
   service_tier: 'default',
   system_fingerprint: 'fp_fc9f1d7035',
 };

@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openaiCompatible, type LLMRequest, type LLMStreamPart } from '../../src/runtime/providers/index.js';
+import { openaiUsage } from './openaiWire.js';
 import { onlyPost, wireServerPerTest } from './perTest.js';
-import { assembled, drain, readsRecorded, sleep, sse } from './streaming.js';
+import { assembled, drain, readsRecorded, sleep, sse, type Drained } from './streaming.js';
 import { sendJson, writeBody } from './wireServer.js';
 
 const serve = wireServerPerTest();
@@ -15,36 +16,22 @@ const serve = wireServerPerTest();
 const ID = 'chatcmpl-C3xQ2b1Yv9GqCwS7sTq0R4mJ5kZ8e';
 const MODEL = 'gpt-4o-mini-2024-07-18';
 
-/** One `chat.completion.chunk` as OpenAI writes it with include_usage (usage null until the last). */
-function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
-  return sse({
-    id: ID,
-    object: 'chat.completion.chunk',
-    created: 1741569952,
-    model: MODEL,
-    service_tier: 'default',
-    system_fingerprint: 'fp_06737a9306',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    usage: null,
-  });
-}
-
-const USAGE_CHUNK = sse({
+/** The fields every chunk of one answer repeats. */
+const CHUNK_FIELDS = {
   id: ID,
   object: 'chat.completion.chunk',
   created: 1741569952,
   model: MODEL,
   service_tier: 'default',
   system_fingerprint: 'fp_06737a9306',
-  choices: [],
-  usage: {
-    prompt_tokens: 19,
-    completion_tokens: 6,
-    total_tokens: 25,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  },
-});
+};
+
+/** One `chat.completion.chunk` as OpenAI writes it with include_usage (usage null until the last). */
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return sse({ ...CHUNK_FIELDS, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null });
+}
+
+const USAGE_CHUNK = sse({ ...CHUNK_FIELDS, choices: [], usage: openaiUsage({ prompt: 19, completion: 6 }) });
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -55,6 +42,18 @@ const REQUEST: LLMRequest = {
   temperature: 0.2,
   maxTokens: 64,
 };
+
+/** What a server writing `pieces` (as writeBody takes them) streams to openaiCompatible(), and how the stream ends. */
+async function streamOf(pieces: Parameters<typeof writeBody>[1]): Promise<Drained> {
+  const server = await serve((_req, res) => void writeBody(res, pieces));
+  return drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+}
+
+/** The parts of an answer `ok` that finished normally. */
+const OK_PARTS: LLMStreamPart[] = [
+  { type: 'text', delta: 'ok' },
+  { type: 'finish', stopReason: 'end_turn', model: MODEL, id: ID },
+];
 
 /** Resolves once the recorded reads hold at least `bytes` bytes of the body. */
 async function clientHasRead(reads: Uint8Array[], bytes: number): Promise<void> {
@@ -138,10 +137,12 @@ describe('openaiCompatible stream()', () => {
         system_fingerprint: 'fp_ollama',
         choices: [{ index: 0, delta, finish_reason: finish }],
       });
-    const server = await serve((_req, res) =>
-      void writeBody(res, [ollama({ role: 'assistant', content: 'It is ' }), ollama({ role: 'assistant', content: '18°C.' }), ollama({ role: 'assistant', content: '' }, 'length'), DONE]),
-    );
-    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    const { parts, error } = await streamOf([
+      ollama({ role: 'assistant', content: 'It is ' }),
+      ollama({ role: 'assistant', content: '18°C.' }),
+      ollama({ role: 'assistant', content: '' }, 'length'),
+      DONE,
+    ]);
     expect(error).toBeUndefined();
     expect(parts).toEqual<LLMStreamPart[]>([
       { type: 'text', delta: 'It is ' },
@@ -153,21 +154,18 @@ describe('openaiCompatible stream()', () => {
 
   it('tool-call fragments of two calls interleaved, index 1 first: each fragment a part, the calls assembled by index', async () => {
     const call = (fragment: Record<string, unknown>) => chunk({ tool_calls: [fragment] });
-    const server = await serve((_req, res) =>
-      void writeBody(res, [
-        chunk({ role: 'assistant', content: null, refusal: null }),
-        call({ index: 1, id: 'call_ABSg8ccnVFEDmmYWknYrB4ev', type: 'function', function: { name: 'get_time', arguments: '' } }),
-        call({ index: 0, id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', type: 'function', function: { name: 'get_weather', arguments: '' } }),
-        call({ index: 0, function: { arguments: '{"location":' } }),
-        call({ index: 1, function: { arguments: '{}' } }),
-        { pauseMs: 5 },
-        call({ index: 0, function: { arguments: '"Paris, France"}' } }),
-        chunk({}, 'tool_calls'),
-        USAGE_CHUNK,
-        DONE,
-      ]),
-    );
-    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    const { parts, error } = await streamOf([
+      chunk({ role: 'assistant', content: null, refusal: null }),
+      call({ index: 1, id: 'call_ABSg8ccnVFEDmmYWknYrB4ev', type: 'function', function: { name: 'get_time', arguments: '' } }),
+      call({ index: 0, id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', type: 'function', function: { name: 'get_weather', arguments: '' } }),
+      call({ index: 0, function: { arguments: '{"location":' } }),
+      call({ index: 1, function: { arguments: '{}' } }),
+      { pauseMs: 5 },
+      call({ index: 0, function: { arguments: '"Paris, France"}' } }),
+      chunk({}, 'tool_calls'),
+      USAGE_CHUNK,
+      DONE,
+    ]);
     expect(error).toBeUndefined();
     expect(parts).toEqual<LLMStreamPart[]>([
       { type: 'tool_call', index: 1, id: 'call_ABSg8ccnVFEDmmYWknYrB4ev', name: 'get_time', argumentsDelta: '' },
@@ -192,13 +190,9 @@ describe('openaiCompatible stream()', () => {
   });
 
   it('a server that closes the body after the finish chunk without [DONE] has still finished', async () => {
-    const server = await serve((_req, res) => void writeBody(res, [chunk({ content: 'ok' }), chunk({}, 'stop')]));
-    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    const { parts, error } = await streamOf([chunk({ content: 'ok' }), chunk({}, 'stop')]);
     expect(error).toBeUndefined();
-    expect(parts).toEqual<LLMStreamPart[]>([
-      { type: 'text', delta: 'ok' },
-      { type: 'finish', stopReason: 'end_turn', model: MODEL, id: ID },
-    ]);
+    expect(parts).toEqual(OK_PARTS);
   });
 
   it("an error chunk mid-stream (vLLM, OpenAI): the parts before it, then a typed stream_error naming its type; the server's message only under content capture", async () => {
@@ -239,20 +233,17 @@ describe('openaiCompatible stream()', () => {
 
   it('CRLF line ends, as some proxies write them, parse the same', async () => {
     const body = [chunk({ content: 'ok' }), chunk({}, 'stop'), DONE].join('').replaceAll('\n', '\r\n');
-    const server = await serve((_req, res) => void writeBody(res, [body]));
-    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    const { parts, error } = await streamOf([body]);
     expect(error).toBeUndefined();
-    expect(parts).toEqual<LLMStreamPart[]>([
-      { type: 'text', delta: 'ok' },
-      { type: 'finish', stopReason: 'end_turn', model: MODEL, id: ID },
-    ]);
+    expect(parts).toEqual(OK_PARTS);
   });
 
   it('a tool-call fragment without its index: malformed_response naming the event, after the parts before it', async () => {
-    const server = await serve((_req, res) =>
-      void writeBody(res, [chunk({ content: 'Let me check.' }), chunk({ tool_calls: [{ id: 'call_1', function: { name: 'get_time', arguments: '' } }] }), DONE]),
-    );
-    const { parts, error } = await drain(openaiCompatible({ baseURL: server.url }).stream!(REQUEST));
+    const { parts, error } = await streamOf([
+      chunk({ content: 'Let me check.' }),
+      chunk({ tool_calls: [{ id: 'call_1', function: { name: 'get_time', arguments: '' } }] }),
+      DONE,
+    ]);
     expect(parts).toEqual<LLMStreamPart[]>([{ type: 'text', delta: 'Let me check.' }]);
     expect({ kind: error?.kind, message: error?.message }).toEqual({
       kind: 'malformed_response',

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointError, isPaused } from '../../src/index.js';
 import { collect } from '../fixtures/collect.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
+import { compiled } from '../support/compiled.js';
 
 const run = promisify(execFile);
 
@@ -36,7 +37,7 @@ describe('pause and resume', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fp-resume-'));
     const file = join(dir, 'checkpoint.json');
     writeFileSync(file, JSON.stringify(out.checkpoint));
-    const child = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/resumeInChild.ts', 'refund', file, 'yes'], {
+    const child = await run(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'refund', file, 'yes'], {
       cwd: process.cwd(),
     });
     const report = JSON.parse(child.stdout) as { result: string; events: { type: string; runId: string }[]; pid: number };

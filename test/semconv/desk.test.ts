@@ -37,7 +37,6 @@ conformanceSuite(
     },
     availableOnSpan: deskSpanFacts,
     availableOnPoint: deskPointFacts,
-    deviationsToday: [],
   },
   (result) => {
     // a router's model call is `invoke_agent {router id}` (the router's decision), its chats under it.

@@ -27,8 +27,6 @@ conformanceSuite(
     },
     availableOnSpan: answeredFacts,
     availableOnPoint: serverPointFacts,
-    deviationsToday: [
-    ],
   },
   (result) => {
     // OpenAI's wire format sends the system prompt as the history's first message.
@@ -51,8 +49,6 @@ conformanceSuite(
     },
     availableOnSpan: failedFacts,
     availableOnPoint: serverPointFacts,
-    deviationsToday: [
-    ],
   },
   (result) => {
     // one exception event, where it happened, typed by the error's class; error.type above.
@@ -85,6 +81,4 @@ conformanceSuite({
   },
   availableOnSpan: panelFacts,
   availableOnPoint: panelPointFacts,
-  deviationsToday: [
-  ],
 });

@@ -19,7 +19,6 @@ conformanceSuite(
     },
     availableOnSpan: streamedFacts,
     availableOnPoint: streamedPointFacts,
-    deviationsToday: [],
   },
   (result) => {
     it('records time to first chunk once per call and time per output chunk once per chunk after the first', async () => {

@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The CLI the stack suites start runs compiled (test/support/compiled.ts).
+    globalSetup: ['test/support/compiled.ts'],
   },
 });

@@ -4,8 +4,10 @@
  * call counter, so a resumed agent on a fresh provider continues where the paused one stopped.
  */
 import { trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'vitest';
 import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
+import { render } from './traceTree.js';
 
 export const PRICING = { m1: { input: 2, output: 10 } };
 
@@ -119,6 +121,29 @@ export function approvalAgent() {
       execute: async (_args, ctx) => `approved: ${String(await ctx.pause('Refund order 7?'))}`,
     })
     .build();
+}
+
+/**
+ * Asserts the spans of an approvalAgent() run resumed after its pause (run() or stream()): the
+ * tree from the approval to the answer, its run span marked resumed and ok, a child of the paused
+ * run span in the same trace. Returns the resumed run span.
+ */
+export function expectResumedApprovalRun(spans: readonly ReadableSpan[], pausedRoot: ReadableSpan): ReadableSpan {
+  expect(render(spans, { attrs: ['footprint.resumed', 'footprint.run.outcome'] })).toBe(
+    [
+      'invoke_agent Refunds footprint.resumed=true footprint.run.outcome=ok',
+      '  ToolCalls',
+      '    execute_tool approve',
+      '  Context',
+      ...TURN_UP_TO_CHAT,
+      '  Route',
+      '  Final',
+    ].join('\n'),
+  );
+  const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;
+  expect(root.spanContext().traceId).toBe(pausedRoot.spanContext().traceId);
+  expect(root.parentSpanContext?.spanId).toBe(pausedRoot.spanContext().spanId);
+  return root;
 }
 
 /** The name of the span active right now, or '(none)'. */

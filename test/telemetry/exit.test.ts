@@ -1,5 +1,5 @@
 /**
- * The last batch survives the end of the process: a child (node --import tsx) that is sent SIGTERM
+ * The last batch survives the end of the process: a child (the compiled fixture) that is sent SIGTERM
  * with no handler of its own flushes and is then killed by that same signal; one with its own handler
  * keeps control of its exit; one that runs out of work flushes on beforeExit. In every case the
  * files hold the final span and the run's metrics.
@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSignalFiles, readSpans } from '../../src/telemetry/index.js';
+import { compiled } from '../support/compiled.js';
 import { pointsOf, type JsonMetricsRequest } from './otlpJson.js';
 
-const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'exitChild.ts');
+const FIXTURE = compiled(path.join(import.meta.dirname, 'fixtures', 'exitChild.ts'));
 
 interface Exit {
   code: number | null;
@@ -22,7 +23,7 @@ interface Exit {
 
 function runChild(mode: string, dir: string, signal?: NodeJS.Signals): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dir, mode], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [FIXTURE, dir, mode], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');

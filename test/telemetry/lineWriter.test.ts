@@ -14,6 +14,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { listSignalFiles, sessionFileName } from '../../src/telemetry/files/layout.js';
 import { LineWriter } from '../../src/telemetry/files/lineWriter.js';
 import { readLines, type FileLine } from '../../src/telemetry/files/lines.js';
+import { compiled } from '../support/compiled.js';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'fp-lines-'));
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -97,7 +98,7 @@ describe('two processes writing into one folder at once', () => {
     const dir = tempDir();
     const child = () =>
       new Promise<number | null>((resolve, reject) => {
-        const proc = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'writeLines.ts'), dir, '40', String(600 * 1024)], {
+        const proc = spawn(process.execPath, [compiled(path.join(import.meta.dirname, 'fixtures', 'writeLines.ts')), dir, '40', String(600 * 1024)], {
           stdio: ['ignore', 'inherit', 'inherit'],
         });
         proc.on('error', reject);

@@ -8,12 +8,14 @@ import { resolve } from 'node:path';
 import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../../src/index.js';
 import type { StdioServer, McpConnection } from '../../../src/mcp/index.js';
 import { startTelemetry, type TelemetryHandle } from '../../../src/telemetry/index.js';
+import { compiled } from '../../support/compiled.js';
 import { startReceiver, type Receiver } from '../../telemetry/receiver.js';
 
-export const FIXTURE = resolve(import.meta.dirname, '../fixtures/deskServer.ts');
-export const MALFORMED = resolve(import.meta.dirname, '../fixtures/malformedServer.ts');
+/** The fixture servers, compiled (test/support/compiled.ts). */
+export const FIXTURE = compiled(resolve(import.meta.dirname, '../fixtures/deskServer.ts'));
+export const MALFORMED = compiled(resolve(import.meta.dirname, '../fixtures/malformedServer.ts'));
 
-/** Starting a tsx fixture process on this loaded machine can take seconds: the tests allow 30 s to connect. */
+/** Starting a fixture process on this loaded machine can take seconds: the tests allow 30 s to connect. */
 export const SLOW_START = { connectTimeoutMs: 30_000 } as const;
 
 export interface FlatSpan {
@@ -61,12 +63,12 @@ export async function startWorld(): Promise<World> {
 }
 
 export function stdioServer(world: World, mode: 'stdio' = 'stdio', extraEnv: Record<string, string> = {}): StdioServer {
-  return { command: process.execPath, args: ['--import', 'tsx', FIXTURE, mode], env: { ...world.childEnv, ...extraEnv }, stderr: 'inherit' };
+  return { command: process.execPath, args: [FIXTURE, mode], env: { ...world.childEnv, ...extraEnv }, stderr: 'inherit' };
 }
 
 /** Starts the fixture server over Streamable HTTP; resolves with its URL and the process. */
 export async function httpServer(world: World): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'http'], { env: { ...process.env, ...world.childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, ...world.childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((done, fail) => {
     child.stdout!.once('data', (chunk: Buffer) => done(String(chunk).trim()));
     child.once('exit', (code) => fail(new Error(`the HTTP fixture exited with ${code}`)));

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { AttributeUse, Group, Requirement } from './model.js';
+import { overrideUse, type AttributeUse, type Group } from './model.js';
 
 /** The pinned commit of open-telemetry/semantic-conventions-genai (see the fixture's README). */
 export const GENAI_DEV_COMMIT = 'fe5608e249d64bc5961329a82f8915fe95ced51a';
@@ -21,6 +21,7 @@ interface RawRef {
   ref?: string;
   ref_group?: string;
   requirement_level?: string | Record<string, string>;
+  sampling_relevant?: boolean;
 }
 
 interface RawMetric {
@@ -67,15 +68,7 @@ function build(): DevModel {
         resolve(group, into);
         continue;
       }
-      const id = entry.ref!;
-      const before = into.get(id);
-      const level = entry.requirement_level === undefined ? undefined : requirementOf(entry.requirement_level);
-      into.set(id, {
-        id,
-        requirement: level?.requirement ?? before?.requirement ?? 'recommended',
-        condition: level ? level.condition : before?.condition,
-        samplingRelevant: false,
-      });
+      overrideUse(into, entry.ref!, entry);
     }
     return into;
   };
@@ -98,10 +91,4 @@ function build(): DevModel {
     metric: (name) => metrics.get(name),
     metricNames: () => [...metrics.keys()],
   };
-}
-
-function requirementOf(level: string | Record<string, string>): { requirement: Requirement; condition?: string } {
-  if (typeof level === 'string') return { requirement: level as Requirement };
-  const [requirement, condition] = Object.entries(level)[0]!;
-  return { requirement: requirement as Requirement, condition };
 }

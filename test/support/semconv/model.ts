@@ -174,18 +174,24 @@ function definition(id: string, raw: RawAttribute): AttributeDefinition {
 /** A group's own uses override what it inherits, key by key (as the spec's tooling resolves them). */
 function mergeUses(inherited: Map<string, AttributeUse>, own: RawAttribute[]): Map<string, AttributeUse> {
   const merged = new Map(inherited);
-  for (const raw of own) {
-    const id = raw.ref ?? raw.id!;
-    const before = merged.get(id);
-    const level = raw.requirement_level === undefined ? undefined : requirementOf(raw.requirement_level);
-    merged.set(id, {
-      id,
-      requirement: level?.requirement ?? before?.requirement ?? 'recommended',
-      condition: level ? level.condition : before?.condition,
-      samplingRelevant: raw.sampling_relevant ?? before?.samplingRelevant ?? false,
-    });
-  }
+  for (const raw of own) overrideUse(merged, raw.ref ?? raw.id!, raw);
   return merged;
+}
+
+/** Sets one attribute use in `uses`: what `own` states overrides the use already there, field by field. */
+export function overrideUse(
+  uses: Map<string, AttributeUse>,
+  id: string,
+  own: { requirement_level?: string | Record<string, string>; sampling_relevant?: boolean },
+): void {
+  const before = uses.get(id);
+  const level = own.requirement_level === undefined ? undefined : requirementOf(own.requirement_level);
+  uses.set(id, {
+    id,
+    requirement: level?.requirement ?? before?.requirement ?? 'recommended',
+    condition: level ? level.condition : before?.condition,
+    samplingRelevant: own.sampling_relevant ?? before?.samplingRelevant ?? false,
+  });
 }
 
 function requirementOf(level: string | Record<string, string>): { requirement: Requirement; condition?: string } {

@@ -4,9 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { DemoSummary } from '../../../src/cli/summary.js';
-import { REPO } from '../../stack/stack-files.js';
+import { compiled } from '../compiled.js';
 
 /** The printed summary parsed back: the same fields src/cli/summary.ts counts (of streamed calls' first chunks it prints only percentiles). */
 export type DemoSummaryNumbers = Omit<DemoSummary, 'firstChunksMs'>;
@@ -69,8 +68,8 @@ export interface DemoOptions {
   cwd?: string;
 }
 
-/** The CLI from the sources through tsx's loader, as the CLI tests run it: no build needed. */
-const CLI = ['--import', pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, path.join(REPO, 'src', 'cli', 'main.ts')];
+/** The CLI compiled from the sources (test/support/compiled.ts), as the CLI tests run it: no build needed. */
+const CLI = [compiled('src/cli/main.ts')];
 
 /** Runs `footprint-otel demo` in a scratch folder (so no telemetry/ lands in the repo). */
 export function runDemo(opts: DemoOptions): Promise<DemoRun> {
