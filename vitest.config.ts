@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests that register a global OTel provider or context manager run in their own worker.
     pool: 'forks',
+    // Much of the suite waits on child processes, sockets and timers rather than computing: one
+    // worker more than there are cores keeps them busy (vitest's default, one fewer, ran this
+    // suite in a single worker on a 2-core machine).
+    maxWorkers: availableParallelism() + 1,
     // The CLI and the fixture processes the tests start run compiled (test/support/compiled.ts).
     globalSetup: ['test/support/compiled.ts'],
   },
