@@ -1,6 +1,6 @@
 /**
  * The loop guard's parts on their own: the pure ping-pong and rejected-cap detectors, and a turn's
- * guards. (The route recorder, which records what they report: test/skills/routeRecorder.test.ts.)
+ * guards. (The skill-path recorder, which records what they report: test/skills/skillPathRecorder.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { guardHop, guardRejection, type TurnGuard } from '../../src/runtime/skills/loopGuard.js';

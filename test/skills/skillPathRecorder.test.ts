@@ -1,10 +1,10 @@
 /**
- * The route recorder on its own: the per-run book (by run id, else the latest, bounded), and the
+ * The skill-path recorder on its own: the per-run book (by run id, else the latest, bounded), and the
  * recorder over concurrent runs (state per run id) and across agents (the agentId filter).
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, defineSkill, registerInstrument, scripted, skillGraph, type LLMRequest } from '../../src/index.js';
-import { routeRecorder } from '../../src/recorders/index.js';
+import { skillPathRecorder } from '../../src/recorders/index.js';
 import { KEPT_RUNS, RunBook } from '../../src/recorders/runBook.js';
 import { answer, pick } from '../support/skills.js';
 
@@ -24,7 +24,7 @@ describe('the run book', () => {
 describe('the recorder across runs and agents', () => {
   const triage = defineSkill({ id: 'triage', description: 'Sort the report', body: 'Decide.' });
   const diagnose = defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find it.' });
-  const graph = skillGraph().entry(triage).route(triage, diagnose).build();
+  const graph = skillGraph().entry(triage).edge(triage, diagnose).build();
   /** Moves on 'move', asks for a skill it cannot reach on anything else, then answers. */
   const script = (request: LLMRequest) => {
     if (request.messages.some((m) => m.role === 'tool')) return answer('done');
@@ -32,9 +32,9 @@ describe('the recorder across runs and agents', () => {
   };
 
   it('keeps concurrent runs apart, by run id', async () => {
-    const recorder = routeRecorder({ agentId: 'desk' });
+    const recorder = skillPathRecorder({ agentId: 'desk' });
     const provider = scripted({ replies: script, delayMs: 5 });
-    const agent = Agent.create({ provider, model: 'small-1', id: 'desk' }).skillGraph(graph, { routeRecorder: recorder }).build();
+    const agent = Agent.create({ provider, model: 'small-1', id: 'desk' }).skillGraph(graph, { skillPathRecorder: recorder }).build();
     const runIds: Record<string, string> = {};
     agent.on('footprint.agent.turn_start', (e) => (runIds[e.payload.message] = e.meta.runId));
 
@@ -53,12 +53,12 @@ describe('the recorder across runs and agents', () => {
   });
 
   it('a registered recorder records every agent, or only the one it is scoped to', async () => {
-    const all = routeRecorder();
-    const other = routeRecorder({ agentId: 'other' });
+    const all = skillPathRecorder();
+    const other = skillPathRecorder({ agentId: 'other' });
     const off = [registerInstrument(all), registerInstrument(other)];
     try {
       const agent = Agent.create({ provider: scripted({ replies: script }), model: 'small-1', id: 'desk' })
-        .skillGraph(graph, { routeRecorder: routeRecorder({ agentId: 'desk' }) })
+        .skillGraph(graph, { skillPathRecorder: skillPathRecorder({ agentId: 'desk' }) })
         .build();
       await agent.run('move');
       // A run with no skill-graph turn leaves no record behind: the latest run is still the one above.
