@@ -8,7 +8,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible } from '../../src/runtime/index.js';
-import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
+import { sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, structure } from '../support/traceTree.js';
 

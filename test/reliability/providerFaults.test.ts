@@ -19,7 +19,7 @@ import {
   tracingFailures,
   type LLMProvider,
 } from '../../src/index.js';
-import { sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
+import { sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
 import { failure, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { traceProblems } from '../support/traceChecks.js';

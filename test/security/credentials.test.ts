@@ -7,8 +7,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible, RunFailedError, type LLMProvider } from '../../src/index.js';
-import { captureContent, endCapture } from '../providers/capture.js';
-import { closedPort, sendJson, startWireServer, type WireServer } from '../providers/wireServer.js';
+import { captureContent, endCapture } from '../runtime/providers/capture.js';
+import { closedPort, sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
 import { startSdk } from '../support/sdk.js';
 
 const KEY = 'sk-live-7f3a9c0e1b2d';

@@ -23,7 +23,7 @@ import {
   type ProviderErrorKind,
 } from '../../src/index.js';
 import { ManualReader } from '../support/meter.js';
-import { closedPort, sendJson, startWireServer, type SeenRequest, type WireServer } from '../providers/wireServer.js';
+import { closedPort, sendJson, startWireServer, type SeenRequest, type WireServer } from '../runtime/providers/wireServer.js';
 import { startSdk } from '../support/sdk.js';
 import { captureLogs, errorText, leaksIn, spansText, telemetryFilesText } from './support/leaks.js';
 

@@ -12,7 +12,7 @@ import { trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
 import { startTelemetry } from '../../src/telemetry/index.js';
-import { captureContent, endCapture } from '../providers/capture.js';
+import { captureContent, endCapture } from '../runtime/providers/capture.js';
 
 let folder: string | undefined;
 afterEach(async () => {

@@ -64,7 +64,7 @@ const RATIO_TOLERANCE = 0.01;
 /**
  * A query this suite's loads feed: not one on the series of an optional feature (MCP tools, streamed
  * calls), which the scripted desk exports only with --mcp or --stream (real-stack-mcp.test.ts checks
- * MCP's series in Prometheus; test/metrics/streamed.test.ts what the SDK records for a streamed call).
+ * MCP's series in Prometheus; test/otel/metrics/streamed.test.ts what the SDK records for a streamed call).
  */
 function exercisedByTheLoad(q: { expr: string }): boolean {
   return !OPTIONAL_FEATURE_METRIC_NAMES.some((name) => q.expr.includes(name.replace(/_(bucket|sum|count)$/, '')));

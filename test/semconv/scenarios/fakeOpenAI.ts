@@ -4,7 +4,7 @@
  * and an answer without any usage. `failing` answers every request with the 429.
  */
 import type { ServerResponse } from 'node:http';
-import { sendJson, startWireServer, type SeenRequest, type WireServer } from '../../providers/wireServer.js';
+import { sendJson, startWireServer, type SeenRequest, type WireServer } from '../../runtime/providers/wireServer.js';
 
 export const RESPONSE_MODEL = 'gpt-4o-mini-2024-07-18';
 

@@ -1,0 +1,95 @@
+/** swarm: hand-offs driven by route(), the hand-off budget, unknown ids, and each stop reason. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, RunFailedError } from '../../../src/runtime/index.js';
+import { swarm, type RouteInput } from '../../../src/runtime/compositions/index.js';
+import { collect, echoAgent, failingAgent, ofType } from './helpers.js';
+
+describe('swarm', () => {
+  it('hands off between agents until route names nobody, and records why it stopped', async () => {
+    const asked: RouteInput[] = [];
+    const desk = swarm({
+      id: 'desk',
+      agents: [
+        { id: 'triage', runner: echoAgent('triage').agent },
+        { id: 'billing', runner: echoAgent('billing').agent },
+      ],
+      pick: (input) => {
+        asked.push(input);
+        return input.lastAgent === undefined ? 'triage' : input.lastAgent === 'triage' ? 'billing' : undefined;
+      },
+    });
+    const events = collect(desk);
+
+    expect(await desk.run('refund please')).toBe('billing(triage(refund please))');
+    expect(asked).toEqual([
+      { message: 'refund please', lastAgent: undefined, handoffs: 0 },
+      { message: 'triage(refund please)', lastAgent: 'triage', handoffs: 1 },
+      { message: 'billing(triage(refund please))', lastAgent: 'billing', handoffs: 2 },
+    ]);
+    const decisions = ofType(events, 'footprint.composition.route_decided').map((e) => e.payload);
+    expect(decisions.map((d) => [d.chosen, d.matched])).toEqual([
+      ['triage', 'route_fn'],
+      ['billing', 'route_fn'],
+      ['', 'none'],
+    ]);
+    expect(decisions[1]!.rationale).toBe('pick chose "billing" (hand-off 2 of at most 10)');
+    expect(ofType(events, 'footprint.composition.iteration').map((e) => e.payload.iteration)).toEqual([1, 2, 3]);
+    expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ compositionId: 'desk', kind: 'swarm', status: 'no_route', stopReason: 'no_route' });
+    expect(ofType(events, 'footprint.stream.llm_end').map((e) => [e.meta.agentId, e.meta.route])).toEqual([
+      ['triage', 'desk>triage'],
+      ['billing', 'desk>billing'],
+    ]);
+  });
+
+  it('stops when the hand-off budget is spent', async () => {
+    const { agent, provider } = echoAgent('a');
+    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: agent }], pick: () => 'a', maxHandoffs: 2 });
+    const events = collect(desk);
+    expect(await desk.run('x')).toBe('a(a(x))');
+    expect(provider.calls).toHaveLength(2);
+    const last = ofType(events, 'footprint.composition.route_decided').at(-1)!.payload;
+    expect(last).toMatchObject({ chosen: '', matched: 'route_fn', inRoster: true, evidence: { requested: 'a', maxHandoffs: 2 } });
+    expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'budget_exhausted', stopReason: 'budget_exhausted' });
+  });
+
+  it('stops with a recorded reason when route names an agent outside the roster', async () => {
+    const desk = swarm({
+      id: 'desk',
+      agents: [{ id: 'a', runner: echoAgent('a').agent }],
+      pick: ({ handoffs }) => (handoffs === 0 ? 'a' : 'ghost'),
+    });
+    const events = collect(desk);
+    expect(await desk.run('x')).toBe('a(x)');
+    expect(ofType(events, 'footprint.composition.route_decided').at(-1)!.payload).toMatchObject({
+      chosen: '',
+      matched: 'route_fn',
+      inRoster: false,
+      evidence: { requested: 'ghost' },
+    });
+    expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'no_route', stopReason: 'unknown_agent' });
+  });
+
+  it('fails the run naming the agent whose model call throws', async () => {
+    const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: failingAgent('a').agent }], pick: () => 'a' });
+    const error = (await desk.run('x').catch((e: unknown) => e)) as RunFailedError;
+    expect(error).toBeInstanceOf(RunFailedError);
+    expect([error.member, error.stage]).toEqual([{ kind: 'agent', id: 'a' }, 'call-llm']);
+  });
+
+  it('refuses configurations that cannot work', () => {
+    const a = echoAgent('a').agent;
+    expect(() => swarm({ agents: [], pick: () => undefined })).toThrow(ConfigError);
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', maxHandoffs: 0 })).toThrow(/maxHandoffs/);
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', maxHandoffs: 101 })).toThrow(/maxHandoffs/);
+    expect(() => swarm({ agents: [{ id: 'settle', runner: a }], pick: () => 'a' })).toThrow(/used by the composition itself/);
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }] } as never)).toThrow(new ConfigError('swarm "swarm" needs a pick function'));
+    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', route: () => 'a' } as never)).toThrow(
+      new ConfigError('swarm "swarm": give pick or its deprecated name route, not both'),
+    );
+  });
+
+  it('still takes the deprecated `route` for `pick`, for one release', async () => {
+    const desk = swarm({ id: 'old-desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], route: ({ handoffs }) => (handoffs === 0 ? 'a' : undefined) });
+    expect(await desk.run('q')).toBe('a(q)');
+  });
+});

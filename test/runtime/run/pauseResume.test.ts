@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { CheckpointError, isPaused } from '../../../src/index.js';
+import { collect } from '../../fixtures/collect.js';
+import { refundAgent } from '../../fixtures/refundAgent.js';
+import { compiled } from '../../support/compiled.js';
+
+const run = promisify(execFile);
+
+describe('pause and resume', () => {
+  it('pauses on ctx.pause with a plain-JSON checkpoint and the question', async () => {
+    const agent = refundAgent();
+    const seen = collect(agent);
+    const out = await agent.run('Refund INV-7 please');
+    expect(isPaused(out)).toBe(true);
+    if (!isPaused(out)) return;
+    expect(out.question).toBe('Approve a refund of $40 for INV-7?');
+    expect(JSON.parse(JSON.stringify(out.checkpoint))).toEqual(out.checkpoint);
+    expect(out.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@2', runner: { kind: 'agent', id: 'refunds' } });
+    expect(seen.of('footprint.run.paused')).toEqual([
+      { question: 'Approve a refund of $40 for INV-7?', toolCallId: 'ref', toolName: 'refund', agentId: 'refunds' },
+    ]);
+    const ends = seen.of('footprint.stream.tool_end');
+    expect(ends.map((e) => [e.toolName, e.status])).toEqual([['lookup_invoice', 'ok'], ['refund', 'paused']]);
+    expect(seen.of('footprint.agent.turn_end')).toEqual([]);
+  });
+
+  it('resumes on a new Agent instance in another process, keeping the run id', async () => {
+    const agent = refundAgent();
+    const seen = collect(agent);
+    const out = await agent.run('Refund INV-7 please');
+    if (!isPaused(out)) throw new Error('expected a pause');
+    const dir = mkdtempSync(join(tmpdir(), 'fp-resume-'));
+    const file = join(dir, 'checkpoint.json');
+    writeFileSync(file, JSON.stringify(out.checkpoint));
+    const child = await run(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'refund', file, 'yes'], {
+      cwd: process.cwd(),
+    });
+    const report = JSON.parse(child.stdout) as { result: string; events: { type: string; runId: string }[]; pid: number };
+    expect(report.pid).not.toBe(process.pid);
+    expect(report.result).toBe('Done: invoice INV-7: $40 paid | refunded $40');
+    const types = report.events.map((e) => e.type);
+    expect(types[0]).toBe('footprint.stream.tool_start');
+    expect(types).toContain('footprint.run.resumed');
+    expect(types.at(-1)).toBe('footprint.agent.turn_end');
+    // the lookup that finished before the pause is not run again; only the paused tool re-runs
+    expect(report.events.filter((e) => e.type === 'footprint.stream.tool_start')).toHaveLength(1);
+    const runId = seen.events[0]!.meta.runId;
+    expect(new Set(report.events.map((e) => e.runId))).toEqual(new Set([runId]));
+  });
+
+  it('resumes in process with a declined answer, and refuses a foreign checkpoint', async () => {
+    const agent = refundAgent();
+    const out = await agent.run('Refund INV-7 please');
+    if (!isPaused(out)) throw new Error('expected a pause');
+    expect(await refundAgent().resume(out.checkpoint, 'no')).toBe('Done: invoice INV-7: $40 paid | refund declined');
+    const other = { ...out.checkpoint, runner: { kind: 'agent', id: 'someone-else' } };
+    await expect(agent.resume(other, 'yes')).rejects.toThrow(CheckpointError);
+    await expect(agent.resume('{not json', 'yes')).rejects.toThrow(/not valid JSON/);
+  });
+});
