@@ -284,9 +284,12 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
       OTEL_SERVICE_NAME: service,
       OTEL_TRACES_EXPORTER: 'none',
       OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: prom!.otlpMetricsUrl,
-      OTEL_METRIC_EXPORT_INTERVAL: '1000',
+      // Prometheus's increase() needs two samples of a series inside the window: a load that ends
+      // within one export interval leaves one (its final export) and no alert. The compiled demo runs
+      // these 90 runs in about 2 s, so a 250 ms interval gives every series several samples.
+      OTEL_METRIC_EXPORT_INTERVAL: '250',
     });
-    const args = ['--runs', '30', '--concurrency', '4', '--seed', '9'];
+    const args = ['--runs', '90', '--concurrency', '4', '--seed', '9'];
     const [runaway, calm] = await Promise.all([
       runDemo({ args: [...args, '--runaway'], env: metricsOnly(RUNAWAY) }),
       runDemo({ args, env: metricsOnly(CALM) }),
