@@ -70,11 +70,20 @@ describeWithBackends('the real collector killed and restarted during a load', ['
     expect(afterRestart.length).toBeGreaterThanOrEqual(1);
     const tripped = afterRestart.filter((t: TappedTrace) => t.spans.some((s) => s.parentSpanId === '' && s.attributes['footprint.trip.kinds'] !== undefined));
     expect(tripped.length).toBeGreaterThanOrEqual(1);
-    const missing: string[] = [];
-    for (const trace of tripped) {
-      const inJaeger = await stack.jaeger.trace(trace.traceId);
-      if (inJaeger?.spans.length !== trace.spans.length) missing.push(`${trace.traceId}: ${inJaeger?.spans.length ?? 0} of ${trace.spans.length} spans`);
+    const missingOf = async () => {
+      const missing: string[] = [];
+      for (const trace of tripped) {
+        const inJaeger = await stack.jaeger.trace(trace.traceId);
+        if (inJaeger?.spans.length !== trace.spans.length) missing.push(`${trace.traceId}: ${inJaeger?.spans.length ?? 0} of ${trace.spans.length} spans`);
+      }
+      return missing;
+    };
+    // A bounded wait, not a timing check: a restarted collector on a loaded 2-core machine may decide
+    // and forward its held traces some seconds after the decision wait; a lost trace never arrives.
+    let missing = await missingOf();
+    for (const deadline = Date.now() + 60_000; missing.length > 0 && Date.now() < deadline; missing = await missingOf()) {
+      await new Promise((r) => setTimeout(r, 1_000));
     }
     expect(missing).toEqual([]);
-  });
+  }, 120_000);
 });
