@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countingExporter } from './countingExporter.js';
 import { MESSAGE } from './scenario.js';
+import { cpuPerCall, median } from './measure.js';
 import type * as Package from '../src/index.js';
 
 const [dirA, dirB] = process.argv.slice(2);
@@ -54,14 +55,9 @@ const builds = await Promise.all(
 
 async function block(build: (typeof builds)[number], mode: (typeof modes)[number], turns: number): Promise<number> {
   const undo = mode === 'untraced' ? undefined : build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
-  const started = process.cpuUsage();
-  for (let i = 0; i < turns; i++) {
-    await build.agent.run(MESSAGE);
-    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
-  }
-  const used = process.cpuUsage(started);
+  const perTurn = await cpuPerCall(() => build.agent.run(MESSAGE), turns);
   undo?.();
-  return (used.user + used.system) / turns;
+  return perTurn;
 }
 
 for (const build of builds) for (const mode of modes) await block(build, mode, 300);
@@ -76,7 +72,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await provider.shutdown();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`A = ${dirA}, B = ${dirB}: ${ROUNDS} interleaved rounds of ${BLOCK} turns, process CPU µs per turn (median)`);
 for (const [name, xs] of Object.entries(us)) console.log(`  ${name.padEnd(12)} ${median(xs).toFixed(0).padStart(6)} µs`);
 for (const [mode, xs] of Object.entries(ratios)) console.log(`  B/A ${mode.padEnd(9)} ${median(xs).toFixed(3)}x`);

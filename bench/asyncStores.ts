@@ -11,6 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { MESSAGE, referenceAgent } from './scenario.js';
+import { cpuPerCall, median } from './measure.js';
 
 const otel = process.env.AB_OTEL === '1';
 if (otel) {
@@ -22,13 +23,7 @@ const extra = new AsyncLocalStorage<number>();
 
 async function block(withExtra: boolean, turns: number): Promise<number> {
   if (!withExtra) extra.disable();
-  const started = process.cpuUsage();
-  for (let i = 0; i < turns; i++) {
-    await (withExtra ? extra.run(1, () => agent.run(MESSAGE)) : agent.run(MESSAGE));
-    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
-  }
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / turns;
+  return cpuPerCall(() => (withExtra ? extra.run(1, () => agent.run(MESSAGE)) : agent.run(MESSAGE)), turns);
 }
 
 await block(true, 300);
@@ -38,5 +33,4 @@ for (let i = 0; i < 15; i++) {
   const withExtra = await block(true, 100);
   ratios.push((await block(false, 100)) / withExtra);
 }
-const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-console.log(`${otel ? "with OTel's store enabled: one store" : 'no other store: none'} / one more: ${median.toFixed(3)}x (median of 15 pairs of 100 turns)`);
+console.log(`${otel ? "with OTel's store enabled: one store" : 'no other store: none'} / one more: ${median(ratios).toFixed(3)}x (median of 15 pairs of 100 turns)`);

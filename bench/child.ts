@@ -21,6 +21,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { countingExporter } from './countingExporter.js';
+import { median } from './measure.js';
 import { FlowChartExecutor } from 'footprintjs';
 
 const [mode = 'untraced', receiverUrl = ''] = process.argv.slice(2);
@@ -77,7 +78,6 @@ async function timeBlock(call: () => Promise<unknown>, runs: number): Promise<Pe
 }
 
 function medianOf(samples: PerCall[]): PerCall {
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return { wall: median(samples.map((s) => s.wall)), cpu: median(samples.map((s) => s.cpu)), gc: median(samples.map((s) => s.gc)) };
 }
 

@@ -17,6 +17,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from './measure.js';
 
 const { values, positionals } = parseArgs({ options: { samples: { type: 'string', default: '9' } }, allowPositionals: true });
 const samples = Number(values.samples);
@@ -102,11 +103,6 @@ function treeSize(folder: string): { bytes: number; packages: number } {
   };
   walk(folder);
   return { bytes, packages };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function kb(bytes: number): string {

@@ -13,6 +13,7 @@ import { aiSdk6Turn, aiSdk7Turn, ANSWER, type PeerTurn } from './peerTurn.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
 import { countingExporter } from './countingExporter.js';
+import { cpuPerCall, median } from './measure.js';
 
 const quick = process.argv.includes('--quick');
 const WARMUP = quick ? 100 : 400;
@@ -62,15 +63,10 @@ async function check(mode: Mode): Promise<number> {
 
 async function block(mode: Mode, turns: number): Promise<number> {
   const undo = mode.around?.();
-  const started = process.cpuUsage();
-  for (let i = 0; i < turns; i++) {
-    await mode.turn.run();
-    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
-  }
-  const used = process.cpuUsage(started);
+  const perTurn = await cpuPerCall(() => mode.turn.run(), turns);
   undo?.();
   mode.turn.reset();
-  return (used.user + used.system) / turns;
+  return perTurn;
 }
 
 const spans: Record<string, number> = {};
@@ -82,7 +78,6 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 await provider.shutdown();
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const us: Record<string, number> = Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, median(xs)]));
 const ratio = (a: string, b: string) => us[a]! / us[b]!;
 const targets = [

@@ -24,6 +24,7 @@ import { cpus, loadavg } from 'node:os';
 import { Agent, metricsInstrument, registerInstrument, scripted, tracingInstrument, type Runner } from '../src/index.js';
 import { FLAT_HEAP_MB } from './targets.js';
 import { countingExporter } from './countingExporter.js';
+import { cpuPerCall, median } from './measure.js';
 
 const quick = process.argv.includes('--quick');
 const CHUNKS = 500;
@@ -105,17 +106,11 @@ async function check(mode: Mode): Promise<number> {
 /** Process CPU µs per turn over a block of `turns` turns of the mode. */
 async function block(mode: Mode, turns: number): Promise<number> {
   const undo = mode.around();
-  const started = process.cpuUsage();
-  for (let i = 0; i < turns; i++) {
-    await mode.turn();
-    if (i % 10 === 0) await new Promise((r) => setImmediate(r));
-  }
-  const used = process.cpuUsage(started);
+  const perTurn = await cpuPerCall(() => mode.turn(), turns, 10);
   undo();
-  return (used.user + used.system) / turns;
+  return perTurn;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spans: Record<string, number> = {};
 for (const mode of modes) spans[mode.name] = await check(mode);
 for (const mode of modes) await block(mode, WARMUP);

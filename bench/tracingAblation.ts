@@ -15,6 +15,7 @@ import { registerInstrument, tracingInstrument, type RunInstrument, type TypedEv
 import { TracedRun } from '../src/otel/wiring/tracedRun.js';
 import { countingExporter } from './countingExporter.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
+import { cpuPerCall, median } from './measure.js';
 
 const detail = process.argv[2] === 'full' ? 'full' : 'semantic';
 const BLOCK = 100;
@@ -64,14 +65,9 @@ const modes: Record<string, () => () => void> = {
 
 async function block(name: string, turns: number): Promise<number> {
   const undo = modes[name]!();
-  const started = process.cpuUsage();
-  for (let i = 0; i < turns; i++) {
-    await agent.run(MESSAGE);
-    if (i % 50 === 0) await new Promise((r) => setImmediate(r));
-  }
-  const used = process.cpuUsage(started);
+  const perTurn = await cpuPerCall(() => agent.run(MESSAGE), turns);
   undo();
-  return (used.user + used.system) / turns;
+  return perTurn;
 }
 
 for (const name of Object.keys(modes)) await block(name, 300);
@@ -87,7 +83,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await provider.shutdown();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`detail ${detail}: CPU per turn as a ratio to the untraced turn of the same round (median of ${ROUNDS} rounds of ${BLOCK} turns)`);
 for (const [name, xs] of Object.entries(ratios)) console.log(`  ${name.padEnd(32)} ${median(xs).toFixed(3)}x`);
 let inside = 0;
