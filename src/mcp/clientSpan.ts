@@ -18,6 +18,7 @@ import {
   mcpSpanName,
   METHOD_INITIALIZE,
   METHOD_TOOLS_CALL,
+  OP_EXECUTE_TOOL,
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
   SERVER_ADDRESS,
@@ -64,7 +65,7 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   const { peer } = call;
   const attributes: Attributes = { [MCP_METHOD_NAME]: call.method, ...peer.network, ...identity(peer) };
   if (call.toolName !== undefined) attributes[GEN_AI_TOOL_NAME] = call.toolName;
-  if (call.method === METHOD_TOOLS_CALL) attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
+  if (call.method === METHOD_TOOLS_CALL) attributes[GEN_AI_OPERATION_NAME] = OP_EXECUTE_TOOL;
   if (call.capture && call.args !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(call.args);
   const parent = context.active();
   const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes }, parent);

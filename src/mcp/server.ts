@@ -25,6 +25,7 @@ import {
   mcpSpanName,
   METHOD_INITIALIZE,
   METHOD_TOOLS_CALL,
+  OP_EXECUTE_TOOL,
   NETWORK_PROTOCOL_NAME,
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
@@ -104,7 +105,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     if (extra?.request) Object.assign(attributes, clientAttributes(extra.request, settings.clientAddress));
     if (toolName !== undefined) {
       attributes[GEN_AI_TOOL_NAME] = toolName;
-      attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
+      attributes[GEN_AI_OPERATION_NAME] = OP_EXECUTE_TOOL;
       if (settings.capture && params.arguments !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(params.arguments);
     }
     if (transport.sessionId !== undefined) attributes[MCP_SESSION_ID] = transport.sessionId;
