@@ -5,7 +5,7 @@
  */
 import { captureFromEnv } from '../events/index.js';
 
-export const MAX_MCP_CONTENT_CHARS = 16_000;
+const MAX_MCP_CONTENT_CHARS = 16_000;
 
 export function boundedContent(value: unknown): string {
   let text: string;
