@@ -8,7 +8,7 @@
 import { context, SpanKind, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT, TOOL_ERROR } from './attributes.js';
 import { boundedContent } from './content.js';
-import { classify, McpCallError } from './errors.js';
+import { classify, isTyped, McpCallError } from './errors.js';
 import { durationAttributes, endRequestSpan, requestAttributes, sessionAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { clientDuration, mcpTracer } from './telemetry.js';
 
@@ -67,11 +67,6 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     finish(failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
     throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
   }
-}
-
-/** An error that already says its error.type (McpCallError, McpConnectError). */
-function isTyped(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && typeof (error as { errorType?: unknown }).errorType === 'string';
 }
 
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */
