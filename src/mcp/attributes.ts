@@ -40,9 +40,6 @@ export const METHOD_TOOLS_CALL = 'tools/call';
 export const METHOD_TOOLS_LIST = 'tools/list';
 export const METHOD_INITIALIZE = 'initialize';
 
-/** error.type of a tools/call whose result says isError (the page's own value). */
-export const TOOL_ERROR = 'tool_error';
-
 /** `{mcp.method.name} {target}`, the target being the tool for tools/call. */
 export function mcpSpanName(method: string, toolName?: string): string {
   return toolName ? `${method} ${toolName}` : method;

@@ -6,9 +6,9 @@
  * or the typed failure the rejection classifies as; mcp.client.operation.duration records the same.
  */
 import { context, SpanKind, trace, type Attributes, type Span } from '@opentelemetry/api';
-import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT, TOOL_ERROR } from './attributes.js';
+import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { boundedContent } from './content.js';
-import { classify, isTyped, McpCallError } from './errors.js';
+import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
 import { durationAttributes, endRequestSpan, requestAttributes, sessionAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { clientDuration, mcpTracer } from './telemetry.js';
 
@@ -60,7 +60,7 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     const result = await context.with(trace.setSpan(parent, span), call.send);
     const failed = call.resultError?.(result);
     const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
-    finish(failed, content, failed === TOOL_ERROR ? TOOL_ERROR_MESSAGE : undefined);
+    finish(failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;
   } catch (error) {
     const failure = classify(error, call.signal);

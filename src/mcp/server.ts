@@ -23,7 +23,6 @@ import {
   NETWORK_PROTOCOL_NAME,
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
-  TOOL_ERROR,
 } from './attributes.js';
 import { clientAttributes, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
@@ -129,7 +128,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
       description = message.error.message;
       span.setAttribute(RPC_RESPONSE_STATUS_CODE, errorType);
     } else if ('result' in message && isRecord(message.result) && message.result.isError === true) {
-      errorType = TOOL_ERROR;
+      errorType = MCP_ERROR_TYPES.toolError;
       description = TOOL_ERROR_MESSAGE;
     } else if (settings.capture && metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
       span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(message.result.structuredContent ?? message.result.content));
