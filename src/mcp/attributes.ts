@@ -2,7 +2,7 @@
  * The attribute keys and span names of the GenAI conventions' MCP page (docs/mcp.md cites it): the
  * MCP client and server spans and the mcp.*.operation.duration histograms. Stable keys come from
  * @opentelemetry/semantic-conventions; the MCP and JSON-RPC keys are still Development there, so they
- * are written out here, each marked @experimental.
+ * are written out here, each marked @experimental; the GenAI keys are the bridge's own.
  */
 import {
   ATTR_CLIENT_ADDRESS,
@@ -13,6 +13,7 @@ import {
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
 } from '@opentelemetry/semantic-conventions';
+import { semconv } from '../otel/index.js';
 
 export const ERROR_TYPE = ATTR_ERROR_TYPE;
 export const SERVER_ADDRESS = ATTR_SERVER_ADDRESS;
@@ -32,21 +33,12 @@ export const MCP_PROTOCOL_VERSION = 'mcp.protocol.version';
 export const JSONRPC_REQUEST_ID = 'jsonrpc.request.id';
 /** The JSON-RPC error code of an error response, as a string. @experimental */
 export const RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
-/** @experimental */
-export const GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
-/** @experimental */
-export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
-/** Opt-in content: the tool call's arguments. @experimental */
-export const GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
-/** Opt-in content: a successful tool call's result. @experimental */
-export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+/** The GenAI keys of the bridge (otel/encoding/semconv.ts), the same on MCP spans. @experimental */
+export const { GEN_AI_OPERATION_NAME, GEN_AI_TOOL_NAME, GEN_AI_TOOL_CALL_ARGUMENTS, GEN_AI_TOOL_CALL_RESULT, OP_EXECUTE_TOOL } = semconv;
 
 export const METHOD_TOOLS_CALL = 'tools/call';
 export const METHOD_TOOLS_LIST = 'tools/list';
 export const METHOD_INITIALIZE = 'initialize';
-
-/** error.type of a tools/call whose result says isError (the page's own value). */
-export const TOOL_ERROR = 'tool_error';
 
 /** `{mcp.method.name} {target}`, the target being the tool for tools/call. */
 export function mcpSpanName(method: string, toolName?: string): string {

@@ -5,27 +5,11 @@
  * it. It ends once, with the call's outcome: a result (error.type tool_error when it says isError),
  * or the typed failure the rejection classifies as; mcp.client.operation.duration records the same.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
-import {
-  ERROR_TYPE,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_TOOL_CALL_ARGUMENTS,
-  GEN_AI_TOOL_CALL_RESULT,
-  GEN_AI_TOOL_NAME,
-  MCP_METHOD_NAME,
-  MCP_PROTOCOL_VERSION,
-  MCP_SESSION_ID,
-  mcpSpanName,
-  METHOD_INITIALIZE,
-  METHOD_TOOLS_CALL,
-  NETWORK_TRANSPORT,
-  RPC_RESPONSE_STATUS_CODE,
-  SERVER_ADDRESS,
-  SERVER_PORT,
-  TOOL_ERROR,
-} from './attributes.js';
+import { context, SpanKind, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { boundedContent } from './content.js';
-import { classify, McpCallError } from './errors.js';
+import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
+import { durationAttributes, endRequestSpan, requestAttributes, sessionAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { clientDuration, mcpTracer } from './telemetry.js';
 
 /** What a connection knows about itself, read at each request (the session and version come with initialize). */
@@ -62,10 +46,7 @@ export function isMcpClientSpan(span: Span | undefined): span is Span {
 export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   const started = performance.now();
   const { peer } = call;
-  const attributes: Attributes = { [MCP_METHOD_NAME]: call.method, ...peer.network, ...identity(peer) };
-  if (call.toolName !== undefined) attributes[GEN_AI_TOOL_NAME] = call.toolName;
-  if (call.method === METHOD_TOOLS_CALL) attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
-  if (call.capture && call.args !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(call.args);
+  const attributes: Attributes = { ...requestAttributes(call.method, call.toolName, call.capture, call.args), ...peer.network, ...identity(peer) };
   const parent = context.active();
   const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes }, parent);
   clientSpans.add(span);
@@ -73,18 +54,13 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     // initialize is what decides the session and the version: only its span reads them again at the end.
     if (call.method === METHOD_INITIALIZE) span.setAttributes(identity(peer));
     if (extra) span.setAttributes(extra);
-    if (errorType !== undefined) {
-      span.setAttribute(ERROR_TYPE, errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, message });
-    }
-    span.end();
-    clientDuration().record((performance.now() - started) / 1000, metricAttributes(call, errorType));
+    endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message);
   };
   try {
     const result = await context.with(trace.setSpan(parent, span), call.send);
     const failed = call.resultError?.(result);
     const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
-    finish(failed, content, failed === TOOL_ERROR ? 'the tool reported an error (isError)' : undefined);
+    finish(failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;
   } catch (error) {
     const failure = classify(error, call.signal);
@@ -93,31 +69,19 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   }
 }
 
-/** An error that already says its error.type (McpCallError, McpConnectError). */
-function isTyped(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && typeof (error as { errorType?: unknown }).errorType === 'string';
-}
-
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */
-function metricAttributes(call: ClientCall<unknown>, errorType: string | undefined): Attributes {
+function metricAttributes(call: ClientCall<unknown>): Attributes {
   const { peer } = call;
-  const metric: Attributes = { [MCP_METHOD_NAME]: call.method, 'footprint.mcp.server': peer.server, [NETWORK_TRANSPORT]: peer.network[NETWORK_TRANSPORT] };
+  const metric = durationAttributes(call.method, peer.server, peer.network[NETWORK_TRANSPORT], call.toolName);
   if (peer.network[SERVER_ADDRESS] !== undefined) {
     metric[SERVER_ADDRESS] = peer.network[SERVER_ADDRESS];
     metric[SERVER_PORT] = peer.network[SERVER_PORT];
   }
-  if (call.toolName !== undefined) metric[GEN_AI_TOOL_NAME] = call.toolName;
   const version = peer.protocolVersion();
   if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
-  if (errorType !== undefined) metric[ERROR_TYPE] = errorType;
   return metric;
 }
 
 function identity(peer: PeerAttributes): Attributes {
-  const attributes: Attributes = {};
-  const session = peer.sessionId();
-  const version = peer.protocolVersion();
-  if (session !== undefined) attributes[MCP_SESSION_ID] = session;
-  if (version !== undefined) attributes[MCP_PROTOCOL_VERSION] = version;
-  return attributes;
+  return sessionAttributes(peer.sessionId(), peer.protocolVersion());
 }

@@ -1,11 +1,11 @@
 /**
  * Tool arguments and results as span attributes, only under content capture (the caller decides,
- * from the option or events/contentCapture.ts's environment variable): JSON, cut to the bridge's
- * content bound so one large result cannot blow the span's size.
+ * from the option or events/contentCapture.ts's environment variable): JSON, cut (with the bridge's
+ * `…(+N chars)` marker) so one large result cannot blow the span's size.
  */
 import { captureFromEnv } from '../events/index.js';
 
-export const MAX_MCP_CONTENT_CHARS = 16_000;
+const MAX_MCP_CONTENT_CHARS = 16_000;
 
 export function boundedContent(value: unknown): string {
   let text: string;

@@ -50,6 +50,11 @@ export class McpConnectError extends Error {
   }
 }
 
+/** An error that already says its error.type (McpCallError, McpConnectError). */
+export function isTyped(error: unknown): error is { errorType: string } {
+  return typeof error === 'object' && error !== null && typeof (error as { errorType?: unknown }).errorType === 'string';
+}
+
 /** Socket errors of a peer that is not (or no longer) there. */
 const PEER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOENT', 'UND_ERR_SOCKET']);
 
@@ -66,7 +71,7 @@ export function classify(error: unknown, signal?: AbortSignal): { type: string; 
   const e = (typeof error === 'object' && error !== null ? error : {}) as SdkLike;
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (signal?.aborted) return { type: MCP_ERROR_TYPES.cancelled, message };
-  if (typeof (e as { errorType?: unknown }).errorType === 'string') return { type: (e as { errorType: string }).errorType, message };
+  if (isTyped(error)) return { type: error.errorType, message };
   if (typeof e.code === 'number') return { type: String(e.code), code: String(e.code), message };
   switch (e.code) {
     case 'REQUEST_TIMEOUT':

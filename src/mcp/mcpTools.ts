@@ -6,7 +6,7 @@
  * turns into an error result for the model, error.type the failure's kind.
  */
 import type { Tool, ToolContext } from '../runtime/index.js';
-import { METHOD_TOOLS_CALL, TOOL_ERROR } from './attributes.js';
+import { METHOD_TOOLS_CALL } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { MCP_ERROR_TYPES, McpCallError } from './errors.js';
 
@@ -56,7 +56,7 @@ async function callTool(name: string, args: Record<string, unknown>, ctx: ToolCo
     args,
     signal: ctx.signal,
     send: () => caller.call(name, args, { timeout: caller.timeoutMs, signal: ctx.signal }),
-    resultError: (r) => (r.isError === true ? TOOL_ERROR : undefined),
+    resultError: (r) => (r.isError === true ? MCP_ERROR_TYPES.toolError : undefined),
     resultContent: (r) => r.structuredContent ?? r.content,
   });
   // A call that changed the server's list (its tools/list_changed came before this answer) ends once
@@ -64,7 +64,7 @@ async function callTool(name: string, args: Record<string, unknown>, ctx: ToolCo
   const relisting = caller.listRead();
   if (relisting) await relisting;
   const text = resultText(result);
-  if (result.isError === true) throw new McpCallError(TOOL_ERROR, text || `tool "${name}" reported an error`, METHOD_TOOLS_CALL);
+  if (result.isError === true) throw new McpCallError(MCP_ERROR_TYPES.toolError, text || `tool "${name}" reported an error`, METHOD_TOOLS_CALL);
   return text;
 }
 

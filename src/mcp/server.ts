@@ -10,30 +10,25 @@
  * goes out first, so ending the span (and a batch export that a full span queue starts inside it)
  * never delays the answer. Telemetry never throws into the server.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/server';
 import {
-  ERROR_TYPE,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_TOOL_CALL_ARGUMENTS,
   GEN_AI_TOOL_CALL_RESULT,
   GEN_AI_TOOL_NAME,
   JSONRPC_REQUEST_ID,
-  MCP_METHOD_NAME,
   MCP_PROTOCOL_VERSION,
-  MCP_SESSION_ID,
   mcpSpanName,
   METHOD_INITIALIZE,
   METHOD_TOOLS_CALL,
   NETWORK_PROTOCOL_NAME,
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
-  TOOL_ERROR,
 } from './attributes.js';
 import { clientAttributes, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
 import { contextFromMeta, isRecord } from './meta.js';
+import { durationAttributes, endRequestSpan, requestAttributes, sessionAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { mcpTracer, serverDuration } from './telemetry.js';
 
 export interface TraceMcpServerOptions {
@@ -100,21 +95,18 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     const params = isRecord(message.params) ? message.params : {};
     const toolName = message.method === METHOD_TOOLS_CALL && typeof params.name === 'string' ? params.name : undefined;
     const network: Attributes = extra?.request ? { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http' } : { [NETWORK_TRANSPORT]: 'pipe' };
-    const attributes: Attributes = { [MCP_METHOD_NAME]: message.method, [JSONRPC_REQUEST_ID]: String(message.id), ...network };
+    const attributes: Attributes = {
+      ...requestAttributes(message.method, toolName, settings.capture, params.arguments),
+      [JSONRPC_REQUEST_ID]: String(message.id),
+      ...network,
+      ...sessionAttributes(transport.sessionId, protocolVersion),
+    };
     if (extra?.request) Object.assign(attributes, clientAttributes(extra.request, settings.clientAddress));
-    if (toolName !== undefined) {
-      attributes[GEN_AI_TOOL_NAME] = toolName;
-      attributes[GEN_AI_OPERATION_NAME] = 'execute_tool';
-      if (settings.capture && params.arguments !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(params.arguments);
-    }
-    if (transport.sessionId !== undefined) attributes[MCP_SESSION_ID] = transport.sessionId;
-    if (protocolVersion !== undefined) attributes[MCP_PROTOCOL_VERSION] = protocolVersion;
     // The transport's own context (an HTTP server span around this request) is linked, not the parent.
     const ambient = trace.getSpanContext(context.active());
     const links: Link[] = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
-    const metric: Attributes = { [MCP_METHOD_NAME]: message.method, 'footprint.mcp.server': settings.name, [NETWORK_TRANSPORT]: network[NETWORK_TRANSPORT] };
-    if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
+    const metric = durationAttributes(message.method, settings.name, network[NETWORK_TRANSPORT], toolName);
     return { span, started: performance.now(), metric };
   };
 
@@ -127,11 +119,8 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     if (protocolVersion === undefined && 'result' in message && isRecord(message.result) && typeof message.result.protocolVersion === 'string') {
       protocolVersion = message.result.protocolVersion;
     }
-    if (protocolVersion !== undefined) {
-      span.setAttribute(MCP_PROTOCOL_VERSION, protocolVersion);
-      metric[MCP_PROTOCOL_VERSION] = protocolVersion;
-    }
-    if (transport.sessionId !== undefined) span.setAttribute(MCP_SESSION_ID, transport.sessionId);
+    span.setAttributes(sessionAttributes(transport.sessionId, protocolVersion));
+    if (protocolVersion !== undefined) metric[MCP_PROTOCOL_VERSION] = protocolVersion;
     let errorType: string | undefined;
     let description: string | undefined;
     if ('error' in message) {
@@ -139,23 +128,16 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
       description = message.error.message;
       span.setAttribute(RPC_RESPONSE_STATUS_CODE, errorType);
     } else if ('result' in message && isRecord(message.result) && message.result.isError === true) {
-      errorType = TOOL_ERROR;
-      description = 'the tool reported an error (isError)';
+      errorType = MCP_ERROR_TYPES.toolError;
+      description = TOOL_ERROR_MESSAGE;
     } else if (settings.capture && metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
       span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(message.result.structuredContent ?? message.result.content));
     }
     end(opened, errorType, description);
   };
 
-  const end = ({ span, started, metric }: Handling, errorType: string | undefined, description?: string): void => {
-    if (errorType !== undefined) {
-      span.setAttribute(ERROR_TYPE, errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: description });
-      metric[ERROR_TYPE] = errorType;
-    }
-    span.end();
-    serverDuration().record((performance.now() - started) / 1000, metric);
-  };
+  const end = ({ span, started, metric }: Handling, errorType: string | undefined, description?: string): void =>
+    endRequestSpan(span, serverDuration(), started, metric, errorType, description);
 
   const send = transport.send.bind(transport);
   transport.send = (message, sendOptions) => {

@@ -62,8 +62,8 @@ export async function startWorld(): Promise<World> {
   };
 }
 
-export function stdioServer(world: World, mode: 'stdio' = 'stdio', extraEnv: Record<string, string> = {}): StdioServer {
-  return { command: process.execPath, args: [FIXTURE, mode], env: { ...world.childEnv, ...extraEnv }, stderr: 'inherit' };
+export function stdioServer(world: World): StdioServer {
+  return { command: process.execPath, args: [FIXTURE, 'stdio'], env: { ...world.childEnv }, stderr: 'inherit' };
 }
 
 /** Starts the fixture server over Streamable HTTP; resolves with its URL and the process. */

@@ -1,0 +1,60 @@
+/**
+ * What the MCP client span (clientSpan.ts) and the MCP server span (server.ts) of one request share,
+ * so both sides say the same thing the same way: the attributes a span opens with, the session and
+ * version it carries, its duration histogram's low-cardinality attributes, and how it ends (error.type
+ * and status ERROR on a failure, then the duration recorded).
+ */
+import { SpanStatusCode, type Attributes, type AttributeValue, type Histogram, type Span } from '@opentelemetry/api';
+import { METRIC_ATTRIBUTES } from '../otel/index.js';
+import {
+  ERROR_TYPE,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_TOOL_CALL_ARGUMENTS,
+  GEN_AI_TOOL_NAME,
+  MCP_METHOD_NAME,
+  MCP_PROTOCOL_VERSION,
+  MCP_SESSION_ID,
+  NETWORK_TRANSPORT,
+  OP_EXECUTE_TOOL,
+} from './attributes.js';
+import { boundedContent } from './content.js';
+
+/** The status message of a tools/call whose result says isError. */
+export const TOOL_ERROR_MESSAGE = 'the tool reported an error (isError)';
+
+/** mcp.method.name, and for a tools/call the tool: gen_ai.tool.name, execute_tool, its arguments under capture. */
+export function requestAttributes(method: string, toolName: string | undefined, capture: boolean, args: unknown): Attributes {
+  const attributes: Attributes = { [MCP_METHOD_NAME]: method };
+  if (toolName !== undefined) {
+    attributes[GEN_AI_TOOL_NAME] = toolName;
+    attributes[GEN_AI_OPERATION_NAME] = OP_EXECUTE_TOOL;
+    if (capture && args !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(args);
+  }
+  return attributes;
+}
+
+/** mcp.session.id and mcp.protocol.version, those known. */
+export function sessionAttributes(sessionId: string | undefined, protocolVersion: string | undefined): Attributes {
+  const attributes: Attributes = {};
+  if (sessionId !== undefined) attributes[MCP_SESSION_ID] = sessionId;
+  if (protocolVersion !== undefined) attributes[MCP_PROTOCOL_VERSION] = protocolVersion;
+  return attributes;
+}
+
+/** The mcp.*.operation.duration attributes both sides record: method, server, transport, and the tool. */
+export function durationAttributes(method: string, server: string, transport: AttributeValue | undefined, toolName: string | undefined): Attributes {
+  const metric: Attributes = { [MCP_METHOD_NAME]: method, [METRIC_ATTRIBUTES.mcpServer]: server, [NETWORK_TRANSPORT]: transport };
+  if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
+  return metric;
+}
+
+/** Ends the span (failed: error.type and status ERROR, on the metric too) and records the duration since `started`. */
+export function endRequestSpan(span: Span, histogram: Histogram, started: number, metric: Attributes, errorType: string | undefined, message?: string): void {
+  if (errorType !== undefined) {
+    span.setAttribute(ERROR_TYPE, errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+    metric[ERROR_TYPE] = errorType;
+  }
+  span.end();
+  histogram.record((performance.now() - started) / 1000, metric);
+}
