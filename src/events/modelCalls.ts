@@ -36,7 +36,7 @@ export function addModelCall(totals: ModelCallTotals, call: Pick<ModelCallRecord
 }
 
 /** Two usages added: input and output always, each optional count only when one of them has it. */
-export function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
+function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
   return {
     input: total.input + usage.input,
     output: total.output + usage.output,

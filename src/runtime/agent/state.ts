@@ -9,9 +9,6 @@ export interface SavedToolResult {
   text: string;
 }
 
-/** What an agent turn has spent so far: its model-call records added up (events/modelCalls.ts). */
-export type TurnTotals = ModelCallTotals;
-
 export interface AgentState {
   turnId: string;
   userMessage: string;
@@ -31,8 +28,11 @@ export interface AgentState {
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;
   lastTool?: LastToolResult;
-  /** The turn's running totals, one key (every key a stage writes costs footprintjs copies). */
-  totals: TurnTotals;
+  /**
+   * What the turn has spent so far, its model-call records added up (events/modelCalls.ts): one key
+   * (every key a stage writes costs footprintjs copies).
+   */
+  totals: ModelCallTotals;
   skill?: SkillTurnState;
   /** The turn's loop guards (skill graphs only). */
   loopGuard?: TurnGuard;

@@ -4,12 +4,13 @@
  * model sees (never a crash). Pause requests are the stage's business (tools/pauseLatch.ts).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { ownTextOf, type EventError } from '../../events/index.js';
+import { ownTextOf, type EventError, type EventPayloads } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
 import { describeError, errorType, FIXED_ERROR_TYPES } from '../run/index.js';
 import { toToolText, type Tool, type ToolContext } from '../tools/index.js';
 
-export type ToolStatus = 'ok' | 'error' | 'invalid_args' | 'unknown_tool' | 'paused' | 'timeout' | 'cancelled' | 'too_many_calls';
+/** A call's status as tool_end reports it (events/catalog.ts). */
+export type ToolStatus = EventPayloads['footprint.stream.tool_end']['status'];
 
 export interface ToolOutcome {
   call: ToolCall;

@@ -10,7 +10,8 @@ import { priceFor, type PricingTable } from './pricing.js';
 
 export type { CallCost };
 
-const NOT_PRICED: CallCost = { usd: 0, priced: false };
+/** The cost of a call without a known price or usage (a failed call has no usage). */
+export const NOT_PRICED: CallCost = { usd: 0, priced: false };
 
 /** `usage` undefined: the provider reported none, so the cost is unknown. */
 export function costOf(table: PricingTable, model: string, usage: TokenUsage | undefined): CallCost {

@@ -2,4 +2,4 @@
  * cost/ — pricing and per-call cost. Depends on events/ (token usage) only; no other runtime folder.
  */
 export { DEFAULT_PRICING, PRICING_AS_OF, priceFor, mergePricing, type ModelPrice, type PricingTable } from './pricing.js';
-export { costOf, type CallCost } from './cost.js';
+export { costOf, NOT_PRICED, type CallCost } from './cost.js';

@@ -4,6 +4,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A finite number >= 0: a token count, a delay. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
 /** A wire field as a reported value: JSON null is "not reported" (absent); anything else is kept for usage.ts to judge. */
 export function reported(value: unknown): unknown {
   return value === null ? undefined : value;

@@ -4,7 +4,7 @@
  * chunks that agree with the content). A list of
  * replies is checked whole when the provider is made; a reply function's answer when it arrives.
  */
-import { isRecord } from './guards.js';
+import { isCount, isRecord } from './guards.js';
 import { readUsage } from './usage.js';
 
 /** Why `reply` is not a ScriptedReply, or undefined when it is one. */
@@ -42,8 +42,4 @@ export function scriptedReplyProblem(reply: unknown): string | undefined {
     if (problem !== undefined) return `has a usage that is no usage: ${problem}`;
   }
   return undefined;
-}
-
-function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

@@ -13,7 +13,7 @@
  */
 import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
-import { kindOf, optional } from './guards.js';
+import { isCount, kindOf, optional } from './guards.js';
 
 const COUNTS = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const;
 
@@ -29,10 +29,6 @@ export function readUsage(counts: ReportedUsage): { usage?: TokenUsage; problem?
   const { input, output, cacheRead, cacheWrite, reasoning } = counts as Partial<TokenUsage>;
   if (input === undefined || output === undefined) return {};
   return { usage: { input, output, ...optional('cacheRead', cacheRead), ...optional('cacheWrite', cacheWrite), ...optional('reasoning', reasoning) } };
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /** The HTTP adapters' reading: the usage, or a malformed_response from their boundary carrying the body. */

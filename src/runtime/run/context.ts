@@ -1,6 +1,6 @@
 /**
  * The run a stage body belongs to. Stage closures are built once per runner, but the run's hub (its
- * store, its stream, its signals such as "stop this turn") is per run: it travels in the executor's
+ * store, its stream) is per run: it travels in the executor's
  * env, which footprintjs hands every stage of the run and of its subflows (`scope.$getEnv()`), under
  * a symbol key, so the env's own keys (and footprintjs's note that a stage read the env, taken only
  * when it has string keys) stay as they were. Carrying it there instead of in an AsyncLocalStorage

@@ -29,7 +29,7 @@ export interface RunHubOptions {
 
 export class RunHub {
   private readonly subscribers: HubListener[] = [];
-  /** Events raised while another is being delivered (a trip found while a hop is delivered). */
+  /** Events raised while another is being delivered (by a subscriber or listener of that one). */
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
   readonly recorder: EmitRecorder;

@@ -144,11 +144,8 @@ export abstract class Runner {
   run(input: RunInput, options: RunOptions = {}): Promise<RunResult> {
     const message = messageOf(input, 'run');
     if (message instanceof TypeError) return Promise.reject(message);
-    try {
-      runSignal(`${this.kind} "${this.id}": run()`, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const checked = checkedSignal(`${this.kind} "${this.id}": run()`, options);
+    if (checked.problem) return Promise.reject(checked.problem);
     return this.execute(newId('run'), options, { start: startWith(message) });
   }
 
@@ -312,7 +309,7 @@ function runSignal(owner: string, options: unknown): AbortSignal | undefined {
   return optionalSignal(owner, 'signal', (options as RunOptions).signal);
 }
 
-/** runSignal() for a stream: the problem is kept for the stream to fail with, not thrown at the call. */
+/** runSignal() that keeps the problem instead of throwing it: run() rejects with it, a stream fails with it. */
 function checkedSignal(owner: string, options: unknown): { signal?: AbortSignal; problem?: unknown } {
   try {
     return { signal: runSignal(owner, options) };

@@ -8,7 +8,7 @@
  * assembled into the same response; run() keeps the one-piece complete() call.
  */
 import { addModelCall, emit, ownTextOf, type ModelCallRecord } from '../../../events/index.js';
-import { costOf } from '../../cost/index.js';
+import { costOf, NOT_PRICED } from '../../cost/index.js';
 import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
 import {
   isProviderError,
@@ -27,9 +27,6 @@ import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
-
-/** A call without a response (it failed) has no usage, hence no known cost. */
-const UNKNOWN_COST = { usd: 0, priced: false } as const;
 
 export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
@@ -78,7 +75,8 @@ export function callLLMStage(config: AgentConfig) {
       const failed: ModelCallRecord = {
         ...call,
         turnId: scope.turnId,
-        cost: UNKNOWN_COST,
+        // A call without a response has no usage, hence no known cost.
+        cost: NOT_PRICED,
         durationMs: performance.now() - started,
         ...(streaming ? { streamed: streaming.totals } : {}),
         toolCalls: [],

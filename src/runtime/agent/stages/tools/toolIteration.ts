@@ -36,6 +36,8 @@ export class ToolIteration {
   private readonly available: string[];
   /** The tools offered now: a name a tool source dropped since the model call is an unknown tool. */
   private readonly offered: ReadonlyMap<string, CompiledTool>;
+  /** The names Context offered that are still offered: what an unknown tool's result lists. */
+  private readonly stillOffered: string[];
 
   constructor(
     private readonly scope: AgentScope,
@@ -48,6 +50,7 @@ export class ToolIteration {
     this.skillState = scope.skill ? { ...scope.skill } : undefined;
     this.available = scope.$getValue('toolNames') as string[];
     this.offered = offeredTools(config, this.skillState);
+    this.stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
     this.pause = new PauseLatch(scope, this.agentId);
   }
 
@@ -114,8 +117,7 @@ export class ToolIteration {
       return answerReadSkill({ scope: this.scope, config: this.config, cursor, skillState: this.skillState, call, agentId: this.agentId, iteration: this.iteration });
     }
     const compiled = this.available.includes(call.name) ? this.offered.get(call.name) : undefined;
-    const stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
-    return runToolCall(call, compiled, stillOffered, {
+    return runToolCall(call, compiled, this.stillOffered, {
       agentId: this.agentId,
       runSignal: this.runSignal,
       timeoutMs: this.config.toolLimits.timeoutMs,
