@@ -12,7 +12,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type ModelCallRecord, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
-import { failureOf, providerName } from '../encoding/index.js';
+import { FAILED_TOOL_STATUSES, failureOf, providerName, UNRUN_TOOL_STATUSES } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
@@ -32,9 +32,6 @@ interface OpenWorkflow {
   id: string;
   startedAt: number;
 }
-
-/** Tool-call statuses that are failures (error.type on the duration), as on the execute_tool span. */
-const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set(['error', 'invalid_args', 'unknown_tool', 'timeout', 'cancelled', 'too_many_calls']);
 
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
   const startedAt = performance.now();
@@ -123,7 +120,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.toolType]: 'function',
         ...(invocation ? { [ATTR.agentName]: metricValue(invocation.name) } : {}),
         [ATTR.agent]: metricValue(p.agentId),
-        ...(FAILED_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: metricValue(p.error?.type ?? '_OTHER') } : {}),
+        // The execute_tool span's failures, and the calls that never ran to a result: error.type on the duration.
+        ...(FAILED_TOOL_STATUSES.has(p.status) || UNRUN_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: metricValue(p.error?.type ?? '_OTHER') } : {}),
       });
     },
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
