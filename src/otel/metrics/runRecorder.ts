@@ -11,7 +11,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type ModelCallRecord, type TypedEvent } from '../../events/index.js';
-import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
+import { FIXED_ERROR_TYPES, outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
 import { FAILED_TOOL_STATUSES, failureOf, providerName, UNRUN_TOOL_STATUSES } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
@@ -184,7 +184,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       // A failed or cancelled run ends every invocation and composition still open with its error;
       // a paused one leaves them open (they go on in the resumed run).
       if (outcome.status === 'failed' || outcome.status === 'cancelled') {
-        endOpen(now(), outcome.status === 'cancelled' ? 'cancelled' : failureOf(outcome.error).type, () => true);
+        endOpen(now(), outcome.status === 'cancelled' ? FIXED_ERROR_TYPES.cancelled : failureOf(outcome.error).type, () => true);
       }
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
