@@ -47,8 +47,7 @@ export function summarize(runner: Runner, summary: DemoSummary): () => void {
     switch (event.type) {
       case 'footprint.stream.llm_end': {
         const p = event.payload as TypedEvent<'footprint.stream.llm_end'>['payload'];
-        const { llmCalls, tokens, costUsd } = addModelCall(summary, p);
-        Object.assign(summary, { llmCalls, tokens, costUsd });
+        Object.assign(summary, addModelCall(summary, p));
         if (p.streamed?.firstChunkMs !== undefined) summary.firstChunksMs.push(p.streamed.firstChunkMs);
         if (p.error) break;
         const route = event.meta.route;

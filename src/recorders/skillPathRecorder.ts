@@ -10,7 +10,7 @@
  * or else the latest run that recorded a hop. A paused run carries its record in the checkpoint, so a
  * resumed run (in any process) goes on recording where it stopped.
  */
-import type { EventType, TypedEvent } from '../events/index.js';
+import { handleEvent, type EventHandlers } from '../events/index.js';
 import type { RunInstrument, RunSession, RunStart } from '../runtime/index.js';
 import { RunBook } from './runBook.js';
 import type { RecordedHop, RecordedRejection, RecordedTrip, SkillPathRecorderOptions, SkillPathRun } from './types.js';
@@ -42,15 +42,20 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
     };
     const mine = (payload: { agentId: string }) => agentId === undefined || payload.agentId === agentId;
 
+    // Only the three kinds it records are looked at: every other event of the run passes untouched.
+    const handlers: EventHandlers = {
+      'footprint.route.hop': ({ payload, meta }) => {
+        if (mine(payload)) open().hops.push({ ...payload, runtimeStageId: meta.runtimeStageId });
+      },
+      'footprint.skill.rejected': ({ payload, meta }) => {
+        if (mine(payload)) open().rejections.push({ ...payload, runtimeStageId: meta.runtimeStageId });
+      },
+      'footprint.route.trip': ({ payload, meta }) => {
+        if (mine(payload)) open().trips.push({ ...payload, runtimeStageId: meta.runtimeStageId });
+      },
+    };
     const unsubscribe = hub.subscribe((event) => {
-      const at = { runtimeStageId: event.meta.runtimeStageId };
-      if (is(event, 'footprint.route.hop')) {
-        if (mine(event.payload)) open().hops.push({ ...event.payload, ...at });
-      } else if (is(event, 'footprint.skill.rejected')) {
-        if (mine(event.payload)) open().rejections.push({ ...event.payload, ...at });
-      } else if (is(event, 'footprint.route.trip')) {
-        if (mine(event.payload)) open().trips.push({ ...event.payload, ...at });
-      }
+      handleEvent(handlers, event);
     });
     return {
       paused: () => (run ? { [id]: run } : undefined),
@@ -78,8 +83,4 @@ function restore(carried: unknown, runId: string): SkillPathRun | undefined {
   const run = carried as Partial<SkillPathRun> | undefined;
   const wellFormed = run?.runId === runId && Array.isArray(run.hops) && Array.isArray(run.rejections) && Array.isArray(run.trips);
   return wellFormed ? (run as SkillPathRun) : undefined;
-}
-
-function is<K extends EventType>(event: TypedEvent, type: K): event is TypedEvent<K> {
-  return event.type === type;
 }

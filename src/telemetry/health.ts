@@ -90,12 +90,8 @@ export class ExportHealth {
   }
 
   exportFailed(signal: Signal, items: number, cause: LossCause, error: unknown): void {
-    const health = this.signals[signal];
-    health.inFlight -= items;
-    health.lost[cause] = (health.lost[cause] ?? 0) + items;
-    health.reasons[cause] ??= describe(error);
+    this.exportLost(signal, items, cause, describe(error));
     if (signal === 'traces') this.lastSpanExportOk = false;
-    this.counters[signal]?.add(items, { ...this.components[signal], 'error.type': cause });
     this.reportOnce(
       `export:${signal}:${cause}`,
       `footprint-otel: ${signal} export failed (${describeCause(cause)}: ${describe(error)}); ${EXPORTED[signal].item} lost this way ` +
@@ -116,20 +112,25 @@ export class ExportHealth {
       this.reportOnce(`warning:${signal}`, `footprint-otel: the collector accepted a ${signal} export with a warning${said}`);
       return;
     }
-    const health = this.signals[signal];
-    health.inFlight -= items;
-    health.exported += items - rejected;
-    health.lost[REJECTED] = (health.lost[REJECTED] ?? 0) + rejected;
-    health.reasons[REJECTED] ??= `the collector rejected ${rejected} of ${items}${said}`;
-    if (signal === 'traces') this.lastSpanExportOk = true;
-    if (items > rejected) this.counters[signal]?.add(items - rejected, this.components[signal]);
-    this.counters[signal]?.add(rejected, { ...this.components[signal], 'error.type': REJECTED });
+    // The accepted part first (a span export that was answered counts as ok), then the rejected one.
+    if (items > rejected) this.exportSucceeded(signal, items - rejected);
+    else if (signal === 'traces') this.lastSpanExportOk = true;
+    this.exportLost(signal, rejected, REJECTED, `the collector rejected ${rejected} of ${items}${said}`);
     const item = EXPORTED[signal].item;
     this.reportOnce(
       `export:${signal}:${REJECTED}`,
       `footprint-otel: the collector accepted a ${signal} export but rejected ${rejected} of its ${items} ${item}${said}; ` +
         `${item} lost this way are counted in ${EXPORTED[signal].name}{error.type="${REJECTED}"} and not logged again`,
     );
+  }
+
+  /** Items of an export that ended lost: out of flight, counted by cause (with its first reason) and in the counter. */
+  private exportLost(signal: Signal, items: number, cause: LossCause, reason: string): void {
+    const health = this.signals[signal];
+    health.inFlight -= items;
+    health.lost[cause] = (health.lost[cause] ?? 0) + items;
+    health.reasons[cause] ??= reason;
+    this.counters[signal]?.add(items, { ...this.components[signal], 'error.type': cause });
   }
 
   spanQueued(): void {

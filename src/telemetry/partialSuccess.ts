@@ -24,7 +24,7 @@ export interface AnsweredExportResult extends ExportResult {
 export type RejectedCountField = 'rejectedSpans' | 'rejectedDataPoints';
 
 /** The partial success in a decoded response, if it has one worth reporting. */
-export function rejectionIn(response: unknown, field: RejectedCountField): Rejection | undefined {
+function rejectionIn(response: unknown, field: RejectedCountField): Rejection | undefined {
   const partial = (response as { partialSuccess?: Record<string, unknown> } | null | undefined)?.partialSuccess;
   if (partial === null || typeof partial !== 'object') return undefined;
   const rejected = wholeCount(partial[field]);

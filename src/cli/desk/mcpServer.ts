@@ -11,7 +11,7 @@ import { startTelemetry } from '../../telemetry/index.js';
 import { safeStringify } from '../../runtime/index.js';
 import { lookupInvoice } from './tools.js';
 
-export const DESK_TOOLS_SERVICE = 'footprint-otel-desk-tools';
+const DESK_TOOLS_SERVICE = 'footprint-otel-desk-tools';
 
 const telemetry = startTelemetry({ serviceName: DESK_TOOLS_SERVICE, handleExit: false });
 const server = traceMcpServer(new McpServer({ name: 'desk-tools', version: '1.0.0' }), { name: 'desk-tools' });

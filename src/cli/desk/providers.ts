@@ -61,7 +61,7 @@ export interface DeskOptions {
 }
 
 /** --runaway scripts a model's behaviour; a real model cannot be told to run away. */
-export class RunawayNeedsScriptedModels extends CliError {
+class RunawayNeedsScriptedModels extends CliError {
   constructor() {
     super('--runaway runs on the scripted models only: unset OPENAI_API_KEY, OPENAI_BASE_URL and ANTHROPIC_API_KEY');
   }

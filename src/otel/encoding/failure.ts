@@ -13,9 +13,20 @@
  * (events/contentCapture.ts). The model and listeners still get the whole text, in the process.
  */
 import { SpanStatusCode, type Exception, type Span } from '@opentelemetry/api';
-import { hasOwnText } from '../../events/index.js';
+import { hasOwnText, type EventPayloads } from '../../events/index.js';
 import { boundString } from './bounded.js';
 import { ERROR_TYPE } from './semconv.js';
+
+type ToolStatus = EventPayloads['footprint.stream.tool_end']['status'];
+
+/** Tool-call statuses that are failures: one exception event on the execute_tool span. */
+export const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['error', 'invalid_args', 'unknown_tool', 'timeout']);
+/**
+ * Tool calls that did not fail but did not run to a result: cut short by the run's cancellation (the
+ * run's one exception event is on the stage that stopped), or never run past the reply's cap (a
+ * burst of them must not become a burst of exception events). ERROR and error.type only.
+ */
+export const UNRUN_TOOL_STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['cancelled', 'too_many_calls']);
 
 /** Stands for the message of a failure that is content, when content capture is off. */
 export const WITHHELD_MESSAGE = 'message not recorded: content capture is off';

@@ -65,10 +65,12 @@ import {
   OP_EXECUTE_TOOL,
   outputMessages,
   providerName,
+  FAILED_TOOL_STATUSES,
   markFailed,
   recordFailure,
   SERVER_ADDRESS,
   SERVER_PORT,
+  UNRUN_TOOL_STATUSES,
   systemInstructions,
   toolDefinitions,
   toolSpanName,
@@ -89,13 +91,6 @@ interface Call {
   parent: OpenSpan;
 }
 
-const FAILED_TOOL = new Set(['error', 'invalid_args', 'unknown_tool', 'timeout']);
-/**
- * Calls that did not fail but did not run to a result: cut short by the run's cancellation (the
- * run's one exception event is on the stage that stopped), or never run past the reply's cap (a
- * burst of them must not become a burst of exception events). ERROR and error.type only.
- */
-const UNRUN_TOOL = new Set(['cancelled', 'too_many_calls']);
 
 /** gen_ai.evaluation.name of the runtime's checks (documented in src/otel/README.md). */
 export const EVAL_TOOL_ARGUMENTS = 'footprint.tool_arguments';
@@ -263,11 +258,11 @@ export class CallSpans {
       const explanation = this.capture && p.error ? p.error.message : `the arguments for "${p.toolName}" do not match its input schema`;
       this.evaluate(p.agentId, { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
     }
-    if (FAILED_TOOL.has(p.status)) {
+    if (FAILED_TOOL_STATUSES.has(p.status)) {
       const type = p.error?.type ?? '_OTHER';
       recordFailure(span, { name: type, message: p.error?.message ?? p.status }, meta.timestamp, type);
     }
-    if (UNRUN_TOOL.has(p.status)) markFailed(span, { type: p.error?.type ?? p.status, message: p.error?.message ?? p.status });
+    if (UNRUN_TOOL_STATUSES.has(p.status)) markFailed(span, { type: p.error?.type ?? p.status, message: p.error?.message ?? p.status });
     this.run.end(call.opened, meta.timestamp);
     this.run.activate(call.parent);
   }

@@ -15,11 +15,11 @@
  * skill graph), and an LLM router's unknown choice is `_not_in_roster` (runRecorder.ts).
  */
 import { STATUS_CODES } from 'node:http';
-import type { ProviderErrorKind } from '../../runtime/index.js';
+import { FIXED_ERROR_TYPES, type ProviderErrorKind } from '../../runtime/index.js';
 import { metricValue } from './metricAttributes.js';
 
-/** What an outside value outside its known set is recorded as. */
-export const OTHER_VALUE = '_OTHER';
+/** What an outside value outside its known set is recorded as: the conventions' fallback, as the runtime reports it. */
+export const OTHER_VALUE = FIXED_ERROR_TYPES.other;
 
 /** Distinct outside names (other than the request model) a meter keeps as they are. */
 export const MAX_OUTSIDE_VALUES = 16;

@@ -11,8 +11,8 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type ModelCallRecord, type TypedEvent } from '../../events/index.js';
-import { outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
-import { failureOf, providerName } from '../encoding/index.js';
+import { FIXED_ERROR_TYPES, outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
+import { FAILED_TOOL_STATUSES, failureOf, providerName, UNRUN_TOOL_STATUSES } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 import type { RunInstruments } from './instrumentSet.js';
 import type { TripSeries } from './tripSeries.js';
@@ -32,9 +32,6 @@ interface OpenWorkflow {
   id: string;
   startedAt: number;
 }
-
-/** Tool-call statuses that are failures (error.type on the duration), as on the execute_tool span. */
-const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set(['error', 'invalid_args', 'unknown_tool', 'timeout', 'cancelled', 'too_many_calls']);
 
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
   const startedAt = performance.now();
@@ -59,6 +56,20 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   const recordWorkflow = (workflow: OpenWorkflow, endedAt: number, errorType?: string): void => {
     const failed = errorType === undefined ? {} : { [ATTR.errorType]: metricValue(errorType) };
     instruments.workflowDuration.record((endedAt - workflow.startedAt) / 1000, { [ATTR.workflowName]: metricValue(workflow.id), ...failed });
+  };
+
+  /** Ends, with the error, every open invocation and composition whose key is `within`. */
+  const endOpen = (endedAt: number, errorType: string, within: (key: string) => boolean): void => {
+    for (const [key, invocation] of invocations) {
+      if (!within(key)) continue;
+      invocations.delete(key);
+      recordInvocation(invocation, endedAt, errorType);
+    }
+    for (const [key, workflow] of workflows) {
+      if (!within(key)) continue;
+      workflows.delete(key);
+      recordWorkflow(workflow, endedAt, errorType);
+    }
   };
 
   const llmAttributes = (payload: ModelCallRecord, meta: EventMeta): Attributes => ({
@@ -100,18 +111,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       if (p.status !== 'error') return;
       // A Parallel branch that failed ends what was open inside it, with its error (the run may still answer).
       const branch = stageIds.pathKey([...meta.subflowPath, p.branch]);
-      const inside = (key: string) => key === branch || key.startsWith(`${branch}/`);
-      const errorType = p.error?.type ?? '_OTHER';
-      for (const [key, invocation] of invocations) {
-        if (!inside(key)) continue;
-        invocations.delete(key);
-        recordInvocation(invocation, meta.timestamp, errorType);
-      }
-      for (const [key, workflow] of workflows) {
-        if (!inside(key)) continue;
-        workflows.delete(key);
-        recordWorkflow(workflow, meta.timestamp, errorType);
-      }
+      endOpen(meta.timestamp, p.error?.type ?? OTHER_VALUE, (key) => key === branch || key.startsWith(`${branch}/`));
     },
     'footprint.stream.tool_end': ({ payload: p, meta }) => {
       const invocation = invocations.get(memberKey(meta));
@@ -123,7 +123,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.toolType]: 'function',
         ...(invocation ? { [ATTR.agentName]: metricValue(invocation.name) } : {}),
         [ATTR.agent]: metricValue(p.agentId),
-        ...(FAILED_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: metricValue(p.error?.type ?? '_OTHER') } : {}),
+        // The execute_tool span's failures, and the calls that never ran to a result: error.type on the duration.
+        ...(FAILED_TOOL_STATUSES.has(p.status) || UNRUN_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: metricValue(p.error?.type ?? OTHER_VALUE) } : {}),
       });
     },
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
@@ -183,10 +184,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       // A failed or cancelled run ends every invocation and composition still open with its error;
       // a paused one leaves them open (they go on in the resumed run).
       if (outcome.status === 'failed' || outcome.status === 'cancelled') {
-        const endedAt = now();
-        const errorType = outcome.status === 'cancelled' ? 'cancelled' : failureOf(outcome.error).type;
-        for (const invocation of invocations.values()) recordInvocation(invocation, endedAt, errorType);
-        for (const workflow of workflows.values()) recordWorkflow(workflow, endedAt, errorType);
+        endOpen(now(), outcome.status === 'cancelled' ? FIXED_ERROR_TYPES.cancelled : failureOf(outcome.error).type, () => true);
       }
       const attributes = {
         [ATTR.runnerKind]: start.runner.kind,
