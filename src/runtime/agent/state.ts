@@ -1,4 +1,8 @@
-/** The agent turn's state, kept in the footprintjs scope (plain JSON, so a paused turn can be resumed). */
+/**
+ * What an agent turn keeps. Its flow state (the footprintjs scope) holds only the turn's id and, from
+ * Final, its answer; everything the stages read and change at every step is the turn's record, kept in
+ * the run's store (turn.ts). Both are plain JSON, so a paused turn can be resumed.
+ */
 import type { ModelCallTotals } from '../../events/index.js';
 import type { LLMResponse } from '../providers/index.js';
 import type { LastToolResult, OnTrip, SkillTurnState, TurnGuard } from '../skills/index.js';
@@ -9,18 +13,26 @@ export interface SavedToolResult {
   text: string;
 }
 
+/** The flow state: footprintjs copies it on every stage that writes, so it holds two keys. */
 export interface AgentState {
+  /** Set by Context on the turn's first visit: the key of the turn's record. */
+  turnId: string;
+  /** The answer, written by Final (the chart contract every runner keeps). */
+  output: string;
+}
+
+/** The turn's record: its stages read and change it in place between and within stages. */
+export interface Turn {
   turnId: string;
   userMessage: string;
   iteration: number;
-  /** The conversation lives in the run's store under this key (see conversation.ts), not in the state. */
+  /** The conversation lives in the run's store under this key (see conversation.ts). */
   historyKey: string;
   systemPrompt: string;
   toolNames: string[];
   /**
    * What Context assembled from the slots for CallLLM, by reference: the conversation stays in
-   * the run's store and tool schemas in the agent's config, so the state (which footprintjs clones on
-   * every writing stage) holds no message.
+   * the run's store and tool schemas in the agent's config. Replaced, never changed in place.
    */
   request: { systemPrompt?: string; tools: string[] };
   response?: Pick<LLMResponse, 'content' | 'toolCalls'>;
@@ -28,16 +40,13 @@ export interface AgentState {
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;
   lastTool?: LastToolResult;
-  /**
-   * What the turn has spent so far, its model-call records added up (events/modelCalls.ts): one key
-   * (every key a stage writes costs footprintjs copies).
-   */
+  /** What the turn has spent so far, its model-call records added up (events/modelCalls.ts); replaced, never changed. */
   totals: ModelCallTotals;
+  /** Replaced, never changed in place (events and a paused checkpoint may hold the earlier one). */
   skill?: SkillTurnState;
   /** The turn's loop guards (skill graphs only). */
   loopGuard?: TurnGuard;
   /** A trip the turn has yet to act on, at its next model call. */
   pendingTrip?: Exclude<OnTrip, 'label'>;
   stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
-  output: string;
 }

@@ -16,7 +16,7 @@ import { CheckpointError } from './errors.js';
 import { newId } from './ids.js';
 import type { SavedStore } from './store.js';
 
-export const CHECKPOINT_FORMAT = 'footprint-otel/checkpoint@2';
+export const CHECKPOINT_FORMAT = 'footprint-otel/checkpoint@3';
 
 /** What a checkpoint is bound to: the runner that paused and its chart. */
 export interface CheckpointOwner {
@@ -36,7 +36,7 @@ export interface Checkpoint {
   question: string;
   pausedAt: number;
   carry: Record<string, unknown>;
-  /** The run's store (run/store.ts): data kept out of the flow state, e.g. agent conversations. */
+  /** The run's store (run/store.ts): data kept out of the flow state, agent conversations and turn records. */
   store: SavedStore;
   flow: FlowchartCheckpoint;
 }
@@ -97,9 +97,7 @@ export function readCheckpoint(value: unknown, runner: CheckpointOwner): Checkpo
   if (typeof checkpoint.id !== 'string' || typeof checkpoint.runId !== 'string' || typeof checkpoint.flow !== 'object' || checkpoint.flow === null) {
     throw new CheckpointError('checkpoint is missing its id, run id or flow state');
   }
-  if (typeof checkpoint.store !== 'object' || checkpoint.store === null || Object.values(checkpoint.store).some((v) => !Array.isArray(v))) {
-    throw new CheckpointError('checkpoint is missing its run store');
-  }
+  if (!isSavedStore(checkpoint.store)) throw new CheckpointError('checkpoint is missing its run store');
   if (checkpoint.binding !== bindingOf(checkpoint.id, checkpoint.runId, runner)) {
     throw new CheckpointError(
       `checkpoint ${checkpoint.id} does not match ${runner.kind} "${runner.id}": it was altered (its id, run id or runner), or this runner's chart is not the one that paused`,
@@ -107,6 +105,13 @@ export function readCheckpoint(value: unknown, runner: CheckpointOwner): Checkpo
     );
   }
   return checkpoint;
+}
+
+function isSavedStore(value: unknown): value is SavedStore {
+  if (typeof value !== 'object' || value === null) return false;
+  const { lists, records } = value as Partial<SavedStore>;
+  const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
+  return isObject(lists) && Object.values(lists).every(Array.isArray) && isObject(records) && Object.values(records).every(isObject);
 }
 
 /** The digest of a runner's chart structure, computed once per chart. */

@@ -2,7 +2,7 @@
  * The skill cursor: where in its skill graph an agent is, and how it moves. Once per iteration the
  * cursor advances (entry, a model's accepted read_skill pick, a declared route whose `when` holds,
  * or stay); read_skill requests are accepted when the target is reachable from the cursor and refused
- * with a teaching result otherwise. The state is plain JSON kept in the agent's scope, so a paused
+ * with a teaching result otherwise. The state is plain JSON kept in the agent turn's record, so a paused
  * turn resumes exactly where it was.
  */
 import type { Tool, ToolSource } from '../tools/index.js';

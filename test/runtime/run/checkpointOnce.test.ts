@@ -139,7 +139,7 @@ describe('a checkpoint edited or resumed on another chart', () => {
       .resume({ ...checkpoint, format: 'footprint-otel/checkpoint@1' }, 'yes')
       .catch((e: unknown) => e);
     expect((error as CheckpointError).message).toBe(
-      'not a footprint-otel checkpoint (expected format footprint-otel/checkpoint@2, not footprint-otel/checkpoint@1: a checkpoint of an earlier version cannot be resumed)',
+      'not a footprint-otel checkpoint (expected format footprint-otel/checkpoint@3, not footprint-otel/checkpoint@1: a checkpoint of an earlier version cannot be resumed)',
     );
   });
 });

@@ -20,7 +20,7 @@ describe('pause and resume', () => {
     if (!isPaused(out)) return;
     expect(out.question).toBe('Approve a refund of $40 for INV-7?');
     expect(JSON.parse(JSON.stringify(out.checkpoint))).toEqual(out.checkpoint);
-    expect(out.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@2', runner: { kind: 'agent', id: 'refunds' } });
+    expect(out.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@3', runner: { kind: 'agent', id: 'refunds' } });
     expect(seen.of('footprint.run.paused')).toEqual([
       { question: 'Approve a refund of $40 for INV-7?', toolCallId: 'ref', toolName: 'refund', agentId: 'refunds' },
     ]);

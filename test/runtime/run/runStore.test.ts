@@ -1,7 +1,7 @@
 /**
- * The run store keeps an agent turn's conversation out of the footprintjs state (which the engine
- * copies on every stage that writes): the state holds only the key, a pause saves the store in the
- * checkpoint, a resume restores it, and a checkpoint without it is refused.
+ * The run store keeps an agent turn's conversation and its record out of the footprintjs state (which
+ * the engine copies on every stage that writes): the state holds only the turn's id, a pause saves the
+ * store in the checkpoint, a resume restores it, and a checkpoint without it is refused.
  */
 import { describe, expect, it } from 'vitest';
 import { CheckpointError, isPaused } from '../../../src/index.js';
@@ -16,25 +16,52 @@ describe('RunStore', () => {
     store.append('a', 3);
     store.append('b', 'x');
     const saved = store.save();
-    expect(saved).toEqual({ a: [1, 2, 3], b: ['x'] });
+    expect(saved).toEqual({ lists: { a: [1, 2, 3], b: ['x'] }, records: {} });
     store.append('a', 4);
-    expect(saved.a).toEqual([1, 2, 3]);
+    expect(saved.lists.a).toEqual([1, 2, 3]);
     const restored = new RunStore(saved);
     restored.append('a', 5);
     expect(restored.list('a')).toEqual([1, 2, 3, 5]);
-    expect(saved.a).toEqual([1, 2, 3]);
+    expect(saved.lists.a).toEqual([1, 2, 3]);
+  });
+
+  it("keeps records as the owner's own objects, and saves and restores copies of them", () => {
+    const store = new RunStore();
+    expect(store.record('turn:1')).toBeUndefined();
+    const record = store.keep('turn:1', { iteration: 1, skill: { current: 'triage' } });
+    record.iteration = 2;
+    expect(store.record('turn:1')).toBe(record);
+    const saved = store.save();
+    expect(saved).toEqual({ lists: {}, records: { 'turn:1': { iteration: 2, skill: { current: 'triage' } } } });
+    record.skill.current = 'refunds';
+    expect(saved.records['turn:1']).toEqual({ iteration: 2, skill: { current: 'triage' } });
+    const restored = new RunStore(saved);
+    const again = restored.record<{ iteration: number }>('turn:1')!;
+    again.iteration = 3;
+    expect(saved.records['turn:1']).toEqual({ iteration: 2, skill: { current: 'triage' } });
+    expect(restored.record('turn:1')).toEqual({ iteration: 3, skill: { current: 'triage' } });
   });
 });
 
 describe('an agent turn and the run store', () => {
-  it('pauses with the conversation in the checkpoint store and only its key in the flow state', async () => {
+  it('pauses with the conversation and the turn record in the checkpoint store and only the turn id in the flow state', async () => {
     const out = await refundAgent().run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
     const state = out.checkpoint.flow.sharedState as Record<string, unknown>;
-    expect(state.history).toBeUndefined();
-    expect(state.historyKey).toBe(`history:${String(state.turnId)}`);
-    expect(Object.keys(out.checkpoint.store)).toEqual([state.historyKey]);
-    expect(out.checkpoint.store[state.historyKey as string]).toEqual([
+    const turnId = String(state.turnId);
+    expect(turnId).toMatch(/^turn/);
+    expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual(['turnId']);
+    expect(Object.keys(out.checkpoint.store.lists)).toEqual([`history:${turnId}`]);
+    expect(Object.keys(out.checkpoint.store.records)).toEqual([`turn:${turnId}`]);
+    expect(out.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
+      turnId,
+      userMessage: 'Refund INV-7 please',
+      iteration: 1,
+      historyKey: `history:${turnId}`,
+      doneTools: { inv: { status: 'ok', text: expect.any(String) } },
+      pausedAt: expect.any(Number),
+    });
+    expect(out.checkpoint.store.lists[`history:${turnId}`]).toEqual([
       { role: 'user', content: 'Refund INV-7 please' },
       {
         role: 'assistant',

@@ -17,11 +17,12 @@ import {
   type ToolSpec,
 } from '../../providers/index.js';
 import { READ_SKILL, READ_SKILL_SCHEMA, type Brain, type SkillTurnState } from '../../skills/index.js';
-import type { AgentState } from '../state.js';
+import type { Turn } from '../state.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
+import { turnOf } from '../turn.js';
 import { deprecatedCostTick } from './deprecatedEvents.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
@@ -33,16 +34,17 @@ export function callLLMStage(config: AgentConfig) {
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
   return async (scope: AgentScope) => {
     const hub = currentHub(scope);
-    applyTrip(scope, config);
-    if (scope.stopped) {
-      scope.response = undefined;
+    const turn = turnOf(scope);
+    applyTrip(scope, turn, config);
+    if (turn.stopped) {
+      turn.response = undefined;
       return;
     }
-    const brain = config.cursor && scope.skill ? config.cursor.brain(scope.skill) : defaultBrain;
-    const request = assembleRequest(scope, config, brain.model);
+    const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
+    const request = assembleRequest(scope, turn, config, brain.model);
     const callId = newId('call');
-    const iteration = scope.iteration;
-    const skill = scope.skill?.current;
+    const iteration = turn.iteration;
+    const skill = turn.skill?.current;
     const server = brain.provider.server;
     const sink = hub?.stream;
     const served = { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId };
@@ -74,7 +76,7 @@ export function callLLMStage(config: AgentConfig) {
       // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
       const failed: ModelCallRecord = {
         ...call,
-        turnId: scope.turnId,
+        turnId: turn.turnId,
         // A call without a response has no usage, hence no known cost.
         cost: NOT_PRICED,
         durationMs: performance.now() - started,
@@ -91,14 +93,14 @@ export function callLLMStage(config: AgentConfig) {
         },
       };
       emit(scope, 'footprint.stream.llm_end', failed);
-      scope.totals = addModelCall(scope.$getValue('totals') as AgentState['totals'], failed);
+      turn.totals = addModelCall(turn.totals, failed);
       throw error;
     } finally {
       stop.dispose();
     }
     const record: ModelCallRecord = {
       ...call,
-      turnId: scope.turnId,
+      turnId: turn.turnId,
       responseModel: response.model,
       responseId: response.id,
       ...(response.usage ? { usage: response.usage } : {}),
@@ -110,11 +112,11 @@ export function callLLMStage(config: AgentConfig) {
       content: response.content,
     };
     emit(scope, 'footprint.stream.llm_end', record);
-    const totals = addModelCall(scope.$getValue('totals') as AgentState['totals'], record);
-    scope.totals = totals;
+    const totals = addModelCall(turn.totals, record);
+    turn.totals = totals;
     emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
-    scope.response = { content: response.content, toolCalls: response.toolCalls };
-    appendToConversation(scope, {
+    turn.response = { content: response.content, toolCalls: response.toolCalls };
+    appendToConversation(scope, turn, {
       role: 'assistant',
       content: response.content,
       toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
@@ -124,22 +126,21 @@ export function callLLMStage(config: AgentConfig) {
 
 /**
  * The request the provider gets: Context's assembly of the slots (system prompt, tool names) joined with the
- * conversation and the tools' schemas. Scope reads through the typed proxy are live views of the
- * turn's state; $getValue returns the stored values, which footprintjs never mutates in place (each
- * commit builds a new state), so the provider and the events get a stable snapshot without a copy.
+ * conversation and the tools' schemas. Context replaces the turn's assembled request rather than
+ * changing it, so the provider and the events get a stable snapshot without a copy.
  */
-function assembleRequest(scope: AgentScope, config: AgentConfig, model: string): LLMRequest {
-  const assembled = scope.$getValue('request') as AgentState['request'];
-  const offered = offeredTools(config, scope.skill);
+function assembleRequest(scope: AgentScope, turn: Turn, config: AgentConfig, model: string): LLMRequest {
+  const assembled = turn.request;
+  const offered = offeredTools(config, turn.skill);
   const tools: ToolSpec[] = [];
   for (const name of assembled.tools) {
-    const spec = toolSpec(config, scope.skill, offered, name);
+    const spec = toolSpec(config, turn.skill, offered, name);
     if (spec) tools.push(spec);
   }
   return {
     model,
     systemPrompt: assembled.systemPrompt,
-    messages: conversation(scope),
+    messages: conversation(scope, turn),
     tools: tools.length > 0 ? tools : undefined,
     temperature: config.temperature,
     maxTokens: config.maxTokens,

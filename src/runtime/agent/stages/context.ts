@@ -15,92 +15,105 @@ import { newId } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
+import type { Turn } from '../state.js';
 import { offeredTools } from '../toolTable.js';
+import { openTurn, turnOf } from '../turn.js';
 import { guardMove } from './guardMoves.js';
 import type { AgentScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
-    const firstVisit = scope.iteration === undefined;
+    const opened = turnOf(scope, 'if-open');
+    const firstVisit = opened === undefined;
+    const turn = opened ?? openTurnOf(scope, config);
     if (firstVisit) {
-      const message = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
-      scope.turnId = newId('turn');
-      scope.userMessage = message;
-      scope.iteration = 1;
-      scope.historyKey = `history:${scope.turnId}`;
-      appendToConversation(scope, { role: 'user', content: message });
-      scope.totals = noModelCalls();
-      scope.doneTools = {};
-      scope.output = '';
-      if (config.cursor) scope.skill = config.cursor.initial();
       emit(scope, 'footprint.agent.turn_start', {
         agentId,
         name: config.name,
         provider: config.provider.name,
         model: config.model,
-        turnId: scope.turnId,
-        message,
+        turnId: turn.turnId,
+        message: turn.userMessage,
         skillGraph: config.cursor !== undefined,
         temperature: config.temperature,
         maxTokens: config.maxTokens,
       });
     }
-    // ToolCalls counts the next iteration as it loops back (a stage that writes anyway), so this
-    // stage writes nothing on later visits unless the skill cursor moves.
-    const iteration = scope.iteration;
+    // ToolCalls counts the next iteration as it loops back.
+    const iteration = turn.iteration;
     const cursor = config.cursor;
     if (cursor) {
-      const state = { ...scope.skill! };
-      const move = cursor.advance(state, scope.lastTool);
-      scope.skill = state;
+      const state = { ...turn.skill! };
+      const move = cursor.advance(state, turn.lastTool);
+      turn.skill = state;
       emit(scope, 'footprint.route.hop', {
         agentId,
-        turnId: scope.turnId,
+        turnId: turn.turnId,
         iteration,
         from: move.from,
         to: move.to,
         cause: move.cause,
         edgeLabel: move.edgeLabel,
       });
-      guardMove(scope, config, { hop: move });
+      guardMove(scope, turn, config, { hop: move });
       if (move.cause !== 'stay') {
         emit(scope, 'footprint.skill.entered', { agentId, skillId: move.to, from: move.from, iteration });
       }
     }
-    if (firstVisit || cursor || config.hasToolSources) engineerSlots(scope, config);
-    emit(scope, 'footprint.agent.iteration_start', { agentId, iteration, skill: scope.skill?.current });
+    if (firstVisit || cursor || config.hasToolSources) engineerSlots(turn, config);
+    emit(scope, 'footprint.agent.iteration_start', { agentId, iteration, skill: turn.skill?.current });
   };
 }
 
-/** The system prompt and tool slots and the request assembled from them, each written only when it changed. */
-function engineerSlots(scope: AgentScope, config: AgentConfig): void {
-  const prompt = composeSystemPrompt(scope, config);
-  if (scope.systemPrompt !== prompt) scope.systemPrompt = prompt;
-  const names = toolNames(scope, config);
-  if (!sameList(scope.toolNames, names)) scope.toolNames = names;
-  assembleRequest(scope);
+/** The turn's record on its first visit: the user's message, the conversation opened with it. */
+function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
+  const message = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
+  const turnId = newId('turn');
+  const turn = openTurn(scope, {
+    turnId,
+    userMessage: message,
+    iteration: 1,
+    historyKey: `history:${turnId}`,
+    systemPrompt: '',
+    toolNames: [],
+    request: { tools: [] },
+    doneTools: {},
+    totals: noModelCalls(),
+    ...(config.cursor ? { skill: config.cursor.initial() } : {}),
+  });
+  appendToConversation(scope, turn, { role: 'user', content: message });
+  return turn;
 }
 
-function composeSystemPrompt(scope: AgentScope, config: AgentConfig): string {
-  const skillBody = config.cursor && scope.skill ? config.cursor.body(scope.skill) : '';
+/** The system prompt and tool slots and the request assembled from them, each replaced only when it changed. */
+function engineerSlots(turn: Turn, config: AgentConfig): void {
+  const prompt = composeSystemPrompt(turn, config);
+  if (turn.systemPrompt !== prompt) turn.systemPrompt = prompt;
+  const names = toolNames(turn, config);
+  if (!sameList(turn.toolNames, names)) turn.toolNames = names;
+  assembleRequest(turn);
+}
+
+function composeSystemPrompt(turn: Turn, config: AgentConfig): string {
+  const skillBody = config.cursor && turn.skill ? config.cursor.body(turn.skill) : '';
   return [config.systemPrompt, skillBody].filter((part) => part !== '').join('\n\n');
 }
 
-function toolNames(scope: AgentScope, config: AgentConfig): string[] {
-  const names = [...offeredTools(config, scope.skill).keys()];
-  if (config.cursor && scope.skill) names.push(READ_SKILL);
+function toolNames(turn: Turn, config: AgentConfig): string[] {
+  const names = [...offeredTools(config, turn.skill).keys()];
+  if (config.cursor && turn.skill) names.push(READ_SKILL);
   return names;
 }
 
-/** The request assembled from the slots (an empty system prompt is none), written only when it changed. */
-function assembleRequest(scope: AgentScope): void {
-  const systemPrompt = scope.systemPrompt === '' ? undefined : scope.systemPrompt;
-  const previous = scope.request;
-  if (previous && previous.systemPrompt === systemPrompt && sameList(previous.tools, scope.toolNames)) return;
-  scope.request = { systemPrompt, tools: [...scope.toolNames] };
+/** The request assembled from the slots (an empty system prompt is none), replaced only when it changed. */
+function assembleRequest(turn: Turn): void {
+  const systemPrompt = turn.systemPrompt === '' ? undefined : turn.systemPrompt;
+  const previous = turn.request;
+  if (previous.systemPrompt === systemPrompt && sameList(previous.tools, turn.toolNames)) return;
+  turn.request = { systemPrompt, tools: [...turn.toolNames] };
 }
 
-function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
-  return a !== undefined && a.length === b.length && a.every((item, i) => item === b[i]);
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -1,24 +1,25 @@
 /** Final: closes the turn with its outcome, totals and answer; the answer is the runner's output. */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
+import { turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
 
 export function finalStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
-    const stopped = scope.stopped;
-    const totals = scope.totals;
-    const content = scope.response?.content ?? '';
+    const turn = turnOf(scope);
+    const { stopped, totals } = turn;
+    const content = turn.response?.content ?? '';
     const answer =
       stopped && content === ''
         ? `Stopped early (${stopped.reason.replace('_', ' ')}) at iteration ${stopped.iteration}.`
         : content;
-    emit(scope, 'footprint.agent.iteration_end', { agentId, iteration: scope.iteration, toolCallCount: 0 });
+    emit(scope, 'footprint.agent.iteration_end', { agentId, iteration: turn.iteration, toolCallCount: 0 });
     emit(scope, 'footprint.agent.turn_end', {
       agentId,
       outcome: stopped ? 'stopped_early' : 'answered',
-      iterations: scope.iteration,
-      // A copy: scope reads are live views, and an event payload must stay what it was.
+      iterations: turn.iteration,
+      // A copy: an event payload must stay what it was.
       tokens: { ...totals.tokens },
       costUsd: totals.costUsd,
       llmCalls: totals.llmCalls,

@@ -2,37 +2,38 @@
  * The agent's own loop guard at work: each skill-graph hop and read_skill refusal of the turn goes
  * through the turn's guard (skills/loopGuard.ts); a trip is reported as footprint.route.trip at the
  * stage that found it, and with onTrip 'stop' or 'escalate' the turn acts on it at its next model
- * call (signals.ts), before any more money is spent. The guard state is part of the turn's state.
+ * call (signals.ts), before any more money is spent. The guard state is part of the turn's record.
  */
 import { emit } from '../../../events/index.js';
 import { guardHop, guardRejection, type Finding, type Spend, type TurnGuard } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
+import type { Turn } from '../state.js';
 import type { AgentScope } from './scope.js';
 
 export type GuardedMove = { hop: { from?: string; to: string } } | { rejectedAt: string };
 
-export function guardMove(scope: AgentScope, config: AgentConfig, move: GuardedMove): void {
+export function guardMove(scope: AgentScope, turn: Turn, config: AgentConfig, move: GuardedMove): void {
   const loopGuard = config.loopGuard;
   if (!loopGuard) return;
   // a copy: the guard functions replace the streak and the rejection run, never change them in place
-  const guard: TurnGuard = { ...scope.loopGuard };
-  const { tokens, costUsd } = scope.totals;
+  const guard: TurnGuard = { ...turn.loopGuard };
+  const { tokens, costUsd } = turn.totals;
   const spent: Spend = { tokens: tokens.input + tokens.output, costUsd };
   const finding =
     'hop' in move ? guardHop(guard, move.hop, spent, loopGuard.limits) : guardRejection(guard, move.rejectedAt, spent, loopGuard.limits);
-  scope.loopGuard = guard;
-  if (finding) trip(scope, config, finding);
+  turn.loopGuard = guard;
+  if (finding) trip(scope, turn, config, finding);
 }
 
-function trip(scope: AgentScope, config: AgentConfig, finding: Finding): void {
+function trip(scope: AgentScope, turn: Turn, config: AgentConfig, finding: Finding): void {
   const action = config.loopGuard!.onTrip;
   const { since, ...what } = finding;
-  if (action !== 'label' && scope.pendingTrip === undefined) scope.pendingTrip = action;
+  if (action !== 'label' && turn.pendingTrip === undefined) turn.pendingTrip = action;
   emit(scope, 'footprint.route.trip', {
     agentId: config.member.id,
-    turnId: scope.turnId,
+    turnId: turn.turnId,
     ...what,
-    iteration: scope.iteration,
+    iteration: turn.iteration,
     tokensSinceLoop: since.tokens,
     costSinceLoopUsd: since.costUsd,
     action,

@@ -6,6 +6,7 @@
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
 import { deprecatedLimitHit } from './deprecatedEvents.js';
+import { turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
 
 export const TOOL_CALLS = 'tool-calls';
@@ -14,23 +15,24 @@ export const FINAL = 'final';
 export function nextStepStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
-    const iteration = scope.iteration;
-    const wantsTools = (scope.response?.toolCalls.length ?? 0) > 0;
+    const turn = turnOf(scope);
+    const iteration = turn.iteration;
+    const wantsTools = (turn.response?.toolCalls.length ?? 0) > 0;
     let chosen: 'tool-calls' | 'final' | 'stopped';
     let rationale: string;
-    if (scope.stopped) {
+    if (turn.stopped) {
       chosen = 'stopped';
-      rationale = `a loop guard stopped the turn at iteration ${scope.stopped.iteration}`;
+      rationale = `a loop guard stopped the turn at iteration ${turn.stopped.iteration}`;
     } else if (wantsTools && iteration >= config.maxIterations) {
       chosen = 'stopped';
       rationale = `the model asked for tools at iteration ${iteration}, the cap (maxIterations ${config.maxIterations})`;
-      scope.stopped = { reason: 'max_iterations', iteration };
+      turn.stopped = { reason: 'max_iterations', iteration };
       const cap = { agentId, maxIterations: config.maxIterations, iteration };
       emit(scope, 'footprint.agent.iteration_cap', cap);
       emit(scope, 'footprint.cost.limit_hit', deprecatedLimitHit(cap));
     } else if (wantsTools) {
       chosen = 'tool-calls';
-      rationale = `the model asked for ${scope.response!.toolCalls.length} tool call(s)`;
+      rationale = `the model asked for ${turn.response!.toolCalls.length} tool call(s)`;
     } else {
       chosen = 'final';
       rationale = 'the model answered without tool calls';

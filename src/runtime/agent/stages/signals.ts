@@ -1,36 +1,37 @@
 /**
- * A loop-guard trip reaches the turn here (guardMoves.ts left it in the turn's state): with onTrip
+ * A loop-guard trip reaches the turn here (guardMoves.ts left it in the turn's record): with onTrip
  * 'stop' the turn ends stopped early; with 'escalate' the rest of the turn runs on the escalation
  * brain (when one is set).
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
+import type { Turn } from '../state.js';
 import type { AgentScope } from './scope.js';
 
-export function applyTrip(scope: AgentScope, config: AgentConfig): void {
-  const action = scope.pendingTrip;
+export function applyTrip(scope: AgentScope, turn: Turn, config: AgentConfig): void {
+  const action = turn.pendingTrip;
   if (action === undefined) return;
-  scope.pendingTrip = undefined;
+  turn.pendingTrip = undefined;
   if (action === 'stop') {
-    scope.stopped = { reason: 'route_trip', iteration: scope.iteration };
+    turn.stopped = { reason: 'route_trip', iteration: turn.iteration };
     return;
   }
-  escalate(scope, config, 'route_trip');
+  escalate(scope, turn, config, 'route_trip');
 }
 
 /** Switches the rest of the turn to the escalation brain; emits skill.escalated once per turn. */
-export function escalate(scope: AgentScope, config: AgentConfig, reason: 'refusals' | 'route_trip'): void {
+export function escalate(scope: AgentScope, turn: Turn, config: AgentConfig, reason: 'refusals' | 'route_trip'): void {
   const escalation = config.cursor?.brains.escalation;
-  const state = scope.skill;
+  const state = turn.skill;
   if (!escalation || !state || state.escalated) return;
   const from = config.cursor!.brains.forSkill(state.current);
-  scope.skill = { ...state, escalated: true };
+  turn.skill = { ...state, escalated: true };
   emit(scope, 'footprint.skill.escalated', {
     agentId: config.member.id,
     from: { provider: from.provider.name, model: from.model },
     to: { provider: escalation.provider.name, model: escalation.model },
     refusals: state.rejections,
     reason,
-    iteration: scope.iteration,
+    iteration: turn.iteration,
   });
 }

@@ -4,7 +4,7 @@
  * threshold, and loops back to Context.
  *
  * Pause: a tool that awaits ctx.pause(question) pauses the run once every other call of the
- * iteration has settled. Finished results are kept in the scope, so on resume the stage re-enters from
+ * iteration has settled. Finished results are kept in the turn's record, so on resume the stage re-enters from
  * its top, reuses them, and re-runs only the paused tool, whose ctx.pause now returns the answer.
  */
 import { emit, now } from '../../../events/index.js';
@@ -12,6 +12,8 @@ import type { LLMMessage } from '../../providers/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
 import type { ToolOutcome } from '../toolRunner.js';
+import type { Turn } from '../state.js';
+import { turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
 import { escalate } from './signals.js';
 import type { PauseRequest } from './tools/pauseLatch.js';
@@ -19,14 +21,15 @@ import { ToolIteration } from './tools/toolIteration.js';
 
 export function toolCallsStage(config: AgentConfig) {
   return async (scope: AgentScope) => {
-    const iteration = new ToolIteration(scope, config);
+    const turn = turnOf(scope);
+    const iteration = new ToolIteration(scope, turn, config);
     const outcomes = await iteration.runAll();
     // A cancelled run ends here, at the stage its tools were cut short in: no cancelled call's text
     // reaches the conversation, and the next stage does not fail a second time.
     scope.$getEnv().signal?.throwIfAborted();
     const pause = iteration.pause.request;
-    if (pause) pauseRun(scope, { config, iteration, outcomes, pause });
-    finishIteration(scope, { config, iteration, outcomes });
+    if (pause) pauseRun(scope, turn, { config, iteration, outcomes, pause });
+    finishIteration(scope, turn, { config, iteration, outcomes });
   };
 }
 
@@ -37,14 +40,14 @@ interface Settled {
 }
 
 /** Keeps every finished result (the paused tool re-runs on resume), reports the pause and pauses. */
-function pauseRun(scope: AgentScope, { config, iteration, outcomes, pause }: Settled & { pause: PauseRequest }): never {
+function pauseRun(scope: AgentScope, turn: Turn, { config, iteration, outcomes, pause }: Settled & { pause: PauseRequest }): never {
   const done = { ...iteration.done };
   for (const outcome of outcomes) {
     if (outcome.call.id !== pause.call.id) done[outcome.call.id] = { status: outcome.status, text: outcome.text };
   }
-  scope.doneTools = done;
-  if (iteration.skillState) scope.skill = iteration.skillState;
-  scope.pausedAt = now();
+  turn.doneTools = done;
+  if (iteration.skillState) turn.skill = iteration.skillState;
+  turn.pausedAt = now();
   emit(scope, 'footprint.run.paused', {
     question: pause.question,
     toolCallId: pause.call.id,
@@ -55,19 +58,18 @@ function pauseRun(scope: AgentScope, { config, iteration, outcomes, pause }: Set
 }
 
 /** Appends the results to the conversation, moves the skill state on, escalates past the refusal threshold. */
-function finishIteration(scope: AgentScope, { config, iteration, outcomes }: Settled): void {
-  appendToConversation(scope, ...outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })));
+function finishIteration(scope: AgentScope, turn: Turn, { config, iteration, outcomes }: Settled): void {
+  appendToConversation(scope, turn, ...outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })));
   const last = outcomes[outcomes.length - 1];
-  if (last) scope.lastTool = { toolName: last.call.name, result: last.text, status: last.status };
-  // Written only when a resumed iteration left them set: every key a stage writes costs footprintjs copies.
-  if (Object.keys(iteration.done).length > 0) scope.doneTools = {};
-  if (scope.pausedAt !== undefined) scope.pausedAt = undefined;
+  if (last) turn.lastTool = { toolName: last.call.name, result: last.text, status: last.status };
+  if (Object.keys(iteration.done).length > 0) turn.doneTools = {};
+  turn.pausedAt = undefined;
   const skillState = iteration.skillState;
   if (skillState) {
-    scope.skill = skillState;
+    turn.skill = skillState;
     const threshold = config.cursor?.brains.escalation?.afterRefusals;
-    if (threshold !== undefined && skillState.rejections >= threshold) escalate(scope, config, 'refusals');
+    if (threshold !== undefined && skillState.rejections >= threshold) escalate(scope, turn, config, 'refusals');
   }
   emit(scope, 'footprint.agent.iteration_end', { agentId: config.member.id, iteration: iteration.iteration, toolCallCount: iteration.calls.length });
-  scope.iteration = iteration.iteration + 1;
+  turn.iteration = iteration.iteration + 1;
 }

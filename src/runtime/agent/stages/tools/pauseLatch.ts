@@ -7,6 +7,7 @@
 import { interrupt } from 'footprintjs';
 import { emit, now } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
+import type { Turn } from '../../state.js';
 import type { AgentScope } from '../scope.js';
 
 export interface PauseRequest {
@@ -21,6 +22,7 @@ export class PauseLatch {
 
   constructor(
     private readonly scope: AgentScope,
+    private readonly turn: Turn,
     private readonly agentId: string,
   ) {}
 
@@ -41,7 +43,7 @@ export class PauseLatch {
       this.first ??= { signal, question, call };
       throw signal;
     }
-    const pausedAt = this.scope.pausedAt ?? now();
+    const pausedAt = this.turn.pausedAt ?? now();
     emit(this.scope, 'footprint.run.resumed', {
       question,
       pausedAt,

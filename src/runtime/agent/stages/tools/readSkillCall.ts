@@ -10,10 +10,12 @@ import type { SkillCursor, SkillTurnState } from '../../../skills/index.js';
 import type { ToolOutcome } from '../../toolRunner.js';
 import type { AgentConfig } from '../../config.js';
 import { guardMove } from '../guardMoves.js';
+import type { Turn } from '../../state.js';
 import type { AgentScope } from '../scope.js';
 
 export interface ReadSkillCall {
   scope: AgentScope;
+  turn: Turn;
   config: AgentConfig;
   cursor: SkillCursor;
   /** The turn's skill state (changed in place when the request is accepted or refused). */
@@ -23,18 +25,18 @@ export interface ReadSkillCall {
   iteration: number;
 }
 
-export function answerReadSkill({ scope, config, cursor, skillState, call, agentId, iteration }: ReadSkillCall): ToolOutcome {
+export function answerReadSkill({ scope, turn, config, cursor, skillState, call, agentId, iteration }: ReadSkillCall): ToolOutcome {
   const verdict = cursor.readSkill(skillState, call.args?.id);
   if (verdict.accepted) return { call, status: 'ok', text: verdict.text, durationMs: 0 };
   emit(scope, 'footprint.skill.rejected', {
     agentId,
-    turnId: scope.turnId,
+    turnId: turn.turnId,
     requested: requestedSkill(call.args?.id),
     current: skillState.current ?? cursor.graph.entry,
     allowed: verdict.allowed,
     iteration,
   });
-  guardMove(scope, config, { rejectedAt: skillState.current ?? cursor.graph.entry });
+  guardMove(scope, turn, config, { rejectedAt: skillState.current ?? cursor.graph.entry });
   return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text, ownText: true } };
 }
 

@@ -13,7 +13,7 @@ import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
 import { READ_SKILL, type SkillTurnState } from '../../../skills/index.js';
 import type { AgentConfig } from '../../config.js';
-import type { AgentState, SavedToolResult } from '../../state.js';
+import type { SavedToolResult, Turn } from '../../state.js';
 import { FIXED_ERROR_TYPES } from '../../../run/index.js';
 import { cancelledOutcome, runToolCall, type CompiledTool, type ToolOutcome } from '../../toolRunner.js';
 import { offeredTools } from '../../toolTable.js';
@@ -41,17 +41,18 @@ export class ToolIteration {
 
   constructor(
     private readonly scope: AgentScope,
+    private readonly turn: Turn,
     private readonly config: AgentConfig,
   ) {
     this.agentId = config.member.id;
-    this.calls = (scope.$getValue('response') as AgentState['response'])?.toolCalls ?? [];
-    this.iteration = scope.iteration;
-    this.done = { ...scope.doneTools };
-    this.skillState = scope.skill ? { ...scope.skill } : undefined;
-    this.available = scope.$getValue('toolNames') as string[];
+    this.calls = turn.response?.toolCalls ?? [];
+    this.iteration = turn.iteration;
+    this.done = { ...turn.doneTools };
+    this.skillState = turn.skill ? { ...turn.skill } : undefined;
+    this.available = turn.toolNames;
     this.offered = offeredTools(config, this.skillState);
     this.stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
-    this.pause = new PauseLatch(scope, this.agentId);
+    this.pause = new PauseLatch(scope, turn, this.agentId);
   }
 
   /** Runs the calls within the agent's bounds; resolves once all have settled, in the model's order. */
@@ -114,7 +115,7 @@ export class ToolIteration {
   private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {
     const { cursor } = this.config;
     if (call.name === READ_SKILL && cursor && this.skillState) {
-      return answerReadSkill({ scope: this.scope, config: this.config, cursor, skillState: this.skillState, call, agentId: this.agentId, iteration: this.iteration });
+      return answerReadSkill({ scope: this.scope, turn: this.turn, config: this.config, cursor, skillState: this.skillState, call, agentId: this.agentId, iteration: this.iteration });
     }
     const compiled = this.available.includes(call.name) ? this.offered.get(call.name) : undefined;
     return runToolCall(call, compiled, this.stillOffered, {
