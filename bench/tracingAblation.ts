@@ -33,7 +33,7 @@ function partial(id: string, { recorder, events }: { recorder: boolean; events: 
     id,
     start(run) {
       const traced = new TracedRun({ source: 'runner', resolved: { tracer, detail, capture: false }, name: 'run', attributes: {}, parent: context.active(), runId: run.runId });
-      if (recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
+      if (recorder && traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
       const unsubscribe = events
         ? run.hub.subscribe((event: TypedEvent) => {
             const started = performance.now();

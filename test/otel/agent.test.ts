@@ -236,7 +236,7 @@ describe('an agent stopped by its iteration cap', () => {
 });
 
 describe('full detail for runner runs', () => {
-  it('attaches no flow hook, so footprintjs keeps its narrative off', async () => {
+  it('attaches only the two stage hooks (no flow hook, so footprintjs keeps its narrative off; no emit hook, emits come through the hub)', async () => {
     const attached: { executor: FlowChartExecutor; recorder: Record<string, unknown> }[] = [];
     const spy = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder').mockImplementation(function (this: FlowChartExecutor, recorder, options) {
       if (recorder.id === TRACE_RECORDER_ID) attached.push({ executor: this, recorder: recorder as unknown as Record<string, unknown> });
@@ -249,7 +249,7 @@ describe('full detail for runner runs', () => {
     }
     expect(attached).toHaveLength(1);
     const { executor, recorder } = attached[0];
-    expect(Object.keys(recorder).filter((k) => k.startsWith('on')).sort()).toEqual(['onEmit', 'onStageEnd', 'onStageStart']);
+    expect(Object.keys(recorder).filter((k) => k.startsWith('on')).sort()).toEqual(['onStageEnd', 'onStageStart']);
     for (const hook of ['onStageExecuted', 'onDecision', 'onSubflowEntry', 'onFork', 'onRunStart', 'onError', 'onPause']) {
       expect(recorder[hook]).toBeUndefined();
     }

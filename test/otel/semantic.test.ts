@@ -54,9 +54,11 @@ describe('detail semantic', () => {
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);
 
+    // A semantic runner run needs no footprintjs recorder: its emits come through the run hub.
     const attached = await executor;
     expect(attached.getFlowRecorders().map((r) => r.id)).not.toContain(TRACE_RECORDER_ID);
-    expect(attached.getScopeRecorders().map((r) => r.id)).toContain(TRACE_RECORDER_ID);
+    expect(attached.getScopeRecorders().map((r) => r.id)).not.toContain(TRACE_RECORDER_ID);
+    expect(attached.getEmitRecorders().map((r) => r.id)).toEqual(['footprint-otel.events']);
     expect(attached.getNarrativeEntries()).toEqual([]);
   });
 

@@ -70,7 +70,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
       parent: paused ? trace.setSpanContext(active, paused) : active,
       links,
     });
-    executor.attachCombinedRecorder(begun.recorder, { delivery: 'inline' });
+    if (begun.recorder) executor.attachCombinedRecorder(begun.recorder, { delivery: 'inline' });
     return begun;
   };
 

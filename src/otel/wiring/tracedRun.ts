@@ -2,12 +2,12 @@
  * One traced run (or resumed run segment), whatever started it: a runner through the tracing
  * instrument (source 'runner': typed events from its hub), or a plain executor through traceExecutor
  * (source 'executor': footprintjs hooks only). It owns the run's spans, picks the layout from the
- * source and the detail level, builds the executor's recorder, takes typed events, contains the
+ * source and the detail level, builds the executor's recorder, takes typed events and other emits, contains the
  * executor call in a new context, hands out what a pause must carry, and closes the run with the
  * outcome the runtime decided.
  */
 import { context, type Attributes, type Context, type Link, type SpanContext } from '@opentelemetry/api';
-import type { CombinedRecorder } from 'footprintjs';
+import type { CombinedRecorder, EmitEvent } from 'footprintjs';
 import { now, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
 import {
@@ -35,7 +35,7 @@ import {
 import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE } from './carry.js';
 import type { Resolved } from './options.js';
 import { guard, guarded } from './safety.js';
-import { traceRecorder } from './traceRecorder.js';
+import { emitAsSpanEvent, traceRecorder } from './traceRecorder.js';
 
 /** Where a traced run comes from: a runner run (typed events from its hub) or a plain executor. */
 export type TraceSource = 'runner' | 'executor';
@@ -58,9 +58,12 @@ export interface TracedRunInit {
 }
 
 export class TracedRun {
-  readonly recorder: CombinedRecorder;
+  /** The footprintjs recorder to attach; undefined when the run's layout needs none (a semantic runner run). */
+  readonly recorder?: CombinedRecorder;
   /** Takes one typed event of the run (runner runs; guarded). */
   readonly onEvent: (event: TypedEvent) => void;
+  /** Takes one of the run's other emits (runner runs, through the hub; guarded): a span event. */
+  readonly onOtherEmit: (event: EmitEvent) => void;
   private readonly run: RunSpans;
   private readonly rollups: RunRollups;
   private readonly layout: SpanLayout;
@@ -85,7 +88,9 @@ export class TracedRun {
       this.layout = executorLayout({ detail, run: this.run, capture });
       this.onEvent = () => {};
     }
-    this.recorder = traceRecorder({ layout: this.layout, typedEventsFromHub: init.source === 'runner' });
+    // A runner run's emits come through its hub; a plain executor's only through the recorder.
+    this.recorder = traceRecorder(this.layout, { emits: init.source === 'executor' });
+    this.onOtherEmit = emitAsSpanEvent(this.layout);
   }
 
   /** Runs the executor call in a new context object with the run span active, so nothing leaks out. */

@@ -3,7 +3,8 @@
  * At each start it checks that an OTel SDK is there to receive spans; if not, it stays out of the run
  * entirely (no recorder, no subscription, no wrapper: zero cost). Otherwise it opens the run span on
  * the caller's active context (or, for a resume, as a child of the paused run span, linked to it),
- * attaches the recorder, subscribes to the run's typed events, and contains the executor call.
+ * attaches the recorder its layout needs (none for detail 'semantic'), subscribes to the run's typed
+ * events and other emits, and contains the executor call.
  *
  *   registerInstrument(tracingInstrument({ detail: 'semantic' }));
  */
@@ -91,14 +92,16 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     carried,
     expected: memberDirectory(run.runner, run.sessionId),
   });
-  run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
-  const unsubscribe = run.hub.subscribe(traced.onEvent);
+  if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
+  const unsubscribeEvents = run.hub.subscribe(traced.onEvent);
+  const unsubscribeOthers = run.hub.subscribeOthers(traced.onOtherEmit);
   return {
     around: (call) => traced.within(call),
     paused: () => guard('tracing pause', () => traced.carry()),
     finished: (outcome) => {
       guard('tracing finish', () => {
-        unsubscribe();
+        unsubscribeEvents();
+        unsubscribeOthers();
         traced.finish(outcome);
       });
     },

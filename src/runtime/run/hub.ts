@@ -1,7 +1,7 @@
 /**
  * One hub per top-level run: the single path every typed event takes. Stage emits arrive through a
  * footprintjs emit recorder (synchronously, at the call site), derived events (run failures) through
- * publish(). The hub stamps the envelope (run id, stage, member, composition path,
+ * publish(); the emits that are no typed event go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
  * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
  * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
@@ -14,6 +14,8 @@ import type { StreamSink } from './runStream.js';
 import { RunStore } from './store.js';
 
 export type HubListener = (event: TypedEvent) => void;
+/** Hears the run's emits that are not typed events (user `$emit`, `$debug`, `$metric`), as footprintjs gives them. */
+export type OtherEmitListener = (event: EmitEvent) => void;
 
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
 /** The one event the instruments never see (see the header). */
@@ -29,6 +31,7 @@ export interface RunHubOptions {
 
 export class RunHub {
   private readonly subscribers: HubListener[] = [];
+  private readonly otherListeners: OtherEmitListener[] = [];
   /** Events raised while another is being delivered (by a subscriber or listener of that one). */
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
@@ -50,9 +53,8 @@ export class RunHub {
     this.recorder = {
       id: EVENTS_RECORDER_ID,
       onEmit: (event: EmitEvent) => {
-        if (isFootprintEvent(event.name)) {
-          this.deliver(event.name, event.payload, event.runtimeStageId, event.subflowPath);
-        }
+        if (isFootprintEvent(event.name)) this.deliver(event.name, event.payload, event.runtimeStageId, event.subflowPath);
+        else for (const listener of this.otherListeners) listener(event);
       },
     };
   }
@@ -68,6 +70,19 @@ export class RunHub {
     return () => {
       const i = this.subscribers.indexOf(listener);
       if (i >= 0) this.subscribers.splice(i, 1);
+    };
+  }
+
+  /**
+   * Instruments hear the run's other emits here (the OTel bridge makes them span events): the hub's
+   * recorder already sees every emit, so an instrument needs no footprintjs recorder of its own for
+   * them (each recorder with an emit hook costs footprintjs a dispatch per emit). The listener guards itself.
+   */
+  subscribeOthers(listener: OtherEmitListener): () => void {
+    this.otherListeners.push(listener);
+    return () => {
+      const i = this.otherListeners.indexOf(listener);
+      if (i >= 0) this.otherListeners.splice(i, 1);
     };
   }
 

@@ -1,0 +1,67 @@
+/**
+ * A runner run's emits that are no typed event (a stage's own `$emit`, `$debug`, `$metric`) reach the
+ * bridge through the run hub, not through a footprintjs emit hook of the bridge's: each becomes a
+ * span event on the emitting stage's span (detail full) or on the run span (semantic, which has no
+ * stage spans), with its payload flattened, at the moment it was emitted.
+ */
+import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { registerInstrument, Runner, tracingInstrument, type TraceDetail } from '../../src/index.js';
+import { quietLogger, stage } from '../../src/runtime/run/index.js';
+import { startSdk } from '../support/sdk.js';
+import { render } from '../support/traceTree.js';
+
+const sdk = startSdk({ tracing: false });
+afterAll(() => sdk.shutdown());
+beforeEach(() => sdk.reset());
+
+class Reporter extends Runner {
+  readonly kind = 'llm_call' as const;
+  readonly id = 'reporter';
+  readonly name = 'Reporter';
+  protected buildChart(): FlowChart {
+    const member = { kind: this.kind, id: this.id };
+    type S = TypedScope<{ output?: string }>;
+    return flowChart<{ output?: string }>('Work', stage(member, 'work', (scope: S) => {
+      scope.$emit('x.progress', { step: 1, of: { total: 2 } });
+    }), 'work')
+      .addFunction('Answer', stage(member, 'answer', (scope: S) => {
+        scope.$emit('x.progress', { step: 2 });
+        scope.output = 'done';
+        return 'done';
+      }), 'answer')
+      .setLogger(quietLogger)
+      .build();
+  }
+}
+
+function traced(detail: TraceDetail): () => void {
+  return registerInstrument(tracingInstrument({ tracerProvider: sdk.provider, detail }));
+}
+
+describe("a runner run's other emits", () => {
+  it('are span events on the emitting stage span in detail full', async () => {
+    const undo = traced('full');
+    try {
+      expect(await new Reporter().run('go')).toBe('done');
+    } finally {
+      undo();
+    }
+    const spans = sdk.spans();
+    expect(render(spans, { events: true })).toBe(['llm_call Reporter', '  Work <x.progress>', '  Answer <x.progress>'].join('\n'));
+    expect(spans.find((s) => s.name === 'Work')!.events.map((e) => e.attributes)).toEqual([{ step: 1, 'of.total': 2 }]);
+    expect(spans.find((s) => s.name === 'Answer')!.events.map((e) => e.attributes)).toEqual([{ step: 2 }]);
+  });
+
+  it('are span events on the run span in detail semantic', async () => {
+    const undo = traced('semantic');
+    try {
+      expect(await new Reporter().run('go')).toBe('done');
+    } finally {
+      undo();
+    }
+    const spans = sdk.spans();
+    expect(render(spans, { events: true })).toBe('llm_call Reporter <x.progress x.progress>');
+    expect(spans[0]!.events.map((e) => e.attributes)).toEqual([{ step: 1, 'of.total': 2 }, { step: 2 }]);
+  });
+});
