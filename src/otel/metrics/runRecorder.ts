@@ -72,6 +72,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     }
   };
 
+  // Attribute objects are built per model call and tool call: where they spread, the spread comes
+  // last (on Node 20's V8 a property written after a spread in a literal is a slow runtime call).
   const llmAttributes = (payload: ModelCallRecord, meta: EventMeta): Attributes => ({
     [ATTR.operation]: metricValue(payload.operation),
     [ATTR.provider]: metricValue(providerName(payload.provider)),
@@ -121,8 +123,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.toolName]: p.status === 'unknown_tool' ? OTHER_VALUE : metricValue(p.toolName),
         // The agent runs every tool itself (a function the model asked for), as on the execute_tool span.
         [ATTR.toolType]: 'function',
-        ...(invocation ? { [ATTR.agentName]: metricValue(invocation.name) } : {}),
         [ATTR.agent]: metricValue(p.agentId),
+        ...(invocation ? { [ATTR.agentName]: metricValue(invocation.name) } : {}),
         // The execute_tool span's failures, and the calls that never ran to a result: error.type on the duration.
         ...(FAILED_TOOL_STATUSES.has(p.status) || UNRUN_TOOL_STATUSES.has(p.status) ? { [ATTR.errorType]: metricValue(p.error?.type ?? OTHER_VALUE) } : {}),
       });
@@ -136,7 +138,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const attributes = llmAttributes(p, meta);
       if (p.streamed) recordStreamed(instruments, p.streamed, attributes);
       if (p.error) {
-        instruments.operationDuration.record(p.durationMs / 1000, { ...attributes, [ATTR.errorType]: modelCallErrorType(p.error.type) });
+        instruments.operationDuration.record(p.durationMs / 1000, { [ATTR.errorType]: modelCallErrorType(p.error.type), ...attributes });
         return;
       }
       instruments.operationDuration.record(p.durationMs / 1000, attributes);
@@ -150,8 +152,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       });
       // Usage only when the provider reported it: an unknown count is no count, never a 0.
       if (!p.usage) return;
-      instruments.tokenUsage.record(p.usage.input, { ...attributes, [ATTR.tokenType]: 'input' });
-      instruments.tokenUsage.record(p.usage.output, { ...attributes, [ATTR.tokenType]: 'output' });
+      instruments.tokenUsage.record(p.usage.input, { [ATTR.tokenType]: 'input', ...attributes });
+      instruments.tokenUsage.record(p.usage.output, { [ATTR.tokenType]: 'output', ...attributes });
     },
     'footprint.composition.route_decided': ({ payload: p, meta }) => {
       instruments.routeDecisions.add(1, {

@@ -75,7 +75,7 @@ export class TracedRun {
   constructor(init: TracedRunInit) {
     const { tracer, detail, capture } = init.resolved;
     this.capture = capture;
-    const attributes = init.runId === undefined ? init.attributes : { ...init.attributes, [FP_RUN_ID]: init.runId };
+    const attributes = init.runId === undefined ? init.attributes : { [FP_RUN_ID]: init.runId, ...init.attributes };
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
     this.rollups = new RunRollups(this.run.root.span);
     if (init.source === 'runner') {

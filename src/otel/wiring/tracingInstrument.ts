@@ -56,11 +56,8 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   if (!resolved) return undefined;
   const { kind, id, name } = run.runner;
   const identity = runnerIdentity(kind, id, name, { ...run.runner.profile(), conversationId: run.sessionId });
-  const attributes: Attributes = {
-    ...identity.attributes,
-    [FP_RUNNER_KIND]: kind,
-    [FP_RUNNER_ID]: id,
-  };
+  // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
+  const attributes: Attributes = { [FP_RUNNER_KIND]: kind, [FP_RUNNER_ID]: id, ...identity.attributes };
   if (run.sessionId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.sessionId;
 
   const active = context.active();

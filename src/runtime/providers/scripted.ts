@@ -116,11 +116,11 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
     const response: LLMResponse = {
       content,
       toolCalls,
+      stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
+      model: request.model,
       ...(normalised.usage === null
         ? {}
         : { usage: normalised.usage ?? { input: estimateTokens(request), output: Math.max(1, Math.ceil(content.length / 4)) } }),
-      stopReason: normalised.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
-      model: request.model,
     };
     return {
       reply: normalised,

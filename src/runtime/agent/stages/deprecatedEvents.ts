@@ -18,10 +18,10 @@ export function deprecatedCostTick(record: ModelCallRecord, turnCostUsd: number)
     model: record.model,
     skill: record.skill ?? '',
     brain: record.brain.via,
-    ...(record.usage ? { tokens: record.usage } : {}),
     usd: record.cost.usd,
     cumulativeUsd: turnCostUsd,
     priced: record.cost.priced,
+    ...(record.usage ? { tokens: record.usage } : {}),
   };
 }
 
