@@ -139,8 +139,9 @@ export class EventSpans {
   private turnStart({ payload: p, meta }: TypedEvent<'footprint.agent.turn_start'>): void {
     const kind = meta.member.kind;
     if (kind !== 'agent' && kind !== 'router') return;
-    const profile = { ...p, id: p.agentId, conversationId: this.conversationId };
-    const identity = kind === 'agent' ? agentProfileIdentity(profile) : routerDecisionIdentity({ ...profile, name: p.agentId });
+    const profile = { provider: p.provider, model: p.model, temperature: p.temperature, maxTokens: p.maxTokens, conversationId: this.conversationId };
+    const identity =
+      kind === 'agent' ? agentProfileIdentity({ id: p.agentId, name: p.name, ...profile }) : routerDecisionIdentity({ id: p.agentId, name: p.agentId, ...profile });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }

@@ -93,7 +93,7 @@ function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
 
 /** The identity of a top-level runner's run span (an agent's with its model settings, known at start). */
 export function runnerIdentity(kind: RunnerKind, id: string, name: string, profile: Omit<AgentProfile, 'id' | 'name'> = {}): MemberIdentity {
-  if (kind === 'agent') return agentProfileIdentity({ ...profile, id, name });
+  if (kind === 'agent') return agentProfileIdentity({ id, name, ...profile });
   if (kind === 'llm_call') {
     const attributes: Attributes = { [FP_MEMBER_KIND]: kind, [FP_MEMBER_ID]: id };
     return { name: `llm_call ${name}`, attributes };

@@ -20,7 +20,7 @@ export function memberDirectory(root: Runner, conversationId?: string): Record<s
     if (path.length >= MAX_DEPTH) return;
     const modelCall = runner.modelCallMount();
     if (modelCall !== undefined) {
-      const profile = { ...runner.profile(), id: runner.id, name: runner.id, conversationId };
+      const profile = { id: runner.id, name: runner.id, conversationId, ...runner.profile() };
       directory[stageIds.pathKey([...path, modelCall])] = routerDecisionIdentity(profile);
     }
     for (const { mountId, runner: member, description } of runner.members()) {
@@ -39,7 +39,7 @@ export function memberDirectory(root: Runner, conversationId?: string): Record<s
 function identityOf(runner: Runner, conversationId?: string): MemberIdentity | undefined {
   switch (runner.kind) {
     case 'agent':
-      return agentProfileIdentity({ id: runner.id, name: runner.name, ...runner.profile(), conversationId });
+      return agentProfileIdentity({ id: runner.id, name: runner.name, conversationId, ...runner.profile() });
     case 'llm_call':
     case 'router':
       return undefined;

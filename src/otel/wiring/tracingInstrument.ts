@@ -55,7 +55,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   const resolved = resolve(settings);
   if (!resolved) return undefined;
   const { kind, id, name } = run.runner;
-  const identity = runnerIdentity(kind, id, name, { ...run.runner.profile(), conversationId: run.sessionId });
+  const identity = runnerIdentity(kind, id, name, { conversationId: run.sessionId, ...run.runner.profile() });
   // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
   const attributes: Attributes = { [FP_RUNNER_KIND]: kind, [FP_RUNNER_ID]: id, ...identity.attributes };
   if (run.sessionId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.sessionId;

@@ -71,8 +71,8 @@ export class StreamAssembler {
     return {
       content: this.content,
       toolCalls,
-      ...(this.usage ? { usage: this.usage } : {}),
       stopReason: this.finish.stopReason,
+      ...(this.usage ? { usage: this.usage } : {}),
       ...(this.finish.model !== undefined ? { model: this.finish.model } : {}),
       ...(this.finish.id !== undefined ? { id: this.finish.id } : {}),
     };

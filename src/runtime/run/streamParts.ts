@@ -61,5 +61,5 @@ export class StreamParts {
 }
 
 function sourceOf({ meta }: TypedEvent): StreamPartSource {
-  return { member: meta.member, ...(meta.agentId !== undefined ? { agentId: meta.agentId } : {}), route: meta.route };
+  return { member: meta.member, route: meta.route, ...(meta.agentId !== undefined ? { agentId: meta.agentId } : {}) };
 }
