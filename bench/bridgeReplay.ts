@@ -45,7 +45,8 @@ export function replayTurn(steps: readonly Step[], options: { tracer: Tracer; de
     parent: ROOT_CONTEXT,
     runId: 'run_replay',
   });
-  const hooks = run.recorder as { onStageStart?: (e: StageEvent) => void; onStageEnd?: (e: StageEvent) => void };
+  // A semantic runner run has no recorder: its stage hooks go nowhere, as in a real run.
+  const hooks = (run.recorder ?? {}) as { onStageStart?: (e: StageEvent) => void; onStageEnd?: (e: StageEvent) => void };
   for (const step of steps) {
     if (step.hook === 'typed') run.onEvent(step.event);
     else hooks[step.hook]?.(step.event);
