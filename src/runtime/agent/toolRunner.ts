@@ -79,7 +79,10 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   const stop = new CallStop(run.runSignal, timeoutMs);
   try {
     const context: ToolContext = { toolCallId: call.id, agentId: run.agentId, signal: stop.signal, pause: run.pause };
-    const work = new Promise<unknown>((resolve) => resolve(compiled.tool.execute(call.args, context)));
+    // The tool gets its own copy of the arguments: the call is also the conversation's record of what
+    // the model asked (the next request sends it back) and the tool_start event's payload.
+    const args = structuredClone(call.args);
+    const work = new Promise<unknown>((resolve) => resolve(compiled.tool.execute(args, context)));
     const value = await stop.race(work);
     return done('ok', toToolText(value));
   } catch (error) {

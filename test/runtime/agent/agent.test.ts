@@ -105,6 +105,27 @@ describe('Agent (ReAct loop)', () => {
     expect(toolMessages[2]!.content).toBe('Tool "boom" failed: TypeError: kaput');
   });
 
+  it('gives a tool its own copy of the arguments: what it changes never reaches the conversation or the events', async () => {
+    const mutating = {
+      name: 'tidy',
+      description: 'Changes its arguments in place',
+      inputSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, required: ['tags'] },
+      execute: (args: { tags: string[]; extra?: boolean }) => {
+        args.tags.push('added');
+        args.extra = true;
+        return args.tags.length;
+      },
+    };
+    const provider = scripted({ replies: [{ toolCalls: [{ id: 't1', name: 'tidy', args: { tags: ['a'] } }] }, 'done'] });
+    const agent = Agent.create({ provider, model: 'm' }).tool(mutating).build();
+    const seen = collect(agent);
+    expect(await agent.run('go')).toBe('done');
+    const asked = provider.calls[1]!.messages.find((m) => m.role === 'assistant')!;
+    expect(asked.toolCalls).toEqual([{ id: 't1', name: 'tidy', args: { tags: ['a'] } }]);
+    expect(provider.calls[1]!.messages.find((m) => m.role === 'tool')!.content).toBe('2');
+    expect(seen.of('footprint.stream.tool_start').map((p) => p.args)).toEqual([{ tags: ['a'] }]);
+  });
+
   it('runs the tool calls of one turn in parallel', async () => {
     const spans: Record<string, { start: number; end: number }> = {};
     const slow = (name: string) => ({
