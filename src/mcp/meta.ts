@@ -25,8 +25,8 @@ export function withContextInMeta<M extends { params?: unknown }>(message: M, ct
   const params = isRecord(message.params) ? message.params : {};
   // the carrier becomes the new _meta: copied into only when the request already has one
   const meta = isRecord(params._meta) ? Object.assign({}, params._meta, carrier) : carrier;
-  // Object.assign, not spreads: a spread followed by an overriding key takes V8's slow path (about
-  // twice the time, bench/mcpCpu.ts)
+  // Object.assign, not spreads: on Node 20 a spread followed by an overriding key takes V8's slow
+  // path, about twice the time of this call (bench/results/mcp.txt)
   return Object.assign({}, message, { params: Object.assign({}, params, { _meta: meta }) });
 }
 
