@@ -8,6 +8,8 @@
 import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { Socket } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { traceMcpServer } from '../src/mcp/index.js';
 import { startTelemetry } from '../src/telemetry/index.js';
 
@@ -28,6 +30,11 @@ const channel = (fd: number) => {
 };
 await traceMcpServer(deskServer(), { name: 'desk-tools' }).connect(channel(3));
 await deskServer().connect(channel(4));
+// bench/mcp.ts's base channel (MCP_BASE): the same server traced by another compiled copy of the package
+if (process.env.MCP_BASE) {
+  const base = (await import(pathToFileURL(path.resolve(process.env.MCP_BASE, 'mcp/index.js')).href)) as typeof import('../src/mcp/index.js');
+  await base.traceMcpServer(deskServer(), { name: 'desk-tools' }).connect(channel(5));
+}
 
 process.stdin.on('end', () => void telemetry.shutdown().then(() => process.exit(0)));
 process.stdin.resume();

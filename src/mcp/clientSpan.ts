@@ -9,7 +9,7 @@ import { context, SpanKind, trace, type Attributes, type Span } from '@opentelem
 import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { boundedContent } from './content.js';
 import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
-import { durationAttributes, endRequestSpan, requestAttributes, sessionAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
+import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { clientDuration, mcpTracer } from './telemetry.js';
 
 /** What a connection knows about itself, read at each request (the session and version come with initialize). */
@@ -46,27 +46,29 @@ export function isMcpClientSpan(span: Span | undefined): span is Span {
 export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   const started = performance.now();
   const { peer } = call;
-  const attributes: Attributes = { ...requestAttributes(call.method, call.toolName, call.capture, call.args), ...peer.network, ...identity(peer) };
+  const attributes = Object.assign(requestAttributes(call.method, call.toolName, call.capture, call.args), peer.network);
+  addSession(attributes, peer.sessionId(), peer.protocolVersion());
   const parent = context.active();
   const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes }, parent);
   clientSpans.add(span);
-  const finish = (errorType: string | undefined, extra: Attributes | undefined, message?: string) => {
-    // initialize is what decides the session and the version: only its span reads them again at the end.
-    if (call.method === METHOD_INITIALIZE) span.setAttributes(identity(peer));
-    if (extra) span.setAttributes(extra);
-    endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message);
-  };
   try {
     const result = await context.with(trace.setSpan(parent, span), call.send);
     const failed = call.resultError?.(result);
     const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
-    finish(failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
+    finish(span, call, started, failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;
   } catch (error) {
     const failure = classify(error, call.signal);
-    finish(failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
+    finish(span, call, started, failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
     throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
   }
+}
+
+function finish(span: Span, call: ClientCall<unknown>, started: number, errorType: string | undefined, extra: Attributes | undefined, message?: string): void {
+  // initialize is what decides the session and the version: only its span reads them again at the end.
+  if (call.method === METHOD_INITIALIZE) span.setAttributes(addSession({}, call.peer.sessionId(), call.peer.protocolVersion()));
+  if (extra) span.setAttributes(extra);
+  endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message);
 }
 
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */
@@ -80,8 +82,4 @@ function metricAttributes(call: ClientCall<unknown>): Attributes {
   const version = peer.protocolVersion();
   if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
   return metric;
-}
-
-function identity(peer: PeerAttributes): Attributes {
-  return sessionAttributes(peer.sessionId(), peer.protocolVersion());
 }

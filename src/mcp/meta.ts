@@ -19,12 +19,20 @@ const metaGetter: TextMapGetter<Meta> = {
 
 /** A copy of `message` whose params._meta also carries `ctx` (the message itself is never changed). */
 export function withContextInMeta<M extends { params?: unknown }>(message: M, ctx: Context): M {
-  const carrier: Record<string, string> = {};
+  const carrier: Record<string, unknown> = {};
   propagation.inject(ctx, carrier);
-  if (Object.keys(carrier).length === 0) return message;
+  if (isEmpty(carrier)) return message;
   const params = isRecord(message.params) ? message.params : {};
-  const meta = isRecord(params._meta) ? params._meta : {};
-  return { ...message, params: { ...params, _meta: { ...meta, ...carrier } } };
+  // the carrier becomes the new _meta: copied into only when the request already has one
+  const meta = isRecord(params._meta) ? Object.assign({}, params._meta, carrier) : carrier;
+  // Object.assign, not spreads: on Node 20 a spread followed by an overriding key takes V8's slow
+  // path, about twice the time of this call (bench/results/mcp.txt)
+  return Object.assign({}, message, { params: Object.assign({}, params, { _meta: meta }) });
+}
+
+function isEmpty(carrier: Record<string, unknown>): boolean {
+  for (const _ in carrier) return false;
+  return true;
 }
 
 /** The remote context carried by `params._meta`, on top of the root context (none: the root context). */

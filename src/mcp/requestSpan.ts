@@ -33,9 +33,8 @@ export function requestAttributes(method: string, toolName: string | undefined, 
   return attributes;
 }
 
-/** mcp.session.id and mcp.protocol.version, those known. */
-export function sessionAttributes(sessionId: string | undefined, protocolVersion: string | undefined): Attributes {
-  const attributes: Attributes = {};
+/** Adds mcp.session.id and mcp.protocol.version, those known, to `attributes` (one object per span, built in place). */
+export function addSession(attributes: Attributes, sessionId: string | undefined, protocolVersion: string | undefined): Attributes {
   if (sessionId !== undefined) attributes[MCP_SESSION_ID] = sessionId;
   if (protocolVersion !== undefined) attributes[MCP_PROTOCOL_VERSION] = protocolVersion;
   return attributes;

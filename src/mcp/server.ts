@@ -28,7 +28,7 @@ import { clientAttributes, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
 import { contextFromMeta, isRecord } from './meta.js';
-import { durationAttributes, endRequestSpan, requestAttributes, sessionAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
+import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { mcpTracer, serverDuration } from './telemetry.js';
 
 export interface TraceMcpServerOptions {
@@ -58,6 +58,9 @@ interface Handling {
   span: Span;
   started: number;
   metric: Attributes;
+  /** The session and version the span opened with: set again at its end only if the response changed them (initialize). */
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
 }
 
 type OnMessage = NonNullable<Transport['onmessage']>;
@@ -76,7 +79,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
 
   const receive = (handler: OnMessage, ...[message, extra]: Parameters<OnMessage>): void => {
     if (!('method' in message) || !('id' in message) || message.id === undefined) return handler(message, extra);
-    let serving = context.active();
+    let serving: Context | undefined;
     try {
       if (message.method === METHOD_INITIALIZE && isRecord(message.params) && typeof message.params.protocolVersion === 'string') {
         protocolVersion = message.params.protocolVersion;
@@ -88,26 +91,28 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     } catch {
       // a span that cannot be made never stops the request
     }
-    return context.with(serving, () => handler(message, extra));
+    return serving ? context.with(serving, handler, undefined, message, extra) : handler(message, extra);
   };
 
   const open = (message: { method: string; id: string | number; params?: unknown }, extra: Parameters<OnMessage>[1], parent: Context): Handling => {
     const params = isRecord(message.params) ? message.params : {};
     const toolName = message.method === METHOD_TOOLS_CALL && typeof params.name === 'string' ? params.name : undefined;
-    const network: Attributes = extra?.request ? { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http' } : { [NETWORK_TRANSPORT]: 'pipe' };
-    const attributes: Attributes = {
-      ...requestAttributes(message.method, toolName, settings.capture, params.arguments),
-      [JSONRPC_REQUEST_ID]: String(message.id),
-      ...network,
-      ...sessionAttributes(transport.sessionId, protocolVersion),
-    };
-    if (extra?.request) Object.assign(attributes, clientAttributes(extra.request, settings.clientAddress));
+    const sessionId = transport.sessionId;
+    const attributes = requestAttributes(message.method, toolName, settings.capture, params.arguments);
+    attributes[JSONRPC_REQUEST_ID] = String(message.id);
+    const networkTransport = extra?.request ? 'tcp' : 'pipe';
+    attributes[NETWORK_TRANSPORT] = networkTransport;
+    if (extra?.request) {
+      attributes[NETWORK_PROTOCOL_NAME] = 'http';
+      Object.assign(attributes, clientAttributes(extra.request, settings.clientAddress));
+    }
+    addSession(attributes, sessionId, protocolVersion);
     // The transport's own context (an HTTP server span around this request) is linked, not the parent.
     const ambient = trace.getSpanContext(context.active());
-    const links: Link[] = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
+    const links: Link[] | undefined = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : undefined;
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
-    const metric = durationAttributes(message.method, settings.name, network[NETWORK_TRANSPORT], toolName);
-    return { span, started: performance.now(), metric };
+    const metric = durationAttributes(message.method, settings.name, networkTransport, toolName);
+    return { span, started: performance.now(), metric, sessionId, protocolVersion };
   };
 
   const finish = (message: Parameters<Transport['send']>[0]): void => {
@@ -119,7 +124,8 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     if (protocolVersion === undefined && 'result' in message && isRecord(message.result) && typeof message.result.protocolVersion === 'string') {
       protocolVersion = message.result.protocolVersion;
     }
-    span.setAttributes(sessionAttributes(transport.sessionId, protocolVersion));
+    const sessionId = transport.sessionId;
+    if (sessionId !== opened.sessionId || protocolVersion !== opened.protocolVersion) span.setAttributes(addSession({}, sessionId, protocolVersion));
     if (protocolVersion !== undefined) metric[MCP_PROTOCOL_VERSION] = protocolVersion;
     let errorType: string | undefined;
     let description: string | undefined;
