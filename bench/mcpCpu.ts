@@ -22,13 +22,13 @@
  */
 import { context, trace } from '@opentelemetry/api';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Tool, ToolContext } from '../src/index.js';
 import * as current from '../src/mcp/connection.js';
 import * as currentServer from '../src/mcp/server.js';
 import { startTelemetry } from '../src/telemetry/index.js';
+import { deskServer } from './mcpDeskServer.js';
 import { startReceiver } from './receiver.js';
 
 const CALLS = Number(process.argv[2] ?? 4000);
@@ -53,14 +53,6 @@ process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
 process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
 const telemetry = startTelemetry({ serviceName: 'bench-mcp-cpu', metricExportIntervalMs: 3_600_000 });
 
-const idArgs = fromJsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
-function deskServer(): McpServer {
-  const server = new McpServer({ name: 'desk-tools', version: '1.0.0' });
-  server.registerTool('lookup_order', { description: 'Looks an order up by id', inputSchema: idArgs }, async ({ id }) => ({
-    content: [{ type: 'text' as const, text: `order ${id}: shipped` }],
-  }));
-  return server;
-}
 
 /** The client end of an in-memory pair to a new McpServer, traced by `traceWith` or bare. */
 async function serverSide(traceWith: Server | undefined) {

@@ -5,24 +5,15 @@
  * benchmark's receiver), channel 4 is the same server without traceMcpServer. Both channels share the
  * process, its core, its JIT state and its neighbours, so their difference is the tracing alone.
  */
-import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { traceMcpServer } from '../src/mcp/index.js';
 import { startTelemetry } from '../src/telemetry/index.js';
+import { deskServer } from './mcpDeskServer.js';
 
 const telemetry = startTelemetry();
-const idArgs = fromJsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
-
-function deskServer(): McpServer {
-  const server = new McpServer({ name: 'desk-tools', version: '1.0.0' });
-  server.registerTool('lookup_order', { description: 'Looks an order up by id', inputSchema: idArgs }, async ({ id }) => ({
-    content: [{ type: 'text' as const, text: `order ${id}: shipped` }],
-  }));
-  return server;
-}
 
 const channel = (fd: number) => {
   const socket = new Socket({ fd, readable: true, writable: true });
