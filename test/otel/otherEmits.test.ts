@@ -35,18 +35,19 @@ class Reporter extends Runner {
   }
 }
 
-function traced(detail: TraceDetail): () => void {
-  return registerInstrument(tracingInstrument({ tracerProvider: sdk.provider, detail }));
+/** One Reporter run traced at `detail`: it answers, and its spans are in the SDK. */
+async function runTraced(detail: TraceDetail): Promise<void> {
+  const undo = registerInstrument(tracingInstrument({ tracerProvider: sdk.provider, detail }));
+  try {
+    expect(await new Reporter().run('go')).toBe('done');
+  } finally {
+    undo();
+  }
 }
 
 describe("a runner run's other emits", () => {
   it('are span events on the emitting stage span in detail full', async () => {
-    const undo = traced('full');
-    try {
-      expect(await new Reporter().run('go')).toBe('done');
-    } finally {
-      undo();
-    }
+    await runTraced('full');
     const spans = sdk.spans();
     expect(render(spans, { events: true })).toBe(['llm_call Reporter', '  Work <x.progress>', '  Answer <x.progress>'].join('\n'));
     expect(spans.find((s) => s.name === 'Work')!.events.map((e) => e.attributes)).toEqual([{ step: 1, 'of.total': 2 }]);
@@ -54,12 +55,7 @@ describe("a runner run's other emits", () => {
   });
 
   it('are span events on the run span in detail semantic', async () => {
-    const undo = traced('semantic');
-    try {
-      expect(await new Reporter().run('go')).toBe('done');
-    } finally {
-      undo();
-    }
+    await runTraced('semantic');
     const spans = sdk.spans();
     expect(render(spans, { events: true })).toBe('llm_call Reporter <x.progress x.progress>');
     expect(spans[0]!.events.map((e) => e.attributes)).toEqual([{ step: 1, 'of.total': 2 }, { step: 2 }]);
