@@ -28,6 +28,7 @@ import type { Tool, ToolContext } from '../src/index.js';
 import * as current from '../src/mcp/connection.js';
 import * as currentServer from '../src/mcp/server.js';
 import { startTelemetry } from '../src/telemetry/index.js';
+import { median } from './measure.js';
 import { deskServer } from './mcpDeskServer.js';
 import { startReceiver } from './receiver.js';
 
@@ -106,7 +107,6 @@ async function block(mode: Mode, from: number): Promise<void> {
   count[mode] += BLOCK;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const parent = trace.getTracer('bench').startSpan('bench parent');
 await context.with(trace.setSpan(context.active(), parent), async () => {
   for (let i = 0; i < WARMUP_CALLS; i += BLOCK) for (const mode of modes) await block(mode, i);
