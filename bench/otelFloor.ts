@@ -11,6 +11,7 @@ import { addSession, durationAttributes, requestAttributes } from '../src/mcp/re
 import { clientDuration, mcpTracer } from '../src/mcp/telemetry.js';
 import { contextFromMeta, withContextInMeta } from '../src/mcp/meta.js';
 import { startTelemetry } from '../src/telemetry/index.js';
+import { median } from './measure.js';
 import { startReceiver } from './receiver.js';
 
 const receiver = await startReceiver();
@@ -33,8 +34,7 @@ async function measure(name: string, op: (i: number) => unknown): Promise<void> 
     }
     if (r > 0) rounds.push((busy * 1000) / OPS);
   }
-  rounds.sort((a, b) => a - b);
-  console.log(`  ${name.padEnd(52)} ${rounds[rounds.length >> 1]!.toFixed(2)} µs`);
+  console.log(`  ${name.padEnd(52)} ${median(rounds).toFixed(2)} µs`);
 }
 
 const tracer = mcpTracer();
