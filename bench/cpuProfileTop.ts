@@ -5,30 +5,16 @@
  *
  *   npx tsx bench/cpuProfileTop.ts FILE.cpuprofile [top=40] [filter]
  */
-import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { frameFile, readCpuProfile, type ProfileNode } from './cpuProfile.js';
 
 const [file, topArg = '40', filter] = process.argv.slice(2);
 if (!file) throw new Error('usage: cpuProfileTop.ts FILE.cpuprofile [top] [filter]');
-const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+const profile = readCpuProfile(file);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parentOf = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
 
-const label = (n: ProfileNode) => {
-  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(`${process.cwd()}/`, '').replace(/.*node_modules\//, '');
-  return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
-};
+const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${frameFile(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();

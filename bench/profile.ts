@@ -7,21 +7,12 @@
  *   npx tsx bench/profile.ts before [mode ...]   ->  bench/results/profile-before.txt
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { prepareMeasuredCode } from './code.js';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { frameFile, readCpuProfile, type CpuProfile } from './cpuProfile.js';
 
 const [label = 'latest', ...requested] = process.argv.slice(2);
 const modes = requested.length > 0 ? requested : ['full-noop', 'untraced'];
@@ -54,7 +45,7 @@ function summarise(profile: CpuProfile): string[] {
     if (who === '(idle)') return;
     const us = profile.timeDeltas[i] ?? 0;
     total += us;
-    const file = url.replace(/^file:\/\//, '').replace(`${root}/`, '').replace(/^.*node_modules\//, '');
+    const file = frameFile(url);
     const key = `${functionName || '(anonymous)'}  ${file ? `${file}:${lineNumber + 1}` : ''}`;
     const entry = selfUs.get(key) ?? { us: 0, owner: who };
     entry.us += us;
@@ -86,7 +77,7 @@ for (const mode of modes) {
   process.stderr.write(`profile: ${mode}\n`);
   const { stdout } = await run(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', ...code.flags, 'bench/child.ts', mode], { env, maxBuffer: 1 << 24 });
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const profile = readCpuProfile(join(dir, file));
   rmSync(dir, { recursive: true, force: true });
   const measured = JSON.parse(stdout.trim().split('\n').at(-1)!) as { usPerUnit: number; stages: number };
   out.push('', `== ${mode}: ${(measured.usPerUnit / 1000).toFixed(3)} ms per turn while profiled, ${measured.stages} stages`, ...summarise(profile));
