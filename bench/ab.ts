@@ -16,7 +16,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countingExporter } from './countingExporter.js';
-import { MESSAGE } from './scenario.js';
+import { MESSAGE, referenceAgent } from './scenario.js';
 import { cpuPerCall, median } from './measure.js';
 import type * as Package from '../src/index.js';
 
@@ -28,23 +28,6 @@ const modes = (process.env.AB_MODES ?? 'untraced,full,semantic').split(',') as (
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
-
-/** The reference turn's agent (bench/scenario.ts), on one build's exports. */
-function referenceAgent(m: typeof Package) {
-  const model = m.scripted({
-    replies: (request) => {
-      const round = request.messages.filter((x) => x.role === 'assistant').length;
-      if (round === 0) return { toolCalls: [{ name: 'order_status', args: { id: '1234' } }], usage: { input: 420, output: 24 } };
-      if (round === 1) return { toolCalls: [{ name: 'shipping_cost', args: { to: 'Lyon', kg: 2 } }], usage: { input: 510, output: 22 } };
-      return { content: 'Order 1234 shipped; shipping to Lyon costs 12 EUR.', usage: { input: 600, output: 18 } };
-    },
-  });
-  return m.Agent.create({ provider: model, model: 'gpt-4o-mini', id: 'bench-agent' })
-    .system('You answer order questions.')
-    .tool({ name: 'order_status', description: 'Status of an order', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, execute: (a: { id: string }) => ({ id: a.id, status: 'shipped' }) })
-    .tool({ name: 'shipping_cost', description: 'Shipping cost to a city', inputSchema: { type: 'object', properties: { to: { type: 'string' }, kg: { type: 'number' } }, required: ['to', 'kg'] }, execute: (a: { to: string; kg: number }) => ({ to: a.to, eur: 6 * a.kg }) })
-    .build();
-}
 
 const builds = await Promise.all(
   [['A', dirA], ['B', dirB]].map(async ([name, dir]) => {

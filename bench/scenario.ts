@@ -7,8 +7,9 @@ import { Agent, scripted } from '../src/index.js';
 
 export const MESSAGE = 'What is the status of order 1234 and its shipping cost to Lyon?';
 
-export function referenceAgent() {
-  const provider = scripted({
+/** The reference turn's agent, built on `pkg`: these sources, or a compiled build's exports (bench/ab.ts). */
+export function referenceAgent(pkg: { Agent: typeof Agent; scripted: typeof scripted } = { Agent, scripted }) {
+  const provider = pkg.scripted({
     replies: (request) => {
       const round = request.messages.filter((m) => m.role === 'assistant').length;
       if (round === 0) return { toolCalls: [{ name: 'order_status', args: { id: '1234' } }], usage: { input: 420, output: 24 } };
@@ -16,7 +17,7 @@ export function referenceAgent() {
       return { content: 'Order 1234 shipped; shipping to Lyon costs 12 EUR.', usage: { input: 600, output: 18 } };
     },
   });
-  return Agent.create({ provider, model: 'gpt-4o-mini', id: 'bench-agent' })
+  return pkg.Agent.create({ provider, model: 'gpt-4o-mini', id: 'bench-agent' })
     .system('You answer order questions.')
     .tool({
       name: 'order_status',
