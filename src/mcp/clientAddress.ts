@@ -21,17 +21,16 @@ export interface ClientAddress {
 
 export type ClientAddressOf = (request: Request) => ClientAddress | undefined;
 
-/** client.address and client.port of an HTTP request (none when neither the headers nor the app know). */
-export function clientAttributes(request: Request, fromApp: ClientAddressOf | undefined): Attributes {
+/** Adds client.address and client.port of an HTTP request to the span's `attributes`, in place (none when neither the headers nor the app know). */
+export function addClient(attributes: Attributes, request: Request, fromApp: ClientAddressOf | undefined): void {
   const client = forwardedClient(request.headers) ?? fromApp?.(request);
-  if (!client?.address) return {};
-  const attributes: Attributes = { [CLIENT_ADDRESS]: client.address };
+  if (!client?.address) return;
+  attributes[CLIENT_ADDRESS] = client.address;
   if (client.port !== undefined && Number.isInteger(client.port)) attributes[CLIENT_PORT] = client.port;
-  return attributes;
 }
 
 /** The original client named by the forwarding headers, if they name one. */
-export function forwardedClient(headers: Headers): ClientAddress | undefined {
+function forwardedClient(headers: Headers): ClientAddress | undefined {
   const forwarded = headers.get('forwarded');
   if (forwarded) {
     const first = forwarded.split(',')[0]!;

@@ -56,8 +56,8 @@ async function callTool(name: string, args: Record<string, unknown>, ctx: ToolCo
     args,
     signal: ctx.signal,
     send: () => caller.call(name, args, { timeout: caller.timeoutMs, signal: ctx.signal }),
-    resultError: (r) => (r.isError === true ? MCP_ERROR_TYPES.toolError : undefined),
-    resultContent: (r) => r.structuredContent ?? r.content,
+    resultError,
+    resultContent,
   });
   // A call that changed the server's list (its tools/list_changed came before this answer) ends once
   // the new list is read, so the agent's next iteration offers it.
@@ -66,6 +66,16 @@ async function callTool(name: string, args: Record<string, unknown>, ctx: ToolCo
   const text = resultText(result);
   if (result.isError === true) throw new McpCallError(MCP_ERROR_TYPES.toolError, text || `tool "${name}" reported an error`, METHOD_TOOLS_CALL);
   return text;
+}
+
+/** error.type of a result that says isError (read by the client span; one function for every call). */
+function resultError(result: CallResult): string | undefined {
+  return result.isError === true ? MCP_ERROR_TYPES.toolError : undefined;
+}
+
+/** What a result is under content capture: its structured content, else its content blocks. */
+function resultContent(result: CallResult): unknown {
+  return result.structuredContent ?? result.content;
 }
 
 /** Text blocks joined by newlines; other blocks (images, resources) as their JSON; structured content if there is no content. */

@@ -24,7 +24,7 @@ import {
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
 } from './attributes.js';
-import { clientAttributes, type ClientAddressOf } from './clientAddress.js';
+import { addClient, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
 import { contextFromMeta, isRecord } from './meta.js';
@@ -104,7 +104,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     attributes[NETWORK_TRANSPORT] = networkTransport;
     if (extra?.request) {
       attributes[NETWORK_PROTOCOL_NAME] = 'http';
-      Object.assign(attributes, clientAttributes(extra.request, settings.clientAddress));
+      addClient(attributes, extra.request, settings.clientAddress);
     }
     addSession(attributes, sessionId, protocolVersion);
     // The transport's own context (an HTTP server span around this request) is linked, not the parent.

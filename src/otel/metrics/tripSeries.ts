@@ -38,11 +38,13 @@ export class TripSeries {
     }
   }
 
+  /** Runs at every turn that reports a skill graph: an agent already primed at its route costs only the key. */
   prime(agentId: string, route: string): void {
-    const attributes = { [ATTR.agent]: metricValue(agentId), [ATTR.route]: metricValue(route) };
-    const key = `${attributes[ATTR.agent]}\u0000${attributes[ATTR.route]}`;
+    const agent = metricValue(agentId);
+    const at = metricValue(route);
+    const key = `${agent}\u0000${at}`;
     if (this.agents.has(key) || this.agents.size >= MAX_PRIMED_AGENTS) return;
     this.agents.add(key);
-    for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, ...attributes });
+    for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent, [ATTR.route]: at });
   }
 }

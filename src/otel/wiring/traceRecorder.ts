@@ -17,11 +17,11 @@ import { guarded } from './safety.js';
 
 export const TRACE_RECORDER_ID = 'footprint-otel.trace';
 
-/** The recorder for `layout`, with the emit hook when emits do not come through a run hub; undefined when it would hear nothing. */
-export function traceRecorder(layout: SpanLayout, { emits }: { emits: boolean }): CombinedRecorder | undefined {
+/** The recorder for `layout`, with `onEmit` as its emit hook when emits do not come through a run hub; undefined when it would hear nothing. */
+export function traceRecorder(layout: SpanLayout, onEmit?: (event: EmitEvent) => void): CombinedRecorder | undefined {
   const hooks = layout.hooks(guarded);
-  if (!emits && Object.keys(hooks).length === 0) return undefined;
-  return { id: TRACE_RECORDER_ID, delivery: 'inline', ...hooks, ...(emits ? { onEmit: emitAsSpanEvent(layout) } : {}) };
+  if (!onEmit && Object.keys(hooks).length === 0) return undefined;
+  return { id: TRACE_RECORDER_ID, delivery: 'inline', ...hooks, ...(onEmit ? { onEmit } : {}) };
 }
 
 /** An emit that is no typed event (user `$emit`, `$debug`, `$metric`) as a span event on its stage's span. */

@@ -62,7 +62,7 @@ export class TracedRun {
   readonly recorder?: CombinedRecorder;
   /** Takes one typed event of the run (runner runs; guarded). */
   readonly onEvent: (event: TypedEvent) => void;
-  /** Takes one of the run's other emits (runner runs, through the hub; guarded): a span event. */
+  /** Takes one of the run's other emits (guarded): a span event. A runner run's come through the hub, a plain executor's through the recorder. */
   readonly onOtherEmit: (event: EmitEvent) => void;
   private readonly run: RunSpans;
   private readonly rollups: RunRollups;
@@ -89,8 +89,8 @@ export class TracedRun {
       this.onEvent = () => {};
     }
     // A runner run's emits come through its hub; a plain executor's only through the recorder.
-    this.recorder = traceRecorder(this.layout, { emits: init.source === 'executor' });
     this.onOtherEmit = emitAsSpanEvent(this.layout);
+    this.recorder = traceRecorder(this.layout, init.source === 'executor' ? this.onOtherEmit : undefined);
   }
 
   /** Runs the executor call in a new context object with the run span active, so nothing leaks out. */
