@@ -49,7 +49,7 @@ export class ToolIteration {
     this.iteration = turn.iteration;
     this.done = { ...turn.doneTools };
     this.skillState = turn.skill ? { ...turn.skill } : undefined;
-    this.available = turn.toolNames;
+    this.available = turn.request.tools;
     this.offered = offeredTools(config, this.skillState);
     this.stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
     this.pause = new PauseLatch(scope, turn, this.agentId);
