@@ -28,11 +28,10 @@ export interface Turn {
   iteration: number;
   /** The conversation lives in the run's store under this key (see conversation.ts). */
   historyKey: string;
-  systemPrompt: string;
-  toolNames: string[];
   /**
-   * What Context assembled from the slots for CallLLM, by reference: the conversation stays in
-   * the run's store and tool schemas in the agent's config. Replaced, never changed in place.
+   * What Context assembled from the slots (system prompt, tool names) for CallLLM, by reference: the
+   * conversation stays in the run's store and tool schemas in the agent's config. Replaced, never
+   * changed in place.
    */
   request: { systemPrompt?: string; tools: string[] };
   response?: Pick<LLMResponse, 'content' | 'toolCalls'>;

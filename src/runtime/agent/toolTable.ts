@@ -19,8 +19,23 @@ import type { Tool, ToolSource } from '../tools/index.js';
 import type { AgentConfig } from './config.js';
 import { compileTool, type CompiledTool } from './toolRunner.js';
 
-/** The tools offered now, by name (read_skill, the cursor's own, is not among them). */
+/** The tools offered now, by name (read_skill, the cursor's own, is not among them). Do not mutate. */
 export function offeredTools(config: AgentConfig, skill: SkillTurnState | undefined): ReadonlyMap<string, CompiledTool> {
+  if (config.hasToolSources) return offerOf(config, skill);
+  // Without a tool source the offer depends on the current skill alone: built once per skill, not
+  // at every model call and tool iteration.
+  let bySkill = fixedOffers.get(config);
+  if (!bySkill) fixedOffers.set(config, (bySkill = new Map()));
+  const current = config.cursor && skill ? skill.current : undefined;
+  let offered = bySkill.get(current);
+  if (!offered) bySkill.set(current, (offered = offerOf(config, skill)));
+  return offered;
+}
+
+/** The offers of agents without tool sources, by agent and current skill. */
+const fixedOffers = new WeakMap<AgentConfig, Map<string | undefined, ReadonlyMap<string, CompiledTool>>>();
+
+function offerOf(config: AgentConfig, skill: SkillTurnState | undefined): ReadonlyMap<string, CompiledTool> {
   const offered = new Map<string, CompiledTool>();
   const addFixed = (name: string) => {
     if (!offered.has(name)) offered.set(name, config.tools.get(name)!);

@@ -66,11 +66,7 @@ export class RunHub {
 
   /** Instruments subscribe here; they see every event of the run, before user listeners. */
   subscribe(listener: HubListener): () => void {
-    this.subscribers.push(listener);
-    return () => {
-      const i = this.subscribers.indexOf(listener);
-      if (i >= 0) this.subscribers.splice(i, 1);
-    };
+    return addTo(this.subscribers, listener);
   }
 
   /**
@@ -79,11 +75,7 @@ export class RunHub {
    * them (each recorder with an emit hook costs footprintjs a dispatch per emit). The listener guards itself.
    */
   subscribeOthers(listener: OtherEmitListener): () => void {
-    this.otherListeners.push(listener);
-    return () => {
-      const i = this.otherListeners.indexOf(listener);
-      if (i >= 0) this.otherListeners.splice(i, 1);
-    };
+    return addTo(this.otherListeners, listener);
   }
 
   /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */
@@ -137,4 +129,13 @@ export class RunHub {
     this.stream?.onEvent(event);
     for (const entry of chain) entry.runner.listeners.dispatch(event);
   }
+}
+
+/** Adds `listener` to `list`; returns what takes it out again. */
+function addTo<T>(list: T[], listener: T): () => void {
+  list.push(listener);
+  return () => {
+    const i = list.indexOf(listener);
+    if (i >= 0) list.splice(i, 1);
+  };
 }

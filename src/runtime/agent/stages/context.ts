@@ -75,8 +75,6 @@ function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
     userMessage: message,
     iteration: 1,
     historyKey: `history:${turnId}`,
-    systemPrompt: '',
-    toolNames: [],
     request: { tools: [] },
     doneTools: {},
     totals: noModelCalls(),
@@ -86,13 +84,13 @@ function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
   return turn;
 }
 
-/** The system prompt and tool slots and the request assembled from them, each replaced only when it changed. */
+/**
+ * The system prompt and tool slots, assembled into the request CallLLM sends (an empty system prompt
+ * is none). The request is replaced, never changed in place.
+ */
 function engineerSlots(turn: Turn, config: AgentConfig): void {
   const prompt = composeSystemPrompt(turn, config);
-  if (turn.systemPrompt !== prompt) turn.systemPrompt = prompt;
-  const names = toolNames(turn, config);
-  if (!sameList(turn.toolNames, names)) turn.toolNames = names;
-  assembleRequest(turn);
+  turn.request = { systemPrompt: prompt === '' ? undefined : prompt, tools: toolNames(turn, config) };
 }
 
 function composeSystemPrompt(turn: Turn, config: AgentConfig): string {
@@ -104,16 +102,4 @@ function toolNames(turn: Turn, config: AgentConfig): string[] {
   const names = [...offeredTools(config, turn.skill).keys()];
   if (config.cursor && turn.skill) names.push(READ_SKILL);
   return names;
-}
-
-/** The request assembled from the slots (an empty system prompt is none), replaced only when it changed. */
-function assembleRequest(turn: Turn): void {
-  const systemPrompt = turn.systemPrompt === '' ? undefined : turn.systemPrompt;
-  const previous = turn.request;
-  if (previous.systemPrompt === systemPrompt && sameList(previous.tools, turn.toolNames)) return;
-  turn.request = { systemPrompt, tools: [...turn.toolNames] };
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

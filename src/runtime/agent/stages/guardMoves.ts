@@ -15,13 +15,12 @@ export type GuardedMove = { hop: { from?: string; to: string } } | { rejectedAt:
 export function guardMove(scope: AgentScope, turn: Turn, config: AgentConfig, move: GuardedMove): void {
   const loopGuard = config.loopGuard;
   if (!loopGuard) return;
-  // a copy: the guard functions replace the streak and the rejection run, never change them in place
-  const guard: TurnGuard = { ...turn.loopGuard };
+  // the turn's own guard, changed in place by the guard functions (the record is no footprintjs state)
+  const guard: TurnGuard = (turn.loopGuard ??= {});
   const { tokens, costUsd } = turn.totals;
   const spent: Spend = { tokens: tokens.input + tokens.output, costUsd };
   const finding =
     'hop' in move ? guardHop(guard, move.hop, spent, loopGuard.limits) : guardRejection(guard, move.rejectedAt, spent, loopGuard.limits);
-  turn.loopGuard = guard;
   if (finding) trip(scope, turn, config, finding);
 }
 

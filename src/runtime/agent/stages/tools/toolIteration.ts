@@ -26,8 +26,8 @@ import { answerReadSkill } from './readSkillCall.js';
 export class ToolIteration {
   readonly calls: readonly ToolCall[];
   readonly iteration: number;
-  /** Results finished before a pause, by tool call id (a resumed stage reuses them). */
-  readonly done: Record<string, SavedToolResult>;
+  /** Results finished before a pause, by tool call id (a resumed stage reuses them): the turn's own, read only. */
+  readonly done: Readonly<Record<string, SavedToolResult>>;
   /** The turn's skill state, copied: read_skill calls move it; the stage writes it back. */
   readonly skillState?: SkillTurnState;
   readonly pause: PauseLatch;
@@ -47,9 +47,9 @@ export class ToolIteration {
     this.agentId = config.member.id;
     this.calls = turn.response?.toolCalls ?? [];
     this.iteration = turn.iteration;
-    this.done = { ...turn.doneTools };
+    this.done = turn.doneTools;
     this.skillState = turn.skill ? { ...turn.skill } : undefined;
-    this.available = turn.toolNames;
+    this.available = turn.request.tools;
     this.offered = offeredTools(config, this.skillState);
     this.stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
     this.pause = new PauseLatch(scope, turn, this.agentId);
