@@ -26,7 +26,7 @@ export function noModelCalls(): ModelCallTotals {
   return { llmCalls: 0, tokens: { input: 0, output: 0 }, costUsd: 0 };
 }
 
-/** `totals` with one more call: a new value, so a footprintjs state may hold it (it is plain JSON). */
+/** `totals` with one more call, as a new value (plain JSON): a turn record and the run roll-ups both keep totals this way. */
 export function addModelCall(totals: ModelCallTotals, call: Pick<ModelCallRecord, 'usage' | 'cost'>): ModelCallTotals {
   return {
     llmCalls: totals.llmCalls + 1,

@@ -41,7 +41,7 @@ export interface Turn {
   lastTool?: LastToolResult;
   /** What the turn has spent so far, its model-call records added up (events/modelCalls.ts); replaced, never changed. */
   totals: ModelCallTotals;
-  /** Replaced, never changed in place (events and a paused checkpoint may hold the earlier one). */
+  /** Replaced, never changed in place: ToolCalls works on a copy while read_skill calls run concurrently, then writes it back. */
   skill?: SkillTurnState;
   /** The turn's loop guards (skill graphs only). */
   loopGuard?: TurnGuard;
