@@ -4,9 +4,13 @@
  * wrapper (clientTransport.ts) injects its context into params._meta and stamps the JSON-RPC id on
  * it. It ends once, with the call's outcome: a result (error.type tool_error when it says isError),
  * or the typed failure the rejection classifies as; mcp.client.operation.duration records the same.
+ * Its start and end are read from the project's clock (events/clock.ts), as its execute_tool parent's
+ * are: the SDK's default start is Date.now(), whole milliseconds on another clock, which could put the
+ * client span's start before its parent's.
  */
 import { context, SpanKind, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { now } from '../events/index.js';
 import { boundedContent } from './content.js';
 import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
 import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
@@ -49,7 +53,7 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   const attributes = Object.assign(requestAttributes(call.method, call.toolName, call.capture, call.args), peer.network);
   addSession(attributes, peer.sessionId(), peer.protocolVersion());
   const parent = context.active();
-  const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes }, parent);
+  const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes, startTime: now() }, parent);
   clientSpans.add(span);
   try {
     const result = await context.with(trace.setSpan(parent, span), call.send);
@@ -68,7 +72,7 @@ function finish(span: Span, call: ClientCall<unknown>, started: number, errorTyp
   // initialize is what decides the session and the version: only its span reads them again at the end.
   if (call.method === METHOD_INITIALIZE) span.setAttributes(addSession({}, call.peer.sessionId(), call.peer.protocolVersion()));
   if (extra) span.setAttributes(extra);
-  endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message);
+  endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message, now());
 }
 
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */

@@ -47,13 +47,17 @@ export function durationAttributes(method: string, server: string, transport: At
   return metric;
 }
 
-/** Ends the span (failed: error.type and status ERROR, on the metric too) and records the duration since `started`. */
-export function endRequestSpan(span: Span, histogram: Histogram, started: number, metric: Attributes, errorType: string | undefined, message?: string): void {
+/**
+ * Ends the span (failed: error.type and status ERROR, on the metric too) and records the duration since
+ * `started`. `endTime` for a span started at an explicit time (the client's); the server's spans keep
+ * the SDK's clock, the one the server's own child spans use.
+ */
+export function endRequestSpan(span: Span, histogram: Histogram, started: number, metric: Attributes, errorType: string | undefined, message?: string, endTime?: number): void {
   if (errorType !== undefined) {
     span.setAttribute(ERROR_TYPE, errorType);
     span.setStatus({ code: SpanStatusCode.ERROR, message });
     metric[ERROR_TYPE] = errorType;
   }
-  span.end();
+  span.end(endTime);
   histogram.record((performance.now() - started) / 1000, metric);
 }

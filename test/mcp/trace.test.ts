@@ -125,6 +125,9 @@ describe('over stdio', () => {
       const server = parentOf(spans, lookup);
       const client = parentOf(spans, server);
       expect(server.attributes['jsonrpc.request.id']).toBe(client.attributes['jsonrpc.request.id']);
+      // in the agent's process the client span lies within its execute_tool span: both read one clock
+      const execute = parentOf(spans, client);
+      expect([client.startNs >= execute.startNs, client.endNs <= execute.endNs]).toEqual([true, true]);
       // every span of this run's trace belongs to this run: one invoke_agent, one lookup, one of each MCP span
       const trace = spans.filter((s) => s.traceId === lookup.traceId);
       expect(trace.filter((s) => s.name === 'invoke_agent Desk').length).toBe(1);

@@ -28,6 +28,9 @@ export interface FlatSpan {
   attributes: Record<string, string | number | boolean>;
   links: string[];
   status: number;
+  /** Start and end, in nanoseconds since the epoch. */
+  startNs: bigint;
+  endNs: bigint;
 }
 
 export interface World {
@@ -111,7 +114,7 @@ interface TracesRequest {
   resourceSpans: {
     resource: { attributes: KeyValue[] };
     scopeSpans: {
-      spans: { name: string; kind: number; traceId: string; spanId: string; parentSpanId?: string; attributes?: KeyValue[]; links?: { spanId: string }[]; status?: { code?: number } }[];
+      spans: { name: string; kind: number; traceId: string; spanId: string; parentSpanId?: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: KeyValue[]; links?: { spanId: string }[]; status?: { code?: number } }[];
     }[];
   }[];
 }
@@ -141,6 +144,8 @@ function flatten(request: TracesRequest): FlatSpan[] {
         attributes: attributesOf(s.attributes),
         links: (s.links ?? []).map((l) => l.spanId),
         status: s.status?.code ?? 0,
+        startNs: BigInt(s.startTimeUnixNano),
+        endNs: BigInt(s.endTimeUnixNano),
       })),
     );
   });
