@@ -4,7 +4,9 @@
  * collects the spans of the one trace to show. So neither view nor the demo ever holds a whole file
  * or folder, only one trace (and at most MAX_TRACE_SPANS of it). A trace without a root span (its root
  * was lost, or never written because a process died) is a fragment: listed as such, never chosen as
- * "the latest run".
+ * "the latest run". Nor is a trace that holds no run while one that does is stored: an MCP
+ * connection's initialize and tools/list outside any run are traces of their own, and may be the
+ * last ones written.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import { scanSpans, type FileSpan, type TraceFileProblem } from '../telemetry/index.js';
@@ -21,6 +23,8 @@ export interface StoredRun {
   startMs: number;
   spanCount: number;
   trips: string;
+  /** Some span of it is a footprint run (carries footprint.run.id). */
+  holdsRun: boolean;
 }
 
 export interface RunSource {
@@ -59,13 +63,14 @@ export async function indexRuns(source: RunSource): Promise<StoredRun[]> {
   for await (const span of spansOf(source)) {
     let run = byTrace.get(span.traceId);
     if (!run) {
-      run = { traceId: span.traceId, startMs: span.startMs, spanCount: 0, trips: '' };
+      run = { traceId: span.traceId, startMs: span.startMs, spanCount: 0, trips: '', holdsRun: false };
       byTrace.set(span.traceId, run);
     }
     run.spanCount++;
     run.startMs = Math.min(run.startMs, span.startMs);
     const trips = span.attributes['footprint.trip.kinds'];
     if (run.trips === '' && typeof trips === 'string') run.trips = trips;
+    if (!run.holdsRun && span.attributes['footprint.run.id'] !== undefined) run.holdsRun = true;
     if (span.parentSpanId === undefined && (!run.root || span.startMs < run.root.startMs)) {
       run.root = {
         name: span.name,
@@ -91,9 +96,13 @@ export async function collectTrace(source: RunSource, traceId: string): Promise<
   return { spans, total };
 }
 
-/** By trace id (or a prefix), else the latest rooted run, or the latest rooted run with a trip. */
+/**
+ * By trace id (or a prefix), else the latest rooted trace (with a trip, if asked): the latest that
+ * holds a run when any does.
+ */
 export function chooseRun(runs: StoredRun[], want: { trace?: string; trips?: boolean }): StoredRun | undefined {
   if (want.trace) return runs.find((r) => r.traceId === want.trace || r.traceId.startsWith(want.trace!));
   const candidates = runs.filter((r) => r.root && (!want.trips || r.trips !== ''));
-  return candidates.at(-1);
+  const ofRuns = candidates.filter((r) => r.holdsRun);
+  return (ofRuns.length > 0 ? ofRuns : candidates).at(-1);
 }

@@ -3,7 +3,8 @@
  * 50,000-deep chain, one line of 200,000 spans, a span without endTimeUnixNano, a trace fragment
  * whose root was lost, and a foreign file's enum-name status ("STATUS_CODE_ERROR"). It never crashes:
  * the tree is drawn without recursion and within its limits, unusable spans are reported with file
- * and line, fragments are marked and never taken for the latest run.
+ * and line, fragments are marked and never taken for the latest run, nor is a trace without a run
+ * while one with a run is stored.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,7 @@ interface SpanSpec {
   start?: number;
   end?: number | null;
   status?: { code: number | string; message?: string };
+  attributes?: Record<string, string>;
 }
 
 const TRACE = 'a'.repeat(32);
@@ -36,6 +38,7 @@ function otlpSpan(spec: SpanSpec): Record<string, unknown> {
     startTimeUnixNano: ms(spec.start ?? 0),
     ...(spec.end === null ? {} : { endTimeUnixNano: ms(spec.end ?? (spec.start ?? 0) + 1) }),
     ...(spec.status ? { status: spec.status } : {}),
+    ...(spec.attributes ? { attributes: Object.entries(spec.attributes).map(([key, value]) => ({ key, value: { stringValue: value } })) } : {}),
   };
 }
 
@@ -107,6 +110,21 @@ describe('view on hostile span trees', () => {
     expect(list).toHaveLength(2);
     expect(list[1]).toBe(`${fragment}  ${new Date(1_700_000_000_010).toISOString()}  (fragment: root span missing)      1 span(s)`);
     expect((await view(file, { trace: 'fff' })).lines[0]).toBe(`trace ${fragment} (1 spans, a fragment: its root span is missing) from ${file}`);
+  });
+
+  it('takes the latest trace that holds a run, not a later one that holds none (an MCP connection listing its tools)', async () => {
+    const run = 'b'.repeat(32);
+    const first = 'c'.repeat(32);
+    const listing = 'd'.repeat(32);
+    const file = fileWith(
+      line([{ trace: first, id: 'a1', name: 'invoke_agent Desk', start: 0, end: 4, attributes: { 'footprint.run.id': 'run_1' } }]),
+      line([{ trace: run, id: 'w', name: 'invoke_workflow desk', start: 10, end: 40 }, { trace: run, id: 'a2', parent: 'w', name: 'invoke_agent Billing', start: 11, end: 39, attributes: { 'footprint.run.id': 'run_2' } }]),
+      line([{ trace: listing, id: 'l', name: 'tools/list', start: 50, end: 52 }]),
+    );
+    expect((await view(file)).lines[0]).toBe(`trace ${run} (2 spans) from ${file}`);
+    // still listed, and shown when asked for
+    expect((await view(file, { list: true })).lines.map((l) => l.split(' ')[0])).toEqual([first, run, listing]);
+    expect((await view(file, { trace: 'ddd' })).lines[0]).toBe(`trace ${listing} (1 spans) from ${file}`);
   });
 
   it('on a file of fragments only, says so, and what to do, instead of "no run with a trip"', async () => {
