@@ -21,7 +21,10 @@ export default defineConfig({
     // (test/support/isolation.ts says why and which).
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED_TESTS, exclude } },
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...ISOLATED_TESTS], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...ISOLATED_TESTS], isolate: false, setupFiles: ['test/support/sharedWorker.ts'] },
+      },
     ],
   },
 });

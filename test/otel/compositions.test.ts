@@ -7,7 +7,7 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tracingInstrument } from '../../src/otel/index.js';
 import {
   Agent,
@@ -31,9 +31,15 @@ import { render, structure, toMs, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());
+/** Each test's tracing registrations, undone after it (a later one replaces an earlier of the same id). */
+const registered: Array<() => void> = [];
+const traceWith = (options?: Parameters<typeof tracingInstrument>[0]) => void registered.push(registerInstrument(tracingInstrument(options)));
 beforeEach(() => {
   sdk.reset();
-  registerInstrument(tracingInstrument());
+  traceWith();
+});
+afterEach(() => {
+  for (const undo of registered.splice(0)) undo();
 });
 
 const pad = (depth: number) => '  '.repeat(depth);
@@ -58,7 +64,7 @@ function wellFormed(spans: ReadableSpan[] = sdk.spans()): void {
 }
 
 function semantic(): void {
-  registerInstrument(tracingInstrument({ detail: 'semantic' }));
+  traceWith({ detail: 'semantic' });
 }
 
 describe('Sequence', () => {
@@ -408,7 +414,7 @@ describe('llmRouter and llmSwarm', () => {
   });
 
   it.each(['full', 'semantic'] as const)("gives an llmSwarm's agent span its roster description (%s detail)", async (detail) => {
-    registerInstrument(tracingInstrument({ detail }));
+    traceWith({ detail });
     const desk = billingDesk();
     expect(await desk.run('money back')).toBe('All done.');
     const described = sdk.spans().filter((s) => s.attributes['gen_ai.agent.description'] !== undefined).map((s) => [s.name, s.attributes['gen_ai.agent.description']]);

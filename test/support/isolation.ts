@@ -4,7 +4,9 @@
  * only for files that leave no process-wide state behind. A file that sets process-wide state
  * (OTel's global providers, propagator or diag logger, startTelemetry, environment variables) runs
  * isolated, and so does one that asserts the absence of such state. vitest.config.ts reads this list;
- * test/architecture/isolation.test.ts checks that every file setting such state is on it.
+ * test/architecture/isolation.test.ts checks that every file setting such state is on it. Run
+ * instruments are the one process-wide state shared files may set, when they undo it:
+ * sharedWorker.ts fails a file that leaves one registered.
  */
 
 /** Code that sets process-wide state in a test file. */
