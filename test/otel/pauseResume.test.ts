@@ -5,8 +5,7 @@
  * linked to it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,9 @@ import { approvalAgent, CALL_COST, expectResumedApprovalRun, TURN_UP_TO_CHAT } f
 import { compiled } from '../support/compiled.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, payloadOf } from '../support/traceTree.js';
+import { scratchFolders } from '../support/scratch.js';
+
+const scratch = scratchFolders('fp-resume-');
 
 const sdk = startSdk();
 afterAll(() => sdk.shutdown());
@@ -142,7 +144,7 @@ describe('resume', () => {
 /** Resumes `checkpoint` on an approval agent in a child process (test/fixtures/resumeInChild.ts). */
 function runChild(checkpoint: string): Promise<string> {
   const cwd = fileURLToPath(new URL('../..', import.meta.url));
-  const file = join(mkdtempSync(join(tmpdir(), 'fp-resume-')), 'checkpoint.json');
+  const file = join(scratch(), 'checkpoint.json');
   writeFileSync(file, checkpoint);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'approval', file, 'yes'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });

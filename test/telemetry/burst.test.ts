@@ -5,17 +5,17 @@
  * file writer must hold them in order (backpressure), not refuse the ones past a fixed count.
  */
 import { context, trace } from '@opentelemetry/api';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSpans, startTelemetry } from '../../src/telemetry/index.js';
+import { scratchFolders } from '../support/scratch.js';
+
+const scratch = scratchFolders('fp-burst-');
 
 const BURST = 10_000;
 
 describe('a burst of spans into the trace files', () => {
   it('writes every accepted span, the root included, and counts none as lost', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fp-burst-'));
+    const dir = scratch();
     // the demo's queue (16,384) with the SDK's default batch of 512: the flush at shutdown is 20 exports at once
     const telemetry = startTelemetry({ fileDirectory: dir, maxQueueSize: 16_384, maxExportBatchSize: 512, metricExportIntervalMs: 600_000, handleExit: false });
     const tracer = trace.getTracer('burst-test');

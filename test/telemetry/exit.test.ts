@@ -5,13 +5,13 @@
  * files hold the final span and the run's metrics.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSignalFiles, readSpans } from '../../src/telemetry/index.js';
 import { compiled } from '../support/compiled.js';
 import { pointsOf, type JsonMetricsRequest } from './otlpJson.js';
+import { scratchFolders } from '../support/scratch.js';
 
 const FIXTURE = compiled(path.join(import.meta.dirname, 'fixtures', 'exitChild.ts'));
 
@@ -45,7 +45,7 @@ async function expectFinalBatch(dir: string): Promise<void> {
   ]);
 }
 
-const tempDir = () => mkdtempSync(path.join(tmpdir(), 'fp-exit-'));
+const tempDir = scratchFolders('fp-exit-');
 
 describe('process exit', () => {
   it('SIGTERM with no app handler: flushes, then the process dies of SIGTERM', async () => {

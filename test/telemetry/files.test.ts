@@ -7,8 +7,7 @@
  * exported otel.sdk.exporter.span.exported{error.type="write_failed"}.
  */
 import { SpanKind, SpanStatusCode, trace, type SpanContext } from '@opentelemetry/api';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, scripted } from '../../src/index.js';
@@ -20,13 +19,16 @@ import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
 import { guardSpanExporter } from '../../src/telemetry/guardedExporters.js';
 import { ExportHealth } from '../../src/telemetry/health.js';
 import { pointsOf, type JsonMetricsRequest } from './otlpJson.js';
+import { scratchFolders } from '../support/scratch.js';
+
+const scratch = scratchFolders('fp-files-');
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function start(dir = mkdtempSync(path.join(tmpdir(), 'fp-files-'))): { telemetry: TelemetryHandle; dir: string } {
+function start(dir = scratch()): { telemetry: TelemetryHandle; dir: string } {
   const telemetry = startTelemetry({ fileDirectory: dir, serviceName: 'files-test', metricExportIntervalMs: 600_000, handleExit: false });
   cleanups.push(() => telemetry.shutdown());
   return { telemetry, dir };
@@ -152,7 +154,7 @@ describe('readSpans', () => {
     });
 
   it('skips a last line cut short by a crash, and names any other bad line with its line number', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
+    const dir = scratch();
     const cut = path.join(dir, 'cut.jsonl');
     writeFileSync(cut, `${line('a')}\n${line('b').slice(0, 40)}`);
     expect((await readSpans(cut)).map((s) => [s.name, s.kind, s.startMs, s.endMs])).toEqual([['a', SpanKind.CLIENT, 1, 3]]);
@@ -162,13 +164,13 @@ describe('readSpans', () => {
   });
 
   it('finds no spans where nothing was exported yet (no file, an empty folder)', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
+    const dir = scratch();
     expect(await readSpans(path.join(dir, 'traces.jsonl'))).toEqual([]);
     expect(await readSpans(dir)).toEqual([]);
   });
 
   it('reads a folder: the legacy traces.jsonl first, then every session file in start order, never metrics', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fp-read-'));
+    const dir = scratch();
     writeFileSync(path.join(dir, 'traces-20261130T101500000Z-7-beef-0002.jsonl'), `${line('s1-2')}\n`);
     writeFileSync(path.join(dir, 'traces-20261130T101500000Z-7-beef-0001.jsonl'), `${line('s1-1')}\n`);
     writeFileSync(path.join(dir, 'traces-20261130T090000000Z-9-0a0a-0001.jsonl'), `${line('s0')}\n`);
@@ -192,7 +194,7 @@ describe('exporter health in the file default', () => {
   });
 
   it('counts the spans of a batch that could not be written as lost, cause write_failed', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fp-health-'));
+    const dir = scratch();
     writeFileSync(path.join(dir, 'plain-file'), '');
     const health = new ExportHealth(10);
     const exporter = guardSpanExporter(fileSpanExporter({ directory: path.join(dir, 'plain-file', 'telemetry') }), { health, timeoutMs: 1_000 });
@@ -230,7 +232,7 @@ describe('startTelemetry', () => {
     const ids = () => [...registeredInstruments()].map((instrument) => instrument.id);
     expect(ids()).toEqual([]);
     const spanNames = async (traceDetail: 'full' | 'semantic') => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'fp-detail-'));
+      const dir = scratch();
       const telemetry = startTelemetry({ fileDirectory: dir, traceDetail, handleExit: false });
       expect(ids()).toEqual(['footprint-otel.tracing', 'footprint-otel.metrics']);
       await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm-small', id: 'a' }).build().run('hi');

@@ -7,16 +7,16 @@
  * and never builds the whole file as one string.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { listSignalFiles, sessionFileName } from '../../src/telemetry/files/layout.js';
 import { LineWriter } from '../../src/telemetry/files/lineWriter.js';
 import { readLines, type FileLine } from '../../src/telemetry/files/lines.js';
 import { compiled } from '../support/compiled.js';
+import { scratchFolders } from '../support/scratch.js';
 
-const tempDir = () => mkdtempSync(path.join(tmpdir(), 'fp-lines-'));
+const tempDir = scratchFolders('fp-lines-');
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 async function allLines(file: string, maxLineBytes?: number): Promise<FileLine[]> {

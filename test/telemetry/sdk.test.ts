@@ -5,12 +5,12 @@
  */
 import { diag, DiagLogLevel, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { takenSlots } from '../../src/telemetry/globals.js';
 import { startTelemetry } from '../../src/telemetry/index.js';
+import { scratchFolders } from '../support/scratch.js';
+
+const scratch = scratchFolders('fp-sdk-');
 
 afterEach(() => {
   trace.disable();
@@ -24,7 +24,7 @@ it('leaves the app\'s tracer provider registered, and releases only the slots it
   const collect = (message: string) => void complaints.push(message);
   diag.setLogger({ error: collect, warn: collect, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
 
-  const telemetry = startTelemetry({ fileDirectory: mkdtempSync(path.join(tmpdir(), 'fp-sdk-')), handleExit: false });
+  const telemetry = startTelemetry({ fileDirectory: scratch(), handleExit: false });
   expect(takenSlots()).toEqual(['trace', 'metrics', 'context', 'propagation']);
   trace.getTracer('app').startSpan('while-running').end();
   await telemetry.shutdown();

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,9 @@ import { CheckpointError, isPaused } from '../../../src/index.js';
 import { collect } from '../../fixtures/collect.js';
 import { refundAgent } from '../../fixtures/refundAgent.js';
 import { compiled } from '../../support/compiled.js';
+import { scratchFolders } from '../../support/scratch.js';
+
+const scratch = scratchFolders('fp-resume-');
 
 const run = promisify(execFile);
 
@@ -34,7 +36,7 @@ describe('pause and resume', () => {
     const seen = collect(agent);
     const out = await agent.run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
-    const dir = mkdtempSync(join(tmpdir(), 'fp-resume-'));
+    const dir = scratch();
     const file = join(dir, 'checkpoint.json');
     writeFileSync(file, JSON.stringify(out.checkpoint));
     const child = await run(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'refund', file, 'yes'], {
