@@ -10,6 +10,10 @@
  * the exporter serialises the batch before it returns: on the hot path of whatever ended that span
  * (an MCP server answering, a tool call returning). The hand-off here starts the export on the
  * next turn of the event loop instead (setImmediate), so the span's end costs the same every time.
+ *
+ * forceFlush() and shutdown() wait for every export already handed over, not only for the spans
+ * still queued (all the SDK's processor waits for): a SIGTERM handled between a scheduled export's
+ * start and its answer would otherwise shut the exporter down under it, and its batch was lost.
  */
 import { TraceFlags, type Context, type MeterProvider } from '@opentelemetry/api';
 import {
@@ -19,6 +23,7 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ExportHealth } from './health.js';
 
 export interface SpanQueueOptions {
@@ -39,6 +44,8 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
   private built?: BatchSpanProcessor;
   private queued = 0;
   private closed = false;
+  /** Exports handed over and not yet answered. */
+  private readonly exporting = new Set<Promise<void>>();
 
   constructor(
     private readonly exporter: SpanExporter,
@@ -57,9 +64,9 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
         const handed = Math.min(this.queued, spans.length);
         this.queued -= handed;
         options.health.spansHandedToExporter(handed);
-        setImmediate(() => exporter.export(spans, done));
+        this.exportNextTurn(spans, done);
       },
-      shutdown: () => exporter.shutdown(),
+      shutdown: () => this.exportsAnswered().then(() => exporter.shutdown()),
       forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
     };
     // sdk-trace-base's BatchSpanProcessor hands its config on to @opentelemetry/sdk-trace's, whose
@@ -90,7 +97,34 @@ export class CountingBatchSpanProcessor implements SpanProcessor {
   }
 
   forceFlush(): Promise<void> {
-    return this.batch.forceFlush();
+    return this.batch.forceFlush().finally(() => this.exportsAnswered());
+  }
+
+  /**
+   * One batch to the exporter on the next turn, in `exporting` from now until it answers (a throw is
+   * a FAILED answer), so a flush or shutdown in this turn waits for it.
+   */
+  private exportNextTurn(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    let answered!: () => void;
+    const pending = new Promise<void>((resolve) => (answered = resolve));
+    this.exporting.add(pending);
+    const answer = (result: ExportResult) => {
+      if (!this.exporting.delete(pending)) return;
+      answered();
+      done(result);
+    };
+    setImmediate(() => {
+      try {
+        this.exporter.export(spans, answer);
+      } catch (error) {
+        answer({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    });
+  }
+
+  /** Resolves once every export handed over so far has been answered (the guard bounds how long that takes). */
+  private exportsAnswered(): Promise<void> {
+    return Promise.all(this.exporting).then(() => undefined);
   }
 
   shutdown(): Promise<void> {
