@@ -43,8 +43,18 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   const receiver = await startReceiver();
-  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+  // the SDK reads these from the environment only (the batch processor when the first span starts):
+  // set for the world's life, put back as they were by stop() (test files share a worker:
+  // test/support/sharedWorker.ts)
+  const settings = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50' };
+  const before = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, settings);
+  const restoreEnv = () => {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
   const telemetry = startTelemetry({ serviceName: 'desk-agent', endpoint: receiver.url, metricExportIntervalMs: 3_600_000 });
   const childEnv = {
     OTEL_SERVICE_NAME: 'mcp-desk',
@@ -61,6 +71,7 @@ export async function startWorld(): Promise<World> {
     async stop() {
       await telemetry.shutdown();
       await receiver.stop();
+      restoreEnv();
     },
   };
 }
