@@ -100,7 +100,7 @@ describe('a provider that hangs', () => {
 
   it('past its own deadline: ProviderError kind timeout after bounded retries, each request dropped on the wire', async () => {
     server = await neverAnswer();
-    const agent = agentOn(openaiCompatible({ baseURL: server.url, timeoutMs: 100, maxRetries: 1, retryBaseMs: 1 }));
+    const agent = agentOn(openaiCompatible({ baseURL: server.url, timeoutMs: 500, maxRetries: 1, retryBaseMs: 1 }));
     const result = await outcomeOf(agent.run('hello'));
 
     const error = (result as { error: unknown }).error as RunFailedError;
@@ -114,7 +114,7 @@ describe('a provider that hangs', () => {
   it('past the run deadline: AbortSignal.timeout cancels the request and the run', async () => {
     server = await neverAnswer();
     const agent = agentOn(openaiCompatible({ baseURL: server.url }));
-    const result = await outcomeOf(agent.run('hello', { signal: AbortSignal.timeout(100) }));
+    const result = await outcomeOf(agent.run('hello', { signal: AbortSignal.timeout(500) }));
 
     const error = (result as { error: unknown }).error as RunCancelledError;
     expect(error).toBeInstanceOf(RunCancelledError);

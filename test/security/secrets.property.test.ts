@@ -160,7 +160,7 @@ function baseUrl(scenario: Case, withUserinfo: boolean, path: string): string {
 function providerFor(scenario: Case): LLMProvider {
   const { secrets: s } = scenario;
   // Only the timeout case may hit the deadline; every other answer gets all the time a loaded machine needs.
-  const transport = { timeoutMs: scenario.failure === 'timeout' ? 100 : 20_000, maxRetries: 0 };
+  const transport = { timeoutMs: scenario.failure === 'timeout' ? 500 : 20_000, maxRetries: 0 };
   switch (scenario.provider) {
     case 'openai-key':
       return openaiCompatible({ baseURL: baseUrl(scenario, false, '/v1'), apiKey: s.apiKey, headers: { 'x-gateway-token': s.header }, ...transport });

@@ -179,7 +179,7 @@ describe.each(targets)('$label failures', (target) => {
   it('a server that never answers: timeout, retryable', async () => {
     const server = await serve(() => {});
     const started = performance.now();
-    const error = await failureOf(target.make(server.url, { timeoutMs: 100, maxRetries: 0 }).complete(PING));
+    const error = await failureOf(target.make(server.url, { timeoutMs: 500, maxRetries: 0 }).complete(PING));
     expect(error.kind).toBe('timeout');
     expect(error.retryable).toBe(true);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -190,7 +190,7 @@ describe.each(targets)('$label failures', (target) => {
     const server = await serve((_req, res, index) => {
       if (index > 0) sendJson(res, 200, target.ok);
     });
-    const response = await target.make(server.url, { ...FAST, timeoutMs: 100 }).complete(PING);
+    const response = await target.make(server.url, { ...FAST, timeoutMs: 500 }).complete(PING);
     expect(response.content).toBe('pong');
     expect(server.requests).toHaveLength(2);
   });
