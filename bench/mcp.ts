@@ -3,26 +3,42 @@
  * tool in-process, and what footprint-otel/mcp's tracing adds to the stdio call, as ratios measured
  * in ONE run, paired call by call (the machine is shared: never read one time alone).
  *
- * How it measures. ONE server process (bench/mcpServer.ts) serves the same tool on two channels,
+ * How it measures. ONE server process (bench/mcpServer.ts) serves the same tool on several channels,
  * socket pairs like a stdio server's: channel T traced (traceMcpServer, the server's OTel SDK
  * exporting over OTLP to a local receiver), channel U the same McpServer without it. This process
  * holds both ends: on T, footprint-otel/mcp's tool (the real connection code over that channel, with
  * this process's OTel SDK from startTelemetry exporting to the same receiver: client span, _meta
  * injection, the duration histogram); on U, the MCP SDK's bare Client.callTool with the same deadline
- * and AbortSignal as the tool's. Both run inside one
- * parent span, as a tool call does under its execute_tool span. Calls alternate in blocks of 10, T
- * then U then U then T (ABBA, so neither always goes first), the k-th call of a T-block paired with
- * the k-th of the U-block next to it; each pair's difference T - U is ours, client and server side
- * together, and nothing else differs: same processes, same cores, within milliseconds. The result is
- * the median of the paired differences over the median untraced call, for all pairs and per round
- * (its spread says how stable it is). The same function called in-process, bare and inside a span,
- * is interleaved for scale. Target: tracing adds at most 10% to an untraced stdio call.
+ * and AbortSignal as the tool's. All run inside one parent span, as a tool call does under its
+ * execute_tool span. Calls alternate in blocks of 10, the blocks rotated (T U F H, U F H T, F H T U,
+ * H T U F, then the same reversed, so each mode takes each place equally often), the k-th call of a
+ * block paired with the k-th of the other blocks of its turn; each pair's difference T - U is ours,
+ * client and server side together, and nothing else differs: same processes, same cores, within
+ * milliseconds. The result is the median of the paired differences over the median untraced call,
+ * for all pairs and per round (its spread says how stable it is). The same function called
+ * in-process, bare and inside a span, is interleaved for scale. Target: tracing adds at most 10% to
+ * an untraced stdio call.
+ *
+ * The floor. Channels F and H (F+H) are the least an integration can do with the OTel JS SDK for the
+ * same trace, written by hand with no code of footprint-otel/mcp (bench/mcpFloor.ts: a CLIENT span,
+ * propagation.inject into params._meta, the bare Client.callTool; on the server, the tool's handler
+ * extracts _meta and runs inside a SERVER span): F with the spans only, H with them and one duration
+ * histogram record per side, with the attribute sets ours records. Paired with U, they say what the
+ * SDK's tracing costs over this channel whoever writes it, and whether the target can be met on this
+ * SDK at all; paired with T (T - F, T - F+H), what our code costs on top.
+ *
+ * The OTLP receiver (bench/receiver.ts) runs in a process of its own (bench/receiverProcess.ts), as a
+ * collector does in production: inside this process, receiving and parsing both processes' exports
+ * (about 100 MB of OTLP/JSON in a default run) ran on the measured client's event loop, and landed
+ * on whichever call was in flight. Two pairs of consecutive runs (bench/results/mcp.txt) read the
+ * mean paired difference 30-50 µs lower with the receiver outside, the medians a few points lower,
+ * within the runs' spread. MCP_RECEIVER=inline runs it in this process again, to compare.
  *
  * The code measured is what the package ships: `npm run bench:mcp` builds dist/ and loads it in
  * place of src/ in both processes (bench/fromDist.mjs; tsx's transform of src/ wraps every closure in
  * a name-keeping helper, which alone read as ~13 µs of "tracing" per call). Comparing two versions:
- * MCP_BASE=dir (a compiled copy, `cp -r dist .base-dist` before the change) adds a third channel B
- * traced by that copy on both sides, rotated with T and U; the paired T - B difference is the
+ * MCP_BASE=dir (a compiled copy, `cp -r dist .base-dist` before the change) adds a channel B
+ * traced by that copy on both sides, rotated with the others; the paired T - B difference is the
  * change's effect, measured under the same load (an A/A run reads within a few µs per round).
  * MCP_SERVER_FLAGS passes node flags to the server process (e.g. --cpu-prof).
  *
