@@ -30,9 +30,10 @@
  * The OTLP receiver (bench/receiver.ts) runs in a process of its own (bench/receiverProcess.ts), as a
  * collector does in production: inside this process, receiving and parsing both processes' exports
  * (about 100 MB of OTLP/JSON in a default run) ran on the measured client's event loop, and landed
- * on whichever call was in flight. Two pairs of consecutive runs (bench/results/mcp.txt) read the
- * mean paired difference 30-50 µs lower with the receiver outside, the medians a few points lower,
- * within the runs' spread. MCP_RECEIVER=inline runs it in this process again, to compare.
+ * on whichever call was in flight. In two pairs of consecutive runs (bench/results/mcp.txt) the mean
+ * paired difference read 30-50 µs lower with the receiver outside, the medians 2-5 points lower,
+ * within the runs' spread and the load's change between runs.
+ * MCP_RECEIVER=inline runs it in this process again, to compare.
  *
  * The code measured is what the package ships: `npm run bench:mcp` builds dist/ and loads it in
  * place of src/ in both processes (bench/fromDist.mjs; tsx's transform of src/ wraps every closure in
