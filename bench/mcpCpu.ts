@@ -11,6 +11,8 @@
  *   untraced    the bare SDK Client against a bare server
  *   floor       bench/mcpFloor.ts's hand-written tracing on both sides (no footprint-otel/mcp code)
  *   floorHist   the same with its two duration histograms
+ *   floorClient the floor's client half (with its histogram) against a bare server
+ *   floorServer the bare SDK Client against the floor's server half (with its histogram)
  *   base        `traced` from a compiled copy of the package (MCP_BASE=dir, e.g. `cp -r dist
  *               .base-dist` before a change): the change's effect, A/B in one process
  *
@@ -37,7 +39,7 @@ import { startReceiver } from './receiver.js';
 
 const CALLS = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 5);
-const ALL = ['traced', 'base', 'clientOnly', 'serverOnly', 'untraced', 'floor', 'floorHist'] as const;
+const ALL = ['traced', 'base', 'clientOnly', 'serverOnly', 'untraced', 'floor', 'floorHist', 'floorClient', 'floorServer'] as const;
 type Mode = (typeof ALL)[number];
 const modes = (process.argv[4] ?? (process.env.MCP_BASE ? 'traced,base,untraced' : 'traced,untraced')).split(',') as Mode[];
 for (const mode of modes) if (!ALL.includes(mode)) throw new Error(`unknown mode ${mode} (modes: ${ALL.join(', ')})`);
@@ -84,11 +86,13 @@ for (const mode of modes) {
     const { tool, close } = await ourTool(code.connection, mode === 'clientOnly' ? undefined : code.server);
     closers.push(close);
     calls[mode] = async (id) => tool.execute({ id }, ctx);
-  } else if (mode === 'floor' || mode === 'floorHist') {
-    const withHistograms = mode === 'floorHist';
-    const client = await bareClient(undefined, deskServer(floorHandler(withHistograms ? floorHistogram('server') : undefined)));
+  } else if (mode.startsWith('floor')) {
+    const histograms = mode !== 'floor';
+    const server = mode === 'floorClient' ? deskServer() : deskServer(floorHandler(histograms ? floorHistogram('server') : undefined));
+    const client = await bareClient(undefined, server);
     closers.push(() => client.close());
-    calls[mode] = floorCall(client, { timeout: current.DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal }, withHistograms ? floorHistogram('client') : undefined);
+    const options = { timeout: current.DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal };
+    calls[mode] = mode === 'floorServer' ? (id) => client.callTool({ name: 'lookup_order', arguments: { id } }, options) : floorCall(client, options, histograms ? floorHistogram('client') : undefined);
   } else {
     const client = await bareClient(mode === 'serverOnly' ? currentServer : undefined);
     closers.push(() => client.close());
