@@ -6,7 +6,8 @@
  * Client.callTool with that _meta, the span ended with the answer. Server: the tool's handler
  * extracts params._meta, starts a SERVER span as the remote parent's child and runs the tool inside
  * it. Both spans carry the attributes ours opens with (the client's but jsonrpc.request.id, which the
- * bare Client does not show before sending), as constant objects where ours builds them per call.
+ * bare Client does not show before sending): the client's one object made once, the server's one
+ * literal per request (it holds the request id), where ours builds them from parts per call.
  * With a histogram (F+H), each side records one duration with the attribute set ours records.
  *
  * What the floor skips that ours does: the error classification and typed errors, content capture,
@@ -23,6 +24,7 @@ const TOOL = 'lookup_order';
 const SPAN_NAME = `tools/call ${TOOL}`;
 const SERVER_NAME = 'desk-tools';
 const SCOPE = 'bench-floor';
+/** The metric catalog's MCP duration buckets (src/otel/metrics/catalog.ts), written out. */
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** The two duration histograms, on the floor's own meter, with the buckets ours is made with. */
@@ -30,6 +32,7 @@ export function floorHistogram(side: 'client' | 'server'): Histogram {
   return metrics.getMeter(SCOPE).createHistogram(`mcp.${side}.operation.duration`, { unit: 's', advice: { explicitBucketBoundaries: BUCKETS } });
 }
 
+/** A failed call: error.type and status ERROR on the span, and the metric's attributes with error.type. */
 function failed(span: Span, errorType: string, message: string | undefined, metric: Attributes | undefined): Attributes | undefined {
   span.setAttribute('error.type', errorType);
   span.setStatus({ code: SpanStatusCode.ERROR, message });
