@@ -9,6 +9,10 @@
  *   traced      footprint-otel/mcp's tool against a traceMcpServer server
  *   clientOnly  our tool against a bare server      serverOnly  the bare SDK Client against traceMcpServer
  *   untraced    the bare SDK Client against a bare server
+ *   floor       bench/mcpFloor.ts's hand-written tracing on both sides (no footprint-otel/mcp code)
+ *   floorHist   the same with its two duration histograms
+ *   floorClient the floor's client half (with its histogram) against a bare server
+ *   floorServer the bare SDK Client against the floor's server half (with its histogram)
  *   base        `traced` from a compiled copy of the package (MCP_BASE=dir, e.g. `cp -r dist
  *               .base-dist` before a change): the change's effect, A/B in one process
  *
@@ -30,11 +34,12 @@ import * as currentServer from '../src/mcp/server.js';
 import { startTelemetry } from '../src/telemetry/index.js';
 import { median } from './measure.js';
 import { deskServer } from './mcpDeskServer.js';
+import { floorCall, floorHandler, floorHistogram } from './mcpFloor.js';
 import { startReceiver } from './receiver.js';
 
 const CALLS = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 5);
-const ALL = ['traced', 'base', 'clientOnly', 'serverOnly', 'untraced'] as const;
+const ALL = ['traced', 'base', 'clientOnly', 'serverOnly', 'untraced', 'floor', 'floorHist', 'floorClient', 'floorServer'] as const;
 type Mode = (typeof ALL)[number];
 const modes = (process.argv[4] ?? (process.env.MCP_BASE ? 'traced,base,untraced' : 'traced,untraced')).split(',') as Mode[];
 for (const mode of modes) if (!ALL.includes(mode)) throw new Error(`unknown mode ${mode} (modes: ${ALL.join(', ')})`);
@@ -55,10 +60,9 @@ process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
 const telemetry = startTelemetry({ serviceName: 'bench-mcp-cpu', metricExportIntervalMs: 3_600_000 });
 
 
-/** The client end of an in-memory pair to a new McpServer, traced by `traceWith` or bare. */
-async function serverSide(traceWith: Server | undefined) {
+/** The client end of an in-memory pair to a new McpServer, traced by `traceWith` or bare (or by the floor's handler). */
+async function serverSide(traceWith: Server | undefined, server = deskServer()) {
   const [clientSide, serverEnd] = InMemoryTransport.createLinkedPair();
-  const server = deskServer();
   await (traceWith ? traceWith.traceMcpServer(server, { name: 'desk-tools' }) : server).connect(serverEnd);
   return clientSide;
 }
@@ -67,9 +71,9 @@ async function ourTool(code: Connection, traceWith: Server | undefined) {
   const tool = connection.tools(['lookup_order'])[0] as Tool<{ id: string }>;
   return { tool, close: () => connection.close() };
 }
-async function bareClient(traceWith: Server | undefined) {
+async function bareClient(traceWith: Server | undefined, server?: ReturnType<typeof deskServer>) {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(await serverSide(traceWith));
+  await client.connect(await serverSide(traceWith, server));
   return client;
 }
 
@@ -82,6 +86,13 @@ for (const mode of modes) {
     const { tool, close } = await ourTool(code.connection, mode === 'clientOnly' ? undefined : code.server);
     closers.push(close);
     calls[mode] = async (id) => tool.execute({ id }, ctx);
+  } else if (mode.startsWith('floor')) {
+    const histograms = mode !== 'floor';
+    const server = mode === 'floorClient' ? deskServer() : deskServer(floorHandler(histograms ? floorHistogram('server') : undefined));
+    const client = await bareClient(undefined, server);
+    closers.push(() => client.close());
+    const options = { timeout: current.DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal };
+    calls[mode] = mode === 'floorServer' ? (id) => client.callTool({ name: 'lookup_order', arguments: { id } }, options) : floorCall(client, options, histograms ? floorHistogram('client') : undefined);
   } else {
     const client = await bareClient(mode === 'serverOnly' ? currentServer : undefined);
     closers.push(() => client.close());

@@ -1,9 +1,11 @@
 /**
- * The MCP server process of bench/mcp.ts: ONE process serving the same tool on two channels, the
- * socket pairs the benchmark opened as this process's fd 3 and fd 4. Channel 3 is traced
- * (traceMcpServer, this process's OTel SDK through startTelemetry, exporting over OTLP to the
- * benchmark's receiver), channel 4 is the same server without traceMcpServer. Both channels share the
- * process, its core, its JIT state and its neighbours, so their difference is the tracing alone.
+ * The MCP server process of bench/mcp.ts: ONE process serving the same tool on several channels, the
+ * socket pairs the benchmark opened as this process's fds. fd 3 is traced (traceMcpServer, this
+ * process's OTel SDK through startTelemetry, exporting over OTLP to the benchmark's receiver), fd 4
+ * is the same server without traceMcpServer, fd 5 and fd 6 are the hand-written floor
+ * (bench/mcpFloor.ts) without and with its duration histogram, fd 7 (MCP_BASE) is traced by another
+ * compiled copy of the package. All channels share the process, its core, its JIT state and its
+ * neighbours, so their differences are the tracing alone.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { Socket } from 'node:net';
@@ -12,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { traceMcpServer } from '../src/mcp/index.js';
 import { startTelemetry } from '../src/telemetry/index.js';
 import { deskServer } from './mcpDeskServer.js';
+import { floorHandler, floorHistogram } from './mcpFloor.js';
 
 const telemetry = startTelemetry();
 
@@ -21,10 +24,11 @@ const channel = (fd: number) => {
 };
 await traceMcpServer(deskServer(), { name: 'desk-tools' }).connect(channel(3));
 await deskServer().connect(channel(4));
-// bench/mcp.ts's base channel (MCP_BASE): the same server traced by another compiled copy of the package
+await deskServer(floorHandler()).connect(channel(5));
+await deskServer(floorHandler(floorHistogram('server'))).connect(channel(6));
 if (process.env.MCP_BASE) {
   const base = (await import(pathToFileURL(path.resolve(process.env.MCP_BASE, 'mcp/index.js')).href)) as typeof import('../src/mcp/index.js');
-  await base.traceMcpServer(deskServer(), { name: 'desk-tools' }).connect(channel(5));
+  await base.traceMcpServer(deskServer(), { name: 'desk-tools' }).connect(channel(7));
 }
 
 process.stdin.on('end', () => void telemetry.shutdown().then(() => process.exit(0)));

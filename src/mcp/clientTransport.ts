@@ -4,10 +4,10 @@
  * parents on the MCP client span, for the SDK's own requests such as initialize's notification too),
  * and a request sent while an MCP client span is active stamps its JSON-RPC id on that span.
  */
-import { context, trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/client';
 import { JSONRPC_REQUEST_ID } from './attributes.js';
-import { isMcpClientSpan } from './clientSpan.js';
+import { activeMcpClientSpan } from './clientSpan.js';
 import { withContextInMeta } from './meta.js';
 
 export function propagateThrough<T extends Transport>(transport: T): T {
@@ -15,8 +15,8 @@ export function propagateThrough<T extends Transport>(transport: T): T {
   transport.send = (message, options) => {
     if (!('method' in message)) return send(message, options);
     const active = context.active();
-    const span = trace.getSpan(active);
-    if (isMcpClientSpan(span) && 'id' in message && message.id !== null && message.id !== undefined) {
+    const span = activeMcpClientSpan(active);
+    if (span && 'id' in message && message.id !== null && message.id !== undefined) {
       span.setAttribute(JSONRPC_REQUEST_ID, String(message.id));
     }
     return send(withContextInMeta(message, active), options);
