@@ -5,8 +5,9 @@
  * their span. Input is a list of spans of one trace, from the in-memory SDK or read back from the
  * OTLP-JSON telemetry files. Its lines hold outside text as it is; colours are segments, and
  * terminal.ts escapes and colours them on the way out. A trace that spans services (an MCP server's
- * spans under the agent's tool call) puts the service in front of every span from another service
- * than the root's.
+ * spans under the agent's tool call) ends the line of every span from another service than the
+ * root's with that service, `[name]`: after the duration, where it takes nothing from the span's own
+ * name (deep in the tree, a service in front of the name left no room for the name).
  */
 import type { Color, Segment, TerminalLine } from './terminal.js';
 
@@ -68,7 +69,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
   const lines: TerminalLine[] = [];
   const showEvent = options.eventsFilter ?? ((name: string) => SHOWN_EVENTS.test(name));
   const rootService = (children.get(undefined) ?? [])[0]?.service ?? '';
-  const serviceOf = (span: ViewSpan) => (span.service && span.service !== rootService ? `[${span.service}] ` : '');
+  const serviceOf = (span: ViewSpan) => (span.service && span.service !== rootService ? `  [${span.service}]` : '');
   let drawn = 0;
   const draw = (span: ViewSpan, depth: number) => {
     drawn++;
@@ -78,14 +79,14 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
     const mark = firstChunkMs === undefined ? -1 : Math.max(from, Math.min(to - 1, Math.floor(((span.startMs + firstChunkMs - t0) / total) * width)));
     const bar = ' '.repeat(from) + [...'█'.repeat(to - from)].map((block, i) => (from + i === mark ? FIRST_CHUNK_MARK : block)).join('');
     const indent = depth > MAX_DEPTH ? `${'  '.repeat(MAX_DEPTH)}…` : '  '.repeat(depth);
-    const label = `${indent}${serviceOf(span)}${span.name}`;
+    const label = `${indent}${span.name}`;
     const cost = typeof span.attributes['footprint.cost.usd'] === 'number' ? `  $${(span.attributes['footprint.cost.usd'] as number).toFixed(6)}` : '';
     const firstChunk = firstChunkMs === undefined ? '' : `  first chunk ${formatMs(firstChunkMs)}`;
     const status = span.status === 'error' ? [paint('red', `  ERROR${span.statusMessage ? `: ${truncate(span.statusMessage, 80)}` : ''}`)] : [];
     lines.push([
       { text: `${truncate(label, 44).padEnd(44)} ` },
       paint(span.status === 'error' ? 'red' : 'cyan', bar.padEnd(width)),
-      { text: ` ${formatMs(span.endMs - span.startMs).padStart(9)}${firstChunk}${cost}` },
+      { text: ` ${formatMs(span.endMs - span.startMs).padStart(9)}${firstChunk}${cost}${serviceOf(span)}` },
       ...status,
     ]);
     for (const event of span.events) {
