@@ -179,10 +179,9 @@ const median = (values: number[]) => {
 type Round = Record<Mode, number[]>;
 
 /**
- * One round: blocks of BLOCK calls per compared mode, rotated (with two modes ABBA: T-block then
- * U-block, then U then T; with more, T U F H, U F H T, … then the same reversed, so each mode takes
- * each place equally often), the k-th call of a block paired with the k-th of every other block of
- * the same turn. Blocks, not single calls, so that work a traced call leaves behind after its answer
+ * One round: blocks of BLOCK calls per compared mode, rotated (T U F H, U F H T, … then the same
+ * reversed, so each mode takes each place equally often), the k-th call of a block paired with the
+ * k-th of every other block of the same turn. Blocks, not single calls, so that work a traced call leaves behind after its answer
  * (the server ends its span once the response is out) lands in the next call of its own mode, except
  * at a block's edge.
  */
@@ -195,7 +194,7 @@ async function round(pairs: number, offset: number): Promise<Round> {
     };
     const n = compared.length;
     const order = [...compared.slice(b % n), ...compared.slice(0, b % n)];
-    if (n > 2 && Math.floor(b / n) % 2 === 1) order.reverse();
+    if (Math.floor(b / n) % 2 === 1) order.reverse();
     for (const mode of order) await block(mode);
     await block('inProcess');
     await block('inProcessSpan');
