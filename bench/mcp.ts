@@ -69,7 +69,7 @@ const BLOCK = 10;
 const TARGET = 0.1;
 
 /** The OTLP receiver: a process of its own (bench/receiverProcess.ts), or MCP_RECEIVER=inline in this one. */
-async function receiverOutside(): Promise<Pick<Receiver, 'url' | 'stats'> & { close(): Promise<void> }> {
+async function receiverOutside(): Promise<Receiver> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, 'receiverProcess.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const { url } = JSON.parse((await lines.next()).value as string) as { url: string };
