@@ -58,6 +58,7 @@ import { pathToFileURL } from 'node:url';
 import type { Tool, ToolContext } from '../src/index.js';
 import { DEFAULT_CALL_TIMEOUT_MS, McpConnection } from '../src/mcp/connection.js';
 import { startTelemetry } from '../src/telemetry/index.js';
+import { median } from './measure.js';
 import { floorCall, floorHistogram } from './mcpFloor.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -168,12 +169,6 @@ async function time(mode: Mode, id: string): Promise<number> {
   await calls[mode](id);
   return performance.now() - started;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** One round's call times by mode; the k-th entries of the compared modes come from neighbouring blocks (a pair). */
 type Round = Record<Mode, number[]>;
