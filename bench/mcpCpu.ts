@@ -78,6 +78,8 @@ async function bareClient(traceWith: Server | undefined, server?: ReturnType<typ
 }
 
 const ctx: ToolContext = { toolCallId: 'b', agentId: 'bench', signal: new AbortController().signal, pause: async () => undefined };
+// the same request options as the tool's (its deadline and cancellation), so only the tracing differs
+const requestOptions = { timeout: current.DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal };
 const closers: (() => Promise<void>)[] = [];
 const calls = {} as Record<Mode, (id: string) => Promise<unknown>>;
 for (const mode of modes) {
@@ -91,12 +93,11 @@ for (const mode of modes) {
     const server = mode === 'floorClient' ? deskServer() : deskServer(floorHandler(histograms ? floorHistogram('server') : undefined));
     const client = await bareClient(undefined, server);
     closers.push(() => client.close());
-    const options = { timeout: current.DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal };
-    calls[mode] = mode === 'floorServer' ? (id) => client.callTool({ name: 'lookup_order', arguments: { id } }, options) : floorCall(client, options, histograms ? floorHistogram('client') : undefined);
+    calls[mode] = mode === 'floorServer' ? (id) => client.callTool({ name: 'lookup_order', arguments: { id } }, requestOptions) : floorCall(client, requestOptions, histograms ? floorHistogram('client') : undefined);
   } else {
     const client = await bareClient(mode === 'serverOnly' ? currentServer : undefined);
     closers.push(() => client.close());
-    calls[mode] = (id) => client.callTool({ name: 'lookup_order', arguments: { id } }, { timeout: current.DEFAULT_CALL_TIMEOUT_MS, signal: ctx.signal });
+    calls[mode] = (id) => client.callTool({ name: 'lookup_order', arguments: { id } }, requestOptions);
   }
 }
 
