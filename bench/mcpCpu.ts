@@ -102,7 +102,6 @@ for (const mode of modes) {
 }
 
 const cpu = Object.fromEntries(ALL.map((m) => [m, 0])) as Record<Mode, number>;
-const count = { ...cpu };
 const wall = Object.fromEntries(ALL.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
 async function block(mode: Mode, from: number): Promise<void> {
   const start = process.cpuUsage();
@@ -116,7 +115,6 @@ async function block(mode: Mode, from: number): Promise<void> {
   }
   const used = process.cpuUsage(start);
   cpu[mode] += used.user + used.system;
-  count[mode] += BLOCK;
 }
 
 const parent = trace.getTracer('bench').startSpan('bench parent');
@@ -126,20 +124,21 @@ await context.with(trace.setSpan(context.active(), parent), async () => {
   console.log(`CPU µs per call, ${ROUNDS} rounds x ${CALLS} calls per mode (blocks of ${BLOCK}, alternating), in-process InMemoryTransport:`);
   for (let r = 0; r < ROUNDS; r++) {
     for (const m of ALL) {
-      cpu[m] = count[m] = 0;
+      cpu[m] = 0;
       wall[m] = [];
     }
     for (let i = 0; i < CALLS; i += BLOCK) for (const mode of (i / BLOCK) % 2 ? [...modes].reverse() : modes) await block(mode, i);
-    const per = (m: Mode) => (process.env.MCP_WALL ? median(wall[m]) : cpu[m] / count[m]);
-    let line = modes.map((m) => `${m} ${per(m).toFixed(1)}`).join(' / ');
+    // per call: the CPU sum over the calls made (one wall time each), or the median wall time
+    const per = Object.fromEntries(modes.map((m) => [m, process.env.MCP_WALL ? median(wall[m]) : cpu[m] / wall[m].length])) as Record<Mode, number>;
+    let line = modes.map((m) => `${m} ${per[m].toFixed(1)}`).join(' / ');
     if (modes.includes('untraced')) {
       const over = modes.filter((m) => m !== 'untraced').map((m) => {
-        (added[m] ??= []).push(per(m) - per('untraced'));
-        return `${m} +${(per(m) - per('untraced')).toFixed(1)}`;
+        (added[m] ??= []).push(per[m] - per.untraced);
+        return `${m} +${(per[m] - per.untraced).toFixed(1)}`;
       });
       line += `   added: ${over.join(', ')}`;
     }
-    if (modes.includes('base') && modes.includes('traced')) (added.diff ??= []).push(per('traced') - per('base'));
+    if (modes.includes('base') && modes.includes('traced')) (added.diff ??= []).push(per.traced - per.base);
     console.log(`  ${line}`);
   }
   const { diff, ...over } = added;
