@@ -17,7 +17,7 @@ const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const CONFIG = path.join(import.meta.dirname, 'tsconfig.compiled.json');
 
 /** Set by the global setup once it compiled, for the test processes it starts. */
-const COMPILED_MARK = 'FOOTPRINT_OTEL_TEST_SOURCES_COMPILED';
+export const COMPILED_MARK = 'FOOTPRINT_OTEL_TEST_SOURCES_COMPILED';
 
 /**
  * The compiled .js of a .ts file of the repository (absolute or relative to its root). Outside a

@@ -9,8 +9,9 @@
  */
 import { afterAll, expect } from 'vitest';
 import { registeredInstruments } from '../../src/runtime/run/instruments.js';
+import { COMPILED_MARK } from './compiled.js';
 
-const telemetryEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => /^(OTEL_|FOOTPRINT_)/.test(key) && key !== 'FOOTPRINT_OTEL_TEST_SOURCES_COMPILED'));
+const telemetryEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => /^(OTEL_|FOOTPRINT_)/.test(key) && key !== COMPILED_MARK));
 const envAtStart = telemetryEnv();
 
 afterAll(() => {
