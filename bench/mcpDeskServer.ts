@@ -3,7 +3,7 @@ import { fromJsonSchema, McpServer, type ServerContext } from '@modelcontextprot
 
 const idArgs = fromJsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] });
 
-export type LookupResult = { content: { type: 'text'; text: string }[] };
+type LookupResult = { content: { type: 'text'; text: string }[] };
 export type LookupHandler = (args: { id: string }, ctx: ServerContext) => Promise<LookupResult>;
 
 const lookupOrder: LookupHandler = async ({ id }) => ({ content: [{ type: 'text' as const, text: `order ${id}: shipped` }] });
