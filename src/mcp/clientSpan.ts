@@ -55,12 +55,12 @@ export function activeMcpClientSpan(ctx: Context): Span | undefined {
 }
 
 export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
-  const started = performance.now();
+  const started = now();
   const { peer } = call;
   const attributes = Object.assign(requestAttributes(call.method, call.toolName, call.capture, call.args), peer.network);
   addSession(attributes, peer.sessionId(), peer.protocolVersion());
   const parent = context.active();
-  const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes, startTime: now() }, parent);
+  const span = mcpTracer().startSpan(mcpSpanName(call.method, call.toolName), { kind: SpanKind.CLIENT, attributes, startTime: started }, parent);
   try {
     const result = await context.with(trace.setSpan(parent, span).setValue(MCP_CLIENT_SPAN, span), call.send);
     const failed = call.resultError?.(result);
@@ -78,7 +78,7 @@ function finish(span: Span, call: ClientCall<unknown>, started: number, errorTyp
   // initialize is what decides the session and the version: only its span reads them again at the end.
   if (call.method === METHOD_INITIALIZE) span.setAttributes(addSession({}, call.peer.sessionId(), call.peer.protocolVersion()));
   if (extra) span.setAttributes(extra);
-  endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message, now());
+  endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message, true);
 }
 
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */

@@ -17,6 +17,7 @@ import {
   NETWORK_TRANSPORT,
   OP_EXECUTE_TOOL,
 } from './attributes.js';
+import { now } from '../events/index.js';
 import { boundedContent } from './content.js';
 
 /** The status message of a tools/call whose result says isError. */
@@ -49,15 +50,17 @@ export function durationAttributes(method: string, server: string, transport: At
 
 /**
  * Ends the span (failed: error.type and status ERROR, on the metric too) and records the duration since
- * `started`. `endTime` for a span started at an explicit time (the client's); the server's spans keep
- * the SDK's clock, the one the server's own child spans use.
+ * `started`, a reading of the project's clock (events/clock.ts). `explicitEnd` for a span started at an
+ * explicit time (the client's): it ends at the same reading the duration is taken from. The server's
+ * spans keep the SDK's clock, the one the server's own child spans use.
  */
-export function endRequestSpan(span: Span, histogram: Histogram, started: number, metric: Attributes, errorType: string | undefined, message?: string, endTime?: number): void {
+export function endRequestSpan(span: Span, histogram: Histogram, started: number, metric: Attributes, errorType: string | undefined, message?: string, explicitEnd = false): void {
   if (errorType !== undefined) {
     span.setAttribute(ERROR_TYPE, errorType);
     span.setStatus({ code: SpanStatusCode.ERROR, message });
     metric[ERROR_TYPE] = errorType;
   }
-  span.end(endTime);
-  histogram.record((performance.now() - started) / 1000, metric);
+  const ended = now();
+  span.end(explicitEnd ? ended : undefined);
+  histogram.record((ended - started) / 1000, metric);
 }

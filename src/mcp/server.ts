@@ -24,6 +24,7 @@ import {
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
 } from './attributes.js';
+import { now } from '../events/index.js';
 import { addClient, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
@@ -112,7 +113,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     const links: Link[] | undefined = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : undefined;
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
     const metric = durationAttributes(message.method, settings.name, networkTransport, toolName);
-    return { span, started: performance.now(), metric, sessionId, protocolVersion };
+    return { span, started: now(), metric, sessionId, protocolVersion };
   };
 
   const finish = (message: Parameters<Transport['send']>[0]): void => {
