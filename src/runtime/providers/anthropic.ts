@@ -54,12 +54,12 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ ...connection, body: requestBody(request, defaultMaxTokens), signal: opts?.signal }, transport);
+      const body = await postJson({ body: requestBody(request, defaultMaxTokens), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { ...requestBody(request, defaultMaxTokens), stream: true };
-      return messagesStreamParts(boundary, postForEvents({ ...connection, body, signal: opts?.signal }, transport));
+      const body = { stream: true, ...requestBody(request, defaultMaxTokens) };
+      return messagesStreamParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
@@ -68,8 +68,8 @@ function requestBody(request: LLMRequest, defaultMaxTokens: number): Record<stri
   return {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
-    ...(request.systemPrompt === undefined ? {} : { system: request.systemPrompt }),
     messages: wireMessages(request.messages),
+    ...(request.systemPrompt === undefined ? {} : { system: request.systemPrompt }),
     ...(request.tools?.length
       ? {
           tools: request.tools.map((tool) => ({
@@ -131,8 +131,8 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls,
-    ...optional('usage', parseUsage(boundary, body.usage, body)),
     stopReason: typeof body.stop_reason === 'string' ? body.stop_reason : 'unknown',
+    ...optional('usage', parseUsage(boundary, body.usage, body)),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),
   };

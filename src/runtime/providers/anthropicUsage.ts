@@ -24,5 +24,7 @@ export function parseUsage(boundary: ProviderBoundary, usage: unknown, raw: unkn
     cacheWrite: reported(usage.cache_creation_input_tokens),
   };
   const usable = checkedUsage(boundary, raw, counts);
-  return usable && { ...usable, input: usable.input + (usable.cacheRead ?? 0) + (usable.cacheWrite ?? 0) };
+  // checkedUsage's object is new, so the cache parts join its input in place (no copy with input after a spread).
+  if (usable) usable.input += (usable.cacheRead ?? 0) + (usable.cacheWrite ?? 0);
+  return usable;
 }

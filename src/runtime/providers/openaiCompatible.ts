@@ -46,12 +46,12 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     server,
     systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ ...connection, body: requestBody(request), signal: opts?.signal }, transport);
+      const body = await postJson({ body: requestBody(request), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { ...requestBody(request), stream: true, stream_options: { include_usage: true } };
-      return chatCompletionParts(boundary, postForEvents({ ...connection, body, signal: opts?.signal }, transport));
+      const body = { stream: true, stream_options: { include_usage: true }, ...requestBody(request) };
+      return chatCompletionParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
@@ -105,8 +105,8 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls: parseToolCalls(boundary, message.tool_calls, body),
-    ...optional('usage', parseUsage(boundary, body.usage, body)),
     stopReason: stopReasonOf(finish),
+    ...optional('usage', parseUsage(boundary, body.usage, body)),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),
   };

@@ -60,9 +60,9 @@ function* deltaParts(boundary: ProviderBoundary, delta: Record<string, unknown>,
     yield {
       type: 'tool_call',
       index: fragment.index as number,
+      argumentsDelta: typeof fn.arguments === 'string' ? fn.arguments : '',
       ...(typeof fragment.id === 'string' ? { id: fragment.id } : {}),
       ...(typeof fn.name === 'string' ? { name: fn.name } : {}),
-      argumentsDelta: typeof fn.arguments === 'string' ? fn.arguments : '',
     };
   }
 }

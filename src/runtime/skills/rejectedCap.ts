@@ -15,7 +15,9 @@ export interface RejectionRun {
 }
 
 export function addRejection(run: RejectionRun | undefined, current: string, spent: Spend): RejectionRun {
-  return run ? { ...run, count: run.count + 1 } : { skill: current, count: 1, startedAt: { ...spent }, tripped: false };
+  // Every field named: a property after a spread is a slow runtime call on Node 20's V8 (docs/architecture.md).
+  if (run) return { skill: run.skill, count: run.count + 1, startedAt: run.startedAt, tripped: run.tripped };
+  return { skill: current, count: 1, startedAt: { ...spent }, tripped: false };
 }
 
 /** True when the run has reached the cap and has not tripped yet. */

@@ -21,20 +21,18 @@ export interface ReadSkillCall {
   /** The turn's skill state (changed in place when the request is accepted or refused). */
   skillState: SkillTurnState;
   call: ToolCall;
-  agentId: string;
-  iteration: number;
 }
 
-export function answerReadSkill({ scope, turn, config, cursor, skillState, call, agentId, iteration }: ReadSkillCall): ToolOutcome {
+export function answerReadSkill({ scope, turn, config, cursor, skillState, call }: ReadSkillCall): ToolOutcome {
   const verdict = cursor.readSkill(skillState, call.args?.id);
   if (verdict.accepted) return { call, status: 'ok', text: verdict.text, durationMs: 0 };
   emit(scope, 'footprint.skill.rejected', {
-    agentId,
+    agentId: config.member.id,
     turnId: turn.turnId,
     requested: requestedSkill(call.args?.id),
     current: skillState.current ?? cursor.graph.entry,
     allowed: verdict.allowed,
-    iteration,
+    iteration: turn.iteration,
   });
   guardMove(scope, turn, config, { rejectedAt: skillState.current ?? cursor.graph.entry });
   return { call, status: 'error', text: verdict.text, durationMs: 0, error: { type: FIXED_ERROR_TYPES.skillRejected, message: verdict.text, ownText: true } };

@@ -115,7 +115,7 @@ export class ToolIteration {
   private execute(call: ToolCall): Promise<ToolOutcome> | ToolOutcome {
     const { cursor } = this.config;
     if (call.name === READ_SKILL && cursor && this.skillState) {
-      return answerReadSkill({ scope: this.scope, turn: this.turn, config: this.config, cursor, skillState: this.skillState, call, agentId: this.agentId, iteration: this.iteration });
+      return answerReadSkill({ scope: this.scope, turn: this.turn, config: this.config, cursor, skillState: this.skillState, call });
     }
     const compiled = this.available.includes(call.name) ? this.offered.get(call.name) : undefined;
     return runToolCall(call, compiled, this.stillOffered, {
