@@ -39,6 +39,13 @@ export {
   ATTR_ERROR_TYPE as ERROR_TYPE,
   ATTR_SERVER_ADDRESS as SERVER_ADDRESS,
   ATTR_SERVER_PORT as SERVER_PORT,
+  ATTR_DB_SYSTEM_NAME,
+  ATTR_DB_OPERATION_NAME,
+  ATTR_DB_COLLECTION_NAME,
+  ATTR_DB_NAMESPACE,
+  ATTR_DB_QUERY_SUMMARY,
+  ATTR_DB_RESPONSE_STATUS_CODE,
+  DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
 
 // ── incubating gen_ai.* keys, copied from v1.41 ──────────────────────────────────────────────────
@@ -164,6 +171,8 @@ export const FP_COMPOSITION_STATUS = 'footprint.composition.status';
 export const FP_TRIP_KINDS = 'footprint.trip.kinds';
 export const FP_ESCALATED = 'footprint.escalated';
 export const FP_LINK_TYPE = 'footprint.link.type';
+/** The store method a database client span performs (footprint-otel/postgres): load, append, claim, ensure_schema. */
+export const ATTR_FOOTPRINT_STORE_CALL = 'footprint.store.call';
 
 // ── span events the stage layouts add (typed events keep their own names) ────────────────────────
 export const EV_DECISION = 'footprint.decision';

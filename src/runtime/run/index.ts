@@ -18,6 +18,14 @@ export {
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.js';
 export { isPaused, readCheckpoint, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
+export {
+  ConversationConflictError,
+  ConversationStoreError,
+  type ConversationMessage,
+  type ConversationStore,
+  type ConversationStoreErrorCode,
+  type StoredConversation,
+} from './conversationStore.js';
 export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass, errorType, failureOrigin, type CheckpointRefusal } from './errors.js';
 export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';

@@ -1,0 +1,68 @@
+/**
+ * Messages in and out of the conversation table: an append's input checked before any query (ids,
+ * position, each message's shape, each one serialisable to JSON), and a stored row read back as a
+ * message only if it is one.
+ */
+import type { LLMMessage } from '../runtime/index.js';
+
+/** An append ready for the table: each message as its JSON text. */
+export interface Append {
+  conversationId: string;
+  runId: string;
+  after: number;
+  rows: string[];
+}
+
+/** The highest position a thread can hold (seq is a PostgreSQL integer). */
+const MAX_SEQ = 2_147_483_647;
+
+/** The append, checked; a string says what is wrong with it. */
+export function checkedAppend(conversationId: unknown, entry: unknown): Append | string {
+  if (typeof conversationId !== 'string' || conversationId === '') return 'the conversation id must be a non-empty string';
+  if (typeof entry !== 'object' || entry === null) return `conversation ${conversationId}: the entry must be { runId, after, messages }`;
+  const { runId, after, messages } = entry as { runId?: unknown; after?: unknown; messages?: unknown };
+  if (typeof runId !== 'string' || runId === '') return `conversation ${conversationId}: runId must be a non-empty string`;
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) return `conversation ${conversationId}: after must be a whole number from 0, got ${String(after)}`;
+  if (!Array.isArray(messages)) return `conversation ${conversationId}: messages must be an array`;
+  if (after + messages.length - 1 > MAX_SEQ) return `conversation ${conversationId}: a thread holds at most ${MAX_SEQ + 1} messages`;
+  const rows: string[] = [];
+  for (const [index, message] of messages.entries()) {
+    let json: string | undefined;
+    try {
+      json = isMessage(message) ? JSON.stringify(message) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (json === undefined) return `conversation ${conversationId}: message ${index} of run ${runId} is not a message (role, content) that JSON can hold`;
+    rows.push(json);
+  }
+  return { conversationId, runId, after, rows };
+}
+
+/** The message a stored row holds, or undefined when it holds something else. */
+export function readMessage(stored: unknown): LLMMessage | undefined {
+  return isMessage(stored) ? stored : undefined;
+}
+
+const ROLES = new Set(['user', 'assistant', 'tool']);
+
+function isMessage(value: unknown): value is LLMMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const { role, content, toolCallId, toolCalls } = value as Record<string, unknown>;
+  if (typeof role !== 'string' || !ROLES.has(role)) return false;
+  if (typeof content !== 'string' && !(Array.isArray(content) && content.every(isPart))) return false;
+  if (toolCallId !== undefined && typeof toolCallId !== 'string') return false;
+  return toolCalls === undefined || (Array.isArray(toolCalls) && toolCalls.every(isToolCall));
+}
+
+function isPart(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null) return false;
+  const { type, text, mediaType } = part as Record<string, unknown>;
+  return (type === 'text' && typeof text === 'string') || (type === 'image' && typeof mediaType === 'string');
+}
+
+function isToolCall(call: unknown): boolean {
+  if (typeof call !== 'object' || call === null) return false;
+  const { id, name, args } = call as Record<string, unknown>;
+  return typeof id === 'string' && typeof name === 'string' && typeof args === 'object' && args !== null;
+}
