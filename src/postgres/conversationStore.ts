@@ -12,10 +12,10 @@
  *   await conversations.ensureSchema();
  */
 import type { Attributes } from '@opentelemetry/api';
-import { ConversationConflictError, ConversationStoreError, type ConversationStore, type LLMMessage, type StoredConversation } from '../runtime/index.js';
+import { ConversationConflictError, ConversationStoreError, type ConversationStore, type StoredConversation } from '../runtime/index.js';
 import { openDatabase, type Database, type PgClient, type PostgresStoreOptions } from './connection.js';
 import type { StoreFailure } from './failures.js';
-import { checkedAppend, readMessage, type Append } from './messages.js';
+import { checkedAppend, readMessage, type Append, type Message } from './messages.js';
 import { ATTR_GEN_AI_CONVERSATION_ID } from './names.js';
 import { CONVERSATIONS_DDL, CONVERSATIONS_TABLE as TABLE, createTables, inTransaction } from './schema.js';
 import { storeCall, typedFailure } from './storeCall.js';
@@ -51,7 +51,7 @@ export class PostgresConversationStore implements ConversationStore {
       signal: options.signal,
       work: async (client) => {
         const { rows } = await client.query(`SELECT seq, message FROM ${TABLE} WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
-        const messages: LLMMessage[] = [];
+        const messages: Message[] = [];
         for (const row of rows as { seq: number; message: unknown }[]) {
           const message = readMessage(row.message);
           if (row.seq !== messages.length || message === undefined) {
@@ -69,7 +69,7 @@ export class PostgresConversationStore implements ConversationStore {
 
   async append(
     conversationId: string,
-    entry: { runId: string; after: number; messages: readonly LLMMessage[] },
+    entry: { runId: string; after: number; messages: readonly Message[] },
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     const append = checkedAppend(conversationId, entry);

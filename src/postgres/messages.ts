@@ -3,7 +3,10 @@
  * position, each message's shape, each one serialisable to JSON), and a stored row read back as a
  * message only if it is one.
  */
-import type { LLMMessage } from '../runtime/index.js';
+import type { StoredConversation } from '../runtime/index.js';
+
+/** A message as the store keeps it: the contract's message type (runtime/providers' Message). */
+export type Message = StoredConversation['messages'][number];
 
 /** An append ready for the table: each message as its JSON text. */
 export interface Append {
@@ -40,13 +43,13 @@ export function checkedAppend(conversationId: unknown, entry: unknown): Append |
 }
 
 /** The message a stored row holds, or undefined when it holds something else. */
-export function readMessage(stored: unknown): LLMMessage | undefined {
+export function readMessage(stored: unknown): Message | undefined {
   return isMessage(stored) ? stored : undefined;
 }
 
 const ROLES = new Set(['user', 'assistant', 'tool']);
 
-function isMessage(value: unknown): value is LLMMessage {
+function isMessage(value: unknown): value is Message {
   if (typeof value !== 'object' || value === null) return false;
   const { role, content, toolCallId, toolCalls } = value as Record<string, unknown>;
   if (typeof role !== 'string' || !ROLES.has(role)) return false;

@@ -8,7 +8,9 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { PostgresConversationStore } from '../../src/postgres/index.js';
-import { ConversationConflictError, ConversationStoreError, type LLMMessage } from '../../src/runtime/index.js';
+import { ConversationConflictError, ConversationStoreError, type StoredConversation } from '../../src/runtime/index.js';
+
+type Message = StoredConversation['messages'][number];
 import { startSdk } from '../support/sdk.js';
 import { describeWithPostgres, startPostgres, type PostgresServer } from '../support/postgres.js';
 
@@ -20,7 +22,7 @@ beforeEach(() => sdk.reset());
 const TABLE = 'footprint_conversation_messages';
 
 /** A turn with a tool call and its result, and an image part in the question. */
-export function turn(question: string, n: number): LLMMessage[] {
+function turn(question: string, n: number): Message[] {
   return [
     { role: 'user', content: [{ type: 'text', text: question }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }] },
     { role: 'assistant', content: '', toolCalls: [{ id: `call-${n}`, name: 'lookup_invoice', args: { id: `INV-${n}`, nested: { quote: 'a "b" \\ c', nul: '\u0000' } } }] },
