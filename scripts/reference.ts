@@ -98,6 +98,18 @@ export const SPANS: readonly SpanDoc[] = [
     attributes: [S.FP_STAGE_ID, S.FP_STAGE_RUNTIME_ID, S.FP_STAGE_TYPE, S.FP_STAGE_LOOP_ITERATION, S.FP_STAGE_ATTEMPTS, S.FP_SUBFLOW_ID, S.ERROR_TYPE],
   },
   {
+    label: 'a PostgreSQL store call (footprint-otel/postgres)',
+    names: ['SELECT {table}', 'INSERT {table}', 'CREATE TABLE {table}'],
+    kind: 'CLIENT',
+    what:
+      'One call of a PostgreSQL store (`load`, `append`, `claim`, `ensure_schema`) under the active span (the run\'s, inside a run), ' +
+      'with the database conventions and no statement text; instrumentation scope `footprint-otel.postgres` (docs/stores.md).',
+    attributes: [
+      S.ATTR_DB_SYSTEM_NAME, S.ATTR_DB_OPERATION_NAME, S.ATTR_DB_COLLECTION_NAME, S.ATTR_DB_QUERY_SUMMARY, S.ATTR_DB_NAMESPACE, S.SERVER_ADDRESS,
+      S.SERVER_PORT, S.ATTR_FOOTPRINT_STORE_CALL, S.GEN_AI_CONVERSATION_ID, S.ATTR_DB_RESPONSE_STATUS_CODE, S.ERROR_TYPE,
+    ],
+  },
+  {
     names: ['fork {stage}'],
     kind: 'INTERNAL',
     what: 'Detail `full`, plain charts (`traceExecutor`) only: the parent of the branches of a fork.',

@@ -68,6 +68,11 @@ const MCP = {
   types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
 };
 
+const POSTGRES = {
+  values: ['CLAIMS_TABLE', 'CONVERSATIONS_TABLE', 'DEFAULT_STORE_TIMEOUT_MS', 'PostgresCheckpointStore', 'PostgresConversationStore'],
+  types: ['PgClient', 'PgPool', 'PostgresConnectionSettings', 'PostgresStoreOptions'],
+};
+
 /** The names an entry's source exports, split into values and types; refuses any other export form. */
 function exportsOf(entry: string): { values: string[]; types: string[]; otherForms: string[] } {
   const text = readFileSync(resolve(SRC, entry), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
@@ -90,6 +95,7 @@ describe.each([
   ['footprint-otel', 'index.ts', MAIN],
   ['footprint-otel/telemetry', 'telemetry/index.ts', TELEMETRY],
   ['footprint-otel/mcp', 'mcp/index.ts', MCP],
+  ['footprint-otel/postgres', 'postgres/index.ts', POSTGRES],
 ])('the %s entry', (_name, entry, reviewed) => {
   it('exports by name only, from its layers', () => {
     expect(exportsOf(entry).otherForms).toEqual([]);

@@ -1,9 +1,11 @@
 /**
  * The layer arrows of docs/architecture.md, enforced: every relative import in src/ points down the
- * stack (events <- runtime <- recorders <- otel <- mcp <- telemetry <- cli; the package entry
- * src/index.ts sits between telemetry and cli), and enters another layer only through that layer's
- * index.ts. mcp/ is its own package entry (footprint-otel/mcp) on optional peers: the main entry and
- * every layer below it never import it, and only mcp/ (and the demo in cli/) import the MCP SDK.
+ * stack (events <- runtime <- recorders <- otel <- mcp <- postgres <- telemetry <- cli; the package
+ * entry src/index.ts sits between telemetry and cli), and enters another layer only through that
+ * layer's index.ts. mcp/ is its own package entry (footprint-otel/mcp) on optional peers: the main
+ * entry and every layer below it never import it, and only mcp/ (and the demo in cli/) import the MCP
+ * SDK. postgres/ is the same for footprint-otel/postgres and the pg client: only postgres/ imports pg,
+ * and no other layer imports postgres/.
  * Inside otel/ and runtime/ the same holds for their folders: each imports only the folders its row
  * of OTEL_FOLDERS or RUNTIME_FOLDERS names (the arrows its index.ts states), and only through their
  * index.ts; runtime/ has no loose file at its root, and docs/architecture.md draws RUNTIME_FOLDERS as
@@ -15,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
-const LAYERS = ['events', 'runtime', 'recorders', 'otel', 'mcp', 'telemetry', '(entry)', 'cli'] as const;
+const LAYERS = ['events', 'runtime', 'recorders', 'otel', 'mcp', 'postgres', 'telemetry', '(entry)', 'cli'] as const;
 /** What each otel folder may import (besides itself). */
 const OTEL_FOLDERS: Record<string, readonly string[]> = {
   encoding: [],
@@ -143,6 +145,15 @@ describe('the layer arrows', () => {
       .map((file) => layerOf(relative(SRC, file)));
     expect([...new Set(sdkUsers)].filter((layer) => layer !== 'mcp' && layer !== 'cli')).toEqual([]);
     expect(sdkUsers).toContain('mcp');
+  });
+
+  it('no other layer imports postgres/, and only postgres/ imports the pg client', () => {
+    const intoPostgres = ALL.filter((i) => layerOf(i.to) === 'postgres' && layerOf(i.from) !== 'postgres');
+    expect(show(intoPostgres)).toEqual([]);
+    const pgUsers = sources(SRC)
+      .filter((file) => /from 'pg'/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(pgUsers).toEqual(['postgres/connection.ts']);
   });
 
   it('catches each kind of broken arrow (positive control)', () => {

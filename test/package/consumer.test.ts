@@ -98,13 +98,22 @@ describe('the installed package', () => {
       'eventsource-parser',
       'footprintjs',
     ]);
+    // footprint-otel/postgres alone reaches the pg client (an optional peer), and not the OTel SDK
+    expect(packagesImportedBy(path.join(dist, 'postgres', 'index.js'))).toEqual([
+      '@opentelemetry/api',
+      '@opentelemetry/semantic-conventions',
+      'ajv',
+      'eventsource-parser',
+      'footprintjs',
+      'pg',
+    ]);
   });
 
   it('declares every package its compiled code imports (the library entries and the CLI)', () => {
     const installed = path.join(consumer.dir, 'node_modules', 'footprint-otel');
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     const declared = new Set([...Object.keys(manifest.dependencies!), ...Object.keys(manifest.peerDependencies!)]);
-    const imported = ['index.js', 'telemetry/index.js', 'mcp/index.js', 'cli/main.js'].flatMap((entry) => packagesImportedBy(path.join(installed, 'dist', entry)));
+    const imported = ['index.js', 'telemetry/index.js', 'mcp/index.js', 'postgres/index.js', 'cli/main.js'].flatMap((entry) => packagesImportedBy(path.join(installed, 'dist', entry)));
     expect([...new Set(imported)].filter((name) => !declared.has(name))).toEqual([]);
   });
 
