@@ -7,6 +7,7 @@
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, beforeEach, expect, it } from 'vitest';
+import { Agent, ConfigError, scripted } from '../../src/index.js';
 import { PostgresConversationStore } from '../../src/postgres/index.js';
 import { ConversationConflictError, ConversationStoreError, type StoredConversation } from '../../src/runtime/index.js';
 
@@ -15,7 +16,7 @@ import { startSdk } from '../support/sdk.js';
 import { describeWithPostgres, startPostgres, type PostgresServer } from '../support/postgres.js';
 
 const server = await startPostgres();
-const sdk = startSdk({ tracing: false });
+const sdk = startSdk();
 afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
 
@@ -140,6 +141,67 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
     await pool.query(`INSERT INTO ${TABLE} (conversation_id, seq, run_id, message) VALUES ('m', 1, 'other', '{"role":"robot"}')`);
     await expect(store.load('m')).rejects.toMatchObject({ code: 'malformed', message: 'conversation m: the stored row at position 1 is not the next message of the thread' });
     expect(sdk.spans().at(-1)!.attributes).toEqual({ ...dbAttributes(s, 'SELECT', 'load', 'm'), 'error.type': 'malformed' });
+  });
+
+  it("inside a run, a tool's store call is a span of the run's trace, under its execute_tool span", async () => {
+    await store.append('in-run', { runId: 'earlier', after: 0, messages: turn('q', 1) });
+    const provider = scripted({
+      replies: [{ toolCalls: [{ id: 'c1', name: 'history', args: {} }] }, { content: 'done' }],
+    });
+    const agent = Agent.create({ provider, model: 'gpt-4o-mini', id: 'historian' })
+      .tool({
+        name: 'history',
+        description: 'Reads the thread',
+        inputSchema: { type: 'object', properties: {} },
+        execute: async () => `${(await store.load('in-run')).messages.length} messages`,
+      })
+      .build();
+    await agent.run('How long is the thread?');
+    const spans = sdk.spans();
+    const load = spans.find((span) => span.name === `SELECT ${TABLE}`)!;
+    const tool = spans.find((span) => span.name === 'execute_tool history')!;
+    const run = spans.find((span) => span.name === 'invoke_agent historian')!;
+    expect(load.parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
+    expect(load.spanContext().traceId).toBe(run.spanContext().traceId);
+    expect(load.attributes).toEqual(dbAttributes(s, 'SELECT', 'load', 'in-run'));
+    expect(provider.calls[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: '4 messages' });
+  });
+
+  it("a call stopped by the caller's signal rejects with its reason, and its span says cancelled", async () => {
+    const controller = new AbortController();
+    const locker = await pool.connect();
+    await locker.query(`BEGIN; LOCK TABLE ${TABLE} IN ACCESS EXCLUSIVE MODE`);
+    const pending = store.load('cancelled', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('the user left')), 50);
+    await expect(pending).rejects.toThrow('the user left');
+    await locker.query('COMMIT');
+    locker.release();
+    const span = sdk.spans().at(-1)!;
+    expect(span.attributes).toEqual({ ...dbAttributes(s, 'SELECT', 'load', 'cancelled'), 'error.type': 'cancelled' });
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'cancelled' });
+  });
+
+  it('a pool with no free connection: timeout at the bound, and the connection that comes late goes back to the pool', async () => {
+    const single = s.pool({ max: 1 });
+    const bounded = new PostgresConversationStore({ pool: single, timeoutMs: 200 });
+    const held = await single.connect();
+    const started = performance.now();
+    await expect(bounded.load('busy')).rejects.toMatchObject({ name: 'ConversationStoreError', code: 'timeout', message: 'conversation busy could not be loaded: timeout: no answer within 200 ms' });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    held.release();
+    expect(await bounded.load('busy')).toEqual({ messages: [] });
+    expect({ total: single.totalCount, idle: single.idleCount, waiting: single.waitingCount }).toEqual({ total: 1, idle: 1, waiting: 0 });
+  });
+
+  it('makes and closes its own pool from connection settings, and refuses options that cannot work', async () => {
+    const own = new PostgresConversationStore({ pool: { ...s.settings } });
+    await own.append('own-pool', { runId: 'r', after: 0, messages: turn('q', 1) });
+    expect(await own.load('own-pool')).toEqual({ messages: turn('q', 1) });
+    await own.close();
+    await expect(own.load('own-pool')).rejects.toMatchObject({ code: 'unavailable' });
+    expect(() => new PostgresConversationStore({ pool: pool, timeoutMs: 0 })).toThrow(ConfigError);
+    expect(() => new PostgresConversationStore({ pool: pool, timeoutMs: 0 })).toThrow('PostgresConversationStore: timeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 0');
+    expect(() => new PostgresConversationStore({} as never)).toThrow('PostgresConversationStore: pass { pool } (a pg.Pool or pg connection settings)');
   });
 
   it('records each call as a CLIENT span under the active span', async () => {
