@@ -41,12 +41,12 @@ export interface PostgresServer {
 }
 
 /** Why PostgreSQL cannot run here, or undefined when its binaries are there. */
-function missing(): string | undefined {
+function missing(bin: string): string | undefined {
   for (const binary of ['initdb', 'pg_ctl']) {
     try {
-      accessSync(path.join(POSTGRES_BIN, binary), constants.X_OK);
+      accessSync(path.join(bin, binary), constants.X_OK);
     } catch {
-      return `PostgreSQL 15 not found (${path.join(POSTGRES_BIN, binary)}; apt-get install postgresql-15, or FOOTPRINT_PG_BIN)`;
+      return `PostgreSQL 15 not found (${path.join(bin, binary)}; apt-get install postgresql-15, or FOOTPRINT_PG_BIN)`;
     }
   }
   return undefined;
@@ -88,10 +88,11 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
 
 /**
  * Starts a server for this test file (stopped and removed after it). Returns the server, or the reason
- * it cannot run (skipped elsewhere; under CI this throws instead).
+ * it cannot run (skipped elsewhere; under CI this throws instead). `bin` and `required` stand in for
+ * FOOTPRINT_PG_BIN and CI in the harness's own test.
  */
-export async function startPostgres(): Promise<PostgresServer | string> {
-  let problem = missing();
+export async function startPostgres(options: { bin?: string; required?: boolean } = {}): Promise<PostgresServer | string> {
+  let problem = missing(options.bin ?? POSTGRES_BIN);
   let server: PostgresServer | undefined;
   if (problem === undefined) {
     try {
@@ -101,7 +102,7 @@ export async function startPostgres(): Promise<PostgresServer | string> {
     }
   }
   if (server) return server;
-  if (backendsRequired()) throw new Error(`${problem} (CI=true: the PostgreSQL tests need it)`);
+  if (options.required ?? backendsRequired()) throw new Error(`${problem} (CI=true: the PostgreSQL tests need it)`);
   return problem!;
 }
 
