@@ -8,7 +8,9 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { PostgresCheckpointStore, PostgresConversationStore, type PgClient, type PgPool } from '../../src/postgres/index.js';
+import { Agent, scripted, type RunOptions } from '../../src/index.js';
 import { CheckpointError, ConversationStoreError, isPaused, type StoredConversation } from '../../src/runtime/index.js';
+import * as conversationContract from '../../src/runtime/run/conversationStore.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
 import { startSdk } from '../support/sdk.js';
 import { describeWithPostgres, startPostgres } from '../support/postgres.js';
@@ -21,6 +23,9 @@ afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
 
 const TABLE = 'footprint_conversation_messages';
+
+/** The runtime keeps conversations (the conversations work is in the tree): its in-memory store is there. */
+const conversationsInRuntime = 'MemoryConversationStore' in conversationContract;
 
 function turn(n: number): Message[] {
   return [
@@ -80,6 +85,38 @@ describeWithPostgres('stores on a PostgreSQL that is down or slow', server, (s) 
       { run_id: 'run-2', n: 4 },
     ]);
   });
+
+  it.skipIf(!conversationsInRuntime)(
+    `an agent run on the store, PostgreSQL stopped mid-run: run() rejects typed with the whole result, whose append lands once when it is back${conversationsInRuntime ? '' : ' (skipped: the runtime has no conversations on this branch: run options conversationId/conversationStore come with the conversations work)'}`,
+    async () => {
+      await conversations.append('mid-run', { runId: 'earlier', after: 0, messages: turn(1) });
+      const provider = scripted({ replies: [{ toolCalls: [{ id: 'stop', name: 'stop_database', args: {} }] }, { content: 'Stopped it.' }] });
+      const agent = Agent.create({ provider, model: 'gpt-4o-mini', id: 'operator' })
+        .tool({
+          name: 'stop_database',
+          description: 'Stops the database',
+          inputSchema: { type: 'object', properties: {} },
+          execute: async () => {
+            await s.stop();
+            return 'stopped';
+          },
+        })
+        .build();
+      const options: RunOptions & Record<string, unknown> = { conversationId: 'mid-run', conversationStore: conversations };
+      const failed = await timed(agent.run('Stop the database', options)).finally(async () => {
+        if (!(await s.running())) await s.start();
+      });
+      expect(failed.error).toBeInstanceOf(ConversationStoreError);
+      expect(failed.error).toMatchObject({ code: 'unavailable' });
+      expect(failed.ms).toBeLessThan(4_000);
+      const result = (failed.error as ConversationStoreError & { result: { runId: string; messages: Message[] } }).result;
+      expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(provider.calls[0]!.messages.slice(0, 4)).toEqual(turn(1));
+      await conversations.append('mid-run', { runId: result.runId, after: 4, messages: result.messages });
+      await conversations.append('mid-run', { runId: result.runId, after: 4, messages: result.messages });
+      expect(await conversations.load('mid-run')).toEqual({ messages: [...turn(1), ...result.messages] });
+    },
+  );
 
   it('a resume while the database is down is refused (store_failed) and its refund does not run; once back, it resumes once', async () => {
     const agent = refundAgent();
