@@ -6,6 +6,7 @@
  * outlives its bound rejects at the bound; its connection is closed (the server rolls its transaction
  * back) and a connection that arrives late goes back to the pool.
  */
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_DB_COLLECTION_NAME,
   ATTR_DB_NAMESPACE,
@@ -19,7 +20,6 @@ import {
   ATTR_SERVER_PORT,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from './names.js';
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import type { Database, PgClient } from './connection.js';
 import { classifyFailure, DeadlineExceeded, type StoreFailure } from './failures.js';
 
