@@ -1,6 +1,7 @@
 /** Command-line parsing for the footprint-otel bin: strict flags, clear usage errors (exit code 2). */
 import { parseArgs } from 'node:util';
 import { numberProblem } from '../runtime/index.js';
+import { DEFAULT_FILE_DIRECTORY } from '../telemetry/index.js';
 
 export const USAGE = `Usage:
   footprint-otel [demo] [--runs N] [--concurrency C] [--seed S] [--ticket "text"] [--stream] [--mcp] [--runaway] [--no-color]
@@ -18,9 +19,10 @@ export const USAGE = `Usage:
       Ctrl-C / SIGTERM: no new runs, runs in flight end or are cancelled, telemetry is flushed
       (bounded), then a summary; a second one exits at once. --mcp serves the billing agent's
       lookup_invoice from an MCP server process the demo starts (a second service.name, one trace).
-  footprint-otel view <file|dir> [--trace ID] [--trips] [--list] [--no-color]
-      Print the waterfall of a stored run: the latest, the one with --trace ID, or the latest with a
-      loop-guard trip (--trips). --list lists the stored runs (and trace fragments) instead.
+  footprint-otel view [file|dir] [--trace ID] [--trips] [--list] [--no-color]
+      Print the waterfall of a stored run (from ./telemetry unless a file or folder is named): the
+      latest, the one with --trace ID, or the latest with a loop-guard trip (--trips). --list lists
+      the stored runs (and trace fragments) instead.
   footprint-otel --help
 
 Exit status: 0 done; 1 error; 2 usage error; 3 the demo ran but every span of its telemetry was
@@ -70,7 +72,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   const color = isTTY && !values['no-color'] && !process.env.NO_COLOR;
   const [command = 'demo', ...rest] = positionals;
   if (command === 'view') {
-    if (rest.length !== 1) throw new UsageError('view takes exactly one file or directory');
+    if (rest.length > 1) throw new UsageError('view takes one file or directory (./telemetry when none is named)');
     for (const flag of ['runs', 'concurrency', 'seed', 'ticket'] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} is a demo flag, not a view flag`);
     }
@@ -78,7 +80,7 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
     if (values.mcp) throw new UsageError('--mcp is a demo flag, not a view flag');
     if (values.runaway) throw new UsageError('--runaway is a demo flag, not a view flag');
     if (values.trace !== undefined && values.trace.trim() === '') throw new UsageError('--trace needs a trace id (or a prefix of one)');
-    return { kind: 'view', path: rest[0]!, trace: values.trace, trips: values.trips, list: values.list, color };
+    return { kind: 'view', path: rest[0] ?? DEFAULT_FILE_DIRECTORY, trace: values.trace, trips: values.trips, list: values.list, color };
   }
   if (command !== 'demo') throw new UsageError(`unknown command "${command}"`);
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);

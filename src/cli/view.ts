@@ -1,5 +1,5 @@
 /**
- * `footprint-otel view <file|dir>`: the waterfall (or a list) of runs stored by the file default.
+ * `footprint-otel view [file|dir]` (./telemetry when none is named): the waterfall (or a list) of runs stored by the file default.
  * Given a folder it reads every trace file in it (the legacy traces.jsonl and every session's rotated
  * files), streaming. What it cannot use — a torn last line, a line that is not JSON, a span missing a
  * required field — is skipped and reported on stderr with file and line; the rest is shown.

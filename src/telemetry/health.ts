@@ -33,7 +33,10 @@ export interface TelemetryHealth {
     /** Finished spans waiting in the batch queue. */
     queued: number;
     queueCapacity: number;
-    /** Whether the latest span export succeeded (true before the first). */
+    /**
+     * Whether spans are being exported: the latest span export succeeded (true before the first)
+     * and shutdown() has not been called (after it nothing is exported any more).
+     */
     exporting: boolean;
   };
   metricPoints: SignalHealth;
@@ -55,6 +58,7 @@ export class ExportHealth {
   private readonly signals: Record<Signal, SignalHealth> = { traces: emptySignal(), metrics: emptySignal() };
   private queued = 0;
   private lastSpanExportOk = true;
+  private shutDown = false;
   private readonly reported = new Set<string>();
   private readonly counters: Partial<Record<Signal, Counter>> = {};
   private readonly components: Partial<Record<Signal, Record<string, string>>> = {};
@@ -152,9 +156,14 @@ export class ExportHealth {
     );
   }
 
+  /** The pipeline was shut down: nothing is exported from now on. */
+  stopped(): void {
+    this.shutDown = true;
+  }
+
   snapshot(): TelemetryHealth {
     return {
-      spans: { ...copy(this.signals.traces), queued: this.queued, queueCapacity: this.queueCapacity, exporting: this.lastSpanExportOk },
+      spans: { ...copy(this.signals.traces), queued: this.queued, queueCapacity: this.queueCapacity, exporting: this.lastSpanExportOk && !this.shutDown },
       metricPoints: copy(this.signals.metrics),
     };
   }

@@ -118,6 +118,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       // spans first, so the last metric export (at the meter provider's shutdown) carries the final trace-export failure counts
       await flushSpans();
       await sdk.shutdown().catch(() => undefined);
+      health.stopped();
       releaseSlots(ours);
       for (const off of unregister) off();
       running = undefined;

@@ -46,6 +46,10 @@ describe('view', () => {
     expect((await viewOf([dir])).traceId).toBe(roots.at(-1)!.traceId);
   });
 
+  it('with no path, reads ./telemetry: the latest run', async () => {
+    expect((await viewOf([], 'telemetry')).traceId).toBe(roots.at(-1)!.traceId);
+  });
+
   it('<file> --trips shows the latest run that tripped a loop guard', async () => {
     const tripped = roots.filter((r) => r.attributes['footprint.trip.kinds']);
     expect(tripped.map((r) => r.attributes['footprint.trip.kinds'])).toEqual(['ping_pong', 'ping_pong', 'rejected_cap', 'rejected_cap']);

@@ -190,7 +190,7 @@ describe('exporter health in the file default', () => {
     for (let i = 0; i < 3; i++) trace.getTracer('t').startSpan(`s${i}`).end();
     await telemetry.shutdown();
     expect(pointsOf(lastMetrics(telemetry), 'otel.sdk.exporter.span.exported')).toEqual([{ attributes: component, value: 3 }]);
-    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+    expect(telemetry.health().spans).toEqual({ exported: 3, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: false });
   });
 
   it('counts the spans of a batch that could not be written as lost, cause write_failed', async () => {

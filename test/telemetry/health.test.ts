@@ -105,9 +105,18 @@ describe('a failing collector', () => {
     expect(ours()).toHaveLength(2);
   });
 
-  it('answering 200: every span and data point exported, none lost', async () => {
+  it('after shutdown(), health says nothing is exporting any more (it said so before)', async () => {
+    const telemetry = startTelemetry({ endpoint: receiver.url, exportTimeoutMs: 400, handleExit: false });
+    trace.getTracer('health').startSpan('before').end();
+    await telemetry.forceFlush();
+    expect(telemetry.health().spans.exporting).toBe(true);
+    await telemetry.shutdown();
+    expect(telemetry.health().spans).toEqual({ exported: 1, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: false });
+  });
+
+  it('answering 200: every span and data point exported, none lost (read after shutdown: not exporting)', async () => {
     const { health } = await twoRounds(receiver.url);
-    expect(health.spans).toEqual({ exported: 2, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: true });
+    expect(health.spans).toEqual({ exported: 2, lost: {}, reasons: {}, inFlight: 0, queued: 0, queueCapacity: 2048, exporting: false });
     expect(health.metricPoints.lost).toEqual({});
     expect(ours()).toEqual([]);
   });
