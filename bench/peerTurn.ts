@@ -52,8 +52,12 @@ export interface PeerTurn {
   reset(): void;
 }
 
-/** The turn on ai 6, traced into `tracer` (experimental_telemetry) or untraced. */
-export function aiSdk6Turn(tracer?: Tracer): PeerTurn {
+/**
+ * The turn on ai 6, traced into `tracer` (experimental_telemetry) or untraced. `content: false`
+ * turns its prompt and completion recording off (`recordInputs`/`recordOutputs`), which is what our
+ * default does: the fair comparison.
+ */
+export function aiSdk6Turn(tracer?: Tracer, { content = true }: { content?: boolean } = {}): PeerTurn {
   const model = new MockLanguageModelV3({ modelId: 'gpt-4o-mini', doGenerate: async (options) => reply(options.prompt as Prompt) });
   return {
     run: async () =>
@@ -64,7 +68,7 @@ export function aiSdk6Turn(tracer?: Tracer): PeerTurn {
           prompt: MESSAGE,
           tools,
           stopWhen: stepCountIs(5),
-          experimental_telemetry: tracer ? { isEnabled: true, tracer } : { isEnabled: false },
+          experimental_telemetry: tracer ? { isEnabled: true, tracer, recordInputs: content, recordOutputs: content } : { isEnabled: false },
         })
       ).text,
     reset: () => void (model.doGenerateCalls.length = 0),
