@@ -64,10 +64,16 @@ export interface EventError {
   ownText?: boolean;
 }
 
+/** A part of a message's content, as the provider port's MessagePart has it. */
+export type CapturedPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mediaType: string; readonly data?: string; readonly url?: string };
+
 /** A message as sent to a model (only ever exported when content capture is switched on). */
 export interface CapturedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
+  /** Text, or parts: text and images (an image by its base64 bytes or its URL). */
+  content: string | readonly CapturedPart[];
   toolCallId?: string;
   toolCalls?: { id: string; name: string; args: unknown }[];
 }
