@@ -74,7 +74,9 @@ export {
 // Providers: the LLMProvider port, the adapters, their typed error, and pricing.
 export {
   openaiCompatible,
+  openaiResponses,
   anthropic,
+  gemini,
   scripted,
   ProviderError,
   isProviderError,
@@ -101,6 +103,8 @@ export {
   type ProviderErrorKind,
   type OpenAICompatibleOptions,
   type AnthropicOptions,
+  type OpenAIResponsesOptions,
+  type GeminiOptions,
   type ScriptedOptions,
   type ScriptedReply,
   type FetchLike,

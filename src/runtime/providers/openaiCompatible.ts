@@ -7,6 +7,7 @@
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
 import { isRecord, optional } from './guards.js';
+import { parseArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
 import { parseUsage, stopReasonOf } from './openaiFields.js';
 import { chatCompletionParts } from './openaiStream.js';
@@ -144,17 +145,4 @@ function parseToolCalls(boundary: ProviderBoundary, calls: unknown, body: unknow
       args: parseArguments(boundary, fn.name, fn.arguments),
     };
   });
-}
-
-/** Arguments arrive as a JSON string the model wrote; models do get it wrong. Empty means none. */
-function parseArguments(boundary: ProviderBoundary, tool: string, text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let args: unknown;
-  try {
-    args = JSON.parse(text);
-  } catch {
-    throw boundary.malformed(`arguments for tool '${tool}' are not valid JSON`, text);
-  }
-  if (!isRecord(args)) throw boundary.malformed(`arguments for tool '${tool}' are not a JSON object`, text);
-  return args;
 }
