@@ -32,7 +32,9 @@ export function eventJson(boundary: ProviderBoundary, data: string, ordinal: num
  */
 export function streamError(boundary: ProviderBoundary, data: string, ordinal: number): ProviderError {
   const { type, code } = summarizeErrorBody(data);
-  const retryable = (type !== undefined && RETRYABLE_ERROR_TYPES.has(type)) || (code !== undefined && /^\d{3}$/.test(code) && retryableStatus(Number(code)));
+  // The Responses API names the kind in `code` (server_error), the others in `type`.
+  const named = (label: string | undefined) => label !== undefined && RETRYABLE_ERROR_TYPES.has(label);
+  const retryable = named(type) || named(code) || (code !== undefined && /^\d{3}$/.test(code) && retryableStatus(Number(code)));
   return boundary.error({
     kind: 'stream_error',
     retryable,
