@@ -51,7 +51,7 @@ export function imageUrl(provider: string, part: ImagePart): string {
 export function textOnly(provider: string, message: LLMMessage): string {
   if (typeof message.content === 'string') return message.content;
   if (message.content.some((part) => part.type !== 'text')) {
-    throw new ConfigError(`${provider}: an image part is only sent in a user message, not in a ${message.role} message`, { field: 'content' });
+    throw new ConfigError(`${provider}: an image part is only sent in a user message, not in ${message.role} messages`, { field: 'content' });
   }
   return messageText(message.content);
 }
