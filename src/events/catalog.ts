@@ -141,6 +141,8 @@ export interface EventPayloads {
     tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
     /** The reply is streamed to the caller (runner.stream()), as gen_ai.request.stream says. */
     stream: boolean;
+    /** This call is a fallback: the call before it (its id, provider and model) failed retryably after its retries. */
+    fallbackFrom?: { callId: string; provider: string; model: string };
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -352,7 +354,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
   'footprint.agent.iteration_cap': 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
   'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
-  'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
+  'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any).',
   'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
   'footprint.stream.llm_end': 'A model call ends, answered or failed: the one record of the call (usage, cost, skill, brain, turn; the route is meta.route), with stop reason, duration, tool calls asked for, or the error.',
   'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',

@@ -109,6 +109,12 @@ export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
 /** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
 export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
 
+// ── lineage: span links between model calls (semantic-conventions-genai PR #370, proposed, not merged) ──
+/** On a span link: how the linked span shaped this one (CAUSED_BY_GENERATION, RETRY_OF, INFORMED_BY). @experimental */
+export const GEN_AI_ATTRIBUTION_LINK_TYPE = 'gen_ai.attribution.link_type';
+/** The link type of a fallback's chat span to the failed call's span it retries on another provider. */
+export const LINK_RETRY_OF = 'RETRY_OF';
+
 // ── the runtime's checks of a model's answer (gen_ai.evaluation.result events on its chat span) ──
 /** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
 export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
@@ -164,6 +170,13 @@ export const FP_COMPOSITION_STATUS = 'footprint.composition.status';
 export const FP_TRIP_KINDS = 'footprint.trip.kinds';
 export const FP_ESCALATED = 'footprint.escalated';
 export const FP_LINK_TYPE = 'footprint.link.type';
+/** The model a fallback moved from and the one it moved to (footprint.llm.fallbacks). */
+export const FP_FALLBACK_FROM_MODEL = 'footprint.fallback.from_model';
+export const FP_FALLBACK_TO_MODEL = 'footprint.fallback.to_model';
+
+// ── footprint.* metric names the catalog (otel/metrics/catalog.ts) uses ──────────────────────────
+/** Model calls that fell back to the next provider after a retryable failure, by from/to model and agent. */
+export const METRIC_LLM_FALLBACKS = 'footprint.llm.fallbacks';
 
 // ── span events the stage layouts add (typed events keep their own names) ────────────────────────
 export const EV_DECISION = 'footprint.decision';

@@ -10,7 +10,7 @@
  * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
  * does not exist.
  */
-import { SpanKind, type Attributes } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Link, type SpanContext } from '@opentelemetry/api';
 import type { EventPayloads, TokenUsage, TypedEvent } from '../../events/index.js';
 import {
   boundedJson,
@@ -29,6 +29,7 @@ import {
   FP_TOOL_PARALLEL_COUNT,
   FP_TOOL_STATUS,
   EV_EVALUATION_RESULT,
+  GEN_AI_ATTRIBUTION_LINK_TYPE,
   GEN_AI_CONVERSATION_ID,
   GEN_AI_EVALUATION_EXPLANATION,
   GEN_AI_EVALUATION_NAME,
@@ -60,6 +61,7 @@ import {
   GEN_AI_USAGE_OUTPUT_TOKENS,
   GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
+  LINK_RETRY_OF,
   MAX_CONTENT_CHARS,
   MAX_NAME,
   OP_EXECUTE_TOOL,
@@ -116,6 +118,11 @@ export class CallSpans {
    * arguments that fail their schema, a router answer outside the roster) land on it.
    */
   private readonly judged = new Map<string, OpenSpan>();
+  /**
+   * The failed chat span of each agent's latest call (by agent id), until its next call starts: a
+   * fallback's chat span links to it (RETRY_OF), given at span start as samplers want links.
+   */
+  private readonly failedCall = new Map<string, { callId: string; context: SpanContext }>();
   /** Tools offered per agent span, by name (content capture only). */
   private readonly offered = new WeakMap<OpenSpan, Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }>>();
   private readonly run: RunSpans;
@@ -169,7 +176,8 @@ export class CallSpans {
     }
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
+    const links = this.retryLinks(p.agentId, p.fallbackFrom?.callId);
+    const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp, links });
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
   }
@@ -193,6 +201,7 @@ export class CallSpans {
     if (p.error) {
       // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).
       recordFailure(span, { name: p.error.name, message: p.error.message }, meta.timestamp, p.error.type);
+      this.failedCall.set(p.agentId, { callId: p.callId, context: span.spanContext() });
       this.rollups.failureRecorded();
       this.run.end(call.opened, meta.timestamp);
       return;
@@ -268,6 +277,14 @@ export class CallSpans {
   }
 
   /** The agent span lists every tool its turn offered the model so far (skills change the set). */
+  /** The link to the failed call this one falls back from (none for a first attempt); forgets the agent's failed call either way. */
+  private retryLinks(agentId: string, fallbackFrom: string | undefined): Link[] | undefined {
+    const failed = this.failedCall.get(agentId);
+    this.failedCall.delete(agentId);
+    if (fallbackFrom === undefined || failed?.callId !== fallbackFrom) return undefined;
+    return [{ context: failed.context, attributes: { [GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } }];
+  }
+
   private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {
     const agent = this.layout.container(meta.subflowPath);
     const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();

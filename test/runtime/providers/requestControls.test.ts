@@ -29,7 +29,7 @@ interface Expected {
   toolChoice: Record<'auto' | 'none' | 'required' | 'one', Wire>;
   reasoningEffort: Wire | string;
   responseFormat: Wire;
-  images: unknown;
+  images: Wire;
 }
 
 const EXPECTED: Record<string, Expected> = {
