@@ -33,6 +33,8 @@ export interface Target {
   /** The events that finish the reply (with usage 9 in, 2 out), and the finish part they give. */
   end: string[];
   finish: LLMStreamPart;
+  /** The usage the port reads from the stream `start` + `end` (9 in, 2 out). */
+  endUsage: TokenUsage;
   /** The message of a stream whose body ends before its finish. */
   endedEarly: string;
   /** The error the server reports mid-stream, as this API writes it, and its labels in the message. */
@@ -154,6 +156,7 @@ export const targets: Target[] = [
       'data: [DONE]\n\n',
     ],
     finish: { type: 'finish', stopReason: 'end_turn', model: 'gpt-4o-mini', id: 'chatcmpl-1' },
+    endUsage: { input: 9, output: 2 },
     endedEarly: 'openai: malformed response: the stream ended before the reply finished (no finish_reason, no [DONE])',
     errorEvent: (type, message) => sse(openaiError(type, message)),
     errorEventLabel: (type) => ` (type ${type})`,
@@ -187,6 +190,7 @@ export const targets: Target[] = [
       ];
     },
     finish: { type: 'finish', stopReason: 'end_turn', model: 'gpt-4.1-2025-04-14', id: RESPONSE_ID },
+    endUsage: { input: 9, output: 2, cacheRead: 0, reasoning: 0 },
     endedEarly: 'openai: malformed response: the stream ended before response.completed',
     errorEvent: (type, message) => responsesEvent('error', { code: type, message, param: null }),
     errorEventLabel: (type) => ` (code ${type})`,
@@ -213,6 +217,7 @@ export const targets: Target[] = [
       sse({ type: 'message_stop' }, 'message_stop'),
     ],
     finish: { type: 'finish', stopReason: 'end_turn', model: 'claude-3-5-haiku-20241022', id: 'msg_1' },
+    endUsage: { input: 9, output: 2 },
     endedEarly: 'anthropic: malformed response: the stream ended before message_stop',
     errorEvent: (type, message) => sse({ type: 'error', error: { type, message } }, 'error'),
     errorEventLabel: (type) => ` (type ${type})`,
@@ -232,6 +237,7 @@ export const targets: Target[] = [
     text: (delta) => sse(geminiChunk([{ text: delta }], undefined, geminiUsage({ prompt: 9 }))),
     end: [sse(geminiChunk([{ text: '' }], 'STOP', geminiUsage({ prompt: 9, candidates: 2 })))],
     finish: { type: 'finish', stopReason: 'end_turn', model: 'gemini-2.5-flash', id: 'mBwjaPmNMeWAz7IPqPXa0Qc' },
+    endUsage: { input: 9, output: 2 },
     endedEarly: 'gemini: malformed response: the stream ended before the reply finished (no finishReason)',
     errorEvent: (type, message) => sse({ error: { code: 500, message, status: type } }),
     errorEventLabel: (type) => ` (type ${type}, code 500)`,
