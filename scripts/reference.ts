@@ -126,7 +126,8 @@ function spansSection(): string[] {
     ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
     '',
     `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
-      `span, that caller (\`resumed_by\`). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `span, that caller (\`resumed_by\`). A fallback's \`chat\` span links the failed call it retries on another provider ` +
+      `(${code(S.GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
       `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',

@@ -127,6 +127,7 @@ export {
   type RouteEdge,
   type LastToolResult,
   type BrainSpec,
+  type FallbackBrain,
   type EscalationSpec,
   type LoopGuardOptions,
   type RouteGuardOptions,

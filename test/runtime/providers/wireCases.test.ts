@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LLMRequest } from '../../../src/runtime/providers/index.js';
-import { wireServerPerTest } from './perTest.js';
+import { failureOf, wireServerPerTest } from './perTest.js';
 import { assembled, drain } from './streaming.js';
 import { targets } from './targets.js';
 import { sendJson, writeBody } from './wireServer.js';
@@ -48,7 +48,7 @@ describe.each(targets)('$label wire cases', (target) => {
   it('a negative token count: malformed_response naming the count', async () => {
     const negative = JSON.parse(JSON.stringify(target.ok), (_key, value: unknown) => (value === 9 ? -9 : value)) as unknown;
     const server = await serve((_req, res) => sendJson(res, 200, negative));
-    const error = await target.make(server.url, {}).complete(PING).catch((e: unknown) => e as { kind: string; message: string });
+    const error = await failureOf(target.make(server.url, {}).complete(PING));
     expect({ kind: error.kind, message: error.message }).toEqual({ kind: 'malformed_response', message: `${name}: malformed response: usage.input is a negative number, not a finite number >= 0` });
   });
 });
