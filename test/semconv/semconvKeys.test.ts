@@ -26,6 +26,12 @@ function undocumentedKeyConstants(source: string): string[] {
   });
 }
 
+/**
+ * Keys the round's contracts take from a proposal not merged into any model yet, each with where it
+ * is proposed (the docs say "proposed, not merged" next to it).
+ */
+const PROPOSED_KEYS = new Map([['gen_ai.attribution.link_type', 'open-telemetry/semantic-conventions-genai PR #370']]);
+
 const STABLE_KEYS = new Set(
   Object.entries(conventions)
     .filter(([name, value]) => name.startsWith('ATTR_') && typeof value === 'string')
@@ -42,12 +48,17 @@ describe('attribute keys copied into src/otel/encoding/semconv.ts', () => {
     // Event names (gen_ai.evaluation.result) are names of the model's event groups, not attributes.
     const events = model.eventNames();
     const problems = copiedKeys(SOURCE).flatMap((key) => {
-      if (events.live.has(key)) return [];
+      if (events.live.has(key) || PROPOSED_KEYS.has(key)) return [];
       const definition = model.attributes.get(key);
       if (!definition) return [`${key}: not in v1.41`];
       return definition.deprecated ? [`${key}: deprecated in v1.41`] : [];
     });
     expect(problems).toEqual([]);
+  });
+
+  it('a proposed key is in no model yet (when one defines it, it leaves the proposed list)', () => {
+    const model = loadSemconvModel();
+    expect([...PROPOSED_KEYS.keys()].filter((key) => model.attributes.has(key))).toEqual([]);
   });
 
   it('none is a stable key that @opentelemetry/semantic-conventions exports (import those)', () => {
