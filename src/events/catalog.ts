@@ -175,6 +175,8 @@ export interface EventPayloads {
     skill?: string;
     responseModel?: string;
     responseId?: string;
+    /** The stored response the request continued (the Responses API's previous_response_id), when it did. */
+    previousResponseId?: string;
     /** What the provider reported; absent when it reported no usage, and when the call failed. */
     usage?: TokenUsage;
     /** usage x the model's price; `{ usd: 0, priced: false }` when either is unknown (a failed call: no usage). */

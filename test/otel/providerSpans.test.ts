@@ -6,7 +6,7 @@
  * (docs/local-models.md): openaiCompatible with `name` reports that name as gen_ai.provider.name.
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, openaiCompatible } from '../../src/index.js';
+import { Agent, openaiCompatible, openaiResponses } from '../../src/index.js';
 import { startSdk } from '../support/sdk.js';
 import { wireServerPerTest } from '../runtime/providers/perTest.js';
 import { targets } from '../runtime/providers/targets.js';
@@ -98,5 +98,24 @@ describe('local models through openaiCompatible (the Ollama and vLLM recipe)', (
       'footprint.cost.usd': 0,
       'footprint.cost.priced': false,
     });
+  });
+});
+
+describe('a continued stored response (openaiResponses with storeResponses)', () => {
+  it('the chat span of the call that continued it carries gen_ai.request.previous_response.id', async () => {
+    const call = { type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'call_1', name: 'lookup', arguments: '{"id":"INV-42"}' };
+    const answer = (id: string, output: unknown[]) => ({ id, object: 'response', status: 'completed', model: 'gpt-4.1-2025-04-14', output, usage: null });
+    const server = await serve((_req, res, index) =>
+      sendJson(res, 200, index === 0 ? answer('resp_1', [call]) : answer('resp_2', [{ type: 'message', id: 'msg_2', role: 'assistant', content: [{ type: 'output_text', text: 'paid' }] }])),
+    );
+    const lookup = { name: 'lookup', description: 'Look up an invoice', inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, execute: () => 'paid' };
+    const agent = Agent.create({ id: 'billing', provider: openaiResponses({ baseURL: server.url, storeResponses: true }), model: 'gpt-4.1' }).tool(lookup).build();
+    expect(await agent.run('Is INV-42 paid?')).toBe('paid');
+    const chats = sdk.spans().filter((span) => span.name === 'chat gpt-4.1');
+    expect(chats.map((span) => [span.attributes['gen_ai.response.id'], span.attributes['gen_ai.request.previous_response.id']])).toEqual([
+      ['resp_1', undefined],
+      ['resp_2', 'resp_1'],
+    ]);
+    expect((server.requests[1]!.json as { previous_response_id?: string }).previous_response_id).toBe('resp_1');
   });
 });

@@ -41,6 +41,7 @@ import {
   GEN_AI_PROVIDER_NAME,
   GEN_AI_REQUEST_MAX_TOKENS,
   GEN_AI_REQUEST_MODEL,
+  GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID,
   GEN_AI_REQUEST_STREAM,
   GEN_AI_REQUEST_TEMPERATURE,
   GEN_AI_RESPONSE_FINISH_REASONS,
@@ -194,6 +195,8 @@ export class CallSpans {
     }
     if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
     if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
+    // Known only once the provider chose to continue a stored response, so set at the end, not the start.
+    if (p.previousResponseId) span.setAttribute(GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, boundString(p.previousResponseId));
     // A streamed call's chunks never touch the span: its first chunk's time comes with the end.
     if (p.streamed?.firstChunkMs !== undefined) span.setAttribute(GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, p.streamed.firstChunkMs / 1000);
     this.run.activate(call.parent);

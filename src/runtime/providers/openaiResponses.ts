@@ -2,9 +2,10 @@
  * openaiResponses(): an LLMProvider for OpenAI's Responses API (`POST /responses`), the wire format
  * OpenAI's own agent stack uses. It translates the port to `input` items (messages with input_text
  * and input_image parts, `function_call` and `function_call_output` items) and the `output` items
- * back (responsesFields.ts; its stream in responsesStream.ts). Every request is sent with
- * `store: false`: the runtime sends the whole conversation each time, so nothing is kept on OpenAI's
- * side. Transport, deadlines, retries, the size cap and error typing live in http.ts.
+ * back (responsesFields.ts; its stream in responsesStream.ts). By default every request is sent with
+ * `store: false` and the whole conversation; with `storeResponses` answers are stored and a request
+ * that continues one is sent as its `previous_response_id` and only what is new (responsesChain.ts).
+ * Transport, deadlines, retries, the size cap and error typing live in http.ts.
  */
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
@@ -14,7 +15,8 @@ import { postForEvents, postJson } from './http.js';
 import { chosenTool, contentParts, imageUrl, textOnly } from './requestControls.js';
 import { parseUsage, stopReasonOf } from './responsesFields.js';
 import { responsesStreamParts } from './responsesStream.js';
-import type { LLMStreamPart, StreamOptions } from './stream.js';
+import { ResponseChains } from './responsesChain.js';
+import { StreamAssembler, type LLMStreamPart, type StreamOptions } from './stream.js';
 import { transportSettings, type TransportOptions } from './transport.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
@@ -27,6 +29,13 @@ export interface OpenAIResponsesOptions extends TransportOptions {
   name?: string;
   /** Extra request headers (organisation, project, proxies); they override the defaults. */
   headers?: Record<string, string>;
+  /**
+   * Store each response on OpenAI's side (`store: true`) and send a request that continues an answer
+   * this provider got as that response's `previous_response_id` with only the items after it
+   * (gen_ai.request.previous_response.id on its chat span). Default false: nothing stored, the
+   * whole conversation every time.
+   */
+  storeResponses?: boolean;
 }
 
 export function openaiResponses(options: OpenAIResponsesOptions = {}): LLMProvider {
@@ -42,27 +51,67 @@ export function openaiResponses(options: OpenAIResponsesOptions = {}): LLMProvid
   });
   const { boundary, server } = connection;
   const transport = transportSettings(name, options);
+  const chains = options.storeResponses === true ? new ResponseChains() : undefined;
   return {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ body: requestBody(name, request), signal: opts?.signal, ...connection }, transport);
-      return parseResponse(boundary, body);
+      const sending = outgoing(name, request, chains);
+      const body = await postJson({ body: sending.body, signal: opts?.signal, ...connection }, transport);
+      const response = parseResponse(boundary, body);
+      return sending.answered(response);
     },
-    stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { stream: true, ...requestBody(name, request) };
-      return responsesStreamParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
+    async *stream(request: LLMRequest, opts?: StreamOptions): AsyncGenerator<LLMStreamPart> {
+      const sending = outgoing(name, request, chains);
+      const body = { stream: true, ...sending.body };
+      const assembler = chains && new StreamAssembler(name);
+      for await (const part of responsesStreamParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport))) {
+        assembler?.add(part);
+        if (part.type !== 'finish') {
+          yield part;
+          continue;
+        }
+        if (assembler) sending.answered(assembler.response());
+        yield sending.previousResponseId === undefined ? part : { previousResponseId: sending.previousResponseId, ...part };
+      }
     },
   };
 }
 
-function requestBody(provider: string, request: LLMRequest): Record<string, unknown> {
+/** One request's body, the stored response it continues (if any), and what to remember of its answer. */
+interface Outgoing {
+  body: Record<string, unknown>;
+  previousResponseId?: string;
+  /** The response, marked with the response it continued; remembered as the end of its conversation. */
+  answered(response: LLMResponse): LLMResponse;
+}
+
+function outgoing(provider: string, request: LLMRequest, chains: ResponseChains | undefined): Outgoing {
+  const items = request.messages.flatMap((message) => inputItems(provider, message));
+  const continued = chains?.continuation(items);
+  const body = requestBody(provider, request, continued?.rest ?? items, chains !== undefined, continued?.previousResponseId);
+  return {
+    body,
+    ...(continued === undefined ? {} : { previousResponseId: continued.previousResponseId }),
+    answered(response) {
+      if (chains === undefined) return response;
+      if (response.id !== undefined) {
+        const reply: LLMMessage = { role: 'assistant', content: response.content, ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}) };
+        chains.remember([...items, ...inputItems(provider, reply)], response.id);
+      }
+      return continued === undefined ? response : { previousResponseId: continued.previousResponseId, ...response };
+    },
+  };
+}
+
+function requestBody(provider: string, request: LLMRequest, input: unknown[], store: boolean, previousResponseId: string | undefined): Record<string, unknown> {
   const tool = chosenTool(provider, request);
   const format = request.responseFormat;
   return {
     model: request.model,
-    input: request.messages.flatMap((message) => inputItems(provider, message)),
-    store: false,
+    input,
+    store,
+    ...(previousResponseId === undefined ? {} : { previous_response_id: previousResponseId }),
     ...(request.systemPrompt === undefined ? {} : { instructions: request.systemPrompt }),
     ...(request.tools?.length
       ? { tools: request.tools.map((spec) => ({ type: 'function', name: spec.name, description: spec.description, parameters: spec.inputSchema })) }

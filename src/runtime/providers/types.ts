@@ -91,6 +91,8 @@ export interface LLMResponse {
   model?: string;
   /** The provider's response id, when it gives one. */
   id?: string;
+  /** The stored response this request continued (the Responses API's previous_response_id), when it did. */
+  previousResponseId?: string;
 }
 
 export interface CompleteOptions {

@@ -159,3 +159,62 @@ describe('openaiResponses', () => {
     expect({ kind: error?.kind, retryable: error?.retryable, message: error?.message }).toEqual({ kind: 'stream_error', retryable: true, message: 'openai: the server reported an error in event 2 of the stream (code server_error)' });
   });
 });
+
+describe('openaiResponses with storeResponses', () => {
+  const firstAnswer = { ...TOOL_CALLS, store: true, output: [TOOL_CALLS.output[0], TOOL_CALLS.output[1]] };
+  const secondAnswer = {
+    ...TOOL_CALLS,
+    id: 'resp_second',
+    store: true,
+    previous_response_id: TOOL_CALLS.id,
+    output: [{ type: 'message', id: 'msg_2', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'It is 18°C.', annotations: [] }] }],
+  };
+  const first: LLMRequest = { model: 'o4-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: ROUND_TRIP.tools };
+  const call = { id: 'call_gmCMc4Lq4WqGNMdTmz4DW9fX', name: 'get_weather', args: { location: 'Paris, France' } };
+  const second: LLMRequest = {
+    ...first,
+    messages: [...first.messages, { role: 'assistant', content: '', toolCalls: [call] }, { role: 'tool', toolCallId: call.id, content: '{"celsius":18}' }],
+  };
+
+  it('stores answers and continues one: previous_response_id and only the items after it', async () => {
+    const server = await serve((_req, res, index) => sendJson(res, 200, index === 0 ? firstAnswer : secondAnswer));
+    const provider = openaiResponses({ baseURL: server.url, storeResponses: true });
+    const answered = await provider.complete(first);
+    expect(answered.previousResponseId).toBeUndefined();
+    const continued = await provider.complete(second);
+    expect({ content: continued.content, previousResponseId: continued.previousResponseId }).toEqual({ content: 'It is 18°C.', previousResponseId: TOOL_CALLS.id });
+    const bodies = server.requests.map((request) => request.json as Record<string, unknown>);
+    expect([bodies[0]!.store, bodies[0]!.previous_response_id, bodies[0]!.input]).toEqual([true, undefined, [{ role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] }]]);
+    expect([bodies[1]!.store, bodies[1]!.previous_response_id, bodies[1]!.input]).toEqual([
+      true,
+      TOOL_CALLS.id,
+      [{ type: 'function_call_output', call_id: call.id, output: '{"celsius":18}' }],
+    ]);
+  });
+
+  it('a conversation that was changed matches nothing and goes whole', async () => {
+    const server = await serve((_req, res, index) => sendJson(res, 200, index === 0 ? firstAnswer : secondAnswer));
+    const provider = openaiResponses({ baseURL: server.url, storeResponses: true });
+    await provider.complete(first);
+    const edited: LLMRequest = { ...second, messages: [{ role: 'user', content: 'Weather in Paris, please?' }, ...second.messages.slice(1)] };
+    const response = await provider.complete(edited);
+    expect(response.previousResponseId).toBeUndefined();
+    const body = server.requests[1]!.json as Record<string, unknown>;
+    expect([body.previous_response_id, (body.input as unknown[]).length]).toEqual([undefined, 3]);
+  });
+
+  it('a streamed answer is remembered too, and a continued stream names what it continued in its finish part', async () => {
+    const text = (response: Record<string, unknown>, delta: string) => [
+      responsesEvent('response.output_text.delta', { item_id: 'msg_1', output_index: 0, content_index: 0, delta }),
+      responsesEvent('response.completed', { response }),
+    ];
+    const server = await serve((_req, res, index) => void writeBody(res, index === 0 ? text(firstAnswer, 'Checking.') : text(secondAnswer, 'Rome too.')));
+    const provider = openaiResponses({ baseURL: server.url, storeResponses: true });
+    expect((await drain(provider.stream!(first))).parts.at(-1)).toEqual({ type: 'finish', stopReason: 'end_turn', model: 'o4-mini-2025-04-16', id: TOOL_CALLS.id });
+    const followUp: LLMRequest = { ...first, messages: [...first.messages, { role: 'assistant', content: 'Checking.' }, { role: 'user', content: 'And Rome?' }] };
+    const { parts } = await drain(provider.stream!(followUp));
+    expect(parts.at(-1)).toEqual({ type: 'finish', previousResponseId: TOOL_CALLS.id, stopReason: 'end_turn', model: 'o4-mini-2025-04-16', id: 'resp_second' });
+    const body = server.requests[1]!.json as Record<string, unknown>;
+    expect([body.previous_response_id, body.input]).toEqual([TOOL_CALLS.id, [{ role: 'user', content: [{ type: 'input_text', text: 'And Rome?' }] }]]);
+  });
+});

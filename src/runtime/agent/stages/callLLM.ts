@@ -144,6 +144,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     toolCalls: response.toolCalls.map((asked) => ({ id: asked.id, name: asked.name })),
     content: response.content,
     ...call,
+    ...(response.previousResponseId === undefined ? {} : { previousResponseId: response.previousResponseId }),
     ...(response.usage ? { usage: response.usage } : {}),
     ...(streaming ? { streamed: streaming.totals } : {}),
   };
