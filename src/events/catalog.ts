@@ -141,6 +141,8 @@ export interface EventPayloads {
     tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
     /** The reply is streamed to the caller (runner.stream()), as gen_ai.request.stream says. */
     stream: boolean;
+    /** The reasoning effort sent with the request (AgentOptions.reasoningEffort), when one was. */
+    reasoningEffort?: string;
     /** This call is a fallback: the call before it (its id, provider and model) failed retryably after its retries. */
     fallbackFrom?: { callId: string; provider: string; model: string };
   };

@@ -101,6 +101,17 @@ describe('local models through openaiCompatible (the Ollama and vLLM recipe)', (
   });
 });
 
+describe('the reasoning effort', () => {
+  it('is gen_ai.request.reasoning.level on the chat span, as sent', async () => {
+    const target = targets.find((candidate) => candidate.label === 'openaiResponses')!;
+    const server = await serve((_req, res) => sendJson(res, 200, target.ok));
+    const agent = Agent.create({ id: 'thinker', provider: target.make(server.url, {}), model: 'test-model', reasoningEffort: 'low' }).build();
+    expect(await agent.run('ping')).toBe('pong');
+    expect(chatAttributes('test-model')['gen_ai.request.reasoning.level']).toBe('low');
+    expect((server.requests[0]!.json as { reasoning?: unknown }).reasoning).toEqual({ effort: 'low' });
+  });
+});
+
 describe('a continued stored response (openaiResponses with storeResponses)', () => {
   it('the chat span of the call that continued it carries gen_ai.request.previous_response.id', async () => {
     const call = { type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'call_1', name: 'lookup', arguments: '{"id":"INV-42"}' };

@@ -43,7 +43,7 @@ const DEV_CHANNEL_KEYS = new Set(
     .filter((attribute) => attribute.deprecated === undefined)
     .map((attribute) => attribute.key),
 );
-const DEV_CHANNEL_ONLY = new Set(['gen_ai.request.previous_response.id']);
+const DEV_CHANNEL_ONLY = new Set(['gen_ai.request.previous_response.id', 'gen_ai.request.reasoning.level']);
 
 const STABLE_KEYS = new Set(
   Object.entries(conventions)

@@ -66,6 +66,8 @@ export const GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
 export const GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
 /** The stored response a request continued (the Responses API's previous_response_id); semantic-conventions-genai, not v1.41. @experimental */
 export const GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID = 'gen_ai.request.previous_response.id';
+/** The reasoning effort sent to the provider, as sent; semantic-conventions-genai, not v1.41. @experimental */
+export const GEN_AI_REQUEST_REASONING_LEVEL = 'gen_ai.request.reasoning.level';
 /** Why the model stopped generating, one reason per choice. @experimental */
 export const GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
 /** Input (prompt) tokens, cached ones included. @experimental */

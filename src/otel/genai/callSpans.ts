@@ -42,6 +42,7 @@ import {
   GEN_AI_REQUEST_MAX_TOKENS,
   GEN_AI_REQUEST_MODEL,
   GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID,
+  GEN_AI_REQUEST_REASONING_LEVEL,
   GEN_AI_REQUEST_STREAM,
   GEN_AI_REQUEST_TEMPERATURE,
   GEN_AI_RESPONSE_FINISH_REASONS,
@@ -157,6 +158,7 @@ export class CallSpans {
     }
     if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
+    if (p.reasoningEffort !== undefined) attributes[GEN_AI_REQUEST_REASONING_LEVEL] = p.reasoningEffort;
     // The conventions set it if and only if the request streams: unset reads as not streamed.
     if (p.stream) attributes[GEN_AI_REQUEST_STREAM] = true;
     if (p.skill) attributes[FP_SKILL] = p.skill;

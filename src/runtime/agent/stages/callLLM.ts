@@ -96,6 +96,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     tools: request.tools,
     stream: sink !== undefined,
     ...call,
+    ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     ...(fallbackFrom ? { fallbackFrom } : {}),
   });
   const started = performance.now();
