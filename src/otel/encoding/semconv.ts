@@ -162,6 +162,11 @@ export const FP_ITERATION = 'footprint.iteration';
 export const FP_ITERATIONS = 'footprint.iterations';
 export const FP_LLM_CALL_ID = 'footprint.llm.call_id';
 export const FP_LLM_CALLS = 'footprint.llm.calls';
+/** The model a fallback moved from and the one it moved to (footprint.llm.fallbacks). */
+export const FP_FALLBACK_FROM_MODEL = 'footprint.fallback.from_model';
+export const FP_FALLBACK_TO_MODEL = 'footprint.fallback.to_model';
+/** The metric: model calls that fell back to the next provider after a retryable failure, by from/to model and agent. */
+export const METRIC_LLM_FALLBACKS = 'footprint.llm.fallbacks';
 export const FP_COST_USD = 'footprint.cost.usd';
 export const FP_COST_PRICED = 'footprint.cost.priced';
 export const FP_TOKENS_INPUT = 'footprint.tokens.input';
@@ -174,13 +179,6 @@ export const FP_COMPOSITION_STATUS = 'footprint.composition.status';
 export const FP_TRIP_KINDS = 'footprint.trip.kinds';
 export const FP_ESCALATED = 'footprint.escalated';
 export const FP_LINK_TYPE = 'footprint.link.type';
-/** The model a fallback moved from and the one it moved to (footprint.llm.fallbacks). */
-export const FP_FALLBACK_FROM_MODEL = 'footprint.fallback.from_model';
-export const FP_FALLBACK_TO_MODEL = 'footprint.fallback.to_model';
-
-// ── footprint.* metric names the catalog (otel/metrics/catalog.ts) uses ──────────────────────────
-/** Model calls that fell back to the next provider after a retryable failure, by from/to model and agent. */
-export const METRIC_LLM_FALLBACKS = 'footprint.llm.fallbacks';
 
 // ── span events the stage layouts add (typed events keep their own names) ────────────────────────
 export const EV_DECISION = 'footprint.decision';

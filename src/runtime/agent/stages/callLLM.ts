@@ -1,8 +1,9 @@
 /**
  * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
  * > default), then to each of the brain's fallbacks while the one before failed retryably (each
- * attempt its own llm_start / llm_end, the next naming the one it falls back from), bounds its wait (the run's AbortSignal, and the agent's modelCallTimeoutMs:
- * modelCallStop.ts), and reports the call: llm_start, then llm_end,
+ * attempt its own llm_start / llm_end, the next naming the one it falls back from), bounds its
+ * wait (the run's AbortSignal, and the agent's modelCallTimeoutMs: modelCallStop.ts), and reports
+ * the call: llm_start, then llm_end,
  * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
  * up (events/modelCalls.ts). A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
