@@ -73,7 +73,7 @@ export const SPANS: readonly SpanDoc[] = [
     what: 'One model call, with its usage and cost; the provider call (and its HTTP span) runs inside it.',
     attributes: [
       S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.SERVER_ADDRESS, S.SERVER_PORT, S.GEN_AI_REQUEST_TEMPERATURE,
-      S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_REQUEST_STREAM, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_RESPONSE_FINISH_REASONS,
+      S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_REQUEST_STREAM, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, S.GEN_AI_REQUEST_REASONING_LEVEL, S.GEN_AI_RESPONSE_FINISH_REASONS,
       S.GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
       S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
       S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
@@ -138,7 +138,8 @@ function spansSection(): string[] {
     ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
     '',
     `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
-      `span, that caller (\`resumed_by\`). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `span, that caller (\`resumed_by\`). A fallback's \`chat\` span links the failed call it retries on another provider ` +
+      `(${code(S.GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
       `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',

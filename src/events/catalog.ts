@@ -64,10 +64,16 @@ export interface EventError {
   ownText?: boolean;
 }
 
+/** A part of a message's content, as the provider port's MessagePart has it. */
+export type CapturedPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mediaType: string; readonly data?: string; readonly url?: string };
+
 /** A message as sent to a model (only ever exported when content capture is switched on). */
 export interface CapturedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
+  /** Text, or parts: text and images (an image by its base64 bytes or its URL). */
+  content: string | readonly CapturedPart[];
   toolCallId?: string;
   toolCalls?: { id: string; name: string; args: unknown }[];
 }
@@ -135,6 +141,10 @@ export interface EventPayloads {
     tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
     /** The reply is streamed to the caller (runner.stream()), as gen_ai.request.stream says. */
     stream: boolean;
+    /** The reasoning effort sent with the request (AgentOptions.reasoningEffort), when one was. */
+    reasoningEffort?: string;
+    /** This call is a fallback: the call before it (its id, provider and model) failed retryably after its retries. */
+    fallbackFrom?: { callId: string; provider: string; model: string };
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -167,6 +177,8 @@ export interface EventPayloads {
     skill?: string;
     responseModel?: string;
     responseId?: string;
+    /** The stored response the request continued (the Responses API's previous_response_id), when it did. */
+    previousResponseId?: string;
     /** What the provider reported; absent when it reported no usage, and when the call failed. */
     usage?: TokenUsage;
     /** usage x the model's price; `{ usd: 0, priced: false }` when either is unknown (a failed call: no usage). */
@@ -346,7 +358,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
   'footprint.agent.iteration_cap': 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
   'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
-  'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route.',
+  'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any).',
   'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
   'footprint.stream.llm_end': 'A model call ends, answered or failed: the one record of the call (usage, cost, skill, brain, turn; the route is meta.route), with stop reason, duration, tool calls asked for, or the error.',
   'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',

@@ -17,7 +17,8 @@ const MAIN = {
     'RoutingDecisionError', 'RunCancelledError',
     'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm',
     // providers
-    'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'isProviderError', 'openaiCompatible', 'priceFor', 'scripted',
+    'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'gemini', 'isProviderError', 'messageText', 'openaiCompatible', 'openaiResponses', 'priceFor',
+    'scripted',
     // skills
     'READ_SKILL', 'defineSkill', 'skillGraph', 'skillPathRecorder',
     // deprecated alias of skillPathRecorder, for one release
@@ -42,7 +43,8 @@ const MAIN = {
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
-    'BrainSpec', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
+    'GeminiOptions', 'ImagePart', 'Message', 'MessagePart', 'OpenAIResponsesOptions', 'ReasoningEffort', 'ResponseFormat', 'TextPart', 'ToolChoice',
+    'BrainSpec', 'FallbackBrain', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
     'SkillPathRecorder', 'SkillPathRecorderOptions',
     // Deprecated aliases of SkillEdge, LoopGuardOptions and the skill-path recorder's types, for one release.
     'RouteEdge', 'RouteGuardOptions', 'RouteHop', 'RouteRecorder',

@@ -46,7 +46,7 @@ function lookupAgent() {
 function closerAgent() {
   const provider = scripted({
     name: 'openai',
-    replies: (request) => ({ chunks: ['closed: ', request.messages.at(-1)!.content], usage: { input: 5, output: 2 } }),
+    replies: (request) => ({ chunks: ['closed: ', request.messages.at(-1)!.content as string], usage: { input: 5, output: 2 } }),
   });
   return Agent.create({ provider, model: 'm1', id: 'closer', name: 'Closer' }).build();
 }

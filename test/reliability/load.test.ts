@@ -23,7 +23,7 @@ const jitter = () => Math.floor(Math.random() * 4);
 
 /** "question 17" -> 17 */
 function runIndex(request: LLMRequest): number {
-  const first = request.messages.find((m) => m.role === 'user')?.content ?? '';
+  const first = (request.messages.find((m) => m.role === 'user')?.content as string | undefined) ?? '';
   return Number(/question (\d+)/.exec(first)?.[1]);
 }
 

@@ -104,7 +104,7 @@ describe('a tool that returns an odd payload', () => {
     complete: async (request: Parameters<LLMProvider['complete']>[0]): Promise<LLMResponse> => {
       const tool = request.messages.find((m) => m.role === 'tool');
       if (tool) {
-        seen.push(tool.content);
+        seen.push(tool.content as string);
         return { content: 'done', toolCalls: [], usage: { input: 3, output: 1 }, stopReason: 'end_turn' };
       }
       return { content: '', toolCalls: [{ id: 'call-1', name: 'produce', args: {} }], usage: { input: 2, output: 1 }, stopReason: 'tool_use' };

@@ -41,7 +41,7 @@ function agentWith(execute: (args: Record<string, unknown>) => unknown, args: Re
     replies: (request): ScriptedReply => {
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
-        seen.push(tool[tool.length - 1]!.content);
+        seen.push(tool[tool.length - 1]!.content as string);
         return 'done';
       }
       return { toolCalls: [{ id: 'odd-1', name: 'odd', args }] };
@@ -318,7 +318,7 @@ function fanOutAgent(count: number, options: { maxToolCallsPerReply?: number; to
     replies: (request): ScriptedReply => {
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
-        seen.push(...tool.map((m) => m.content));
+        seen.push(...tool.map((m) => m.content as string));
         return 'done';
       }
       return { toolCalls: Array.from({ length: count }, (_, i) => ({ id: `w${i}`, name: 'work', args: { i } })) };

@@ -33,7 +33,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
   const reply = (request: LLMRequest) => {
     const tool = request.messages.find((m) => m.role === 'tool');
     if (!tool) return { toolCalls: [{ id: 'c1', name: 'lookup', args: {} }] };
-    toolTextSeenByModel = tool.content;
+    toolTextSeenByModel = tool.content as string;
     return 'The lookup failed.';
   };
   const agent = Agent.create({ provider: scripted({ replies: reply }), model: 'm-small', id: 'desk' })

@@ -64,6 +64,7 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   footprint_route_decisions_total: ['footprint_router', 'footprint_route_chosen'],
   // footprint.route.trips, counter {trip}; every kind pre-created at 0
   footprint_route_trips_total: ['footprint_trip_kind', 'footprint_agent', 'footprint_route'],
+  footprint_llm_fallbacks_total: ['footprint_fallback_from_model', 'footprint_fallback_to_model', 'footprint_agent'],
   // footprint.skill.escalations / footprint.skill.rejections, counters
   footprint_skill_escalations_total: ['footprint_agent', 'footprint_skill'],
   footprint_skill_rejections_total: ['footprint_agent', 'footprint_skill'],

@@ -3,7 +3,7 @@
  * model following the ticket's scenario. Usage and latency are drawn from a PRNG seeded by the run
  * seed, the ticket and the step, so the same seed always gives the same runs and costs.
  */
-import type { LLMMessage, LLMRequest, ScriptedReply } from '../../index.js';
+import { messageText, type LLMRequest, type ScriptedReply } from '../../index.js';
 import { between, hash, seeded } from './random.js';
 import { parseTicket, type Scenario } from './tickets.js';
 
@@ -12,18 +12,20 @@ export interface BrainContext {
   scenario: Scenario;
   skill?: string;
   step: number;
-  lastTool?: LLMMessage;
+  lastTool?: { toolCallId?: string; content: string };
   lastToolName?: string;
   text: string;
 }
 
 export function readContext(request: LLMRequest): BrainContext {
-  const first = request.messages.find((m) => m.role === 'user')?.content ?? '';
+  const firstUser = request.messages.find((m) => m.role === 'user');
+  const first = firstUser ? messageText(firstUser.content) : '';
   const ticket = parseTicket(first) ?? { id: 'T-UNKNOWN', scenario: 'tech' as Scenario };
   const skill = /## Current skill: ([\w-]+)/.exec(request.systemPrompt ?? '')?.[1];
   const assistants = request.messages.filter((m) => m.role === 'assistant');
   const tools = request.messages.filter((m) => m.role === 'tool');
-  const lastTool = tools.at(-1);
+  const toolMessage = tools.at(-1);
+  const lastTool = toolMessage && { toolCallId: toolMessage.toolCallId, content: messageText(toolMessage.content) };
   const lastCall = assistants.flatMap((m) => m.toolCalls ?? []).find((c) => c.id === lastTool?.toolCallId);
   return { ticketId: ticket.id, scenario: ticket.scenario, skill, step: assistants.length, lastTool, lastToolName: lastCall?.name, text: first };
 }

@@ -7,7 +7,7 @@
  * still does not fit loses whole messages from the middle (then a message whole parts from the
  * middle), replaced by one marker, so it stays the array of messages the schemas require.
  */
-import { captureFromEnv, type CapturedMessage } from '../../events/index.js';
+import { captureFromEnv, type CapturedMessage, type CapturedPart } from '../../events/index.js';
 import { finishReason } from './semconv.js';
 
 export { captureFromEnv };
@@ -19,7 +19,9 @@ const CUT_MARKER_ROOM = 32;
 type Part =
   | { type: 'text'; content: string }
   | { type: 'tool_call'; id: string; name: string; arguments?: unknown }
-  | { type: 'tool_call_response'; id: string; response: string };
+  | { type: 'tool_call_response'; id: string; response: string }
+  | { type: 'uri'; modality: 'image'; mime_type: string; uri: string }
+  | { type: 'blob'; modality: 'image'; mime_type: string; content: string };
 
 interface Message {
   role: string;
@@ -66,12 +68,29 @@ export function answerMessage(text: string, finish: string): string {
 
 function toMessage(message: CapturedMessage): Message {
   if (message.role === 'tool') {
-    return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.toolCallId ?? '', response: message.content }] };
+    return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.toolCallId ?? '', response: textOf(message.content) }] };
   }
   const parts: Part[] = [];
-  if (message.content !== '') parts.push({ type: 'text', content: message.content });
+  if (typeof message.content === 'string') {
+    if (message.content !== '') parts.push({ type: 'text', content: message.content });
+  } else {
+    for (const part of message.content) parts.push(contentPart(part));
+  }
   for (const call of message.toolCalls ?? []) parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.args });
   return { role: message.role, parts };
+}
+
+/** A text part, or an image as the conventions' blob part (its bytes) or uri part (its URL). */
+function contentPart(part: CapturedPart): Part {
+  if (part.type === 'text') return { type: 'text', content: part.text };
+  if (part.url !== undefined) return { type: 'uri', modality: 'image', mime_type: part.mediaType, uri: part.url };
+  return { type: 'blob', modality: 'image', mime_type: part.mediaType, content: part.data ?? '' };
+}
+
+/** The text parts of a content joined with '\n'. */
+function textOf(content: CapturedMessage['content']): string {
+  if (typeof content === 'string') return content;
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }
 
 /**

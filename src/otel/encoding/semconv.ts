@@ -71,6 +71,10 @@ export const GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK = 'gen_ai.response.time_to_firs
 export const GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
 /** The provider's identifier of the completion. @experimental */
 export const GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
+/** The stored response a request continued (the Responses API's previous_response_id); semantic-conventions-genai, not v1.41. @experimental */
+export const GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID = 'gen_ai.request.previous_response.id';
+/** The reasoning effort sent to the provider, as sent; semantic-conventions-genai, not v1.41. @experimental */
+export const GEN_AI_REQUEST_REASONING_LEVEL = 'gen_ai.request.reasoning.level';
 /** Why the model stopped generating, one reason per choice. @experimental */
 export const GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
 /** Input (prompt) tokens, cached ones included. @experimental */
@@ -116,6 +120,12 @@ export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
 /** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
 export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
 
+// ── lineage: span links between model calls (semantic-conventions-genai PR #370, proposed, not merged) ──
+/** On a span link: how the linked span shaped this one (CAUSED_BY_GENERATION, RETRY_OF, INFORMED_BY). @experimental */
+export const GEN_AI_ATTRIBUTION_LINK_TYPE = 'gen_ai.attribution.link_type';
+/** The link type of a fallback's chat span to the failed call's span it retries on another provider. */
+export const LINK_RETRY_OF = 'RETRY_OF';
+
 // ── the runtime's checks of a model's answer (gen_ai.evaluation.result events on its chat span) ──
 /** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
 export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
@@ -159,6 +169,11 @@ export const FP_ITERATION = 'footprint.iteration';
 export const FP_ITERATIONS = 'footprint.iterations';
 export const FP_LLM_CALL_ID = 'footprint.llm.call_id';
 export const FP_LLM_CALLS = 'footprint.llm.calls';
+/** The model a fallback moved from and the one it moved to (footprint.llm.fallbacks). */
+export const FP_FALLBACK_FROM_MODEL = 'footprint.fallback.from_model';
+export const FP_FALLBACK_TO_MODEL = 'footprint.fallback.to_model';
+/** The metric: model calls that fell back to the next provider after a retryable failure, by from/to model and agent. */
+export const METRIC_LLM_FALLBACKS = 'footprint.llm.fallbacks';
 export const FP_COST_USD = 'footprint.cost.usd';
 export const FP_COST_PRICED = 'footprint.cost.priced';
 export const FP_TOKENS_INPUT = 'footprint.tokens.input';

@@ -10,7 +10,7 @@
  * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
  * does not exist.
  */
-import { SpanKind, type Attributes } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Link, type SpanContext } from '@opentelemetry/api';
 import type { EventPayloads, TokenUsage, TypedEvent } from '../../events/index.js';
 import {
   boundedJson,
@@ -29,6 +29,7 @@ import {
   FP_TOOL_PARALLEL_COUNT,
   FP_TOOL_STATUS,
   EV_EVALUATION_RESULT,
+  GEN_AI_ATTRIBUTION_LINK_TYPE,
   GEN_AI_CONVERSATION_ID,
   GEN_AI_EVALUATION_EXPLANATION,
   GEN_AI_EVALUATION_NAME,
@@ -40,6 +41,8 @@ import {
   GEN_AI_PROVIDER_NAME,
   GEN_AI_REQUEST_MAX_TOKENS,
   GEN_AI_REQUEST_MODEL,
+  GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID,
+  GEN_AI_REQUEST_REASONING_LEVEL,
   GEN_AI_REQUEST_STREAM,
   GEN_AI_REQUEST_TEMPERATURE,
   GEN_AI_RESPONSE_FINISH_REASONS,
@@ -60,6 +63,7 @@ import {
   GEN_AI_USAGE_OUTPUT_TOKENS,
   GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
+  LINK_RETRY_OF,
   MAX_CONTENT_CHARS,
   MAX_NAME,
   OP_EXECUTE_TOOL,
@@ -116,6 +120,11 @@ export class CallSpans {
    * arguments that fail their schema, a router answer outside the roster) land on it.
    */
   private readonly judged = new Map<string, OpenSpan>();
+  /**
+   * The failed chat span of each agent's latest call (by agent id), until its next call starts: a
+   * fallback's chat span links to it (RETRY_OF), given at span start as samplers want links.
+   */
+  private readonly failedCall = new Map<string, { callId: string; context: SpanContext }>();
   /** Tools offered per agent span, by name (content capture only). */
   private readonly offered = new WeakMap<OpenSpan, Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }>>();
   private readonly run: RunSpans;
@@ -149,6 +158,7 @@ export class CallSpans {
     }
     if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
+    if (p.reasoningEffort !== undefined) attributes[GEN_AI_REQUEST_REASONING_LEVEL] = p.reasoningEffort;
     // The conventions set it if and only if the request streams: unset reads as not streamed.
     if (p.stream) attributes[GEN_AI_REQUEST_STREAM] = true;
     if (p.skill) attributes[FP_SKILL] = p.skill;
@@ -169,7 +179,8 @@ export class CallSpans {
     }
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp });
+    const links = this.retryLinks(p.agentId, p.fallbackFrom?.callId);
+    const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp, links });
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
   }
@@ -186,6 +197,8 @@ export class CallSpans {
     }
     if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
     if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
+    // Known only once the provider chose to continue a stored response, so set at the end, not the start.
+    if (p.previousResponseId) span.setAttribute(GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, boundString(p.previousResponseId));
     // A streamed call's chunks never touch the span: its first chunk's time comes with the end.
     if (p.streamed?.firstChunkMs !== undefined) span.setAttribute(GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, p.streamed.firstChunkMs / 1000);
     this.run.activate(call.parent);
@@ -193,6 +206,7 @@ export class CallSpans {
     if (p.error) {
       // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).
       recordFailure(span, { name: p.error.name, message: p.error.message }, meta.timestamp, p.error.type);
+      this.failedCall.set(p.agentId, { callId: p.callId, context: span.spanContext() });
       this.rollups.failureRecorded();
       this.run.end(call.opened, meta.timestamp);
       return;
@@ -268,6 +282,14 @@ export class CallSpans {
   }
 
   /** The agent span lists every tool its turn offered the model so far (skills change the set). */
+  /** The link to the failed call this one falls back from (none for a first attempt); forgets the agent's failed call either way. */
+  private retryLinks(agentId: string, fallbackFrom: string | undefined): Link[] | undefined {
+    const failed = this.failedCall.get(agentId);
+    this.failedCall.delete(agentId);
+    if (fallbackFrom === undefined || failed?.callId !== fallbackFrom) return undefined;
+    return [{ context: failed.context, attributes: { [GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } }];
+  }
+
   private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {
     const agent = this.layout.container(meta.subflowPath);
     const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();

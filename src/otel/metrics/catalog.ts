@@ -4,7 +4,7 @@
  * created from these entries, the metric reference (docs/reference.md) is generated from them, and the
  * dashboards test checks every queried name against them, so a rename cannot drift silently.
  */
-import { GENAI_DEV_SCHEMA_URL } from '../encoding/index.js';
+import { GENAI_DEV_SCHEMA_URL, METRIC_LLM_FALLBACKS } from '../encoding/index.js';
 import { ATTR } from './metricAttributes.js';
 
 export interface MetricSpec {
@@ -123,6 +123,14 @@ export const METRICS = {
     valueType: 'int',
     description: 'Loop-guard trips (ping_pong, rejected_cap) by agent and route; every kind starts at 0.',
     attributes: [ATTR.tripKind, ATTR.agent, ATTR.route],
+  },
+  llmFallbacks: {
+    name: METRIC_LLM_FALLBACKS,
+    kind: 'counter',
+    unit: '{fallback}',
+    valueType: 'int',
+    description: 'Model calls that moved to the next provider after a retryable failure had used its retries, by the model it moved from and to, and agent.',
+    attributes: [ATTR.fallbackFromModel, ATTR.fallbackToModel, ATTR.agent],
   },
   skillEscalations: {
     name: 'footprint.skill.escalations',

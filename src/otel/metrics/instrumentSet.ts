@@ -40,6 +40,7 @@ export interface RunInstruments {
   llmCost: Counter;
   routeDecisions: Counter;
   routeTrips: Counter;
+  llmFallbacks: Counter;
   skillEscalations: Counter;
   skillRejections: Counter;
   runs: Counter;
@@ -68,6 +69,7 @@ export function createRunInstruments(meterFor: MeterForSchema): RunInstruments {
     llmCost: counter(METRICS.llmCost),
     routeDecisions: counter(METRICS.routeDecisions),
     routeTrips: counter(METRICS.routeTrips),
+    llmFallbacks: counter(METRICS.llmFallbacks),
     skillEscalations: counter(METRICS.skillEscalations),
     skillRejections: counter(METRICS.skillRejections),
     runs: counter(METRICS.runs),

@@ -7,6 +7,8 @@
 import {
   ERROR_TYPE,
   FP_AGENT,
+  FP_FALLBACK_FROM_MODEL,
+  FP_FALLBACK_TO_MODEL,
   FP_ROUTE,
   FP_RUN_OUTCOME,
   FP_RUNNER_ID,
@@ -42,6 +44,8 @@ export const ATTR = {
   agent: FP_AGENT,
   skill: FP_SKILL,
   route: FP_ROUTE,
+  fallbackFromModel: FP_FALLBACK_FROM_MODEL,
+  fallbackToModel: FP_FALLBACK_TO_MODEL,
   router: 'footprint.router',
   routeChosen: 'footprint.route.chosen',
   tripKind: 'footprint.trip.kind',

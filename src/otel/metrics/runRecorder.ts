@@ -1,7 +1,7 @@
 /**
  * One run's metrics: listens to the run's typed events (the same ones the trace bridge turns into
  * spans, so spans and metrics never disagree) and records model-call tokens and durations, a streamed
- * call's chunk timings (from its end, never per chunk event), cost, routing decisions, trips,
+ * call's chunk timings (from its end, never per chunk event), cost, fallbacks, routing decisions, trips,
  * escalations and rejections as they happen, each agent invocation, tool call and composition when
  * it ends, then the run itself when it ends. A model call is recorded from its one record, llm_end
  * (tokens, duration, chunk timings, cost, all with the same attributes). State is per run and holds
@@ -131,6 +131,15 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     },
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), metricValue(p.skill));
+    },
+    'footprint.stream.llm_start': ({ payload: p }) => {
+      if (!p.fallbackFrom) return;
+      // Model ids come from the app's configuration (its brains and fallbacks): a bounded set.
+      instruments.llmFallbacks.add(1, {
+        [ATTR.fallbackFromModel]: metricValue(p.fallbackFrom.model),
+        [ATTR.fallbackToModel]: metricValue(p.model),
+        [ATTR.agent]: metricValue(p.agentId),
+      });
     },
     'footprint.stream.llm_end': ({ payload: p, meta }) => {
       const invocation = invocations.get(memberKey(meta));

@@ -154,7 +154,7 @@ export class AgentBuilder {
           else addTool(entry, `skill "${skill.id}"`);
         }
       }
-      cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
+      cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model, fallbacks: sampling.fallbacks }, options.providers, options.escalation));
       if (options.skillPathRecorder && options.routeRecorder) {
         throw new ConfigError(`agent "${id}": give skillPathRecorder or its deprecated name routeRecorder, not both`);
       }

@@ -1,9 +1,9 @@
 /** The agent's resolved, build-time configuration that its stages close over. */
 import type { MemberRef } from '../../events/index.js';
 import type { PricingTable } from '../cost/index.js';
-import type { LLMProvider } from '../providers/index.js';
-import { numberSetting, optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
-import type { LoopGuard, SkillCursor } from '../skills/index.js';
+import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
+import { ConfigError, numberSetting, optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
+import { checkedFallbacks, type FallbackBrain, type LoopGuard, type SkillCursor } from '../skills/index.js';
 import type { CompiledTool } from './toolRunner.js';
 import type { ToolSource } from '../tools/index.js';
 
@@ -16,6 +16,10 @@ export interface AgentConfig {
   toolLimits: ToolLimits;
   temperature?: number;
   maxTokens?: number;
+  toolChoice?: ToolChoice;
+  reasoningEffort?: ReasoningEffort;
+  /** The default brain's fallbacks (AgentOptions documents them). */
+  fallbacks: readonly FallbackBrain[];
   /** The deadline of each wait on the provider in one model call (AgentOptions documents it). */
   modelCallTimeoutMs: number;
   pricing: PricingTable;
@@ -51,15 +55,29 @@ export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = { maxCallsPerReply: 32,
  */
 export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
 
+const TOOL_CHOICES = new Set(['auto', 'none', 'required']);
+const REASONING_EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
+
 /** The model-call settings Agent and LLMCall share, checked the same way for both. */
 export function modelSettings(
   owner: string,
-  options: { temperature?: unknown; maxTokens?: unknown; modelCallTimeoutMs?: unknown },
-): { temperature?: number; maxTokens?: number; modelCallTimeoutMs: number } {
+  options: { temperature?: unknown; maxTokens?: unknown; modelCallTimeoutMs?: unknown; toolChoice?: unknown; reasoningEffort?: unknown; fallbacks?: unknown },
+): Pick<AgentConfig, 'temperature' | 'maxTokens' | 'modelCallTimeoutMs' | 'toolChoice' | 'reasoningEffort' | 'fallbacks'> {
+  const { toolChoice, reasoningEffort } = options;
+  const named = typeof toolChoice === 'object' && toolChoice !== null && typeof (toolChoice as { name?: unknown }).name === 'string' && (toolChoice as { name: string }).name !== '';
+  if (toolChoice !== undefined && !TOOL_CHOICES.has(toolChoice as string) && !named) {
+    throw new ConfigError(`${owner}: toolChoice must be 'auto', 'none', 'required' or { name } of a tool`, { field: 'toolChoice' });
+  }
+  if (reasoningEffort !== undefined && !REASONING_EFFORTS.has(reasoningEffort as string)) {
+    throw new ConfigError(`${owner}: reasoningEffort must be 'minimal', 'low', 'medium' or 'high'`, { field: 'reasoningEffort' });
+  }
   return {
     temperature: optionalNumber(owner, 'temperature', options.temperature, RULES.temperature),
     maxTokens: optionalNumber(owner, 'maxTokens', options.maxTokens, RULES.maxTokens),
     modelCallTimeoutMs: numberSetting(owner, 'modelCallTimeoutMs', options.modelCallTimeoutMs, RULES.timeoutMs, DEFAULT_MODEL_CALL_TIMEOUT_MS),
+    toolChoice: toolChoice as ToolChoice | undefined,
+    reasoningEffort: reasoningEffort as ReasoningEffort | undefined,
+    fallbacks: options.fallbacks === undefined ? [] : checkedFallbacks(owner, options.fallbacks),
   };
 }
 

@@ -7,7 +7,8 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing, type PricingTable } from '../cost/index.js';
-import type { LLMProvider } from '../providers/index.js';
+import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
+import type { FallbackBrain } from '../skills/index.js';
 import { ConfigError, Runner, type RunnerProfile } from '../run/index.js';
 import { buildAgentChart } from './chart.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
@@ -24,6 +25,12 @@ export interface LLMCallOptions {
   /** Deadline of the wait on the provider in ms (1 to 2 147 483 647, default 600 000): AgentOptions.modelCallTimeoutMs. */
   modelCallTimeoutMs?: number;
   pricing?: PricingTable;
+  /** Providers asked in order after a retryable failure: AgentOptions.fallbacks. */
+  fallbacks?: readonly FallbackBrain[];
+  /** Whether and which tool the model must call: AgentOptions.toolChoice (an LLMCall offers no tools, so 'none' or 'auto'). */
+  toolChoice?: ToolChoice;
+  /** How much a reasoning model reasons: AgentOptions.reasoningEffort. */
+  reasoningEffort?: ReasoningEffort;
 }
 
 export class LLMCall extends Runner {

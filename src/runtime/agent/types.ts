@@ -1,6 +1,7 @@
 /** The Agent's public options (the tools it is given are typed in tools/). */
 import type { PricingTable } from '../cost/index.js';
-import type { LLMProvider } from '../providers/index.js';
+import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
+import type { FallbackBrain } from '../skills/index.js';
 
 export interface AgentOptions {
   provider: LLMProvider;
@@ -36,4 +37,14 @@ export interface AgentOptions {
   toolTimeoutMs?: number;
   /** USD per million tokens by model id, merged over the shipped table. */
   pricing?: PricingTable;
+  /**
+   * Providers asked in order when a model call fails with a retryable error after the provider's own
+   * retries (429, 5xx, timeout, network): each attempt is its own chat span, linked to the one before.
+   * A streamed call that already handed out a chunk is not tried again.
+   */
+  fallbacks?: readonly FallbackBrain[];
+  /** Sent with every model call: whether and which tool the model must call ('auto', 'none', 'required', { name }). */
+  toolChoice?: ToolChoice;
+  /** Sent with every model call: how much a reasoning model reasons ('minimal', 'low', 'medium', 'high'). */
+  reasoningEffort?: ReasoningEffort;
 }

@@ -12,8 +12,9 @@ import { isRecord, optional } from './guards.js';
 import { postForEvents, postJson } from './http.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { transportSettings, type TransportOptions } from './transport.js';
-import { numberSetting, RULES } from '../run/index.js';
-import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
+import { ConfigError, numberSetting, RULES } from '../run/index.js';
+import { checkedImage, chosenTool, refuseControl, textOnly } from './requestControls.js';
+import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, MessagePart, ToolCall } from './types.js';
 
 export interface AnthropicOptions extends TransportOptions {
   /** Sent as `x-api-key` when given. */
@@ -28,6 +29,7 @@ const API_VERSION = '2023-06-01';
 
 type ContentBlock =
   | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string | undefined; content: string };
 
@@ -54,42 +56,69 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ body: requestBody(request, defaultMaxTokens), signal: opts?.signal, ...connection }, transport);
+      const body = await postJson({ body: requestBody(name, request, defaultMaxTokens), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { stream: true, ...requestBody(request, defaultMaxTokens) };
+      const body = { stream: true, ...requestBody(name, request, defaultMaxTokens) };
       return messagesStreamParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
 
-function requestBody(request: LLMRequest, defaultMaxTokens: number): Record<string, unknown> {
+function requestBody(provider: string, request: LLMRequest, defaultMaxTokens: number): Record<string, unknown> {
+  refuseControl(provider, request, 'reasoningEffort', 'the Messages API has a thinking token budget, not an effort level');
+  const format = request.responseFormat;
+  if (format !== undefined && request.toolChoice !== undefined) {
+    throw new ConfigError(`${provider}: responseFormat is sent as a forced tool, so it cannot be combined with toolChoice`, { field: 'toolChoice' });
+  }
+  const tools: Record<string, unknown>[] = (request.tools ?? []).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+  }));
+  // Structured output on the Messages API: one more tool whose input is the answer, and the model forced to call it.
+  if (format !== undefined) tools.push({ name: format.name, description: `Answer with the ${format.name} object.`, input_schema: format.schema });
+  const choice = format === undefined ? toolChoiceOf(provider, request) : { type: 'tool', name: format.name };
   return {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
-    messages: wireMessages(request.messages),
+    messages: wireMessages(provider, request.messages),
     ...(request.systemPrompt === undefined ? {} : { system: request.systemPrompt }),
-    ...(request.tools?.length
-      ? {
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.inputSchema,
-          })),
-        }
-      : {}),
+    ...(tools.length > 0 ? { tools } : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(choice === undefined ? {} : { tool_choice: choice }),
   };
 }
 
+/** toolChoice in the Messages API's words: `any` is its "required". */
+function toolChoiceOf(provider: string, request: LLMRequest): Record<string, unknown> | undefined {
+  const tool = chosenTool(provider, request);
+  if (tool !== undefined) return { type: 'tool', name: tool };
+  switch (request.toolChoice) {
+    case undefined:
+      return undefined;
+    case 'required':
+      return { type: 'any' };
+    default:
+      return { type: request.toolChoice as 'auto' | 'none' };
+  }
+}
+
+/** A user message's part as a content block: text, or an image from its bytes or its URL. */
+function wireBlock(provider: string, part: MessagePart): ContentBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  const image = checkedImage(provider, part);
+  return { type: 'image', source: 'url' in image ? { type: 'url', url: image.url } : { type: 'base64', media_type: image.mediaType, data: image.data } };
+}
+
 /** Tool results travel as tool_result blocks in a user turn; consecutive results share one turn. */
-function wireMessages(messages: LLMMessage[]): WireMessage[] {
+function wireMessages(provider: string, messages: LLMMessage[]): WireMessage[] {
   const wire: WireMessage[] = [];
   let results: ContentBlock[] | undefined;
   for (const message of messages) {
     if (message.role === 'tool') {
-      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content };
+      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: textOnly(provider, message) };
       if (results) {
         results.push(block);
       } else {
@@ -101,11 +130,14 @@ function wireMessages(messages: LLMMessage[]): WireMessage[] {
     results = undefined;
     if (message.role === 'assistant' && message.toolCalls?.length) {
       // The API rejects empty text blocks, so a pure tool call carries only tool_use blocks.
-      const blocks: ContentBlock[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      const text = textOnly(provider, message);
+      const blocks: ContentBlock[] = text === '' ? [] : [{ type: 'text', text }];
       for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
       wire.push({ role: 'assistant', content: blocks });
+    } else if (message.role === 'assistant' || typeof message.content === 'string') {
+      wire.push({ role: message.role, content: textOnly(provider, message) });
     } else {
-      wire.push({ role: message.role, content: message.content });
+      wire.push({ role: 'user', content: message.content.map((part) => wireBlock(provider, part)) });
     }
   }
   return wire;

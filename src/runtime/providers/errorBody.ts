@@ -2,8 +2,8 @@
  * What a provider's error body may say about itself outside the process. The body is model-side
  * output (it can echo the prompt, the key or user data), so by default only its error code and type
  * are taken, and only when they look like identifiers; the human message is added only under content
- * capture. Shapes read: `{error: {message, type, code}}` (OpenAI, Anthropic, vLLM), `{error: "…"}`
- * (Ollama) and `{message}`.
+ * capture. Shapes read: `{error: {message, type, code}}` (OpenAI, Anthropic, vLLM), `{error: {code,
+ * message, status}}` (Gemini: its status is the type), `{error: "…"}` (Ollama) and `{message}`.
  */
 import { isRecord } from './guards.js';
 
@@ -28,7 +28,7 @@ export function summarizeErrorBody(text: string): ErrorBodySummary {
   const error = body.error;
   if (typeof error === 'string') return { message: error };
   const detail = isRecord(error) ? error : body;
-  const type = identifier(detail.type === 'error' ? undefined : detail.type);
+  const type = identifier(detail.type === 'error' ? undefined : (detail.type ?? (typeof detail.status === 'string' ? detail.status : undefined)));
   const code = identifier(detail.code);
   const message = typeof detail.message === 'string' ? detail.message : undefined;
   return { ...(type === undefined ? {} : { type }), ...(code === undefined ? {} : { code }), ...(message === undefined ? {} : { message }) };

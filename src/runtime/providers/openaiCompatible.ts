@@ -7,12 +7,14 @@
 import type { ProviderBoundary } from './boundary.js';
 import { connect } from './connection.js';
 import { isRecord, optional } from './guards.js';
+import { parseArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
 import { parseUsage, stopReasonOf } from './openaiFields.js';
 import { chatCompletionParts } from './openaiStream.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { transportSettings, type TransportOptions } from './transport.js';
-import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
+import { chosenTool, imageUrl, textOnly } from './requestControls.js';
+import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, MessagePart, ToolCall } from './types.js';
 
 export interface OpenAICompatibleOptions extends TransportOptions {
   /**
@@ -46,20 +48,22 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     server,
     systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ body: requestBody(request), signal: opts?.signal, ...connection }, transport);
+      const body = await postJson({ body: requestBody(name, request), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { stream: true, stream_options: { include_usage: true }, ...requestBody(request) };
+      const body = { stream: true, stream_options: { include_usage: true }, ...requestBody(name, request) };
       return chatCompletionParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
 
-function requestBody(request: LLMRequest): Record<string, unknown> {
+function requestBody(provider: string, request: LLMRequest): Record<string, unknown> {
   const messages: unknown[] = [];
   if (request.systemPrompt !== undefined) messages.push({ role: 'system', content: request.systemPrompt });
-  for (const message of request.messages) messages.push(wireMessage(message));
+  for (const message of request.messages) messages.push(wireMessage(provider, message));
+  const tool = chosenTool(provider, request);
+  const format = request.responseFormat;
   return {
     model: request.model,
     messages,
@@ -73,16 +77,24 @@ function requestBody(request: LLMRequest): Record<string, unknown> {
       : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+    ...(request.toolChoice === undefined
+      ? {}
+      : { tool_choice: tool === undefined ? request.toolChoice : { type: 'function', function: { name: tool } } }),
+    ...(request.reasoningEffort === undefined ? {} : { reasoning_effort: request.reasoningEffort }),
+    ...(format === undefined
+      ? {}
+      : { response_format: { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(format.strict === undefined ? {} : { strict: format.strict }) } } }),
   };
 }
 
-function wireMessage(message: LLMMessage): Record<string, unknown> {
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+function wireMessage(provider: string, message: LLMMessage): Record<string, unknown> {
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: textOnly(provider, message) };
   if (message.role === 'assistant' && message.toolCalls?.length) {
+    const text = textOnly(provider, message);
     return {
       role: 'assistant',
       // The API itself answers a pure tool call with content null; echo it back the same way.
-      content: message.content === '' ? null : message.content,
+      content: text === '' ? null : text,
       tool_calls: message.toolCalls.map((call) => ({
         id: call.id,
         type: 'function',
@@ -90,7 +102,14 @@ function wireMessage(message: LLMMessage): Record<string, unknown> {
       })),
     };
   }
-  return { role: message.role, content: message.content };
+  if (message.role === 'assistant' || typeof message.content === 'string') return { role: message.role, content: textOnly(provider, message) };
+  return { role: message.role, content: message.content.map((part) => wirePart(provider, part)) };
+}
+
+/** A user message's part: text, or an image by URL (its bytes as a data: URL). */
+function wirePart(provider: string, part: MessagePart): Record<string, unknown> {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return { type: 'image_url', image_url: { url: imageUrl(provider, part) } };
 }
 
 function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
@@ -126,17 +145,4 @@ function parseToolCalls(boundary: ProviderBoundary, calls: unknown, body: unknow
       args: parseArguments(boundary, fn.name, fn.arguments),
     };
   });
-}
-
-/** Arguments arrive as a JSON string the model wrote; models do get it wrong. Empty means none. */
-function parseArguments(boundary: ProviderBoundary, tool: string, text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let args: unknown;
-  try {
-    args = JSON.parse(text);
-  } catch {
-    throw boundary.malformed(`arguments for tool '${tool}' are not valid JSON`, text);
-  }
-  if (!isRecord(args)) throw boundary.malformed(`arguments for tool '${tool}' are not a JSON object`, text);
-  return args;
 }

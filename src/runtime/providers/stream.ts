@@ -21,8 +21,8 @@ export type LLMStreamPart =
   | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
   /** The reply's token counts, once, when the server reports them. */
   | { type: 'usage'; usage: TokenUsage }
-  /** The last part: why the model stopped, and the answering model and response id when known. */
-  | { type: 'finish'; stopReason: string; model?: string; id?: string };
+  /** The last part: why the model stopped, the answering model and response id when known, and the stored response the request continued. */
+  | { type: 'finish'; stopReason: string; model?: string; id?: string; previousResponseId?: string };
 
 export interface StreamOptions {
   signal?: AbortSignal;
@@ -75,6 +75,7 @@ export class StreamAssembler {
       ...(this.usage ? { usage: this.usage } : {}),
       ...(this.finish.model !== undefined ? { model: this.finish.model } : {}),
       ...(this.finish.id !== undefined ? { id: this.finish.id } : {}),
+      ...(this.finish.previousResponseId !== undefined ? { previousResponseId: this.finish.previousResponseId } : {}),
     };
   }
 
@@ -107,6 +108,7 @@ export function* partsOf(response: LLMResponse): Generator<LLMStreamPart> {
     stopReason: response.stopReason,
     ...(response.model !== undefined ? { model: response.model } : {}),
     ...(response.id !== undefined ? { id: response.id } : {}),
+    ...(response.previousResponseId !== undefined ? { previousResponseId: response.previousResponseId } : {}),
   };
 }
 

@@ -10,8 +10,8 @@ import type { ProviderError } from './errors.js';
 import { retryableStatus } from './exchange.js';
 import { isRecord } from './guards.js';
 
-/** Error types (Messages', OpenAI's) that say the same request may succeed later. */
-const RETRYABLE_ERROR_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error', 'server_error']);
+/** Error types (Messages', OpenAI's, Gemini's statuses) that say the same request may succeed later. */
+const RETRYABLE_ERROR_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error', 'server_error', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'INTERNAL', 'DEADLINE_EXCEEDED']);
 
 /** The event's data as a JSON object; `ordinal` counts events from 1, for the message. */
 export function eventJson(boundary: ProviderBoundary, data: string, ordinal: number): Record<string, unknown> {
@@ -32,7 +32,9 @@ export function eventJson(boundary: ProviderBoundary, data: string, ordinal: num
  */
 export function streamError(boundary: ProviderBoundary, data: string, ordinal: number): ProviderError {
   const { type, code } = summarizeErrorBody(data);
-  const retryable = (type !== undefined && RETRYABLE_ERROR_TYPES.has(type)) || (code !== undefined && /^\d{3}$/.test(code) && retryableStatus(Number(code)));
+  // The Responses API names the kind in `code` (server_error), the others in `type`.
+  const named = (label: string | undefined) => label !== undefined && RETRYABLE_ERROR_TYPES.has(label);
+  const retryable = named(type) || named(code) || (code !== undefined && /^\d{3}$/.test(code) && retryableStatus(Number(code)));
   return boundary.error({
     kind: 'stream_error',
     retryable,

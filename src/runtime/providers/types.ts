@@ -11,13 +11,39 @@ export interface ToolCall {
   args: Record<string, unknown>;
 }
 
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/** Exactly one of data (base64, no data: prefix) or url. */
+export interface ImagePart {
+  readonly type: 'image';
+  readonly mediaType: string;
+  readonly data?: string;
+  readonly url?: string;
+}
+
+export type MessagePart = TextPart | ImagePart;
+
 export interface LLMMessage {
   role: 'user' | 'assistant' | 'tool';
-  content: string;
+  /** Text, or parts (text and images) for a provider that takes them. */
+  content: string | readonly MessagePart[];
   /** On a 'tool' message: the call it answers. */
   toolCallId?: string;
   /** On an 'assistant' message: the tool calls the model asked for. */
   toolCalls?: ToolCall[];
+}
+
+/** The text parts of a message's content joined with '\n' (the content itself when it is a string). */
+export function messageText(content: LLMMessage['content']): string {
+  if (typeof content === 'string') return content;
+  let text: string | undefined;
+  for (const part of content) {
+    if (part.type === 'text') text = text === undefined ? part.text : `${text}\n${part.text}`;
+  }
+  return text ?? '';
 }
 
 export interface ToolSpec {
@@ -33,6 +59,22 @@ export interface LLMRequest {
   tools?: ToolSpec[];
   temperature?: number;
   maxTokens?: number;
+  /** Whether and which tool the model must call: one tool by its name. */
+  toolChoice?: ToolChoice;
+  /** How much the model reasons before answering, on providers with reasoning models. */
+  reasoningEffort?: ReasoningEffort;
+  /** Structured output: the provider's native means (OpenAI response_format json_schema, Anthropic tool forcing, Gemini responseSchema). */
+  responseFormat?: ResponseFormat;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+export interface ResponseFormat {
+  readonly name: string;
+  readonly schema: Record<string, unknown>;
+  readonly strict?: boolean;
 }
 
 export interface LLMResponse {
@@ -49,6 +91,8 @@ export interface LLMResponse {
   model?: string;
   /** The provider's response id, when it gives one. */
   id?: string;
+  /** The stored response this request continued (the Responses API's previous_response_id), when it did. */
+  previousResponseId?: string;
 }
 
 export interface CompleteOptions {

@@ -18,11 +18,11 @@ export function validateResponse(provider: string, reply: unknown): LLMResponse 
   const problem = (why: string) =>
     new ProviderError({ provider, kind: 'malformed_response', message: `${provider}: malformed response: ${why}` });
   if (!isRecord(reply)) throw problem(`the reply is ${kindOf(reply)}, not an object`);
-  const { content, toolCalls, usage, stopReason, model, id } = reply;
+  const { content, toolCalls, usage, stopReason, model, id, previousResponseId } = reply;
   if (typeof content !== 'string') throw problem(`content is ${kindOf(content)}, not a string`);
   if (!Array.isArray(toolCalls)) throw problem(`toolCalls is ${kindOf(toolCalls)}, not an array`);
   if (typeof stopReason !== 'string') throw problem(`stopReason is ${kindOf(stopReason)}, not a string`);
-  for (const [field, value] of [['model', model], ['id', id]] as const) {
+  for (const [field, value] of [['model', model], ['id', id], ['previousResponseId', previousResponseId]] as const) {
     if (value !== undefined && typeof value !== 'string') throw problem(`${field} is ${kindOf(value)}, not a string`);
   }
   // Optional fields are spread last: on Node 20's V8 a property written after a spread in a literal
@@ -34,6 +34,7 @@ export function validateResponse(provider: string, reply: unknown): LLMResponse 
     ...optional('usage', usage === undefined ? undefined : tokenUsage(usage, problem)),
     ...(typeof model === 'string' ? { model } : {}),
     ...(typeof id === 'string' ? { id } : {}),
+    ...(typeof previousResponseId === 'string' ? { previousResponseId } : {}),
   };
 }
 

@@ -4,6 +4,10 @@
  * Resolved and checked once, at build time: a brain for a skill the graph does not have, a skill whose
  * two possible homes (defineSkill and the graph's providers map) disagree, a provider other than the
  * agent's without a model, and an escalation threshold below 1 are all refused.
+ *
+ * Each brain has its fallbacks: the providers asked in order when a call's retryable failure has used
+ * the provider's own retries (agent/stages/callLLM.ts). A skill brain has its own list, or else the
+ * agent's; the escalation brain has none.
  */
 import type { BrainChoice } from '../../events/index.js';
 import type { LLMProvider } from '../providers/index.js';
@@ -13,6 +17,14 @@ import type { SkillGraph } from './graph.js';
 export interface BrainSpec {
   provider?: LLMProvider;
   model?: string;
+  /** Asked in order when this brain's call fails retryably after its retries (default: the agent's fallbacks). */
+  fallbacks?: readonly FallbackBrain[];
+}
+
+/** A provider and model asked when the one before failed retryably. */
+export interface FallbackBrain {
+  readonly provider: LLMProvider;
+  readonly model: string;
 }
 
 export interface EscalationSpec {
@@ -26,6 +38,8 @@ export interface Brain {
   model: string;
   via: BrainChoice['via'];
   skillId?: string;
+  /** Asked in order after a retryable failure of this brain (or of the fallback before). */
+  fallbacks: readonly FallbackBrain[];
 }
 
 export interface Brains {
@@ -36,7 +50,7 @@ export interface Brains {
 
 export function resolveBrains(
   graph: SkillGraph,
-  fallback: { provider: LLMProvider; model: string },
+  fallback: { provider: LLMProvider; model: string; fallbacks: readonly FallbackBrain[] },
   providers: Record<string, BrainSpec> | undefined,
   escalation: EscalationSpec | undefined,
 ): Brains {
@@ -57,7 +71,10 @@ export function resolveBrains(
       );
     }
     const spec = own ?? mapped;
-    if (spec) bySkill.set(skillId, { ...complete(spec, fallback, `skill "${skillId}"`), via: 'skill', skillId });
+    if (spec) {
+      const fallbacks = spec.fallbacks === undefined ? fallback.fallbacks : checkedFallbacks(`skill "${skillId}"`, spec.fallbacks);
+      bySkill.set(skillId, { ...complete(spec, fallback, `skill "${skillId}"`), via: 'skill', skillId, fallbacks });
+    }
   }
   let escalationBrain: Brains['escalation'];
   if (escalation) {
@@ -66,6 +83,7 @@ export function resolveBrains(
       ...complete(escalation, fallback, 'the escalation brain'),
       via: 'escalation',
       afterRefusals: escalation.afterRefusals,
+      fallbacks: [],
     };
   }
   return {
@@ -73,6 +91,17 @@ export function resolveBrains(
     escalation: escalationBrain,
     forSkill: (skillId) => (skillId !== undefined && bySkill.get(skillId)) || base,
   };
+}
+
+/** The fallbacks as given, each checked to have a provider and a model. */
+export function checkedFallbacks(owner: string, fallbacks: unknown): readonly FallbackBrain[] {
+  if (!Array.isArray(fallbacks)) throw new ConfigError(`${owner}: fallbacks must be a list of { provider, model }`, { field: 'fallbacks' });
+  fallbacks.forEach((entry: Partial<FallbackBrain> | undefined, index) => {
+    if (typeof entry?.provider?.complete !== 'function' || typeof entry.model !== 'string' || entry.model === '') {
+      throw new ConfigError(`${owner}: fallbacks[${index}] needs a provider and a model`, { field: 'fallbacks' });
+    }
+  });
+  return fallbacks as readonly FallbackBrain[];
 }
 
 function complete(spec: BrainSpec, fallback: { provider: LLMProvider; model: string }, what: string) {

@@ -5,7 +5,7 @@
  */
 export { defineSkill, type Skill, type SkillDefinition } from './skill.js';
 export { skillGraph, SkillGraphBuilder, type SkillGraph, type SkillEdge, type RouteEdge, type LastToolResult } from './graph.js';
-export { resolveBrains, type Brain, type BrainSpec, type EscalationSpec } from './brains.js';
+export { checkedFallbacks, resolveBrains, type Brain, type BrainSpec, type EscalationSpec, type FallbackBrain } from './brains.js';
 export { READ_SKILL, READ_SKILL_SCHEMA, SkillCursor, type SkillTurnState } from './cursor.js';
 export {
   guardHop,

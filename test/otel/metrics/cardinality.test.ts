@@ -25,7 +25,7 @@ describe('10,000 runs with unique ids and messages', () => {
     const runIds = new Set<string>();
     const provider = scripted({
       replies: (request) => {
-        const message = request.messages[0]!.content;
+        const message = request.messages[0]!.content as string;
         return message.endsWith('0') && request.messages.length === 1
           ? { toolCalls: [{ name: 'echo', args: { text: message } }], usage: { input: message.length, output: 3 } }
           : { content: `You said ${message}`, usage: { input: 7, output: 4 } };

@@ -11,7 +11,7 @@ import type { EventType, TypedEvent } from '../../../src/events/index.js';
 
 /** The last user message of a request (what a mounted agent was handed). */
 export function lastUser(request: LLMRequest): string {
-  return [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  return ([...request.messages].reverse().find((m) => m.role === 'user')?.content as string | undefined) ?? '';
 }
 
 /** An agent that answers `${id}(<its message>)`, optionally after a delay. */

@@ -1,61 +1,15 @@
 /**
- * Every way a real model call fails, for both wire formats, against a real HTTP server: HTTP errors
+ * Every way a real model call fails, for every wire format (targets.ts), against a real HTTP server: HTTP errors
  * (retried or not), Retry-After, giving up after maxRetries, malformed answers, deadlines, caller
  * cancellation (the request really dropped on the wire, never retried) and refused connections —
  * each one a typed ProviderError.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  anthropic,
-  openaiCompatible,
-  type FetchLike,
-  type LLMProvider,
-  type LLMRequest,
-  type TransportOptions,
-} from '../../../src/runtime/providers/index.js';
+import { type FetchLike, type LLMRequest, type TransportOptions } from '../../../src/runtime/providers/index.js';
 import { captureContent } from './capture.js';
 import { failureOf, wireServerPerTest } from './perTest.js';
+import { targets } from './targets.js';
 import { closedPort, sendJson } from './wireServer.js';
-
-interface Target {
-  label: string;
-  make(baseURL: string, transport: TransportOptions): LLMProvider;
-  /** A successful answer in this wire format. */
-  ok: unknown;
-  /** An error body as this API writes it. */
-  errorBody(type: string, message: string): unknown;
-}
-
-const targets: Target[] = [
-  {
-    label: 'openaiCompatible',
-    make: (baseURL, transport) => openaiCompatible({ baseURL, apiKey: 'sk-test', ...transport }),
-    ok: {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1741569952,
-      model: 'gpt-4o-mini-2024-07-18',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'pong', refusal: null }, logprobs: null, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10, prompt_tokens_details: { cached_tokens: 0 } },
-    },
-    errorBody: (type, message) => ({ error: { message, type, param: null, code: null } }),
-  },
-  {
-    label: 'anthropic',
-    make: (baseURL, transport) => anthropic({ baseURL, apiKey: 'sk-ant-test', ...transport }),
-    ok: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-3-5-haiku-20241022',
-      content: [{ type: 'text', text: 'pong' }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 9, output_tokens: 1 },
-    },
-    errorBody: (type, message) => ({ type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' }),
-  },
-];
 
 const PING: LLMRequest = { model: 'test-model', messages: [{ role: 'user', content: 'ping' }] };
 /** Retries without real waiting, so the suite stays fast. */
@@ -82,7 +36,7 @@ describe.each(targets)('$label failures', (target) => {
     expect(error.status).toBe(400);
     expect(error.retryable).toBe(false);
     expect(error.provider).toBe(name);
-    expect(error.message).toBe(`${name}: HTTP 400 (type invalid_request_error)`);
+    expect(error.message).toBe(`${name}: HTTP 400${target.errorLabel('invalid_request_error')}`);
     expect(error.raw).toBeUndefined();
     expect(error.errorType).toBe('400');
     expect(server.requests).toHaveLength(1);
@@ -94,7 +48,7 @@ describe.each(targets)('$label failures', (target) => {
     const server = await serve((_req, res) => sendJson(res, 400, body));
     const name = target.make('http://x', {}).name;
     const error = await failureOf(target.make(server.url, FAST).complete(PING));
-    expect(error.message).toBe(`${name}: HTTP 400 (type invalid_request_error): Invalid value for 'temperature': must be <= 2.`);
+    expect(error.message).toBe(`${name}: HTTP 400${target.errorLabel('invalid_request_error')}: Invalid value for 'temperature': must be <= 2.`);
     expect(JSON.parse(error.raw ?? '')).toEqual(body);
   });
 
@@ -107,7 +61,7 @@ describe.each(targets)('$label failures', (target) => {
     [503, true],
     [529, true],
   ])('HTTP %i is retryable: %s', async (status, retryable) => {
-    const server = await serve((_req, res) => sendJson(res, status, target.errorBody('some_error', 'nope')));
+    const server = await serve((_req, res) => sendJson(res, status, target.errorBody('some_error', 'nope', status)));
     const error = await failureOf(target.make(server.url, { maxRetries: 0 }).complete(PING));
     expect(error.status).toBe(status);
     expect(error.retryable).toBe(retryable);
@@ -118,7 +72,7 @@ describe.each(targets)('$label failures', (target) => {
     const server = await serve((_req, res, index) => {
       arrivals.push(performance.now());
       if (index === 0) {
-        sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached'), { 'retry-after': '0.15' });
+        sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached', 429), { 'retry-after': '0.15' });
       } else {
         sendJson(res, 200, target.ok);
       }
@@ -131,13 +85,13 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('500 three times: gives up after maxRetries + 1 attempts with the last error', async () => {
-    const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error')));
+    const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error', 500)));
     const error = await failureOf(target.make(server.url, { ...FAST, maxRetries: 2 }).complete(PING));
     expect(server.requests).toHaveLength(3);
     expect(error.kind).toBe('http');
     expect(error.status).toBe(500);
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe(`${target.make('http://x', {}).name}: HTTP 500 (type api_error)`);
+    expect(error.message).toBe(`${target.make('http://x', {}).name}: HTTP 500${target.errorLabel('api_error', 500)}`);
   });
 
   it('the default maxRetries is 2', async () => {
@@ -216,7 +170,7 @@ describe.each(targets)('$label failures', (target) => {
   });
 
   it('caller abort during the backoff wait: aborted at once, no further attempt', async () => {
-    const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error')));
+    const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error', 500)));
     const controller = new AbortController();
     const provider = target.make(server.url, { retryBaseMs: 10_000 });
     const started = performance.now();

@@ -1,41 +1,16 @@
 /**
- * The cap on a reply's body (maxResponseBytes), for both wire formats against a real HTTP server:
+ * The cap on a reply's body (maxResponseBytes), for every wire format (targets.ts) against a real HTTP server:
  * a setting that cannot work is a ConfigError naming it; a body past the cap — announced by its
  * Content-Length or streamed without one, whole or as an event stream, or one endless event — fails
  * with a non-retryable response_too_large after at most the cap was read, the connection closed
  * before the server sent it all, and it is requested once; a body of exactly the cap is accepted.
  */
 import { describe, expect, it } from 'vitest';
-import { anthropic, ConfigError, openaiCompatible, type LLMProvider, type LLMRequest, type LLMStreamPart, type TransportOptions } from '../../../src/runtime/index.js';
+import { ConfigError, type LLMRequest, type LLMStreamPart, type TransportOptions } from '../../../src/runtime/index.js';
 import { failureOf, wireServerPerTest } from './perTest.js';
 import { drain, readsRecorded, sleep, sse, within } from './streaming.js';
+import { targets } from './targets.js';
 import { sendJson, writeBody, type BodyStep, type BodyWritten } from './wireServer.js';
-
-interface Target {
-  label: string;
-  make(baseURL: string, transport: TransportOptions): LLMProvider;
-  ok: unknown;
-  /** An event carrying one text delta, and the events that open the reply before it. */
-  text(delta: string): string;
-  start: string[];
-}
-
-const targets: Target[] = [
-  {
-    label: 'openaiCompatible',
-    make: (baseURL, transport) => openaiCompatible({ baseURL, ...transport }),
-    ok: { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'pong' }, finish_reason: 'stop' }] },
-    text: (delta) => sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: delta }, finish_reason: null }] }),
-    start: [],
-  },
-  {
-    label: 'anthropic',
-    make: (baseURL, transport) => anthropic({ baseURL, ...transport }),
-    ok: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-5-haiku-20241022', content: [{ type: 'text', text: 'pong' }], stop_reason: 'end_turn', usage: { input_tokens: 9, output_tokens: 1 } },
-    text: (delta) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: delta } }, 'content_block_delta'),
-    start: [sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-5-haiku-20241022', content: [], usage: { input_tokens: 9, output_tokens: 1 } } }, 'message_start')],
-  },
-];
 
 const PING: LLMRequest = { model: 'test-model', messages: [{ role: 'user', content: 'ping' }] };
 const MiB = 1024 * 1024;

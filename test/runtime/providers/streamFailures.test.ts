@@ -1,5 +1,5 @@
 /**
- * How a streamed model call fails and ends early, for both wire formats, against a real HTTP server
+ * How a streamed model call fails and ends early, for every wire format (targets.ts), against a real HTTP server
  * writing the event stream byte for byte: a malformed data line, a connection reset and a body cut
  * short mid-stream (the parts before kept, then a typed error naming what broke, never retried); a
  * consumer that breaks after the first part, an abort mid-stream and a consumer that stops reading
@@ -7,67 +7,12 @@
  * before the first byte mapped and retried exactly as complete() maps and retries them.
  */
 import { describe, expect, it } from 'vitest';
-import { anthropic, openaiCompatible, type LLMProvider, type LLMRequest, type LLMStreamPart, type TransportOptions } from '../../../src/runtime/providers/index.js';
+import type { LLMRequest, LLMStreamPart, TransportOptions } from '../../../src/runtime/providers/index.js';
 import { captureContent } from './capture.js';
 import { failureOf, wireServerPerTest } from './perTest.js';
 import { drain, sleep, sse, within } from './streaming.js';
+import { targets } from './targets.js';
 import { sendJson, writeBody, type BodyStep, type BodyWritten } from './wireServer.js';
-
-interface Target {
-  label: string;
-  /** The API key `make` gives the provider. */
-  apiKey: string;
-  make(baseURL: string, transport: TransportOptions): LLMProvider;
-  path: string;
-  /** Events before the first text (none, or message_start and the text block's start). */
-  start: string[];
-  /** An event carrying one text delta. */
-  text(delta: string): string;
-  /** The events that finish the reply, and the finish part they give. */
-  end: string[];
-  finish: LLMStreamPart;
-  /** The message of a stream whose body ends before its finish. */
-  endedEarly: string;
-  errorBody(type: string, message: string): unknown;
-  /** The error the server reports mid-stream, as this API writes it. */
-  errorEvent(type: string, message: string): string;
-}
-
-const targets: Target[] = [
-  {
-    label: 'openaiCompatible',
-    apiKey: 'sk-test',
-    make: (baseURL, transport) => openaiCompatible({ baseURL, apiKey: 'sk-test', ...transport }),
-    path: '/chat/completions',
-    start: [],
-    text: (delta) => sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1741569952, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: delta }, finish_reason: null }] }),
-    end: [sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1741569952, model: 'gpt-4o-mini', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), 'data: [DONE]\n\n'],
-    finish: { type: 'finish', stopReason: 'end_turn', model: 'gpt-4o-mini', id: 'chatcmpl-1' },
-    endedEarly: 'openai: malformed response: the stream ended before the reply finished (no finish_reason, no [DONE])',
-    errorBody: (type, message) => ({ error: { message, type, param: null, code: null } }),
-    errorEvent: (type, message) => sse({ error: { message, type, param: null, code: null } }),
-  },
-  {
-    label: 'anthropic',
-    apiKey: 'sk-ant-test',
-    make: (baseURL, transport) => anthropic({ baseURL, apiKey: 'sk-ant-test', ...transport }),
-    path: '/v1/messages',
-    start: [
-      sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-5-haiku-20241022', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } }, 'message_start'),
-      sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
-    ],
-    text: (delta) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: delta } }, 'content_block_delta'),
-    end: [
-      sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-      sse({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } }, 'message_delta'),
-      sse({ type: 'message_stop' }, 'message_stop'),
-    ],
-    finish: { type: 'finish', stopReason: 'end_turn', model: 'claude-3-5-haiku-20241022', id: 'msg_1' },
-    endedEarly: 'anthropic: malformed response: the stream ended before message_stop',
-    errorBody: (type, message) => ({ type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' }),
-    errorEvent: (type, message) => sse({ type: 'error', error: { type, message } }, 'error'),
-  },
-];
 
 const PING: LLMRequest = { model: 'test-model', messages: [{ role: 'user', content: 'ping' }] };
 const FAST: TransportOptions = { retryBaseMs: 1 };
@@ -112,7 +57,7 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     const { server } = await streaming([...opening, target.errorEvent('api_error', `Invalid key ${key}-padding`)]);
     const { parts, error } = await drain(target.make(server.url, FAST).stream!(PING));
     expect(parts).toEqual(TEXT_PARTS);
-    expect(error?.message).toBe(`${name}: the server reported an error in event ${opening.length + 1} of the stream (type api_error): Invalid key REDACTED-padding`);
+    expect(error?.message).toBe(`${name}: the server reported an error in event ${opening.length + 1} of the stream${target.errorEventLabel('api_error')}: Invalid key REDACTED-padding`);
     expect(error?.raw).toContain('Invalid key REDACTED-padding');
     expect(error?.raw).not.toContain(key);
   });
@@ -124,7 +69,7 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     expect({ kind: error?.kind, retryable: error?.retryable, message: error?.message }).toEqual({
       kind: 'network',
       retryable: true,
-      message: `${name}: reading the answer from ${server.url}${target.path} failed after ${openingBytes} bytes (ECONNRESET)`,
+      message: `${name}: reading the answer from ${server.url}${target.streamPath} failed after ${openingBytes} bytes (ECONNRESET)`,
     });
     expect(server.requests).toHaveLength(1);
   });
@@ -233,7 +178,7 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
 
   it('HTTP 429 before the first byte: retried after Retry-After as complete() retries, then the stream', async () => {
     const server = await serve((_req, res, index) => {
-      if (index === 0) sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached'), { 'retry-after': '0.05' });
+      if (index === 0) sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached', 429), { 'retry-after': '0.05' });
       else void writeBody(res, [...opening, ...target.end]);
     });
     const { parts, error } = await drain(target.make(server.url, FAST).stream!(PING));
@@ -251,7 +196,7 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     expect(streamed).toBeDefined();
     const fields = (e: typeof completed) => ({ kind: e.kind, status: e.status, retryable: e.retryable, message: e.message, raw: e.raw });
     expect(fields(streamed!)).toEqual(fields(completed));
-    expect(fields(completed)).toEqual({ kind: 'http', status: 400, retryable: false, message: `${name}: HTTP 400 (type invalid_request_error)`, raw: undefined });
+    expect(fields(completed)).toEqual({ kind: 'http', status: 400, retryable: false, message: `${name}: HTTP 400${target.errorLabel('invalid_request_error')}`, raw: undefined });
     expect(server.requests).toHaveLength(2);
   });
 

@@ -160,7 +160,7 @@ describe('llmRouter', () => {
     // Both router calls hand on the same message text; each run must reach the agent its own router chose.
     const provider = scripted({
       replies: (request) => {
-        const asked = request.messages[0]!.content;
+        const asked = request.messages[0]!.content as string;
         if (asked.includes('replied:')) return { content: '{"message":"done"}' };
         return { content: JSON.stringify({ agentId: asked.includes('invoice') ? 'billing' : 'tech', message: 'same message' }), delayMs: 20 };
       },

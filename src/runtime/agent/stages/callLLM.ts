@@ -1,19 +1,22 @@
 /**
  * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
- * > default), bounds its wait (the run's AbortSignal, and the agent's modelCallTimeoutMs:
- * modelCallStop.ts), and reports the call: llm_start, then llm_end,
+ * > default), then to each of the brain's fallbacks while the one before failed retryably (each
+ * attempt its own llm_start / llm_end, the next naming the one it falls back from), bounds its
+ * wait (the run's AbortSignal, and the agent's modelCallTimeoutMs: modelCallStop.ts), and reports
+ * the call: llm_start, then llm_end,
  * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
  * up (events/modelCalls.ts). A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
  * assembled into the same response; run() keeps the one-piece complete() call.
  */
-import { addModelCall, emit, ownTextOf, type ModelCallRecord } from '../../../events/index.js';
+import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
 import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
 import {
   isProviderError,
   validateResponse,
   type LLMRequest,
+  type LLMResponse,
   type ToolSpec,
 } from '../../providers/index.js';
 import { READ_SKILL, READ_SKILL_SCHEMA, type Brain, type SkillTurnState } from '../../skills/index.js';
@@ -30,10 +33,8 @@ import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
 
 export function callLLMStage(config: AgentConfig) {
-  const agentId = config.member.id;
-  const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
+  const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
   return async (scope: AgentScope) => {
-    const hub = currentHub(scope);
     const turn = turnOf(scope);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
@@ -41,89 +42,129 @@ export function callLLMStage(config: AgentConfig) {
       return;
     }
     const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
-    const request = assembleRequest(scope, turn, config, brain.model);
-    const callId = newId('call');
-    const iteration = turn.iteration;
-    const skill = turn.skill?.current;
-    const server = brain.provider.server;
-    const sink = hub?.stream;
-    const served = { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId };
-    // What llm_start and llm_end both say about the call. Each payload below spreads it (and any
-    // optional field) last: on Node 20's V8 a property written after a spread in an object literal
-    // is a slow runtime call, microseconds each on a record of twenty fields.
-    const call = { callId, agentId, iteration, operation: 'chat' as const, provider: brain.provider.name, model: brain.model, brain: served, skill, ...(server ? { server } : {}) };
-    emit(scope, 'footprint.stream.llm_start', {
-      temperature: request.temperature,
-      maxTokens: request.maxTokens,
-      messageCount: request.messages.length,
-      toolCount: request.tools?.length ?? 0,
-      systemPrompt: request.systemPrompt,
-      systemPromptInHistory: brain.provider.systemPromptInHistory,
-      messages: request.messages,
-      tools: request.tools,
-      stream: sink !== undefined,
-      ...call,
-    });
-    const started = performance.now();
-    const stop = new ModelCallStop(brain.provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
-    // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
-    const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
-    let response;
-    try {
-      const reply = streaming
-        ? await streamReply(scope, { provider: brain.provider, request, stop, callId, agentId, started, ...streaming })
-        : await stop.wait(() => brain.provider.complete(request, { signal: stop.signal }), 'no answer');
-      response = validateResponse(brain.provider.name, reply);
-    } catch (error) {
-      // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
-      const failed: ModelCallRecord = {
-        turnId: turn.turnId,
-        // A call without a response has no usage, hence no known cost.
-        cost: NOT_PRICED,
-        durationMs: performance.now() - started,
-        toolCalls: [],
-        content: '',
-        error: {
-          type: errorType(error),
-          name: errorClass(error),
-          message: describeError(error),
-          status: isProviderError(error) ? error.status : undefined,
-          retryable: isProviderError(error) ? error.retryable : undefined,
-          ...ownTextOf(error),
-        },
-        ...call,
-        ...(streaming ? { streamed: streaming.totals } : {}),
-      };
-      emit(scope, 'footprint.stream.llm_end', failed);
-      turn.totals = addModelCall(turn.totals, failed);
-      throw error;
-    } finally {
-      stop.dispose();
+    let serving: Served = brain;
+    let fallbackFrom: FallbackFrom | undefined;
+    // The brain, then each of its fallbacks while the one before failed retryably after its own retries.
+    for (let next = 0; ; next++) {
+      const attempt = await callOnce(scope, turn, config, brain, serving, fallbackFrom);
+      if (attempt.response) return answered(scope, turn, attempt.response);
+      const fallback = brain.fallbacks[next];
+      if (fallback === undefined || !fallsBack(attempt.error, attempt.chunks, scope)) throw attempt.error;
+      fallbackFrom = { callId: attempt.callId, provider: serving.provider.name, model: serving.model };
+      serving = fallback;
     }
-    const record: ModelCallRecord = {
+  };
+}
+
+type Served = Pick<Brain, 'provider' | 'model'>;
+type FallbackFrom = NonNullable<EventPayloads['footprint.stream.llm_start']['fallbackFrom']>;
+
+/** One model call's outcome: its response, or its error and how many chunks it handed out first. */
+type Attempt = { callId: string; response: LLMResponse; error?: undefined; chunks: number } | { callId: string; response?: undefined; error: unknown; chunks: number };
+
+/**
+ * A failure the next provider may answer: retryable (the provider's own retries are used up), the run
+ * not cancelled, and nothing of the reply handed out yet (a streamed chunk cannot be taken back).
+ */
+function fallsBack(error: unknown, chunks: number, scope: AgentScope): boolean {
+  return isProviderError(error) && error.retryable && chunks === 0 && scope.$getEnv().signal?.aborted !== true;
+}
+
+/** One call to `served` (the brain or one of its fallbacks), reported by llm_start and llm_end. */
+async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
+  const hub = currentHub(scope);
+  const agentId = config.member.id;
+  const request = assembleRequest(scope, turn, config, served.model);
+  const callId = newId('call');
+  const iteration = turn.iteration;
+  const skill = turn.skill?.current;
+  const provider = served.provider;
+  const server = provider.server;
+  const sink = hub?.stream;
+  const choice = { via: brain.via, provider: provider.name, model: served.model, skillId: brain.skillId };
+  // What llm_start and llm_end both say about the call. Each payload below spreads it (and any
+  // optional field) last: on Node 20's V8 a property written after a spread in an object literal
+  // is a slow runtime call, microseconds each on a record of twenty fields.
+  const call = { callId, agentId, iteration, operation: 'chat' as const, provider: provider.name, model: served.model, brain: choice, skill, ...(server ? { server } : {}) };
+  emit(scope, 'footprint.stream.llm_start', {
+    temperature: request.temperature,
+    maxTokens: request.maxTokens,
+    messageCount: request.messages.length,
+    toolCount: request.tools?.length ?? 0,
+    systemPrompt: request.systemPrompt,
+    systemPromptInHistory: provider.systemPromptInHistory,
+    messages: request.messages,
+    tools: request.tools,
+    stream: sink !== undefined,
+    ...call,
+    ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
+    ...(fallbackFrom ? { fallbackFrom } : {}),
+  });
+  const started = performance.now();
+  const stop = new ModelCallStop(provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
+  // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
+  const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
+  let response: LLMResponse;
+  try {
+    const reply = streaming
+      ? await streamReply(scope, { provider, request, stop, callId, agentId, started, ...streaming })
+      : await stop.wait(() => provider.complete(request, { signal: stop.signal }), 'no answer');
+    response = validateResponse(provider.name, reply);
+  } catch (error) {
+    // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
+    const failed: ModelCallRecord = {
       turnId: turn.turnId,
-      responseModel: response.model,
-      responseId: response.id,
-      cost: costOf(config.pricing, brain.model, response.usage),
-      stopReason: response.stopReason,
+      // A call without a response has no usage, hence no known cost.
+      cost: NOT_PRICED,
       durationMs: performance.now() - started,
-      toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
-      content: response.content,
+      toolCalls: [],
+      content: '',
+      error: {
+        type: errorType(error),
+        name: errorClass(error),
+        message: describeError(error),
+        status: isProviderError(error) ? error.status : undefined,
+        retryable: isProviderError(error) ? error.retryable : undefined,
+        ...ownTextOf(error),
+      },
       ...call,
-      ...(response.usage ? { usage: response.usage } : {}),
       ...(streaming ? { streamed: streaming.totals } : {}),
     };
-    emit(scope, 'footprint.stream.llm_end', record);
-    const totals = addModelCall(turn.totals, record);
-    turn.totals = totals;
-    emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
-    turn.response = { content: response.content, toolCalls: response.toolCalls };
-    appendToConversation(scope, turn, {
-      role: 'assistant',
-      content: response.content,
-      toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
-    });
+    emit(scope, 'footprint.stream.llm_end', failed);
+    turn.totals = addModelCall(turn.totals, failed);
+    return { callId, error, chunks: streaming?.totals.chunks ?? 0 };
+  } finally {
+    stop.dispose();
+  }
+  const record: ModelCallRecord = {
+    turnId: turn.turnId,
+    responseModel: response.model,
+    responseId: response.id,
+    cost: costOf(config.pricing, served.model, response.usage),
+    stopReason: response.stopReason,
+    durationMs: performance.now() - started,
+    toolCalls: response.toolCalls.map((asked) => ({ id: asked.id, name: asked.name })),
+    content: response.content,
+    ...call,
+    ...(response.previousResponseId === undefined ? {} : { previousResponseId: response.previousResponseId }),
+    ...(response.usage ? { usage: response.usage } : {}),
+    ...(streaming ? { streamed: streaming.totals } : {}),
   };
+  emit(scope, 'footprint.stream.llm_end', record);
+  const totals = addModelCall(turn.totals, record);
+  turn.totals = totals;
+  emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
+  return { callId, response, chunks: streaming?.totals.chunks ?? 0 };
+}
+
+/** The answer becomes the turn's response and the conversation's next assistant message. */
+function answered(scope: AgentScope, turn: Turn, response: LLMResponse): void {
+  turn.response = { content: response.content, toolCalls: response.toolCalls };
+  appendToConversation(scope, turn, {
+    role: 'assistant',
+    content: response.content,
+    toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+  });
 }
 
 /**
@@ -146,6 +187,8 @@ function assembleRequest(scope: AgentScope, turn: Turn, config: AgentConfig, mod
     tools: tools.length > 0 ? tools : undefined,
     temperature: config.temperature,
     maxTokens: config.maxTokens,
+    toolChoice: config.toolChoice,
+    reasoningEffort: config.reasoningEffort,
   };
 }
 
