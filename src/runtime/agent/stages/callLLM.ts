@@ -28,6 +28,7 @@ import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
+import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
@@ -121,7 +122,8 @@ export function callLLMStage(config: AgentConfig) {
     appendToConversation(scope, turn, {
       role: 'assistant',
       content: response.content,
-      toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+      // the calls that will have a result: past the cap, one stands for the rest (tools/answeredCalls.ts)
+      toolCalls: response.toolCalls.length > 0 ? answeredCalls(response.toolCalls, config.toolLimits.maxCallsPerReply) : undefined,
     });
   };
 }
