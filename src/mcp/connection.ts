@@ -111,7 +111,9 @@ export class McpConnection implements ToolSource {
       listRead: () => connection?.relisting,
       call: (name, args, requestOptions) =>
         (client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>).catch((error: unknown) => {
-          throw tooLarge === undefined ? error : new McpCallError(MCP_ERROR_TYPES.tooLarge, `${METHOD_TOOLS_CALL} failed: ${tooLarge}`, METHOD_TOOLS_CALL);
+          const reason = tooLarge;
+          tooLarge = undefined; // the call it answered fails as too large once; later ones find the connection closed
+          throw reason === undefined ? error : new McpCallError(MCP_ERROR_TYPES.tooLarge, `${METHOD_TOOLS_CALL} failed: ${reason}`, METHOD_TOOLS_CALL);
         }),
     };
     const connectTimeoutMs = timeoutOption('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
@@ -240,7 +242,7 @@ function sameListing(a: ListedTool, b: ListedTool): boolean {
 function connectError(error: unknown, peer: PeerAttributes, capture: boolean): McpConnectError {
   if (error instanceof McpConnectError) return error;
   const failure = classify(error);
-  const gone = failure.status === undefined && (failure.type === MCP_ERROR_TYPES.other || failure.type === MCP_ERROR_TYPES.connectionClosed);
+  const gone = failure.type === MCP_ERROR_TYPES.other || failure.type === MCP_ERROR_TYPES.connectionClosed;
   const message = capture || failure.withoutContent === undefined ? peer.redact(failure.message) : failure.withoutContent;
   return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${peer.server}": ${message}`, peer.server, failure.status);
 }
