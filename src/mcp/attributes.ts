@@ -13,7 +13,7 @@ import {
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
 } from '@opentelemetry/semantic-conventions';
-import { semconv } from '../otel/index.js';
+import { boundString, MAX_NAME, semconv } from '../otel/index.js';
 
 export const ERROR_TYPE = ATTR_ERROR_TYPE;
 export const SERVER_ADDRESS = ATTR_SERVER_ADDRESS;
@@ -39,8 +39,13 @@ export const { GEN_AI_OPERATION_NAME, GEN_AI_TOOL_NAME, GEN_AI_TOOL_CALL_ARGUMEN
 export const METHOD_TOOLS_CALL = 'tools/call';
 export const METHOD_TOOLS_LIST = 'tools/list';
 export const METHOD_INITIALIZE = 'initialize';
+export const NOTIFICATION_CANCELLED = 'notifications/cancelled';
 
-/** `{mcp.method.name} {target}`, the target being the tool for tools/call. */
+/**
+ * `{mcp.method.name} {target}`, the target being the tool for tools/call; each part cut to the
+ * bridge's span-name bound (a peer names both: a 10,000-character tool name stays out of the name).
+ */
 export function mcpSpanName(method: string, toolName?: string): string {
-  return toolName ? `${method} ${toolName}` : method;
+  const bounded = boundString(method, MAX_NAME);
+  return toolName ? `${bounded} ${boundString(toolName, MAX_NAME)}` : bounded;
 }

@@ -24,13 +24,15 @@ export interface PeerAttributes {
   network: Attributes;
   sessionId(): string | undefined;
   protocolVersion(): string | undefined;
+  /** The connection's secrets (URL credentials and query values, header values) replaced by REDACTED: every message goes through it. */
+  redact(text: string): string;
 }
 
 export interface ClientCall<T> {
   method: string;
   toolName?: string;
   peer: PeerAttributes;
-  /** Content capture: tool arguments and results on the span. */
+  /** Content capture: tool arguments and results on the span, and the server's error text in its status. */
   capture: boolean;
   args?: unknown;
   signal?: AbortSignal;
@@ -69,8 +71,11 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     return result;
   } catch (error) {
     const failure = classify(error, call.signal);
-    finish(span, call, started, failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
-    throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
+    const message = peer.redact(failure.message);
+    // the server's own words (a JSON-RPC error's message, an HTTP error body) are content
+    const status = call.capture || failure.withoutContent === undefined ? message : failure.withoutContent;
+    finish(span, call, started, failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, status);
+    throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${message}`, call.method, failure.status);
   }
 }
 

@@ -11,15 +11,18 @@
  * after a tools/list_changed (over stdio, a tool that changed the list itself) returns once the new
  * list has been read, so the agent's next model call sees it.
  */
+import { basename } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
-import { METHOD_INITIALIZE, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { timeoutOption } from './options.js';
+import { httpEndpoint, type Redactor } from './secrets.js';
+import { METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
-import { classify, MCP_ERROR_TYPES, McpConnectError } from './errors.js';
+import { classify, MCP_ERROR_TYPES, McpCallError, McpConnectError } from './errors.js';
 import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
 
 /** A server this process starts and talks to over its stdin and stdout. */
@@ -40,11 +43,14 @@ export interface HttpServer {
 }
 
 export interface McpConnectOptions {
-  /** footprint.mcp.server on metrics, and the name in error messages (default: the server's own name). */
+  /**
+   * footprint.mcp.server on metrics, and the name in error messages (default: the server's own name
+   * when it is a plain one, up to 64 letters, digits and `._@/-`; else the command's file name or the URL's host).
+   */
   name?: string;
-  /** The longest one tools/call may take (default 30 000 ms); past it the model gets a timeout error. */
+  /** The longest one tools/call may take (default 30 000 ms; Infinity: no limit); past it the model gets a timeout error. */
   callTimeoutMs?: number;
-  /** The longest connecting (initialize and the first tools/list) may take (default 10 000 ms). */
+  /** The longest connecting (initialize and the first tools/list) may take (default 10 000 ms; Infinity: no limit). */
   connectTimeoutMs?: number;
   /** Tool arguments and results on the MCP client spans (default: the GenAI content-capture variable). */
   captureContent?: boolean;
@@ -72,7 +78,7 @@ export class McpConnection implements ToolSource {
   ) {}
 
   /** Connects, initialises and lists the tools; a server that cannot be reached or listed throws McpConnectError. */
-  static connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
+  static async connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
     return McpConnection.over(makeTransport(server), options);
   }
 
@@ -80,38 +86,55 @@ export class McpConnection implements ToolSource {
    * @internal A connection over a transport made elsewhere, with the network attributes it has
    * (bench/mcp.ts: two channels to one server process). connect() is this over stdio or HTTP.
    */
-  static async over({ transport, network, label }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
+  static async over({ transport, network, label, redactor }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
     const client = new Client({ name: 'footprint-otel', version: '0.1.0' });
     const peer: PeerAttributes = {
       server: options.name ?? label,
       network,
       sessionId: () => transport.sessionId,
       protocolVersion: () => client.getNegotiatedProtocolVersion(),
+      redact: (text) => redactor?.redact(text) ?? text,
+    };
+    // The stdio SDK drops a reply over its line limit and closes the connection: the call it answered
+    // then fails as too large, not as a closed connection or a timeout.
+    let tooLarge: string | undefined;
+    client.onerror = (error: Error) => {
+      const limit = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message)?.[1];
+      if (limit !== undefined) tooLarge = `the reply is larger than the ${limit} bytes one stdio message may have`;
     };
     let connection: McpConnection | undefined;
     const caller: ToolCaller = {
       peer,
       capture: resolveCapture(options.captureContent),
-      timeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      timeoutMs: timeoutOption('callTimeoutMs', options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS),
       offers: (name) => connection?.listed.has(name) ?? false,
       listRead: () => connection?.relisting,
-      call: (name, args, requestOptions) => client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>,
+      call: (name, args, requestOptions) =>
+        (client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>).catch((error: unknown) => {
+          const reason = tooLarge;
+          tooLarge = undefined; // the call it answered fails as too large once; later ones find the connection closed
+          throw reason === undefined ? error : new McpCallError(MCP_ERROR_TYPES.tooLarge, `${METHOD_TOOLS_CALL} failed: ${reason}`, METHOD_TOOLS_CALL);
+        }),
     };
-    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const connectTimeoutMs = timeoutOption('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     connection = new McpConnection(client, transport, caller, connectTimeoutMs, options.onToolsChanged);
     try {
       await tracedRequest({
         method: METHOD_INITIALIZE,
         peer,
-        capture: false,
-        send: () =>
-          withDeadline(client.connect(propagateThrough(transport), { timeout: connectTimeoutMs }), connectTimeoutMs).catch((error: unknown) => {
-            throw connectError(error, peer.server);
-          }),
+        capture: caller.capture,
+        send: async () => {
+          try {
+            await withDeadline(client.connect(propagateThrough(transport), { timeout: connectTimeoutMs }), connectTimeoutMs);
+          } catch (error) {
+            throw connectError(error, peer, caller.capture);
+          }
+          // named before initialize's span ends, so every request of the connection carries the same name
+          if (!options.name) peer.server = plainName(client.getServerVersion()?.name) ?? label;
+        },
       });
-      if (!options.name) peer.server = client.getServerVersion()?.name ?? label;
       await connection.refresh().catch((error: unknown) => {
-        throw connectError(error, peer.server);
+        throw connectError(error, peer, caller.capture);
       });
     } catch (error) {
       await connection.close();
@@ -152,7 +175,7 @@ export class McpConnection implements ToolSource {
     const result = await tracedRequest({
       method: METHOD_TOOLS_LIST,
       peer: this.caller.peer,
-      capture: false,
+      capture: this.caller.capture,
       send: () => this.client.listTools(undefined, { timeout: this.connectTimeoutMs }),
     });
     const previous = this.listed;
@@ -211,19 +234,33 @@ function sameListing(a: ListedTool, b: ListedTool): boolean {
   return a.description === b.description && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
 }
 
-/** Why connecting failed, typed: a server not there (or gone while connecting) is 'unavailable'. */
-function connectError(error: unknown, server: string): McpConnectError {
+/**
+ * Why connecting failed, typed: a server not there (or gone while connecting) is 'unavailable', a
+ * 401/403 'unauthorized' with its status. The message is redacted of the connection's secrets, and
+ * without content capture holds none of the server's own words (its initialize span's status repeats it).
+ */
+function connectError(error: unknown, peer: PeerAttributes, capture: boolean): McpConnectError {
   if (error instanceof McpConnectError) return error;
   const failure = classify(error);
   const gone = failure.type === MCP_ERROR_TYPES.other || failure.type === MCP_ERROR_TYPES.connectionClosed;
-  return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${server}": ${failure.message}`, server);
+  const message = capture || failure.withoutContent === undefined ? peer.redact(failure.message) : failure.withoutContent;
+  return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${peer.server}": ${message}`, peer.server, failure.status);
 }
 
-/** A transport, the network attributes of its spans, and the server's name until it says its own. */
+/**
+ * A server's self-declared name when it is a plain one (footprint.mcp.server is a metric label): up
+ * to 64 letters, digits and `._@/-`; anything else (an escape sequence, 300 characters) is not used.
+ */
+function plainName(name: string | undefined): string | undefined {
+  return name !== undefined && /^[\w.@/-]{1,64}$/.test(name) ? name : undefined;
+}
+
+/** A transport, the network attributes of its spans, the server's name until it says its own, and the redactor of its secrets. */
 export interface MadeTransport {
   transport: Transport;
   network: Attributes;
   label: string;
+  redactor?: Redactor;
 }
 
 function makeTransport(server: StdioServer | HttpServer): MadeTransport {
@@ -235,15 +272,16 @@ function makeTransport(server: StdioServer | HttpServer): MadeTransport {
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
     });
-    return { transport, network: { [NETWORK_TRANSPORT]: 'pipe' }, label: server.command };
+    return { transport, network: { [NETWORK_TRANSPORT]: 'pipe' }, label: basename(server.command) };
   }
-  const url = new URL(server.url);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } });
+  const { url, headers, redactor } = httpEndpoint(server);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return {
     transport,
     network: { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http', [SERVER_ADDRESS]: url.hostname, [SERVER_PORT]: port },
     label: url.host,
+    redactor,
   };
 }
 

@@ -22,6 +22,10 @@ export const MCP_ERROR_TYPES = {
   cancelled: 'cancelled',
   /** The server could not be started or reached. */
   unavailable: 'unavailable',
+  /** The HTTP endpoint answered 401 or 403: the credentials of its URL or headers are missing or not taken (`status` says which). */
+  unauthorized: 'unauthorized',
+  /** A reply larger than one message may be (over stdio, the SDK's 10 MiB line limit); the SDK closes the connection. */
+  tooLarge: 'too_large',
   /** Anything else the transport or SDK reported. */
   other: '_OTHER',
 } as const;
@@ -33,6 +37,8 @@ export class McpCallError extends Error {
     readonly errorType: string,
     message: string,
     readonly method: string,
+    /** The HTTP status, when an HTTP endpoint answered with an error status. */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -45,6 +51,8 @@ export class McpConnectError extends Error {
     readonly errorType: string,
     message: string,
     readonly server: string,
+    /** The HTTP status, when an HTTP endpoint answered with an error status (401, 403: errorType unauthorized). */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -58,21 +66,48 @@ export function isTyped(error: unknown): error is { errorType: string } {
 /** Socket errors of a peer that is not (or no longer) there. */
 const PEER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOENT', 'UND_ERR_SOCKET']);
 
+/**
+ * The JSON-RPC error codes reported as themselves on error.type (JSON-RPC's own and the ones the MCP
+ * specification defines); a server's other codes are its inventions, reported as '_OTHER' (one
+ * series, not one per code), the code itself staying on the span as rpc.response.status_code.
+ */
+const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32002, -32021, -32022, -32042]);
+
 interface SdkLike {
   code?: unknown;
   message?: unknown;
+  status?: unknown;
+}
+
+/** A classified failure: its error.type, the JSON-RPC code or HTTP status it came with, and its message. */
+export interface Failure {
+  type: string;
+  /** The JSON-RPC error code, as a string. */
+  code?: string;
+  status?: number;
+  message: string;
+  /**
+   * What the message may say on a span without content capture, when the message holds the server's
+   * own text (a JSON-RPC error's message, an HTTP error body): that text is content.
+   */
+  withoutContent?: string;
 }
 
 /**
- * The error.type of whatever an SDK call rejected with: the JSON-RPC code of a ProtocolError, the
- * closed value of an SdkError code, or '_OTHER'. Read by shape, so it holds for both SDK majors.
+ * The error.type of whatever an SDK call rejected with: the JSON-RPC code of a ProtocolError (a known
+ * one; '_OTHER' for an invented one), unauthorized for an HTTP 401/403, the closed value of an SdkError
+ * code, or '_OTHER'. Read by shape, so it holds for both SDK majors.
  */
-export function classify(error: unknown, signal?: AbortSignal): { type: string; code?: string; message: string } {
+export function classify(error: unknown, signal?: AbortSignal): Failure {
   const e = (typeof error === 'object' && error !== null ? error : {}) as SdkLike;
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (signal?.aborted) return { type: MCP_ERROR_TYPES.cancelled, message };
-  if (isTyped(error)) return { type: error.errorType, message };
-  if (typeof e.code === 'number') return { type: String(e.code), code: String(e.code), message };
+  if (isTyped(error)) return { type: error.errorType, message, ...(typeof e.status === 'number' ? { status: e.status } : {}) };
+  if (typeof e.code === 'number') {
+    const type = KNOWN_CODES.has(e.code) ? String(e.code) : MCP_ERROR_TYPES.other;
+    return { type, code: String(e.code), message, withoutContent: `JSON-RPC error ${e.code} (its message is content: recorded under content capture only)` };
+  }
+  if (typeof e.status === 'number') return httpFailure(e.status, message);
   switch (e.code) {
     case 'REQUEST_TIMEOUT':
       return { type: MCP_ERROR_TYPES.timeout, message };
@@ -87,4 +122,13 @@ export function classify(error: unknown, signal?: AbortSignal): { type: string; 
   const cause = (e as { cause?: { code?: unknown } }).cause;
   if (typeof cause?.code === 'string' && PEER_GONE.has(cause.code)) return { type: MCP_ERROR_TYPES.connectionClosed, message };
   return { type: MCP_ERROR_TYPES.other, message };
+}
+
+/** An HTTP error answer (the SDK's SdkHttpError): 401 and 403 are unauthorized, whose body is never kept. */
+function httpFailure(status: number, message: string): Failure {
+  const withoutContent = `HTTP ${status} (its body is content: recorded under content capture only)`;
+  if (status === 401 || status === 403) {
+    return { type: MCP_ERROR_TYPES.unauthorized, status, message: `HTTP ${status} (not authorized: check the credentials of its URL or headers)` };
+  }
+  return { type: MCP_ERROR_TYPES.other, status, message: `HTTP ${status}: ${message}`, withoutContent };
 }

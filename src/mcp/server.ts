@@ -8,7 +8,10 @@
  * once the response has been handed to the transport: error.type the JSON-RPC error code, or
  * tool_error for an isError result; mcp.server.operation.duration records the same. The response
  * goes out first, so ending the span (and a batch export that a full span queue starts inside it)
- * never delays the answer. Telemetry never throws into the server.
+ * never delays the answer. A request the client cancels (notifications/cancelled) ends at the cancel,
+ * `cancelled`; a request id the client reuses while in flight opens a second span, and each answer
+ * ends the oldest span of its id. The span records the protocol version the server answered
+ * initialize with, never the one the client asked for. Telemetry never throws into the server.
  */
 import { context, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/server';
@@ -21,6 +24,7 @@ import {
   METHOD_INITIALIZE,
   METHOD_TOOLS_CALL,
   NETWORK_PROTOCOL_NAME,
+  NOTIFICATION_CANCELLED,
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
 } from './attributes.js';
@@ -28,6 +32,7 @@ import { now } from '../events/index.js';
 import { addClient, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
+import { knownMethod, ListedTools } from './labels.js';
 import { contextFromMeta, isRecord } from './meta.js';
 import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { mcpTracer, serverDuration } from './telemetry.js';
@@ -48,6 +53,8 @@ interface Settings {
   name: string;
   capture: boolean;
   clientAddress?: ClientAddressOf;
+  /** The tools this server has listed, over every connection: the tool names its metric may carry. */
+  listed: ListedTools;
 }
 
 /** Anything with the SDK's connect(transport): McpServer, or the low-level Server. */
@@ -69,25 +76,32 @@ type OnMessage = NonNullable<Transport['onmessage']>;
 /** Makes every transport `server` connects to from now on a traced one; returns the server. */
 export function traceMcpServer<S extends Connectable>(server: S, options: TraceMcpServerOptions = {}): S {
   const connect = server.connect.bind(server);
-  const settings: Settings = { name: options.name ?? 'mcp-server', capture: resolveCapture(options.captureContent), clientAddress: options.clientAddress };
+  const settings: Settings = {
+    name: options.name ?? 'mcp-server',
+    capture: resolveCapture(options.captureContent),
+    clientAddress: options.clientAddress,
+    listed: new ListedTools(),
+  };
   server.connect = (transport: Transport) => connect(traceServerTransport(transport, settings));
   return server;
 }
 
 function traceServerTransport(transport: Transport, settings: Settings): Transport {
-  const handling = new Map<string | number, Handling>();
+  /** The requests being handled, by JSON-RPC id: a client may reuse an id in flight, so each id holds a queue, oldest first. */
+  const handling = new Map<string | number, Handling[]>();
+  /** The version the server answered initialize with (the negotiated one; what the client asked for is its text, not a fact). */
   let protocolVersion: string | undefined;
 
   const receive = (handler: OnMessage, ...[message, extra]: Parameters<OnMessage>): void => {
+    if ('method' in message && message.method === NOTIFICATION_CANCELLED) cancel(message.params);
     if (!('method' in message) || !('id' in message) || message.id === undefined) return handler(message, extra);
     let serving: Context | undefined;
     try {
-      if (message.method === METHOD_INITIALIZE && isRecord(message.params) && typeof message.params.protocolVersion === 'string') {
-        protocolVersion = message.params.protocolVersion;
-      }
       const parent = contextFromMeta(message.params);
       const opened = open(message as { method: string; id: string | number; params?: unknown }, extra, parent);
-      handling.set(message.id, opened);
+      const queue = handling.get(message.id);
+      if (queue) queue.push(opened);
+      else handling.set(message.id, [opened]);
       serving = trace.setSpan(parent, opened.span);
     } catch {
       // a span that cannot be made never stops the request
@@ -112,15 +126,31 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     const ambient = trace.getSpanContext(context.active());
     const links: Link[] | undefined = ambient && trace.isSpanContextValid(ambient) ? [{ context: ambient }] : undefined;
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
-    const metric = durationAttributes(message.method, settings.name, networkTransport, toolName);
+    // the client names the method and the tool: on the metric, only the methods MCP defines and the tools this server listed
+    const metric = durationAttributes(knownMethod(message.method), settings.name, networkTransport, toolName === undefined ? undefined : settings.listed.label(toolName));
     return { span, started: now(), metric, sessionId, protocolVersion };
+  };
+
+  /** The oldest request still being handled under `id`, taken out of the queue. */
+  const take = (id: string | number): Handling | undefined => {
+    const queue = handling.get(id);
+    const opened = queue?.shift();
+    if (queue?.length === 0) handling.delete(id);
+    return opened;
+  };
+
+  /** notifications/cancelled: the SDK stops the handler and never answers, so the span ends here. */
+  const cancel = (params: unknown): void => {
+    if (!isRecord(params) || (typeof params.requestId !== 'string' && typeof params.requestId !== 'number')) return;
+    const queue = handling.get(params.requestId);
+    handling.delete(params.requestId);
+    for (const opened of queue ?? []) end(opened, MCP_ERROR_TYPES.cancelled, 'the client cancelled the request');
   };
 
   const finish = (message: Parameters<Transport['send']>[0]): void => {
     if ('method' in message || !('id' in message) || message.id === undefined) return;
-    const opened = handling.get(message.id);
+    const opened = take(message.id);
     if (!opened) return;
-    handling.delete(message.id);
     const { span, metric } = opened;
     if (protocolVersion === undefined && 'result' in message && isRecord(message.result) && typeof message.result.protocolVersion === 'string') {
       protocolVersion = message.result.protocolVersion;
@@ -140,6 +170,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     } else if (settings.capture && metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
       span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(message.result.structuredContent ?? message.result.content));
     }
+    if ('result' in message && isRecord(message.result) && Array.isArray(message.result.tools)) settings.listed.add(message.result.tools);
     end(opened, errorType, description);
   };
 
@@ -177,7 +208,7 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
       wrappedClose =
         fn &&
         (() => {
-          for (const opened of handling.values()) end(opened, MCP_ERROR_TYPES.connectionClosed, 'the connection closed before the response was sent');
+          for (const queue of handling.values()) for (const opened of queue) end(opened, MCP_ERROR_TYPES.connectionClosed, 'the connection closed before the response was sent');
           handling.clear();
           fn();
         });

@@ -25,5 +25,5 @@ export {
   type TraceExecutorOptions,
   type TracingOptions,
 } from './wiring/index.js';
-export { semconv } from './encoding/index.js';
+export { boundString, MAX_NAME, semconv } from './encoding/index.js';
 export * from './metrics/index.js';

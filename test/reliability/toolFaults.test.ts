@@ -313,12 +313,15 @@ function fanOutAgent(count: number, options: { maxToolCallsPerReply?: number; to
   const seen: string[] = [];
   let inFlight = 0;
   const stats = { executed: 0, maxInFlight: 0 };
+  /** The call ids of each assistant message the model is sent back. */
+  const asked: string[][] = [];
   const provider = scripted({
     name: 'openai',
     replies: (request): ScriptedReply => {
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
-        seen.push(...tool.map((m) => m.content as string));
+        for (const m of request.messages) if (m.role === 'assistant') asked.push((m.toolCalls ?? []).map((c) => c.id));
+        seen.push(...tool.map((m) => String(m.content)));
         return 'done';
       }
       return { toolCalls: Array.from({ length: count }, (_, i) => ({ id: `w${i}`, name: 'work', args: { i } })) };
@@ -338,25 +341,27 @@ function fanOutAgent(count: number, options: { maxToolCallsPerReply?: number; to
       },
     })
     .build();
-  return { agent, seen, stats };
+  return { agent, seen, stats, asked };
 }
 
 describe('a reply asking for more tool calls than the agent runs', () => {
-  it('runs the first maxToolCallsPerReply (default 32), 8 at a time; the rest get too_many_calls, seen by the model', async () => {
-    const { agent, seen, stats } = fanOutAgent(1_000);
+  it('runs the first maxToolCallsPerReply (default 32), 8 at a time; the rest cost one refusal, one span and one message, however many', async () => {
+    const { agent, seen, stats, asked } = fanOutAgent(10_000);
     const statuses: Record<string, number> = {};
     agent.on('footprint.stream.tool_end', (e) => (statuses[e.payload.status] = (statuses[e.payload.status] ?? 0) + 1));
     expect(await agent.run('go')).toBe('done');
     expect(stats).toEqual({ executed: 32, maxInFlight: 8 });
-    expect(statuses).toEqual({ ok: 32, too_many_calls: 968 });
-    expect(seen).toHaveLength(1_000);
-    expect(seen.slice(0, 32)).toEqual(Array.from({ length: 32 }, (_, i) => `r${i}`));
-    expect(new Set(seen.slice(32))).toEqual(
-      new Set(['Tool call not run: this reply asked for 1000 tool calls and at most 32 run per reply. Ask again for the ones you still need.']),
-    );
-    const refused = named(sdk.spans(), 'execute_tool work').filter((s) => s.attributes['footprint.tool.status'] === 'too_many_calls');
-    expect(refused).toHaveLength(968);
-    expect(new Set(refused.map((s) => `${s.status.code} ${s.attributes['error.type']} ${s.events.length}`))).toEqual(new Set([`${SpanStatusCode.ERROR} too_many_calls 0`]));
+    expect(statuses).toEqual({ ok: 32, too_many_calls: 1 });
+    expect(seen).toEqual([
+      ...Array.from({ length: 32 }, (_, i) => `r${i}`),
+      'Tool calls not run: this reply asked for 10000 tool calls and at most 32 run per reply; calls 33 to 10000 were not run. Ask again for the ones you still need.',
+    ]);
+    // the model is sent back its reply with the calls that have a result: every call id answered once
+    expect(asked).toEqual([Array.from({ length: 33 }, (_, i) => `w${i}`)]);
+    const tools = named(sdk.spans(), 'execute_tool work');
+    expect(tools).toHaveLength(33);
+    const refused = tools.filter((s) => s.attributes['footprint.tool.status'] === 'too_many_calls');
+    expect(refused.map((s) => `${s.status.code} ${s.attributes['error.type']} ${s.attributes['gen_ai.tool.call.id']}`)).toEqual([`${SpanStatusCode.ERROR} too_many_calls w32`]);
     expect(traceProblems(sdk.spans(), { unended: sdk.unended(), traces: 1 })).toEqual([]);
   });
 
@@ -365,19 +370,26 @@ describe('a reply asking for more tool calls than the agent runs', () => {
     const refused: unknown[] = [];
     agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
     expect(await agent.run('go')).toBe('done');
-    expect(refused).toEqual(
-      [6, 7, 8, 9].map((i) => [`w${i}`, { type: 'too_many_calls', message: `call ${i + 1} of 10 in one reply; at most 6 run` }]),
-    );
+    expect(refused).toEqual([['w6', { type: 'too_many_calls', message: 'calls 7 to 10 of 10 in one reply; at most 6 run' }]]);
     expect(stats).toEqual({ executed: 6, maxInFlight: 2 });
-    expect(seen.slice(0, 7)).toEqual([
+    expect(seen).toEqual([
       'r0',
       'r1',
       'r2',
       'r3',
       'r4',
       'r5',
-      'Tool call not run: this reply asked for 10 tool calls and at most 6 run per reply. Ask again for the ones you still need.',
+      'Tool calls not run: this reply asked for 10 tool calls and at most 6 run per reply; calls 7 to 10 were not run. Ask again for the ones you still need.',
     ]);
+  });
+
+  it('one call past the cap is refused as that one call', async () => {
+    const { agent, seen } = fanOutAgent(7, { maxToolCallsPerReply: 6 });
+    const refused: unknown[] = [];
+    agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
+    expect(await agent.run('go')).toBe('done');
+    expect(refused).toEqual([['w6', { type: 'too_many_calls', message: 'call 7 of 7 in one reply; at most 6 run' }]]);
+    expect(seen.at(-1)).toBe('Tool call not run: this reply asked for 7 tool calls and at most 6 run per reply. Ask again for the ones you still need.');
   });
 
   it('a call waiting for a slot is reported when it starts: each span covers the run, not the wait', async () => {

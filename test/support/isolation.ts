@@ -16,6 +16,8 @@ export const SETS_GLOBAL_STATE =
 export const ISOLATED_TESTS = [
   // assert that no SDK is registered, so nothing another file left may be there
   'test/otel/noSdk.test.ts',
+  // mocks node:fs/promises under the modules it loads (vi.mock takes effect in a fresh module graph only)
+  'test/telemetry/fullDisk.test.ts',
   // set process-wide state themselves (SETS_GLOBAL_STATE)
   'test/bench/spanTree.test.ts',
   'test/mcp/server.test.ts',

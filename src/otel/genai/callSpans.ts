@@ -146,7 +146,7 @@ export class CallSpans {
     const attributes: Attributes = {
       [GEN_AI_OPERATION_NAME]: p.operation,
       [GEN_AI_PROVIDER_NAME]: providerName(p.provider),
-      [GEN_AI_REQUEST_MODEL]: p.model,
+      [GEN_AI_REQUEST_MODEL]: boundString(p.model),
       [FP_AGENT]: p.agentId,
       [FP_LLM_CALL_ID]: p.callId,
       [FP_ITERATION]: p.iteration,

@@ -8,6 +8,7 @@ import type { RunnerKind } from '../../events/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 import {
   agentSpanName,
+  boundString,
   FP_COMPOSITION_KIND,
   FP_MEMBER_ID,
   FP_MEMBER_KIND,
@@ -54,7 +55,7 @@ export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
   const identity = agentIdentity(agent.id, agent.name);
   const attributes = identity.attributes;
   if (agent.provider !== undefined) attributes[GEN_AI_PROVIDER_NAME] = providerName(agent.provider);
-  if (agent.model !== undefined) attributes[GEN_AI_REQUEST_MODEL] = agent.model;
+  if (agent.model !== undefined) attributes[GEN_AI_REQUEST_MODEL] = boundString(agent.model);
   if (agent.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = agent.temperature;
   if (agent.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = agent.maxTokens;
   if (agent.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = agent.conversationId;

@@ -4,9 +4,11 @@
  * through its scope proxy; a turn's stages read and change a dozen keys per iteration, and every key
  * written there cost copies (bench/results/footprintjs-patch.md). As a plain object in the run's store the record
  * costs nothing between stages, a pause still saves it with the checkpoint (run/store.ts), and the
- * flow state keeps only what names the turn: its id, written once, on Context's first visit.
+ * flow state keeps only what names the turn: its id, written once, on Context's first visit. A
+ * checkpoint whose store lacks a turn its flow state names, or holds one that is not whole, is refused
+ * as malformed when it is read, before it is claimed (TURN_RECORDS).
  */
-import { currentHub, type RunStore } from '../run/index.js';
+import { currentHub, defineRecordKind, type RunStore } from '../run/index.js';
 import type { Turn } from './state.js';
 import type { AgentScope } from './stages/scope.js';
 
@@ -33,6 +35,30 @@ export function runStore(scope: AgentScope): RunStore {
   return hub.store;
 }
 
+const TURN_PREFIX = 'turn:';
+
 function recordKey(turnId: string): string {
-  return `turn:${turnId}`;
+  return `${TURN_PREFIX}${turnId}`;
+}
+
+defineRecordKind({ prefix: TURN_PREFIX, flowKey: 'turnId', problem: turnProblem });
+
+/** What a resumed turn's stages would trip over in a saved record (they read these without checking). */
+function turnProblem(record: unknown, store: { lists: Record<string, unknown[]> }): string | undefined {
+  if (typeof record !== 'object' || record === null) return 'it is not an object';
+  const turn = record as Partial<Record<keyof Turn, unknown>>;
+  if (typeof turn.turnId !== 'string') return 'turnId is not a string';
+  if (typeof turn.iteration !== 'number' || !Number.isInteger(turn.iteration) || turn.iteration < 0) return 'iteration is not a whole number';
+  if (typeof turn.historyKey !== 'string' || !Object.hasOwn(store.lists, turn.historyKey)) return `its conversation "${String(turn.historyKey)}" is not in the store`;
+  const request = turn.request as { tools?: unknown } | null | undefined;
+  if (typeof request !== 'object' || request === null || !Array.isArray(request.tools)) return 'request is not an assembled request';
+  if (typeof turn.doneTools !== 'object' || turn.doneTools === null) return 'doneTools is not an object';
+  if (!isTotals(turn.totals)) return 'totals is not an object of counts';
+  return undefined;
+}
+
+function isTotals(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { llmCalls, costUsd, tokens } = value as { llmCalls?: unknown; costUsd?: unknown; tokens?: { input?: unknown; output?: unknown } | null };
+  return typeof llmCalls === 'number' && typeof costUsd === 'number' && typeof tokens?.input === 'number' && typeof tokens.output === 'number';
 }

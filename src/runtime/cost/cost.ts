@@ -3,10 +3,11 @@
  * GenAI conventions and the providers count them), so cache reads and writes are billed at their own
  * price and only the remaining input tokens at the input price. A call whose usage the provider did
  * not report has no known cost: it is not priced (usd 0, priced false), exactly like a call to a
- * model the table lacks, and never claimed as a priced zero.
+ * model the table lacks, and never claimed as a priced zero; so is a call whose price is no price
+ * (NaN, negative) or whose cost would not be a finite number.
  */
 import type { CallCost, TokenUsage } from '../../events/index.js';
-import { priceFor, type PricingTable } from './pricing.js';
+import { priceFor, type ModelPrice, type PricingTable } from './pricing.js';
 
 export type { CallCost };
 
@@ -16,7 +17,7 @@ export const NOT_PRICED: CallCost = { usd: 0, priced: false };
 /** `usage` undefined: the provider reported none, so the cost is unknown. */
 export function costOf(table: PricingTable, model: string, usage: TokenUsage | undefined): CallCost {
   const price = priceFor(table, model);
-  if (!price || !usage) return NOT_PRICED;
+  if (!price || !usage || !isPrice(price)) return NOT_PRICED;
   const cacheRead = usage.cacheRead ?? 0;
   const cacheWrite = usage.cacheWrite ?? 0;
   const plainInput = Math.max(0, usage.input - cacheRead - cacheWrite);
@@ -25,5 +26,12 @@ export function costOf(table: PricingTable, model: string, usage: TokenUsage | u
     cacheRead * (price.cacheRead ?? price.input) +
     cacheWrite * (price.cacheWrite ?? price.input) +
     usage.output * price.output;
-  return { usd: micro / 1_000_000, priced: true };
+  const usd = micro / 1_000_000;
+  // finite prices of finite counts can still overflow (1e300 USD per token): no known cost, never Infinity
+  return Number.isFinite(usd) ? { usd, priced: true } : NOT_PRICED;
+}
+
+/** A price whose every given field is a finite number >= 0: a NaN or negative price (a `pricing` override's typo) prices nothing. */
+function isPrice(price: ModelPrice): boolean {
+  return [price.input, price.output, price.cacheRead ?? 0, price.cacheWrite ?? 0].every((value) => typeof value === 'number' && Number.isFinite(value) && value >= 0);
 }

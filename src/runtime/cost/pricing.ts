@@ -48,9 +48,13 @@ export const DEFAULT_PRICING: PricingTable = {
   'qwen2.5-72b': { input: 0.9, output: 0.9 },
 };
 
-/** Finds a model's price: exact id first, then the longest table key the id starts with. */
+/**
+ * Finds a model's price: exact id first, then the longest table key the id starts with. Only the
+ * table's own keys are prices: `constructor`, `toString` or `__proto__` find nothing, not an Object
+ * prototype's function.
+ */
 export function priceFor(table: PricingTable, model: string): ModelPrice | undefined {
-  const exact = table[model];
+  const exact = Object.hasOwn(table, model) ? table[model] : undefined;
   if (exact) return exact;
   let best: string | undefined;
   for (const key of Object.keys(table)) {

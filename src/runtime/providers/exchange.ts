@@ -2,13 +2,15 @@
  * One attempt of an HTTP provider's request, from the POST to the last byte of the answer read: the
  * real fetch with its own AbortController, aborted by whichever comes first — the caller's
  * AbortSignal or the deadline — so cancelling really drops the request on the wire; the body read
- * only when asked for, counted against the size cap; and every way it can fail turned into a typed
+ * only when asked for, counted against the size cap; a redirect to another origin refused (send());
+ * and every way it can fail turned into a typed
  * ProviderError by the provider's boundary (never a bare fetch, abort or JSON error, and no secret
  * in it). `close()` releases everything (timer, listener, connection) in whatever state it is.
  */
 import type { ProviderBoundary } from './boundary.js';
 import { isProviderError, type ProviderError } from './errors.js';
 import { isRecord } from './guards.js';
+import { recordedUrl as urlAsRecorded } from './redact.js';
 import { cancelled, hintDelay } from './retry.js';
 import type { TransportSettings } from './transport.js';
 
@@ -49,17 +51,7 @@ export class Exchange {
     if (signal?.aborted) throw cancelled(boundary.provider, signal.reason);
     signal?.addEventListener('abort', this.onCallerAbort, { once: true });
     this.arm();
-    let response: Response;
-    try {
-      response = await (this.settings.fetch ?? globalThis.fetch)(this.post.url, {
-        method: 'POST',
-        headers: this.post.headers,
-        body: JSON.stringify(this.post.body),
-        signal: this.controller.signal,
-      });
-    } catch (error) {
-      throw this.failure(error);
-    }
+    const response = await this.send();
     this.answered = true;
     this.pauseDeadline();
     this.reader = response.body?.getReader();
@@ -67,6 +59,45 @@ export class Exchange {
     // A body the server announces as too large is refused before a byte of it is read.
     if (Number(response.headers.get('content-length')) > this.settings.maxResponseBytes) throw this.tooLarge();
     return response;
+  }
+
+  /**
+   * POSTs, following redirects by hand: fetch would follow one to any origin and re-send the request
+   * there with every header but Authorization (an x-api-key, the caller's headers) and the prompt.
+   * A redirect to another origin is refused; one within the configured origin is followed when it
+   * keeps the POST (307, 308), up to MAX_REDIRECTS; any other answer is returned as it came.
+   */
+  private async send(): Promise<Response> {
+    const { boundary } = this.post;
+    const body = JSON.stringify(this.post.body);
+    let url = this.post.url;
+    for (let hops = 0; ; hops++) {
+      let response: Response;
+      try {
+        response = await (this.settings.fetch ?? globalThis.fetch)(url, {
+          method: 'POST',
+          headers: this.post.headers,
+          body,
+          signal: this.controller.signal,
+          redirect: 'manual',
+        });
+      } catch (error) {
+        throw this.failure(error);
+      }
+      const target = redirectTarget(response, url);
+      if (target === undefined) return response;
+      await response.body?.cancel().catch(() => {});
+      if (target.origin !== new URL(url).origin) {
+        throw boundary.error({
+          kind: 'http',
+          status: response.status,
+          retryable: false,
+          message: `${boundary.provider}: HTTP ${response.status} redirect to another origin (${urlAsRecorded(target)}) not followed: the request's credentials and prompt are sent only to the configured server`,
+        });
+      }
+      if (!KEEPS_POST.has(response.status) || hops === MAX_REDIRECTS) return response;
+      url = target.href;
+    }
   }
 
   /** The next bytes of the body, or undefined at its end; past the size cap, `response_too_large`. */
@@ -149,6 +180,21 @@ export class Exchange {
       kind: 'response_too_large',
       message: `${boundary.provider}: the answer is larger than maxResponseBytes (${this.settings.maxResponseBytes} bytes); stopped reading it`,
     });
+  }
+}
+
+/** Redirects that keep the method and body; the others would turn the POST into a GET. */
+const KEEPS_POST = new Set([307, 308]);
+const MAX_REDIRECTS = 5;
+
+/** Where a 3xx answer with a Location points, resolved against the URL asked; undefined for any other answer. */
+function redirectTarget(response: Response, from: string): URL | undefined {
+  const location = response.headers.get('location');
+  if (response.status < 300 || response.status > 399 || location === null) return undefined;
+  try {
+    return new URL(location, from);
+  } catch {
+    return undefined;
   }
 }
 

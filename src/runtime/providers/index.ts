@@ -23,6 +23,7 @@ export {
 export { partsOf, StreamAssembler, streamFrom, type LLMStreamPart, type StreamOptions } from './stream.js';
 export { isProviderError, ProviderError, type ProviderErrorKind } from './errors.js';
 export { cancelled } from './retry.js';
+export { decoded, redactor, urlSecrets, type Redactor } from './redact.js';
 export { validateResponse } from './validateResponse.js';
 export { scripted, type ScriptedOptions, type ScriptedReply } from './scripted.js';
 export type { FetchLike, TransportOptions } from './transport.js';

@@ -4,8 +4,9 @@
  *
  * - a count that is absent was not reported: a usage without its input or output count is no usage
  *   (unknown, never a guess or a 0 passed off as reported), and an optional count stays absent;
- * - a count that is present must be a finite number >= 0, or the reply is malformed (a negative token
- *   count or NaN would become a negative cost and a broken series downstream).
+ * - a count that is present must be a finite number >= 0 and at most 2^53 - 1, or the reply is
+ *   malformed (a negative token count or NaN would become a negative cost and a broken series
+ *   downstream; 1.7e308 an infinite one).
  *
  * The HTTP parsers translate the wire's usage block into these fields (a JSON null is absent) and
  * judge them here (checkedUsage), so a bad count on the wire fails exactly as one from a custom
@@ -17,6 +18,12 @@ import { isCount, kindOf, optional } from './guards.js';
 
 const COUNTS = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const;
 
+/**
+ * The largest count taken: 2^53 - 1, past every real reply by nine orders of magnitude. A finite count
+ * above it (1.7e308) would make sums, costs and metric points infinite, so it is a malformed reply.
+ */
+const MAX_TOKEN_COUNT = Number.MAX_SAFE_INTEGER;
+
 /** The counts as a provider gave them, not yet checked. */
 export type ReportedUsage = { [K in keyof TokenUsage]?: unknown };
 
@@ -25,6 +32,7 @@ export function readUsage(counts: ReportedUsage): { usage?: TokenUsage; problem?
   for (const field of COUNTS) {
     const value = counts[field];
     if (value !== undefined && !isCount(value)) return { problem: `usage.${field} is ${kindOf(value)}, not a finite number >= 0` };
+    if (typeof value === 'number' && value > MAX_TOKEN_COUNT) return { problem: `usage.${field} is ${value}, past the largest token count (${MAX_TOKEN_COUNT})` };
   }
   const { input, output, cacheRead, cacheWrite, reasoning } = counts as Partial<TokenUsage>;
   if (input === undefined || output === undefined) return {};

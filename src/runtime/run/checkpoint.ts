@@ -14,7 +14,7 @@ import type { FlowChart, FlowchartCheckpoint } from 'footprintjs';
 import type { RunnerKind } from '../../events/index.js';
 import { CheckpointError } from './errors.js';
 import { newId } from './ids.js';
-import type { SavedStore } from './store.js';
+import { savedStoreProblem, type SavedStore } from './store.js';
 
 export const CHECKPOINT_FORMAT = 'footprint-otel/checkpoint@3';
 
@@ -104,6 +104,8 @@ export function readCheckpoint(value: unknown, runner: CheckpointOwner): Checkpo
       'altered',
     );
   }
+  const missing = savedStoreProblem(checkpoint.store, checkpoint.flow);
+  if (missing !== undefined) throw new CheckpointError(`checkpoint run store ${missing}`);
   return checkpoint;
 }
 

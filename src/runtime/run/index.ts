@@ -6,7 +6,7 @@
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
 export { RunHub, type HubListener } from './hub.js';
 export { RunStream, StreamClosedError, type StreamSink } from './runStream.js';
-export type { RunStore } from './store.js';
+export { defineRecordKind, type RecordKind, type RunStore } from './store.js';
 export type { RunStreamPart, StreamPartSource } from './streamParts.js';
 export {
   registerInstrument,

@@ -7,7 +7,8 @@
  *   - records, one owner's working state (an agent turn's record, agent/turn.ts): a plain object its
  *     stages read and change directly.
  * The flow state holds only the keys. A pause saves the store in the checkpoint next to the flow
- * state, a resume restores it.
+ * state, a resume restores it. The owner of a kind of record says what a whole one is (RecordKind), so
+ * a checkpoint missing parts is refused when it is read, before it is claimed (checkpoint.ts).
  */
 export interface SavedStore {
   lists: Record<string, unknown[]>;
@@ -52,4 +53,50 @@ export class RunStore {
       records: Object.fromEntries([...this.records].map(([key, record]) => [key, structuredClone(record)])),
     };
   }
+}
+
+/**
+ * A kind of record an owner keeps in the store (an agent's turn: agent/turn.ts), so a saved store can
+ * be checked without knowing its owners: every record under `prefix` must be whole (`problem`), and
+ * every value the flow state holds under `flowKey` must name a kept record.
+ */
+export interface RecordKind {
+  /** The key prefix of the kind's records: `turn:`. */
+  prefix: string;
+  /** The flow-state key whose string values name records of this kind (the record key is prefix + value). */
+  flowKey: string;
+  /** What is wrong with a saved record (the whole store at hand for what it refers to), or undefined when it is whole. */
+  problem(record: unknown, store: SavedStore): string | undefined;
+}
+
+const recordKinds: RecordKind[] = [];
+
+/** Declares a kind of record, once, where its owner's module is loaded. */
+export function defineRecordKind(kind: RecordKind): void {
+  if (!recordKinds.some((known) => known.prefix === kind.prefix)) recordKinds.push(kind);
+}
+
+/** What is missing or broken in a saved store, judged by every declared record kind, or undefined when it is whole. */
+export function savedStoreProblem(store: SavedStore, flow: unknown): string | undefined {
+  for (const kind of recordKinds) {
+    for (const named of valuesUnder(flow, kind.flowKey)) {
+      if (!Object.hasOwn(store.records, `${kind.prefix}${named}`)) return `has no record "${kind.prefix}${named}", which its flow state names`;
+    }
+    for (const [key, record] of Object.entries(store.records)) {
+      if (!key.startsWith(kind.prefix)) continue;
+      const problem = kind.problem(record, store);
+      if (problem !== undefined) return `record "${key}" is malformed: ${problem}`;
+    }
+  }
+  return undefined;
+}
+
+/** Every string value under `key` anywhere in plain JSON `value` (a flow state, its subflows' states). */
+function valuesUnder(value: unknown, key: string, found = new Set<string>(), depth = 0): Set<string> {
+  if (typeof value !== 'object' || value === null || depth > 64) return found;
+  for (const [name, inner] of Object.entries(value)) {
+    if (name === key && typeof inner === 'string') found.add(inner);
+    else valuesUnder(inner, key, found, depth + 1);
+  }
+  return found;
 }

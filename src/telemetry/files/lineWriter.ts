@@ -1,6 +1,7 @@
 /**
  * One writer's lines on disk: each line goes out whole in one write (looping only on a short write,
- * which no other writer can interleave with, since the file is this writer's alone); files are
+ * which no other writer can interleave with, since the file is this writer's alone; a line the disk
+ * refused part way is cut back off, so no later line is glued to its fragment); files are
  * created with O_EXCL, never reopened, and rotated by size; only the newest `keepFiles` of this
  * writer's files are kept. The bound on disk per writer is therefore keepFiles × maxFileBytes (a
  * single line larger than maxFileBytes still goes whole, alone in its file). Lines are written in
@@ -110,10 +111,29 @@ export class LineWriter {
         const { bytesWritten } = await file.handle.write(bytes, offset, bytes.length - offset);
         offset += bytesWritten;
       }
-    } catch (error) {
-      throw new LineWriteError(`writing ${this.written.at(-1)} failed: ${(error as Error).message}`);
-    } finally {
       file.bytes += offset;
+    } catch (error) {
+      const name = this.written.at(-1);
+      const torn = offset === 0 ? '' : ` (${await this.takeBack(file, offset)})`;
+      throw new LineWriteError(`writing ${name} failed: ${(error as Error).message}${torn}`);
+    }
+  }
+
+  /**
+   * A line that failed part way (a disk full mid-line: a short write, then ENOSPC) left its first
+   * bytes at the file's end; the next line would be glued to them, unreadable though counted written.
+   * The file is cut back to where the line began (the file is opened for append, so the next line
+   * goes there); if it cannot be, the fragment stays as the file's torn tail and the next line opens
+   * a new file. Returns what became of the fragment, for the error.
+   */
+  private async takeBack(file: { handle: FileHandle; bytes: number }, torn: number): Promise<string> {
+    try {
+      await file.handle.truncate(file.bytes);
+      return `the ${torn} bytes of the line written were taken back`;
+    } catch (error) {
+      await file.handle.close().catch(() => undefined);
+      if (this.current === file) this.current = undefined;
+      return `the ${torn} bytes of the line written stay as the file's torn tail (${(error as Error).message}); the next line opens a new file`;
     }
   }
 

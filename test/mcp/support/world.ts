@@ -80,9 +80,9 @@ export function stdioServer(world: World): StdioServer {
   return { command: process.execPath, args: [FIXTURE, 'stdio'], env: { ...world.childEnv }, stderr: 'inherit' };
 }
 
-/** Starts the fixture server over Streamable HTTP; resolves with its URL and the process. */
-export async function httpServer(world: World): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, ...world.childEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts the fixture server over Streamable HTTP (with `env` added to the world's); resolves with its URL and the process. */
+export async function httpServer(world: World, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [FIXTURE, 'http'], { env: { ...process.env, ...world.childEnv, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((done, fail) => {
     child.stdout!.once('data', (chunk: Buffer) => done(String(chunk).trim()));
     child.once('exit', (code) => fail(new Error(`the HTTP fixture exited with ${code}`)));

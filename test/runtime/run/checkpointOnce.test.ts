@@ -109,6 +109,37 @@ describe('a checkpoint resumed more than once', () => {
   });
 });
 
+describe('a checkpoint missing parts of its run store', () => {
+  /** The checkpoint with its turn records changed by `edit` (a JSON copy: the original stays whole). */
+  const withTurns = (checkpoint: Checkpoint, edit: (records: Record<string, Record<string, unknown>>) => void): Checkpoint => {
+    const copy = JSON.parse(JSON.stringify(checkpoint)) as Checkpoint;
+    edit(copy.store.records as Record<string, Record<string, unknown>>);
+    return copy;
+  };
+
+  it.each([
+    ['its records emptied', (records: Record<string, Record<string, unknown>>) => {
+      for (const key of Object.keys(records)) delete records[key];
+    }, /^checkpoint run store has no record "turn:[\w-]+", which its flow state names$/],
+    ['a turn whose totals are null', (records: Record<string, Record<string, unknown>>) => {
+      for (const record of Object.values(records)) record.totals = null;
+    }, /^checkpoint run store record "turn:[\w-]+" is malformed: totals is not an object of counts$/],
+    ['a turn without its conversation', (records: Record<string, Record<string, unknown>>) => {
+      for (const record of Object.values(records)) record.historyKey = 'nowhere';
+    }, /^checkpoint run store record "turn:[\w-]+" is malformed: its conversation "nowhere" is not in the store$/],
+  ])('%s: refused as malformed before it is claimed; the paused tool does not run again; the whole checkpoint still resumes', async (_label, edit, message) => {
+    const { agent, after } = countingAgent();
+    const checkpoint = await pausedCheckpoint(agent);
+    const error = await agent.resume(withTurns(checkpoint, edit), 'yes').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as CheckpointError).reason).toBe('malformed');
+    expect((error as CheckpointError).message).toMatch(message);
+    expect(after.runs).toBe(0);
+    expect(await agent.resume(checkpoint, 'yes')).toBe('done');
+    expect(after.runs).toBe(1);
+  });
+});
+
 describe('a checkpoint edited or resumed on another chart', () => {
   it.each([
     ['names another runner of the same kind', (c: Checkpoint) => ({ ...c, runner: { kind: 'agent', id: 'billing' } }), 'billing'],

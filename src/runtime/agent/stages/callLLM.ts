@@ -31,6 +31,7 @@ import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
+import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
@@ -47,7 +48,7 @@ export function callLLMStage(config: AgentConfig) {
     // The brain, then each of its fallbacks while the one before failed retryably after its own retries.
     for (let next = 0; ; next++) {
       const attempt = await callOnce(scope, turn, config, brain, serving, fallbackFrom);
-      if (attempt.response) return answered(scope, turn, attempt.response);
+      if (attempt.response) return answered(scope, turn, config, attempt.response);
       const fallback = brain.fallbacks[next];
       if (fallback === undefined || !fallsBack(attempt.error, attempt.chunks, scope)) throw attempt.error;
       fallbackFrom = { callId: attempt.callId, provider: serving.provider.name, model: serving.model };
@@ -158,12 +159,13 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
 }
 
 /** The answer becomes the turn's response and the conversation's next assistant message. */
-function answered(scope: AgentScope, turn: Turn, response: LLMResponse): void {
+function answered(scope: AgentScope, turn: Turn, config: AgentConfig, response: LLMResponse): void {
   turn.response = { content: response.content, toolCalls: response.toolCalls };
   appendToConversation(scope, turn, {
     role: 'assistant',
     content: response.content,
-    toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+    // the calls that will have a result: past the cap, one stands for the rest (tools/answeredCalls.ts)
+    toolCalls: response.toolCalls.length > 0 ? answeredCalls(response.toolCalls, config.toolLimits.maxCallsPerReply) : undefined,
   });
 }
 

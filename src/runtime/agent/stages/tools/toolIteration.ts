@@ -5,7 +5,7 @@
  * so its span ends when the tool did. A pause asked for by one tool is kept by the latch.
  *
  * Bounds (AgentOptions): at most `maxToolCallsPerReply` calls of the reply run, the rest are answered
- * `too_many_calls` without running; at most `toolConcurrency` run at once, the rest wait (a call is
+ * `too_many_calls` without running, by one refusal for them all (answeredCalls.ts); at most `toolConcurrency` run at once, the rest wait (a call is
  * reported as started when it starts, not while it waits). Once the run is cancelled, a waiting call
  * never starts.
  */
@@ -19,6 +19,7 @@ import { cancelledOutcome, runToolCall, type CompiledTool, type ToolOutcome } fr
 import { offeredTools } from '../../toolTable.js';
 import { toolSpec } from '../callLLM.js';
 import type { AgentScope } from '../scope.js';
+import { answeredCalls } from './answeredCalls.js';
 import { ConcurrencyGate } from './concurrencyGate.js';
 import { PauseLatch } from './pauseLatch.js';
 import { answerReadSkill } from './readSkillCall.js';
@@ -60,7 +61,7 @@ export class ToolIteration {
     const { maxCallsPerReply, concurrency } = this.config.toolLimits;
     const gate = new ConcurrencyGate(concurrency);
     return Promise.all(
-      this.calls.map((call, index) => {
+      answeredCalls(this.calls, maxCallsPerReply).map((call, index) => {
         const saved = this.done[call.id];
         if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
         if (index >= maxCallsPerReply) return this.refuse(call, index, maxCallsPerReply);
@@ -77,14 +78,21 @@ export class ToolIteration {
     return outcome;
   }
 
-  /** A call past maxToolCallsPerReply: reported, never run, and the model is told why. */
+  /** The call past maxToolCallsPerReply, standing for every call after it: reported, never run, and the model is told why. */
   private refuse(call: ToolCall, index: number, cap: number): ToolOutcome {
     this.reportStart(call);
+    const asked = this.calls.length;
+    const alone = index + 1 === asked;
     const outcome: ToolOutcome = {
       call,
       status: 'too_many_calls',
-      text: `Tool call not run: this reply asked for ${this.calls.length} tool calls and at most ${cap} run per reply. Ask again for the ones you still need.`,
-      error: { type: FIXED_ERROR_TYPES.tooManyCalls, message: `call ${index + 1} of ${this.calls.length} in one reply; at most ${cap} run` },
+      text: alone
+        ? `Tool call not run: this reply asked for ${asked} tool calls and at most ${cap} run per reply. Ask again for the ones you still need.`
+        : `Tool calls not run: this reply asked for ${asked} tool calls and at most ${cap} run per reply; calls ${index + 1} to ${asked} were not run. Ask again for the ones you still need.`,
+      error: {
+        type: FIXED_ERROR_TYPES.tooManyCalls,
+        message: alone ? `call ${index + 1} of ${asked} in one reply; at most ${cap} run` : `calls ${index + 1} to ${asked} of ${asked} in one reply; at most ${cap} run`,
+      },
       durationMs: 0,
     };
     this.reportEnd(outcome, false);
