@@ -1,0 +1,76 @@
+/**
+ * A JSON Schema checked once, when a tool is given: its dialect (draft-07, 2019-09 or 2020-12, by its
+ * `$schema`; none means draft-07), the dialect's meta-schema, then a compile on an Ajv instance of its
+ * own that is dropped at once (which finds unresolvable `$ref`s and patterns that are no regular
+ * expression). Nothing of a user's schema is kept here: the meta-schema validators below only ever
+ * validate schemas as data, so a schema with an `$id` builds any number of times, a refused schema is
+ * refused every time, and a built agent that is dropped leaves nothing behind. Arguments are checked
+ * against the schema on the schema worker (schemaWorker.ts), within a deadline.
+ */
+import { Ajv, type Options } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { AJV_MODULES, SCHEMA_CHECK_DEADLINE_MS, SchemaWorker, type WorkerVerdict } from './schemaWorker.js';
+
+export type JsonSchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+
+/** `$schema` values, without a trailing '#' and with http: for https:, as the dialect they name. */
+const DIALECT_OF_URI: Record<string, JsonSchemaDialect> = {
+  'http://json-schema.org/draft-07/schema': 'draft-07',
+  'http://json-schema.org/draft/2019-09/schema': '2019-09',
+  'http://json-schema.org/draft/2020-12/schema': '2020-12',
+};
+
+/**
+ * Formats are not checked (as before: Ajv without ajv-formats knows none, and would warn on the
+ * console for each): a Standard Schema library checks its own; the schema is checked as given, strict
+ * mode off, every error reported.
+ */
+export const AJV_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false };
+
+const AJV_CLASSES = { 'draft-07': Ajv, '2019-09': Ajv2019, '2020-12': Ajv2020 } as const;
+
+/** The dialect's meta-schema validator: one per dialect and process, holding no user schema. */
+const metaValidators = new Map<JsonSchemaDialect, Ajv>();
+
+function metaValidator(dialect: JsonSchemaDialect): Ajv {
+  let ajv = metaValidators.get(dialect);
+  if (!ajv) metaValidators.set(dialect, (ajv = new AJV_CLASSES[dialect]({ allErrors: true, strict: false, validateFormats: false })));
+  return ajv;
+}
+
+/** The dialect a schema's `$schema` names (none: draft-07), or undefined when the validator knows none by that name. */
+export function dialectOf(schema: Record<string, unknown>): JsonSchemaDialect | undefined {
+  const uri = schema.$schema;
+  if (uri === undefined) return 'draft-07';
+  return typeof uri === 'string' ? DIALECT_OF_URI[uri.replace(/#$/, '').replace(/^https:/, 'http:')] : undefined;
+}
+
+/** A schema that passed the check: what the worker is sent with each call. */
+export interface CheckedJsonSchema {
+  dialect: JsonSchemaDialect;
+  /** The schema as JSON text: the worker's key for its compiled validator. */
+  text: string;
+}
+
+/** Checks a JSON Schema; throws an Error saying what is wrong with it. */
+export function checkJsonSchema(schema: Record<string, unknown>): CheckedJsonSchema {
+  const known = dialectOf(schema);
+  if (!known) {
+    throw new Error(
+      `its $schema ${JSON.stringify(schema.$schema)?.slice(0, 200)} is not a dialect the validator knows: use draft-07 ("http://json-schema.org/draft-07/schema#") or 2020-12 ("https://json-schema.org/draft/2020-12/schema"), or leave $schema out (draft-07)`,
+    );
+  }
+  const meta = metaValidator(known);
+  if (!meta.validateSchema(schema)) throw new Error(`it is not a valid ${known} JSON Schema: ${meta.errorsText(meta.errors, { dataVar: 'schema' })}`);
+  new AJV_CLASSES[known](AJV_OPTIONS).compile(schema);
+  return { dialect: known, text: JSON.stringify(schema) };
+}
+
+let worker: SchemaWorker | undefined;
+
+/** Checks `data` against a checked schema on the schema worker, within SCHEMA_CHECK_DEADLINE_MS. */
+export function checkOnWorker(schema: CheckedJsonSchema, data: unknown): Promise<WorkerVerdict> {
+  worker ??= new SchemaWorker(AJV_MODULES, AJV_OPTIONS as Record<string, unknown>, SCHEMA_CHECK_DEADLINE_MS);
+  return worker.check(schema.dialect, schema.text, data);
+}
