@@ -2,7 +2,8 @@
  * A JSON Schema checked once, when a tool is given: its dialect (draft-07, 2019-09 or 2020-12, by its
  * `$schema`; none means draft-07), the dialect's meta-schema, then a compile on an Ajv instance of its
  * own that is dropped at once (which finds unresolvable `$ref`s and patterns that are no regular
- * expression). Nothing of a user's schema is kept here: the meta-schema validators below only ever
+ * expression). No validator of a user's schema is kept here (only the verdicts of the last few
+ * schemas, by their text): the meta-schema validators below only ever
  * validate schemas as data, so a schema with an `$id` builds any number of times, a refused schema is
  * refused every time, and a built agent that is dropped leaves nothing behind. Arguments are checked
  * against the schema on the schema worker (schemaWorker.ts), within a deadline.
@@ -53,8 +54,35 @@ export interface CheckedJsonSchema {
   text: string;
 }
 
+/**
+ * The verdicts of the last MAX_VERDICTS schemas checked, by their text (an agent built per request
+ * checks the same schemas again and again): a dialect, or the message of a refusal. The same text
+ * always gets the same verdict, so a refused schema stays refused.
+ */
+const verdicts = new Map<string, JsonSchemaDialect | { refused: string }>();
+const MAX_VERDICTS = 256;
+
 /** Checks a JSON Schema; throws an Error saying what is wrong with it. */
 export function checkJsonSchema(schema: Record<string, unknown>): CheckedJsonSchema {
+  const text = JSON.stringify(schema);
+  let verdict = verdicts.get(text);
+  if (verdict === undefined) {
+    try {
+      verdict = dialectChecked(schema);
+    } catch (error) {
+      verdict = { refused: (error as Error).message };
+    }
+    if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
+  } else {
+    verdicts.delete(text);
+  }
+  verdicts.set(text, verdict);
+  if (typeof verdict === 'object') throw new Error(verdict.refused);
+  return { dialect: verdict, text };
+}
+
+/** The schema's dialect once it passed the meta-schema and compiled; throws why not. */
+function dialectChecked(schema: Record<string, unknown>): JsonSchemaDialect {
   const known = dialectOf(schema);
   if (!known) {
     throw new Error(
@@ -64,7 +92,7 @@ export function checkJsonSchema(schema: Record<string, unknown>): CheckedJsonSch
   const meta = metaValidator(known);
   if (!meta.validateSchema(schema)) throw new Error(`it is not a valid ${known} JSON Schema: ${meta.errorsText(meta.errors, { dataVar: 'schema' })}`);
   new AJV_CLASSES[known](AJV_OPTIONS).compile(schema);
-  return { dialect: known, text: JSON.stringify(schema) };
+  return known;
 }
 
 let worker: SchemaWorker | undefined;
