@@ -38,6 +38,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const classes = {};
 for (const [dialect, path] of Object.entries(workerData.modules)) classes[dialect] = require(path).default;
 const compiled = new Map();
+parentPort.postMessage({ ready: true });
 function validatorOf(dialect, text) {
   const key = dialect + '\\n' + text;
   let entry = compiled.get(key);
@@ -69,8 +70,10 @@ export class SchemaWorker {
   private nextId = 0;
   /** Checks sent and not answered, in the order the worker takes them. */
   private readonly pending = new Map<number, Pending>();
-  /** The deadline of the check the worker is on (the first pending one). */
+  /** The deadline of the check the worker is on (the first pending one), once the worker is ready. */
   private deadline?: ReturnType<typeof setTimeout>;
+  /** The worker has loaded its validators (its start does not count against a check's deadline). */
+  private ready = false;
 
   constructor(
     private readonly modules: Record<JsonSchemaDialect, string>,
@@ -92,7 +95,12 @@ export class SchemaWorker {
   private running(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modules: this.modules, options: this.options, maxCompiled: MAX_COMPILED } });
-    worker.on('message', (reply: WorkerVerdict & { id: number }) => this.answered(reply));
+    this.ready = false;
+    worker.on('message', (reply: (WorkerVerdict & { id: number }) | { ready: true }) => {
+      if ('id' in reply) return this.answered(reply);
+      this.ready = true;
+      if (this.pending.size > 0) this.armDeadline();
+    });
     // A worker that died of its own (out of memory): the check it was on fails, the rest go on anew.
     worker.on('error', (error) => this.abandon(`the check failed: ${error.message}`));
     worker.unref();
@@ -112,6 +120,8 @@ export class SchemaWorker {
   }
 
   private armDeadline(): void {
+    if (!this.ready) return;
+    clearTimeout(this.deadline);
     this.deadline = setTimeout(() => this.abandon(`the check took longer than ${this.deadlineMs} ms and was stopped`), this.deadlineMs);
   }
 
