@@ -62,11 +62,9 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   // tool_start event's payload.
   const verdict = await compiled.schema.validate(structuredClone(call.args));
   if (!verdict.ok) {
-    return done('invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, {
-      type: FIXED_ERROR_TYPES.invalidArgs,
-      message: verdict.message,
-      ownText: true,
-    });
+    const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
+    if (verdict.ownText) error.ownText = true;
+    return done('invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
   }
   const timeoutMs = compiled.tool.timeoutMs ?? run.timeoutMs;
   const stop = new CallStop(run.runSignal, timeoutMs);

@@ -78,6 +78,7 @@ export function checkJsonSchema(schema: Record<string, unknown>): CheckedJsonSch
   }
   verdicts.set(text, verdict);
   if (typeof verdict === 'object') throw new Error(verdict.refused);
+  schemaWorker();
   return { dialect: verdict, text };
 }
 
@@ -97,8 +98,16 @@ function dialectChecked(schema: Record<string, unknown>): JsonSchemaDialect {
 
 let worker: SchemaWorker | undefined;
 
+/** The process's schema worker, started at the first schema checked, so a tool's first call does not wait for it. */
+function schemaWorker(): SchemaWorker {
+  if (!worker) {
+    worker = new SchemaWorker(AJV_MODULES, AJV_OPTIONS as Record<string, unknown>, SCHEMA_CHECK_DEADLINE_MS);
+    worker.warm();
+  }
+  return worker;
+}
+
 /** Checks `data` against a checked schema on the schema worker, within SCHEMA_CHECK_DEADLINE_MS. */
 export function checkOnWorker(schema: CheckedJsonSchema, data: unknown): Promise<WorkerVerdict> {
-  worker ??= new SchemaWorker(AJV_MODULES, AJV_OPTIONS as Record<string, unknown>, SCHEMA_CHECK_DEADLINE_MS);
-  return worker.check(schema.dialect, schema.text, data);
+  return schemaWorker().check(schema.dialect, schema.text, data);
 }

@@ -26,8 +26,13 @@ export type ToolInputSchema = StandardSchemaV1 | JsonSchema;
 /** The arguments a tool's `execute` gets for a schema: a Standard Schema's output type; a JSON Schema infers nothing. */
 export type ToolArgs<Schema> = Schema extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<Schema> : any;
 
-/** The outcome of checking a value: the value to use (the library's output), or why it does not match. */
-export type SchemaVerdict = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * The outcome of checking a value: the value to use (the library's output), or why it does not match.
+ * `ownText`: the message is the runtime's own (Ajv's, naming places and schema keywords, never a
+ * value), so it is exported without content capture; a Standard Schema library's messages may quote
+ * the value (valibot: 'Expected string but received "…"'), so they are content.
+ */
+export type SchemaVerdict = { ok: true; value: unknown } | { ok: false; message: string; ownText: boolean };
 
 export interface CheckedSchema {
   /** The JSON Schema to send the model. */
@@ -57,7 +62,7 @@ export function checkSchema(schema: unknown): CheckedSchema {
     async validate(value) {
       const verdict = await checkOnWorker(checked, value);
       if (verdict.ok) return { ok: true, value };
-      return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message) };
+      return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText: true };
     },
   };
 }
@@ -87,10 +92,10 @@ function standardSchema(schema: StandardSchemaV1): CheckedSchema {
     async validate(value) {
       try {
         const result = await props.validate(value);
-        if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)) };
+        if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
         return { ok: true, value: result.value };
       } catch (error) {
-        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema threw ${(error as Error)?.message ?? String(error)}`) };
+        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema threw ${(error as Error)?.message ?? String(error)}`), ownText: false };
       }
     },
   };

@@ -58,7 +58,7 @@ parentPort.on('message', ({ id, dialect, text, data }) => {
     const { ajv, validate } = validatorOf(dialect, text);
     reply = validate(data) ? { id, ok: true } : { id, ok: false, message: ajv.errorsText(validate.errors, { dataVar: 'args' }) };
   } catch (error) {
-    const stack = error instanceof RangeError;
+    const stack = error instanceof RangeError && /call stack/i.test(error.message);
     reply = { id, ok: false, unchecked: true, message: stack ? 'the schema refers to itself without end (' + error.message + ')' : String(error && error.message || error) };
   }
   parentPort.postMessage(reply);
@@ -137,10 +137,15 @@ export class SchemaWorker {
     this.pending.delete(first.message.id);
     first.resolve({ ok: false, unchecked: true, message: reason });
     if (rest.length === 0) return;
+    // the new worker's deadline starts when it says it is ready
     const next = this.running();
     next.ref();
     for (const entry of rest) next.postMessage(entry.message);
-    this.armDeadline();
+  }
+
+  /** Starts the worker ahead of the first check (an agent with JSON Schema tools was built). */
+  warm(): void {
+    this.running();
   }
 }
 
