@@ -81,11 +81,17 @@ export class SchemaWorker {
     private readonly deadlineMs: number,
   ) {}
 
+  /** The verdict on `data`; never rejects (a worker that cannot start, or a check past its deadline, is a verdict too). */
   check(dialect: JsonSchemaDialect, text: string, data: unknown): Promise<WorkerVerdict> {
     return new Promise((resolve) => {
       const message = { id: this.nextId++, dialect, text, data };
+      let worker: Worker;
+      try {
+        worker = this.running();
+      } catch (error) {
+        return resolve({ ok: false, unchecked: true, message: `the schema worker could not start: ${(error as Error).message}` });
+      }
       this.pending.set(message.id, { message, resolve });
-      const worker = this.running();
       worker.ref();
       worker.postMessage(message);
       if (this.pending.size === 1) this.armDeadline();
@@ -138,14 +144,25 @@ export class SchemaWorker {
     first.resolve({ ok: false, unchecked: true, message: reason });
     if (rest.length === 0) return;
     // the new worker's deadline starts when it says it is ready
-    const next = this.running();
+    let next: Worker;
+    try {
+      next = this.running();
+    } catch (error) {
+      for (const entry of rest) entry.resolve({ ok: false, unchecked: true, message: `the schema worker could not start: ${(error as Error).message}` });
+      this.pending.clear();
+      return;
+    }
     next.ref();
     for (const entry of rest) next.postMessage(entry.message);
   }
 
-  /** Starts the worker ahead of the first check (an agent with JSON Schema tools was built). */
+  /** Starts the worker ahead of the first check (an agent with JSON Schema tools was built); one that cannot start is tried again at the first check. */
   warm(): void {
-    this.running();
+    try {
+      this.running();
+    } catch {
+      // the first check says why
+    }
   }
 }
 
