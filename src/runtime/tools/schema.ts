@@ -44,7 +44,7 @@ export interface CheckedSchema {
 /** Longest validation message kept (a model's 20,000 wrong items make one error each). */
 const MAX_MESSAGE_CHARS = 2_000;
 
-export function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
+function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
   const props = (schema as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard'];
   return typeof props === 'object' && props !== null && props.version === 1 && typeof props.validate === 'function';
 }
