@@ -143,6 +143,9 @@ function spansSection(): string[] {
       `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',
+    `An MCP \`tools/list\` client span (\`footprint-otel/mcp\`, docs/mcp.md) whose list held tools that cannot be used carries ` +
+      `${code(S.FP_MCP_TOOLS_REFUSED)}: each refused tool as \`tool "name": reason\` (at most 50); the other tools are offered.`,
+    '',
     `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
       `\`gen_ai.usage.*\` attributes and records nothing in ${code(METRICS.tokenUsage.name)}; a failed call has neither usage ` +
       `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. ${code(S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)} (part of the output tokens) is on ` +

@@ -36,6 +36,9 @@ export const RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
 /** The GenAI keys of the bridge (otel/encoding/semconv.ts), the same on MCP spans. @experimental */
 export const { GEN_AI_OPERATION_NAME, GEN_AI_TOOL_NAME, GEN_AI_TOOL_CALL_ARGUMENTS, GEN_AI_TOOL_CALL_RESULT, OP_EXECUTE_TOOL } = semconv;
 
+/** The tools of a tools/list that are not offered, each `name: why`. */
+export const { FP_MCP_TOOLS_REFUSED: MCP_TOOLS_REFUSED } = semconv;
+
 export const METHOD_TOOLS_CALL = 'tools/call';
 export const METHOD_TOOLS_LIST = 'tools/list';
 export const METHOD_INITIALIZE = 'initialize';

@@ -40,6 +40,8 @@ export interface ClientCall<T> {
   /** error.type of a result that is a failure in its payload (tools/call isError). */
   resultError?(result: T): string | undefined;
   resultContent?(result: T): unknown;
+  /** Attributes a result adds to the span (tools/list: the tools refused). */
+  resultAttributes?(result: T): Attributes | undefined;
 }
 
 /**
@@ -66,6 +68,8 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   try {
     const result = await context.with(trace.setSpan(parent, span).setValue(MCP_CLIENT_SPAN, span), call.send);
     const failed = call.resultError?.(result);
+    const described = call.resultAttributes?.(result);
+    if (described) span.setAttributes(described);
     const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
     finish(span, call, started, failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;

@@ -18,12 +18,13 @@ import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
 import { timeoutOption } from './options.js';
 import { httpEndpoint, type Redactor } from './secrets.js';
-import { METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { MCP_TOOLS_REFUSED, METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
 import { classify, MCP_ERROR_TYPES, McpCallError, McpConnectError } from './errors.js';
 import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
+import { readToolList, type RefusedTool, type ToolList } from './toolList.js';
 
 /** A server this process starts and talks to over its stdin and stdout. */
 export interface StdioServer {
@@ -63,6 +64,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export class McpConnection implements ToolSource {
   private listed = new Map<string, { listed: ListedTool; tool: Tool }>();
+  private refusedTools: readonly RefusedTool[] = [];
   private closed = false;
   /** The tools/list read the last tools/list_changed started, while it runs. */
   private relisting?: Promise<void>;
@@ -170,24 +172,44 @@ export class McpConnection implements ToolSource {
     return { tools: () => this.tools().filter((tool) => wanted.has(tool.name)) };
   }
 
-  /** Reads the tool list again (traced tools/list). */
+  /**
+   * The tools the server lists that are not offered, each with why (an inputSchema that cannot be
+   * used, such as one whose type is not "object"), as of the last list read. Each newly refused tool is
+   * also a process warning (FOOTPRINT_MCP_TOOL_REFUSED) and is named on the tools/list span.
+   */
+  get refused(): readonly RefusedTool[] {
+    return this.refusedTools;
+  }
+
+  /** Reads the tool list again (traced tools/list): each tool offered or refused on its own. */
   async refresh(): Promise<Tool[]> {
-    const result = await tracedRequest({
+    const result = await tracedRequest<ToolList>({
       method: METHOD_TOOLS_LIST,
       peer: this.caller.peer,
       capture: this.caller.capture,
-      send: () => this.client.listTools(undefined, { timeout: this.connectTimeoutMs }),
+      send: () => readToolList(this.client, this.connectTimeoutMs),
+      resultAttributes: refusedAttributes,
     });
+    this.warnRefused(result.refused);
     const previous = this.listed;
     this.listed = new Map(
       result.tools.map((t) => {
-        const listed: ListedTool = { name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> };
+        const listed: ListedTool = t;
         const known = previous.get(t.name);
         const tool = known && sameListing(known.listed, listed) ? known.tool : toRuntimeTool(listed, this.caller);
         return [t.name, { listed, tool }];
       }),
     );
     return this.tools();
+  }
+
+  private warnRefused(refused: RefusedTool[]): void {
+    const before = new Set(this.refusedTools.map(refusalText));
+    this.refusedTools = refused;
+    for (const tool of refused) {
+      if (before.has(refusalText(tool))) continue;
+      process.emitWarning(`footprint-otel: MCP server "${this.name}" lists ${refusalText(tool)}; it is left out, the server's other tools are offered`, { code: 'FOOTPRINT_MCP_TOOL_REFUSED' });
+    }
   }
 
   /** Ends the connection; a stdio server this connection started is stopped. Idempotent. */
@@ -228,6 +250,18 @@ export class McpConnection implements ToolSource {
       // The failed tools/list is on its span; the previous list stays in use.
     }
   }
+}
+
+const MAX_REFUSED_ON_SPAN = 50;
+
+/** footprint.mcp.tools.refused of a list that refused tools (at most MAX_REFUSED_ON_SPAN of them). */
+function refusedAttributes(list: ToolList): Attributes | undefined {
+  if (list.refused.length === 0) return undefined;
+  return { [MCP_TOOLS_REFUSED]: list.refused.slice(0, MAX_REFUSED_ON_SPAN).map(refusalText) };
+}
+
+function refusalText(tool: RefusedTool): string {
+  return `tool ${JSON.stringify(tool.name)}: ${tool.reason}`;
 }
 
 function sameListing(a: ListedTool, b: ListedTool): boolean {

@@ -1,6 +1,6 @@
 /**
  * An MCP server's tool as the runtime's Tool: its name, description and JSON input schema as the
- * server listed them, so the agent validates arguments (ajv), runs calls in parallel, honours skill
+ * server listed them, so the agent validates arguments (runtime/tools/schema.ts), runs calls in parallel, honours skill
  * graphs and reports execute_tool spans exactly as for a local tool. Its execute() is one traced
  * tools/call with a bounded wait; a failure of any kind throws a McpCallError, which the tool runner
  * turns into an error result for the model, error.type the failure's kind.

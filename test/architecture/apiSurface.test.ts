@@ -15,7 +15,7 @@ const MAIN = {
     // build agents and compositions
     'Agent', 'CheckpointError', 'Conditional', 'ConfigError', 'DEFAULT_TOOL_LIMITS', 'LLMCall', 'Loop', 'MemoryCheckpointStore', 'Parallel',
     'RoutingDecisionError', 'RunCancelledError',
-    'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm',
+    'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm', 'tool',
     // providers
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'gemini', 'isProviderError', 'messageText', 'openaiCompatible', 'openaiResponses', 'priceFor',
     'scripted',
@@ -38,8 +38,8 @@ const MAIN = {
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
     // Deprecated aliases of PickFn and PickInput, for one release.
     'RouteFn', 'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
-    'StreamPartSource', 'SwarmOptions', 'Tool',
-    'ToolContext', 'ToolSource', 'UntilFn', 'Verdict',
+    'StreamPartSource', 'SwarmOptions', 'Tool', 'ToolArgs',
+    'ToolContext', 'ToolInputSchema', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
@@ -67,7 +67,7 @@ const TELEMETRY = {
 
 const MCP = {
   values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
-  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
+  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'RefusedTool', 'StdioServer', 'TraceMcpServerOptions'],
 };
 
 const POSTGRES = {

@@ -37,6 +37,8 @@ afterAll(async () => {
 function waitingAgent(id: string) {
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
+  let markQuickDone!: () => void;
+  const quickDone = new Promise<void>((resolve) => (markQuickDone = resolve));
   const provider = scripted({
     name: 'openai',
     replies: (request): ScriptedReply =>
@@ -54,10 +56,19 @@ function waitingAgent(id: string) {
         return untilCancelled(ctx.signal);
       },
     })
-    .tool({ name: 'quick', description: 'Answers at once', inputSchema: { type: 'object' }, execute: () => 'quick result' })
+    .tool({
+      name: 'quick',
+      description: 'Answers at once',
+      inputSchema: { type: 'object' },
+      execute: () => {
+        markQuickDone();
+        return 'quick result';
+      },
+    })
     .build();
-  // Once `waits` runs, and `quick` (asked for in the same reply) had its turn to finish.
-  const running = started.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  // Once `waits` runs, and `quick` (asked for in the same reply; each call's arguments are checked
+  // on the schema worker, so either may start first) has returned and had its turn to finish.
+  const running = Promise.all([started, quickDone]).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
   return { agent, provider, started: running };
 }
 

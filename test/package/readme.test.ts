@@ -17,7 +17,7 @@ const pages = Object.keys(DOCUMENTED_PAGES).map((page) => ({ page, blocks: readm
 
 let consumer: Consumer;
 beforeAll(async () => {
-  consumer = await consumerProject({ name: 'typescript', tarball: inject('tarball'), packages: ['@types/node@^20'] });
+  consumer = await consumerProject({ name: 'typescript', tarball: inject('tarball'), packages: ['@types/node@^20', 'zod@4.6.7', 'valibot@1.5.0', '@valibot/to-json-schema@1.8.0'] });
   consumer.write('app.d.ts', APP_DECLARATIONS);
   for (const { page, blocks } of pages) for (const [file, text] of Object.entries(exampleFiles(page, blocks))) consumer.write(file, text);
 });

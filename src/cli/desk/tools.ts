@@ -1,7 +1,7 @@
 /** The desk's tools: invoices for billing; service status and restarts for tech (restarting payments fails). */
 import type { Tool } from '../../index.js';
 
-export const lookupInvoice: Tool<{ id: string }> = {
+export const lookupInvoice: Tool<{ id: string }, Record<string, unknown>> = {
   name: 'lookup_invoice',
   description: 'Look up an invoice by id (INV-nnnn): amount, status and payments.',
   inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^INV-\\d+$' } }, required: ['id'], additionalProperties: false },

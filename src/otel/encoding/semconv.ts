@@ -188,6 +188,8 @@ export const FP_ESCALATED = 'footprint.escalated';
 export const FP_LINK_TYPE = 'footprint.link.type';
 /** The store method a database client span performs (footprint-otel/postgres): load, append, claim, ensure_schema. */
 export const ATTR_FOOTPRINT_STORE_CALL = 'footprint.store.call';
+/** On an MCP tools/list client span: the tools the server listed that are not offered, each `name: why` (an inputSchema that cannot be used). */
+export const FP_MCP_TOOLS_REFUSED = 'footprint.mcp.tools.refused';
 
 // ── span events the stage layouts add (typed events keep their own names) ────────────────────────
 export const EV_DECISION = 'footprint.decision';

@@ -17,7 +17,7 @@ import {
   type LoopGuardOptions,
   type SkillGraph,
 } from '../skills/index.js';
-import type { Tool, ToolSource } from '../tools/index.js';
+import type { Tool, ToolArgs, ToolInputSchema, ToolSource } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import type { CompiledTool } from './toolRunner.js';
@@ -92,7 +92,8 @@ export class AgentBuilder {
     return this;
   }
 
-  tool(tool: Tool): this {
+  /** A tool of the agent's own; `execute`'s argument type is inferred from a Standard Schema `inputSchema`. */
+  tool<Schema extends ToolInputSchema>(tool: Tool<ToolArgs<Schema>, Schema>): this {
     this.ownTools.push(tool);
     return this;
   }

@@ -1,13 +1,12 @@
 /**
- * Runs one tool call: validates its arguments against the tool's JSON schema, runs it within its
+ * Runs one tool call: validates its arguments against the tool's schema (tools/schema.ts), runs it within its
  * deadline, and turns invalid calls, unknown tools, throwing and overdue tools into error results the
  * model sees (never a crash). Pause requests are the stage's business (tools/pauseLatch.ts).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
 import { ownTextOf, type EventError, type EventPayloads } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
 import { describeError, errorType, FIXED_ERROR_TYPES } from '../run/index.js';
-import { toToolText, type Tool, type ToolContext } from '../tools/index.js';
+import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
 export type ToolStatus = EventPayloads['footprint.stream.tool_end']['status'];
@@ -30,19 +29,10 @@ export interface ToolRun {
   pause(question: string): Promise<unknown>;
 }
 
+/** A tool with its schema checked: what the model is sent and the validator of its calls. */
 export interface CompiledTool {
   tool: Tool;
-  validate: ValidateFunction;
-}
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-
-export function compileTool(tool: Tool): CompiledTool {
-  return { tool, validate: ajv.compile(tool.inputSchema) };
-}
-
-export function validationMessage(compiled: CompiledTool): string {
-  return ajv.errorsText(compiled.validate.errors, { dataVar: 'args' });
+  schema: CheckedSchema;
 }
 
 /**
@@ -67,22 +57,20 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
       ownText: true,
     });
   }
-  if (!compiled.validate(call.args)) {
-    const message = validationMessage(compiled);
-    return done('invalid_args', `Invalid arguments for tool "${call.name}": ${message}. Fix them and call again.`, {
-      type: FIXED_ERROR_TYPES.invalidArgs,
-      message,
-      ownText: true,
-    });
+  // The tool gets its own copy of the arguments (or what the schema library made of it): the call is
+  // also the conversation's record of what the model asked (the next request sends it back) and the
+  // tool_start event's payload.
+  const verdict = await compiled.schema.validate(structuredClone(call.args));
+  if (!verdict.ok) {
+    const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
+    if (verdict.ownText) error.ownText = true;
+    return done('invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
   }
   const timeoutMs = compiled.tool.timeoutMs ?? run.timeoutMs;
   const stop = new CallStop(run.runSignal, timeoutMs);
   try {
     const context: ToolContext = { toolCallId: call.id, agentId: run.agentId, signal: stop.signal, pause: run.pause };
-    // The tool gets its own copy of the arguments: the call is also the conversation's record of what
-    // the model asked (the next request sends it back) and the tool_start event's payload.
-    const args = structuredClone(call.args);
-    const work = new Promise<unknown>((resolve) => resolve(compiled.tool.execute(args, context)));
+    const work = new Promise<unknown>((resolve) => resolve(compiled.tool.execute(verdict.value, context)));
     const value = await stop.race(work);
     return done('ok', toToolText(value));
   } catch (error) {

@@ -15,9 +15,9 @@
  */
 import { ConfigError, optionalNumber, RULES } from '../run/index.js';
 import { READ_SKILL, type SkillTurnState } from '../skills/index.js';
-import type { Tool, ToolSource } from '../tools/index.js';
+import { checkToolSchema, type Tool, type ToolSource } from '../tools/index.js';
 import type { AgentConfig } from './config.js';
-import { compileTool, type CompiledTool } from './toolRunner.js';
+import type { CompiledTool } from './toolRunner.js';
 
 /** The tools offered now, by name (read_skill, the cursor's own, is not among them). Do not mutate. */
 export function offeredTools(config: AgentConfig, skill: SkillTurnState | undefined): ReadonlyMap<string, CompiledTool> {
@@ -65,12 +65,7 @@ export function checkedTool(tool: Tool, owner: string): CompiledTool {
   if (!tool?.name || typeof tool.execute !== 'function') throw new ConfigError(`${owner}: a tool needs a name and execute()`);
   if (tool.name === READ_SKILL) throw new ConfigError(`${owner}: "${READ_SKILL}" is reserved for skill graphs`);
   optionalNumber(`${owner}: tool "${tool.name}"`, 'timeoutMs', tool.timeoutMs, RULES.timeoutMs);
-  let compiled: CompiledTool;
-  try {
-    compiled = compileTool(tool);
-  } catch (error) {
-    throw new ConfigError(`${owner}: the inputSchema of tool "${tool.name}" is not a valid JSON schema: ${(error as Error).message}`);
-  }
+  const compiled: CompiledTool = { tool, schema: checkToolSchema(tool.inputSchema, `${owner}: tool "${tool.name}"`) };
   compiledByTool.set(tool, compiled);
   return compiled;
 }

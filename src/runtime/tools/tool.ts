@@ -1,3 +1,5 @@
+import type { ToolArgs, ToolInputSchema } from './schema.js';
+
 /**
  * A tool and the context it runs with, and a source of tools that can change: what an agent is given
  * and a skill names, so both agent/ and skills/ depend on these types and neither on the other.
@@ -17,14 +19,26 @@ export interface ToolContext {
   pause(question: string): Promise<unknown>;
 }
 
-export interface Tool<Args = any> {
+export interface Tool<Args = any, Schema extends ToolInputSchema = ToolInputSchema> {
   name: string;
   description: string;
-  /** JSON Schema of the arguments; calls that do not match become an error result for the model. */
-  inputSchema: Record<string, unknown>;
+  /**
+   * The arguments: a Standard Schema (zod 4, valibot, arktype; `execute`'s argument type is inferred
+   * from it through `tool()` or `.tool()`) or a JSON Schema (draft-07, 2019-09, 2020-12). Calls that
+   * do not match become an error result for the model.
+   */
+  inputSchema: Schema;
   /** Deadline of one call in ms (1 to 2 147 483 647); default: the agent's `toolTimeoutMs`. */
   timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): unknown | Promise<unknown>;
+}
+
+/**
+ * A tool whose `execute` argument type is inferred from its `inputSchema` (a Standard Schema's output
+ * type; a JSON Schema gives `any`). Returns the tool as given.
+ */
+export function tool<Schema extends ToolInputSchema>(definition: Tool<ToolArgs<Schema>, Schema>): Tool<ToolArgs<Schema>, Schema> {
+  return definition;
 }
 
 /**

@@ -119,7 +119,7 @@ export function deskAgent(mcp: McpConnection, tool = 'lookup_order') {
 
 interface KeyValue {
   key: string;
-  value: { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
+  value: { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: KeyValue['value'][] } };
 }
 interface TracesRequest {
   resourceSpans: {
@@ -130,7 +130,9 @@ interface TracesRequest {
   }[];
 }
 
+/** A value; an array as the JSON text of its values. */
 function valueOf(v: KeyValue['value']): string | number | boolean {
+  if (v.arrayValue !== undefined) return JSON.stringify((v.arrayValue.values ?? []).map(valueOf));
   if (v.stringValue !== undefined) return v.stringValue;
   if (v.intValue !== undefined) return Number(v.intValue);
   if (v.doubleValue !== undefined) return v.doubleValue;

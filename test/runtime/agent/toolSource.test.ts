@@ -114,7 +114,7 @@ describe('a tool source', () => {
     const build = (source: ToolSource) => () => Agent.create({ provider: scripted({ replies: [{ content: 'x' }] }), model: 'm' }).tool(tool('lookup')).tools(source).build();
     expect(build(mutableSource([tool('broken', undefined, { type: 'no-such-type' })]))).toThrow(ConfigError);
     expect(build(mutableSource([tool('broken', undefined, { type: 'no-such-type' })]))).toThrow(
-      /^agent "agent": a tool source: the inputSchema of tool "broken" is not a valid JSON schema: /,
+      /^agent "agent": a tool source: tool "broken": its inputSchema cannot be used: it is not a valid draft-07 JSON Schema: /,
     );
     expect(build(mutableSource([tool('lookup')]))).toThrow(new ConfigError('agent "agent": two different tools are named "lookup"'));
     expect(build({} as ToolSource)).toThrow(new ConfigError('agent "agent": a tool source needs tools()'));

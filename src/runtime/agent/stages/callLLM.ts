@@ -203,5 +203,5 @@ export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined,
     return { name, description: config.cursor.readSkillDescription(skill), inputSchema: READ_SKILL_SCHEMA };
   }
   const compiled = offered.get(name);
-  return compiled && { name, description: compiled.tool.description, inputSchema: compiled.tool.inputSchema };
+  return compiled && { name, description: compiled.tool.description, inputSchema: compiled.schema.jsonSchema };
 }

@@ -1,0 +1,135 @@
+/**
+ * One mechanism for every schema a user or a server gives: a Standard Schema (zod 4, valibot, arktype:
+ * any library implementing https://standardschema.dev) or a JSON Schema (draft-07, 2019-09, 2020-12)
+ * becomes a CheckedSchema: the JSON Schema the model is sent, and a validator of what the model sent
+ * back. A schema that cannot be both is refused when it is given, with what to do about it.
+ *
+ * - Standard Schema: the JSON Schema comes from the library through Standard JSON Schema
+ *   (`~standard.jsonSchema.input`, draft-07 as the AI SDK asks, else 2020-12): zod 4.2 and later,
+ *   arktype 2.1.28 and later, valibot through `toStandardJsonSchema()` of `@valibot/to-json-schema`.
+ *   The library validates, in this process (it is the app's code), and its output is what the tool
+ *   gets (defaults and transforms applied).
+ * - JSON Schema: sent as given; checked once here (jsonSchemaDialects.ts), arguments checked on the
+ *   schema worker within a deadline (schemaWorker.ts), since a server's schema or a model's
+ *   arguments can make a check take any time.
+ */
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { ConfigError } from '../run/index.js';
+import { checkJsonSchema, checkOnWorker } from './jsonSchemaDialects.js';
+
+/** A JSON Schema, as a plain object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** What a tool's `inputSchema` may be: a Standard Schema (zod 4, valibot, arktype) or a JSON Schema. */
+export type ToolInputSchema = StandardSchemaV1 | JsonSchema;
+
+/** The arguments a tool's `execute` gets for a schema: a Standard Schema's output type; a JSON Schema infers nothing. */
+export type ToolArgs<Schema> = Schema extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<Schema> : any;
+
+/**
+ * The outcome of checking a value: the value to use (the library's output), or why it does not match.
+ * `ownText`: the message is the runtime's own (Ajv's, naming places and schema keywords, never a
+ * value), so it is exported without content capture; a Standard Schema library's messages may quote
+ * the value (valibot: 'Expected string but received "…"'), so they are content.
+ */
+export type SchemaVerdict = { ok: true; value: unknown } | { ok: false; message: string; ownText: boolean };
+
+export interface CheckedSchema {
+  /** The JSON Schema to send the model. */
+  readonly jsonSchema: JsonSchema;
+  /** Checks a value the model sent; never rejects. */
+  validate(value: unknown): Promise<SchemaVerdict>;
+}
+
+/** Longest validation message kept (a model's 20,000 wrong items make one error each). */
+const MAX_MESSAGE_CHARS = 2_000;
+
+function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
+  const props = (schema as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard'];
+  return typeof props === 'object' && props !== null && props.version === 1 && typeof props.validate === 'function';
+}
+
+/** A schema checked, or an Error saying what is wrong with it and what to do. */
+export function checkSchema(schema: unknown): CheckedSchema {
+  if (isStandardSchema(schema)) return standardSchema(schema);
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new Error('it is neither a JSON Schema (a plain object) nor a Standard Schema (zod 4, valibot, arktype)');
+  }
+  const jsonSchema = schema as JsonSchema;
+  const checked = checkJsonSchema(jsonSchema);
+  return {
+    jsonSchema,
+    async validate(value) {
+      const verdict = await checkOnWorker(checked, value);
+      if (verdict.ok) return { ok: true, value };
+      return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText: true };
+    },
+  };
+}
+
+/**
+ * A tool's input schema checked: it must describe an object (what every model API takes as a tool's
+ * arguments). `where` names the tool in the ConfigError (`agent "desk": tool "lookup"`).
+ */
+export function checkToolSchema(schema: unknown, where: string): CheckedSchema {
+  let checked: CheckedSchema;
+  try {
+    checked = checkSchema(schema);
+  } catch (error) {
+    throw new ConfigError(`${where}: its inputSchema cannot be used: ${(error as Error).message}`);
+  }
+  const type = checked.jsonSchema.type;
+  if (type !== 'object') {
+    throw new ConfigError(`${where}: its inputSchema must describe an object (type "object"), as tools take named arguments; it has type ${JSON.stringify(type) ?? 'none'}`);
+  }
+  return checked;
+}
+
+function standardSchema(schema: StandardSchemaV1): CheckedSchema {
+  const props = schema['~standard'];
+  return {
+    jsonSchema: wireSchemaOf(props as Partial<StandardJSONSchemaV1.Props>),
+    async validate(value) {
+      try {
+        const result = await props.validate(value);
+        if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
+        return { ok: true, value: result.value };
+      } catch (error) {
+        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema threw ${(error as Error)?.message ?? String(error)}`), ownText: false };
+      }
+    },
+  };
+}
+
+/** The JSON Schema a Standard Schema library gives for its input: draft-07, else 2020-12. */
+function wireSchemaOf(props: Partial<StandardJSONSchemaV1.Props> & { vendor?: string }): JsonSchema {
+  const convert = props.jsonSchema?.input;
+  if (typeof convert !== 'function') {
+    throw new Error(
+      `the ${props.vendor} schema gives no JSON Schema for the model (it does not implement Standard JSON Schema, ~standard.jsonSchema): use zod 4.2 or later, arktype 2.1.28 or later, wrap a valibot schema in toStandardJsonSchema() from @valibot/to-json-schema, or give a JSON Schema`,
+    );
+  }
+  const failures: string[] = [];
+  for (const target of ['draft-07', 'draft-2020-12'] as const) {
+    try {
+      return convert({ target });
+    } catch (error) {
+      failures.push(`${target}: ${(error as Error)?.message ?? String(error)}`);
+    }
+  }
+  throw new Error(`the ${props.vendor} schema could not be turned into a JSON Schema for the model (${failures.join('; ')}): describe the arguments with types JSON Schema has (no transforms, dates or functions)`);
+}
+
+/** Issues as `args/path: message`, one after another (Ajv's way of naming a place in the arguments). */
+function issuesText(issues: readonly StandardSchemaV1.Issue[]): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment));
+      return `${['args', ...path].join('/')}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+function bounded(message: string): string {
+  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}… (cut at ${MAX_MESSAGE_CHARS} characters)` : message;
+}
