@@ -138,7 +138,7 @@ function spansSection(): string[] {
       `and ${code(METRICS.llmCost.name)} adds 0.`,
     '',
     `Span events: every typed event below except model calls and tool calls (which become \`chat\` and ` +
-      `\`execute_tool\` spans and their attributes) and the deprecated aliases \`footprint.cost.tick\` and \`footprint.cost.limit_hit\` (what they say is recorded from \`llm_end\` and \`agent.iteration_cap\`), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
+      `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
       `member's span), its payload flattened under ` +
       `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.FP_MEMBER_KIND)}, ${code(S.FP_MEMBER_ID)} and ${code(S.FP_ROUTE)}; ` +
       `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +

@@ -51,8 +51,6 @@ export {
   type SwarmOptions,
   type PickFn,
   type PickInput,
-  type RouteFn,
-  type RouteInput,
   type LlmRouter,
   type LlmRouterOptions,
   type LlmSwarmOptions,
@@ -112,12 +110,10 @@ export {
   type SkillGraphBuilder,
   type SkillGraphOptions,
   type SkillEdge,
-  type RouteEdge,
   type LastToolResult,
   type BrainSpec,
   type EscalationSpec,
   type LoopGuardOptions,
-  type RouteGuardOptions,
   type OnTrip,
 } from './runtime/index.js';
 export {
@@ -127,13 +123,6 @@ export {
   type RecordedHop,
   type RecordedRejection,
   type RecordedTrip,
-  // Deprecated aliases of the six above, for one release.
-  routeRecorder,
-  type RouteRecorder,
-  type RouteRecorderOptions,
-  type RouteHop,
-  type RouteRejection,
-  type RouteTrip,
 } from './recorders/index.js';
 
 // Listen to events: runner.on(pattern, listener) hears these typed events; a run's outcome.

@@ -283,40 +283,6 @@ export interface EventPayloads {
     action: 'label' | 'stop' | 'escalate';
   };
 
-  // ── cost ─────────────────────────────────────────────────────────────────────────────────────
-  /**
-   * @deprecated Read `footprint.stream.llm_end` (its `usage`, `cost`, `skill`, `brain`, `turnId`):
-   * this alias is derived from that record in one place (runtime/agent/stages/deprecatedEvents.ts),
-   * for answered calls only, and goes away in the next release. Nothing in footprint-otel reads it.
-   */
-  'footprint.cost.tick': {
-    callId: string;
-    agentId: string;
-    turnId: string;
-    provider: string;
-    model: string;
-    skill: string;
-    brain: BrainChoice['via'];
-    /** The call's usage; absent when the provider reported none (its cost is then unknown). */
-    tokens?: TokenUsage;
-    /** tokens x price; 0 when not priced. */
-    usd: number;
-    cumulativeUsd: number;
-    /** False when usd is not tokens x a listed price: the model has no price, or the usage is unknown. */
-    priced: boolean;
-  };
-  /**
-   * @deprecated Read `footprint.agent.iteration_cap` (`maxIterations` for `limit`, `iteration` for
-   * `actual`): an iteration cap is no budget. Derived from it in one place
-   * (runtime/agent/stages/deprecatedEvents.ts); goes away in the next release.
-   */
-  'footprint.cost.limit_hit': {
-    agentId: string;
-    kind: 'max_iterations';
-    limit: number;
-    actual: number;
-  };
-
   // ── run lifecycle ────────────────────────────────────────────────────────────────────────────
   'footprint.run.paused': { question: string; toolCallId?: string; toolName?: string; agentId?: string };
   'footprint.run.resumed': {
@@ -362,8 +328,6 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.skill.escalated': 'The rest of the turn runs on the escalation brain.',
   'footprint.route.hop': 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
   'footprint.route.trip': 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
-  'footprint.cost.tick': 'Deprecated (goes in the next release): an answered model call\'s cost, derived from its llm_end record; read llm_end\'s `cost` and `usage` instead.',
-  'footprint.cost.limit_hit': 'Deprecated (goes in the next release): the iteration cap, derived from footprint.agent.iteration_cap; read that instead.',
   'footprint.run.paused': 'The run paused for a human; the checkpoint carries the trace context.',
   'footprint.run.resumed': 'A paused run resumed (same run id, same trace).',
   'footprint.run.failed': 'The run failed: which member, which stage, which error.',

@@ -1,7 +1,6 @@
 /**
  * skillPathRecorder(): records the skill path an agent turn took (hops, path, rejections, and the
- * loop-guard trips the agent reported) so an app can read it back after a run (routeRecorder is its
- * old name, deprecated: "route" now means only the composition path, docs/architecture.md). The guard itself is
+ * loop-guard trips the agent reported) so an app can read it back after a run. The guard itself is
  * the agent's (skillGraph options pingPongWindow, maxRejectedRetries, onTrip); this recorder only
  * listens.
  *
@@ -73,11 +72,6 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
     getRejections: (runId) => [...(book.get(runId)?.rejections ?? [])],
   };
 }
-
-/** @deprecated The old name of skillPathRecorder; goes in the next release. */
-export const routeRecorder = skillPathRecorder;
-/** @deprecated The old name of SkillPathRecorder; goes in the next release. */
-export type RouteRecorder = SkillPathRecorder;
 
 /** The carried record of a resumed run, when it is ours and well-formed. */
 function restore(carried: unknown, runId: string): SkillPathRun | undefined {

@@ -20,8 +20,6 @@ const MAIN = {
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'isProviderError', 'openaiCompatible', 'priceFor', 'scripted',
     // skills
     'READ_SKILL', 'defineSkill', 'skillGraph', 'skillPathRecorder',
-    // deprecated alias of skillPathRecorder, for one release
-    'routeRecorder',
     // listen to events
     'EVENT_TYPES', 'isFootprintEvent', 'outcomeLabel',
     // take part in every run
@@ -35,18 +33,14 @@ const MAIN = {
     'AgentBuilder', 'AgentOptions', 'BranchError', 'BranchResult', 'Checkpoint', 'CheckpointRefusal', 'CheckpointStore', 'ConditionalBuilder',
     'LLMCallBuilder', 'LLMCallOptions', 'ResumeOptions', 'ToolLimits',
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
-    // Deprecated aliases of PickFn and PickInput, for one release.
-    'RouteFn', 'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
+    'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool',
     'ToolContext', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
     'BrainSpec', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
-    'SkillPathRecorder', 'SkillPathRecorderOptions',
-    // Deprecated aliases of SkillEdge, LoopGuardOptions and the skill-path recorder's types, for one release.
-    'RouteEdge', 'RouteGuardOptions', 'RouteHop', 'RouteRecorder',
-    'RouteRecorderOptions', 'RouteRejection', 'RouteTrip', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
+    'SkillPathRecorder', 'SkillPathRecorderOptions', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
     'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
     'RunOutcomeLabel', 'RunnerKind', 'TokenUsage', 'TypedEvent', 'Unsubscribe',
     'RunInstrument', 'RunSession', 'RunStart', 'TraceDetail', 'TracingOptions',

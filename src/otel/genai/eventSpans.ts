@@ -95,10 +95,6 @@ export class EventSpans {
     'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
     'footprint.stream.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
     'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
-    // Deprecated, derived from llm_end (which the chat span records): nothing to add.
-    'footprint.cost.tick': { spanEvent: false },
-    // Deprecated, derived from iteration_cap (which is the span event).
-    'footprint.cost.limit_hit': { spanEvent: false },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
     'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },

@@ -33,8 +33,6 @@ export interface SkillGraphOptions extends LoopGuardOptions {
    * to read the skill path back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
    */
   skillPathRecorder?: RunInstrument;
-  /** @deprecated The old name of skillPathRecorder; goes in the next release. */
-  routeRecorder?: RunInstrument;
 }
 
 export class Agent extends Runner {
@@ -155,10 +153,7 @@ export class AgentBuilder {
         }
       }
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model }, options.providers, options.escalation));
-      if (options.skillPathRecorder && options.routeRecorder) {
-        throw new ConfigError(`agent "${id}": give skillPathRecorder or its deprecated name routeRecorder, not both`);
-      }
-      recorder = options.skillPathRecorder ?? options.routeRecorder;
+      recorder = options.skillPathRecorder;
       loopGuard = loopGuardOf(options);
       if (options.onTrip === 'escalate' && !options.escalation) {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);

@@ -37,9 +37,6 @@ export interface LoopGuardOptions {
   onTrip?: OnTrip;
 }
 
-/** @deprecated The old name of LoopGuardOptions ("route" now means only the composition path); goes in the next release. */
-export type RouteGuardOptions = LoopGuardOptions;
-
 export interface LoopGuard {
   limits: GuardLimits;
   onTrip: OnTrip;

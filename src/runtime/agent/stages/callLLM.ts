@@ -23,7 +23,6 @@ import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
-import { deprecatedCostTick } from './deprecatedEvents.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -114,9 +113,7 @@ export function callLLMStage(config: AgentConfig) {
       ...(streaming ? { streamed: streaming.totals } : {}),
     };
     emit(scope, 'footprint.stream.llm_end', record);
-    const totals = addModelCall(turn.totals, record);
-    turn.totals = totals;
-    emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
+    turn.totals = addModelCall(turn.totals, record);
     turn.response = { content: response.content, toolCalls: response.toolCalls };
     appendToConversation(scope, turn, {
       role: 'assistant',
