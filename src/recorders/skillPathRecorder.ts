@@ -25,8 +25,8 @@ export interface SkillPathRecorder extends RunInstrument {
 
 export function skillPathRecorder(options: SkillPathRecorderOptions = {}): SkillPathRecorder {
   const agentId = options.agentId;
-  // The id keys what a paused run carries: it keeps its old spelling, so checkpoints made before the rename resume.
-  const id = agentId === undefined ? 'footprint-otel.route' : `footprint-otel.route:${agentId}`;
+  // The id keys what a paused run carries.
+  const id = agentId === undefined ? 'footprint-otel.skill-path' : `footprint-otel.skill-path:${agentId}`;
   const book = new RunBook();
 
   const start = ({ runId, hub, resumed }: RunStart): RunSession => {
