@@ -145,7 +145,16 @@ export {
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './runtime/index.js';
 
 // Take part in every run: instruments (tracing, metrics, your own).
-export { registerInstrument, type RunInstrument, type RunSession, type RunStart } from './runtime/index.js';
+export {
+  registerInstrument,
+  type RunInstrument,
+  type RunSession,
+  type RunStart,
+  type RunTree,
+  type RunTreeNode,
+  type RunnerProfile,
+  type RunEvents,
+} from './runtime/index.js';
 export { tracingInstrument, tracingFailures, semconv, type TracingOptions, type TraceDetail } from './otel/index.js';
 
 // Trace a plain footprintjs flowchart.

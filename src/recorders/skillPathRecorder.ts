@@ -29,7 +29,7 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
   const id = agentId === undefined ? 'footprint-otel.skill-path' : `footprint-otel.skill-path:${agentId}`;
   const book = new RunBook();
 
-  const start = ({ runId, hub, resumed }: RunStart): RunSession => {
+  const start = ({ runId, events, resumed }: RunStart): RunSession => {
     let run = restore(resumed?.carry[id], runId);
     if (run) book.put(run);
     const open = (): SkillPathRun => {
@@ -54,7 +54,7 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
         if (mine(payload)) open().trips.push({ runtimeStageId: meta.runtimeStageId, ...payload });
       },
     };
-    const unsubscribe = hub.subscribe((event) => {
+    const unsubscribe = events.subscribe((event) => {
       handleEvent(handlers, event);
     });
     return {

@@ -6,7 +6,7 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, numberSetting, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import { ConfigError, numberSetting, RULES, Runner, RUNNER_FACTS, type RunInstrument, type RunnerFacts } from '../run/index.js';
 import {
   resolveBrains,
   loopGuardOf,
@@ -49,8 +49,8 @@ export class Agent extends Runner {
     this.name = config.name;
   }
 
-  override profile(): RunnerProfile {
-    return profileOf(this.config);
+  override [RUNNER_FACTS](): RunnerFacts {
+    return { profile: profileOf(this.config), skillGraph: this.hasSkillGraph };
   }
 
   static create(options: AgentOptions): AgentBuilder {

@@ -6,7 +6,7 @@
  * costs nothing between stages, a pause still saves it with the checkpoint (run/store.ts), and the
  * flow state keeps only what names the turn: its id, written once, on Context's first visit.
  */
-import { currentHub, type RunStore } from '../run/index.js';
+import { currentRun, type RunStore } from '../run/index.js';
 import type { Turn } from './state.js';
 import type { AgentScope } from './stages/scope.js';
 
@@ -28,9 +28,9 @@ export function turnOf(scope: AgentScope, opened?: 'if-open'): Turn | undefined 
 
 /** The run's store, where a turn keeps its record and its conversation. */
 export function runStore(scope: AgentScope): RunStore {
-  const hub = currentHub(scope);
-  if (!hub) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which provides its store');
-  return hub.store;
+  const run = currentRun(scope);
+  if (!run) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which provides its store');
+  return run.store;
 }
 
 function recordKey(turnId: string): string {

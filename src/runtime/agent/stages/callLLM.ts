@@ -9,7 +9,7 @@
  */
 import { addModelCall, emit, ownTextOf, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
-import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
+import { currentRun, describeError, errorClass, errorType, newId } from '../../run/index.js';
 import {
   isProviderError,
   validateResponse,
@@ -32,7 +32,7 @@ export function callLLMStage(config: AgentConfig) {
   const agentId = config.member.id;
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default' };
   return async (scope: AgentScope) => {
-    const hub = currentHub(scope);
+    const run = currentRun(scope);
     const turn = turnOf(scope);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
@@ -45,7 +45,7 @@ export function callLLMStage(config: AgentConfig) {
     const iteration = turn.iteration;
     const skill = turn.skill?.current;
     const server = brain.provider.server;
-    const sink = hub?.stream;
+    const sink = run?.stream;
     const served = { via: brain.via, provider: brain.provider.name, model: brain.model, skillId: brain.skillId };
     // What llm_start and llm_end both say about the call. Each payload below spreads it (and any
     // optional field) last: on Node 20's V8 a property written after a spread in an object literal
