@@ -3,7 +3,8 @@
  * checkpoints, settings checks, errors and the fixed error.type values. Depends on events/ only;
  * the bottom of the runtime, imported by every other runtime folder but cost/.
  */
-export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type RunResult, type MountedMember } from './runner.js';
+export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type MountedMember } from './runner.js';
+export type { RunResult } from './result.js';
 export { EventHub } from './hub.js';
 export type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
 export { RUNNER_FACTS, type RunnerFacts, type RunnerProfile, type RunTree, type RunTreeNode } from './runTree.js';

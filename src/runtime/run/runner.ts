@@ -22,7 +22,7 @@ import {
   type RunnerKind,
   type Unsubscribe,
 } from '../../events/index.js';
-import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
+import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint } from './checkpoint.js';
 import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 import { runEnv, type RunContext } from './context.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
@@ -33,6 +33,7 @@ import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
 import { OutcomeTracker, type RunOutcome } from './outcome.js';
+import type { RunResult } from './result.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import { RunStore, type SavedStore } from './store.js';
@@ -53,7 +54,6 @@ export interface ResumeOptions extends RunOptions {
   checkpointStore?: CheckpointStore;
 }
 
-export type RunResult = string | Paused;
 
 export interface MountedMember {
   mountId: string;

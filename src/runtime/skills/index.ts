@@ -15,6 +15,6 @@ export {
   type OnTrip,
   type LoopGuard,
   type LoopGuardOptions,
-  type Spend,
   type TurnGuard,
 } from './loopGuard.js';
+export type { Spend } from './spend.js';
