@@ -191,9 +191,11 @@ export function payloadFields(source: string = readFileSync(EVENT_CATALOG_SOURCE
     if (c === "'" || c === '"' || c === '`') {
       const end = text.indexOf(c, i + 1);
       const literal = text.slice(i + 1, end);
-      if (depth === 1 && /^\s*:\s*\{/.test(text.slice(end + 1))) {
+      const entry = depth === 1 ? /^\s*:\s*(?:([A-Z]\w*)\s*&\s*)?\{/.exec(text.slice(end + 1)) : null;
+      if (entry) {
         event = literal;
-        fields.set(event, []);
+        // A payload that extends a shared interface (`ModelCallSubject & { … }`) lists its fields first.
+        fields.set(event, entry[1] === undefined ? [] : interfaceFields(source, entry[1]));
       }
       i = end;
       previous = c;
@@ -214,6 +216,14 @@ export function payloadFields(source: string = readFileSync(EVENT_CATALOG_SOURCE
     if (!/\s/.test(c)) previous = c;
   }
   return fields;
+}
+
+/** The top-level fields of `export interface <name> { … }` in `source`, read by the same scanner. */
+function interfaceFields(source: string, name: string): string[] {
+  const start = source.indexOf(`export interface ${name} {`);
+  if (start < 0) throw new Error(`no \`export interface ${name}\` in the event catalog`);
+  const body = source.slice(source.indexOf('{', start), source.indexOf('\n}', start) + 2);
+  return payloadFields(`export interface EventPayloads { '${name}': ${body} }`).get(name)!;
 }
 
 /** The source with every comment replaced by spaces (string literals left alone). */

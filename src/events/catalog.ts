@@ -72,6 +72,24 @@ export interface CapturedMessage {
   toolCalls?: { id: string; name: string; args: unknown }[];
 }
 
+/**
+ * Which model call, made by whom and how: what a call's start (llm_start) and its record (llm_end)
+ * both say, so the end can be recorded on its own.
+ */
+export interface ModelCallSubject {
+  callId: string;
+  agentId: string;
+  iteration: number;
+  operation: 'chat';
+  provider: string;
+  model: string;
+  /** Where the call goes (LLMProvider.server); absent for providers without a URL (scripted, custom). */
+  server?: ModelServer;
+  brain: BrainChoice;
+  /** The skill the cursor was in when the call was made (skill graphs only). */
+  skill?: string;
+}
+
 export interface EventPayloads {
   // ── agent ────────────────────────────────────────────────────────────────────────────────────
   'footprint.agent.turn_start': {
@@ -111,17 +129,7 @@ export interface EventPayloads {
   };
 
   // ── stream: model calls and tool calls ───────────────────────────────────────────────────────
-  'footprint.stream.llm_start': {
-    callId: string;
-    agentId: string;
-    iteration: number;
-    operation: 'chat';
-    provider: string;
-    model: string;
-    /** Where the call goes (LLMProvider.server); absent for providers without a URL (scripted, custom). */
-    server?: ModelServer;
-    brain: BrainChoice;
-    skill?: string;
+  'footprint.stream.llm_start': ModelCallSubject & {
     temperature?: number;
     maxTokens?: number;
     messageCount: number;
@@ -151,20 +159,9 @@ export interface EventPayloads {
    * (agent, turn, skill, brain, provider, model; the route is meta.route) travels here once, answered
    * or failed. events/modelCalls.ts is how records add up.
    */
-  'footprint.stream.llm_end': {
-    callId: string;
-    agentId: string;
+  'footprint.stream.llm_end': ModelCallSubject & {
     /** The agent turn the call belongs to (turn_start.turnId). */
     turnId: string;
-    iteration: number;
-    operation: 'chat';
-    provider: string;
-    model: string;
-    /** As on llm_start, so the call's end can be recorded on its own. */
-    server?: ModelServer;
-    brain: BrainChoice;
-    /** The skill the cursor was in when the call was made (skill graphs only). */
-    skill?: string;
     responseModel?: string;
     responseId?: string;
     /** What the provider reported; absent when it reported no usage, and when the call failed. */
