@@ -47,9 +47,20 @@ const OTHER_RECORDS = {
 
 type Records = EventPayloads & OtherRecords;
 type RecordType = keyof Records;
-/** Content fields by record type, as paths split once. */
-const CONTENT = new Map<string, readonly (readonly string[])[]>(
-  Object.entries({ ...EVENTS, ...OTHER_RECORDS }).map(([type, entry]) => [type, entry.content.map((field: string) => field.split('.'))]),
+/**
+ * What a view does per record type, worked out once: the top-level content fields left out in one
+ * copy (`drop`), and the paths that need more (a field one level down, a thrown value).
+ */
+interface Plan {
+  readonly drop: ReadonlySet<string>;
+  readonly paths: readonly (readonly string[])[];
+}
+const PLANS = new Map<string, Plan>(
+  Object.entries({ ...EVENTS, ...OTHER_RECORDS }).map(([type, entry]): [string, Plan] => {
+    const paths = (entry.content as readonly string[]).map((field) => field.split('.'));
+    const dropped = (path: readonly string[]) => path.length === 1 && path[0] !== 'error';
+    return [type, { drop: new Set(paths.filter(dropped).map((path) => path[0]!)), paths: paths.filter((path) => !dropped(path)) }];
+  }),
 );
 /** The declared content fields of each record type, as the types see them. */
 type ContentOf<K extends RecordType> = K extends EventType ? (typeof EVENTS)[K]['content'][number] : K extends keyof OtherRecords ? (typeof OTHER_RECORDS)[K]['content'][number] : never;
@@ -83,8 +94,9 @@ export interface ExportedRecord<K extends keyof OtherRecords> {
 export function exportedView<K extends EventType>(event: TypedEvent<K>, capture: boolean): ExportedEvent<K>;
 export function exportedView<K extends keyof OtherRecords>(record: { type: K; payload: OtherRecords[K] }, capture: boolean): ExportedRecord<K>;
 export function exportedView(record: { type: RecordType; payload: unknown; meta?: EventMeta }, capture: boolean): unknown {
-  let payload = record.payload;
-  for (const path of CONTENT.get(record.type) ?? []) payload = viewAt(payload, path, capture);
+  const plan = PLANS.get(record.type)!;
+  let payload = capture || plan.drop.size === 0 ? record.payload : without(record.payload, plan.drop);
+  for (const path of plan.paths) payload = viewAt(payload, path, capture);
   if (payload === record.payload) return record;
   // Every field named, no spread: views are made on the per-event path (docs/architecture.md).
   return record.meta === undefined ? { type: record.type, payload } : { type: record.type, payload, meta: record.meta };
@@ -101,6 +113,21 @@ function viewAt(value: unknown, path: readonly string[], capture: boolean, paren
   return inner === record[field] ? value : Object.assign({}, record, { [field]: inner });
 }
 
+/**
+ * A copy of `value` without the `fields` it has; `value` itself when it has none. Copied key by key,
+ * never with delete, so the copy keeps V8's fast properties (views are made on the per-event path).
+ */
+function without(value: unknown, fields: ReadonlySet<string>): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  let found = false;
+  for (const field of fields) if (field in record) found = true;
+  if (!found) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (!fields.has(key)) copy[key] = record[key];
+  return copy;
+}
+
 /** A field of a payload: left out with capture off; a thrown value (`error`) becomes its stand-in instead. */
 function fieldView(record: Record<string, unknown>, field: string, capture: boolean): Record<string, unknown> {
   if (field === 'error') {
@@ -108,19 +135,15 @@ function fieldView(record: Record<string, unknown>, field: string, capture: bool
     const shown = capture || hasOwnText(thrown) ? thrown : standIn(thrown);
     return shown === thrown ? record : Object.assign({}, record, { error: shown });
   }
-  if (capture) return record;
-  const copy = Object.assign({}, record);
-  delete copy[field];
-  return copy;
+  return capture ? record : (without(record, new Set([field])) as Record<string, unknown>);
 }
 
 /** An error's text (EventError): kept under capture or when footprint-otel worded it, else the stand-in; never `ownText`. */
 function errorView(error: Record<string, unknown>, field: string, capture: boolean): Record<string, unknown> {
   const keep = capture || error.ownText === true;
   if (keep && !('ownText' in error)) return error;
-  const copy = Object.assign({}, error);
-  delete copy.ownText;
-  if (!keep) copy[field] = WITHHELD_MESSAGE;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(error)) if (key !== 'ownText') copy[key] = key === field && !keep ? WITHHELD_MESSAGE : error[key];
   return copy;
 }
 
