@@ -33,9 +33,10 @@ describe('an agent that calls tools', () => {
     const duration = only(c, METRICS.invokeAgentDuration.name, helper);
     expect(duration.attributes).toEqual(helper);
     expect(duration.histogram!.count).toBe(1);
-    // The invocation contains its tool calls: it lasts at least as long as they did together.
+    // The invocation contains each of its tool calls: it lasts at least as long as the longest. (Not
+    // their sum: the first reply's two calls run side by side, so under load they overlap.)
     const tools = c.series(METRICS.executeToolDuration.name);
-    expect(duration.value).toBeGreaterThanOrEqual(tools.reduce((sum, s) => sum + s.value, 0));
+    expect(duration.value).toBeGreaterThanOrEqual(Math.max(...tools.map((s) => s.value)));
   });
 
   it('records every tool call by tool, executed by the agent, without error.type', async () => {
