@@ -172,23 +172,6 @@ describe('the layer arrows', () => {
     expect(sdkUsers).toContain('mcp');
   });
 
-  it('otel/ imports no runtime class (it reads the run tree and the events RunStart hands it)', () => {
-    const otelFiles = sources(join(SRC, 'otel')).map((file) => relative(SRC, file));
-    expect(otelFiles.flatMap((path) => runtimeClassesIn(path, readFileSync(join(SRC, path), 'utf8')))).toEqual([]);
-    expect(classesDeclaredIn(readFileSync(join(SRC, 'runtime/run/instruments.ts'), 'utf8'), 'RunStart')).toEqual([]);
-  });
-
-  it('catches an otel file importing a runtime class, as a value or a type, and RunStart naming one (positive control)', () => {
-    expect([...RUNTIME_CLASSES].filter((name) => ['Agent', 'Runner', 'EventHub', 'LLMCall', 'ConfigError'].includes(name)).sort()).toEqual(['Agent', 'ConfigError', 'EventHub', 'LLMCall', 'Runner']);
-    const probe = [
-      "import { Agent, type RunStart } from '../../runtime/index.js';",
-      "import type { Runner, RunTree } from '../../runtime/index.js';",
-      "import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';",
-    ].join('\n');
-    expect(runtimeClassesIn('otel/probe.ts', probe)).toEqual(['otel/probe.ts: Agent', 'otel/probe.ts: Runner']);
-    expect(classesDeclaredIn('export interface RunStart {\n  runner: Runner;\n  hub: EventHub;\n  tree: RunTree;\n}', 'RunStart')).toEqual(['Runner', 'EventHub']);
-  });
-
   it('catches each kind of broken arrow (positive control)', () => {
     const bad: Import[] = [
       { from: 'runtime/run/hub.ts', to: 'otel/index.ts' },
@@ -220,5 +203,22 @@ describe('the layer arrows', () => {
       'runtime/agent/agent.ts -> runtime/skills/brains.ts',
       'runtime/agent/stages/callLLM.ts -> runtime/providers/retry.ts',
     ]);
+  });
+
+  it('otel/ imports no runtime class (it reads the run tree and the events RunStart hands it)', () => {
+    const otelFiles = sources(join(SRC, 'otel')).map((file) => relative(SRC, file));
+    expect(otelFiles.flatMap((path) => runtimeClassesIn(path, readFileSync(join(SRC, path), 'utf8')))).toEqual([]);
+    expect(classesDeclaredIn(readFileSync(join(SRC, 'runtime/run/instruments.ts'), 'utf8'), 'RunStart')).toEqual([]);
+  });
+
+  it('catches an otel file importing a runtime class, as a value or a type, and RunStart naming one (positive control)', () => {
+    expect([...RUNTIME_CLASSES].filter((name) => ['Agent', 'Runner', 'EventHub', 'LLMCall', 'ConfigError'].includes(name)).sort()).toEqual(['Agent', 'ConfigError', 'EventHub', 'LLMCall', 'Runner']);
+    const probe = [
+      "import { Agent, type RunStart } from '../../runtime/index.js';",
+      "import type { Runner, RunTree } from '../../runtime/index.js';",
+      "import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';",
+    ].join('\n');
+    expect(runtimeClassesIn('otel/probe.ts', probe)).toEqual(['otel/probe.ts: Agent', 'otel/probe.ts: Runner']);
+    expect(classesDeclaredIn('export interface RunStart {\n  runner: Runner;\n  hub: EventHub;\n  tree: RunTree;\n}', 'RunStart')).toEqual(['Runner', 'EventHub']);
   });
 });
