@@ -23,7 +23,7 @@ export async function recordTurn(turn: () => Promise<unknown>): Promise<Step[]> 
         onStageStart: (event) => void steps.push({ hook: 'onStageStart', event: { ...event } }),
         onStageEnd: (event) => void steps.push({ hook: 'onStageEnd', event: { ...event } }),
       });
-      run.hub.subscribe((event) => void steps.push({ hook: 'typed', event }));
+      run.events.subscribe((event) => void steps.push({ hook: 'typed', event }));
       return {};
     },
   });

@@ -193,14 +193,16 @@ if (mode === 'sdk-floor') {
   perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
   stop();
 } else if (mode === 'bare') {
-  // The chart in a plain executor, with the run hub its stages reach for their run's store in its env.
+  // The chart in a plain executor, with the run context its stages reach for their run's store in its env.
   const { runEnv } = await import('../src/runtime/run/context.js');
   const { MemberIndex } = await import('../src/runtime/run/members.js');
-  const { RunHub } = await import('../src/runtime/run/hub.js');
+  const { EventHub } = await import('../src/runtime/run/hub.js');
+  const { RunStore } = await import('../src/runtime/run/store.js');
   const chart = agent.chart();
   const index = new MemberIndex(agent);
+  const bareRun = () => runEnv({ runId: 'run_bench', store: new RunStore(), events: new EventHub('run_bench', index) }, undefined);
   perUnit = await timePerCall(
-    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE }, env: runEnv(new RunHub('run_bench', index), undefined) }),
+    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE }, env: bareRun() }),
     RUNS,
   );
 } else {

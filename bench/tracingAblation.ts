@@ -35,7 +35,7 @@ function partial(id: string, { recorder, events }: { recorder: boolean; events: 
       const traced = new TracedRun({ source: 'runner', resolved: { tracer, detail, capture: false }, name: 'run', attributes: {}, parent: context.active(), runId: run.runId });
       if (recorder && traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
       const unsubscribe = events
-        ? run.hub.subscribe((event: TypedEvent) => {
+        ? run.events.subscribe((event: TypedEvent) => {
             const started = performance.now();
             traced.onEvent(event);
             insideByType.set(event.type, (insideByType.get(event.type) ?? 0) + performance.now() - started);

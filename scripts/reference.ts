@@ -154,7 +154,7 @@ function spansSection(): string[] {
       `and ${code(METRICS.llmCost.name)} adds 0.`,
     '',
     `Span events: every typed event below except model calls and tool calls (which become \`chat\` and ` +
-      `\`execute_tool\` spans and their attributes) and the deprecated aliases \`footprint.cost.tick\` and \`footprint.cost.limit_hit\` (what they say is recorded from \`llm_end\` and \`agent.iteration_cap\`), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
+      `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
       `member's span), its payload flattened under ` +
       `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.FP_MEMBER_KIND)}, ${code(S.FP_MEMBER_ID)} and ${code(S.FP_ROUTE)}; ` +
       `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
@@ -207,9 +207,11 @@ export function payloadFields(source: string = readFileSync(EVENT_CATALOG_SOURCE
     if (c === "'" || c === '"' || c === '`') {
       const end = text.indexOf(c, i + 1);
       const literal = text.slice(i + 1, end);
-      if (depth === 1 && /^\s*:\s*\{/.test(text.slice(end + 1))) {
+      const entry = depth === 1 ? /^\s*:\s*(?:([A-Z]\w*)\s*&\s*)?\{/.exec(text.slice(end + 1)) : null;
+      if (entry) {
         event = literal;
-        fields.set(event, []);
+        // A payload that extends a shared interface (`ModelCallSubject & { … }`) lists its fields first.
+        fields.set(event, entry[1] === undefined ? [] : interfaceFields(source, entry[1]));
       }
       i = end;
       previous = c;
@@ -230,6 +232,14 @@ export function payloadFields(source: string = readFileSync(EVENT_CATALOG_SOURCE
     if (!/\s/.test(c)) previous = c;
   }
   return fields;
+}
+
+/** The top-level fields of `export interface <name> { … }` in `source`, read by the same scanner. */
+function interfaceFields(source: string, name: string): string[] {
+  const start = source.indexOf(`export interface ${name} {`);
+  if (start < 0) throw new Error(`no \`export interface ${name}\` in the event catalog`);
+  const body = source.slice(source.indexOf('{', start), source.indexOf('\n}', start) + 2);
+  return payloadFields(`export interface EventPayloads { '${name}': ${body} }`).get(name)!;
 }
 
 /** The source with every comment replaced by spaces (string literals left alone). */

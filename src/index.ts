@@ -54,8 +54,6 @@ export {
   type SwarmOptions,
   type PickFn,
   type PickInput,
-  type RouteFn,
-  type RouteInput,
   type LlmRouter,
   type LlmRouterOptions,
   type LlmSwarmOptions,
@@ -127,13 +125,11 @@ export {
   type SkillGraphBuilder,
   type SkillGraphOptions,
   type SkillEdge,
-  type RouteEdge,
   type LastToolResult,
   type BrainSpec,
   type FallbackBrain,
   type EscalationSpec,
   type LoopGuardOptions,
-  type RouteGuardOptions,
   type OnTrip,
 } from './runtime/index.js';
 export {
@@ -143,13 +139,6 @@ export {
   type RecordedHop,
   type RecordedRejection,
   type RecordedTrip,
-  // Deprecated aliases of the six above, for one release.
-  routeRecorder,
-  type RouteRecorder,
-  type RouteRecorderOptions,
-  type RouteHop,
-  type RouteRejection,
-  type RouteTrip,
 } from './recorders/index.js';
 
 // Listen to events: runner.on(pattern, listener) hears these typed events; a run's outcome.
@@ -172,7 +161,16 @@ export {
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './runtime/index.js';
 
 // Take part in every run: instruments (tracing, metrics, your own).
-export { registerInstrument, type RunInstrument, type RunSession, type RunStart } from './runtime/index.js';
+export {
+  registerInstrument,
+  type RunInstrument,
+  type RunSession,
+  type RunStart,
+  type RunTree,
+  type RunTreeNode,
+  type RunnerProfile,
+  type RunEvents,
+} from './runtime/index.js';
 export { tracingInstrument, tracingFailures, semconv, type TracingOptions, type TraceDetail } from './otel/index.js';
 
 // Trace a plain footprintjs flowchart.

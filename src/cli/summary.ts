@@ -74,7 +74,7 @@ export function summarize(runner: Runner, summary: DemoSummary): () => void {
   const stopCounting = registerInstrument({
     id: `footprint-otel.demo-summary.${runner.id}`,
     start: (run) =>
-      run.runner !== runner
+      run.tree.root.kind !== runner.kind || run.tree.root.id !== runner.id
         ? undefined
         : {
             finished: (outcome) => {

@@ -78,6 +78,24 @@ export interface CapturedMessage {
   toolCalls?: { id: string; name: string; args: unknown }[];
 }
 
+/**
+ * Which model call, made by whom and how: what a call's start (llm_start) and its record (llm_end)
+ * both say, so the end can be recorded on its own.
+ */
+export interface ModelCallSubject {
+  callId: string;
+  agentId: string;
+  iteration: number;
+  operation: 'chat';
+  provider: string;
+  model: string;
+  /** Where the call goes (LLMProvider.server); absent for providers without a URL (scripted, custom). */
+  server?: ModelServer;
+  brain: BrainChoice;
+  /** The skill the cursor was in when the call was made (skill graphs only). */
+  skill?: string;
+}
+
 export interface EventPayloads {
   // ── agent ────────────────────────────────────────────────────────────────────────────────────
   'footprint.agent.turn_start': {
@@ -117,17 +135,7 @@ export interface EventPayloads {
   };
 
   // ── stream: model calls and tool calls ───────────────────────────────────────────────────────
-  'footprint.stream.llm_start': {
-    callId: string;
-    agentId: string;
-    iteration: number;
-    operation: 'chat';
-    provider: string;
-    model: string;
-    /** Where the call goes (LLMProvider.server); absent for providers without a URL (scripted, custom). */
-    server?: ModelServer;
-    brain: BrainChoice;
-    skill?: string;
+  'footprint.stream.llm_start': ModelCallSubject & {
     temperature?: number;
     maxTokens?: number;
     messageCount: number;
@@ -161,20 +169,9 @@ export interface EventPayloads {
    * (agent, turn, skill, brain, provider, model; the route is meta.route) travels here once, answered
    * or failed. events/modelCalls.ts is how records add up.
    */
-  'footprint.stream.llm_end': {
-    callId: string;
-    agentId: string;
+  'footprint.stream.llm_end': ModelCallSubject & {
     /** The agent turn the call belongs to (turn_start.turnId). */
     turnId: string;
-    iteration: number;
-    operation: 'chat';
-    provider: string;
-    model: string;
-    /** As on llm_start, so the call's end can be recorded on its own. */
-    server?: ModelServer;
-    brain: BrainChoice;
-    /** The skill the cursor was in when the call was made (skill graphs only). */
-    skill?: string;
     responseModel?: string;
     responseId?: string;
     /** The stored response the request continued (the Responses API's previous_response_id), when it did. */
@@ -295,40 +292,6 @@ export interface EventPayloads {
     action: 'label' | 'stop' | 'escalate';
   };
 
-  // ── cost ─────────────────────────────────────────────────────────────────────────────────────
-  /**
-   * @deprecated Read `footprint.stream.llm_end` (its `usage`, `cost`, `skill`, `brain`, `turnId`):
-   * this alias is derived from that record in one place (runtime/agent/stages/deprecatedEvents.ts),
-   * for answered calls only, and goes away in the next release. Nothing in footprint-otel reads it.
-   */
-  'footprint.cost.tick': {
-    callId: string;
-    agentId: string;
-    turnId: string;
-    provider: string;
-    model: string;
-    skill: string;
-    brain: BrainChoice['via'];
-    /** The call's usage; absent when the provider reported none (its cost is then unknown). */
-    tokens?: TokenUsage;
-    /** tokens x price; 0 when not priced. */
-    usd: number;
-    cumulativeUsd: number;
-    /** False when usd is not tokens x a listed price: the model has no price, or the usage is unknown. */
-    priced: boolean;
-  };
-  /**
-   * @deprecated Read `footprint.agent.iteration_cap` (`maxIterations` for `limit`, `iteration` for
-   * `actual`): an iteration cap is no budget. Derived from it in one place
-   * (runtime/agent/stages/deprecatedEvents.ts); goes away in the next release.
-   */
-  'footprint.cost.limit_hit': {
-    agentId: string;
-    kind: 'max_iterations';
-    limit: number;
-    actual: number;
-  };
-
   // ── run lifecycle ────────────────────────────────────────────────────────────────────────────
   'footprint.run.paused': { question: string; toolCallId?: string; toolName?: string; agentId?: string };
   'footprint.run.resumed': {
@@ -350,35 +313,140 @@ export interface EventPayloads {
 export type EventType = keyof EventPayloads;
 export type EventDomain = EventType extends `footprint.${infer D}.${string}` ? D : never;
 
-/** One line per event, for the generated reference (docs/reference.md). Typed so a missing or stray entry fails typecheck. */
-export const EVENT_DOCS: { readonly [K in EventType]: string } = {
-  'footprint.agent.turn_start': 'An agent turn begins (one run of an agent, top-level or mounted).',
-  'footprint.agent.turn_end': 'An agent turn ends: outcome, iterations, token and cost totals, stop reason.',
-  'footprint.agent.iteration_start': 'One ReAct iteration begins (context, model call, route).',
-  'footprint.agent.iteration_end': 'One ReAct iteration ends, with the number of tool calls it made.',
-  'footprint.agent.iteration_cap': 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
-  'footprint.agent.route_decided': "The agent's Route stage chose tool calls, the final answer, or a stop.",
-  'footprint.stream.llm_start': 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any).',
-  'footprint.stream.llm_chunk': 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
-  'footprint.stream.llm_end': 'A model call ends, answered or failed: the one record of the call (usage, cost, skill, brain, turn; the route is meta.route), with stop reason, duration, tool calls asked for, or the error.',
-  'footprint.stream.tool_start': 'A tool call starts (parallel calls in one turn share a parallelCount).',
-  'footprint.stream.tool_end': 'A tool call ends: ok, error, invalid arguments, unknown tool, paused, timeout, cancelled, or too many calls.',
-  'footprint.composition.enter': 'A composition (Sequence, Parallel, Conditional, Loop, swarm) starts.',
-  'footprint.composition.exit': 'A composition ends, with its status and duration.',
-  'footprint.composition.route_decided': 'A routing decision: which branch, why, and the evidence.',
-  'footprint.composition.fork': 'A Parallel starts its branches.',
-  'footprint.composition.branch_end': 'One Parallel branch ends, ok or with its error.',
-  'footprint.composition.iteration': 'A Loop or swarm starts another pass.',
-  'footprint.skill.entered': 'The skill cursor enters a skill.',
-  'footprint.skill.rejected': 'The model asked for a skill it may not reach from the cursor.',
-  'footprint.skill.escalated': 'The rest of the turn runs on the escalation brain.',
-  'footprint.route.hop': 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
-  'footprint.route.trip': 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
-  'footprint.cost.tick': 'Deprecated (goes in the next release): an answered model call\'s cost, derived from its llm_end record; read llm_end\'s `cost` and `usage` instead.',
-  'footprint.cost.limit_hit': 'Deprecated (goes in the next release): the iteration cap, derived from footprint.agent.iteration_cap; read that instead.',
-  'footprint.run.paused': 'The run paused for a human; the checkpoint carries the trace context.',
-  'footprint.run.resumed': 'A paused run resumed (same run id, same trace).',
-  'footprint.run.failed': 'The run failed: which member, which stage, which error.',
-};
+/**
+ * A payload field that holds content, as a path: a field of the payload, or a field one level down
+ * (`error.message`; any field under a field typed `unknown`, such as `evidence.reason`).
+ */
+export type ContentField<P> = {
+  [K in keyof P & string]-?: K | (unknown extends P[K] ? `${K}.${string}` : `${K}.${FieldsOf<NonNullable<P[K]>>}`);
+}[keyof P & string];
+/** The fields of an object type, of each member of a union; none of an array or a primitive. */
+type FieldsOf<V> = V extends readonly unknown[] ? never : V extends object ? keyof V & string : never;
 
-export const EVENT_TYPES = Object.keys(EVENT_DOCS) as EventType[];
+/** What the catalog says of one event: its line in the reference, and which of its payload's fields are content. */
+export interface EventEntry<P> {
+  readonly doc: string;
+  /**
+   * The payload fields that hold content (what a user, a model, a tool or user code wrote): left out
+   * of every export unless content capture is on (events/exportedView.ts). `[]` when none.
+   */
+  readonly content: readonly ContentField<P>[];
+}
+
+/** The catalog as a table a payload map must fill: one entry per event type, or the typecheck fails. */
+export type EventTable<Payloads> = { readonly [K in keyof Payloads]: EventEntry<Payloads[K]> };
+
+/**
+ * One entry per event: its doc line (the generated reference, docs/reference.md) and its content
+ * fields. Typed so a missing or stray entry fails typecheck: a new event type does not compile until
+ * it says which of its fields are content.
+ */
+export const EVENTS = {
+  'footprint.agent.turn_start': {
+    doc: 'An agent turn begins (one run of an agent, top-level or mounted).',
+    content: ['message'],
+  },
+  'footprint.agent.turn_end': {
+    doc: 'An agent turn ends: outcome, iterations, token and cost totals, stop reason.',
+    content: ['answer'],
+  },
+  'footprint.agent.iteration_start': {
+    doc: 'One ReAct iteration begins (context, model call, route).',
+    content: [],
+  },
+  'footprint.agent.iteration_end': {
+    doc: 'One ReAct iteration ends, with the number of tool calls it made.',
+    content: [],
+  },
+  'footprint.agent.iteration_cap': {
+    doc: 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
+    content: [],
+  },
+  'footprint.agent.route_decided': {
+    doc: "The agent's Route stage chose tool calls, the final answer, or a stop.",
+    content: [],
+  },
+  'footprint.stream.llm_start': {
+    doc: 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any).',
+    content: ['systemPrompt', 'messages', 'tools'],
+  },
+  'footprint.stream.llm_chunk': {
+    doc: 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
+    content: ['part.delta', 'part.argumentsDelta'],
+  },
+  'footprint.stream.llm_end': {
+    doc: 'A model call ends, answered or failed: the one record of the call (usage, cost, skill, brain, turn; the route is meta.route), with stop reason, duration, tool calls asked for, or the error.',
+    content: ['content', 'error.message'],
+  },
+  'footprint.stream.tool_start': {
+    doc: 'A tool call starts (parallel calls in one turn share a parallelCount).',
+    content: ['args'],
+  },
+  'footprint.stream.tool_end': {
+    doc: 'A tool call ends: ok, error, invalid arguments, unknown tool, paused, timeout, cancelled, or too many calls.',
+    content: ['result', 'error.message'],
+  },
+  'footprint.composition.enter': {
+    doc: 'A composition (Sequence, Parallel, Conditional, Loop, swarm) starts.',
+    content: [],
+  },
+  'footprint.composition.exit': {
+    doc: 'A composition ends, with its status and duration.',
+    content: [],
+  },
+  'footprint.composition.route_decided': {
+    doc: 'A routing decision: which branch, why, and the evidence.',
+    content: ['evidence.reason'],
+  },
+  'footprint.composition.fork': {
+    doc: 'A Parallel starts its branches.',
+    content: [],
+  },
+  'footprint.composition.branch_end': {
+    doc: 'One Parallel branch ends, ok or with its error.',
+    content: ['error.message'],
+  },
+  'footprint.composition.iteration': {
+    doc: 'A Loop or swarm starts another pass.',
+    content: [],
+  },
+  'footprint.skill.entered': {
+    doc: 'The skill cursor enters a skill.',
+    content: [],
+  },
+  'footprint.skill.rejected': {
+    doc: 'The model asked for a skill it may not reach from the cursor.',
+    content: [],
+  },
+  'footprint.skill.escalated': {
+    doc: 'The rest of the turn runs on the escalation brain.',
+    content: [],
+  },
+  'footprint.route.hop': {
+    doc: 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
+    content: [],
+  },
+  'footprint.route.trip': {
+    doc: 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
+    content: [],
+  },
+  'footprint.run.paused': {
+    doc: 'The run paused for a human; the checkpoint carries the trace context.',
+    content: ['question'],
+  },
+  'footprint.run.resumed': {
+    doc: 'A paused run resumed (same run id, same trace).',
+    content: ['question'],
+  },
+  'footprint.run.failed': {
+    doc: 'The run failed: which member, which stage, which error.',
+    content: ['error.message'],
+  },
+} as const satisfies EventTable<EventPayloads>;
+
+/** One line per event, for the generated reference (docs/reference.md). */
+export const EVENT_DOCS: { readonly [K in EventType]: string } = Object.fromEntries(
+  Object.entries(EVENTS).map(([type, entry]) => [type, entry.doc]),
+) as { readonly [K in EventType]: string };
+
+export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];

@@ -4,8 +4,10 @@
  * is the subflow path the stage runs in (the mount ids of the subflows, outermost first), and the
  * same path joined with '/' is the key footprintjs gives the subflow itself ('desk/billing').
  * Every layer that maps a stage to its member, span or failure goes through these helpers, so a
- * change of the format touches this file only.
+ * change of the format touches this file only; the id itself is taken apart by footprintjs's own
+ * parser (`parseRuntimeStageId`), so the two cannot disagree.
  */
+import { parseRuntimeStageId } from 'footprintjs/trace';
 
 /** A subflow path: mount ids from the top-level chart down; [] is the top-level chart itself. */
 export type SubflowPath = readonly string[];
@@ -15,15 +17,14 @@ export const ROOT_STAGE_ID = '__root__#0';
 
 /** 'a/b/stage#3' -> 'a/b/stage' (the execution index dropped). */
 export function withoutIndex(runtimeStageId: string): string {
-  const hash = runtimeStageId.lastIndexOf('#');
-  return hash < 0 ? runtimeStageId : runtimeStageId.slice(0, hash);
+  const { subflowPath, stageId } = parseRuntimeStageId(runtimeStageId);
+  return subflowPath === undefined ? stageId : `${subflowPath}/${stageId}`;
 }
 
 /** The subflow path of a runtime stage id: 'a/b/stage#3' -> ['a', 'b']; 'stage#0' -> []. */
 export function subflowPathOf(runtimeStageId: string): string[] {
-  const id = withoutIndex(runtimeStageId);
-  const slash = id.lastIndexOf('/');
-  return slash < 0 ? [] : id.slice(0, slash).split('/');
+  const { subflowPath } = parseRuntimeStageId(runtimeStageId);
+  return subflowPath === undefined ? [] : pathOfKey(subflowPath);
 }
 
 /** The key of a subflow path, as footprintjs names the subflow: ['a', 'b'] -> 'a/b'; [] -> ''. */

@@ -10,7 +10,7 @@
  */
 import { context, createContextKey, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
-import { now } from '../events/index.js';
+import { exportedView, now } from '../events/index.js';
 import { boundedContent } from './content.js';
 import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
 import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
@@ -70,7 +70,8 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     const failed = call.resultError?.(result);
     const described = call.resultAttributes?.(result);
     if (described) span.setAttributes(described);
-    const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
+    const shown = failed === undefined && call.resultContent ? exportedView({ type: 'mcp.tool_call', payload: { result: call.resultContent(result) } }, call.capture).payload.result : undefined;
+    const content = shown !== undefined ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(shown) } : undefined;
     finish(span, call, started, failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * Tool arguments and results as span attributes, only under content capture (the caller decides,
- * from the option or events/contentCapture.ts's environment variable): JSON, cut (with the bridge's
+ * Tool arguments and results as span attributes, as their exported view holds them
+ * (events/exportedView.ts; the capture setting is the option or the GenAI environment variable): JSON, cut (with the bridge's
  * `…(+N chars)` marker) so one large result cannot blow the span's size.
  */
 import { captureFromEnv } from '../events/index.js';

@@ -17,19 +17,20 @@ import {
   NETWORK_TRANSPORT,
   OP_EXECUTE_TOOL,
 } from './attributes.js';
-import { now } from '../events/index.js';
+import { exportedView, now } from '../events/index.js';
 import { boundedContent } from './content.js';
 
 /** The status message of a tools/call whose result says isError. */
 export const TOOL_ERROR_MESSAGE = 'the tool reported an error (isError)';
 
-/** mcp.method.name, and for a tools/call the tool: gen_ai.tool.name, execute_tool, its arguments under capture. */
+/** mcp.method.name, and for a tools/call the tool: gen_ai.tool.name, execute_tool, its arguments as their exported view holds them. */
 export function requestAttributes(method: string, toolName: string | undefined, capture: boolean, args: unknown): Attributes {
   const attributes: Attributes = { [MCP_METHOD_NAME]: method };
   if (toolName !== undefined) {
     attributes[GEN_AI_TOOL_NAME] = toolName;
     attributes[GEN_AI_OPERATION_NAME] = OP_EXECUTE_TOOL;
-    if (capture && args !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(args);
+    const shown = exportedView({ type: 'mcp.tool_call', payload: { arguments: args } }, capture).payload.arguments;
+    if (shown !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(shown);
   }
   return attributes;
 }

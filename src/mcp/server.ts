@@ -28,7 +28,7 @@ import {
   NETWORK_TRANSPORT,
   RPC_RESPONSE_STATUS_CODE,
 } from './attributes.js';
-import { now } from '../events/index.js';
+import { exportedView, now } from '../events/index.js';
 import { addClient, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
 import { MCP_ERROR_TYPES } from './errors.js';
@@ -167,8 +167,9 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     } else if ('result' in message && isRecord(message.result) && message.result.isError === true) {
       errorType = MCP_ERROR_TYPES.toolError;
       description = TOOL_ERROR_MESSAGE;
-    } else if (settings.capture && metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
-      span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(message.result.structuredContent ?? message.result.content));
+    } else if (metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
+      const shown = exportedView({ type: 'mcp.tool_call', payload: { result: message.result.structuredContent ?? message.result.content } }, settings.capture).payload.result;
+      if (shown !== undefined) span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(shown));
     }
     if ('result' in message && isRecord(message.result) && Array.isArray(message.result.tools)) settings.listed.add(message.result.tools);
     end(opened, errorType, description);

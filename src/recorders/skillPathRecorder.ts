@@ -1,7 +1,6 @@
 /**
  * skillPathRecorder(): records the skill path an agent turn took (hops, path, rejections, and the
- * loop-guard trips the agent reported) so an app can read it back after a run (routeRecorder is its
- * old name, deprecated: "route" now means only the composition path, docs/architecture.md). The guard itself is
+ * loop-guard trips the agent reported) so an app can read it back after a run. The guard itself is
  * the agent's (skillGraph options pingPongWindow, maxRejectedRetries, onTrip); this recorder only
  * listens.
  *
@@ -26,11 +25,11 @@ export interface SkillPathRecorder extends RunInstrument {
 
 export function skillPathRecorder(options: SkillPathRecorderOptions = {}): SkillPathRecorder {
   const agentId = options.agentId;
-  // The id keys what a paused run carries: it keeps its old spelling, so checkpoints made before the rename resume.
-  const id = agentId === undefined ? 'footprint-otel.route' : `footprint-otel.route:${agentId}`;
+  // The id keys what a paused run carries.
+  const id = agentId === undefined ? 'footprint-otel.skill-path' : `footprint-otel.skill-path:${agentId}`;
   const book = new RunBook();
 
-  const start = ({ runId, hub, resumed }: RunStart): RunSession => {
+  const start = ({ runId, events, resumed }: RunStart): RunSession => {
     let run = restore(resumed?.carry[id], runId);
     if (run) book.put(run);
     const open = (): SkillPathRun => {
@@ -55,7 +54,7 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
         if (mine(payload)) open().trips.push({ runtimeStageId: meta.runtimeStageId, ...payload });
       },
     };
-    const unsubscribe = hub.subscribe((event) => {
+    const unsubscribe = events.subscribe((event) => {
       handleEvent(handlers, event);
     });
     return {
@@ -73,11 +72,6 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
     getRejections: (runId) => [...(book.get(runId)?.rejections ?? [])],
   };
 }
-
-/** @deprecated The old name of skillPathRecorder; goes in the next release. */
-export const routeRecorder = skillPathRecorder;
-/** @deprecated The old name of SkillPathRecorder; goes in the next release. */
-export type RouteRecorder = SkillPathRecorder;
 
 /** The carried record of a resumed run, when it is ours and well-formed. */
 function restore(carried: unknown, runId: string): SkillPathRun | undefined {

@@ -1,8 +1,6 @@
 /**
  * The skill-path recorder's public shapes: its options, and what it keeps per run (hops, rejections
- * and trips, each the event payload plus the runtime stage id it happened at). The Route* names are
- * their old names, deprecated ("route" now means only the composition path, docs/architecture.md).
- */
+ * and trips, each the event payload plus the runtime stage id it happened at). */
 import type { EventPayloads } from '../events/index.js';
 
 export interface SkillPathRecorderOptions {
@@ -21,12 +19,3 @@ export interface SkillPathRun {
   rejections: RecordedRejection[];
   trips: RecordedTrip[];
 }
-
-/** @deprecated Use SkillPathRecorderOptions; goes in the next release. */
-export type RouteRecorderOptions = SkillPathRecorderOptions;
-/** @deprecated Use RecordedHop; goes in the next release. */
-export type RouteHop = RecordedHop;
-/** @deprecated Use RecordedRejection; goes in the next release. */
-export type RouteRejection = RecordedRejection;
-/** @deprecated Use RecordedTrip; goes in the next release. */
-export type RouteTrip = RecordedTrip;

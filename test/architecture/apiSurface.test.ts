@@ -21,8 +21,6 @@ const MAIN = {
     'scripted',
     // skills
     'READ_SKILL', 'defineSkill', 'skillGraph', 'skillPathRecorder',
-    // deprecated alias of skillPathRecorder, for one release
-    'routeRecorder',
     // listen to events
     'EVENT_TYPES', 'isFootprintEvent', 'outcomeLabel',
     // take part in every run
@@ -36,8 +34,7 @@ const MAIN = {
     'AgentBuilder', 'AgentOptions', 'BranchError', 'BranchResult', 'Checkpoint', 'CheckpointRefusal', 'CheckpointStore', 'ConditionalBuilder',
     'LLMCallBuilder', 'LLMCallOptions', 'ResumeOptions', 'ToolLimits',
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
-    // Deprecated aliases of PickFn and PickInput, for one release.
-    'RouteFn', 'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
+    'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool', 'ToolArgs',
     'ToolContext', 'ToolInputSchema', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
@@ -45,13 +42,10 @@ const MAIN = {
     'ToolCall', 'ToolSpec', 'TransportOptions',
     'GeminiOptions', 'ImagePart', 'Message', 'MessagePart', 'OpenAIResponsesOptions', 'ReasoningEffort', 'ResponseFormat', 'TextPart', 'ToolChoice',
     'BrainSpec', 'FallbackBrain', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
-    'SkillPathRecorder', 'SkillPathRecorderOptions',
-    // Deprecated aliases of SkillEdge, LoopGuardOptions and the skill-path recorder's types, for one release.
-    'RouteEdge', 'RouteGuardOptions', 'RouteHop', 'RouteRecorder',
-    'RouteRecorderOptions', 'RouteRejection', 'RouteTrip', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
+    'SkillPathRecorder', 'SkillPathRecorderOptions', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
     'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
     'RunOutcomeLabel', 'RunnerKind', 'TokenUsage', 'TypedEvent', 'Unsubscribe',
-    'RunInstrument', 'RunSession', 'RunStart', 'TraceDetail', 'TracingOptions',
+    'RunEvents', 'RunInstrument', 'RunSession', 'RunStart', 'RunTree', 'RunTreeNode', 'RunnerProfile', 'TraceDetail', 'TracingOptions',
     'TraceExecutorOptions',
     'MetricKey', 'MetricSpec', 'MetricsInstrumentOptions',
   ],

@@ -9,7 +9,9 @@
  * Inside otel/ and runtime/ the same holds for their folders: each imports only the folders its row
  * of OTEL_FOLDERS or RUNTIME_FOLDERS names (the arrows its index.ts states), and only through their
  * index.ts; runtime/ has no loose file at its root, and docs/architecture.md draws RUNTIME_FOLDERS as
- * it is. A file that breaks an arrow is named with the import that breaks it.
+ * it is. A file that breaks an arrow is named with the import that breaks it. Telemetry (otel/) holds
+ * no runtime class, not even as a type: it reads the run tree and the run's events a RunStart hands
+ * it, and RunStart's own declaration names no runtime class.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -93,6 +95,31 @@ const runtimeBroken = folderBroken('runtime', RUNTIME_FOLDERS);
 const foldersFound = (layer: string) => new Set(ALL.filter((i) => i.from.startsWith(`${layer}/`)).map((i) => folderOf(layer, i.from)));
 
 const ALL = sources(SRC).flatMap(importsOf);
+
+/** The names exported by src/runtime/index.ts that are classes (loaded, so a renamed or new class counts). */
+const RUNTIME_CLASSES: ReadonlySet<string> = new Set(
+  Object.entries(await import('../../src/runtime/index.js'))
+    .filter(([, value]) => typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value)))
+    .map(([name]) => name),
+);
+
+/** `file: Name` for every runtime class a source imports from runtime/index.ts, as a value or as a type. */
+function runtimeClassesIn(path: string, text: string): string[] {
+  const found: string[] = [];
+  for (const [, list] of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'(?:\.\.\/)+runtime\/index\.js'/g)) {
+    for (const item of list!.split(',').map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)) {
+      if (RUNTIME_CLASSES.has(item)) found.push(`${path}: ${item}`);
+    }
+  }
+  return found;
+}
+
+/** The runtime classes an interface's declaration names. */
+function classesDeclaredIn(text: string, name: string): string[] {
+  const declaration = text.slice(text.indexOf(`export interface ${name} {`));
+  const body = declaration.slice(0, declaration.indexOf('\n}') + 2);
+  return [...body.matchAll(/\b[A-Z]\w*\b/g)].map((m) => m[0]).filter((word) => RUNTIME_CLASSES.has(word));
+}
 const show = (imports: Import[]) => imports.map((i) => `${i.from} -> ${i.to}`);
 
 describe('the layer arrows', () => {
@@ -187,5 +214,22 @@ describe('the layer arrows', () => {
       'runtime/agent/agent.ts -> runtime/skills/brains.ts',
       'runtime/agent/stages/callLLM.ts -> runtime/providers/retry.ts',
     ]);
+  });
+
+  it('otel/ imports no runtime class (it reads the run tree and the events RunStart hands it)', () => {
+    const otelFiles = sources(join(SRC, 'otel')).map((file) => relative(SRC, file));
+    expect(otelFiles.flatMap((path) => runtimeClassesIn(path, readFileSync(join(SRC, path), 'utf8')))).toEqual([]);
+    expect(classesDeclaredIn(readFileSync(join(SRC, 'runtime/run/instruments.ts'), 'utf8'), 'RunStart')).toEqual([]);
+  });
+
+  it('catches an otel file importing a runtime class, as a value or a type, and RunStart naming one (positive control)', () => {
+    expect([...RUNTIME_CLASSES].filter((name) => ['Agent', 'Runner', 'EventHub', 'LLMCall', 'ConfigError'].includes(name)).sort()).toEqual(['Agent', 'ConfigError', 'EventHub', 'LLMCall', 'Runner']);
+    const probe = [
+      "import { Agent, type RunStart } from '../../runtime/index.js';",
+      "import type { Runner, RunTree } from '../../runtime/index.js';",
+      "import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';",
+    ].join('\n');
+    expect(runtimeClassesIn('otel/probe.ts', probe)).toEqual(['otel/probe.ts: Agent', 'otel/probe.ts: Runner']);
+    expect(classesDeclaredIn('export interface RunStart {\n  runner: Runner;\n  hub: EventHub;\n  tree: RunTree;\n}', 'RunStart')).toEqual(['Runner', 'EventHub']);
   });
 });

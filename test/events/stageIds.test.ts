@@ -1,3 +1,4 @@
+import { buildRuntimeStageId, parseRuntimeStageId } from 'footprintjs/trace';
 import { describe, expect, it } from 'vitest';
 import { stageIds } from '../../src/events/index.js';
 
@@ -7,6 +8,21 @@ describe("footprintjs's stage-id format", () => {
     expect(stageIds.subflowPathOf('seed#0')).toEqual([]);
     expect(stageIds.subflowPathOf(stageIds.ROOT_STAGE_ID)).toEqual([]);
     expect(stageIds.withoutIndex('desk/billing#12')).toBe('desk/billing');
+  });
+
+  it("agrees with footprintjs's own build and parse of the format, round trip included", () => {
+    const ids = [buildRuntimeStageId('call-llm', 7, 'desk/billing'), buildRuntimeStageId('seed', 0), stageIds.ROOT_STAGE_ID, 'a/b/c/d#12'];
+    expect(ids.map((id) => [stageIds.subflowPathOf(id), stageIds.withoutIndex(id)])).toEqual([
+      [['desk', 'billing'], 'desk/billing/call-llm'],
+      [[], 'seed'],
+      [[], '__root__'],
+      [['a', 'b', 'c'], 'a/b/c/d'],
+    ]);
+    for (const id of ids) {
+      const parsed = parseRuntimeStageId(id);
+      expect(stageIds.pathKey(stageIds.subflowPathOf(id))).toBe(parsed.subflowPath ?? '');
+      expect(buildRuntimeStageId(parsed.stageId, parsed.executionIndex, stageIds.pathKey(stageIds.subflowPathOf(id)) || undefined)).toBe(id);
+    }
   });
 
   it('turns paths into keys and back', () => {

@@ -2,8 +2,8 @@
  * One model-call record: every call (answered or failed) is one footprint.stream.llm_end carrying its
  * usage, cost, skill, brain and turn, and every total of calls is made of those records the same way
  * (events/modelCalls.ts). So the run span, the metrics and the demo summary agree on the number of
- * calls, the tokens and the cost of a run with a failed call and a call that reported no usage, and
- * the deprecated cost.tick says exactly what the record says.
+ * calls, the tokens and the cost of a run with a failed call and a call that reported no usage; no
+ * other event repeats a call's usage or cost.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, Parallel, scripted, type TypedEvent } from '../../src/index.js';
@@ -44,9 +44,9 @@ describe('one model-call record', () => {
   it('is one llm_end per call, answered or failed, with usage, cost, skill, brain and turn', async () => {
     const runner = panel();
     const ends: TypedEvent<'footprint.stream.llm_end'>[] = [];
-    const ticks: TypedEvent<'footprint.cost.tick'>[] = [];
+    const types: string[] = [];
     runner.on('footprint.stream.llm_end', (e) => ends.push(e));
-    runner.on('footprint.cost.tick', (e) => ticks.push(e));
+    runner.on('*', (e) => types.push(e.type));
     expect(await runner.run('q')).toBe('ok,error,ok');
 
     const byAgent = Object.fromEntries(ends.map((e) => [e.payload.agentId, e.payload]));
@@ -60,13 +60,9 @@ describe('one model-call record', () => {
     for (const end of ends) expect(end.payload.turnId).toMatch(/^turn/);
     for (const end of ends) expect(end.payload.skill).toBeUndefined();
 
-    // The deprecated alias: one per answered call, derived from its record (nothing for the failed one).
-    expect(ticks.map((t) => [t.payload.callId, t.payload.agentId, t.payload.turnId, t.payload.usd, t.payload.priced, t.payload.tokens, t.payload.brain, t.payload.skill])).toEqual(
-      ends
-        .filter((e) => e.payload.error === undefined)
-        .map((e) => [e.payload.callId, e.payload.agentId, e.payload.turnId, e.payload.cost.usd, e.payload.cost.priced, e.payload.usage, 'default', '']),
-    );
-    expect(ticks.map((t) => t.meta.route)).toEqual(ends.filter((e) => e.payload.error === undefined).map((e) => e.meta.route));
+    // The record is the only one: no second event repeats a call's usage or cost (the former footprint.cost.tick).
+    expect(types.filter((type) => type.startsWith('footprint.cost.'))).toEqual([]);
+    expect(types.filter((type) => type === 'footprint.stream.llm_end')).toHaveLength(3);
   });
 
   it('adds up the same on the run span, in the metrics and in the demo summary, failed call and unknown usage included', async () => {

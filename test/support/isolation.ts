@@ -24,6 +24,7 @@ export const ISOLATED_TESTS = [
   'test/otel/cancelledTool.test.ts',
   'test/otel/metrics/prometheusOtlp.test.ts',
   'test/otel/otlp.test.ts',
+  'test/otel/placement/activation.test.ts',
   'test/otel/pii.test.ts',
   'test/otel/safety.test.ts',
   'test/otel/semantic.test.ts',

@@ -1,10 +1,11 @@
 /**
  * Decisions and selections as span-event attributes: what was chosen, which rule chose it, and every
  * rule's verdict with what it looked at (keys, operators, thresholds). The values a rule read are
- * run data, so their summaries are shown only under content capture; redacted reads never are.
+ * run data: their summaries are shown as their exported view holds them; redacted reads never are.
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { FlowDecisionEvent, FlowSelectedEvent, RuleEvidence } from 'footprintjs';
+import { exportedView } from '../../events/index.js';
 import { boundString, safeJson, toList } from './bounded.js';
 
 export function decisionAttributes(event: FlowDecisionEvent, capture: boolean): Attributes {
@@ -48,6 +49,8 @@ function describeRule(rule: RuleEvidence, capture: boolean): string {
   return boundString(`#${rule.ruleIndex} ${rule.branch} ${verdict}${label} [${looked.join(', ')}]`);
 }
 
+/** A value a rule read, as it may be exported (events/exportedView.ts); a redacted read never is. */
 function shown(summary: string, redacted: boolean, capture: boolean): string {
-  return capture && !redacted ? ` -> ${summary}` : '';
+  const read = redacted ? undefined : exportedView({ type: 'flow.rule_read', payload: { summary } }, capture).payload.summary;
+  return read === undefined ? '' : ` -> ${read}`;
 }

@@ -7,13 +7,13 @@
  * model call, else the stage that threw, else the run span); the spans it failed on its way up get
  * ERROR and `error.type` only (markFailed).
  *
- * What user code throws is content (a tool's `new Error('db password=…')`): with content capture off
- * a failure reaches a span only as its class and type and WITHHELD_MESSAGE, its stack as frames
- * only (exportedThrown, exportedError). footprint-otel's own typed errors keep their messages
- * (events/contentCapture.ts). The model and listeners still get the whole text, in the process.
+ * What user code throws is content (a tool's `new Error('db password=…')`): the writers here take a
+ * failure's exported view (events/exportedView.ts), which with content capture off is its class and
+ * type and WITHHELD_MESSAGE, its stack as frames only; footprint-otel's own typed errors keep their
+ * messages. The model and listeners still get the whole text, in the process.
  */
 import { SpanStatusCode, type Exception, type Span } from '@opentelemetry/api';
-import { hasOwnText, type EventPayloads } from '../../events/index.js';
+import { thrownType, type EventPayloads } from '../../events/index.js';
 import { boundString } from './bounded.js';
 import { ERROR_TYPE } from './semconv.js';
 
@@ -28,32 +28,6 @@ export const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['e
  */
 export const UNRUN_TOOL_STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['cancelled', 'too_many_calls']);
 
-/** Stands for the message of a failure that is content, when content capture is off. */
-export const WITHHELD_MESSAGE = 'message not recorded: content capture is off';
-
-/**
- * A failure as an event carries it, as it may be exported: its text withheld unless it is ours or
- * capture is on, and without the ownText flag (a runtime detail, no attribute).
- */
-export function exportedError<E extends { message: string; ownText?: boolean }>(error: E, capture: boolean): Omit<E, 'ownText'> {
-  const { ownText, ...rest } = error;
-  return capture || ownText === true ? rest : { ...rest, message: WITHHELD_MESSAGE };
-}
-
-/**
- * A thrown value as it may be exported: itself under capture or when footprint-otel worded it, else
- * a stand-in with its class and type, WITHHELD_MESSAGE, and the stack's frames without the message.
- */
-export function exportedThrown(error: unknown, capture: boolean): unknown {
-  if (capture || hasOwnText(error)) return error;
-  const type = typeOf(error);
-  const standIn = new Error(WITHHELD_MESSAGE);
-  standIn.name = error instanceof Error ? error.name : type;
-  const frames = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)) : [];
-  standIn.stack = [`${standIn.name}: ${WITHHELD_MESSAGE}`, ...frames].join('\n');
-  return Object.assign(standIn, { errorType: type });
-}
-
 export function recordFailure(span: Span, error: unknown, time: number, type?: string): void {
   markFailed(span, failureOf(error, type));
   span.recordException(toException(error), time);
@@ -67,18 +41,7 @@ export function markFailed(span: Span, failure: { message: string; type: string 
 
 /** The failure of `error` as markFailed takes it. */
 export function failureOf(error: unknown, type?: string): { message: string; type: string } {
-  return { message: messageOf(error), type: type ?? typeOf(error) };
-}
-
-/** A low-cardinality type: an `errorType` the error declares (runtime errors do), else its name. */
-function typeOf(error: unknown): string {
-  const declared = typeof error === 'object' && error !== null ? (error as { errorType?: unknown }).errorType : undefined;
-  if (typeof declared === 'string' && declared !== '') return declared;
-  if (error instanceof Error) return error.name;
-  if (typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string') {
-    return (error as { name: string }).name;
-  }
-  return '_OTHER';
+  return { message: messageOf(error), type: type ?? thrownType(error) };
 }
 
 function messageOf(error: unknown): string {
@@ -92,7 +55,7 @@ function messageOf(error: unknown): string {
 /** The exception as a span event: message and stack bounded, whatever the error carried. */
 function toException(error: unknown): Exception {
   const stack = error instanceof Error && typeof error.stack === 'string' ? boundString(error.stack, MAX_STACK) : undefined;
-  return { name: boundString(typeOf(error)), message: boundString(messageOf(error), MAX_MESSAGE), stack };
+  return { name: boundString(thrownType(error)), message: boundString(messageOf(error), MAX_MESSAGE), stack };
 }
 
 const MAX_MESSAGE = 2_048;

@@ -11,6 +11,6 @@ export * as semconv from './semconv.js';
 export { boundString, flatten, MAX_NAME, safeJson, toList } from './bounded.js';
 export { answerMessage, boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage, toolDefinitions } from './content.js';
 export { decisionAttributes, selectionAttributes } from './evidence.js';
-export { exportedError, exportedThrown, FAILED_TOOL_STATUSES, failureOf, markFailed, recordFailure, UNRUN_TOOL_STATUSES, WITHHELD_MESSAGE } from './failure.js';
+export { FAILED_TOOL_STATUSES, failureOf, markFailed, recordFailure, UNRUN_TOOL_STATUSES } from './failure.js';
 export { eventAttributes } from './spanEventAttributes.js';
 export { formatTraceparent, parseTraceparent } from './traceparent.js';

@@ -11,7 +11,7 @@
  * does not exist.
  */
 import { SpanKind, type Attributes, type Link, type SpanContext } from '@opentelemetry/api';
-import type { EventPayloads, TokenUsage, TypedEvent } from '../../events/index.js';
+import type { EventPayloads, ExportedEvent, TokenUsage, TypedEvent } from '../../events/index.js';
 import {
   boundedJson,
   boundString,
@@ -105,8 +105,6 @@ export interface CallSpansInit {
   run: RunSpans;
   layout: SpanLayout;
   rollups: RunRollups;
-  /** Record prompts, completions, tool arguments and results. */
-  capture: boolean;
   /** The run's session id, as gen_ai.conversation.id. */
   conversationId?: string;
 }
@@ -125,23 +123,22 @@ export class CallSpans {
    * fallback's chat span links to it (RETRY_OF), given at span start as samplers want links.
    */
   private readonly failedCall = new Map<string, { callId: string; context: SpanContext }>();
-  /** Tools offered per agent span, by name (content capture only). */
+  /** Tools offered per agent span, by name (only when the views hold them: content capture). */
   private readonly offered = new WeakMap<OpenSpan, Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }>>();
   private readonly run: RunSpans;
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
-  private readonly capture: boolean;
   private readonly conversationId?: string;
 
   constructor(init: CallSpansInit) {
     this.run = init.run;
     this.layout = init.layout;
     this.rollups = init.rollups;
-    this.capture = init.capture;
     this.conversationId = init.conversationId;
   }
 
-  llmStart({ payload: p, meta }: TypedEvent<'footprint.stream.llm_start'>): void {
+  /** Model and tool calls arrive as their exported views (events/exportedView.ts): content is there only when it may be exported. */
+  llmStart({ payload: p, meta }: ExportedEvent<'footprint.stream.llm_start'>): void {
     this.release(p.agentId);
     const attributes: Attributes = {
       [GEN_AI_OPERATION_NAME]: p.operation,
@@ -164,7 +161,7 @@ export class CallSpans {
     if (p.skill) attributes[FP_SKILL] = p.skill;
     if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
     if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
-    if (this.capture) {
+    if (p.messages !== undefined) {
       // Instructions sent inside the history are its first message (OpenAI's wire format); apart from it, system instructions.
       if (p.systemPrompt && p.systemPromptInHistory) {
         attributes[GEN_AI_INPUT_MESSAGES] = inputMessages([{ role: 'system', content: p.systemPrompt }, ...p.messages]);
@@ -172,10 +169,10 @@ export class CallSpans {
         if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
         attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
       }
-      if (p.tools?.length) {
-        attributes[GEN_AI_TOOL_DEFINITIONS] = toolDefinitions(p.tools);
-        if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
-      }
+    }
+    if (p.tools?.length) {
+      attributes[GEN_AI_TOOL_DEFINITIONS] = toolDefinitions(p.tools);
+      if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
     }
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
@@ -185,7 +182,7 @@ export class CallSpans {
     this.run.activate(opened);
   }
 
-  llmEnd({ payload: p, meta }: TypedEvent<'footprint.stream.llm_end'>): void {
+  llmEnd({ payload: p, meta }: ExportedEvent<'footprint.stream.llm_end'>): void {
     this.rollups.llmCall(p);
     const call = this.chats.get(p.callId);
     if (!call) return;
@@ -193,7 +190,7 @@ export class CallSpans {
     if (p.usage) span.setAttributes(usageAttributes(p.usage));
     if (p.stopReason !== undefined) {
       span.setAttribute(GEN_AI_RESPONSE_FINISH_REASONS, [boundString(finishReason(p.stopReason))]);
-      if (this.capture) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
+      if (p.content !== undefined) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
     }
     if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
     if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
@@ -239,7 +236,7 @@ export class CallSpans {
     this.run.end(chat);
   }
 
-  toolStart({ payload: p, meta }: TypedEvent<'footprint.stream.tool_start'>): void {
+  toolStart({ payload: p, meta }: ExportedEvent<'footprint.stream.tool_start'>): void {
     const attributes: Attributes = {
       [GEN_AI_OPERATION_NAME]: OP_EXECUTE_TOOL,
       [GEN_AI_TOOL_NAME]: boundString(p.toolName),
@@ -250,7 +247,7 @@ export class CallSpans {
       [FP_TOOL_PARALLEL_COUNT]: p.parallelCount,
     };
     if (p.description !== undefined) attributes[GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
-    if (this.capture) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
+    if ('args' in p) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
@@ -258,7 +255,7 @@ export class CallSpans {
     this.run.activate(opened);
   }
 
-  toolEnd({ payload: p, meta }: TypedEvent<'footprint.stream.tool_end'>): void {
+  toolEnd({ payload: p, meta }: ExportedEvent<'footprint.stream.tool_end'>): void {
     const key = toolKey(meta.runtimeStageId, p.toolCallId);
     const call = this.tools.get(key);
     if (!call) return;
@@ -267,9 +264,9 @@ export class CallSpans {
     span.setAttribute(FP_TOOL_STATUS, p.status);
     if (p.status === 'paused') span.setAttribute(FP_PAUSED, true);
     // A failed call has no result (its error is on the span); a paused one has none yet.
-    if (this.capture && p.status === 'ok') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    if (p.result !== undefined && p.status === 'ok') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
     if (p.status === 'invalid_args') {
-      const explanation = this.capture && p.error ? p.error.message : `the arguments for "${p.toolName}" do not match its input schema`;
+      const explanation = p.error?.message ?? `the arguments for "${p.toolName}" do not match its input schema`;
       this.evaluate(p.agentId, { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
     }
     if (FAILED_TOOL_STATUSES.has(p.status)) {

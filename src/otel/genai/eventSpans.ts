@@ -4,11 +4,10 @@
  * decides which span that is), model and tool calls get their GenAI spans, and every other event
  * becomes a span event on the emitting stage's span (or its member's), feeding the run's roll-ups.
  */
-import type { EventError, EventType, TypedEvent } from '../../events/index.js';
+import { exportedView, type EventType, type ExportedEvent, type TypedEvent } from '../../events/index.js';
 import {
   answerMessage,
   eventAttributes,
-  exportedError,
   FP_COMPOSITION_STATUS,
   FP_COST_USD,
   FP_ITERATIONS,
@@ -34,9 +33,9 @@ const ROUTING_DECISION_ERROR = 'RoutingDecisionError';
 
 /** What one typed event does to spans (see EventSpans.rules). Methods, so one table holds every event type. */
 interface SpanRule<K extends EventType> {
-  before?(event: TypedEvent<K>): void;
+  before?(event: ExportedEvent<K>): void;
   spanEvent: boolean;
-  after?(event: TypedEvent<K>): void;
+  after?(event: ExportedEvent<K>): void;
 }
 
 type SpanRules = { readonly [K in EventType]: SpanRule<K> };
@@ -44,6 +43,8 @@ type SpanRules = { readonly [K in EventType]: SpanRule<K> };
 /** What the call spans take, with a layout that places member spans (agents, compositions) too. */
 export interface EventSpansInit extends CallSpansInit {
   layout: MemberLayout;
+  /** Content capture: the views of the events (events/exportedView.ts) hold content only when it is on. */
+  capture: boolean;
 }
 
 export class EventSpans {
@@ -62,8 +63,8 @@ export class EventSpans {
   }
 
   onEvent(received: TypedEvent): void {
-    // A payload's error text is content unless footprint-otel worded it (EventError.ownText).
-    const event = exportedEvent(received, this.capture);
+    // Every rule below sees the event as it may be exported: content only under capture.
+    const event = exportedView(received, this.capture);
     const rule: SpanRule<EventType> = this.rules[event.type];
     rule.before?.(event);
     if (rule.spanEvent) this.addEvent(event);
@@ -95,10 +96,6 @@ export class EventSpans {
     'footprint.stream.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
     'footprint.stream.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
     'footprint.stream.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
-    // Deprecated, derived from llm_end (which the chat span records): nothing to add.
-    'footprint.cost.tick': { spanEvent: false },
-    // Deprecated, derived from iteration_cap (which is the span event).
-    'footprint.cost.limit_hit': { spanEvent: false },
     'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
     'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
     'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },
@@ -127,26 +124,26 @@ export class EventSpans {
     },
   };
 
-  private addEvent(event: TypedEvent): void {
+  private addEvent(event: ExportedEvent): void {
     const meta = event.meta;
-    emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span.addEvent(event.type, eventAttributes(event, this.capture), meta.timestamp);
+    emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span.addEvent(event.type, eventAttributes(event), meta.timestamp);
   }
 
   /**
    * An agent's turn, or a router's model call (the router's decision: an agent invocation named by
    * the router's id, see memberIdentity.ts), opens the member span that stands for it.
    */
-  private turnStart({ payload: p, meta }: TypedEvent<'footprint.agent.turn_start'>): void {
+  private turnStart({ payload: p, meta }: ExportedEvent<'footprint.agent.turn_start'>): void {
     const kind = meta.member.kind;
     if (kind !== 'agent' && kind !== 'router') return;
     const profile = { provider: p.provider, model: p.model, temperature: p.temperature, maxTokens: p.maxTokens, conversationId: this.conversationId };
     const identity =
       kind === 'agent' ? agentProfileIdentity({ id: p.agentId, name: p.name, ...profile }) : routerDecisionIdentity({ id: p.agentId, name: p.agentId, ...profile });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
-    if (this.capture) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
+    if (p.message !== undefined) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
 
-  private skillRejected({ payload: p, meta }: TypedEvent<'footprint.skill.rejected'>): void {
+  private skillRejected({ payload: p, meta }: ExportedEvent<'footprint.skill.rejected'>): void {
     const explanation = `"${p.requested}" is not reachable from "${p.current}" (allowed: ${p.allowed.join(', ') || 'none'})`;
     this.genai.evaluate(p.agentId, { name: EVAL_SKILL_JUMP, label: 'refused', explanation }, meta.timestamp);
   }
@@ -155,7 +152,7 @@ export class EventSpans {
    * A router's decision judges its model's answer when it named no agent of the roster: a router
    * step's own decision, or an llmSwarm's (made by the router the decision names).
    */
-  private routeDecided({ payload: p, meta }: TypedEvent<'footprint.composition.route_decided'>): void {
+  private routeDecided({ payload: p, meta }: ExportedEvent<'footprint.composition.route_decided'>): void {
     this.rollups.step(p.chosen);
     if (p.router === undefined) return;
     if (p.inRoster === false) {
@@ -165,7 +162,7 @@ export class EventSpans {
   }
 
   /** A router whose answer could not be parsed (RoutingDecisionError) fails the run: that answer is judged malformed. */
-  private routerAnswerUnusable({ payload: p, meta }: TypedEvent<'footprint.run.failed'>): void {
+  private routerAnswerUnusable({ payload: p, meta }: ExportedEvent<'footprint.run.failed'>): void {
     if (p.memberKind !== 'router' || p.error.type !== ROUTING_DECISION_ERROR) return;
     // The error's message is the parser's fixed wording (the model's raw text stays on the error only).
     const explanation = p.error.message.startsWith(`${ROUTING_DECISION_ERROR}: `) ? p.error.message.slice(ROUTING_DECISION_ERROR.length + 2) : p.error.message;
@@ -173,7 +170,7 @@ export class EventSpans {
     this.genai.release(p.member);
   }
 
-  private turnEnd({ payload: p, meta }: TypedEvent<'footprint.agent.turn_end'>): void {
+  private turnEnd({ payload: p, meta }: ExportedEvent<'footprint.agent.turn_end'>): void {
     const kind = meta.member.kind;
     if (kind !== 'agent' && kind !== 'router') return;
     // A router's chat span stays open for the router's decision (routeDecided).
@@ -192,29 +189,23 @@ export class EventSpans {
     // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts).
     if (p.tokens.cacheRead !== undefined) member.span.setAttribute(GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);
     if (p.tokens.cacheWrite !== undefined) member.span.setAttribute(GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite);
-    if (this.capture) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
+    if (p.answer !== undefined) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 
-  private compositionEnter({ payload: p, meta }: TypedEvent<'footprint.composition.enter'>): void {
+  private compositionEnter({ payload: p, meta }: ExportedEvent<'footprint.composition.enter'>): void {
     this.layout.enterMember(meta.subflowPath, compositionIdentity(p.kind, p.compositionId), meta.timestamp);
   }
 
-  private branchEnd({ payload: p, meta }: TypedEvent<'footprint.composition.branch_end'>): void {
+  private branchEnd({ payload: p, meta }: ExportedEvent<'footprint.composition.branch_end'>): void {
     if (p.status !== 'error') return;
     const failure = { message: p.error?.message ?? 'failed', type: p.error?.type ?? '_OTHER' };
     this.layout.failMember([...meta.subflowPath, p.branch], failure, meta.timestamp);
   }
 
-  private compositionExit({ payload: p, meta }: TypedEvent<'footprint.composition.exit'>): void {
+  private compositionExit({ payload: p, meta }: ExportedEvent<'footprint.composition.exit'>): void {
     this.layout.container(meta.subflowPath).span.setAttribute(FP_COMPOSITION_STATUS, p.status);
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 }
 
-/** The event with its payload's `error` (EventError) as it may be exported (encoding/failure.ts). */
-function exportedEvent(event: TypedEvent, capture: boolean): TypedEvent {
-  const payload = event.payload as { error?: EventError };
-  if (payload.error === undefined) return event;
-  return { ...event, payload: { ...payload, error: exportedError(payload.error, capture) } } as TypedEvent;
-}

@@ -31,7 +31,7 @@ export class RunRollups {
   constructor(private readonly root: Span) {}
 
   /** One model call's record, added up as every total of model calls is (events/modelCalls.ts). */
-  llmCall(record: ModelCallRecord): void {
+  llmCall(record: Pick<ModelCallRecord, 'usage' | 'cost'>): void {
     this.calls = addModelCall(this.calls, record);
   }
 

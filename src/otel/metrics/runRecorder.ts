@@ -184,8 +184,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     },
   };
 
-  trips.primeTree(start);
-  const unsubscribe = start.hub.subscribe((event: TypedEvent) => {
+  trips.primeTree(start.tree);
+  const unsubscribe = start.events.subscribe((event: TypedEvent) => {
     handleEvent(handlers, event);
   });
 
@@ -198,8 +198,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         endOpen(now(), outcome.status === 'cancelled' ? FIXED_ERROR_TYPES.cancelled : failureOf(outcome.error).type, () => true);
       }
       const attributes = {
-        [ATTR.runnerKind]: start.runner.kind,
-        [ATTR.runnerId]: metricValue(start.runner.id),
+        [ATTR.runnerKind]: start.tree.root.kind,
+        [ATTR.runnerId]: metricValue(start.tree.root.id),
         [ATTR.runOutcome]: outcomeLabel(outcome),
       };
       instruments.runs.add(1, attributes);

@@ -12,7 +12,7 @@
  */
 import type { Counter } from '@opentelemetry/api';
 import type { EventPayloads } from '../../events/index.js';
-import { Agent, type RunStart, type Runner } from '../../runtime/index.js';
+import type { RunTree } from '../../runtime/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 
 type TripKind = EventPayloads['footprint.route.trip']['kind'];
@@ -25,17 +25,16 @@ const MAX_PRIMED_AGENTS = 1000;
 
 export class TripSeries {
   private readonly agents = new Set<string>();
-  private readonly runners = new WeakSet<Runner>();
+  /** Trees primed: a runner's tree is one object for all its runs. */
+  private readonly trees = new WeakSet<RunTree>();
 
   constructor(private readonly trips: Counter) {}
 
   /** Primes every agent with a skill graph in the tree of a top-level runner (once per runner). */
-  primeTree(start: Pick<RunStart, 'runner' | 'hub'>): void {
-    if (this.runners.has(start.runner)) return;
-    this.runners.add(start.runner);
-    for (const { runner, route } of start.hub.routedMembers()) {
-      if (runner instanceof Agent && runner.hasSkillGraph) this.prime(runner.id, route);
-    }
+  primeTree(tree: RunTree): void {
+    if (this.trees.has(tree)) return;
+    this.trees.add(tree);
+    for (const node of tree.nodes) if (node.skillGraph) this.prime(node.id, node.route);
   }
 
   /** Runs at every turn that reports a skill graph: an agent already primed at its route costs only the key. */

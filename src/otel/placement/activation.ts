@@ -4,9 +4,10 @@
  * a context there (the context manager's experimental attach(), enterWith on Node < 25.9) puts the
  * span under everything the body awaits: provider HTTP spans, a nested runner, user spans.
  *
- * Only the API is used: the global context manager is read through the API's internal getter and
- * duck-typed. Without an attach-capable manager (none registered, or another kind) activation is
- * off and every span still gets its parent explicitly.
+ * Only the API is used: the global context manager is read through the API's internal getter (the
+ * API has no public one) and duck-typed; test/otel/placement/activation.test.ts fails the day an API
+ * release renames or drops that getter. Without an attach-capable manager (none registered, or
+ * another kind) activation is off and every span still gets its parent explicitly.
  */
 import { context, type Context } from '@opentelemetry/api';
 

@@ -28,7 +28,7 @@ import {
   type FlowSubflowEvent,
   type StageEvent,
 } from 'footprintjs';
-import { now, stageIds } from '../../events/index.js';
+import { exportedView, now, stageIds } from '../../events/index.js';
 import {
   boundString,
   decisionAttributes,
@@ -49,8 +49,6 @@ import {
   FP_STAGE_TYPE,
   FP_SUBFLOW_ID,
   recordFailure,
-  exportedThrown,
-  WITHHELD_MESSAGE,
   selectionAttributes,
   toList,
 } from '../encoding/index.js';
@@ -240,7 +238,7 @@ export class ExecutorLayout implements SpanLayout {
     const time = now();
     const stage = this.stages.get(rsid);
     const target = stage?.opened ?? this.container(stageIds.subflowPathOf(rsid));
-    recordFailure(target.span, exportedThrown(flow.structuredError.raw ?? flow.structuredError, this.capture), time);
+    recordFailure(target.span, exportedView({ type: 'thrown', payload: { error: flow.structuredError.raw ?? flow.structuredError } }, this.capture).payload.error, time);
     if (stage) {
       this.run.setEndTime(stage.opened, time);
       this.endStage(rsid, stage);
@@ -256,7 +254,7 @@ export class ExecutorLayout implements SpanLayout {
       attempt: event.attempt,
       max_attempts: event.maxAttempts,
       delay_ms: event.delayMs,
-      'error.message': this.capture ? boundString(event.message) : WITHHELD_MESSAGE,
+      'error.message': boundString(exportedView({ type: 'flow.error', payload: { error: { message: event.message } } }, this.capture).payload.error.message),
     });
   }
 
@@ -280,7 +278,8 @@ export class ExecutorLayout implements SpanLayout {
     const rsid = flow.traversalContext?.runtimeStageId;
     const target = (rsid && this.stages.get(rsid)?.opened) || this.run.root;
     const attributes: Attributes = { stage: flow.stageName };
-    if (this.capture && flow.pauseData !== undefined) flatten(flow.pauseData, 'data', attributes);
+    const paused = exportedView({ type: 'flow.pause', payload: { data: flow.pauseData } }, this.capture).payload;
+    if (paused.data !== undefined) flatten(paused.data, 'data', attributes);
     const time = now();
     target.span.addEvent(EV_PAUSE, attributes, time);
     // Nothing else arrives for this run segment: end every open span, marked paused.

@@ -6,44 +6,37 @@
  * GenAI conventions ask, instead of being renamed later.
  */
 import { stageIds } from '../../events/index.js';
-import type { Runner } from '../../runtime/index.js';
+import type { RunTree, RunTreeNode } from '../../runtime/index.js';
 import { boundString, GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 
-/** How deep the directory follows mounts (runner trees are shallow; this bounds a pathological one). */
-const MAX_DEPTH = 16;
-
-export function memberDirectory(root: Runner, conversationId?: string): Record<string, MemberIdentity> {
+/** Read from the run tree the runtime publishes (its member index bounds the depth). */
+export function memberDirectory(tree: RunTree, conversationId?: string): Record<string, MemberIdentity> {
   const directory: Record<string, MemberIdentity> = {};
-  const visit = (runner: Runner, path: readonly string[]): void => {
-    if (path.length >= MAX_DEPTH) return;
-    const modelCall = runner.modelCallMount();
-    if (modelCall !== undefined) {
-      const profile = { id: runner.id, name: runner.id, conversationId, ...runner.profile() };
-      directory[stageIds.pathKey([...path, modelCall])] = routerDecisionIdentity(profile);
+  for (const node of tree.nodes) {
+    if (node.modelCallMount !== undefined) {
+      const profile = { id: node.id, name: node.id, conversationId, ...node.profile };
+      directory[stageIds.pathKey([...node.path, node.modelCallMount])] = routerDecisionIdentity(profile);
     }
-    for (const { mountId, runner: member, description } of runner.members()) {
-      const memberPath = [...path, mountId];
-      const identity = identityOf(member, conversationId);
-      if (identity && member.kind === 'agent' && description) identity.attributes[GEN_AI_AGENT_DESCRIPTION] = boundString(description);
-      if (identity) directory[stageIds.pathKey(memberPath)] = identity;
-      visit(member, memberPath);
-    }
-  };
-  visit(root, []);
+    // The top-level runner is the run span itself.
+    if (node.path.length === 0) continue;
+    const identity = identityOf(node, conversationId);
+    if (identity && node.kind === 'agent' && node.description) identity.attributes[GEN_AI_AGENT_DESCRIPTION] = boundString(node.description);
+    if (identity) directory[node.key] = identity;
+  }
   return directory;
 }
 
 /** Agents and compositions are members with spans of their own (a router's is its model call, above). */
-function identityOf(runner: Runner, conversationId?: string): MemberIdentity | undefined {
-  switch (runner.kind) {
+function identityOf(node: RunTreeNode, conversationId?: string): MemberIdentity | undefined {
+  switch (node.kind) {
     case 'agent':
-      return agentProfileIdentity({ id: runner.id, name: runner.name, conversationId, ...runner.profile() });
+      return agentProfileIdentity({ id: node.id, name: node.name, conversationId, ...node.profile });
     case 'llm_call':
     case 'router':
       return undefined;
     default:
-      return compositionIdentity(runner.kind, runner.id);
+      return compositionIdentity(node.kind, node.id);
   }
 }

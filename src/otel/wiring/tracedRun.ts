@@ -8,11 +8,10 @@
  */
 import { context, type Attributes, type Context, type Link, type SpanContext } from '@opentelemetry/api';
 import type { CombinedRecorder, EmitEvent } from 'footprintjs';
-import { now, type TypedEvent } from '../../events/index.js';
+import { exportedView, now, type TypedEvent } from '../../events/index.js';
 import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
 import {
   boundString,
-  exportedThrown,
   failureOf,
   FP_PAUSED,
   FP_RUN_ID,
@@ -68,7 +67,7 @@ export class TracedRun {
   private readonly rollups: RunRollups;
   private readonly layout: SpanLayout;
   private readonly members?: MemberLayout;
-  /** Content capture: whether a failure's own text may be exported (encoding/failure.ts). */
+  /** Content capture: what a failure's exported view holds (events/exportedView.ts). */
   private readonly capture: boolean;
   private finished = false;
 
@@ -124,7 +123,7 @@ export class TracedRun {
     const root = this.run.root.span;
     const failure =
       outcome.status === 'failed' || outcome.status === 'cancelled'
-        ? { error: exportedThrown(outcome.error, this.capture), stage: outcome.origin?.stage, type: this.rollups.failureType, recordedBelow: this.rollups.failureRecordedBelow }
+        ? { error: exportedView({ type: 'thrown', payload: { error: outcome.error } }, this.capture).payload.error, stage: outcome.origin?.stage, type: this.rollups.failureType, recordedBelow: this.rollups.failureRecordedBelow }
         : undefined;
     // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
     try {

@@ -54,8 +54,8 @@ export function registeredTracingSettings(): Settings | undefined {
 function startTracing(run: RunStart, settings: Settings): RunSession | undefined {
   const resolved = resolve(settings);
   if (!resolved) return undefined;
-  const { kind, id, name } = run.runner;
-  const identity = runnerIdentity(kind, id, name, { conversationId: run.sessionId, ...run.runner.profile() });
+  const { kind, id, name, profile } = run.tree.root;
+  const identity = runnerIdentity(kind, id, name, { conversationId: run.sessionId, ...profile });
   // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
   const attributes: Attributes = { [FP_RUNNER_KIND]: kind, [FP_RUNNER_ID]: id, ...identity.attributes };
   if (run.sessionId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.sessionId;
@@ -87,11 +87,11 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     runId: run.runId,
     sessionId: run.sessionId,
     carried,
-    expected: memberDirectory(run.runner, run.sessionId),
+    expected: memberDirectory(run.tree, run.sessionId),
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
-  const unsubscribeEvents = run.hub.subscribe(traced.onEvent);
-  const unsubscribeOthers = run.hub.subscribeOthers(traced.onOtherEmit);
+  const unsubscribeEvents = run.events.subscribe(traced.onEvent);
+  const unsubscribeOthers = run.events.subscribeOthers(traced.onOtherEmit);
   return {
     around: (call) => traced.within(call),
     paused: () => guard('tracing pause', () => traced.carry()),

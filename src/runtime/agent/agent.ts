@@ -6,7 +6,7 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, numberSetting, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import { ConfigError, numberSetting, RULES, Runner, RUNNER_FACTS, type RunInstrument, type RunnerFacts } from '../run/index.js';
 import {
   resolveBrains,
   loopGuardOf,
@@ -33,8 +33,6 @@ export interface SkillGraphOptions extends LoopGuardOptions {
    * to read the skill path back (getPath(), getHops(), getTrips()). The loop guard needs none: it is the agent's.
    */
   skillPathRecorder?: RunInstrument;
-  /** @deprecated The old name of skillPathRecorder; goes in the next release. */
-  routeRecorder?: RunInstrument;
 }
 
 export class Agent extends Runner {
@@ -51,8 +49,8 @@ export class Agent extends Runner {
     this.name = config.name;
   }
 
-  override profile(): RunnerProfile {
-    return profileOf(this.config);
+  override [RUNNER_FACTS](): RunnerFacts {
+    return { profile: profileOf(this.config), skillGraph: this.hasSkillGraph };
   }
 
   static create(options: AgentOptions): AgentBuilder {
@@ -156,10 +154,7 @@ export class AgentBuilder {
         }
       }
       cursor = new SkillCursor(graph, resolveBrains(graph, { provider: o.provider, model: o.model, fallbacks: sampling.fallbacks }, options.providers, options.escalation));
-      if (options.skillPathRecorder && options.routeRecorder) {
-        throw new ConfigError(`agent "${id}": give skillPathRecorder or its deprecated name routeRecorder, not both`);
-      }
-      recorder = options.skillPathRecorder ?? options.routeRecorder;
+      recorder = options.skillPathRecorder;
       loopGuard = loopGuardOf(options);
       if (options.onTrip === 'escalate' && !options.escalation) {
         throw new ConfigError(`agent "${id}": onTrip 'escalate' needs an escalation brain (skillGraph options.escalation)`);

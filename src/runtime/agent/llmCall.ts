@@ -9,7 +9,7 @@ import type { FlowChart } from 'footprintjs';
 import { mergePricing, type PricingTable } from '../cost/index.js';
 import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
-import { ConfigError, Runner, type RunnerProfile } from '../run/index.js';
+import { ConfigError, Runner, RUNNER_FACTS, type RunnerFacts } from '../run/index.js';
 import { buildAgentChart } from './chart.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
 
@@ -44,8 +44,8 @@ export class LLMCall extends Runner {
     this.name = config.name;
   }
 
-  override profile(): RunnerProfile {
-    return profileOf(this.config);
+  override [RUNNER_FACTS](): RunnerFacts {
+    return { profile: profileOf(this.config) };
   }
 
   static create(options: LLMCallOptions): LLMCallBuilder {

@@ -30,19 +30,18 @@ export interface Turn {
   historyKey: string;
   /**
    * What Context assembled from the slots (system prompt, tool names) for CallLLM, by reference: the
-   * conversation stays in the run's store and tool schemas in the agent's config. Replaced, never
-   * changed in place.
+   * conversation stays in the run's store and tool schemas in the agent's config. Replaced as a whole.
    */
-  request: { systemPrompt?: string; tools: string[] };
+  request: { readonly systemPrompt?: string; readonly tools: readonly string[] };
   response?: Pick<LLMResponse, 'content' | 'toolCalls'>;
   /** Results of this iteration's tool calls that already ran (a paused iteration resumes with them). */
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;
   lastTool?: LastToolResult;
-  /** What the turn has spent so far, its model-call records added up (events/modelCalls.ts); replaced, never changed. */
-  totals: ModelCallTotals;
-  /** Replaced, never changed in place: ToolCalls works on a copy while read_skill calls run concurrently, then writes it back. */
-  skill?: SkillTurnState;
+  /** What the turn has spent so far, its model-call records added up (events/modelCalls.ts); replaced as a whole. */
+  totals: Readonly<ModelCallTotals>;
+  /** Replaced as a whole: ToolCalls works on a copy while read_skill calls run concurrently, then writes it back. */
+  skill?: Readonly<SkillTurnState>;
   /** The turn's loop guards (skill graphs only). */
   loopGuard?: TurnGuard;
   /** A trip the turn has yet to act on, at its next model call. */

@@ -8,7 +8,7 @@
  * checkpoint whose store lacks a turn its flow state names, or holds one that is not whole, is refused
  * as malformed when it is read, before it is claimed (TURN_RECORDS).
  */
-import { currentHub, defineRecordKind, type RunStore } from '../run/index.js';
+import { currentRun, defineRecordKind, type RunStore } from '../run/index.js';
 import type { Turn } from './state.js';
 import type { AgentScope } from './stages/scope.js';
 
@@ -30,9 +30,9 @@ export function turnOf(scope: AgentScope, opened?: 'if-open'): Turn | undefined 
 
 /** The run's store, where a turn keeps its record and its conversation. */
 export function runStore(scope: AgentScope): RunStore {
-  const hub = currentHub(scope);
-  if (!hub) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which provides its store');
-  return hub.store;
+  const run = currentRun(scope);
+  if (!run) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which provides its store');
+  return run.store;
 }
 
 const TURN_PREFIX = 'turn:';

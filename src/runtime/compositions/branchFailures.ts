@@ -11,19 +11,20 @@
  */
 import type { FlowErrorEvent, FlowSubflowEvent } from 'footprintjs';
 import { stageIds } from '../../events/index.js';
-import { currentHub, type EnvScope, type RunHub, type RunInstrument } from '../run/index.js';
+import { currentRun, type EnvScope, type RunEvents, type RunInstrument } from '../run/index.js';
 
 const TOKEN_KEY = 'parallelBranch';
 const RECORDER_ID = 'footprint-otel.parallel-branch-failures';
-const failuresByRun = new WeakMap<RunHub, Map<string, unknown>>();
+/** By the run's events: the one object both an instrument's start and a stage's run context hold. */
+const failuresByRun = new WeakMap<RunEvents, Map<string, unknown>>();
 
 export const branchFailureInstrument: RunInstrument = {
   id: RECORDER_ID,
-  start({ executor, hub }) {
-    if (failuresByRun.has(hub)) return undefined;
+  start({ executor, events }) {
+    if (failuresByRun.has(events)) return undefined;
     const failures = new Map<string, unknown>();
     const tokenByMount = new Map<string, string>();
-    failuresByRun.set(hub, failures);
+    failuresByRun.set(events, failures);
     executor.attachFlowRecorder({
       id: RECORDER_ID,
       onSubflowEntry(event: FlowSubflowEvent) {
@@ -47,6 +48,6 @@ export function branchInput(message: string, token: string): Record<string, unkn
 
 /** What the branch with this token threw in the run `scope` belongs to, if it failed. */
 export function branchFailure(scope: EnvScope, token: string): unknown {
-  const hub = currentHub(scope);
-  return hub ? failuresByRun.get(hub)?.get(token) : undefined;
+  const run = currentRun(scope);
+  return run ? failuresByRun.get(run.events)?.get(token) : undefined;
 }

@@ -16,7 +16,5 @@ export {
   type SwarmOptions,
   type PickFn,
   type PickInput,
-  type RouteFn,
-  type RouteInput,
 } from './swarm.js';
 export { checkMember, mountOptions } from './members.js';

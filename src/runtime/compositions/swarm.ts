@@ -12,8 +12,7 @@
  *                                                             router: 'no_route', its message is the answer)
  *   status 'budget_exhausted'  stopReason 'budget_exhausted'  pick asked for a turn beyond maxHandoffs
  *
- * After an early stop (unknown agent, budget) the answer is the last agent's reply. (`route`, the
- * option's old name, still works for one release; docs/architecture.md says why it was renamed.)
+ * After an early stop (unknown agent, budget) the answer is the last agent's reply.
  *
  *   const desk = swarm({ id: 'desk', agents: [{ id: 'triage', runner: triage }, { id: 'billing', runner: billing }],
  *     pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined) });
@@ -44,13 +43,8 @@ export interface PickInput {
 /** Names the agent that takes the next turn, or nobody (undefined: the swarm is done). */
 export type PickFn = (input: PickInput) => string | undefined;
 
-/** @deprecated The old name of PickInput ("route" now means only the composition path); goes in the next release. */
-export type RouteInput = PickInput;
-/** @deprecated The old name of PickFn; goes in the next release. */
-export type RouteFn = PickFn;
-
-/** The swarm's options: `pick` (or, deprecated, `route`) and its agents. */
-export type SwarmOptions = SwarmSettings & ({ pick: PickFn; route?: never } | { /** @deprecated Use `pick`; goes in the next release. */ route: PickFn; pick?: never });
+/** The swarm's options: `pick` and its agents. */
+export type SwarmOptions = SwarmSettings & { pick: PickFn };
 
 interface SwarmSettings {
   id?: string;
@@ -115,10 +109,8 @@ export class Swarm extends Composition {
     this.name = options.name ?? this.id;
     const owner = `swarm "${this.id}"`;
     if (!Array.isArray(options.agents) || options.agents.length === 0) throw new ConfigError(`${owner} needs at least one agent`);
-    // Typed to need exactly one of them; checked anyway, for callers the types do not reach.
-    const { pick: given, route: deprecated } = options as { pick?: unknown; route?: unknown };
-    if (given !== undefined && deprecated !== undefined) throw new ConfigError(`${owner}: give pick or its deprecated name route, not both`);
-    const pick = given ?? deprecated;
+    // Typed to need it; checked anyway, for callers the types do not reach.
+    const pick: unknown = options.pick;
     if (typeof pick !== 'function') throw new ConfigError(`${owner} needs a pick function`);
     const maxHandoffs = numberSetting(owner, 'maxHandoffs', options.maxHandoffs, { min: 1, max: MAX_HANDOFFS_CEILING }, DEFAULT_MAX_HANDOFFS);
     const reserved = prelude ? [...STAGES, prelude.mountId] : STAGES;

@@ -9,7 +9,7 @@
  * made, exactly as the tracing bridge reads it (the same function over
  * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT); never again during a run.
  */
-import { captureFromEnv } from '../../events/index.js';
+import { captureFromEnv, exportedView } from '../../events/index.js';
 import { labelsOf, summarizeErrorBody } from './errorBody.js';
 import { ProviderError, type ProviderErrorInit } from './errors.js';
 import { redactor, type Redactor } from './redact.js';
@@ -28,11 +28,6 @@ export class ProviderBoundary {
     this.capture = init.captureContent ?? captureFromEnv();
   }
 
-  /** True when provider bodies may be kept (content capture is on). */
-  captureBodies(): boolean {
-    return this.capture;
-  }
-
   redact(text: string): string {
     return this.redactor.redact(text);
   }
@@ -40,11 +35,12 @@ export class ProviderBoundary {
   /** A ProviderError from this provider, message redacted, raw kept only under content capture. */
   error(init: Omit<ProviderErrorInit, 'provider'>): ProviderError {
     const { raw, ...rest } = init;
+    const kept = exportedView({ type: 'provider.error_body', payload: { raw } }, this.capture).payload.raw;
     return new ProviderError({
       ...rest,
       provider: this.provider,
       message: this.redact(init.message),
-      ...(raw !== undefined && this.captureBodies() ? { raw: this.redact(raw) } : {}),
+      ...(kept !== undefined ? { raw: this.redact(kept) } : {}),
     });
   }
 
@@ -55,8 +51,8 @@ export class ProviderBoundary {
    */
   describeErrorBody(text: string): string {
     const summary = summarizeErrorBody(text);
-    const detail = summary.message !== undefined && this.captureBodies() ? `: ${this.redact(summary.message).slice(0, MAX_DETAIL_CHARS)}` : '';
-    return `${labelsOf(summary)}${detail}`;
+    const detail = exportedView({ type: 'provider.error_body', payload: { detail: summary.message } }, this.capture).payload.detail;
+    return detail === undefined ? labelsOf(summary) : `${labelsOf(summary)}: ${this.redact(detail).slice(0, MAX_DETAIL_CHARS)}`;
   }
 
   /**

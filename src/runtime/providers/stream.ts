@@ -11,22 +11,12 @@
  * `usage` part has unknown usage, never zeros.
  */
 import { ProviderError } from './errors.js';
+import type { LLMStreamPart, StreamOptions } from './streamPart.js';
 import type { LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 import type { TokenUsage } from '../../events/index.js';
 
-export type LLMStreamPart =
-  /** A piece of the reply's text. */
-  | { type: 'text'; delta: string }
-  /** A piece of one tool call: `id` and `name` on its first fragment, `argumentsDelta` JSON text. */
-  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
-  /** The reply's token counts, once, when the server reports them. */
-  | { type: 'usage'; usage: TokenUsage }
-  /** The last part: why the model stopped, the answering model and response id when known, and the stored response the request continued. */
-  | { type: 'finish'; stopReason: string; model?: string; id?: string; previousResponseId?: string };
-
-export interface StreamOptions {
-  signal?: AbortSignal;
-}
+/** The adapters take the streaming shapes from here, beside the assembler they feed. */
+export type { LLMStreamPart, StreamOptions };
 
 /** Builds an LLMResponse from parts, in arrival order; `response()` once the stream has ended. */
 export class StreamAssembler {

@@ -3,7 +3,7 @@
  * Completions, Messages). The runtime only ever sees these types.
  */
 import type { ModelServer, TokenUsage } from '../../events/index.js';
-import type { LLMStreamPart, StreamOptions } from './stream.js';
+import type { LLMStreamPart, StreamOptions } from './streamPart.js';
 
 export interface ToolCall {
   id: string;

@@ -25,7 +25,7 @@ import { LLMCall } from '../agent/index.js';
 import { mountOptions } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
-import { ConfigError, quietLogger, Runner, stage, type RunnerProfile } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, RUNNER_FACTS, stage, type RunnerFacts } from '../run/index.js';
 import { parseRoutingDecision } from './decision.js';
 import { DecisionMemory, type RoutingDecision } from './memory.js';
 import { compileRouterPrompt, type RosterEntry } from './prompt.js';
@@ -117,13 +117,9 @@ export class RouterStep extends Runner {
     this.name = id;
   }
 
-  /** The model it asks. */
-  override profile(): RunnerProfile {
-    return this.llm.profile();
-  }
-
-  override modelCallMount(): string {
-    return MODEL_CALL_MOUNT;
+  /** The model it asks, and where that call mounts: telemetry shows it as the agent invocation it is. */
+  override [RUNNER_FACTS](): RunnerFacts {
+    return { profile: this.llm[RUNNER_FACTS]().profile, modelCallMount: MODEL_CALL_MOUNT };
   }
 
   protected buildChart(): FlowChart {

@@ -7,7 +7,7 @@
  * The message shape here is the one of runtime/providers (LLMMessage: role, content, toolCallId,
  * toolCalls), written out because run/ sits below providers/.
  */
-import type { RunResult } from './runner.js';
+import type { RunResult } from './result.js';
 
 /** A message as a conversation keeps it: providers' LLMMessage. */
 export interface ConversationMessage {

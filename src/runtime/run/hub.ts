@@ -1,5 +1,6 @@
 /**
- * One hub per top-level run: the single path every typed event takes. Stage emits arrive through a
+ * One event hub per top-level run: the single path every typed event takes (the run's other state,
+ * its store and stream, is its context, context.ts). Stage emits arrive through a
  * footprintjs emit recorder (synchronously, at the call site), derived events (run failures) through
  * publish(); the emits that are no typed event go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
@@ -10,45 +11,35 @@
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
 import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
 import type { MemberEntry, MemberIndex } from './members.js';
+import type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
 import type { StreamSink } from './runStream.js';
-import { RunStore } from './store.js';
-
-export type HubListener = (event: TypedEvent) => void;
-/** Hears the run's emits that are not typed events (user `$emit`, `$debug`, `$metric`), as footprintjs gives them. */
-export type OtherEmitListener = (event: EmitEvent) => void;
 
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
 /** The one event the instruments never see (see the header). */
 const LISTENERS_ONLY: EventType = 'footprint.stream.llm_chunk';
 
-export interface RunHubOptions {
+export interface EventHubOptions {
   sessionId?: string;
-  /** The run's append-only data (restored from the checkpoint on a resume). */
-  store?: RunStore;
-  /** Set for a streamed run: its parts' sink, and the model calls stream. */
+  /** Set for a streamed run: its parts' sink, which hears every event after the instruments. */
   stream?: StreamSink;
 }
 
-export class RunHub {
+export class EventHub implements RunEvents {
   private readonly subscribers: HubListener[] = [];
   private readonly otherListeners: OtherEmitListener[] = [];
   /** Events raised while another is being delivered (by a subscriber or listener of that one). */
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
   readonly recorder: EmitRecorder;
-  readonly sessionId?: string;
-  /** The run's append-only data (restored from the checkpoint on a resume). */
-  readonly store: RunStore;
-  /** Present when the run is streamed (runner.stream()). */
-  readonly stream?: StreamSink;
+  private readonly sessionId?: string;
+  private readonly stream?: StreamSink;
 
   constructor(
-    readonly runId: string,
+    private readonly runId: string,
     private readonly members: MemberIndex,
-    options: RunHubOptions = {},
+    options: EventHubOptions = {},
   ) {
     this.sessionId = options.sessionId;
-    this.store = options.store ?? new RunStore();
     this.stream = options.stream;
     this.recorder = {
       id: EVENTS_RECORDER_ID,
@@ -57,11 +48,6 @@ export class RunHub {
         else for (const listener of this.otherListeners) listener(event);
       },
     };
-  }
-
-  /** Every member of the run's tree (the top-level runner first) with the route it runs under (EventMeta.route). */
-  routedMembers(): Iterable<Pick<MemberEntry, 'runner' | 'route'>> {
-    return this.members.entries();
   }
 
   /** Instruments subscribe here; they see every event of the run, before user listeners. */

@@ -3,8 +3,11 @@
  * checkpoints, settings checks, errors and the fixed error.type values. Depends on events/ only;
  * the bottom of the runtime, imported by every other runtime folder but cost/.
  */
-export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
-export { RunHub, type HubListener } from './hub.js';
+export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type MountedMember } from './runner.js';
+export type { RunResult } from './result.js';
+export { EventHub } from './hub.js';
+export type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
+export { RUNNER_FACTS, type RunnerFacts, type RunnerProfile, type RunTree, type RunTreeNode } from './runTree.js';
 export { RunStream, StreamClosedError, type StreamSink } from './runStream.js';
 export { defineRecordKind, type RecordKind, type RunStore } from './store.js';
 export type { RunStreamPart, StreamPartSource } from './streamParts.js';
@@ -29,7 +32,7 @@ export {
 export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass, errorType, failureOrigin, type CheckpointRefusal } from './errors.js';
 export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';
-export { currentHub, type EnvScope } from './context.js';
+export { currentRun, type EnvScope, type RunContext } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';

@@ -7,17 +7,19 @@
  */
 import type { FlowChartExecutor } from 'footprintjs';
 import type { RunOutcome } from './outcome.js';
-import type { RunHub } from './hub.js';
-import type { Runner } from './runner.js';
+import type { RunEvents } from './runEvents.js';
+import type { RunTree } from './runTree.js';
 
+/** What an instrument gets of a run: its ids, the runner tree (read-only), its events, and the executor to attach recorders to. */
 export interface RunStart {
-  runId: string;
-  runner: Runner;
-  executor: FlowChartExecutor;
-  hub: RunHub;
-  sessionId?: string;
+  readonly runId: string;
+  readonly sessionId?: string;
+  /** The tree of the runner that runs (the same object at every run of that runner). */
+  readonly tree: RunTree;
+  readonly events: RunEvents;
+  readonly executor: FlowChartExecutor;
   /** Present when this start is a resume: what instruments stored at pause time. */
-  resumed?: { carry: Record<string, unknown>; pausedAt: number };
+  readonly resumed?: { readonly carry: Record<string, unknown>; readonly pausedAt: number };
 }
 
 

@@ -7,7 +7,7 @@
  */
 import { handleEvent, type EventHandlers, type TypedEvent } from '../../events/index.js';
 import type { FailureOrigin } from './errors.js';
-import type { RunHub } from './hub.js';
+import type { RunEvents } from './runEvents.js';
 
 export type RunOutcome =
   | { status: 'answered'; output: string }
@@ -35,8 +35,8 @@ export class OutcomeTracker {
   private stopReason?: string;
   private readonly unsubscribe: () => void;
 
-  constructor(hub: RunHub) {
-    this.unsubscribe = hub.subscribe((event) => this.onEvent(event));
+  constructor(events: RunEvents) {
+    this.unsubscribe = events.subscribe((event) => this.onEvent(event));
   }
 
   /** The run returned an answer: answered, unless its top-level member stopped early. */

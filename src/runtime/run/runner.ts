@@ -22,18 +22,20 @@ import {
   type RunnerKind,
   type Unsubscribe,
 } from '../../events/index.js';
-import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
+import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint } from './checkpoint.js';
 import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
-import { runEnv } from './context.js';
+import { runEnv, type RunContext } from './context.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
-import { RunHub } from './hub.js';
+import { EventHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
 import { OutcomeTracker, type RunOutcome } from './outcome.js';
+import type { RunResult } from './result.js';
 import { RunStream, type StreamSink } from './runStream.js';
+import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import { RunStore, type SavedStore } from './store.js';
 
 export type RunInput = string | { message: string };
@@ -52,24 +54,12 @@ export interface ResumeOptions extends RunOptions {
   checkpointStore?: CheckpointStore;
 }
 
-export type RunResult = string | Paused;
 
 export interface MountedMember {
   mountId: string;
   runner: Runner;
   /** What the member does, as its composition describes it (an llmSwarm roster entry's description). */
   description?: string;
-}
-
-/**
- * What a runner's model settings are before it runs: telemetry names a span with them when the
- * span starts (the GenAI conventions mark provider and model as sampling-relevant).
- */
-export interface RunnerProfile {
-  provider?: string;
-  model?: string;
-  temperature?: number;
-  maxTokens?: number;
 }
 
 /** Thrown when run() is cancelled through its AbortSignal. */
@@ -123,17 +113,9 @@ export abstract class Runner {
     return false;
   }
 
-  /** Its model settings, for runners that call a model (agents, LLM calls, routers); none by default. */
-  profile(): RunnerProfile {
+  /** What the run tree says of it beyond kind, id and name (runTree.ts): none by default; runners that call a model say more. */
+  [RUNNER_FACTS](): RunnerFacts {
     return {};
-  }
-
-  /**
-   * The model call it makes as a step of its own, mounted as a subflow but no member (a router's
-   * decision): telemetry shows it as the agent invocation it is.
-   */
-  modelCallMount(): string | undefined {
-    return undefined;
   }
 
   /** Instruments this runner brings to every run it takes part in (e.g. an agent's skill-path recorder). */
@@ -201,13 +183,14 @@ export abstract class Runner {
     const { resumed, start: invoke } = how;
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
-    const hub = new RunHub(runId, index, { sessionId: options.sessionId, store: new RunStore(resumed?.store), stream: how.stream });
+    const hub = new EventHub(runId, index, { sessionId: options.sessionId, stream: how.stream });
+    const run: RunContext = { runId, sessionId: options.sessionId, store: new RunStore(resumed?.store), stream: how.stream, events: hub };
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
-    const start: RunStart = { runId, runner: this, executor, hub, sessionId: options.sessionId, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
+    const start: RunStart = { runId, sessionId: options.sessionId, tree: index.tree, events: hub, executor, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
     const sessions = this.startSessions(start, index);
 
-    const env = runEnv(hub, options.signal);
+    const env = runEnv(run, options.signal);
     let call = () => invoke(executor, env);
     for (const session of sessions) {
       if (session.around) {
@@ -239,7 +222,7 @@ export abstract class Runner {
     if (isPausedCheckpoint(result)) {
       const carry: Record<string, unknown> = {};
       for (const session of sessions) Object.assign(carry, safely(() => session.paused?.()) ?? {});
-      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry, hub.store.save());
+      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry, run.store.save());
       finish(sessions, outcome.paused());
       return { paused: true, checkpoint, question: checkpoint.question };
     }
@@ -264,7 +247,7 @@ export abstract class Runner {
 
 /** How execute() starts the executor: a fresh run or a resume, plain or streamed. */
 interface Execution {
-  /** Starts the executor with the run's env (context.ts: the hub and the signal). */
+  /** Starts the executor with the run's env (context.ts: the run's context and the signal). */
   start: (executor: FlowChartExecutor, env: { signal?: AbortSignal }) => Promise<unknown>;
   resumed?: RunStart['resumed'] & { store: SavedStore };
   stream?: StreamSink;

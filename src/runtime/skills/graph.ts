@@ -21,9 +21,6 @@ export interface SkillEdge {
   when?: (last: LastToolResult | undefined) => boolean;
 }
 
-/** @deprecated The old name of SkillEdge ("route" now means only the composition path); goes in the next release. */
-export type RouteEdge = SkillEdge;
-
 export interface SkillGraph {
   readonly entry: string;
   readonly entryLabel?: string;
@@ -62,11 +59,6 @@ export class SkillGraphBuilder {
     if (typeof to !== 'string') this.add(to);
     this.edges.push({ from: idOf(from), to: idOf(to), label: options.label, when: options.when });
     return this;
-  }
-
-  /** @deprecated The old name of edge() ("route" now means only the composition path); goes in the next release. */
-  route(from: SkillRef, to: SkillRef, options: { label?: string; when?: SkillEdge['when'] } = {}): this {
-    return this.edge(from, to, options);
   }
 
   build(): SkillGraph {

@@ -4,7 +4,7 @@
  * tools); never on agent/, which uses it.
  */
 export { defineSkill, type Skill, type SkillDefinition } from './skill.js';
-export { skillGraph, SkillGraphBuilder, type SkillGraph, type SkillEdge, type RouteEdge, type LastToolResult } from './graph.js';
+export { skillGraph, SkillGraphBuilder, type SkillGraph, type SkillEdge, type LastToolResult } from './graph.js';
 export { checkedFallbacks, resolveBrains, type Brain, type BrainSpec, type EscalationSpec, type FallbackBrain } from './brains.js';
 export { READ_SKILL, READ_SKILL_SCHEMA, SkillCursor, type SkillTurnState } from './cursor.js';
 export {
@@ -15,7 +15,6 @@ export {
   type OnTrip,
   type LoopGuard,
   type LoopGuardOptions,
-  type RouteGuardOptions,
-  type Spend,
   type TurnGuard,
 } from './loopGuard.js';
+export type { Spend } from './spend.js';

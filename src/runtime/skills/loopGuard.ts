@@ -7,12 +7,7 @@
 import { ConfigError, numberSetting } from '../run/index.js';
 import { extendStreak, pingPongDue, type PingPongStreak } from './pingPong.js';
 import { addRejection, rejectedCapDue, type RejectionRun } from './rejectedCap.js';
-
-/** What a turn has spent: tokens (input + output) and USD. */
-export interface Spend {
-  tokens: number;
-  costUsd: number;
-}
+import type { Spend } from './spend.js';
 
 export interface TurnGuard {
   streak?: PingPongStreak;
@@ -36,9 +31,6 @@ export interface LoopGuardOptions {
   /** Default 'label'. */
   onTrip?: OnTrip;
 }
-
-/** @deprecated The old name of LoopGuardOptions ("route" now means only the composition path); goes in the next release. */
-export type RouteGuardOptions = LoopGuardOptions;
 
 export interface LoopGuard {
   limits: GuardLimits;

@@ -5,7 +5,7 @@
  * alternation (a move that involves a third skill starts a new streak). So a long ping-pong yields one
  * trip, not one per hop, and a new ping-pong after a break is caught again.
  */
-import type { Spend } from './loopGuard.js';
+import type { Spend } from './spend.js';
 
 export interface PingPongStreak {
   /** The two skills, in the order the streak's first transition visited them. */

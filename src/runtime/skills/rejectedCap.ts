@@ -3,7 +3,7 @@
  * where it is; it trips once, when the count reaches the cap, however long the run goes on. The
  * caller ends the run (and so re-arms the guard) when the cursor moves.
  */
-import type { Spend } from './loopGuard.js';
+import type { Spend } from './spend.js';
 
 export interface RejectionRun {
   /** The skill the cursor was stuck in. */

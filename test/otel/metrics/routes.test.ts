@@ -16,7 +16,7 @@ import {
   type EventPayloads,
   type RunSession,
 } from '../../../src/index.js';
-import { RunHub, type MountedMember } from '../../../src/runtime/run/index.js';
+import { EventHub, type MountedMember } from '../../../src/runtime/run/index.js';
 import { METRICS, metricsInstrument } from '../../../src/otel/metrics/index.js';
 import { MemberIndex } from '../../../src/runtime/run/members.js';
 import { only, startMeter, type MeterHarness } from '../../support/meter.js';
@@ -50,7 +50,7 @@ const decision = (chosen: string, inRoster?: boolean): EventPayloads['footprint.
 });
 
 let meter: MeterHarness;
-let hub: RunHub;
+let hub: EventHub;
 let session: RunSession;
 
 beforeAll(() => {
@@ -64,8 +64,9 @@ beforeAll(() => {
     { mountId: 'billing', runner: billing },
     { mountId: 'faq', runner: faq },
   ]);
-  hub = new RunHub('run_1', new MemberIndex(desk));
-  session = metricsInstrument().start({ runId: 'run_1', runner: desk, executor: {} as FlowChartExecutor, hub })!;
+  const index = new MemberIndex(desk);
+  hub = new EventHub('run_1', index);
+  session = metricsInstrument().start({ runId: 'run_1', tree: index.tree, executor: {} as FlowChartExecutor, events: hub })!;
 });
 afterAll(async () => {
   await meter.shutdown();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventPayloads, EventType, MemberRef, TypedEvent } from '../../../src/events/index.js';
 import { EventSpans, RunRollups } from '../../../src/otel/genai/index.js';
 import { RunSpans, runnerLayout, type TraceDetail } from '../../../src/otel/placement/index.js';
-import { WITHHELD_MESSAGE } from '../../../src/otel/encoding/index.js';
+import { WITHHELD_MESSAGE } from '../../../src/events/index.js';
 import { render } from '../../support/traceTree.js';
 
 const DESK: MemberRef = { kind: 'swarm', id: 'desk' };

@@ -160,8 +160,7 @@ describe('Agent (ReAct loop)', () => {
     expect(answer).toBe('Stopped early (max iterations) at iteration 3.');
     expect(provider.calls).toHaveLength(3);
     expect(seen.of('footprint.agent.iteration_cap')).toEqual([{ agentId: 'agent', maxIterations: 3, iteration: 3 }]);
-    // The deprecated alias, derived from it.
-    expect(seen.of('footprint.cost.limit_hit')).toEqual([{ agentId: 'agent', kind: 'max_iterations', limit: 3, actual: 3 }]);
+    expect(seen.events.map((e) => e.type).filter((type) => type.startsWith('footprint.cost.'))).toEqual([]);
     expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({
       outcome: 'stopped_early',
       stoppedEarly: { reason: 'max_iterations', iteration: 3 },

@@ -124,7 +124,7 @@ describe('a tool source', () => {
     const source = mutableSource([tool('invoice')]);
     const billing = defineSkill({ id: 'billing', description: 'Billing questions', body: 'Bill.', tools: [source] });
     const triage = defineSkill({ id: 'triage', description: 'Sort the ticket', body: 'Sort.' });
-    const graph = skillGraph().entry(triage).route(triage, billing).build();
+    const graph = skillGraph().entry(triage).edge(triage, billing).build();
     const provider = scripted({
       replies: [
         { toolCalls: [{ id: 'c1', name: 'invoice', args: { id: '1' } }] },

@@ -1,12 +1,12 @@
 /** swarm: hand-offs driven by route(), the hand-off budget, unknown ids, and each stop reason. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, RunFailedError } from '../../../src/runtime/index.js';
-import { swarm, type RouteInput } from '../../../src/runtime/compositions/index.js';
+import { swarm, type PickInput } from '../../../src/runtime/compositions/index.js';
 import { collect, echoAgent, failingAgent, ofType } from './helpers.js';
 
 describe('swarm', () => {
   it('hands off between agents until route names nobody, and records why it stopped', async () => {
-    const asked: RouteInput[] = [];
+    const asked: PickInput[] = [];
     const desk = swarm({
       id: 'desk',
       agents: [
@@ -83,13 +83,5 @@ describe('swarm', () => {
     expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', maxHandoffs: 101 })).toThrow(/maxHandoffs/);
     expect(() => swarm({ agents: [{ id: 'settle', runner: a }], pick: () => 'a' })).toThrow(/used by the composition itself/);
     expect(() => swarm({ agents: [{ id: 'a', runner: a }] } as never)).toThrow(new ConfigError('swarm "swarm" needs a pick function'));
-    expect(() => swarm({ agents: [{ id: 'a', runner: a }], pick: () => 'a', route: () => 'a' } as never)).toThrow(
-      new ConfigError('swarm "swarm": give pick or its deprecated name route, not both'),
-    );
-  });
-
-  it('still takes the deprecated `route` for `pick`, for one release', async () => {
-    const desk = swarm({ id: 'old-desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], route: ({ handoffs }) => (handoffs === 0 ? 'a' : undefined) });
-    expect(await desk.run('q')).toBe('a(q)');
   });
 });

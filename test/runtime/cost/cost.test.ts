@@ -62,27 +62,4 @@ describe('cost', () => {
     expect(seen.events.find((e) => e.type === 'footprint.stream.llm_end')!.meta.route).toBe('');
   });
 
-  it('keeps the deprecated cost.tick, derived from the record: the same call, cost, usage and turn total', async () => {
-    const provider = scripted({ replies: [{ toolCalls: [{ name: 'noop' }], usage: { input: 100, output: 10 } }, { content: 'done', usage: { input: 200, output: 5 } }] });
-    const agent = Agent.create({ provider, model: 'gpt-4o', id: 'billing', pricing: { 'gpt-4o': { input: 1, output: 2 } } })
-      .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object' }, execute: () => 'ok' })
-      .build();
-    const seen = collect(agent);
-    await agent.run('q');
-    const [first, second] = seen.of('footprint.stream.llm_end');
-    const tick = (call: typeof first, cumulativeUsd: number) => ({
-      callId: call!.callId,
-      agentId: 'billing',
-      turnId: call!.turnId,
-      provider: 'scripted',
-      model: 'gpt-4o',
-      skill: '',
-      brain: 'default',
-      tokens: call!.usage,
-      usd: call!.cost.usd,
-      cumulativeUsd,
-      priced: true,
-    });
-    expect(seen.of('footprint.cost.tick')).toEqual([tick(first, first!.cost.usd), tick(second, first!.cost.usd + second!.cost.usd)]);
-  });
 });

@@ -191,8 +191,8 @@ describe('Agent.stream()', () => {
     unregister.push(
       registerInstrument({
         id: 'test.stream-watcher',
-        start: ({ hub }) => {
-          hub.subscribe((event) => seenByInstrument.push(event.type));
+        start: ({ events }) => {
+          events.subscribe((event) => seenByInstrument.push(event.type));
           return {};
         },
       }),

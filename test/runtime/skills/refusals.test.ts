@@ -130,12 +130,3 @@ describe('loop-guard refusals', () => {
     );
   });
 });
-
-describe('the deprecated route() of the graph builder', () => {
-  it('declares the same edge as edge(), for one release', () => {
-    const a = defineSkill({ id: 'a', description: 'A', body: 'a' });
-    const b = defineSkill({ id: 'b', description: 'B', body: 'b' });
-    const when = () => true;
-    expect(skillGraph().entry(a).route(a, b, { label: 'l', when }).build().edges).toEqual(skillGraph().entry(a).edge(a, b, { label: 'l', when }).build().edges);
-  });
-});

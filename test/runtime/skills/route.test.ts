@@ -4,8 +4,8 @@
  * cost is attributed to it, and the recorder's hops and path tell the same story as the events.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, ConfigError, defineSkill, scripted, skillGraph } from '../../../src/index.js';
-import { routeRecorder, skillPathRecorder } from '../../../src/recorders/index.js';
+import { Agent, defineSkill, scripted, skillGraph } from '../../../src/index.js';
+import { skillPathRecorder } from '../../../src/recorders/index.js';
 import { answer, callTool, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../../support/skills.js';
 
 function build() {
@@ -114,22 +114,5 @@ describe('a normal route through three skills', () => {
     ]);
     expect(calls.map((t) => t.cost.usd)).toEqual([usdOf('small-1'), usdOf('big-1'), usdOf('fix-1')]);
     expect(log.of('footprint.agent.turn_end')[0]!.costUsd).toBeCloseTo(usdOf('small-1') + usdOf('big-1') + usdOf('fix-1'), 15);
-  });
-});
-
-describe('the deprecated routeRecorder, for one release', () => {
-  it('is skillPathRecorder under its old name, and the old skillGraph option still takes it', async () => {
-    expect(routeRecorder).toBe(skillPathRecorder);
-    const recorder = routeRecorder({ agentId: 'old' });
-    const agent = Agent.create({ provider: scripted({ replies: [answer('ok')] }), model: 'small-1', id: 'old' })
-      .skillGraph(skillGraph().entry(triageSkill()).build(), { routeRecorder: recorder })
-      .build();
-    await agent.run('q');
-    expect(recorder.getPath()).toEqual(['triage']);
-    expect(() =>
-      Agent.create({ provider: scripted({ replies: ['-'] }), model: 'm', id: 'both' })
-        .skillGraph(skillGraph().entry(triageSkill()).build(), { routeRecorder: recorder, skillPathRecorder: recorder })
-        .build(),
-    ).toThrow(new ConfigError('agent "both": give skillPathRecorder or its deprecated name routeRecorder, not both'));
   });
 });

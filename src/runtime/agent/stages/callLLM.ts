@@ -11,7 +11,7 @@
  */
 import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
-import { currentHub, describeError, errorClass, errorType, newId } from '../../run/index.js';
+import { currentRun, describeError, errorClass, errorType, newId } from '../../run/index.js';
 import {
   isProviderError,
   validateResponse,
@@ -26,7 +26,6 @@ import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
-import { deprecatedCostTick } from './deprecatedEvents.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -73,7 +72,7 @@ function fallsBack(error: unknown, chunks: number, scope: AgentScope): boolean {
 
 /** One call to `served` (the brain or one of its fallbacks), reported by llm_start and llm_end. */
 async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
-  const hub = currentHub(scope);
+  const run = currentRun(scope);
   const agentId = config.member.id;
   const request = assembleRequest(scope, turn, config, served.model);
   const callId = newId('call');
@@ -81,7 +80,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
   const skill = turn.skill?.current;
   const provider = served.provider;
   const server = provider.server;
-  const sink = hub?.stream;
+  const sink = run?.stream;
   const choice = { via: brain.via, provider: provider.name, model: served.model, skillId: brain.skillId };
   // What llm_start and llm_end both say about the call. Each payload below spreads it (and any
   // optional field) last: on Node 20's V8 a property written after a spread in an object literal
@@ -152,9 +151,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     ...(streaming ? { streamed: streaming.totals } : {}),
   };
   emit(scope, 'footprint.stream.llm_end', record);
-  const totals = addModelCall(turn.totals, record);
-  turn.totals = totals;
-  emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
+  turn.totals = addModelCall(turn.totals, record);
   return { callId, response, chunks: streaming?.totals.chunks ?? 0 };
 }
 

@@ -86,7 +86,7 @@ function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
 
 /**
  * The system prompt and tool slots, assembled into the request CallLLM sends (an empty system prompt
- * is none). The request is replaced, never changed in place.
+ * is none). The request is replaced as a whole (its type is read-only).
  */
 function engineerSlots(turn: Turn, config: AgentConfig): void {
   const prompt = composeSystemPrompt(turn, config);

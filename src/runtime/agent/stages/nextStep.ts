@@ -5,7 +5,6 @@
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
-import { deprecatedLimitHit } from './deprecatedEvents.js';
 import { turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
 
@@ -27,9 +26,7 @@ export function nextStepStage(config: AgentConfig) {
       chosen = 'stopped';
       rationale = `the model asked for tools at iteration ${iteration}, the cap (maxIterations ${config.maxIterations})`;
       turn.stopped = { reason: 'max_iterations', iteration };
-      const cap = { agentId, maxIterations: config.maxIterations, iteration };
-      emit(scope, 'footprint.agent.iteration_cap', cap);
-      emit(scope, 'footprint.cost.limit_hit', deprecatedLimitHit(cap));
+      emit(scope, 'footprint.agent.iteration_cap', { agentId, maxIterations: config.maxIterations, iteration });
     } else if (wantsTools) {
       chosen = 'tool-calls';
       rationale = `the model asked for ${turn.response!.toolCalls.length} tool call(s)`;

@@ -34,7 +34,7 @@ export class ToolIteration {
   readonly pause: PauseLatch;
   private readonly agentId: string;
   /** The names Context offered the model this iteration. */
-  private readonly available: string[];
+  private readonly available: readonly string[];
   /** The tools offered now: a name a tool source dropped since the model call is an unknown tool. */
   private readonly offered: ReadonlyMap<string, CompiledTool>;
   /** The names Context offered that are still offered: what an unknown tool's result lists. */
