@@ -34,6 +34,11 @@ export interface OtherRecords {
   'mcp.tool_call': { arguments?: unknown; result?: unknown };
   /** What a provider's failure may keep of its answer (ProviderError): the unusable body, the provider's own message. */
   'provider.error_body': { raw?: string; detail?: string };
+  /**
+   * An MCP request that failed: its message may hold the server's own words (a JSON-RPC error's
+   * message, an HTTP error body); `summary` says what failed without them.
+   */
+  'mcp.failure': { message: string; summary: string };
 }
 
 const OTHER_RECORDS = {
@@ -43,6 +48,7 @@ const OTHER_RECORDS = {
   'flow.error': { doc: "A flow's error event.", content: ['error.message'] },
   'mcp.tool_call': { doc: 'An MCP tool call.', content: ['arguments', 'result'] },
   'provider.error_body': { doc: "A provider's error answer.", content: ['raw', 'detail'] },
+  'mcp.failure': { doc: 'A failed MCP request.', content: ['message'] },
 } as const satisfies EventTable<OtherRecords>;
 
 type Records = EventPayloads & OtherRecords;

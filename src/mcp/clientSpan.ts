@@ -12,7 +12,7 @@ import { context, createContextKey, SpanKind, trace, type Attributes, type Conte
 import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
 import { exportedView, now } from '../events/index.js';
 import { boundedContent } from './content.js';
-import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
+import { classify, exportedFailureText, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
 import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
 import { clientDuration, mcpTracer } from './telemetry.js';
 
@@ -78,7 +78,7 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     const failure = classify(error, call.signal);
     const message = peer.redact(failure.message);
     // the server's own words (a JSON-RPC error's message, an HTTP error body) are content
-    const status = call.capture || failure.withoutContent === undefined ? message : failure.withoutContent;
+    const status = exportedFailureText(failure, message, call.capture);
     finish(span, call, started, failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, status);
     throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${message}`, call.method, failure.status);
   }

@@ -22,7 +22,7 @@ import { MCP_TOOLS_REFUSED, METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_L
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
-import { classify, MCP_ERROR_TYPES, McpCallError, McpConnectError } from './errors.js';
+import { classify, exportedFailureText, MCP_ERROR_TYPES, McpCallError, McpConnectError } from './errors.js';
 import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
 import { readToolList, type RefusedTool, type ToolList } from './toolList.js';
 
@@ -277,7 +277,7 @@ function connectError(error: unknown, peer: PeerAttributes, capture: boolean): M
   if (error instanceof McpConnectError) return error;
   const failure = classify(error);
   const gone = failure.type === MCP_ERROR_TYPES.other || failure.type === MCP_ERROR_TYPES.connectionClosed;
-  const message = capture || failure.withoutContent === undefined ? peer.redact(failure.message) : failure.withoutContent;
+  const message = exportedFailureText(failure, peer.redact(failure.message), capture);
   return new McpConnectError(gone ? MCP_ERROR_TYPES.unavailable : failure.type, `MCP server "${peer.server}": ${message}`, peer.server, failure.status);
 }
 

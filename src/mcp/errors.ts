@@ -6,6 +6,8 @@
  * conventions ask.
  */
 
+import { exportedView } from '../events/index.js';
+
 /** error.type values of MCP calls besides a JSON-RPC error code ('-32602'). */
 export const MCP_ERROR_TYPES = {
   /** No answer within the call's timeout. */
@@ -91,6 +93,15 @@ export interface Failure {
    * own text (a JSON-RPC error's message, an HTTP error body): that text is content.
    */
   withoutContent?: string;
+}
+
+/**
+ * What a failure may say where it is exported (a span's status, a McpConnectError's message): its
+ * (redacted) message under content capture, else what it says without the server's own words.
+ */
+export function exportedFailureText(failure: Failure, message: string, capture: boolean): string {
+  const view = exportedView({ type: 'mcp.failure', payload: { message, summary: failure.withoutContent ?? message } }, capture).payload;
+  return view.message ?? view.summary;
 }
 
 /**

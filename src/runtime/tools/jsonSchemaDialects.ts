@@ -11,9 +11,10 @@
 import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { AJV_MODULES, SCHEMA_CHECK_DEADLINE_MS, SchemaWorker, type WorkerVerdict } from './schemaWorker.js';
+import { AJV_MODULES, SCHEMA_CHECK_DEADLINE_MS, SchemaWorker, type JsonSchemaDialect, type WorkerVerdict } from './schemaWorker.js';
 
-export type JsonSchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+export type { JsonSchemaDialect };
+
 
 /** `$schema` values, without a trailing '#' and with http: for https:, as the dialect they name. */
 const DIALECT_OF_URI: Record<string, JsonSchemaDialect> = {

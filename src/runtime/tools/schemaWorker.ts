@@ -18,7 +18,9 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { JsonSchemaDialect } from './jsonSchemaDialects.js';
+
+/** The JSON Schema dialects a tool schema may declare (its `$schema`), each checked by its own Ajv. */
+export type JsonSchemaDialect = 'draft-07' | '2019-09' | '2020-12';
 
 /** How long one check may take on the worker before it is abandoned. */
 export const SCHEMA_CHECK_DEADLINE_MS = 1_000;
