@@ -64,10 +64,15 @@ export interface EventError {
   ownText?: boolean;
 }
 
+/** A part of a message's content: text, or an image given inline (base64 `data`) or by `url`. */
+export type CapturedPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mediaType: string; readonly data?: string; readonly url?: string };
+
 /** A message as sent to a model (only ever exported when content capture is switched on). */
 export interface CapturedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
+  content: string | readonly CapturedPart[];
   toolCallId?: string;
   toolCalls?: { id: string; name: string; args: unknown }[];
 }

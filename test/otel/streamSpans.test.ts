@@ -10,7 +10,7 @@
 import { context, trace, type Context } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
+import { messageText,Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
 import { sse } from '../runtime/providers/streaming.js';
 import { startWireServer, writeBody, type WireServer } from '../runtime/providers/wireServer.js';
 import { activeSpanName, approvalAgent, expectResumedApprovalRun, TURN_UP_TO_CHAT } from '../support/agents.js';
@@ -46,7 +46,7 @@ function lookupAgent() {
 function closerAgent() {
   const provider = scripted({
     name: 'openai',
-    replies: (request) => ({ chunks: ['closed: ', request.messages.at(-1)!.content], usage: { input: 5, output: 2 } }),
+    replies: (request) => ({ chunks: ['closed: ', messageText(request.messages.at(-1)!.content)], usage: { input: 5, output: 2 } }),
   });
   return Agent.create({ provider, model: 'm1', id: 'closer', name: 'Closer' }).build();
 }

@@ -7,7 +7,7 @@
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
+import { messageText,Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
 import { startSdk } from '../support/sdk.js';
 import { groupByTrace, rootOf, traceProblems } from '../support/traceChecks.js';
 
@@ -23,7 +23,7 @@ const jitter = () => Math.floor(Math.random() * 4);
 
 /** "question 17" -> 17 */
 function runIndex(request: LLMRequest): number {
-  const first = request.messages.find((m) => m.role === 'user')?.content ?? '';
+  const first = messageText(request.messages.find((m) => m.role === 'user')?.content ?? '');
   return Number(/question (\d+)/.exec(first)?.[1]);
 }
 

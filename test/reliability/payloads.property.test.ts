@@ -23,7 +23,7 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import fc from 'fast-check';
 import { FlowChartExecutor, decide, flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
+import { messageText,
   Agent,
   defineSkill,
   EVENT_TYPES,
@@ -104,7 +104,7 @@ describe('a tool that returns an odd payload', () => {
     complete: async (request: Parameters<LLMProvider['complete']>[0]): Promise<LLMResponse> => {
       const tool = request.messages.find((m) => m.role === 'tool');
       if (tool) {
-        seen.push(tool.content);
+        seen.push(messageText(tool.content));
         return { content: 'done', toolCalls: [], usage: { input: 3, output: 1 }, stopReason: 'end_turn' };
       }
       return { content: '', toolCalls: [{ id: 'call-1', name: 'produce', args: {} }], usage: { input: 2, output: 1 }, stopReason: 'tool_use' };

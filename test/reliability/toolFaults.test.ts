@@ -10,7 +10,7 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Agent, DEFAULT_TOOL_LIMITS, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
+import { messageText,Agent, DEFAULT_TOOL_LIMITS, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/tools/index.js';
 import { named, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
@@ -41,7 +41,7 @@ function agentWith(execute: (args: Record<string, unknown>) => unknown, args: Re
     replies: (request): ScriptedReply => {
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
-        seen.push(tool[tool.length - 1]!.content);
+        seen.push(messageText(tool[tool.length - 1]!.content));
         return 'done';
       }
       return { toolCalls: [{ id: 'odd-1', name: 'odd', args }] };
@@ -318,7 +318,7 @@ function fanOutAgent(count: number, options: { maxToolCallsPerReply?: number; to
     replies: (request): ScriptedReply => {
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
-        seen.push(...tool.map((m) => m.content));
+        seen.push(...tool.map((m) => messageText(m.content)));
         return 'done';
       }
       return { toolCalls: Array.from({ length: count }, (_, i) => ({ id: `w${i}`, name: 'work', args: { i } })) };

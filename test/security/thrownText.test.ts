@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, Parallel, RunFailedError, scripted, traceExecutor, type LLMProvider, type LLMRequest } from '../../src/index.js';
+import { messageText,Agent, Parallel, RunFailedError, scripted, traceExecutor, type LLMProvider, type LLMRequest } from '../../src/index.js';
 import { quietLogger } from '../../src/runtime/run/index.js';
 import { readSpans, startTelemetry, type FileSpan } from '../../src/telemetry/index.js';
 
@@ -33,7 +33,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
   const reply = (request: LLMRequest) => {
     const tool = request.messages.find((m) => m.role === 'tool');
     if (!tool) return { toolCalls: [{ id: 'c1', name: 'lookup', args: {} }] };
-    toolTextSeenByModel = tool.content;
+    toolTextSeenByModel = messageText(tool.content);
     return 'The lookup failed.';
   };
   const agent = Agent.create({ provider: scripted({ replies: reply }), model: 'm-small', id: 'desk' })

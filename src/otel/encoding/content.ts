@@ -19,7 +19,9 @@ const CUT_MARKER_ROOM = 32;
 type Part =
   | { type: 'text'; content: string }
   | { type: 'tool_call'; id: string; name: string; arguments?: unknown }
-  | { type: 'tool_call_response'; id: string; response: string };
+  | { type: 'tool_call_response'; id: string; response: string }
+  | { type: 'blob'; modality: 'image'; mime_type: string; content: string }
+  | { type: 'uri'; modality: 'image'; mime_type: string; uri: string };
 
 interface Message {
   role: string;
@@ -66,12 +68,27 @@ export function answerMessage(text: string, finish: string): string {
 
 function toMessage(message: CapturedMessage): Message {
   if (message.role === 'tool') {
-    return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.toolCallId ?? '', response: message.content }] };
+    return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.toolCallId ?? '', response: textOf(message.content) }] };
   }
-  const parts: Part[] = [];
-  if (message.content !== '') parts.push({ type: 'text', content: message.content });
+  const parts: Part[] = contentParts(message.content);
   for (const call of message.toolCalls ?? []) parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.args });
   return { role: message.role, parts };
+}
+
+/** A message's content as the conventions' parts: text parts, images as blob (inline) or uri parts. */
+function contentParts(content: CapturedMessage['content']): Part[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', content }];
+  const parts: Part[] = [];
+  for (const part of content) {
+    if (part.type === 'text') parts.push({ type: 'text', content: part.text });
+    else if (part.data !== undefined) parts.push({ type: 'blob', modality: 'image', mime_type: part.mediaType, content: part.data });
+    else parts.push({ type: 'uri', modality: 'image', mime_type: part.mediaType, uri: part.url ?? '' });
+  }
+  return parts;
+}
+
+function textOf(content: CapturedMessage['content']): string {
+  return typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
 /**

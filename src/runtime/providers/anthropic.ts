@@ -4,6 +4,7 @@
  * anthropicStream.ts); the usage block in anthropicUsage.ts; transport, deadlines, retries, the size
  * cap and error typing live in http.ts.
  */
+import { textContent } from './textContent.js';
 import { parseUsage } from './anthropicUsage.js';
 import { messagesStreamParts } from './anthropicStream.js';
 import type { ProviderBoundary } from './boundary.js';
@@ -54,21 +55,21 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ body: requestBody(request, defaultMaxTokens), signal: opts?.signal, ...connection }, transport);
+      const body = await postJson({ body: requestBody(name, request, defaultMaxTokens), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { stream: true, ...requestBody(request, defaultMaxTokens) };
+      const body = { stream: true, ...requestBody(name, request, defaultMaxTokens) };
       return messagesStreamParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
 
-function requestBody(request: LLMRequest, defaultMaxTokens: number): Record<string, unknown> {
+function requestBody(provider: string, request: LLMRequest, defaultMaxTokens: number): Record<string, unknown> {
   return {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
-    messages: wireMessages(request.messages),
+    messages: wireMessages(provider, request.messages),
     ...(request.systemPrompt === undefined ? {} : { system: request.systemPrompt }),
     ...(request.tools?.length
       ? {
@@ -84,12 +85,13 @@ function requestBody(request: LLMRequest, defaultMaxTokens: number): Record<stri
 }
 
 /** Tool results travel as tool_result blocks in a user turn; consecutive results share one turn. */
-function wireMessages(messages: LLMMessage[]): WireMessage[] {
+function wireMessages(provider: string, messages: LLMMessage[]): WireMessage[] {
   const wire: WireMessage[] = [];
   let results: ContentBlock[] | undefined;
   for (const message of messages) {
+    const text = textContent(provider, message.content);
     if (message.role === 'tool') {
-      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content };
+      const block: ContentBlock = { type: 'tool_result', tool_use_id: message.toolCallId, content: text };
       if (results) {
         results.push(block);
       } else {
@@ -101,11 +103,11 @@ function wireMessages(messages: LLMMessage[]): WireMessage[] {
     results = undefined;
     if (message.role === 'assistant' && message.toolCalls?.length) {
       // The API rejects empty text blocks, so a pure tool call carries only tool_use blocks.
-      const blocks: ContentBlock[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      const blocks: ContentBlock[] = text === '' ? [] : [{ type: 'text', text }];
       for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
       wire.push({ role: 'assistant', content: blocks });
     } else {
-      wire.push({ role: message.role, content: message.content });
+      wire.push({ role: message.role, content: text });
     }
   }
   return wire;

@@ -4,7 +4,7 @@
  * error the agent's model call uses. Depends on events/ and run/ (ConfigError, settings checks,
  * the fixed error.type values) only.
  */
-export type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall, ToolSpec } from './types.js';
+export { messageText, type CompleteOptions, type ImagePart, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse, type Message, type MessagePart, type TextPart, type ToolCall, type ToolSpec } from './types.js';
 export { partsOf, StreamAssembler, streamFrom, type LLMStreamPart, type StreamOptions } from './stream.js';
 export { isProviderError, ProviderError, type ProviderErrorKind } from './errors.js';
 export { cancelled } from './retry.js';

@@ -5,6 +5,7 @@
  * the size cap and error typing live in http.ts.
  */
 import type { ProviderBoundary } from './boundary.js';
+import { textContent } from './textContent.js';
 import { connect } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { postForEvents, postJson } from './http.js';
@@ -46,20 +47,20 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     server,
     systemPromptInHistory: true,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ body: requestBody(request), signal: opts?.signal, ...connection }, transport);
+      const body = await postJson({ body: requestBody(name, request), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { stream: true, stream_options: { include_usage: true }, ...requestBody(request) };
+      const body = { stream: true, stream_options: { include_usage: true }, ...requestBody(name, request) };
       return chatCompletionParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
 
-function requestBody(request: LLMRequest): Record<string, unknown> {
+function requestBody(provider: string, request: LLMRequest): Record<string, unknown> {
   const messages: unknown[] = [];
   if (request.systemPrompt !== undefined) messages.push({ role: 'system', content: request.systemPrompt });
-  for (const message of request.messages) messages.push(wireMessage(message));
+  for (const message of request.messages) messages.push(wireMessage(provider, message));
   return {
     model: request.model,
     messages,
@@ -76,13 +77,14 @@ function requestBody(request: LLMRequest): Record<string, unknown> {
   };
 }
 
-function wireMessage(message: LLMMessage): Record<string, unknown> {
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+function wireMessage(provider: string, message: LLMMessage): Record<string, unknown> {
+  const text = textContent(provider, message.content);
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: text };
   if (message.role === 'assistant' && message.toolCalls?.length) {
     return {
       role: 'assistant',
       // The API itself answers a pure tool call with content null; echo it back the same way.
-      content: message.content === '' ? null : message.content,
+      content: text === '' ? null : text,
       tool_calls: message.toolCalls.map((call) => ({
         id: call.id,
         type: 'function',
@@ -90,7 +92,7 @@ function wireMessage(message: LLMMessage): Record<string, unknown> {
       })),
     };
   }
-  return { role: message.role, content: message.content };
+  return { role: message.role, content: text };
 }
 
 function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {

@@ -16,7 +16,7 @@ import { ProviderError } from './errors.js';
 import { chunksOf } from './scriptedChunks.js';
 import { scriptedReplyProblem } from './scriptedReply.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
-import type { CompleteOptions, LLMProvider, LLMRequest, LLMResponse } from './types.js';
+import { messageText, type CompleteOptions, type LLMProvider, type LLMRequest, type LLMResponse } from './types.js';
 
 export type ScriptedReply =
   | string
@@ -172,7 +172,7 @@ function streamable(played: Played, provider: string): LLMStreamPart[] {
 
 function estimateTokens(request: LLMRequest): number {
   let chars = request.systemPrompt?.length ?? 0;
-  for (const m of request.messages) chars += m.content.length;
+  for (const m of request.messages) chars += messageText(m.content).length;
   return Math.max(1, Math.ceil(chars / 4));
 }
 

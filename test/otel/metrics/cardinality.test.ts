@@ -4,7 +4,7 @@
  * value anywhere carries a run id, session id, message or answer. Oversized ids are cut.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, scripted } from '../../../src/index.js';
+import { messageText,Agent, scripted } from '../../../src/index.js';
 import { MAX_ATTRIBUTE_CHARS, METRIC_CATALOG } from '../../../src/otel/metrics/index.js';
 import { type Collection, meteredRuns } from '../../support/meter.js';
 
@@ -25,7 +25,7 @@ describe('10,000 runs with unique ids and messages', () => {
     const runIds = new Set<string>();
     const provider = scripted({
       replies: (request) => {
-        const message = request.messages[0]!.content;
+        const message = messageText(request.messages[0]!.content);
         return message.endsWith('0') && request.messages.length === 1
           ? { toolCalls: [{ name: 'echo', args: { text: message } }], usage: { input: message.length, output: 3 } }
           : { content: `You said ${message}`, usage: { input: 7, output: 4 } };

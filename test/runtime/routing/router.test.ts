@@ -3,7 +3,7 @@
  * RoutingDecisionError, unknown agents, and the router's model call traced and costed as the router.
  */
 import { describe, expect, it } from 'vitest';
-import { RunFailedError, scripted } from '../../../src/runtime/index.js';
+import { messageText, RunFailedError, scripted } from '../../../src/runtime/index.js';
 
 import {
   compileRouterPrompt,
@@ -160,7 +160,7 @@ describe('llmRouter', () => {
     // Both router calls hand on the same message text; each run must reach the agent its own router chose.
     const provider = scripted({
       replies: (request) => {
-        const asked = request.messages[0]!.content;
+        const asked = messageText(request.messages[0]!.content);
         if (asked.includes('replied:')) return { content: '{"message":"done"}' };
         return { content: JSON.stringify({ agentId: asked.includes('invoice') ? 'billing' : 'tech', message: 'same message' }), delayMs: 20 };
       },
