@@ -55,10 +55,10 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   const resolved = resolve(settings);
   if (!resolved) return undefined;
   const { kind, id, name } = run.runner;
-  const identity = runnerIdentity(kind, id, name, { conversationId: run.sessionId, ...run.runner.profile() });
+  const identity = runnerIdentity(kind, id, name, { conversationId: run.conversationId, ...run.runner.profile() });
   // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
   const attributes: Attributes = { [FP_RUNNER_KIND]: kind, [FP_RUNNER_ID]: id, ...identity.attributes };
-  if (run.sessionId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.sessionId;
+  if (run.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.conversationId;
 
   const active = context.active();
   let parent = active;
@@ -85,9 +85,9 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     parent,
     links,
     runId: run.runId,
-    sessionId: run.sessionId,
+    conversationId: run.conversationId,
     carried,
-    expected: memberDirectory(run.runner, run.sessionId),
+    expected: memberDirectory(run.runner, run.conversationId),
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.hub.subscribe(traced.onEvent);

@@ -6,7 +6,8 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, numberSetting, RULES, Runner, type RunInstrument, type RunnerProfile } from '../run/index.js';
+import type { LLMMessage } from '../providers/index.js';
+import { ConfigError, numberSetting, RULES, Runner, type RunInstrument, type RunnerProfile, type RunStore } from '../run/index.js';
 import {
   resolveBrains,
   loopGuardOf,
@@ -19,6 +20,7 @@ import {
 } from '../skills/index.js';
 import type { Tool, ToolSource } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
+import { turnAddedMessages } from './conversation.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import type { CompiledTool } from './toolRunner.js';
 import { checkedTool, isToolSource } from './toolTable.js';
@@ -62,6 +64,11 @@ export class Agent extends Runner {
 
   protected buildChart(): FlowChart {
     return buildAgentChart(this.config);
+  }
+
+  /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
+  protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
+    return turnAddedMessages(store, turnId);
   }
 
   /** True when the agent moves over a skill graph (and so has a loop guard that can trip). */

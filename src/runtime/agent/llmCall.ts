@@ -7,9 +7,10 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing, type PricingTable } from '../cost/index.js';
-import type { LLMProvider } from '../providers/index.js';
-import { ConfigError, Runner, type RunnerProfile } from '../run/index.js';
+import type { LLMMessage, LLMProvider } from '../providers/index.js';
+import { ConfigError, Runner, type RunnerProfile, type RunStore } from '../run/index.js';
 import { buildAgentChart } from './chart.js';
+import { turnAddedMessages } from './conversation.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
 
 export interface LLMCallOptions {
@@ -47,6 +48,11 @@ export class LLMCall extends Runner {
 
   protected buildChart(): FlowChart {
     return buildAgentChart(this.config);
+  }
+
+  /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
+  protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
+    return turnAddedMessages(store, turnId);
   }
 
   /** @internal used by the builder */

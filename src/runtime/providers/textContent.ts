@@ -6,7 +6,7 @@ import { ConfigError } from '../run/index.js';
 import { messageText, type LLMMessage } from './types.js';
 
 export function textContent(provider: string, content: LLMMessage['content']): string {
-  if (typeof content !== 'string' && content.some((part) => part.type !== 'text')) {
+  if (typeof content !== 'string' && content.some((part: { type: string }) => part.type !== 'text')) {
     throw new ConfigError(`provider "${provider}" cannot send an image part in a message; give it text only, or use a provider that takes images`, { field: 'messages' });
   }
   return messageText(content);

@@ -22,7 +22,8 @@ const EVENTS_RECORDER_ID = 'footprint-otel.events';
 const LISTENERS_ONLY: EventType = 'footprint.stream.llm_chunk';
 
 export interface RunHubOptions {
-  sessionId?: string;
+  /** The conversation the run continues (EventMeta.conversationId). */
+  conversationId?: string;
   /** The run's append-only data (restored from the checkpoint on a resume). */
   store?: RunStore;
   /** Set for a streamed run: its parts' sink, and the model calls stream. */
@@ -36,7 +37,7 @@ export class RunHub {
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
   readonly recorder: EmitRecorder;
-  readonly sessionId?: string;
+  readonly conversationId?: string;
   /** The run's append-only data (restored from the checkpoint on a resume). */
   readonly store: RunStore;
   /** Present when the run is streamed (runner.stream()). */
@@ -47,7 +48,7 @@ export class RunHub {
     private readonly members: MemberIndex,
     options: RunHubOptions = {},
   ) {
-    this.sessionId = options.sessionId;
+    this.conversationId = options.conversationId;
     this.store = options.store ?? new RunStore();
     this.stream = options.stream;
     this.recorder = {
@@ -100,7 +101,7 @@ export class RunHub {
         compositionPath: owner.compositionPath,
         route: owner.route,
         subflowPath: subflowPath as string[],
-        sessionId: this.sessionId,
+        conversationId: this.conversationId,
       },
     };
     // Delivery is in order: an event raised by a subscriber while another is being delivered waits

@@ -3,7 +3,11 @@
  * checkpoints, settings checks, errors and the fixed error.type values. Depends on events/ only;
  * the bottom of the runtime, imported by every other runtime folder but cost/.
  */
-export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type RunResult, type MountedMember, type RunnerProfile } from './runner.js';
+export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type MountedMember, type RunnerProfile } from './runner.js';
+export type { RunResult, StopReason } from './result.js';
+export { messageText, type ImagePart, type LLMMessage, type Message, type MessagePart, type TextPart, type ToolCall } from './messages.js';
+export { ConversationConflictError, ConversationStoreError, MemoryConversationStore, type ConversationStore, type ConversationStoreErrorCode, type StoredConversation } from './conversationStore.js';
+export type { ChartInput } from './runInput.js';
 export { RunHub, type HubListener } from './hub.js';
 export { RunStream, StreamClosedError, type StreamSink } from './runStream.js';
 export type { RunStore } from './store.js';

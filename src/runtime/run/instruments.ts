@@ -15,7 +15,8 @@ export interface RunStart {
   runner: Runner;
   executor: FlowChartExecutor;
   hub: RunHub;
-  sessionId?: string;
+  /** The conversation the run continues (gen_ai.conversation.id). */
+  conversationId?: string;
   /** Present when this start is a resume: what instruments stored at pause time. */
   resumed?: { carry: Record<string, unknown>; pausedAt: number };
 }

@@ -10,7 +10,7 @@
  * holds the run at the channel's capacity until it reads, returns or aborts.
  */
 import type { TypedEvent } from '../../events/index.js';
-import type { RunResult } from './runner.js';
+import type { RunResult } from './result.js';
 import { StreamChannel } from './streamChannel.js';
 import { StreamParts, type RunStreamPart } from './streamParts.js';
 

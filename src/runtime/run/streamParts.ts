@@ -5,7 +5,7 @@
  * composition whose stage emitted it), the agent id, and the route in force (events/routes.ts).
  */
 import { handleEvent, type EventHandlers, type EventPayloads, type MemberRef, type TypedEvent } from '../../events/index.js';
-import type { RunResult } from './runner.js';
+import type { RunResult } from './result.js';
 
 /** Who produced a part: from the event's meta. */
 export interface StreamPartSource {

@@ -1,0 +1,96 @@
+/**
+ * Where conversations are kept between runs. A run given a `conversationId` loads the thread before it
+ * starts (what the model sees first) and appends the run's new messages when it ends, at the position
+ * it loaded: two runs that loaded the same thread cannot both append (the second gets
+ * ConversationConflictError), and a retried append of the same run is a no-op, so a reply lost on
+ * the way never doubles a turn. The in-memory store keeps threads for the life of the process; the
+ * `postgres` entry keeps them in PostgreSQL. Any other database implements the same two calls.
+ */
+import { markOwnText } from '../../events/index.js';
+import type { LLMMessage } from '../providers/types.js';
+import type { RunResult } from './result.js';
+
+export interface StoredConversation {
+  readonly messages: readonly LLMMessage[];
+}
+
+export interface ConversationStore {
+  /** The whole thread, oldest first; an unknown id is an empty thread. */
+  load(conversationId: string, options?: { signal?: AbortSignal }): Promise<StoredConversation>;
+  /**
+   * Appends one run's new messages at position `after` (the thread length the run loaded).
+   * Idempotent per runId: the same runId at the same position again is a no-op (a retry after a lost
+   * reply never appends twice). Another run already wrote at `after`: ConversationConflictError.
+   */
+  append(
+    conversationId: string,
+    entry: { runId: string; after: number; messages: readonly LLMMessage[] },
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
+}
+
+/** Why a conversation store call failed. */
+export type ConversationStoreErrorCode = 'unavailable' | 'timeout' | 'conflict' | 'malformed';
+
+/**
+ * A conversation store call failed. Thrown by run() when the append at the run's end fails: then
+ * `result` holds the whole RunResult (its `messages` included), so nothing is lost and the app may
+ * append again (idempotent per runId).
+ */
+export class ConversationStoreError extends Error {
+  override readonly name: string = 'ConversationStoreError';
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
+  /** The run's result, when the run finished and only its append failed. */
+  result?: RunResult;
+
+  constructor(
+    message: string,
+    readonly code: ConversationStoreErrorCode,
+    options: { cause?: unknown; result?: RunResult } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.result = options.result;
+  }
+}
+
+/** Another run appended at the position this run loaded: the thread moved on under it. */
+export class ConversationConflictError extends ConversationStoreError {
+  override readonly name = 'ConversationConflictError';
+  constructor(
+    readonly conversationId: string,
+    readonly after: number,
+    readonly length: number,
+  ) {
+    super(`conversation ${JSON.stringify(conversationId)}: another run appended at position ${after} (the thread now has ${length} messages); load it again`, 'conflict');
+  }
+}
+
+interface Thread {
+  messages: LLMMessage[];
+  /** Which run appended at which position, for idempotent retries. */
+  appended: Map<string, number>;
+}
+
+/** Threads kept in this process, as copies (what a caller changes later does not change the thread). */
+export class MemoryConversationStore implements ConversationStore {
+  private readonly threads = new Map<string, Thread>();
+
+  async load(conversationId: string): Promise<StoredConversation> {
+    return { messages: structuredClone(this.threads.get(conversationId)?.messages ?? []) };
+  }
+
+  async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[] }): Promise<void> {
+    const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>() };
+    if (thread.appended.get(entry.runId) === entry.after) return;
+    if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, thread.messages.length);
+    thread.messages.push(...structuredClone(entry.messages as LLMMessage[]));
+    thread.appended.set(entry.runId, entry.after);
+    this.threads.set(conversationId, thread);
+  }
+}
+
+/** The store a run uses when its options name none: one per process. */
+export const processConversationStore: ConversationStore = new MemoryConversationStore();
