@@ -140,6 +140,8 @@ export interface EventPayloads {
     tools?: { name: string; description: string; inputSchema: Record<string, unknown> }[];
     /** The reply is streamed to the caller (runner.stream()), as gen_ai.request.stream says. */
     stream: boolean;
+    /** The agent's conversation window left older messages out of this request (conversation.compacted says which). */
+    compacted?: boolean;
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -322,6 +324,23 @@ export interface EventPayloads {
     actual: number;
   };
 
+  // ── conversation ─────────────────────────────────────────────────────────────────────────────
+  /** A model call was sent only the latest part of its conversation: the agent's window dropped the oldest messages. */
+  'footprint.conversation.compacted': {
+    agentId: string;
+    turnId: string;
+    iteration: number;
+    /** The model call that was sent the window (llm_start.callId). */
+    callId: string;
+    /** The window as configured. */
+    maxMessages?: number;
+    maxTokens?: number;
+    /** Messages sent, and the oldest ones left out. */
+    kept: number;
+    dropped: number;
+    /** The estimate of the tokens sent (window.ts's estimateTokens). */
+    estimatedTokens: number;
+  };
   // ── run lifecycle ────────────────────────────────────────────────────────────────────────────
   'footprint.run.paused': { question: string; toolCallId?: string; toolName?: string; agentId?: string };
   'footprint.run.resumed': {
@@ -369,6 +388,7 @@ export const EVENT_DOCS: { readonly [K in EventType]: string } = {
   'footprint.route.trip': 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
   'footprint.cost.tick': 'Deprecated (goes in the next release): an answered model call\'s cost, derived from its llm_end record; read llm_end\'s `cost` and `usage` instead.',
   'footprint.cost.limit_hit': 'Deprecated (goes in the next release): the iteration cap, derived from footprint.agent.iteration_cap; read that instead.',
+  'footprint.conversation.compacted': "A model call was sent only the latest part of its conversation: the agent's window (by messages or estimated tokens) dropped the oldest messages.",
   'footprint.run.paused': 'The run paused for a human; the checkpoint carries the trace context.',
   'footprint.run.resumed': 'A paused run resumed (same run id, same trace).',
   'footprint.run.failed': 'The run failed: which member, which stage, which error.',

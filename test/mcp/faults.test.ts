@@ -149,7 +149,7 @@ describe('the connection', () => {
     const results: [string, string, string][] = [];
     agent.on('footprint.stream.llm_start', (e) => offered.push((e.payload.tools ?? []).map((t) => t.name)));
     agent.on('footprint.stream.tool_end', (e) => results.push([e.payload.toolName, e.payload.status, e.payload.result]));
-    expect(await agent.run('Escalate ticket 9.')).toBe('done');
+    expect((await agent.run('Escalate ticket 9.')).text).toBe('done');
     expect(offered).toEqual([listed, [...listed, 'escalate'], [...listed, 'escalate'], listed, listed]);
     expect(results).toEqual([
       ['add_tool', 'ok', 'added escalate'],

@@ -81,7 +81,7 @@ describe('over stdio', () => {
     });
     const builder = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' });
     for (const tool of mcp.tools(['lookup_order'])) builder.tool(tool);
-    expect(await builder.build().run('Both orders.')).toBe('done');
+    expect((await builder.build().run('Both orders.')).text).toBe('done');
     await mcp.close();
     const spans = await until(world, (all) => lookupsOf(all, '7101').length === 1 && lookupsOf(all, '7102').length === 1);
     for (const [order, callId] of [['7101', 'p1'], ['7102', 'p2']] as const) {

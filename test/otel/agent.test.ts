@@ -182,7 +182,7 @@ describe('an agent stopped by its iteration cap', () => {
     const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
       .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
       .build();
-    expect(await agent.run('loop forever')).toMatch(/^Stopped early/);
+    expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
     expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.route_decided']);
@@ -269,7 +269,7 @@ describe('LLMCall', () => {
     })
       .system('Summarize.')
       .build();
-    expect(await call.run('Long text')).toBe('A summary.');
+    expect((await call.run('Long text')).text).toBe('A summary.');
     const spans = sdk.spans();
     expect(render(spans, { attrs: ['gen_ai.provider.name', 'footprint.runner.kind'] })).toBe(
       [

@@ -47,7 +47,7 @@ describe('one model-call record', () => {
     const ticks: TypedEvent<'footprint.cost.tick'>[] = [];
     runner.on('footprint.stream.llm_end', (e) => ends.push(e));
     runner.on('footprint.cost.tick', (e) => ticks.push(e));
-    expect(await runner.run('q')).toBe('ok,error,ok');
+    expect((await runner.run('q')).text).toBe('ok,error,ok');
 
     const byAgent = Object.fromEntries(ends.map((e) => [e.payload.agentId, e.payload]));
     expect(ends).toHaveLength(3);

@@ -31,7 +31,7 @@ describe('a runner run inside another runner', () => {
     const outer = Agent.create({ provider, model: 'm1', id: 'outer', name: 'Outer' })
       .tool({ name: 'delegate', description: 'asks the inner agent', inputSchema: { type: 'object' }, execute: () => inner.run('sub-question') })
       .build();
-    expect(await outer.run('question')).toBe('outer answer');
+    expect((await outer.run('question')).text).toBe('outer answer');
     const spans = sdk.spans();
     const at = (depth: number, names: string[]) => names.map((n) => `${'  '.repeat(depth)}${n}`);
     expect(render(spans)).toBe(

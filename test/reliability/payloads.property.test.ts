@@ -120,7 +120,7 @@ describe('a tool that returns an odd payload', () => {
         begin(mode, capture);
         returned = payload;
         seen.length = 0;
-        expect(await agent.run('go')).toBe('done');
+        expect((await agent.run('go')).text).toBe('done');
         expect(seen).toHaveLength(1);
         expect(typeof seen[0]).toBe('string');
         expect(seen[0]!.length).toBeLessThanOrEqual(MODEL_TEXT_CAP);
@@ -200,7 +200,7 @@ describe('a model that calls the built-in read_skill with any JSON as arguments'
           replies: [{ toolCalls: calls.map((args) => ({ name: READ_SKILL, args: args as Record<string, unknown> })) }, 'answered'],
         });
         const agent = Agent.create({ provider, model: 'm-prop', id: 'desk', name: 'Desk' }).skillGraph(graph).build();
-        expect(await agent.run('help')).toBe('answered');
+        expect((await agent.run('help')).text).toBe('answered');
         expectOneWellFormedTrace();
       }),
       settings(100),
@@ -278,7 +278,7 @@ describe("a runner whose stage $emits the catalog's event names with payloads of
       fc.asyncProperty(plan, detail, fc.boolean(), async (events, mode, capture) => {
         begin(mode, capture);
         emitter.plan = events;
-        expect(await emitter.run('go')).toBe('emitted');
+        expect((await emitter.run('go')).text).toBe('emitted');
         expectOneWellFormedTrace({ caps: false });
       }),
       settings(150),

@@ -42,7 +42,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
   agent.on('footprint.agent.turn_end', () => {
     throw new TypeError(`listener: ${SECRET}`);
   });
-  expect(await agent.run('Look it up')).toBe('The lookup failed.');
+  expect((await agent.run('Look it up')).text).toBe('The lookup failed.');
 
   // a custom provider that throws: the run fails
   const custom: LLMProvider = { name: 'custom', complete: async () => { throw new Error(`provider: ${SECRET}`); } };
@@ -55,7 +55,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
     .branch('bad', Agent.create({ provider: custom, model: 'm-custom', id: 'bad' }).build())
     .merge((results) => results.map((r) => r.status).join(','))
     .build();
-  expect(await both.run('go')).toBe('ok,error');
+  expect((await both.run('go')).text).toBe('ok,error');
 
   // a plain chart's stage that throws
   const chart = flowChart('Throw', () => {

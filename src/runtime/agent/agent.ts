@@ -21,6 +21,7 @@ import {
 import type { Tool, ToolSource } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
 import { turnAddedMessages } from './conversation.js';
+import { checkedWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import type { CompiledTool } from './toolRunner.js';
 import { checkedTool, isToolSource } from './toolTable.js';
@@ -181,6 +182,7 @@ export class AgentBuilder {
       maxIterations,
       toolLimits,
       ...sampling,
+      window: checkedWindow(owner, o.window),
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: compiled,

@@ -7,6 +7,8 @@ import type { LoopGuard, SkillCursor } from '../skills/index.js';
 import type { CompiledTool } from './toolRunner.js';
 import type { ToolSource } from '../tools/index.js';
 
+import type { ConversationWindow } from './window.js';
+
 export interface AgentConfig {
   member: MemberRef;
   name: string;
@@ -18,6 +20,8 @@ export interface AgentConfig {
   maxTokens?: number;
   /** The deadline of each wait on the provider in one model call (AgentOptions documents it). */
   modelCallTimeoutMs: number;
+  /** What of a long conversation each model call is sent (window.ts); absent: all of it. */
+  window?: ConversationWindow;
   pricing: PricingTable;
   systemPrompt: string;
   /** Every fixed tool the agent may ever expose (its own and its skills'), by name. */

@@ -11,6 +11,7 @@ import type { LLMMessage, LLMProvider } from '../providers/index.js';
 import { ConfigError, Runner, type RunnerProfile, type RunStore } from '../run/index.js';
 import { buildAgentChart } from './chart.js';
 import { turnAddedMessages } from './conversation.js';
+import { checkedWindow, type ConversationWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
 
 export interface LLMCallOptions {
@@ -25,6 +26,8 @@ export interface LLMCallOptions {
   /** Deadline of the wait on the provider in ms (1 to 2 147 483 647, default 600 000): AgentOptions.modelCallTimeoutMs. */
   modelCallTimeoutMs?: number;
   pricing?: PricingTable;
+  /** What of a long conversation the call is sent (AgentOptions.window). */
+  window?: ConversationWindow;
 }
 
 export class LLMCall extends Runner {
@@ -85,6 +88,7 @@ export class LLMCallBuilder {
       maxIterations: 1,
       toolLimits: DEFAULT_TOOL_LIMITS,
       ...sampling,
+      window: checkedWindow(`llm_call "${id}"`, o.window),
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: new Map(),

@@ -44,7 +44,7 @@ describe('Agent (ReAct loop)', () => {
     const rec = recordStages();
     stopRecording = rec.stop;
     const { agent } = threeIterationAgent();
-    expect(await agent.run('hello')).toBe('all done');
+    expect((await agent.run('hello')).text).toBe('all done');
     const ids = rec.stages.map((s) => s.replace(/#\d+$/, ''));
     const iteration = ['context', 'call-llm', 'route'];
     expect(ids).toEqual([...iteration, 'tool-calls', ...iteration, 'tool-calls', ...iteration, 'final']);
@@ -94,7 +94,7 @@ describe('Agent (ReAct loop)', () => {
       .tool({ name: 'boom', description: 'fails', inputSchema: { type: 'object' }, execute: () => { throw new TypeError('kaput'); } })
       .build();
     const seen = collect(agent);
-    expect(await agent.run('go')).toBe('recovered');
+    expect((await agent.run('go')).text).toBe('recovered');
     const ends = seen.of('footprint.stream.tool_end');
     expect(ends.map((e) => e.status)).toEqual(['invalid_args', 'unknown_tool', 'error']);
     expect(ends[2]!.error).toEqual({ type: 'TypeError', message: 'TypeError: kaput' });
@@ -119,7 +119,7 @@ describe('Agent (ReAct loop)', () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 't1', name: 'tidy', args: { tags: ['a'] } }] }, 'done'] });
     const agent = Agent.create({ provider, model: 'm' }).tool(mutating).build();
     const seen = collect(agent);
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     const asked = provider.calls[1]!.messages.find((m) => m.role === 'assistant')!;
     expect(asked.toolCalls).toEqual([{ id: 't1', name: 'tidy', args: { tags: ['a'] } }]);
     expect(provider.calls[1]!.messages.find((m) => m.role === 'tool')!.content).toBe('2');

@@ -18,7 +18,7 @@ describe('Sequence', () => {
     const pipeline = Sequence.create({ id: 'pipe' }).step('draft', writer.agent).step('edit', editor.agent).build();
     const events = collect(pipeline);
 
-    expect(await pipeline.run('hello')).toBe('editor(writer(hello))');
+    expect((await pipeline.run('hello')).text).toBe('editor(writer(hello))');
     expect(recorder.stages).toEqual(['enter', ...agentTurn('draft'), ...agentTurn('edit'), 'exit']);
     expect(new Set(events.map((e) => e.meta.runId)).size).toBe(1);
     expect(events[0]!.type).toBe('footprint.composition.enter');
@@ -135,7 +135,7 @@ describe('pause and resume inside a composition', () => {
 
     const second = build();
     const events = collect(second.flow);
-    expect(await second.flow.resume(JSON.stringify(paused.checkpoint), 'ok')).toBe('approved: human said ok');
+    expect((await second.flow.resume(JSON.stringify(paused.checkpoint), 'ok')).text).toBe('approved: human said ok');
     expect(ofType(events, 'footprint.composition.route_decided')).toHaveLength(0);
     expect(ofType(events, 'footprint.composition.enter')).toHaveLength(0);
     expect(ofType(events, 'footprint.composition.exit').map((e) => e.payload.compositionId)).toEqual(['gate', 'flow']);

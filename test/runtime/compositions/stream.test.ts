@@ -35,8 +35,8 @@ const echoed = (id: string, message: string, route = '') => [text(`${id}(`, agen
 async function streamedLikeRun(runner: Runner, input: string, answer: string): Promise<RunStreamPart[]> {
   const stream = runner.stream(input);
   const parts = await drain(stream);
-  expect(await stream.result).toBe(answer);
-  expect(await runner.run(input)).toBe(answer);
+  expect((await stream.result).text).toBe(answer);
+  expect((await runner.run(input)).text).toBe(answer);
   expect(parts.at(-1)).toEqual({ type: 'end', result: answer });
   return parts;
 }
@@ -137,7 +137,7 @@ describe('stream() on compositions', () => {
       routerPart(',"reason":"finished"}'),
       { type: 'end', result: 'Done.' },
     ]);
-    expect(await stream.result).toBe('Done.');
+    expect((await stream.result).text).toBe('Done.');
   });
 
   it('the router step: its decision call streams, tagged with the router', async () => {
@@ -178,7 +178,7 @@ describe('pause and resume, streamed', () => {
       text('approved: human said yes', agent('approver')),
       { type: 'end', result: 'approved: human said yes' },
     ]);
-    expect(await resumed.result).toBe('approved: human said yes');
+    expect((await resumed.result).text).toBe('approved: human said yes');
   });
 
   it('refuses, through the stream, a checkpoint resume() refuses', async () => {

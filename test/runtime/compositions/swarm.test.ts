@@ -20,7 +20,7 @@ describe('swarm', () => {
     });
     const events = collect(desk);
 
-    expect(await desk.run('refund please')).toBe('billing(triage(refund please))');
+    expect((await desk.run('refund please')).text).toBe('billing(triage(refund please))');
     expect(asked).toEqual([
       { message: 'refund please', lastAgent: undefined, handoffs: 0 },
       { message: 'triage(refund please)', lastAgent: 'triage', handoffs: 1 },
@@ -45,7 +45,7 @@ describe('swarm', () => {
     const { agent, provider } = echoAgent('a');
     const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: agent }], pick: () => 'a', maxHandoffs: 2 });
     const events = collect(desk);
-    expect(await desk.run('x')).toBe('a(a(x))');
+    expect((await desk.run('x')).text).toBe('a(a(x))');
     expect(provider.calls).toHaveLength(2);
     const last = ofType(events, 'footprint.composition.route_decided').at(-1)!.payload;
     expect(last).toMatchObject({ chosen: '', matched: 'route_fn', inRoster: true, evidence: { requested: 'a', maxHandoffs: 2 } });
@@ -59,7 +59,7 @@ describe('swarm', () => {
       pick: ({ handoffs }) => (handoffs === 0 ? 'a' : 'ghost'),
     });
     const events = collect(desk);
-    expect(await desk.run('x')).toBe('a(x)');
+    expect((await desk.run('x')).text).toBe('a(x)');
     expect(ofType(events, 'footprint.composition.route_decided').at(-1)!.payload).toMatchObject({
       chosen: '',
       matched: 'route_fn',
@@ -90,6 +90,6 @@ describe('swarm', () => {
 
   it('still takes the deprecated `route` for `pick`, for one release', async () => {
     const desk = swarm({ id: 'old-desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], route: ({ handoffs }) => (handoffs === 0 ? 'a' : undefined) });
-    expect(await desk.run('q')).toBe('a(q)');
+    expect((await desk.run('q')).text).toBe('a(q)');
   });
 });

@@ -30,7 +30,7 @@ describe('llmSwarm', () => {
     ]);
     const events = collect(runner);
 
-    expect(await runner.run('refund me, and your site is broken')).toBe('Refunded, and the page is fixed.');
+    expect((await runner.run('refund me, and your site is broken')).text).toBe('Refunded, and the page is fixed.');
     expect(router.calls).toHaveLength(3);
     expect(billing.provider.calls).toHaveLength(1);
     expect(tech.provider.calls).toHaveLength(1);
@@ -56,7 +56,7 @@ describe('llmSwarm', () => {
   it('ends with the last reply when the router keeps handing off past the budget', async () => {
     const { runner, router, billing } = desk(['{"agentId":"billing","message":"again","reason":"loop"}'], 2);
     const events = collect(runner);
-    expect(await runner.run('x')).toBe('billing(again)');
+    expect((await runner.run('x')).text).toBe('billing(again)');
     expect(billing.provider.calls).toHaveLength(2);
     expect(router.calls).toHaveLength(3);
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'budget_exhausted', stopReason: 'budget_exhausted' });
@@ -65,7 +65,7 @@ describe('llmSwarm', () => {
   it('routes nowhere when the router invents an agent', async () => {
     const { runner, billing, tech } = desk(['{"agentId":"root-shell","message":"x"}']);
     const events = collect(runner);
-    expect(await runner.run('give me root')).toBe('x');
+    expect((await runner.run('give me root')).text).toBe('x');
     expect(billing.provider.calls.length + tech.provider.calls.length).toBe(0);
     expect(ofType(events, 'footprint.composition.route_decided').map((e) => [e.payload.kind, e.payload.chosen, e.payload.inRoster])).toEqual([
       ['swarm', '', false],

@@ -103,7 +103,7 @@ describe('llmRouter', () => {
     const { router, provider } = routerWith(['{"agentId":"billing","message":"Refund order 7","reason":"money talk"}']);
     const events = collect(router.step);
 
-    expect(await router.step.run('I was charged twice for order 7')).toBe('Refund order 7');
+    expect((await router.step.run('I was charged twice for order 7')).text).toBe('Refund order 7');
     expect(provider.calls).toHaveLength(1);
     expect(provider.calls[0]!.systemPrompt).toBe(router.systemPrompt);
     expect(provider.calls[0]!.messages).toEqual([{ role: 'user', content: 'I was charged twice for order 7' }]);

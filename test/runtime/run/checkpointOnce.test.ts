@@ -63,14 +63,14 @@ describe('a checkpoint resumed more than once', () => {
   it('resumes once; resumed again (on this or a fresh instance) it is refused, already_resumed, and the work runs once', async () => {
     const { agent, after } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
-    expect(await agent.resume(checkpoint, 'yes')).toBe('done');
+    expect((await agent.resume(checkpoint, 'yes')).text).toBe('done');
     const again = await agent.resume(checkpoint, 'yes').catch((e: unknown) => e);
     expect(again).toBeInstanceOf(CheckpointError);
     expect([(again as CheckpointError).reason, (again as CheckpointError).message]).toEqual([
       'already_resumed',
       `checkpoint ${checkpoint.id} of run ${checkpoint.runId} was already resumed; a checkpoint resumes at most once`,
     ]);
-    expect(await refusal(countingAgent().agent.resume(JSON.stringify(checkpoint), 'yes'))).toBe('already_resumed');
+    expect((await refusal(countingAgent().agent.resume(JSON.stringify(checkpoint), 'yes'))).text).toBe('already_resumed');
     expect(after.runs).toBe(1);
   });
 
@@ -97,15 +97,15 @@ describe('a checkpoint resumed more than once', () => {
     if (!isPaused(second)) throw new Error('expected a second pause');
     expect(second.checkpoint.id).not.toBe(first.id);
     expect(second.checkpoint.runId).toBe(first.runId);
-    expect(await agent.resume(second.checkpoint, 'yes')).toBe('both answered');
-    expect(await refusal(agent.resume(second.checkpoint, 'yes'))).toBe('already_resumed');
+    expect((await agent.resume(second.checkpoint, 'yes')).text).toBe('both answered');
+    expect((await refusal(agent.resume(second.checkpoint, 'yes'))).text).toBe('already_resumed');
   });
 
   it('a refused checkpoint (wrong runner, malformed) is not consumed: the right runner still resumes it', async () => {
     const checkpoint = await pausedCheckpoint(refundAgent());
-    expect(await refusal(countingAgent('someone-else').agent.resume(checkpoint, 'yes'))).toBe('other_runner');
-    expect(await refusal(refundAgent().resume({ ...checkpoint, store: null }, 'yes'))).toBe('malformed');
-    expect(await refundAgent().resume(checkpoint, 'no')).toBe('Done: invoice INV-7: $40 paid | refund declined');
+    expect((await refusal(countingAgent('someone-else').agent.resume(checkpoint, 'yes'))).text).toBe('other_runner');
+    expect((await refusal(refundAgent().resume({ ...checkpoint, store: null }, 'yes'))).text).toBe('malformed');
+    expect((await refundAgent().resume(checkpoint, 'no')).text).toBe('Done: invoice INV-7: $40 paid | refund declined');
   });
 });
 
@@ -119,7 +119,7 @@ describe('a checkpoint edited or resumed on another chart', () => {
     const { agent } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
     const resumer = countingAgent(resumerId);
-    expect(await refusal(resumer.agent.resume(edit(checkpoint), 'yes'))).toBe('altered');
+    expect((await refusal(resumer.agent.resume(edit(checkpoint), 'yes'))).text).toBe('altered');
     expect(resumer.after.runs).toBe(0);
   });
 
@@ -129,8 +129,8 @@ describe('a checkpoint edited or resumed on another chart', () => {
       return (extraStep ? builder.step('after', echoAgent('after').agent) : builder).build();
     };
     const checkpoint = await pausedCheckpoint(flow(false));
-    expect(await refusal(flow(true).resume(checkpoint, 'ok'))).toBe('altered');
-    expect(await flow(false).resume(checkpoint, 'ok')).toBe('approved: human said ok');
+    expect((await refusal(flow(true).resume(checkpoint, 'ok'))).text).toBe('altered');
+    expect((await flow(false).resume(checkpoint, 'ok')).text).toBe('approved: human said ok');
   });
 
   it('a checkpoint of the earlier format says so', async () => {
@@ -149,8 +149,8 @@ describe('a checkpoint store', () => {
     const shared = new MemoryCheckpointStore();
     const checkpoint = await pausedCheckpoint(countingAgent().agent);
     const [one, two] = [countingAgent(), countingAgent()];
-    expect(await one.agent.resume(checkpoint, 'yes', { checkpointStore: shared })).toBe('done');
-    expect(await refusal(two.agent.resume(checkpoint, 'yes', { checkpointStore: shared }))).toBe('already_resumed');
+    expect((await one.agent.resume(checkpoint, 'yes', { checkpointStore: shared })).text).toBe('done');
+    expect((await refusal(two.agent.resume(checkpoint, 'yes', { checkpointStore: shared }))).text).toBe('already_resumed');
     expect([one.after.runs, two.after.runs]).toEqual([1, 0]);
   });
 
@@ -168,8 +168,8 @@ describe('a checkpoint store', () => {
     };
     const { agent, after } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
-    expect(await agent.resume(checkpoint, 'yes', { checkpointStore: store })).toBe('done');
-    expect(await refusal(agent.resume(checkpoint, 'yes', { checkpointStore: store }))).toBe('already_resumed');
+    expect((await agent.resume(checkpoint, 'yes', { checkpointStore: store })).text).toBe('done');
+    expect((await refusal(agent.resume(checkpoint, 'yes', { checkpointStore: store }))).text).toBe('already_resumed');
     expect(asked).toEqual([
       [checkpoint.id, { runId: checkpoint.runId, runner: { kind: 'agent', id: 'refunds' } }],
       [checkpoint.id, { runId: checkpoint.runId, runner: { kind: 'agent', id: 'refunds' } }],

@@ -59,7 +59,7 @@ describe('pause and resume', () => {
     const agent = refundAgent();
     const out = await agent.run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
-    expect(await refundAgent().resume(out.checkpoint, 'no')).toBe('Done: invoice INV-7: $40 paid | refund declined');
+    expect((await refundAgent().resume(out.checkpoint, 'no')).text).toBe('Done: invoice INV-7: $40 paid | refund declined');
     const other = { ...out.checkpoint, runner: { kind: 'agent', id: 'someone-else' } };
     await expect(agent.resume(other, 'yes')).rejects.toThrow(CheckpointError);
     await expect(agent.resume('{not json', 'yes')).rejects.toThrow(/not valid JSON/);

@@ -79,6 +79,6 @@ describe('an agent turn and the run store', () => {
     if (!isPaused(out)) throw new Error('expected a pause');
     const { store: _store, ...withoutStore } = out.checkpoint;
     await expect(refundAgent().resume(withoutStore, 'yes')).rejects.toThrow(new CheckpointError('checkpoint is missing its run store'));
-    expect(await refundAgent().resume(out.checkpoint, 'yes')).toBe('Done: invoice INV-7: $40 paid | refunded $40');
+    expect((await refundAgent().resume(out.checkpoint, 'yes')).text).toBe('Done: invoice INV-7: $40 paid | refunded $40');
   });
 });

@@ -227,7 +227,7 @@ describe('a run', () => {
   it('stream() fails its stream with the same ConfigError for a bad sessionId; a sessionId of 256 characters is taken', async () => {
     const error = await drain(runner().stream('x', { sessionId: '' })).catch((e: unknown) => e);
     expect([(error as ConfigError).name, (error as ConfigError).field]).toEqual(['ConfigError', 'sessionId']);
-    expect(await runner().run('x', { sessionId: `sess-${'é'.repeat(251)}` })).toBe('ok');
+    expect((await runner().run('x', { sessionId: `sess-${'é'.repeat(251)}` })).text).toBe('ok');
   });
 
   it('run() with options that are not an object rejects with a ConfigError', async () => {
@@ -244,10 +244,10 @@ describe('a run', () => {
   });
 
   it('takes a real AbortSignal, and one from another implementation with the same surface', async () => {
-    expect(await runner().run('x', { signal: new AbortController().signal })).toBe('ok');
+    expect((await runner().run('x', { signal: new AbortController().signal })).text).toBe('ok');
     const target = new EventTarget();
     const lookalike = Object.assign(target, { aborted: false, reason: undefined, throwIfAborted() {}, onabort: null, any: undefined });
-    expect(await runner().run('x', { signal: lookalike as unknown as AbortSignal })).toBe('ok');
+    expect((await runner().run('x', { signal: lookalike as unknown as AbortSignal })).text).toBe('ok');
   });
 });
 

@@ -54,8 +54,8 @@ describe('Agent.stream()', () => {
       text('is paid.', AGENT),
       { type: 'end', result: 'Invoice 42 is paid.' },
     ]);
-    expect(await stream.result).toBe('Invoice 42 is paid.');
-    expect(await agent.run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+    expect((await stream.result).text).toBe('Invoice 42 is paid.');
+    expect((await agent.run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
     // The three text parts are one reply.
     const callIds = new Set(parts.flatMap((p) => (p.type === 'text' ? [p.callId] : [])));
     expect(callIds.size).toBe(1);
@@ -95,7 +95,7 @@ describe('Agent.stream()', () => {
   it('keeps run() unstreamed: no chunk, llm_start.stream false, no streamed totals', async () => {
     const agent = invoiceAgent();
     const seen = collect(agent);
-    expect(await agent.run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+    expect((await agent.run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
     expect(seen.of('footprint.stream.llm_start').map((p) => p.stream)).toEqual([false, false]);
     expect(seen.of('footprint.stream.llm_chunk')).toEqual([]);
     expect(seen.of('footprint.stream.llm_end').map((e) => e.streamed)).toEqual([undefined, undefined]);
@@ -217,6 +217,6 @@ describe('LLMCall.stream()', () => {
     const stream = call.stream('A long text.');
     const member = { kind: 'llm_call', id: 'summarize' } as const;
     expect(await drain(stream)).toEqual([text('Short', member), text(' summary.', member), { type: 'end', result: 'Short summary.' }]);
-    expect(await stream.result).toBe('Short summary.');
+    expect((await stream.result).text).toBe('Short summary.');
   });
 });

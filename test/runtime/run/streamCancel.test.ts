@@ -174,8 +174,8 @@ describe('ending early', () => {
   it('return() after the run finished changes nothing: the result stays the answer', async () => {
     const { agent } = chunkyAgent({ content: 'ok' });
     const stream = agent.stream('go');
-    expect(await stream.result).toBe('ok');
+    expect((await stream.result).text).toBe('ok');
     expect(await stream.return()).toEqual({ value: undefined, done: true });
-    expect(await stream.result).toBe('ok');
+    expect((await stream.result).text).toBe('ok');
   });
 });

@@ -55,7 +55,7 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   const second = build([pick('triage') /* 4: rejected (3): trip */, answer('Rebooted; the link is up.')]);
   const after = record(second.agent);
   const checkpoint = JSON.parse(JSON.stringify(paused.checkpoint));
-  expect(await second.agent.resume(checkpoint, 'yes')).toBe('Rebooted; the link is up.');
+  expect((await second.agent.resume(checkpoint, 'yes')).text).toBe('Rebooted; the link is up.');
 
   const runId = before.all[0]!.meta.runId;
   expect(after.all.every((e) => e.meta.runId === runId)).toBe(true);

@@ -3,7 +3,7 @@
  * > default), bounds its wait (the run's AbortSignal, and the agent's modelCallTimeoutMs:
  * modelCallStop.ts), and reports the call: llm_start, then llm_end,
  * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
- * up (events/modelCalls.ts). A loop guard's stop or escalation is honoured here, before any more
+ * up (events/modelCalls.ts). The agent's window (window.ts) bounds the conversation sent. A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
  * assembled into the same response; run() keeps the one-piece complete() call.
  */
@@ -13,6 +13,7 @@ import { currentHub, describeError, errorClass, errorType, newId } from '../../r
 import {
   isProviderError,
   validateResponse,
+  type LLMMessage,
   type LLMRequest,
   type ToolSpec,
 } from '../../providers/index.js';
@@ -24,6 +25,7 @@ import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
 import { deprecatedCostTick } from './deprecatedEvents.js';
+import { applyWindow } from '../window.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -41,9 +43,11 @@ export function callLLMStage(config: AgentConfig) {
       return;
     }
     const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
-    const request = assembleRequest(scope, turn, config, brain.model);
+    const windowed = config.window && applyWindow(conversation(scope, turn), config.window);
+    const request = assembleRequest(turn, config, brain.model, windowed ? windowed.messages : conversation(scope, turn));
     const callId = newId('call');
     const iteration = turn.iteration;
+    const compacted = windowed !== undefined && windowed.dropped > 0;
     const skill = turn.skill?.current;
     const server = brain.provider.server;
     const sink = hub?.stream;
@@ -62,8 +66,22 @@ export function callLLMStage(config: AgentConfig) {
       messages: request.messages,
       tools: request.tools,
       stream: sink !== undefined,
+      compacted,
       ...call,
     });
+    if (compacted) {
+      emit(scope, 'footprint.conversation.compacted', {
+        agentId,
+        turnId: turn.turnId,
+        iteration,
+        callId,
+        maxMessages: config.window!.maxMessages,
+        maxTokens: config.window!.maxTokens,
+        kept: windowed.messages.length,
+        dropped: windowed.dropped,
+        estimatedTokens: windowed.estimatedTokens,
+      });
+    }
     const started = performance.now();
     const stop = new ModelCallStop(brain.provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
     // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
@@ -118,11 +136,11 @@ export function callLLMStage(config: AgentConfig) {
     turn.totals = totals;
     emit(scope, 'footprint.cost.tick', deprecatedCostTick(record, totals.costUsd));
     turn.response = { content: response.content, toolCalls: response.toolCalls };
-    appendToConversation(scope, turn, {
-      role: 'assistant',
-      content: response.content,
-      toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
-    });
+    appendToConversation(
+      scope,
+      turn,
+      response.toolCalls.length > 0 ? { role: 'assistant', content: response.content, toolCalls: response.toolCalls } : { role: 'assistant', content: response.content },
+    );
   };
 }
 
@@ -131,7 +149,7 @@ export function callLLMStage(config: AgentConfig) {
  * conversation and the tools' schemas. Context replaces the turn's assembled request rather than
  * changing it, so the provider and the events get a stable snapshot without a copy.
  */
-function assembleRequest(scope: AgentScope, turn: Turn, config: AgentConfig, model: string): LLMRequest {
+function assembleRequest(turn: Turn, config: AgentConfig, model: string, messages: LLMMessage[]): LLMRequest {
   const assembled = turn.request;
   const offered = offeredTools(config, turn.skill);
   const tools: ToolSpec[] = [];
@@ -142,7 +160,7 @@ function assembleRequest(scope: AgentScope, turn: Turn, config: AgentConfig, mod
   return {
     model,
     systemPrompt: assembled.systemPrompt,
-    messages: conversation(scope, turn),
+    messages,
     tools: tools.length > 0 ? tools : undefined,
     temperature: config.temperature,
     maxTokens: config.maxTokens,
