@@ -20,10 +20,10 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { ConfigError, numberSetting, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
+import { ConfigError, currentHub, newId, numberSetting, quietLogger, Runner, stage, type ChartInput, type LLMMessage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
-import { checkMember, mountOptions } from './members.js';
+import { asText, checkMember } from './members.js';
 
 export const DEFAULT_MAX_HANDOFFS = 10;
 export const MAX_HANDOFFS_CEILING = 100;
@@ -70,6 +70,8 @@ interface SwarmSettings {
 export interface SwarmPrelude extends MountedMember {
   input: (turn: { request: string; current: string; lastAgent?: string }) => Record<string, unknown>;
   read: (output: unknown) => { message: string; chosen?: string; reason?: string };
+  /** The prelude's closing message, not the last agent's reply, is the swarm's answer (llmSwarm's rewriteAnswer). */
+  rewritesAnswer?: boolean;
 }
 
 /** Why the swarm stops, once it knows (absent while it goes on). */
@@ -81,6 +83,10 @@ interface StopCause {
 interface SwarmState extends CompositionState {
   /** The message the swarm was given. */
   request: string;
+  /** The conversation the swarm was given (ChartInput.thread), when more than the message. */
+  thread?: string;
+  /** The conversation the chosen agent is given (ChartInput.thread). */
+  agentThread?: string;
   iteration: number;
   handoffs: number;
   /** Absent before the first turn. */
@@ -159,6 +165,8 @@ export class Swarm extends Composition {
         childCount: agents.length,
         opened: (scope) => {
           scope.request = scope.current;
+          const thread = scope.$getArgs<Partial<ChartInput>>().thread;
+          if (typeof thread === 'string') scope.thread = thread;
           scope.handoffs = 0;
           startPass(scope, 1);
         },
@@ -186,10 +194,10 @@ export class Swarm extends Composition {
         agent.mountId,
         agent.runner.chart(),
         agent.runner.name,
-        mountOptions<SwarmState>(
-          (state) => state.current,
-          (output) => ({ reply: output }),
-        ),
+        {
+          inputMapper: (state: SwarmState) => (state.agentThread === undefined ? { message: state.current } : { message: state.current, thread: state.agentThread }),
+          outputMapper: (output: unknown) => ({ reply: asText(output) }),
+        },
       );
     }
     return dispatch
@@ -197,8 +205,8 @@ export class Swarm extends Composition {
         STAGE.stop,
         'Stop',
         stage(m, STAGE.stop, (scope: CompositionScope<SwarmState>) => {
-          // Stopped early, the answer is the last agent's reply rather than a message meant for an agent.
-          if (scope.stop?.reason !== 'no_route' && scope.lastReply !== undefined) scope.current = scope.lastReply;
+          // The answer is the last agent's reply: never a message meant for an agent, nor (unless asked) a router's rewrite of it.
+          if (scope.lastReply !== undefined && !(prelude?.rewritesAnswer && scope.stop?.reason === 'no_route')) scope.current = scope.lastReply;
         }),
       )
       .end()
@@ -284,7 +292,25 @@ export class Swarm extends Composition {
       inRoster: true,
       rationale: `pick chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
     });
+    scope.agentThread = this.handoffThread(scope, lastAgent);
     scope.lastAgent = requested;
     return requested;
+  }
+
+  /**
+   * What the chosen agent is given: the conversation the swarm was given (so the user's request is
+   * never lost), then, after a hand-off, one user message with what it is handed: the previous agent's
+   * reply (labelled with its id), or the router's message in an llmSwarm. The first agent of a swarm
+   * without a router gets the conversation as it came.
+   */
+  private handoffThread(scope: CompositionScope<SwarmState>, lastAgent: string | undefined): string | undefined {
+    const store = currentHub(scope)?.store;
+    if (!store || (lastAgent === undefined && !this.prelude)) return scope.thread;
+    const given = scope.thread === undefined ? [] : store.list<LLMMessage>(scope.thread);
+    const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: scope.request }];
+    const handed = this.prelude || lastAgent === undefined ? scope.current : `Agent "${lastAgent}" handed this over with its reply:\n${scope.current}`;
+    const key = `handoff:${newId('handoff')}`;
+    store.append<LLMMessage>(key, ...opening, { role: 'user', content: handed });
+    return key;
   }
 }
