@@ -25,7 +25,7 @@ const UP_TO_CHAT = ['Context', 'CallLLM'];
 
 describe('Agent with two tools over three iterations', () => {
   it('is exactly the documented span tree', async () => {
-    const answer = await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 'session-7' });
+    const answer = await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7' });
     expect(answer).toBe('Invoice 42 is paid.');
     const spans = sdk.spans();
     const indent = (names: string[]) => names.map((n) => `  ${n}`);
@@ -57,7 +57,7 @@ describe('Agent with two tools over three iterations', () => {
   });
 
   it('puts the GenAI and footprint attributes where the contract says', async () => {
-    await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 'session-7' });
+    await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7' });
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     expect(root.kind).toBe(SpanKind.INTERNAL);

@@ -655,7 +655,7 @@ describe('a pause inside a Sequence step', () => {
     expect(sdk.spans().find((s) => s.name === 'invoke_agent Approver')!.attributes['footprint.paused']).toBe(true);
     expect(sdk.unended()).toEqual([]);
     sdk.reset();
-    expect((await flow().resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes')).text).toBe('approved');
+    expect((await flow().resume(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes')).text).toBe('approved');
     const spans = sdk.spans();
     const expected =
       detail === 'full'

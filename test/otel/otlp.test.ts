@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe('OTLP/HTTP JSON export', () => {
   it('delivers the same tree to a receiver', async () => {
-    await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 's-1' });
+    await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 's-1' });
     await provider.forceFlush();
     const spans = bodies.flatMap((body) =>
       (body as { resourceSpans: { scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) =>

@@ -84,7 +84,7 @@ describe('detail semantic', () => {
     );
     const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
     sdk.reset();
-    expect((await approvalAgent().resume(paused.checkpoint, 'yes')).text).toBe('Refund issued.');
+    expect((await approvalAgent().resume(paused.paused.checkpoint, 'yes')).text).toBe('Refund issued.');
     const spans = sdk.spans();
     expect(render(spans)).toBe(['invoke_agent Refunds', '  execute_tool approve', '  chat m1 [CLIENT]'].join('\n'));
     const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;

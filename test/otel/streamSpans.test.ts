@@ -142,7 +142,7 @@ describe('a streamed pause, resumed streaming', () => {
     expect(pausedRoot.attributes['footprint.run.outcome']).toBe('paused');
     sdk.reset();
 
-    const resumed = approvalAgent().resumeStream(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
+    const resumed = approvalAgent().resumeStream(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes');
     expect((await drain(resumed)).at(-1)).toEqual({ type: 'end', result: 'Refund issued.' });
     expectResumedApprovalRun(sdk.spans(), pausedRoot);
     expect(sdk.unended()).toEqual([]);

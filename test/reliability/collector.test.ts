@@ -62,7 +62,7 @@ function makeAgent(gate?: () => Promise<void>) {
 }
 
 const agent = makeAgent();
-const runBatch = (phase: string, runner = agent) => Promise.all(MESSAGES.map((m, i) => runner.run(m, { sessionId: `${phase}-${i}` })));
+const runBatch = (phase: string, runner = agent) => Promise.all(MESSAGES.map((m, i) => runner.run(m, { conversationId: `${phase}-${i}` })));
 const sessions = (phase: string) => MESSAGES.map((_, i) => `${phase}-${i}`).sort();
 
 let collector: Collector;

@@ -53,7 +53,7 @@ describe(`${RUNS} concurrent runs`, () => {
   it('give as many well-formed traces, each holding only its own run', async () => {
     const failuresBefore = tracingFailures();
     const answers = await Promise.all(
-      Array.from({ length: RUNS }, (_, i) => agent.run(`question ${i}`, { sessionId: `conversation-${i}` })),
+      Array.from({ length: RUNS }, (_, i) => agent.run(`question ${i}`, { conversationId: `conversation-${i}` })),
     );
     expect(answers).toEqual(Array.from({ length: RUNS }, (_, i) => `answer ${i}: record ${i}`));
 

@@ -40,7 +40,7 @@ describe('10,000 runs with unique ids and messages', () => {
       for (let i = from; i < to; i++) {
         // odd runs answer at once, even runs call the tool first: both paths see unique text
         const message = `message-${i}-${'x'.repeat(i % 50)}${i % 2 ? '' : '0'}`;
-        await agent.run(message, { sessionId: `user-${i}` });
+        await agent.run(message, { conversationId: `user-${i}` });
       }
     };
     await runBatch(0, 20);

@@ -163,7 +163,7 @@ describe('pause and resume, streamed', () => {
     const parts = await drain(stream);
     const paused = await stream.result;
     if (!isPaused(paused)) throw new Error('expected a pause');
-    expect(paused.question).toBe('Approve 42?');
+    expect(paused.paused.question).toBe('Approve 42?');
     const source = { member: agent('approver'), agentId: 'approver', route: '' };
     expect(parts).toEqual([
       { type: 'tool_call', toolCallId: 'call-approve', toolName: 'approve', args: { amount: 42 }, ...source },
@@ -171,7 +171,7 @@ describe('pause and resume, streamed', () => {
       { type: 'end', result: paused },
     ]);
 
-    const resumed = build().resumeStream(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
+    const resumed = build().resumeStream(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes');
     expect(await drain(resumed)).toEqual([
       { type: 'tool_call', toolCallId: 'call-approve', toolName: 'approve', args: { amount: 42 }, ...source },
       { type: 'tool_result', toolCallId: 'call-approve', toolName: 'approve', status: 'ok', result: 'human said yes', ...source },
@@ -185,9 +185,9 @@ describe('pause and resume, streamed', () => {
     const top = swarm({ id: 'desk', agents: [{ id: 'approver', runner: approvalAgent('approver').agent }], pick: ({ handoffs }) => (handoffs === 0 ? 'approver' : undefined) });
     const paused = await top.run('refund 42');
     if (!isPaused(paused)) throw new Error('expected a pause');
-    const stream = top.resumeStream(paused.checkpoint, 'yes');
+    const stream = top.resumeStream(paused.paused.checkpoint, 'yes');
     await expect(stream.next()).rejects.toBeInstanceOf(CheckpointError);
     await expect(stream.result).rejects.toBeInstanceOf(CheckpointError);
-    await expect(top.resume(paused.checkpoint, 'yes')).rejects.toBeInstanceOf(CheckpointError);
+    await expect(top.resume(paused.paused.checkpoint, 'yes')).rejects.toBeInstanceOf(CheckpointError);
   });
 });

@@ -22,7 +22,7 @@ export async function runDesk(scenarios: readonly Scenario[] = DESK_SCENARIOS): 
     if (!ticket) throw new Error(`seed ${DESK_SEED} has no ${scenario} ticket in 60`);
     // An empty env: the scripted models, whatever the developer's shell exports.
     const desk = buildDesk(deskModels(DESK_SEED, {}));
-    answers.push(String(await desk.run(ticket.text, { sessionId: ticket.id })));
+    answers.push(String(await desk.run(ticket.text, { conversationId: ticket.id })));
   }
   return answers;
 }

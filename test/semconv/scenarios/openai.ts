@@ -16,7 +16,7 @@ export const SESSION = 'session-openai';
 export async function runRateLimitedThenAnswered(): Promise<string> {
   const server = await startFakeOpenAI();
   try {
-    return String(await invoiceAgent(fakeOpenAIProvider(server.url, { retries: true })).run('Was INV-1001 paid?', { sessionId: SESSION }));
+    return String(await invoiceAgent(fakeOpenAIProvider(server.url, { retries: true })).run('Was INV-1001 paid?', { conversationId: SESSION }));
   } finally {
     await server.close();
   }
@@ -26,7 +26,7 @@ export async function runRateLimitedThenAnswered(): Promise<string> {
 export async function runRateLimitedToFailure(): Promise<RunFailedError> {
   const server = await startRateLimitedOpenAI();
   try {
-    await invoiceAgent(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { sessionId: SESSION });
+    await invoiceAgent(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { conversationId: SESSION });
   } catch (error) {
     if (error instanceof RunFailedError) return error;
     throw error;
@@ -39,7 +39,7 @@ export async function runRateLimitedToFailure(): Promise<RunFailedError> {
 export async function runPanelWithFailingMember(): Promise<string> {
   const server = await startRateLimitedOpenAI();
   try {
-    return String(await panelWithFailingMember(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { sessionId: SESSION }));
+    return String(await panelWithFailingMember(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { conversationId: SESSION }));
   } finally {
     await server.close();
   }

@@ -28,7 +28,7 @@ function streamingProvider(): LLMProvider {
 
 /** Streams the run to its end; returns the text the stream gave and the run's result. */
 export async function runStreamed(): Promise<{ text: string; result: unknown }> {
-  const stream = invoiceAgent(streamingProvider()).stream('Was INV-1001 paid?', { sessionId: SESSION });
+  const stream = invoiceAgent(streamingProvider()).stream('Was INV-1001 paid?', { conversationId: SESSION });
   let text = '';
   for await (const part of stream) if (part.type === 'text') text += part.delta;
   return { text, result: await stream.result };
