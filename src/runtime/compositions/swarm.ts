@@ -308,7 +308,7 @@ export class Swarm extends Composition {
     if (!store || (lastAgent === undefined && !this.prelude)) return scope.thread;
     const given = scope.thread === undefined ? [] : store.list<LLMMessage>(scope.thread);
     const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: scope.request }];
-    const handed = this.prelude || lastAgent === undefined ? scope.current : `Agent "${lastAgent}" handed this over with its reply:\n${scope.current}`;
+    const handed = this.prelude || lastAgent === undefined ? scope.current : `Agent "${lastAgent}" replied:\n${scope.current}`;
     const key = `handoff:${newId('handoff')}`;
     store.append<LLMMessage>(key, ...opening, { role: 'user', content: handed });
     return key;
