@@ -44,7 +44,7 @@ const toolsCallAttributes = (requestId: unknown, transport: Record<string, unkno
 
 async function runOnce(mcp: McpConnection, order: string): Promise<FlatSpan[]> {
   const answer = await deskAgent(mcp).run(`Where is order ${order}?`);
-  expect(answer).toBe(`answer: order ${order}: shipped`);
+  expect(answer.text).toBe(`answer: order ${order}: shipped`);
   return until(world, (spans) => lookupsOf(spans, order).length === 1 && spans.some((s) => s.name === 'invoke_agent Desk' && s.traceId === lookupsOf(spans, order)[0]!.traceId));
 }
 

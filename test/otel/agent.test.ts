@@ -26,7 +26,7 @@ const UP_TO_CHAT = ['Context', 'CallLLM'];
 describe('Agent with two tools over three iterations', () => {
   it('is exactly the documented span tree', async () => {
     const answer = await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7' });
-    expect(answer).toBe('Invoice 42 is paid.');
+    expect(answer.text).toBe('Invoice 42 is paid.');
     const spans = sdk.spans();
     const indent = (names: string[]) => names.map((n) => `  ${n}`);
     expect(render(spans)).toBe(

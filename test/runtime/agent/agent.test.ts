@@ -156,7 +156,7 @@ describe('Agent (ReAct loop)', () => {
     const agent = Agent.create({ provider, model: 'm', maxIterations: 3 }).tool(lookup).build();
     const seen = collect(agent);
     const answer = await agent.run('loop forever');
-    expect(answer).toBe('Stopped early (max iterations) at iteration 3.');
+    expect(answer.text).toBe('Stopped early (max iterations) at iteration 3.');
     expect(provider.calls).toHaveLength(3);
     expect(seen.of('footprint.agent.iteration_cap')).toEqual([{ agentId: 'agent', maxIterations: 3, iteration: 3 }]);
     // The deprecated alias, derived from it.

@@ -111,7 +111,7 @@ describe('pause and resume inside a composition', () => {
     const events = collect(second.flow);
     const answer = await second.flow.resume(stored, 'yes');
 
-    expect(answer).toBe('wrap(approved: human said yes)');
+    expect(answer.text).toBe('wrap(approved: human said yes)');
     expect(second.prep.provider.calls).toHaveLength(0);
     expect(second.approver.provider.calls).toHaveLength(1);
     expect(new Set(events.map((e) => e.meta.runId))).toEqual(new Set([paused.paused.checkpoint.runId]));

@@ -52,7 +52,7 @@ describe('an agent turn and the run store', () => {
     expect(turnId).toMatch(/^turn/);
     expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual(['turnId']);
     expect(Object.keys(out.paused.checkpoint.store.lists)).toEqual([`history:${turnId}`]);
-    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual([`turn:${turnId}`]);
+    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', `turn:${turnId}`]);
     expect(out.paused.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
       turnId,
       userMessage: 'Refund INV-7 please',

@@ -182,8 +182,9 @@ describe('Agent.stream()', () => {
   it('refuses input that is not a message the way run() does, in the iteration and the result', async () => {
     const agent = invoiceAgent();
     const stream = agent.stream(42 as unknown as string);
-    await expect(stream.next()).rejects.toThrow(new TypeError('stream() takes a string or { message: string }'));
-    await expect(stream.result).rejects.toThrow(new TypeError('stream() takes a string or { message: string }'));
+    const refusal = new TypeError('stream() takes a string, { message: string } or a conversation (an array of messages)');
+    await expect(stream.next()).rejects.toThrow(refusal);
+    await expect(stream.result).rejects.toThrow(refusal);
   });
 
   it('hands instruments no chunk: they see the call start and end only', async () => {
