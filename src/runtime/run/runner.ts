@@ -259,8 +259,19 @@ export abstract class Runner {
       };
     };
 
-    // The run inside the instruments' context: load the thread, run the chart, append what it added.
-    let call = async (): Promise<{ outcome: RunOutcome; result: RunResult }> => {
+    // Each store call and the chart run inside the instruments' context (a store's spans nest under the run span).
+    const inRun = <T>(work: () => Promise<T>): Promise<T> => {
+      let call = work;
+      for (const session of sessions) {
+        if (session.around) {
+          const inner = call;
+          call = () => session.around!(inner);
+        }
+      }
+      return call();
+    };
+    // Load the thread, run the chart, append what the run added.
+    const call = async (): Promise<{ outcome: RunOutcome; result: RunResult }> => {
       let value: unknown;
       if (how.input) {
         const loaded = conversationId === undefined ? [] : await loadThread(conversations, conversationId, options.signal);
@@ -286,18 +297,12 @@ export abstract class Runner {
       const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
       const decided = outcome.answered(text);
       const result = resultOf(text, stopReasonOf(decided)!);
-      if (conversationId !== undefined) await appendRun(conversations, conversationId, runId, conversation!.after, result, options.signal);
+      if (conversationId !== undefined) await inRun(() => appendRun(conversations, conversationId, runId, conversation!.after, result, options.signal));
       return { outcome: decided, result };
     };
-    for (const session of sessions) {
-      if (session.around) {
-        const inner = call;
-        call = () => session.around!(inner);
-      }
-    }
 
     try {
-      const { outcome: decided, result } = await call();
+      const { outcome: decided, result } = await inRun(call);
       finish(sessions, decided);
       return result;
     } catch (error) {
