@@ -7,7 +7,7 @@
  * `postgres` entry keeps them in PostgreSQL. Any other database implements the same two calls.
  */
 import { markOwnText } from '../../events/index.js';
-import type { LLMMessage } from '../providers/types.js';
+import type { LLMMessage } from './messages.js';
 import type { RunResult } from './result.js';
 
 export interface StoredConversation {
