@@ -9,7 +9,7 @@ import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
-import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
+import { Agent, LLMCall, MemoryConversationStore, scripted } from '../../src/runtime/index.js';
 import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
@@ -25,7 +25,7 @@ const UP_TO_CHAT = ['Context', 'CallLLM'];
 
 describe('Agent with two tools over three iterations', () => {
   it('is exactly the documented span tree', async () => {
-    const answer = await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7' });
+    const answer = await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7', conversationStore: new MemoryConversationStore() });
     expect(answer.text).toBe('Invoice 42 is paid.');
     const spans = sdk.spans();
     const indent = (names: string[]) => names.map((n) => `  ${n}`);
@@ -57,7 +57,7 @@ describe('Agent with two tools over three iterations', () => {
   });
 
   it('puts the GenAI and footprint attributes where the contract says', async () => {
-    await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7' });
+    await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7', conversationStore: new MemoryConversationStore() });
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     expect(root.kind).toBe(SpanKind.INTERNAL);

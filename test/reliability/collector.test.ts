@@ -14,7 +14,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Agent, type LLMProvider, type LLMResponse } from '../../src/index.js';
+import { MemoryConversationStore, Agent, type LLMProvider, type LLMResponse } from '../../src/index.js';
 import { startTelemetry, totalLost, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { startCollector, type Collector } from './support/collector.js';
 

@@ -7,7 +7,7 @@
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { messageText,Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
+import { MemoryConversationStore, messageText,Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
 import { startSdk } from '../support/sdk.js';
 import { groupByTrace, rootOf, traceProblems } from '../support/traceChecks.js';
 

@@ -4,7 +4,7 @@
  * value anywhere carries a run id, session id, message or answer. Oversized ids are cut.
  */
 import { describe, expect, it } from 'vitest';
-import { messageText,Agent, scripted } from '../../../src/index.js';
+import { MemoryConversationStore, messageText,Agent, scripted } from '../../../src/index.js';
 import { MAX_ATTRIBUTE_CHARS, METRIC_CATALOG } from '../../../src/otel/metrics/index.js';
 import { type Collection, meteredRuns } from '../../support/meter.js';
 
