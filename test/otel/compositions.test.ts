@@ -416,7 +416,7 @@ describe('llmRouter and llmSwarm', () => {
   it.each(['full', 'semantic'] as const)("gives an llmSwarm's agent span its roster description (%s detail)", async (detail) => {
     traceWith({ detail });
     const desk = billingDesk();
-    expect((await desk.run('money back')).text).toBe('All done.');
+    expect((await desk.run('money back')).text).toBe('refunded');
     const described = sdk.spans().filter((s) => s.attributes['gen_ai.agent.description'] !== undefined).map((s) => [s.name, s.attributes['gen_ai.agent.description']]);
     expect(described).toEqual([['invoke_agent Billing', 'Invoices and refunds']]);
     wellFormed();
@@ -424,7 +424,7 @@ describe('llmRouter and llmSwarm', () => {
 
   it('traces an llmSwarm: a router call before every turn', async () => {
     const desk = billingDesk();
-    expect((await desk.run('money back')).text).toBe('All done.');
+    expect((await desk.run('money back')).text).toBe('refunded');
     expect(render(sdk.spans())).toBe(
       [
         'invoke_workflow desk',

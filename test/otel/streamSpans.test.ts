@@ -167,8 +167,9 @@ describe('fifty concurrent streamed runs on one swarm instance', () => {
         ...chunks.map((delta) => text(delta, { kind: 'agent', id: 'helper' }, 'desk>triage')),
         expect.objectContaining({ type: 'handoff', to: 'closer' }),
         text('closed: ', { kind: 'agent', id: 'closer' }, 'desk>closer'),
-        text(answer, { kind: 'agent', id: 'closer' }, 'desk>closer'),
-        { type: 'end', result: `closed: ${answer}` },
+        // The closer gets the user's ticket and the triage agent's reply, labelled.
+        text(`Agent "triage" replied:\n${answer}`, { kind: 'agent', id: 'closer' }, 'desk>closer'),
+        { type: 'end', result: expect.objectContaining({ text: `closed: Agent "triage" replied:\n${answer}` }) },
       ]);
     }
 

@@ -31,7 +31,7 @@ export async function runStreamed(): Promise<{ text: string; result: unknown }> 
   const stream = invoiceAgent(streamingProvider()).stream('Was INV-1001 paid?', { conversationId: SESSION, conversationStore: new MemoryConversationStore() });
   let text = '';
   for await (const part of stream) if (part.type === 'text') text += part.delta;
-  return { text, result: await stream.result };
+  return { text, result: (await stream.result).text };
 }
 
 export function streamedFacts(span: ReadableSpan): readonly string[] {
