@@ -65,6 +65,7 @@ export {
   type RunOptions,
   type RunResult,
   type StopReason,
+  type ConversationWindow,
   type ConversationStore,
   type ConversationStoreErrorCode,
   type StoredConversation,

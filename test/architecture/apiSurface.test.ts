@@ -15,6 +15,8 @@ const MAIN = {
     // build agents and compositions
     'Agent', 'CheckpointError', 'Conditional', 'ConfigError', 'DEFAULT_TOOL_LIMITS', 'LLMCall', 'Loop', 'MemoryCheckpointStore', 'Parallel',
     'RoutingDecisionError', 'RunCancelledError',
+    // keep conversations
+    'ConversationConflictError', 'ConversationStoreError', 'MemoryConversationStore', 'messageText',
     'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm',
     // providers
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'isProviderError', 'openaiCompatible', 'priceFor', 'scripted',
@@ -37,7 +39,8 @@ const MAIN = {
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
     // Deprecated aliases of PickFn and PickInput, for one release.
     'RouteFn', 'RouteInput', 'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
-    'StreamPartSource', 'SwarmOptions', 'Tool',
+    'StreamPartSource', 'SwarmOptions', 'Tool', 'StopReason',
+    'ConversationStore', 'ConversationStoreErrorCode', 'StoredConversation', 'ConversationWindow', 'Message', 'MessagePart', 'TextPart', 'ImagePart',
     'ToolContext', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
