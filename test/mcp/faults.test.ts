@@ -35,7 +35,7 @@ async function toolSpans(tool: string, traceOf: (spans: FlatSpan[]) => string | 
 
 /** Runs an agent whose one tool call is `tool` (each test here calls a different tool, so its execute_tool span names its trace). */
 async function runCalling(mcp: McpConnection, tool: string) {
-  const answer = await deskAgent(mcp, tool).run('Order 7, please.');
+  const answer = (await deskAgent(mcp, tool).run('Order 7, please.')).text;
   const traceOf = (spans: FlatSpan[]) => spans.find((s) => s.name === `execute_tool ${tool}`)?.traceId;
   return { answer, spans: await toolSpans(tool, traceOf) };
 }

@@ -115,7 +115,7 @@ describe('over stdio', () => {
     const orders = Array.from({ length: 20 }, (_, i) => String(5000 + i));
     const answers = await Promise.all(orders.map((order) => deskAgent(mcp).run(`Where is order ${order}?`)));
     await mcp.close();
-    expect(answers).toEqual(orders.map((order) => `answer: order ${order}: shipped`));
+    expect(answers.map((a) => a.text)).toEqual(orders.map((order) => `answer: order ${order}: shipped`));
     const spans = await until(world, (all) => orders.every((order) => lookupsOf(all, order).length === 1));
     const traces = new Set<string>();
     for (const order of orders) {

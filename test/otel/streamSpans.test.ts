@@ -10,7 +10,7 @@
 import { context, trace, type Context } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { messageText,Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
+import { messageText, Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
 import { sse } from '../runtime/providers/streaming.js';
 import { startWireServer, writeBody, type WireServer } from '../runtime/providers/wireServer.js';
 import { activeSpanName, approvalAgent, expectResumedApprovalRun, TURN_UP_TO_CHAT } from '../support/agents.js';

@@ -62,7 +62,8 @@ function makeAgent(gate?: () => Promise<void>) {
 }
 
 const agent = makeAgent();
-const runBatch = (phase: string, runner = agent) => Promise.all(MESSAGES.map((m, i) => runner.run(m, { conversationId: `${phase}-${i}` })));
+const runBatch = (phase: string, runner = agent) =>
+  Promise.all(MESSAGES.map(async (m, i) => (await runner.run(m, { conversationId: `${phase}-${i}`, conversationStore: new MemoryConversationStore() })).text));
 const sessions = (phase: string) => MESSAGES.map((_, i) => `${phase}-${i}`).sort();
 
 let collector: Collector;

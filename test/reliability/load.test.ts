@@ -7,7 +7,7 @@
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryConversationStore, messageText,Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
+import { MemoryConversationStore, messageText, Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
 import { startSdk } from '../support/sdk.js';
 import { groupByTrace, rootOf, traceProblems } from '../support/traceChecks.js';
 
@@ -53,9 +53,9 @@ describe(`${RUNS} concurrent runs`, () => {
   it('give as many well-formed traces, each holding only its own run', async () => {
     const failuresBefore = tracingFailures();
     const answers = await Promise.all(
-      Array.from({ length: RUNS }, (_, i) => agent.run(`question ${i}`, { conversationId: `conversation-${i}` })),
+      Array.from({ length: RUNS }, (_, i) => agent.run(`question ${i}`, { conversationId: `conversation-${i}`, conversationStore: new MemoryConversationStore() })),
     );
-    expect(answers).toEqual(Array.from({ length: RUNS }, (_, i) => `answer ${i}: record ${i}`));
+    expect(answers.map((a) => a.text)).toEqual(Array.from({ length: RUNS }, (_, i) => `answer ${i}: record ${i}`));
 
     const spans = sdk.spans();
     expect(traceProblems(spans, { unended: sdk.unended(), traces: RUNS })).toEqual([]);

@@ -164,7 +164,7 @@ describe('a model that answers with odd output', () => {
           .build();
         const result = await outcomeOf(agent.run('go'));
         const usable = [r.usage.input, r.usage.output].every((n) => Number.isFinite(n) && n >= 0);
-        if (result.ok) expect(result.value).toBe(r.finalContent);
+        if (result.ok) expect(result.value.text).toBe(r.finalContent);
         else if (!usable) {
           // token counts that are not finite and >= 0 make the reply malformed, typed at the provider boundary
           expect(result.error).toBeInstanceOf(RunFailedError);

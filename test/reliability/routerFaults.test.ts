@@ -108,7 +108,7 @@ describe('llmSwarm, when the router names no roster id', () => {
     expect(id.startsWith(requested.slice(0, 20))).toBe(true);
   });
 
-  it('after a real hand-off: the swarm ends there, its answer the message the router wrote', async () => {
+  it("after a real hand-off: the swarm ends there, its answer the last agent's reply (never a message meant for an agent)", async () => {
     const { billing, tech, agents } = team();
     const desk = llmSwarm({
       id: 'desk',
@@ -116,7 +116,7 @@ describe('llmSwarm, when the router names no roster id', () => {
       model: 'router-m',
       agents: ROSTER.map((entry) => ({ ...entry, runner: agents[entry.id as 'billing' | 'tech'] })),
     });
-    expect((await desk.run('money back')).text).toBe('pass it on');
+    expect((await desk.run('money back')).text).toBe('billing handled it');
     expect([billing.calls.length, tech.calls.length]).toEqual([1, 0]);
     const root = expectWellFormed('invoke_workflow desk');
     expect(root.attributes['footprint.composition.status']).toBe('no_route');

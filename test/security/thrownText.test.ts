@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { messageText,Agent, Parallel, RunFailedError, scripted, traceExecutor, type LLMProvider, type LLMRequest } from '../../src/index.js';
+import { messageText, Agent, Parallel, RunFailedError, scripted, traceExecutor, type LLMProvider, type LLMRequest } from '../../src/index.js';
 import { quietLogger } from '../../src/runtime/run/index.js';
 import { readSpans, startTelemetry, type FileSpan } from '../../src/telemetry/index.js';
 
