@@ -2,7 +2,8 @@
  * swarm: agents hand the conversation to one another. Before every turn `pick` names the agent that
  * takes it (given the current message, the last agent and the hand-offs so far); that agent's reply
  * becomes the current message, and so on until pick names nobody, names someone outside the roster,
- * or the hand-off budget is spent. Every dispatch to an agent counts as a hand-off, the first one
+ * or the hand-off budget is spent. Every agent after the first gets the conversation the swarm was
+ * given (the user's request is never lost) and then the hand-off as one user message (handoffThread). Every dispatch to an agent counts as a hand-off, the first one
  * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when pick
  * names nobody; 'llm' in an llmSwarm, whose router chose), and composition.exit records why the
  * swarm stopped:
@@ -12,7 +13,8 @@
  *                                                             router: 'no_route', its message is the answer)
  *   status 'budget_exhausted'  stopReason 'budget_exhausted'  pick asked for a turn beyond maxHandoffs
  *
- * After an early stop (unknown agent, budget) the answer is the last agent's reply. (`route`, the
+ * The answer is the last agent's reply, however the swarm stopped (an llmSwarm's router may be asked
+ * to rewrite it: SwarmPrelude.rewritesAnswer); with no turn at all, the current message. (`route`, the
  * option's old name, still works for one release; docs/architecture.md says why it was renamed.)
  *
  *   const desk = swarm({ id: 'desk', agents: [{ id: 'triage', runner: triage }, { id: 'billing', runner: billing }],
