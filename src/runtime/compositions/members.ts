@@ -42,13 +42,13 @@ export function asText(output: unknown): string {
  * When `given(state)` says the member gets the composition's own input, it gets the conversation
  * the composition was given too (ChartInput.thread).
  */
-export function mountOptions<S extends { thread?: string }>(
+export function mountOptions<S extends { givenThread?: string }>(
   read: (state: S) => string,
   write: (output: string, state: S) => Record<string, unknown>,
   given: (state: S) => boolean = () => false,
 ) {
   return {
-    inputMapper: (state: S) => (state.thread !== undefined && given(state) ? { message: read(state), thread: state.thread } : { message: read(state) }),
+    inputMapper: (state: S) => (state.givenThread !== undefined && given(state) ? { message: read(state), thread: state.givenThread } : { message: read(state) }),
     outputMapper: (output: unknown, state: S) => write(asText(output), state),
   };
 }

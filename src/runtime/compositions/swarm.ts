@@ -22,7 +22,7 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { ConfigError, currentHub, newId, numberSetting, quietLogger, Runner, stage, type ChartInput, type LLMMessage, type MountedMember } from '../run/index.js';
+import { ConfigError, currentHub, newId, numberSetting, quietLogger, Runner, stage, type LLMMessage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
 import { asText, checkMember } from './members.js';
@@ -85,8 +85,6 @@ interface StopCause {
 interface SwarmState extends CompositionState {
   /** The message the swarm was given. */
   request: string;
-  /** The conversation the swarm was given (ChartInput.thread), when more than the message. */
-  thread?: string;
   /** The conversation the chosen agent is given (ChartInput.thread). */
   agentThread?: string;
   iteration: number;
@@ -167,8 +165,6 @@ export class Swarm extends Composition {
         childCount: agents.length,
         opened: (scope) => {
           scope.request = scope.current;
-          const thread = scope.$getArgs<Partial<ChartInput>>().thread;
-          if (typeof thread === 'string') scope.thread = thread;
           scope.handoffs = 0;
           startPass(scope, 1);
         },
@@ -307,8 +303,8 @@ export class Swarm extends Composition {
    */
   private handoffThread(scope: CompositionScope<SwarmState>, lastAgent: string | undefined): string | undefined {
     const store = currentHub(scope)?.store;
-    if (!store || (lastAgent === undefined && !this.prelude)) return scope.thread;
-    const given = scope.thread === undefined ? [] : store.list<LLMMessage>(scope.thread);
+    if (!store || (lastAgent === undefined && !this.prelude)) return scope.givenThread;
+    const given = scope.givenThread === undefined ? [] : store.list<LLMMessage>(scope.givenThread);
     const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: scope.request }];
     const handed = this.prelude || lastAgent === undefined ? scope.current : `Agent "${lastAgent}" replied:\n${scope.current}`;
     const key = `handoff:${newId('handoff')}`;

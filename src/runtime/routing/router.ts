@@ -68,7 +68,7 @@ export interface RouterInput {
 interface RouterState {
   question: string;
   /** Never set: the router's model is asked the question alone. */
-  thread?: string;
+  givenThread?: string;
   /** Asked with `handoff: true` (input keys are read-only in scope, hence another name). */
   handsChoiceOn: boolean;
   raw: string;

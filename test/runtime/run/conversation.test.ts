@@ -8,6 +8,11 @@ import { describe, expect, it } from 'vitest';
 import {
   Agent,
   ConfigError,
+  Conditional,
+  Parallel,
+  Sequence,
+  isPaused,
+  swarm,
   ConversationConflictError,
   ConversationStoreError,
   MemoryConversationStore,
@@ -18,6 +23,8 @@ import {
   type LLMRequest,
   type Tool,
 } from '../../../src/index.js';
+import { refundAgent } from '../../fixtures/refundAgent.js';
+import { echoAgent } from '../compositions/helpers.js';
 
 const lookup: Tool = {
   name: 'lookup',
@@ -94,6 +101,57 @@ describe('a conversation by id', () => {
     expect(((error as Error).cause as ConfigError).message).toBe(
       'provider "openai" cannot send an image part in a message; give it text only, or use a provider that takes images',
     );
+  });
+});
+
+describe('a paused run in a conversation', () => {
+  it('appends nothing while paused; its resume appends the whole turn when it ends', async () => {
+    const store = new MemoryConversationStore();
+    const paused = await refundAgent().run('Refund INV-7 please', { conversationId: 'refunds', conversationStore: store });
+    if (!isPaused(paused)) throw new Error('expected a pause');
+    expect((await store.load('refunds')).messages).toEqual([]);
+    const done = await refundAgent().resume(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes', { conversationStore: store });
+    expect([done.stopReason, done.conversationId]).toEqual(['answered', 'refunds']);
+    const thread = (await store.load('refunds')).messages;
+    expect(thread).toEqual(done.messages);
+    expect([thread[0], thread.at(-1)!.role, thread.at(-1)!.content]).toEqual([{ role: 'user', content: 'Refund INV-7 please' }, 'assistant', done.text]);
+  });
+});
+
+describe('what compositions pass on', () => {
+  const conversation: LLMMessage[] = [
+    { role: 'user', content: 'Is invoice 1 paid?' },
+    { role: 'assistant', content: 'It is.' },
+    { role: 'user', content: 'And invoice 2?' },
+  ];
+
+  it("Sequence: the first step gets the conversation, the next the step before's output", async () => {
+    const [first, second] = [echoAgent('first'), echoAgent('second')];
+    const pipe = Sequence.create({ id: 'pipe' }).step('first', first.agent).step('second', second.agent).build();
+    const result = await pipe.run(conversation);
+    expect(first.provider.calls[0]!.messages).toEqual(conversation);
+    expect(second.provider.calls[0]!.messages).toEqual([{ role: 'user', content: 'first(And invoice 2?)' }]);
+    expect([result.text, result.answeredBy?.path]).toEqual(['second(first(And invoice 2?))', 'sequence:pipe/agent:second']);
+  });
+
+  it("swarm: the first agent gets the conversation; the next the conversation and the first agent's reply", async () => {
+    const [triage, billing] = [echoAgent('triage'), echoAgent('billing')];
+    const desk = swarm({
+      id: 'desk',
+      agents: [{ id: 'triage', runner: triage.agent }, { id: 'billing', runner: billing.agent }],
+      pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined),
+    });
+    const result = await desk.run(conversation);
+    expect(triage.provider.calls[0]!.messages).toEqual(conversation);
+    expect(billing.provider.calls[0]!.messages).toEqual([...conversation, { role: 'user', content: 'Agent "triage" replied:\ntriage(And invoice 2?)' }]);
+    expect(result.messages).toEqual([...conversation, { role: 'assistant', content: result.text }]);
+  });
+
+  it('Parallel and Conditional: every member that gets the input gets the conversation', async () => {
+    const [a, b, c] = [echoAgent('a'), echoAgent('b'), echoAgent('c')];
+    await Parallel.create({ id: 'both' }).branch('a', a.agent).branch('b', b.agent).merge((results) => results.map((r) => r.id).join(',')).build().run(conversation);
+    await Conditional.create({ id: 'pick' }).when('c', () => true, c.agent).otherwise('a2', echoAgent('a2').agent).build().run(conversation);
+    expect([a.provider.calls[0]!.messages, b.provider.calls[0]!.messages, c.provider.calls[0]!.messages]).toEqual([conversation, conversation, conversation]);
   });
 });
 
