@@ -35,7 +35,7 @@ interface Mode {
 const agent = referenceAgent();
 const ours = (detail?: TraceDetail): Mode => ({
   name: detail ? `ours-${detail}` : 'ours-untraced',
-  turn: { run: () => agent.run(MESSAGE) as Promise<string>, reset: () => {} },
+  turn: { run: async () => (await agent.run(MESSAGE)).text, reset: () => {} },
   around: detail ? () => registerInstrument(tracingInstrument({ tracerProvider: provider, detail })) : undefined,
 });
 const modes: Mode[] = [

@@ -63,11 +63,11 @@ async function streamed(): Promise<string> {
   const stream = agent.stream(MESSAGE);
   let text = '';
   for await (const part of stream) if (part.type === 'text') text += part.delta;
-  const result = await stream.result;
+  const result = (await stream.result).text;
   if (text !== result) throw new Error('bench:stream: the streamed text is not the result');
   return text;
 }
-const whole = async () => String(await agent.run(MESSAGE));
+const whole = async () => (await agent.run(MESSAGE)).text;
 
 interface Mode {
   name: string;

@@ -12,7 +12,7 @@
  * the stop's budget (windDown.ts; it says so while it waits), and whatever had not gone by then is
  * counted as lost (exit_deadline).
  */
-import { isPaused } from '../index.js';
+import { MemoryConversationStore } from '../index.js';
 import { listSignalFiles, startTelemetry, type TelemetryHandle, type TelemetryHealth } from '../telemetry/index.js';
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
@@ -119,6 +119,8 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
 
   const backpressure = new SpanBackpressure(telemetry);
   const answers: string[] = [];
+  // Each ticket is a conversation (its id the conversation id); threads live for this demo only.
+  const conversationStore = new MemoryConversationStore();
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -126,14 +128,14 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
       await backpressure.waitForRoom(() => inFlight.size, stop);
       if (stop.aborted || next >= tickets.length) break;
       const ticket = tickets[next++]!;
-      const sessionId = ticket.id;
+      const conversation = { conversationId: ticket.id, conversationStore };
       const run = new AbortController();
       inFlight.add(run);
       try {
         const out = options.stream
-          ? await streamedRun(desk, ticket.text, { sessionId, signal: run.signal }, live)
-          : await desk.run(ticket.text, { sessionId, signal: run.signal });
-        if (!isPaused(out) && tickets.length === 1 && !live) answers.push(out);
+          ? await streamedRun(desk, ticket.text, { ...conversation, signal: run.signal }, live)
+          : await desk.run(ticket.text, { ...conversation, signal: run.signal });
+        if (out.stopReason !== 'paused' && tickets.length === 1 && !live) answers.push(out.text);
       } catch {
         // counted by the summary (cancelled runs as errors); the trace says why
       } finally {

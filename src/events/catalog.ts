@@ -153,6 +153,8 @@ export interface EventPayloads {
     reasoningEffort?: string;
     /** This call is a fallback: the call before it (its id, provider and model) failed retryably after its retries. */
     fallbackFrom?: { callId: string; provider: string; model: string };
+    /** The agent's conversation window left older messages out of this request (conversation.compacted says which). */
+    compacted?: boolean;
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -292,6 +294,23 @@ export interface EventPayloads {
     action: 'label' | 'stop' | 'escalate';
   };
 
+  // ── conversation ─────────────────────────────────────────────────────────────────────────────
+  /** A model call was sent only the latest part of its conversation: the agent's window dropped the oldest messages. */
+  'footprint.conversation.compacted': {
+    agentId: string;
+    turnId: string;
+    iteration: number;
+    /** The model call that was sent the window (llm_start.callId). */
+    callId: string;
+    /** The window as configured. */
+    maxMessages?: number;
+    maxTokens?: number;
+    /** Messages sent, and the oldest ones left out. */
+    kept: number;
+    dropped: number;
+    /** The estimate of the tokens sent (window.ts's estimateTokens). */
+    estimatedTokens: number;
+  };
   // ── run lifecycle ────────────────────────────────────────────────────────────────────────────
   'footprint.run.paused': { question: string; toolCallId?: string; toolName?: string; agentId?: string };
   'footprint.run.resumed': {
@@ -428,6 +447,10 @@ export const EVENTS = {
   },
   'footprint.route.trip': {
     doc: 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
+    content: [],
+  },
+  'footprint.conversation.compacted': {
+    doc: "A model call was sent only the latest part of its conversation: the agent's window (by messages or estimated tokens) dropped the oldest messages.",
     content: [],
   },
   'footprint.run.paused': {

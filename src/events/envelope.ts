@@ -30,7 +30,8 @@ export interface EventMeta {
   route: string;
   /** The footprintjs subflow mount path of the emitting stage. */
   subflowPath: string[];
-  sessionId?: string;
+  /** The conversation the run continues (RunOptions.conversationId). */
+  conversationId?: string;
 }
 
 export interface TypedEvent<K extends EventType = EventType> {

@@ -129,7 +129,7 @@ function conversationAttributes(conversationId: string): Attributes {
 
 function conflict(append: Append, why: string): ConversationConflictError {
   return typedFailure(
-    new ConversationConflictError(append.conversationId, append.after, `conversation ${append.conversationId}: run ${append.runId} cannot append at position ${append.after}: ${why}`),
+    new ConversationConflictError(append.conversationId, append.after, `run ${append.runId} cannot append there: ${why}`),
   );
 }
 

@@ -15,6 +15,8 @@ const MAIN = {
     // build agents and compositions
     'Agent', 'CheckpointError', 'Conditional', 'ConfigError', 'DEFAULT_TOOL_LIMITS', 'LLMCall', 'Loop', 'MemoryCheckpointStore', 'Parallel',
     'RoutingDecisionError', 'RunCancelledError',
+    // keep conversations
+    'ConversationConflictError', 'ConversationStoreError', 'MemoryConversationStore',
     'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm', 'tool',
     // providers
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'gemini', 'isProviderError', 'messageText', 'openaiCompatible', 'openaiResponses', 'priceFor',
@@ -35,7 +37,8 @@ const MAIN = {
     'LLMCallBuilder', 'LLMCallOptions', 'ResumeOptions', 'ToolLimits',
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
     'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
-    'StreamPartSource', 'SwarmOptions', 'Tool', 'ToolArgs',
+    'StreamPartSource', 'SwarmOptions', 'Tool', 'ToolArgs', 'StopReason',
+    'ConversationStore', 'ConversationStoreErrorCode', 'StoredConversation', 'ConversationWindow',
     'ToolContext', 'ToolInputSchema', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',

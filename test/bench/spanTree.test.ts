@@ -39,7 +39,7 @@ async function traceOfOneTurn(env: Record<string, string>): Promise<string> {
   const unregister = registerInstrument(tracingInstrument());
   try {
     const answer = await referenceAgent().run(MESSAGE);
-    expect(answer).toBe('Order 1234 shipped; shipping to Lyon costs 12 EUR.');
+    expect(answer.text).toBe('Order 1234 shipped; shipping to Lyon costs 12 EUR.');
   } finally {
     unregister();
   }

@@ -33,7 +33,7 @@ describe('the typed event catalog', () => {
       expect(EVENT_DOCS[type].length).toBeGreaterThan(10);
     }
     const domains = new Set(EVENT_TYPES.map((t) => t.split('.')[1]));
-    expect([...domains].sort()).toEqual(['agent', 'composition', 'route', 'run', 'skill', 'stream']);
+    expect([...domains].sort()).toEqual(['agent', 'composition', 'conversation', 'route', 'run', 'skill', 'stream']);
   });
 
   it('declares nothing that is never emitted', () => {

@@ -34,7 +34,7 @@ describe('runner listeners', () => {
       throw new Error('listener bug');
     });
     a.on('*', (e) => after.push(e));
-    expect(await a.run('hello')).toBe('hi there');
+    expect((await a.run('hello')).text).toBe('hi there');
     expect(after.map((e) => e.type)).toContain('footprint.agent.turn_end');
     expect(a.listeners.failures).toBe(1);
     await new Promise((r) => setImmediate(r));

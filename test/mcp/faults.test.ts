@@ -35,7 +35,7 @@ async function toolSpans(tool: string, traceOf: (spans: FlatSpan[]) => string | 
 
 /** Runs an agent whose one tool call is `tool` (each test here calls a different tool, so its execute_tool span names its trace). */
 async function runCalling(mcp: McpConnection, tool: string) {
-  const answer = await deskAgent(mcp, tool).run('Order 7, please.');
+  const answer = (await deskAgent(mcp, tool).run('Order 7, please.')).text;
   const traceOf = (spans: FlatSpan[]) => spans.find((s) => s.name === `execute_tool ${tool}`)?.traceId;
   return { answer, spans: await toolSpans(tool, traceOf) };
 }
@@ -149,7 +149,7 @@ describe('the connection', () => {
     const results: [string, string, string][] = [];
     agent.on('footprint.stream.llm_start', (e) => offered.push((e.payload.tools ?? []).map((t) => t.name)));
     agent.on('footprint.stream.tool_end', (e) => results.push([e.payload.toolName, e.payload.status, e.payload.result]));
-    expect(await agent.run('Escalate ticket 9.')).toBe('done');
+    expect((await agent.run('Escalate ticket 9.')).text).toBe('done');
     expect(offered).toEqual([listed, [...listed, 'escalate'], [...listed, 'escalate'], listed, listed]);
     expect(results).toEqual([
       ['add_tool', 'ok', 'added escalate'],

@@ -44,7 +44,7 @@ const toolsCallAttributes = (requestId: unknown, transport: Record<string, unkno
 
 async function runOnce(mcp: McpConnection, order: string): Promise<FlatSpan[]> {
   const answer = await deskAgent(mcp).run(`Where is order ${order}?`);
-  expect(answer).toBe(`answer: order ${order}: shipped`);
+  expect(answer.text).toBe(`answer: order ${order}: shipped`);
   return until(world, (spans) => lookupsOf(spans, order).length === 1 && spans.some((s) => s.name === 'invoke_agent Desk' && s.traceId === lookupsOf(spans, order)[0]!.traceId));
 }
 
@@ -81,7 +81,7 @@ describe('over stdio', () => {
     });
     const builder = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' });
     for (const tool of mcp.tools(['lookup_order'])) builder.tool(tool);
-    expect(await builder.build().run('Both orders.')).toBe('done');
+    expect((await builder.build().run('Both orders.')).text).toBe('done');
     await mcp.close();
     const spans = await until(world, (all) => lookupsOf(all, '7101').length === 1 && lookupsOf(all, '7102').length === 1);
     for (const [order, callId] of [['7101', 'p1'], ['7102', 'p2']] as const) {
@@ -115,7 +115,7 @@ describe('over stdio', () => {
     const orders = Array.from({ length: 20 }, (_, i) => String(5000 + i));
     const answers = await Promise.all(orders.map((order) => deskAgent(mcp).run(`Where is order ${order}?`)));
     await mcp.close();
-    expect(answers).toEqual(orders.map((order) => `answer: order ${order}: shipped`));
+    expect(answers.map((a) => a.text)).toEqual(orders.map((order) => `answer: order ${order}: shipped`));
     const spans = await until(world, (all) => orders.every((order) => lookupsOf(all, order).length === 1));
     const traces = new Set<string>();
     for (const order of orders) {

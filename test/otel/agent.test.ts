@@ -9,7 +9,7 @@ import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
-import { Agent, LLMCall, scripted } from '../../src/runtime/index.js';
+import { Agent, LLMCall, MemoryConversationStore, scripted } from '../../src/runtime/index.js';
 import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
@@ -25,8 +25,8 @@ const UP_TO_CHAT = ['Context', 'CallLLM'];
 
 describe('Agent with two tools over three iterations', () => {
   it('is exactly the documented span tree', async () => {
-    const answer = await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 'session-7' });
-    expect(answer).toBe('Invoice 42 is paid.');
+    const answer = await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7', conversationStore: new MemoryConversationStore() });
+    expect(answer.text).toBe('Invoice 42 is paid.');
     const spans = sdk.spans();
     const indent = (names: string[]) => names.map((n) => `  ${n}`);
     expect(render(spans)).toBe(
@@ -57,7 +57,7 @@ describe('Agent with two tools over three iterations', () => {
   });
 
   it('puts the GenAI and footprint attributes where the contract says', async () => {
-    await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 'session-7' });
+    await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7', conversationStore: new MemoryConversationStore() });
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     expect(root.kind).toBe(SpanKind.INTERNAL);
@@ -182,7 +182,7 @@ describe('an agent stopped by its iteration cap', () => {
     const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
       .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
       .build();
-    expect(await agent.run('loop forever')).toMatch(/^Stopped early/);
+    expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
     expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.route_decided']);
@@ -269,7 +269,7 @@ describe('LLMCall', () => {
     })
       .system('Summarize.')
       .build();
-    expect(await call.run('Long text')).toBe('A summary.');
+    expect((await call.run('Long text')).text).toBe('A summary.');
     const spans = sdk.spans();
     expect(render(spans, { attrs: ['gen_ai.provider.name', 'footprint.runner.kind'] })).toBe(
       [

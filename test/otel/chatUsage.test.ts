@@ -43,7 +43,7 @@ function chatSpan() {
 describe('a chat span', () => {
   it('carries the server from the span start, and the usage the provider reported', async () => {
     const agent = Agent.create({ provider: onServer([{ content: 'ok', usage: { input: 100, output: 20, cacheRead: 64 } }]), model: 'm1', id: 'helper', pricing: PRICING }).build();
-    expect(await agent.run('hi')).toBe('ok');
+    expect((await agent.run('hi')).text).toBe('ok');
     expect(chatSpan()).toEqual({
       ...CALL,
       'gen_ai.response.model': 'm1',
@@ -58,7 +58,7 @@ describe('a chat span', () => {
 
   it('carries the reasoning tokens the provider reported apart', async () => {
     const agent = Agent.create({ provider: onServer([{ content: 'ok', usage: { input: 40, output: 250, reasoning: 192 } }]), model: 'm1', id: 'helper', pricing: PRICING }).build();
-    expect(await agent.run('hi')).toBe('ok');
+    expect((await agent.run('hi')).text).toBe('ok');
     expect(chatSpan()).toEqual({
       ...CALL,
       'gen_ai.response.model': 'm1',
@@ -73,7 +73,7 @@ describe('a chat span', () => {
 
   it('has no usage and an unpriced cost when the response reported no usage', async () => {
     const agent = Agent.create({ provider: onServer([{ content: 'ok', usage: null }]), model: 'm1', id: 'helper', pricing: PRICING }).build();
-    expect(await agent.run('hi')).toBe('ok');
+    expect((await agent.run('hi')).text).toBe('ok');
     expect(chatSpan()).toEqual({
       ...CALL,
       'gen_ai.response.model': 'm1',

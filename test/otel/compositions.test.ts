@@ -71,7 +71,7 @@ describe('Sequence', () => {
   const pipeline = () => Sequence.create({ id: 'pipeline' }).step('draft', agent('writer', 'a draft', 'Writer')).step('edit', agent('editor', 'edited', 'Editor')).build();
 
   it('is a workflow span with one agent span per step', async () => {
-    expect(await pipeline().run('write')).toBe('edited');
+    expect((await pipeline().run('write')).text).toBe('edited');
     expect(render(sdk.spans(), { events: ['footprint.composition.enter', 'footprint.composition.exit'] })).toBe(
       [
         'invoke_workflow pipeline',
@@ -141,7 +141,7 @@ describe('Parallel', () => {
       .build();
 
   it('runs overlapping branches as member spans under the workflow span', async () => {
-    expect(await panel({ content: 'tech view', delayMs: 5 }).run('review')).toBe('legal:ok tech:ok');
+    expect((await panel({ content: 'tech view', delayMs: 5 }).run('review')).text).toBe('legal:ok tech:ok');
     const spans = sdk.spans();
     expect(render(spans)).toBe(
       [
@@ -169,7 +169,7 @@ describe('Parallel', () => {
 
   it('fails only the failing branch; the run goes on', async () => {
     const down = { error: new ProviderError({ provider: 'openai', kind: 'http', status: 502, message: 'bad gateway' }) };
-    expect(await panel(down).run('review')).toBe('legal:ok tech:error');
+    expect((await panel(down).run('review')).text).toBe('legal:ok tech:error');
     const spans = sdk.spans();
     const status = (name: string) => spans.find((s) => s.name === name)!.status.code;
     expect(status('invoke_agent Tech')).toBe(SpanStatusCode.ERROR);
@@ -210,7 +210,7 @@ describe('Conditional', () => {
       .when('billing', ({ message }) => ({ match: /invoice/.test(message), evidence: { rule: 'invoice' } }), agent('billing', 'paid', 'Billing'))
       .otherwise('general', agent('general', 'hello', 'General'))
       .build();
-    expect(await desk.run('about invoice 42')).toBe('paid');
+    expect((await desk.run('about invoice 42')).text).toBe('paid');
     const spans = sdk.spans();
     expect(render(spans, { events: ['footprint.composition.route_decided'] })).toBe(
       [
@@ -246,7 +246,7 @@ describe('Conditional', () => {
 describe('Loop', () => {
   it('has one agent span per pass', async () => {
     const polish = Loop.create({ id: 'polish' }).repeat(agent('editor', 'better', 'Editor')).times(2).build();
-    expect(await polish.run('text')).toBe('better');
+    expect((await polish.run('text')).text).toBe('better');
     expect(render(sdk.spans(), { events: ['footprint.composition.iteration', 'footprint.loop'] })).toBe(
       [
         'invoke_workflow polish',
@@ -275,7 +275,7 @@ describe('swarm', () => {
       ],
       pick: ({ lastAgent }) => (lastAgent === undefined ? 'a' : lastAgent === 'a' ? 'b' : undefined),
     });
-    expect(await team.run('go')).toBe('from b');
+    expect((await team.run('go')).text).toBe('from b');
     const spans = sdk.spans();
     expect(render(spans, { events: ['footprint.composition.route_decided'] })).toBe(
       [
@@ -332,7 +332,7 @@ describe('llmRouter and llmSwarm', () => {
       pricing: { 'router-m': { input: 1, output: 1 } },
     });
     const desk = Sequence.create({ id: 'desk' }).step('triage', router.step).build();
-    expect(await desk.run('I want my money back')).toBe('refund order 7');
+    expect((await desk.run('I want my money back')).text).toBe('refund order 7');
     const spans = sdk.spans();
     expect(render(spans)).toBe(['invoke_workflow desk', '  Enter', ...routerCall(1, 'triage'), '  Exit'].join('\n'));
     // The router's own invoke_agent span and its chat span: exact attribute sets.
@@ -400,7 +400,7 @@ describe('llmRouter and llmSwarm', () => {
       model: 'router-m',
       agents: [billing()],
     });
-    expect(await desk.run('sue them')).toBe('see a lawyer');
+    expect((await desk.run('sue them')).text).toBe('see a lawyer');
     expectOneRouterChoiceJudged({ label: 'not_in_roster', explanation: 'the router named an agent outside its roster', routerId: 'dispatch' });
     wellFormed();
   });
@@ -416,7 +416,7 @@ describe('llmRouter and llmSwarm', () => {
   it.each(['full', 'semantic'] as const)("gives an llmSwarm's agent span its roster description (%s detail)", async (detail) => {
     traceWith({ detail });
     const desk = billingDesk();
-    expect(await desk.run('money back')).toBe('All done.');
+    expect((await desk.run('money back')).text).toBe('refunded');
     const described = sdk.spans().filter((s) => s.attributes['gen_ai.agent.description'] !== undefined).map((s) => [s.name, s.attributes['gen_ai.agent.description']]);
     expect(described).toEqual([['invoke_agent Billing', 'Invoices and refunds']]);
     wellFormed();
@@ -424,7 +424,7 @@ describe('llmRouter and llmSwarm', () => {
 
   it('traces an llmSwarm: a router call before every turn', async () => {
     const desk = billingDesk();
-    expect(await desk.run('money back')).toBe('All done.');
+    expect((await desk.run('money back')).text).toBe('refunded');
     expect(render(sdk.spans())).toBe(
       [
         'invoke_workflow desk',
@@ -481,7 +481,7 @@ describe('a skill graph', () => {
     const desk = Agent.create({ provider, model: 'small', id: 'desk', name: 'Desk' })
       .skillGraph(graph, { pingPongWindow: 4, maxRejectedRetries: 3, escalation: { provider: escalation, model: 'big', afterRefusals: 3 } })
       .build();
-    expect(await desk.run('help me')).toBe('Escalated answer.');
+    expect((await desk.run('help me')).text).toBe('Escalated answer.');
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Desk')!;
     expect(root.attributes).toEqual({
@@ -655,7 +655,7 @@ describe('a pause inside a Sequence step', () => {
     expect(sdk.spans().find((s) => s.name === 'invoke_agent Approver')!.attributes['footprint.paused']).toBe(true);
     expect(sdk.unended()).toEqual([]);
     sdk.reset();
-    expect(await flow().resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes')).toBe('approved');
+    expect((await flow().resume(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes')).text).toBe('approved');
     const spans = sdk.spans();
     const expected =
       detail === 'full'

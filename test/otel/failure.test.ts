@@ -80,7 +80,7 @@ describe('a failure inside the agent', () => {
       .tool({ name: 'explode', description: 'throws', inputSchema: { type: 'object' }, execute: () => { throw new TypeError('kaboom'); } })
       .tool({ name: 'strict', description: 'needs n', inputSchema: { type: 'object', required: ['n'] }, execute: () => 'never' })
       .build();
-    expect(await agent.run('go')).toBe('recovered');
+    expect((await agent.run('go')).text).toBe('recovered');
     const spans = sdk.spans();
     // Concurrent calls end in the order they settle: compared by name.
     const tools = spans.filter((s) => s.name.startsWith('execute_tool')).sort((a, b) => a.name.localeCompare(b.name));

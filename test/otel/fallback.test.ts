@@ -38,7 +38,7 @@ describe('fallback to the next provider', () => {
       fallbacks: [{ provider: anthropic({ baseURL: answering.url }), model: 'claude-3-5-haiku-20241022' }],
     }).build();
 
-    expect(await agent.run('ping')).toBe('pong');
+    expect((await agent.run('ping')).text).toBe('pong');
 
     expect(failing.requests).toHaveLength(2);
     expect(answering.requests).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('fallback to the next provider', () => {
     const agent = Agent.create({ id: 'desk', provider: scripted({ replies: ['unused'] }), model: 'm0', fallbacks: [{ provider: agentsOwn, model: 'm1' }] })
       .skillGraph(graph, { providers: { triage: { provider: openaiCompatible({ baseURL: failing.url, maxRetries: 0 }), model: 'triage-1', fallbacks: [{ provider: skillsOwn, model: 'triage-2' }] } } })
       .build();
-    expect(await agent.run('ping')).toBe('from the skill list');
+    expect((await agent.run('ping')).text).toBe('from the skill list');
     expect({ agentList: agentsOwn.calls.length, skillList: skillsOwn.calls.length }).toEqual({ agentList: 0, skillList: 1 });
   });
 

@@ -47,7 +47,7 @@ describe('one model-call record', () => {
     const types: string[] = [];
     runner.on('footprint.stream.llm_end', (e) => ends.push(e));
     runner.on('*', (e) => types.push(e.type));
-    expect(await runner.run('q')).toBe('ok,error,ok');
+    expect((await runner.run('q')).text).toBe('ok,error,ok');
 
     const byAgent = Object.fromEntries(ends.map((e) => [e.payload.agentId, e.payload]));
     expect(ends).toHaveLength(3);

@@ -31,7 +31,7 @@ describe('a runner run inside another runner', () => {
     const outer = Agent.create({ provider, model: 'm1', id: 'outer', name: 'Outer' })
       .tool({ name: 'delegate', description: 'asks the inner agent', inputSchema: { type: 'object' }, execute: () => inner.run('sub-question') })
       .build();
-    expect(await outer.run('question')).toBe('outer answer');
+    expect((await outer.run('question')).text).toBe('outer answer');
     const spans = sdk.spans();
     const at = (depth: number, names: string[]) => names.map((n) => `${'  '.repeat(depth)}${n}`);
     expect(render(spans)).toBe(
@@ -91,7 +91,7 @@ describe('100 concurrent runs', () => {
   it('make 100 traces of the same shape, with no span shared or misparented', async () => {
     const runs = Array.from({ length: 100 }, (_, i) => twoToolAgent({ delayMs: i % 7 }).run(`question ${i}`));
     const answers = await Promise.all(runs);
-    expect(new Set(answers)).toEqual(new Set(['Invoice 42 is paid.']));
+    expect(new Set(answers.map((a) => a.text))).toEqual(new Set(['Invoice 42 is paid.']));
     const spans = sdk.spans();
     const byTrace = new Map<string, typeof spans>();
     for (const span of spans) {

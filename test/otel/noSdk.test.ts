@@ -25,7 +25,7 @@ describe('with no OTel SDK registered', () => {
     const attach = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder');
     const unregister = registerInstrument(tracingInstrument());
     try {
-      expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+      expect((await twoToolAgent().run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
       expect(attachedIds(attach)).not.toContain(TRACE_RECORDER_ID);
     } finally {
       unregister();
@@ -38,7 +38,7 @@ describe('with no OTel SDK registered', () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const unregister = registerInstrument(tracingInstrument({ tracerProvider: provider }));
     try {
-      expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+      expect((await twoToolAgent().run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
       expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
       const tree = render(exporter.getFinishedSpans()).split('\n');
       expect([tree[0], tree.length]).toEqual(['invoke_agent Helper', 19]);

@@ -39,7 +39,7 @@ class Reporter extends Runner {
 async function runTraced(detail: TraceDetail): Promise<void> {
   const undo = registerInstrument(tracingInstrument({ tracerProvider: sdk.provider, detail }));
   try {
-    expect(await new Reporter().run('go')).toBe('done');
+    expect((await new Reporter().run('go')).text).toBe('done');
   } finally {
     undo();
   }

@@ -11,7 +11,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracingInstrument } from '../../src/otel/index.js';
-import { registerInstrument } from '../../src/runtime/index.js';
+import { MemoryConversationStore, registerInstrument } from '../../src/runtime/index.js';
 import { twoToolAgent, twoToolChatAttributes } from '../support/agents.js';
 import { render } from '../support/traceTree.js';
 
@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe('OTLP/HTTP JSON export', () => {
   it('delivers the same tree to a receiver', async () => {
-    await twoToolAgent().run('Is invoice 42 paid?', { sessionId: 's-1' });
+    await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 's-1', conversationStore: new MemoryConversationStore() });
     await provider.forceFlush();
     const spans = bodies.flatMap((body) =>
       (body as { resourceSpans: { scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) =>

@@ -35,7 +35,7 @@ const FIRST_SEGMENT = [
 async function pauseOnce(): Promise<Paused> {
   const result = await approvalAgent().run('Refund order 7');
   if (!isPaused(result)) throw new Error('expected the run to pause');
-  return result;
+  return result.paused;
 }
 
 describe('pause', () => {
@@ -67,7 +67,7 @@ describe('resume', () => {
     const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
     sdk.reset();
     const answer = await approvalAgent().resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
-    expect(answer).toBe('Refund issued.');
+    expect(answer.text).toBe('Refund issued.');
     const spans = sdk.spans();
     const root = expectResumedApprovalRun(spans, pausedRoot);
     expect(root.links).toHaveLength(1);

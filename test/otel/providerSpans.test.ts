@@ -39,7 +39,7 @@ describe.each(targets)('$label telemetry', (target) => {
   it('one chat span with the provider name, server, usage, response model and id, finish reason', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, target.ok));
     const agent = Agent.create({ id: 'helper', provider: target.make(server.url, {}), model: 'test-model' }).build();
-    expect(await agent.run('ping')).toBe('pong');
+    expect((await agent.run('ping')).text).toBe('pong');
     const port = Number(new URL(server.url).port);
     expect(chatAttributes('test-model')).toEqual({
       'gen_ai.operation.name': 'chat',
@@ -78,7 +78,7 @@ describe('local models through openaiCompatible (the Ollama and vLLM recipe)', (
     const server = await serve((_req, res) => sendJson(res, 200, answer(model, id)));
     const provider = openaiCompatible({ baseURL: `${server.url}/v1`, name });
     const agent = Agent.create({ id: 'local', provider, model }).build();
-    expect(await agent.run('ping')).toBe('pong');
+    expect((await agent.run('ping')).text).toBe('pong');
     expect(server.requests[0]!.path).toBe('/v1/chat/completions');
     expect(server.requests[0]!.headers.authorization).toBeUndefined();
     expect(chatAttributes(model)).toEqual({
@@ -106,7 +106,7 @@ describe('the reasoning effort', () => {
     const target = targets.find((candidate) => candidate.label === 'openaiResponses')!;
     const server = await serve((_req, res) => sendJson(res, 200, target.ok));
     const agent = Agent.create({ id: 'thinker', provider: target.make(server.url, {}), model: 'test-model', reasoningEffort: 'low' }).build();
-    expect(await agent.run('ping')).toBe('pong');
+    expect((await agent.run('ping')).text).toBe('pong');
     expect(chatAttributes('test-model')['gen_ai.request.reasoning.level']).toBe('low');
     expect((server.requests[0]!.json as { reasoning?: unknown }).reasoning).toEqual({ effort: 'low' });
   });
@@ -121,7 +121,7 @@ describe('a continued stored response (openaiResponses with storeResponses)', ()
     );
     const lookup = { name: 'lookup', description: 'Look up an invoice', inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, execute: () => 'paid' };
     const agent = Agent.create({ id: 'billing', provider: openaiResponses({ baseURL: server.url, storeResponses: true }), model: 'gpt-4.1' }).tool(lookup).build();
-    expect(await agent.run('Is INV-42 paid?')).toBe('paid');
+    expect((await agent.run('Is INV-42 paid?')).text).toBe('paid');
     const chats = sdk.spans().filter((span) => span.name === 'chat gpt-4.1');
     expect(chats.map((span) => [span.attributes['gen_ai.response.id'], span.attributes['gen_ai.request.previous_response.id']])).toEqual([
       ['resp_1', undefined],

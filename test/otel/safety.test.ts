@@ -43,8 +43,8 @@ describe('a broken tracer', () => {
     const before = tracingFailures();
     const unregister = registerInstrument(tracingInstrument({ tracerProvider: addEventThrows }));
     try {
-      expect(await twoToolAgent().run('q')).toBe('Invoice 42 is paid.');
-      expect(await twoToolAgent().run('q')).toBe('Invoice 42 is paid.');
+      expect((await twoToolAgent().run('q')).text).toBe('Invoice 42 is paid.');
+      expect((await twoToolAgent().run('q')).text).toBe('Invoice 42 is paid.');
     } finally {
       unregister();
     }
@@ -57,7 +57,7 @@ describe('a broken tracer', () => {
     const failuresBefore = tracingFailures();
     const unregisterAgain = registerInstrument(tracingInstrument({ tracerProvider: noSpans }));
     try {
-      expect(await twoToolAgent().run('q')).toBe('Invoice 42 is paid.');
+      expect((await twoToolAgent().run('q')).text).toBe('Invoice 42 is paid.');
     } finally {
       unregisterAgain();
     }

@@ -34,7 +34,7 @@ function nextExecutor(): Promise<FlowChartExecutor> {
 describe('detail semantic', () => {
   it('keeps only the GenAI spans, with the same attributes', async () => {
     const executor = nextExecutor();
-    expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+    expect((await twoToolAgent().run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
     const spans = sdk.spans();
     expect(render(spans, { attrs: ['gen_ai.tool.call.id'] })).toBe(
       [
@@ -84,7 +84,7 @@ describe('detail semantic', () => {
     );
     const pausedRoot = sdk.spans().find((s) => s.name === 'invoke_agent Refunds')!;
     sdk.reset();
-    expect(await approvalAgent().resume(paused.checkpoint, 'yes')).toBe('Refund issued.');
+    expect((await approvalAgent().resume(paused.paused.checkpoint, 'yes')).text).toBe('Refund issued.');
     const spans = sdk.spans();
     expect(render(spans)).toBe(['invoke_agent Refunds', '  execute_tool approve', '  chat m1 [CLIENT]'].join('\n'));
     const root = spans.find((s) => s.name === 'invoke_agent Refunds')!;

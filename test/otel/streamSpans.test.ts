@@ -10,7 +10,7 @@
 import { context, trace, type Context } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
+import { messageText, Agent, isPaused, openaiCompatible, RunCancelledError, scripted, swarm, type RunStream, type RunStreamPart } from '../../src/index.js';
 import { sse } from '../runtime/providers/streaming.js';
 import { startWireServer, writeBody, type WireServer } from '../runtime/providers/wireServer.js';
 import { activeSpanName, approvalAgent, expectResumedApprovalRun, TURN_UP_TO_CHAT } from '../support/agents.js';
@@ -46,7 +46,7 @@ function lookupAgent() {
 function closerAgent() {
   const provider = scripted({
     name: 'openai',
-    replies: (request) => ({ chunks: ['closed: ', request.messages.at(-1)!.content as string], usage: { input: 5, output: 2 } }),
+    replies: (request) => ({ chunks: ['closed: ', messageText(request.messages.at(-1)!.content)], usage: { input: 5, output: 2 } }),
   });
   return Agent.create({ provider, model: 'm1', id: 'closer', name: 'Closer' }).build();
 }
@@ -142,8 +142,8 @@ describe('a streamed pause, resumed streaming', () => {
     expect(pausedRoot.attributes['footprint.run.outcome']).toBe('paused');
     sdk.reset();
 
-    const resumed = approvalAgent().resumeStream(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
-    expect((await drain(resumed)).at(-1)).toEqual({ type: 'end', result: 'Refund issued.' });
+    const resumed = approvalAgent().resumeStream(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes');
+    expect((await drain(resumed)).at(-1)).toEqual({ type: 'end', result: expect.objectContaining({ text: 'Refund issued.' }) });
     expectResumedApprovalRun(sdk.spans(), pausedRoot);
     expect(sdk.unended()).toEqual([]);
   });
@@ -167,8 +167,9 @@ describe('fifty concurrent streamed runs on one swarm instance', () => {
         ...chunks.map((delta) => text(delta, { kind: 'agent', id: 'helper' }, 'desk>triage')),
         expect.objectContaining({ type: 'handoff', to: 'closer' }),
         text('closed: ', { kind: 'agent', id: 'closer' }, 'desk>closer'),
-        text(answer, { kind: 'agent', id: 'closer' }, 'desk>closer'),
-        { type: 'end', result: `closed: ${answer}` },
+        // The closer gets the user's ticket and the triage agent's reply, labelled.
+        text(`Agent "triage" replied:\n${answer}`, { kind: 'agent', id: 'closer' }, 'desk>closer'),
+        { type: 'end', result: expect.objectContaining({ text: `closed: Agent "triage" replied:\n${answer}` }) },
       ]);
     }
 

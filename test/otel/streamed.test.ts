@@ -67,7 +67,7 @@ describe('a streamed chat span', () => {
     const plain = await traced(false, () => agentOn(scripted({ name: 'openai', replies: replies() })).run('Is invoice 42 paid?'));
 
     expect(streamed.result).toBe('Invoice 42 is paid.');
-    expect(plain.result).toBe('Invoice 42 is paid.');
+    expect(plain.result.text).toBe('Invoice 42 is paid.');
     // The same spans, by name, in both: no span per chunk.
     expect(streamed.names).toEqual(plain.names);
     expect(streamed.chats.map((span) => withoutIds(span.attributes))).toEqual(

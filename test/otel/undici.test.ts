@@ -38,7 +38,7 @@ describe('provider HTTP spans', () => {
   it('nest under the chat span', async () => {
     const provider = openaiCompatible({ baseURL: `${server.url}/v1`, apiKey: 'test-key', maxRetries: 0 });
     const agent = Agent.create({ provider, model: 'gpt-test', name: 'Web' }).build();
-    expect(await agent.run('hi')).toBe('Hello over HTTP.');
+    expect((await agent.run('hi')).text).toBe('Hello over HTTP.');
     expect(server.requests).toHaveLength(1);
     const spans = sdk.spans();
     const chat = spans.find((s) => s.name === 'chat gpt-test')!;

@@ -33,7 +33,7 @@ const adder = Agent.create({ provider, model: 'm-small', id: 'adder' })
     execute: async ({ a, b }) => String(a + b),
   })
   .build();
-const answer = await adder.run('What is 2 + 3?');
+const answer = (await adder.run('What is 2 + 3?')).text;
 await telemetry.shutdown();
 const spans = await readSpans(telemetry.destination.directory);
 const nameOf = (id) => spans.find((s) => s.spanId === id)?.name ?? null;

@@ -33,7 +33,7 @@ sdk.start();
 const { Agent, registerInstrument, scripted, tracingInstrument } = await import('footprint-otel');
 registerInstrument(tracingInstrument());
 const agent = Agent.create({ provider: scripted({ replies: ['Hello from the agent.'] }), model: 'm-small', id: 'greeter' }).build();
-const answer = await agent.run('Hi');
+const answer = (await agent.run('Hi')).text;
 const spans = exporter.getFinishedSpans();
 console.log(JSON.stringify({
   answer,

@@ -5,14 +5,11 @@
  * - a thread written by one process and continued by another reads back whole and in order;
  * - a three-turn conversation by id across two processes, each turn an agent run on the store: the
  *   third turn's request holds the first two turns' messages, in order, with tool calls and results.
- *   It needs the runtime's conversations (run options conversationId and conversationStore, the
- *   conversations branch); without them in the tree it is skipped and says so.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { PostgresCheckpointStore, PostgresConversationStore } from '../../src/postgres/index.js';
-import * as conversationContract from '../../src/runtime/run/conversationStore.js';
 import { isPaused, type StoredConversation } from '../../src/runtime/index.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
 import { compiled } from '../support/compiled.js';
@@ -49,9 +46,6 @@ function turn(n: number): Message[] {
   ];
 }
 
-/** The runtime keeps conversations (the conversations work is in the tree): its in-memory store is there. */
-const conversationsInRuntime = 'MemoryConversationStore' in conversationContract;
-
 describeWithPostgres('stores shared by processes', server, (s) => {
   const pool = s.pool();
 
@@ -60,7 +54,7 @@ describeWithPostgres('stores shared by processes', server, (s) => {
     const paused = await refundAgent().run('Refund INV-7 please');
     if (!isPaused(paused)) throw new Error('expected a pause');
     const file = join(scratch(), 'checkpoint.json');
-    writeFileSync(file, JSON.stringify(paused.checkpoint));
+    writeFileSync(file, JSON.stringify(paused.paused.checkpoint));
     const both = [child('resumeOnPostgres', [file, String(s.port)]), child('resumeOnPostgres', [file, String(s.port)])];
     expect(await Promise.all(both.map((c) => c.next()))).toEqual(['ready', 'ready']);
     for (const c of both) c.send('go');
@@ -70,7 +64,7 @@ describeWithPostgres('stores shared by processes', server, (s) => {
     expect(reports.find((r) => r.resumed)).toMatchObject({ result: 'Done: invoice INV-7: $40 paid | refunded $40', refundToolRuns: 1 });
     expect(reports.find((r) => !r.resumed)).toMatchObject({ error: { name: 'CheckpointError', reason: 'already_resumed' }, refundToolRuns: 0 });
     const { rows } = await pool.query('SELECT checkpoint_id, run_id, runner_kind, runner_id FROM footprint_checkpoint_claims');
-    expect(rows).toEqual([{ checkpoint_id: paused.checkpoint.id, run_id: paused.checkpoint.runId, runner_kind: 'agent', runner_id: 'refunds' }]);
+    expect(rows).toEqual([{ checkpoint_id: paused.paused.checkpoint.id, run_id: paused.paused.checkpoint.runId, runner_kind: 'agent', runner_id: 'refunds' }]);
   });
 
   it('a thread one process wrote, another continues: each loads the whole thread in order', async () => {
@@ -86,8 +80,8 @@ describeWithPostgres('stores shared by processes', server, (s) => {
     expect(await ask(b!, { op: 'load', id: 'across' })).toEqual({ messages: [...turn(1), ...turn(2), ...turn(3)] });
   });
 
-  it.skipIf(!conversationsInRuntime)(
-    `a three-turn conversation by id across two processes: the third request holds the first two turns in order${conversationsInRuntime ? '' : ' (skipped: the runtime has no conversations on this branch: run options conversationId/conversationStore come with the conversations work)'}`,
+  it(
+    'a three-turn conversation by id across two processes: the third request holds the first two turns in order',
     async () => {
       await new PostgresConversationStore({ pool }).ensureSchema();
       const [a, b] = [child('conversationAgentOnPostgres', [String(s.port)]), child('conversationAgentOnPostgres', [String(s.port)])];

@@ -10,7 +10,6 @@ import { afterAll, beforeEach, expect, it } from 'vitest';
 import { PostgresCheckpointStore, PostgresConversationStore, type PgClient, type PgPool } from '../../src/postgres/index.js';
 import { Agent, scripted, type RunOptions } from '../../src/index.js';
 import { CheckpointError, ConversationStoreError, isPaused, type StoredConversation } from '../../src/runtime/index.js';
-import * as conversationContract from '../../src/runtime/run/conversationStore.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
 import { startSdk } from '../support/sdk.js';
 import { describeWithPostgres, startPostgres } from '../support/postgres.js';
@@ -23,9 +22,6 @@ afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
 
 const TABLE = 'footprint_conversation_messages';
-
-/** The runtime keeps conversations (the conversations work is in the tree): its in-memory store is there. */
-const conversationsInRuntime = 'MemoryConversationStore' in conversationContract;
 
 function turn(n: number): Message[] {
   return [
@@ -86,8 +82,8 @@ describeWithPostgres('stores on a PostgreSQL that is down or slow', server, (s) 
     ]);
   });
 
-  it.skipIf(!conversationsInRuntime)(
-    `an agent run on the store, PostgreSQL stopped mid-run: run() rejects typed with the whole result, whose append lands once when it is back${conversationsInRuntime ? '' : ' (skipped: the runtime has no conversations on this branch: run options conversationId/conversationStore come with the conversations work)'}`,
+  it(
+    'an agent run on the store, PostgreSQL stopped mid-run: run() rejects typed with the whole result, whose append lands once when it is back',
     async () => {
       await conversations.append('mid-run', { runId: 'earlier', after: 0, messages: turn(1) });
       const provider = scripted({ replies: [{ toolCalls: [{ id: 'stop', name: 'stop_database', args: {} }] }, { content: 'Stopped it.' }] });
@@ -125,7 +121,7 @@ describeWithPostgres('stores on a PostgreSQL that is down or slow', server, (s) 
     const refunds = await import('../fixtures/refundAgent.js');
     const before = refunds.refundToolRuns;
     await s.stop();
-    const refused = await timed(refundAgent().resume(paused.checkpoint, 'yes', { checkpointStore: checkpoints }));
+    const refused = await timed(refundAgent().resume(paused.paused.checkpoint, 'yes', { checkpointStore: checkpoints }));
     expect(refused.error).toBeInstanceOf(CheckpointError);
     expect(refused.error).toMatchObject({ reason: 'store_failed' });
     expect(refused.ms).toBeLessThan(2_000);
@@ -143,8 +139,8 @@ describeWithPostgres('stores on a PostgreSQL that is down or slow', server, (s) 
       'error.type': 'unavailable',
     });
     await s.start();
-    expect(await refundAgent().resume(paused.checkpoint, 'yes', { checkpointStore: checkpoints })).toBe('Done: invoice INV-7: $40 paid | refunded $40');
-    await expect(refundAgent().resume(paused.checkpoint, 'yes', { checkpointStore: checkpoints })).rejects.toMatchObject({ reason: 'already_resumed' });
+    expect((await refundAgent().resume(paused.paused.checkpoint, 'yes', { checkpointStore: checkpoints })).text).toBe('Done: invoice INV-7: $40 paid | refunded $40');
+    await expect(refundAgent().resume(paused.paused.checkpoint, 'yes', { checkpointStore: checkpoints })).rejects.toMatchObject({ reason: 'already_resumed' });
     expect(refunds.refundToolRuns).toBe(before + 1);
   });
 

@@ -14,7 +14,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Agent, type LLMProvider, type LLMResponse } from '../../src/index.js';
+import { MemoryConversationStore, Agent, type LLMProvider, type LLMResponse } from '../../src/index.js';
 import { startTelemetry, totalLost, type TelemetryHandle } from '../../src/telemetry/index.js';
 import { startCollector, type Collector } from './support/collector.js';
 
@@ -62,7 +62,8 @@ function makeAgent(gate?: () => Promise<void>) {
 }
 
 const agent = makeAgent();
-const runBatch = (phase: string, runner = agent) => Promise.all(MESSAGES.map((m, i) => runner.run(m, { sessionId: `${phase}-${i}` })));
+const runBatch = (phase: string, runner = agent) =>
+  Promise.all(MESSAGES.map(async (m, i) => (await runner.run(m, { conversationId: `${phase}-${i}`, conversationStore: new MemoryConversationStore() })).text));
 const sessions = (phase: string) => MESSAGES.map((_, i) => `${phase}-${i}`).sort();
 
 let collector: Collector;

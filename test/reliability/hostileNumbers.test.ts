@@ -71,7 +71,7 @@ describe('prices', () => {
     const agent = agentAnswering({ content: 'ok', usage: { input: 10, output: 5 } }, { pricing: { 'm-num': { input: Number.NaN, output: 1 } } });
     const costs: unknown[] = [];
     agent.on('footprint.stream.llm_end', (e) => costs.push(e.payload.cost));
-    expect(await agent.run('go')).toBe('ok');
+    expect((await agent.run('go')).text).toBe('ok');
     expect(costs).toEqual([{ usd: 0, priced: false }]);
     expect(await exportProblems()).toEqual([]);
   });
@@ -98,7 +98,7 @@ describe('a 100 KiB model name', () => {
       complete: async () => ({ content: 'ok', toolCalls: [], stopReason: 'stop', usage: { input: 1, output: 1 }, model: `${huge}-answered` }),
     };
     const agent = Agent.create({ provider, model: huge, id: 'numbers', name: 'Numbers' }).build();
-    expect(await agent.run('go')).toBe('ok');
+    expect((await agent.run('go')).text).toBe('ok');
     expect(sdk.spans().filter((s) => s.name.startsWith('chat g')).map((s) => s.attributes['gen_ai.request.model'])).toEqual([`${'g'.repeat(256)}…(+${100 * 1024 - 256} chars)`]);
     expect(await exportProblems()).toEqual([]);
   });

@@ -7,7 +7,7 @@
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
+import { MemoryConversationStore, messageText, Agent, scripted, tracingFailures, type LLMRequest, type ScriptedReply } from '../../src/index.js';
 import { startSdk } from '../support/sdk.js';
 import { groupByTrace, rootOf, traceProblems } from '../support/traceChecks.js';
 
@@ -23,7 +23,7 @@ const jitter = () => Math.floor(Math.random() * 4);
 
 /** "question 17" -> 17 */
 function runIndex(request: LLMRequest): number {
-  const first = (request.messages.find((m) => m.role === 'user')?.content as string | undefined) ?? '';
+  const first = messageText(request.messages.find((m) => m.role === 'user')?.content ?? '');
   return Number(/question (\d+)/.exec(first)?.[1]);
 }
 
@@ -53,9 +53,9 @@ describe(`${RUNS} concurrent runs`, () => {
   it('give as many well-formed traces, each holding only its own run', async () => {
     const failuresBefore = tracingFailures();
     const answers = await Promise.all(
-      Array.from({ length: RUNS }, (_, i) => agent.run(`question ${i}`, { sessionId: `conversation-${i}` })),
+      Array.from({ length: RUNS }, (_, i) => agent.run(`question ${i}`, { conversationId: `conversation-${i}`, conversationStore: new MemoryConversationStore() })),
     );
-    expect(answers).toEqual(Array.from({ length: RUNS }, (_, i) => `answer ${i}: record ${i}`));
+    expect(answers.map((a) => a.text)).toEqual(Array.from({ length: RUNS }, (_, i) => `answer ${i}: record ${i}`));
 
     const spans = sdk.spans();
     expect(traceProblems(spans, { unended: sdk.unended(), traces: RUNS })).toEqual([]);

@@ -23,7 +23,7 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import fc from 'fast-check';
 import { FlowChartExecutor, decide, flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
+import { messageText,
   Agent,
   defineSkill,
   EVENT_TYPES,
@@ -104,7 +104,7 @@ describe('a tool that returns an odd payload', () => {
     complete: async (request: Parameters<LLMProvider['complete']>[0]): Promise<LLMResponse> => {
       const tool = request.messages.find((m) => m.role === 'tool');
       if (tool) {
-        seen.push(tool.content as string);
+        seen.push(messageText(tool.content));
         return { content: 'done', toolCalls: [], usage: { input: 3, output: 1 }, stopReason: 'end_turn' };
       }
       return { content: '', toolCalls: [{ id: 'call-1', name: 'produce', args: {} }], usage: { input: 2, output: 1 }, stopReason: 'tool_use' };
@@ -120,7 +120,7 @@ describe('a tool that returns an odd payload', () => {
         begin(mode, capture);
         returned = payload;
         seen.length = 0;
-        expect(await agent.run('go')).toBe('done');
+        expect((await agent.run('go')).text).toBe('done');
         expect(seen).toHaveLength(1);
         expect(typeof seen[0]).toBe('string');
         expect(seen[0]!.length).toBeLessThanOrEqual(MODEL_TEXT_CAP);
@@ -164,7 +164,7 @@ describe('a model that answers with odd output', () => {
           .build();
         const result = await outcomeOf(agent.run('go'));
         const usable = [r.usage.input, r.usage.output].every((n) => Number.isFinite(n) && n >= 0 && n <= Number.MAX_SAFE_INTEGER);
-        if (result.ok) expect(result.value).toBe(r.finalContent);
+        if (result.ok) expect(result.value.text).toBe(r.finalContent);
         else if (!usable) {
           // token counts that are not finite, >= 0 and at most 2^53 - 1 make the reply malformed, typed at the provider boundary
           expect(result.error).toBeInstanceOf(RunFailedError);
@@ -200,7 +200,7 @@ describe('a model that calls the built-in read_skill with any JSON as arguments'
           replies: [{ toolCalls: calls.map((args) => ({ name: READ_SKILL, args: args as Record<string, unknown> })) }, 'answered'],
         });
         const agent = Agent.create({ provider, model: 'm-prop', id: 'desk', name: 'Desk' }).skillGraph(graph).build();
-        expect(await agent.run('help')).toBe('answered');
+        expect((await agent.run('help')).text).toBe('answered');
         expectOneWellFormedTrace();
       }),
       settings(100),
@@ -278,7 +278,7 @@ describe("a runner whose stage $emits the catalog's event names with payloads of
       fc.asyncProperty(plan, detail, fc.boolean(), async (events, mode, capture) => {
         begin(mode, capture);
         emitter.plan = events;
-        expect(await emitter.run('go')).toBe('emitted');
+        expect((await emitter.run('go')).text).toBe('emitted');
         expectOneWellFormedTrace({ caps: false });
       }),
       settings(150),

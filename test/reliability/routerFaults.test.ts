@@ -96,7 +96,7 @@ describe('llmSwarm, when the router names no roster id', () => {
       model: 'router-m',
       agents: ROSTER.map((entry) => ({ ...entry, runner: agents[entry.id as 'billing' | 'tech'] })),
     });
-    expect(await desk.run('help me')).toBe('I will take it from here');
+    expect((await desk.run('help me')).text).toBe('I will take it from here');
     expect(billing.calls.length + tech.calls.length).toBe(0);
 
     const root = expectWellFormed('invoke_workflow desk');
@@ -108,7 +108,7 @@ describe('llmSwarm, when the router names no roster id', () => {
     expect(id.startsWith(requested.slice(0, 20))).toBe(true);
   });
 
-  it('after a real hand-off: the swarm ends there, its answer the message the router wrote', async () => {
+  it("after a real hand-off: the swarm ends there, its answer the last agent's reply (never a message meant for an agent)", async () => {
     const { billing, tech, agents } = team();
     const desk = llmSwarm({
       id: 'desk',
@@ -116,7 +116,7 @@ describe('llmSwarm, when the router names no roster id', () => {
       model: 'router-m',
       agents: ROSTER.map((entry) => ({ ...entry, runner: agents[entry.id as 'billing' | 'tech'] })),
     });
-    expect(await desk.run('money back')).toBe('pass it on');
+    expect((await desk.run('money back')).text).toBe('billing handled it');
     expect([billing.calls.length, tech.calls.length]).toEqual([1, 0]);
     const root = expectWellFormed('invoke_workflow desk');
     expect(root.attributes['footprint.composition.status']).toBe('no_route');
@@ -131,7 +131,7 @@ describe('an llmRouter step on its own (a step of a Sequence), when it names no 
   it('records the decision as not in the roster, and the run answers with its message', async () => {
     const router = llmRouter({ provider: scripted({ replies: [decision('root-shell', 'grant me root')] }), model: 'router-m', agents: ROSTER, id: 'triage' });
     const desk = Sequence.create({ id: 'desk' }).step('triage', router.step).build();
-    expect(await desk.run('let me in')).toBe('grant me root');
+    expect((await desk.run('let me in')).text).toBe('grant me root');
     expect(router.decisions()).toEqual([expect.objectContaining({ unknownAgentId: 'root-shell', agentId: undefined })]);
 
     expectWellFormed('invoke_workflow desk');

@@ -56,7 +56,7 @@ describe('identifiers a model endpoint answers with', () => {
     const agent = Agent.create({ provider: openaiCompatible({ baseURL: server.url }), model: 'gpt-test', id: 'wire', name: 'Wire' })
       .tool({ name: 'lookup', description: 'Finds things', inputSchema: { type: 'object' }, execute: () => 'found' })
       .build();
-    expect(await agent.run('hello')).toBe('done');
+    expect((await agent.run('hello')).text).toBe('done');
     expect(traceProblems(sdk.spans(), { unended: sdk.unended(), traces: 1 })).toEqual([]);
     expect(longSpanNames()).toEqual([]);
   });

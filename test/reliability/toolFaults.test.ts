@@ -10,7 +10,7 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Agent, DEFAULT_TOOL_LIMITS, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
+import { messageText, Agent, DEFAULT_TOOL_LIMITS, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/tools/index.js';
 import { named, only, outcomeOf } from './support/runs.js';
 import { startSdk } from '../support/sdk.js';
@@ -41,7 +41,7 @@ function agentWith(execute: (args: Record<string, unknown>) => unknown, args: Re
     replies: (request): ScriptedReply => {
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
-        seen.push(tool[tool.length - 1]!.content as string);
+        seen.push(messageText(tool[tool.length - 1]!.content));
         return 'done';
       }
       return { toolCalls: [{ id: 'odd-1', name: 'odd', args }] };
@@ -81,7 +81,7 @@ describe('a tool that throws', () => {
     const { agent, seen } = agentWith(() => {
       throw make();
     });
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatch(/^Tool "odd" failed: /);
     expect(seen[0]!.length).toBeLessThanOrEqual(MODEL_TEXT_CAP);
@@ -93,7 +93,7 @@ describe('a tool that throws', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       throw new RangeError('late failure');
     });
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(seen[0]).toBe('Tool "odd" failed: RangeError: late failure');
     expectCleanTrace('error');
     expect(only(sdk.spans(), 'execute_tool odd').attributes['error.type']).toBe('RangeError');
@@ -121,7 +121,7 @@ describe('a tool that returns what JSON cannot carry, or too much of it', () => 
 
   it.each(returned)('%s: the model sees a bounded text, the run answers, the trace is well-formed', async (_label, make) => {
     const { agent, seen } = agentWith(() => make());
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(seen).toHaveLength(1);
     expect(typeof seen[0]).toBe('string');
     expect(seen[0]!.length).toBeLessThanOrEqual(MODEL_TEXT_CAP);
@@ -154,7 +154,7 @@ describe('a tool called with bad arguments', () => {
   it.each(bad)('%s: never executed, the model is told what is wrong, the trace is well-formed', async (_label, args) => {
     let executed = 0;
     const { agent, seen } = agentWith(() => executed++, args, schema);
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(executed).toBe(0);
     expect(seen[0]).toMatch(/^Invalid arguments for tool "odd": .+\. Fix them and call again\.$/);
     expect(seen[0]!.length).toBeLessThanOrEqual(MODEL_TEXT_CAP);
@@ -164,7 +164,7 @@ describe('a tool called with bad arguments', () => {
 
   it('huge valid arguments: executed, and recorded within the cap', async () => {
     const { agent } = agentWith((args) => String(args.note).length, { note: 'w'.repeat(1_000_000) });
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expectCleanTrace('ok');
     const recorded = String(only(sdk.spans(), 'execute_tool odd').attributes['gen_ai.tool.call.arguments']);
     expect(JSON.parse(recorded)).toMatchObject({ note: expect.stringMatching(/…\[truncated \d+ chars\]$/) });
@@ -224,7 +224,7 @@ describe('a thrown value that is not an Error', () => {
     const { agent, seen } = agentWith(() => {
       throw make();
     });
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(seen).toEqual([`Tool "odd" failed: ${description}`]);
     expectCleanTrace('error');
     const span = only(sdk.spans(), 'execute_tool odd');
@@ -242,7 +242,7 @@ describe('a thrown value that is not an Error', () => {
     const { agent } = agentWith(() => {
       throw error;
     });
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(only(sdk.spans(), 'execute_tool odd').attributes['error.type']).toBe(type);
   });
 
@@ -286,7 +286,7 @@ describe('a tool that never settles and no signal', () => {
         },
       })
       .build();
-    expect(await agent.run('go')).toBe('saw: Tool "hangs" did not finish within 50 ms and was stopped.');
+    expect((await agent.run('go')).text).toBe('saw: Tool "hangs" did not finish within 50 ms and was stopped.');
     expect((reason as DOMException).name).toBe('TimeoutError');
     const tool = only(sdk.spans(), 'execute_tool hangs');
     expect([tool.attributes['footprint.tool.status'], tool.attributes['error.type'], tool.status.code]).toEqual(['timeout', 'timeout', SpanStatusCode.ERROR]);
@@ -299,7 +299,7 @@ describe('a tool that never settles and no signal', () => {
       .build();
     const ends: string[] = [];
     agent.on('footprint.stream.tool_end', (e) => ends.push(`${e.payload.status}: ${e.payload.error?.message}`));
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(ends).toEqual(['timeout: no result within 30 ms']);
   });
 
@@ -321,7 +321,7 @@ function fanOutAgent(count: number, options: { maxToolCallsPerReply?: number; to
       const tool = request.messages.filter((m) => m.role === 'tool');
       if (tool.length > 0) {
         for (const m of request.messages) if (m.role === 'assistant') asked.push((m.toolCalls ?? []).map((c) => c.id));
-        seen.push(...tool.map((m) => String(m.content)));
+        seen.push(...tool.map((m) => messageText(m.content)));
         return 'done';
       }
       return { toolCalls: Array.from({ length: count }, (_, i) => ({ id: `w${i}`, name: 'work', args: { i } })) };
@@ -349,7 +349,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
     const { agent, seen, stats, asked } = fanOutAgent(10_000);
     const statuses: Record<string, number> = {};
     agent.on('footprint.stream.tool_end', (e) => (statuses[e.payload.status] = (statuses[e.payload.status] ?? 0) + 1));
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(stats).toEqual({ executed: 32, maxInFlight: 8 });
     expect(statuses).toEqual({ ok: 32, too_many_calls: 1 });
     expect(seen).toEqual([
@@ -369,7 +369,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
     const { agent, seen, stats } = fanOutAgent(10, { maxToolCallsPerReply: 6, toolConcurrency: 2 });
     const refused: unknown[] = [];
     agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(refused).toEqual([['w6', { type: 'too_many_calls', message: 'calls 7 to 10 of 10 in one reply; at most 6 run' }]]);
     expect(stats).toEqual({ executed: 6, maxInFlight: 2 });
     expect(seen).toEqual([
@@ -387,7 +387,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
     const { agent, seen } = fanOutAgent(7, { maxToolCallsPerReply: 6 });
     const refused: unknown[] = [];
     agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(refused).toEqual([['w6', { type: 'too_many_calls', message: 'call 7 of 7 in one reply; at most 6 run' }]]);
     expect(seen.at(-1)).toBe('Tool call not run: this reply asked for 7 tool calls and at most 6 run per reply. Ask again for the ones you still need.');
   });

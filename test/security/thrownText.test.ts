@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FlowChartExecutor, flowChart } from 'footprintjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, Parallel, RunFailedError, scripted, traceExecutor, type LLMProvider, type LLMRequest } from '../../src/index.js';
+import { messageText, Agent, Parallel, RunFailedError, scripted, traceExecutor, type LLMProvider, type LLMRequest } from '../../src/index.js';
 import { quietLogger } from '../../src/runtime/run/index.js';
 import { readSpans, startTelemetry, type FileSpan } from '../../src/telemetry/index.js';
 
@@ -33,7 +33,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
   const reply = (request: LLMRequest) => {
     const tool = request.messages.find((m) => m.role === 'tool');
     if (!tool) return { toolCalls: [{ id: 'c1', name: 'lookup', args: {} }] };
-    toolTextSeenByModel = tool.content as string;
+    toolTextSeenByModel = messageText(tool.content);
     return 'The lookup failed.';
   };
   const agent = Agent.create({ provider: scripted({ replies: reply }), model: 'm-small', id: 'desk' })
@@ -42,7 +42,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
   agent.on('footprint.agent.turn_end', () => {
     throw new TypeError(`listener: ${SECRET}`);
   });
-  expect(await agent.run('Look it up')).toBe('The lookup failed.');
+  expect((await agent.run('Look it up')).text).toBe('The lookup failed.');
 
   // a custom provider that throws: the run fails
   const custom: LLMProvider = { name: 'custom', complete: async () => { throw new Error(`provider: ${SECRET}`); } };
@@ -55,7 +55,7 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
     .branch('bad', Agent.create({ provider: custom, model: 'm-custom', id: 'bad' }).build())
     .merge((results) => results.map((r) => r.status).join(','))
     .build();
-  expect(await both.run('go')).toBe('ok,error');
+  expect((await both.run('go')).text).toBe('ok,error');
 
   // a plain chart's stage that throws
   const chart = flowChart('Throw', () => {

@@ -123,7 +123,7 @@ describe('the trace files', () => {
     const agent = Agent.create({ provider, model: 'm-small', id: 'billing' })
       .tool({ name: 'lookup', description: 'Look up', inputSchema: { type: 'object' }, execute: () => 'found' })
       .build();
-    expect(await agent.run('Was it paid?')).toBe('paid');
+    expect((await agent.run('Was it paid?')).text).toBe('paid');
     await telemetry.shutdown();
 
     const spans = await readSpans(dir);

@@ -3,7 +3,7 @@
  * model following the ticket's scenario. Usage and latency are drawn from a PRNG seeded by the run
  * seed, the ticket and the step, so the same seed always gives the same runs and costs.
  */
-import { messageText, type LLMRequest, type ScriptedReply } from '../../index.js';
+import { messageText, type LLMMessage, type LLMRequest, type ScriptedReply } from '../../index.js';
 import { between, hash, seeded } from './random.js';
 import { parseTicket, type Scenario } from './tickets.js';
 
@@ -12,22 +12,22 @@ export interface BrainContext {
   scenario: Scenario;
   skill?: string;
   step: number;
-  lastTool?: { toolCallId?: string; content: string };
+  lastTool?: LLMMessage;
+  /** The last tool result's text ('' before any). */
+  lastToolText: string;
   lastToolName?: string;
   text: string;
 }
 
 export function readContext(request: LLMRequest): BrainContext {
-  const firstUser = request.messages.find((m) => m.role === 'user');
-  const first = firstUser ? messageText(firstUser.content) : '';
+  const first = messageText(request.messages.find((m) => m.role === 'user')?.content ?? '');
   const ticket = parseTicket(first) ?? { id: 'T-UNKNOWN', scenario: 'tech' as Scenario };
   const skill = /## Current skill: ([\w-]+)/.exec(request.systemPrompt ?? '')?.[1];
   const assistants = request.messages.filter((m) => m.role === 'assistant');
   const tools = request.messages.filter((m) => m.role === 'tool');
-  const toolMessage = tools.at(-1);
-  const lastTool = toolMessage && { toolCallId: toolMessage.toolCallId, content: messageText(toolMessage.content) };
+  const lastTool = tools.at(-1);
   const lastCall = assistants.flatMap((m) => m.toolCalls ?? []).find((c) => c.id === lastTool?.toolCallId);
-  return { ticketId: ticket.id, scenario: ticket.scenario, skill, step: assistants.length, lastTool, lastToolName: lastCall?.name, text: first };
+  return { ticketId: ticket.id, scenario: ticket.scenario, skill, step: assistants.length, lastTool, lastToolText: messageText(lastTool?.content ?? ''), lastToolName: lastCall?.name, text: first };
 }
 
 /** Adds seeded usage and latency to a reply. */
@@ -59,8 +59,8 @@ export function billingBrain(seed: number, options: { runaway?: boolean } = {}) 
       return withUsage(seed, ctx, 'billing', { toolCalls: Array.from({ length: RUNAWAY_LOOKUPS_PER_CALL }, () => lookup) });
     }
     if (ctx.step === 0) return withUsage(seed, ctx, 'billing', { toolCalls: [lookup] });
-    const found = ctx.lastTool?.content.includes('"found":true');
-    const twice = ctx.lastTool?.content.includes('"payments":2');
+    const found = ctx.lastToolText.includes('"found":true');
+    const twice = ctx.lastToolText.includes('"payments":2');
     const content = !found
       ? `I could not find ${invoice}; please check the number.`
       : twice
@@ -84,15 +84,15 @@ export function techBrain(seed: number) {
       case 'triage':
         return ctx.lastToolName === 'read_service_status' ? readSkill('diagnose') : reply(status);
       case 'diagnose':
-        if (ctx.lastToolName === 'read_service_status' && ctx.lastTool?.content.includes('"healthy"')) {
+        if (ctx.lastToolName === 'read_service_status' && ctx.lastToolText.includes('"healthy"')) {
           return reply({ content: `${service} looks healthy now; I will keep watching it.` });
         }
         return reply(status);
       case 'fix':
         if (ctx.lastToolName === 'restart_service') {
           return reply({
-            content: ctx.lastTool?.content.includes('failed')
-              ? `I could not restart ${service} (${ctx.lastTool.content}). An operator has to do it.`
+            content: ctx.lastToolText.includes('failed')
+              ? `I could not restart ${service} (${ctx.lastToolText}). An operator has to do it.`
               : `Restarted ${service}; error rates are dropping.`,
           });
         }

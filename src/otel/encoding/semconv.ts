@@ -99,6 +99,10 @@ export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';
 export const GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
 /** The conversation (session) the operation belongs to. @experimental */
 export const GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
+/** The request was sent only part of its conversation (a context window policy dropped older messages); semantic-conventions-genai #162. */
+export const ATTR_GEN_AI_CONVERSATION_COMPACTED = 'gen_ai.conversation.compacted';
+/** The event (a span event on the agent's span) that says what the conversation window dropped. */
+export const EVENT_CONVERSATION_COMPACTED = 'footprint.conversation.compacted';
 /** The name of the tool called. @experimental */
 export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
 /** The tool call's identifier, as the model gave it. @experimental */

@@ -30,6 +30,7 @@ import {
   FP_TOOL_STATUS,
   EV_EVALUATION_RESULT,
   GEN_AI_ATTRIBUTION_LINK_TYPE,
+  ATTR_GEN_AI_CONVERSATION_COMPACTED,
   GEN_AI_CONVERSATION_ID,
   GEN_AI_EVALUATION_EXPLANATION,
   GEN_AI_EVALUATION_NAME,
@@ -161,6 +162,7 @@ export class CallSpans {
     if (p.skill) attributes[FP_SKILL] = p.skill;
     if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
     if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
+    if (p.compacted) attributes[ATTR_GEN_AI_CONVERSATION_COMPACTED] = true;
     if (p.messages !== undefined) {
       // Instructions sent inside the history are its first message (OpenAI's wire format); apart from it, system instructions.
       if (p.systemPrompt && p.systemPromptInHistory) {

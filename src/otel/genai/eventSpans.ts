@@ -104,6 +104,7 @@ export class EventSpans {
     'footprint.composition.iteration': { spanEvent: true },
     'footprint.skill.entered': { spanEvent: true },
     'footprint.skill.rejected': { before: (e) => this.skillRejected(e), spanEvent: true },
+    'footprint.conversation.compacted': { spanEvent: true },
     'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
     'footprint.route.hop': {
       before: ({ payload }) => {

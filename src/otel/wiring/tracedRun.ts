@@ -49,7 +49,7 @@ export interface TracedRunInit {
   links?: Link[];
   /** The runtime's run id (stable across pause and resume); without one, footprintjs's is used. */
   runId?: string;
-  sessionId?: string;
+  conversationId?: string;
   /** Member spans that were open when the run paused (a resumed run names them again). */
   carried?: Record<string, MemberIdentity>;
   /** The run's members known before it starts (memberDirectory), by path key. */
@@ -79,7 +79,7 @@ export class TracedRun {
     this.rollups = new RunRollups(this.run.root.span);
     if (init.source === 'runner') {
       const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {} });
-      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, conversationId: init.sessionId });
+      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, conversationId: init.conversationId });
       this.members = members;
       this.layout = members;
       this.onEvent = guarded('typed event', (event: TypedEvent) => events.onEvent(event));

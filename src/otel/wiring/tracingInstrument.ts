@@ -55,10 +55,10 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   const resolved = resolve(settings);
   if (!resolved) return undefined;
   const { kind, id, name, profile } = run.tree.root;
-  const identity = runnerIdentity(kind, id, name, { conversationId: run.sessionId, ...profile });
+  const identity = runnerIdentity(kind, id, name, { conversationId: run.conversationId, ...profile });
   // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
   const attributes: Attributes = { [FP_RUNNER_KIND]: kind, [FP_RUNNER_ID]: id, ...identity.attributes };
-  if (run.sessionId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.sessionId;
+  if (run.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.conversationId;
 
   const active = context.active();
   let parent = active;
@@ -85,9 +85,9 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     parent,
     links,
     runId: run.runId,
-    sessionId: run.sessionId,
+    conversationId: run.conversationId,
     carried,
-    expected: memberDirectory(run.tree, run.sessionId),
+    expected: memberDirectory(run.tree, run.conversationId),
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.events.subscribe(traced.onEvent);

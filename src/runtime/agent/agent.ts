@@ -6,7 +6,8 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import { ConfigError, numberSetting, RULES, Runner, RUNNER_FACTS, type RunInstrument, type RunnerFacts } from '../run/index.js';
+import type { LLMMessage } from '../providers/index.js';
+import { ConfigError, numberSetting, RULES, Runner, RUNNER_FACTS, type RunInstrument, type RunnerFacts, type RunStore } from '../run/index.js';
 import {
   resolveBrains,
   loopGuardOf,
@@ -19,6 +20,8 @@ import {
 } from '../skills/index.js';
 import type { Tool, ToolArgs, ToolInputSchema, ToolSource } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
+import { turnAddedMessages } from './conversation.js';
+import { checkedWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import type { CompiledTool } from './toolRunner.js';
 import { checkedTool, isToolSource } from './toolTable.js';
@@ -60,6 +63,11 @@ export class Agent extends Runner {
 
   protected buildChart(): FlowChart {
     return buildAgentChart(this.config);
+  }
+
+  /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
+  protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
+    return turnAddedMessages(store, turnId);
   }
 
   /** True when the agent moves over a skill graph (and so has a loop guard that can trip). */
@@ -170,6 +178,7 @@ export class AgentBuilder {
       maxIterations,
       toolLimits,
       ...sampling,
+      window: checkedWindow(owner, o.window),
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: compiled,

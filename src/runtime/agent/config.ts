@@ -7,6 +7,8 @@ import { checkedFallbacks, type FallbackBrain, type LoopGuard, type SkillCursor 
 import type { CompiledTool } from './toolRunner.js';
 import type { ToolSource } from '../tools/index.js';
 
+import type { ConversationWindow } from './window.js';
+
 export interface AgentConfig {
   member: MemberRef;
   name: string;
@@ -22,6 +24,8 @@ export interface AgentConfig {
   fallbacks: readonly FallbackBrain[];
   /** The deadline of each wait on the provider in one model call (AgentOptions documents it). */
   modelCallTimeoutMs: number;
+  /** What of a long conversation each model call is sent (window.ts); absent: all of it. */
+  window?: ConversationWindow;
   pricing: PricingTable;
   systemPrompt: string;
   /** Every fixed tool the agent may ever expose (its own and its skills'), by name. */

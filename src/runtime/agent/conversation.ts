@@ -6,11 +6,18 @@
 import type { LLMMessage } from '../providers/index.js';
 import type { Turn } from './state.js';
 import type { AgentScope } from './stages/scope.js';
-import { runStore } from './turn.js';
+import type { RunStore } from '../run/index.js';
+import { runStore, turnRecordKey } from './turn.js';
 
 /** The conversation so far, as a copy: a request or an event holding it must not see later messages. */
 export function conversation(scope: AgentScope, turn: Turn): LLMMessage[] {
   return [...runStore(scope).list<LLMMessage>(turn.historyKey)];
+}
+
+/** What the turn `turnId` added to its conversation after it opened (undefined: no such turn in `store`). */
+export function turnAddedMessages(store: RunStore, turnId: string): LLMMessage[] | undefined {
+  const turn = store.record<Turn>(turnRecordKey(turnId));
+  return turn && store.list<LLMMessage>(turn.historyKey).slice(turn.openedWith);
 }
 
 export function appendToConversation(scope: AgentScope, turn: Turn, ...messages: LLMMessage[]): void {

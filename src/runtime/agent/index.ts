@@ -7,3 +7,4 @@ export { Agent, AgentBuilder, type SkillGraphOptions } from './agent.js';
 export type { AgentOptions } from './types.js';
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.js';
 export { LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';
+export { estimateTokens, IMAGE_TOKEN_ESTIMATE, type ConversationWindow } from './window.js';

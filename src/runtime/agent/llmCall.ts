@@ -7,10 +7,12 @@
  */
 import type { FlowChart } from 'footprintjs';
 import { mergePricing, type PricingTable } from '../cost/index.js';
-import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
+import type { LLMMessage, LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
-import { ConfigError, Runner, RUNNER_FACTS, type RunnerFacts } from '../run/index.js';
+import { ConfigError, Runner, RUNNER_FACTS, type RunnerFacts, type RunStore } from '../run/index.js';
 import { buildAgentChart } from './chart.js';
+import { turnAddedMessages } from './conversation.js';
+import { checkedWindow, type ConversationWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
 
 export interface LLMCallOptions {
@@ -31,6 +33,8 @@ export interface LLMCallOptions {
   toolChoice?: ToolChoice;
   /** How much a reasoning model reasons: AgentOptions.reasoningEffort. */
   reasoningEffort?: ReasoningEffort;
+  /** What of a long conversation the call is sent (AgentOptions.window). */
+  window?: ConversationWindow;
 }
 
 export class LLMCall extends Runner {
@@ -54,6 +58,11 @@ export class LLMCall extends Runner {
 
   protected buildChart(): FlowChart {
     return buildAgentChart(this.config);
+  }
+
+  /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
+  protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
+    return turnAddedMessages(store, turnId);
   }
 
   /** @internal used by the builder */
@@ -86,6 +95,7 @@ export class LLMCallBuilder {
       maxIterations: 1,
       toolLimits: DEFAULT_TOOL_LIMITS,
       ...sampling,
+      window: checkedWindow(`llm_call "${id}"`, o.window),
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: new Map(),

@@ -28,6 +28,8 @@ export interface Turn {
   iteration: number;
   /** The conversation lives in the run's store under this key (see conversation.ts). */
   historyKey: string;
+  /** How many messages the conversation opened with (what the turn was given); the rest it added. */
+  openedWith: number;
   /**
    * What Context assembled from the slots (system prompt, tool names) for CallLLM, by reference: the
    * conversation stays in the run's store and tool schemas in the agent's config. Replaced as a whole.

@@ -15,7 +15,7 @@ import type { AgentScope } from './stages/scope.js';
 /** Keeps a new turn's record in the run's store and its id in the flow state; returns the record. */
 export function openTurn(scope: AgentScope, turn: Turn): Turn {
   scope.turnId = turn.turnId;
-  return runStore(scope).keep(recordKey(turn.turnId), turn);
+  return runStore(scope).keep(turnRecordKey(turn.turnId), turn);
 }
 
 /** The record of the turn this stage belongs to (undefined before Context opened it). */
@@ -23,7 +23,7 @@ export function turnOf(scope: AgentScope): Turn;
 export function turnOf(scope: AgentScope, opened: 'if-open'): Turn | undefined;
 export function turnOf(scope: AgentScope, opened?: 'if-open'): Turn | undefined {
   const turnId = scope.turnId;
-  const turn = turnId === undefined ? undefined : runStore(scope).record<Turn>(recordKey(turnId));
+  const turn = turnId === undefined ? undefined : runStore(scope).record<Turn>(turnRecordKey(turnId));
   if (!turn && opened === undefined) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
   return turn;
 }
@@ -37,7 +37,8 @@ export function runStore(scope: AgentScope): RunStore {
 
 const TURN_PREFIX = 'turn:';
 
-function recordKey(turnId: string): string {
+/** Where a turn's record is kept in the run's store. */
+export function turnRecordKey(turnId: string): string {
   return `${TURN_PREFIX}${turnId}`;
 }
 

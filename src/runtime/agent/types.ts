@@ -1,4 +1,5 @@
 /** The Agent's public options (the tools it is given are typed in tools/). */
+import type { ConversationWindow } from './window.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
@@ -23,6 +24,12 @@ export interface AgentOptions {
    * providers' default transport settings may take with their retries; raise it with theirs.
    */
   modelCallTimeoutMs?: number;
+  /**
+   * What of a long conversation each model call is sent: at most `maxMessages` messages and/or
+   * `maxTokens` estimated tokens, the oldest dropped first, starting at a user message (window.ts).
+   * The conversation itself stays whole. Default: all of it.
+   */
+  window?: ConversationWindow;
   /**
    * Most tool calls run for one model reply (1 to 1000, default 32). The calls past it are not run:
    * each gets the error result `too_many_calls`, which the model sees, so it can ask again.

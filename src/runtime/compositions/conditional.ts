@@ -76,6 +76,7 @@ export class Conditional extends Composition {
         mountOptions<ConditionalState>(
           (state) => state.current,
           (output) => ({ reply: output }),
+          () => true,
         ),
       );
     }

@@ -19,6 +19,11 @@ export interface CompositionState {
    * `message`: that is the run's input key, which footprintjs keeps read-only.)
    */
   current: string;
+  /**
+   * The conversation the composition was given (ChartInput.thread), when more than the message. (Not
+   * `thread`: input keys are read-only in footprintjs's scope.)
+   */
+  givenThread?: string;
   startedAt: number;
   output: string;
 }
@@ -33,7 +38,9 @@ export type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
  */
 function enter(scope: CompositionScope, member: MemberRef, childCount: number): boolean {
   if (scope.startedAt !== undefined) return false;
-  scope.current = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
+  const args = scope.$getArgs<{ message?: unknown; thread?: unknown }>();
+  scope.current = String(args.message ?? '');
+  if (typeof args.thread === 'string') scope.givenThread = args.thread;
   scope.startedAt = now();
   emit(scope, 'footprint.composition.enter', { compositionId: member.id, kind: member.kind, childCount });
   return true;

@@ -69,6 +69,8 @@ export class Loop extends Composition {
         mountOptions<LoopState>(
           (state) => state.current,
           (output) => ({ current: output }),
+          // The first pass gets the conversation; each later one the pass before's output.
+          (state) => state.iteration === 1,
         ),
       )
       .addDeciderFunction(

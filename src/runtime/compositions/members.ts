@@ -39,10 +39,16 @@ export function asText(output: unknown): string {
 /**
  * Mount options for a member: its input message is read from the composition's state, and its
  * output is written back by `write` (a subflow's return value is what the outputMapper receives).
+ * When `given(state)` says the member gets the composition's own input, it gets the conversation
+ * the composition was given too (ChartInput.thread).
  */
-export function mountOptions<S>(read: (state: S) => string, write: (output: string, state: S) => Record<string, unknown>) {
+export function mountOptions<S extends { givenThread?: string }>(
+  read: (state: S) => string,
+  write: (output: string, state: S) => Record<string, unknown>,
+  given: (state: S) => boolean = () => false,
+) {
   return {
-    inputMapper: (state: S) => ({ message: read(state) }),
+    inputMapper: (state: S) => (state.givenThread !== undefined && given(state) ? { message: read(state), thread: state.givenThread } : { message: read(state) }),
     outputMapper: (output: unknown, state: S) => write(asText(output), state),
   };
 }

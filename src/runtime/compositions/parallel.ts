@@ -97,7 +97,7 @@ export class Parallel extends Composition {
     );
     this.branches.forEach((branch, index) => {
       chart = chart.addSubFlowChart(branch.mountId, branch.runner.chart(), branch.runner.name, {
-        inputMapper: (state: ParallelState) => branchInput(state.current, tokenOf(state, index)),
+        inputMapper: (state: ParallelState) => branchInput(state.current, tokenOf(state, index), state.givenThread),
         outputMapper: (output: unknown) => ({ [outputKey(index)]: asText(output) }),
       });
     });

@@ -40,7 +40,7 @@ export class Sequence extends Composition {
     const m: MemberRef = { kind: this.kind, id: this.id };
     const count = this.steps.length;
     let chart: FlowChartBuilder<any, any> = flowChart<CompositionState>('Enter', openingStage(m, { childCount: count }), 'enter');
-    for (const step of this.steps) {
+    for (const [index, step] of this.steps.entries()) {
       chart = chart.addSubFlowChartNext(
         step.mountId,
         step.runner.chart(),
@@ -48,6 +48,8 @@ export class Sequence extends Composition {
         mountOptions<CompositionState>(
           (state) => state.current,
           (output) => ({ current: output }),
+          // The first step gets the conversation; each later one the step before's output.
+          () => index === 0,
         ),
       );
     }

@@ -2,7 +2,8 @@
  * swarm: agents hand the conversation to one another. Before every turn `pick` names the agent that
  * takes it (given the current message, the last agent and the hand-offs so far); that agent's reply
  * becomes the current message, and so on until pick names nobody, names someone outside the roster,
- * or the hand-off budget is spent. Every dispatch to an agent counts as a hand-off, the first one
+ * or the hand-off budget is spent. Every agent after the first gets the conversation the swarm was
+ * given (the user's request is never lost) and then the hand-off as one user message (handoffThread). Every dispatch to an agent counts as a hand-off, the first one
  * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when pick
  * names nobody; 'llm' in an llmSwarm, whose router chose), and composition.exit records why the
  * swarm stopped:
@@ -12,17 +13,18 @@
  *                                                             router: 'no_route', its message is the answer)
  *   status 'budget_exhausted'  stopReason 'budget_exhausted'  pick asked for a turn beyond maxHandoffs
  *
- * After an early stop (unknown agent, budget) the answer is the last agent's reply.
+ * The answer is the last agent's reply, however the swarm stopped (an llmSwarm's router may be asked
+ * to rewrite it: SwarmPrelude.rewritesAnswer); with no turn at all, the current message.
  *
  *   const desk = swarm({ id: 'desk', agents: [{ id: 'triage', runner: triage }, { id: 'billing', runner: billing }],
  *     pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined) });
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { ConfigError, numberSetting, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
+import { ConfigError, currentRun, newId, numberSetting, quietLogger, Runner, stage, type LLMMessage, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
-import { checkMember, mountOptions } from './members.js';
+import { asText, checkMember } from './members.js';
 
 export const DEFAULT_MAX_HANDOFFS = 10;
 export const MAX_HANDOFFS_CEILING = 100;
@@ -64,6 +66,8 @@ interface SwarmSettings {
 export interface SwarmPrelude extends MountedMember {
   input: (turn: { request: string; current: string; lastAgent?: string }) => Record<string, unknown>;
   read: (output: unknown) => { message: string; chosen?: string; reason?: string };
+  /** The prelude's closing message, not the last agent's reply, is the swarm's answer (llmSwarm's rewriteAnswer). */
+  rewritesAnswer?: boolean;
 }
 
 /** Why the swarm stops, once it knows (absent while it goes on). */
@@ -75,6 +79,8 @@ interface StopCause {
 interface SwarmState extends CompositionState {
   /** The message the swarm was given. */
   request: string;
+  /** The conversation the chosen agent is given (ChartInput.thread). */
+  agentThread?: string;
   iteration: number;
   handoffs: number;
   /** Absent before the first turn. */
@@ -178,10 +184,10 @@ export class Swarm extends Composition {
         agent.mountId,
         agent.runner.chart(),
         agent.runner.name,
-        mountOptions<SwarmState>(
-          (state) => state.current,
-          (output) => ({ reply: output }),
-        ),
+        {
+          inputMapper: (state: SwarmState) => (state.agentThread === undefined ? { message: state.current } : { message: state.current, thread: state.agentThread }),
+          outputMapper: (output: unknown) => ({ reply: asText(output) }),
+        },
       );
     }
     return dispatch
@@ -189,8 +195,8 @@ export class Swarm extends Composition {
         STAGE.stop,
         'Stop',
         stage(m, STAGE.stop, (scope: CompositionScope<SwarmState>) => {
-          // Stopped early, the answer is the last agent's reply rather than a message meant for an agent.
-          if (scope.stop?.reason !== 'no_route' && scope.lastReply !== undefined) scope.current = scope.lastReply;
+          // The answer is the last agent's reply: never a message meant for an agent, nor (unless asked) a router's rewrite of it.
+          if (scope.lastReply !== undefined && !(prelude?.rewritesAnswer && scope.stop?.reason === 'no_route')) scope.current = scope.lastReply;
         }),
       )
       .end()
@@ -276,7 +282,25 @@ export class Swarm extends Composition {
       inRoster: true,
       rationale: `pick chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
     });
+    scope.agentThread = this.handoffThread(scope, lastAgent);
     scope.lastAgent = requested;
     return requested;
+  }
+
+  /**
+   * What the chosen agent is given: the conversation the swarm was given (so the user's request is
+   * never lost), then, after a hand-off, one user message with what it is handed: the previous agent's
+   * reply (labelled with its id), or the router's message in an llmSwarm. The first agent of a swarm
+   * without a router gets the conversation as it came.
+   */
+  private handoffThread(scope: CompositionScope<SwarmState>, lastAgent: string | undefined): string | undefined {
+    const store = currentRun(scope)?.store;
+    if (!store || (lastAgent === undefined && !this.prelude)) return scope.givenThread;
+    const given = scope.givenThread === undefined ? [] : store.list<LLMMessage>(scope.givenThread);
+    const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: scope.request }];
+    const handed = this.prelude || lastAgent === undefined ? scope.current : `Agent "${lastAgent}" replied:\n${scope.current}`;
+    const key = `handoff:${newId('handoff')}`;
+    store.append<LLMMessage>(key, ...opening, { role: 'user', content: handed });
+    return key;
   }
 }

@@ -12,6 +12,7 @@ export {
   type LLMProvider,
   type LLMRequest,
   type LLMResponse,
+  type Message,
   type MessagePart,
   type ReasoningEffort,
   type ResponseFormat,

@@ -5,46 +5,10 @@
 import type { ModelServer, TokenUsage } from '../../events/index.js';
 import type { LLMStreamPart, StreamOptions } from './streamPart.js';
 
-export interface ToolCall {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-}
+// The message types live in run/ (a run takes a conversation); this is their home for providers.
+export { messageText, type ImagePart, type LLMMessage, type Message, type MessagePart, type TextPart, type ToolCall } from '../run/index.js';
+import type { LLMMessage, ToolCall } from '../run/index.js';
 
-export interface TextPart {
-  readonly type: 'text';
-  readonly text: string;
-}
-
-/** Exactly one of data (base64, no data: prefix) or url. */
-export interface ImagePart {
-  readonly type: 'image';
-  readonly mediaType: string;
-  readonly data?: string;
-  readonly url?: string;
-}
-
-export type MessagePart = TextPart | ImagePart;
-
-export interface LLMMessage {
-  role: 'user' | 'assistant' | 'tool';
-  /** Text, or parts (text and images) for a provider that takes them. */
-  content: string | readonly MessagePart[];
-  /** On a 'tool' message: the call it answers. */
-  toolCallId?: string;
-  /** On an 'assistant' message: the tool calls the model asked for. */
-  toolCalls?: ToolCall[];
-}
-
-/** The text parts of a message's content joined with '\n' (the content itself when it is a string). */
-export function messageText(content: LLMMessage['content']): string {
-  if (typeof content === 'string') return content;
-  let text: string | undefined;
-  for (const part of content) {
-    if (part.type === 'text') text = text === undefined ? part.text : `${text}\n${part.text}`;
-  }
-  return text ?? '';
-}
 
 export interface ToolSpec {
   name: string;

@@ -1,8 +1,11 @@
 /**
  * llmSwarm: a swarm whose routing is an LLM router. Before every turn the router step runs (one
  * model call per hand-off, traced and costed as the router): it picks the first agent, and after each
- * agent's reply decides whether another agent takes over or the work is done, in which case its
- * message is the answer. The router sees the original request and the last reply, never its own
+ * agent's reply decides whether another agent takes over or the work is done: one router call per
+ * hand-off plus one to finish. The answer is the last agent's reply, as the agent gave it (with
+ * `rewriteAnswer: true`, the router's closing message instead; a router that hands to no agent at
+ * all answers with its message). Each agent gets the conversation the swarm was given and the
+ * router's message for it. The router's JSON contract is in docs/api.md. The router sees the original request and the last reply, never its own
  * earlier reasons. The router hands its choice to the swarm through the run's state (its output), and
  * the swarm reports each routing act as one decision (route_decided, matched 'llm', the router's
  * reason as evidence). Stop reasons are the swarm's (see swarm.ts); an agent the router invents ends
@@ -30,6 +33,8 @@ export interface LlmSwarmOptions {
   pricing?: PricingTable;
   /** Deadline of the router's model call in ms (LlmRouterOptions.modelCallTimeoutMs; default 600 000). */
   modelCallTimeoutMs?: number;
+  /** The router's closing `message` (its rewrite of the last reply) is the answer, not the agent's reply. Default false. */
+  rewriteAnswer?: boolean;
 }
 
 export function llmSwarm(options: LlmSwarmOptions): Swarm {
@@ -48,7 +53,7 @@ export function llmSwarm(options: LlmSwarmOptions): Swarm {
   checkMember(`llmSwarm "${id}"`, routerId, router.step, [], []);
   return Swarm.fromOptions(
     { id, agents: agents.map(({ id: agentId, runner, description }) => ({ id: agentId, runner, description })), pick: ({ routed }) => routed, maxHandoffs: options.maxHandoffs },
-    { mountId: routerId, runner: router.step, input: (turn) => ({ message: routerQuestion(turn), handoff: true }), read: readRouted },
+    { mountId: routerId, runner: router.step, input: (turn) => ({ message: routerQuestion(turn), handoff: true }), read: readRouted, rewritesAnswer: options.rewriteAnswer === true },
   );
 }
 

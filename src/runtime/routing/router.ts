@@ -67,6 +67,8 @@ export interface RouterInput {
 
 interface RouterState {
   question: string;
+  /** Never set: the router's model is asked the question alone. */
+  givenThread?: string;
   /** Asked with `handoff: true` (input keys are read-only in scope, hence another name). */
   handsChoiceOn: boolean;
   raw: string;

@@ -47,8 +47,16 @@ export interface Paused {
   question: string;
 }
 
-export function isPaused(value: unknown): value is Paused {
-  return typeof value === 'object' && value !== null && (value as Paused).paused === true;
+/**
+ * Whether a run paused: for a RunResult, whether it holds `paused` (stopReason 'paused'); for
+ * anything else, whether it is the Paused record itself.
+ */
+export function isPaused<R extends { readonly paused?: Paused }>(value: R): value is R & { readonly paused: Paused };
+export function isPaused(value: unknown): value is Paused;
+export function isPaused(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const paused = (value as { paused?: unknown }).paused;
+  return paused === true || (typeof paused === 'object' && paused !== null && (paused as Paused).paused === true);
 }
 
 export function makeCheckpoint(

@@ -16,7 +16,7 @@ import type { RunStore } from './store.js';
 /** One run's context (a resumed run's is new, with the store its checkpoint saved). */
 export interface RunContext {
   readonly runId: string;
-  readonly sessionId?: string;
+  readonly conversationId?: string;
   /** The run's append-only data (restored from the checkpoint on a resume). */
   readonly store: RunStore;
   /** Present when the run is streamed (runner.stream()): its parts' sink, and the model calls stream. */

@@ -1,24 +1,17 @@
 /**
- * Where conversations are kept between runs: a thread of messages by id, read when a run starts and
- * appended to when it ends (round5 contract). Appends are idempotent per run and refuse a position
- * another run already wrote, so a retry after a lost reply never appends twice and two runs that
- * loaded the same thread cannot both extend it.
- *
- * The message shape here is the one of runtime/providers (LLMMessage: role, content, toolCallId,
- * toolCalls), written out because run/ sits below providers/.
+ * Where conversations are kept between runs. A run given a `conversationId` loads the thread before it
+ * starts (what the model sees first) and appends the run's new messages when it ends, at the position
+ * it loaded: two runs that loaded the same thread cannot both append (the second gets
+ * ConversationConflictError), and a retried append of the same run is a no-op, so a reply lost on
+ * the way never doubles a turn. The in-memory store keeps threads for the life of the process; the
+ * `postgres` entry keeps them in PostgreSQL. Any other database implements the same two calls.
  */
+import { markOwnText } from '../../events/index.js';
+import type { LLMMessage } from './messages.js';
 import type { RunResult } from './result.js';
 
-/** A message as a conversation keeps it: providers' LLMMessage. */
-export interface ConversationMessage {
-  role: 'user' | 'assistant' | 'tool';
-  content: string | readonly ({ readonly type: 'text'; readonly text: string } | { readonly type: 'image'; readonly mediaType: string; readonly data?: string; readonly url?: string })[];
-  toolCallId?: string;
-  toolCalls?: { id: string; name: string; args: Record<string, unknown> }[];
-}
-
 export interface StoredConversation {
-  readonly messages: readonly ConversationMessage[];
+  readonly messages: readonly LLMMessage[];
 }
 
 export interface ConversationStore {
@@ -31,7 +24,7 @@ export interface ConversationStore {
    */
   append(
     conversationId: string,
-    entry: { runId: string; after: number; messages: readonly ConversationMessage[] },
+    entry: { runId: string; after: number; messages: readonly LLMMessage[] },
     options?: { signal?: AbortSignal },
   ): Promise<void>;
 }
@@ -40,34 +33,68 @@ export interface ConversationStore {
 export type ConversationStoreErrorCode = 'unavailable' | 'timeout' | 'conflict' | 'malformed';
 
 /**
- * A conversation store call that failed: the store could not be reached ('unavailable'), did not
- * answer in time ('timeout'), the thread was extended by another run ('conflict'), or a message or a
- * stored row is not a message ('malformed'). When a run's append fails, `result` holds the whole run
- * result, so nothing is lost: append its messages again (idempotent per runId).
+ * A conversation store call failed. Thrown by run() when the append at the run's end fails: then
+ * `result` holds the whole RunResult (its `messages` included), so nothing is lost and the app may
+ * append again (idempotent per runId).
  */
 export class ConversationStoreError extends Error {
   override readonly name: string = 'ConversationStoreError';
-  readonly code: ConversationStoreErrorCode;
+  /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
+  static {
+    markOwnText(this);
+  }
+  /** The run's result, when the run finished and only its append failed. */
+  result?: RunResult;
   /** The low-cardinality error.type of the failure: its code. */
   readonly errorType: string;
-  readonly result?: RunResult;
-  constructor(message: string, code: ConversationStoreErrorCode, options: { cause?: unknown; result?: RunResult } = {}) {
-    super(message, { cause: options.cause });
-    this.code = code;
+
+  constructor(
+    message: string,
+    readonly code: ConversationStoreErrorCode,
+    options: { cause?: unknown; result?: RunResult } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.errorType = code;
     this.result = options.result;
   }
 }
 
-/** Another run already appended at the position this run loaded: the thread moved on without it. */
+/** Another run appended at the position this run loaded: the thread moved on under it. */
 export class ConversationConflictError extends ConversationStoreError {
-  override readonly name: string = 'ConversationConflictError';
+  override readonly name = 'ConversationConflictError';
+  /** `why`: what the store found at the position (e.g. "the thread now has 3 messages"). */
   constructor(
     readonly conversationId: string,
     readonly after: number,
-    message: string,
-    options: { cause?: unknown; result?: RunResult } = {},
+    why: string,
   ) {
-    super(message, 'conflict', options);
+    super(`conversation ${JSON.stringify(conversationId)}: another run appended at position ${after} (${why}); load it again`, 'conflict');
   }
 }
+
+interface Thread {
+  messages: LLMMessage[];
+  /** Which run appended at which position, for idempotent retries. */
+  appended: Map<string, number>;
+}
+
+/** Threads kept in this process, as copies (what a caller changes later does not change the thread). */
+export class MemoryConversationStore implements ConversationStore {
+  private readonly threads = new Map<string, Thread>();
+
+  async load(conversationId: string): Promise<StoredConversation> {
+    return { messages: structuredClone(this.threads.get(conversationId)?.messages ?? []) };
+  }
+
+  async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[] }): Promise<void> {
+    const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>() };
+    if (thread.appended.get(entry.runId) === entry.after) return;
+    if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, `the thread now has ${thread.messages.length} messages`);
+    thread.messages.push(...structuredClone(entry.messages as LLMMessage[]));
+    thread.appended.set(entry.runId, entry.after);
+    this.threads.set(conversationId, thread);
+  }
+}
+
+/** The store a run uses when its options name none: one per process. */
+export const processConversationStore: ConversationStore = new MemoryConversationStore();

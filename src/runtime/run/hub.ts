@@ -19,7 +19,7 @@ const EVENTS_RECORDER_ID = 'footprint-otel.events';
 const LISTENERS_ONLY: EventType = 'footprint.stream.llm_chunk';
 
 export interface EventHubOptions {
-  sessionId?: string;
+  conversationId?: string;
   /** Set for a streamed run: its parts' sink, which hears every event after the instruments. */
   stream?: StreamSink;
 }
@@ -31,7 +31,7 @@ export class EventHub implements RunEvents {
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
   private delivering = false;
   readonly recorder: EmitRecorder;
-  private readonly sessionId?: string;
+  private readonly conversationId?: string;
   private readonly stream?: StreamSink;
 
   constructor(
@@ -39,7 +39,7 @@ export class EventHub implements RunEvents {
     private readonly members: MemberIndex,
     options: EventHubOptions = {},
   ) {
-    this.sessionId = options.sessionId;
+    this.conversationId = options.conversationId;
     this.stream = options.stream;
     this.recorder = {
       id: EVENTS_RECORDER_ID,
@@ -86,7 +86,7 @@ export class EventHub implements RunEvents {
         compositionPath: owner.compositionPath,
         route: owner.route,
         subflowPath: subflowPath as string[],
-        sessionId: this.sessionId,
+        conversationId: this.conversationId,
       },
     };
     // Delivery is in order: an event raised by a subscriber while another is being delivered waits

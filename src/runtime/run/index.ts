@@ -4,7 +4,10 @@
  * the bottom of the runtime, imported by every other runtime folder but cost/.
  */
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type MountedMember } from './runner.js';
-export type { RunResult } from './result.js';
+export type { RunResult, StopReason } from './result.js';
+export { messageText, type ImagePart, type LLMMessage, type Message, type MessagePart, type TextPart, type ToolCall } from './messages.js';
+export { ConversationConflictError, ConversationStoreError, MemoryConversationStore, type ConversationStore, type ConversationStoreErrorCode, type StoredConversation } from './conversationStore.js';
+export type { ChartInput } from './runInput.js';
 export { EventHub } from './hub.js';
 export type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
 export { RUNNER_FACTS, type RunnerFacts, type RunnerProfile, type RunTree, type RunTreeNode } from './runTree.js';
@@ -21,14 +24,6 @@ export {
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './outcome.js';
 export { isPaused, readCheckpoint, CHECKPOINT_FORMAT, type Checkpoint, type Paused } from './checkpoint.js';
 export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.js';
-export {
-  ConversationConflictError,
-  ConversationStoreError,
-  type ConversationMessage,
-  type ConversationStore,
-  type ConversationStoreErrorCode,
-  type StoredConversation,
-} from './conversationStore.js';
 export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass, errorType, failureOrigin, type CheckpointRefusal } from './errors.js';
 export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';

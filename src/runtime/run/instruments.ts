@@ -13,7 +13,7 @@ import type { RunTree } from './runTree.js';
 /** What an instrument gets of a run: its ids, the runner tree (read-only), its events, and the executor to attach recorders to. */
 export interface RunStart {
   readonly runId: string;
-  readonly sessionId?: string;
+  readonly conversationId?: string;
   /** The tree of the runner that runs (the same object at every run of that runner). */
   readonly tree: RunTree;
   readonly events: RunEvents;

@@ -3,15 +3,20 @@
  * run's hub and keeps only what the top-level member itself said: an early stop of a nested member
  * (an agent that hit its cap inside a swarm) is that member's outcome, never the run's. The runner
  * asks it for the outcome when the run settles and hands that one value to every instrument, so the
- * run span, the runs metric and the CLI summary cannot disagree.
+ * run span, the runs metric, the CLI summary and the result's `stopReason` (stopReasonOf) cannot
+ * disagree.
  */
 import { handleEvent, type EventHandlers, type TypedEvent } from '../../events/index.js';
 import type { FailureOrigin } from './errors.js';
 import type { RunEvents } from './runEvents.js';
+import type { StopReason } from './result.js';
+
+/** Why a run that returned an answer stopped early (footprint.run.stop_reason on its span). */
+export type EarlyStop = Extract<StopReason, 'loop_guard' | 'max_iterations' | 'budget_exhausted'>;
 
 export type RunOutcome =
   | { status: 'answered'; output: string }
-  | { status: 'stopped_early'; output: string; reason: string }
+  | { status: 'stopped_early'; output: string; reason: EarlyStop }
   | { status: 'paused' }
   | { status: 'failed'; error: unknown; origin?: FailureOrigin }
   | { status: 'cancelled'; error: unknown; origin?: FailureOrigin };
@@ -31,8 +36,24 @@ export function outcomeLabel(outcome: RunOutcome): RunOutcomeLabel {
   return LABELS[outcome.status];
 }
 
+/** The result's stopReason for an outcome that resolves run() (a failure rejects it: none). */
+export function stopReasonOf(outcome: RunOutcome): StopReason | undefined {
+  switch (outcome.status) {
+    case 'answered':
+      return 'answered';
+    case 'stopped_early':
+      return outcome.reason;
+    case 'paused':
+      return 'paused';
+    case 'cancelled':
+      return 'cancelled';
+    case 'failed':
+      return undefined;
+  }
+}
+
 export class OutcomeTracker {
-  private stopReason?: string;
+  private stopReason?: EarlyStop;
   private readonly unsubscribe: () => void;
 
   constructor(events: RunEvents) {
@@ -62,10 +83,12 @@ export class OutcomeTracker {
 
   private readonly handlers: EventHandlers = {
     'footprint.agent.turn_end': ({ payload }) => {
-      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason ?? 'stopped_early';
+      // A loop guard's stop (a skill graph's route trip) or the iteration cap.
+      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason === 'route_trip' ? 'loop_guard' : 'max_iterations';
     },
     'footprint.composition.exit': ({ payload }) => {
-      if (payload.status === 'budget_exhausted') this.stopReason = payload.stopReason ?? 'budget_exhausted';
+      // A Loop at its ceiling ran out of passes; a swarm out of hand-offs spent its budget.
+      if (payload.status === 'budget_exhausted') this.stopReason = payload.kind === 'loop' ? 'max_iterations' : 'budget_exhausted';
     },
   };
 }

@@ -7,8 +7,14 @@
  * stream() runs the same way with the hub handing the run's parts to a RunStream (runStream.ts),
  * and the model calls streaming; it is defined here once, so every runner streams.
  *
- * Chart contract shared by all runners: input is `$getArgs().message`; the final stage writes the
- * answer to scope key `output` and returns it.
+ * Chart contract shared by all runners: input is `$getArgs()` as ChartInput (runInput.ts: the
+ * message, and the conversation to open with); the final stage writes the answer to scope key
+ * `output` and returns it. run() resolves to a RunResult (result.ts).
+ *
+ * A run with a `conversationId` loads the thread from its ConversationStore before the chart starts
+ * and appends the run's new messages when it ends, both inside the instruments' `around` (a store
+ * that makes spans nests them under the run span). A paused run appends nothing; its resume does,
+ * when it ends. A cancelled run appends nothing: its turn is not whole.
  */
 import { FlowChartExecutor, type FlowChart } from 'footprintjs';
 import {
@@ -22,9 +28,10 @@ import {
   type RunnerKind,
   type Unsubscribe,
 } from '../../events/index.js';
-import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint } from './checkpoint.js';
+import { isPaused as isPausedCheckpoint, makeCheckpoint, readCheckpoint, type Checkpoint, type Paused } from './checkpoint.js';
 import { processCheckpointStore, type CheckpointStore } from './checkpointStore.js';
 import { runEnv, type RunContext } from './context.js';
+import { ConversationStoreError, processConversationStore, type ConversationStore } from './conversationStore.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
@@ -32,28 +39,34 @@ import { EventHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
 import { MemberIndex } from './members.js';
-import { OutcomeTracker, type RunOutcome } from './outcome.js';
+import type { LLMMessage } from './messages.js';
+import { OutcomeTracker, stopReasonOf, type RunOutcome } from './outcome.js';
 import type { RunResult } from './result.js';
+import { ResultTracker } from './resultTracker.js';
+import { inputMessages, lastUserText, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import { RunStore, type SavedStore } from './store.js';
 
-export type RunInput = string | { message: string };
+/** A string or `{ message }` (one user message), or a conversation: messages, oldest first. */
+export type RunInput = string | readonly LLMMessage[] | { message: string };
 
 export interface RunOptions {
   signal?: AbortSignal;
   /**
-   * The conversation this run belongs to (gen_ai.conversation.id on its spans): a non-empty string
-   * of at most 256 characters without control characters, else a ConfigError at the call.
+   * The conversation this run continues (gen_ai.conversation.id on its spans): its thread is loaded
+   * from `conversationStore` before the run and the run's new messages appended when it ends. A
+   * non-empty string of at most 256 characters without control characters, else a ConfigError.
    */
-  sessionId?: string;
+  conversationId?: string;
+  /** Where conversations are kept (default: one in-memory store per process, like checkpointStore). */
+  conversationStore?: ConversationStore;
 }
 
 export interface ResumeOptions extends RunOptions {
   /** Where resumed checkpoint ids are kept (default: one in-memory store per process; docs/checkpoints.md). */
   checkpointStore?: CheckpointStore;
 }
-
 
 export interface MountedMember {
   mountId: string;
@@ -62,7 +75,11 @@ export interface MountedMember {
   description?: string;
 }
 
-/** Thrown when run() is cancelled through its AbortSignal. */
+/**
+ * Thrown when run() is cancelled through its AbortSignal: a cancelled run rejects (the caller asked
+ * it to stop, and a half-done turn is no answer). `result` says what it did before it stopped:
+ * stopReason 'cancelled', text '', the messages and usage so far. Nothing is appended to a conversation.
+ */
 export class RunCancelledError extends Error {
   override readonly name = 'RunCancelledError';
   /** Its messages are footprint-otel's wording, exported without content capture (events/contentCapture.ts). */
@@ -72,6 +89,8 @@ export class RunCancelledError extends Error {
   constructor(
     readonly runId: string,
     cause: unknown,
+    /** What the run did before it was cancelled (absent when it was cancelled before it started). */
+    readonly result?: RunResult,
   ) {
     super(`run ${runId} was cancelled`, { cause });
   }
@@ -124,11 +143,11 @@ export abstract class Runner {
   }
 
   run(input: RunInput, options: RunOptions = {}): Promise<RunResult> {
-    const message = messageOf(input, 'run');
-    if (message instanceof TypeError) return Promise.reject(message);
+    const messages = inputMessages(input, 'run');
+    if (messages instanceof TypeError) return Promise.reject(messages);
     const checked = checkedSignal(`${this.kind} "${this.id}": run()`, options);
     if (checked.problem) return Promise.reject(checked.problem);
-    return this.execute(newId('run'), options, { start: startWith(message) });
+    return this.execute(newId('run'), options, { input: messages });
   }
 
   /**
@@ -138,15 +157,15 @@ export abstract class Runner {
    *
    *   const s = agent.stream('Where is invoice 42?');
    *   for await (const part of s) if (part.type === 'text') process.stdout.write(part.delta);
-   *   const answer = await s.result;
+   *   const { text } = await s.result;
    */
   stream(input: RunInput, options: RunOptions = {}): RunStream {
-    const message = messageOf(input, 'stream');
+    const messages = inputMessages(input, 'stream');
     const checked = checkedSignal(`${this.kind} "${this.id}": stream()`, options);
     return new RunStream(checked.signal, (signal, stream) => {
       if (checked.problem) return Promise.reject(checked.problem);
-      if (message instanceof TypeError) return Promise.reject(message);
-      return this.execute(newId('run'), { ...options, signal }, { start: startWith(message), stream });
+      if (messages instanceof TypeError) return Promise.reject(messages);
+      return this.execute(newId('run'), { ...options, signal }, { input: messages, stream });
     });
   }
 
@@ -179,31 +198,98 @@ export abstract class Runner {
     return readCheckpoint(checkpoint, this);
   }
 
+  /**
+   * The messages this runner's own agent turn added after it opened (an Agent, an LLMCall); a runner
+   * without turns of its own (a composition) answers with one assistant message, its text.
+   */
+  protected turnMessages(_store: RunStore, _turnId: string): readonly LLMMessage[] | undefined {
+    return undefined;
+  }
+
   private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult> {
-    const { resumed, start: invoke } = how;
+    const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
-    const hub = new EventHub(runId, index, { sessionId: options.sessionId, stream: how.stream });
-    const run: RunContext = { runId, sessionId: options.sessionId, store: new RunStore(resumed?.store), stream: how.stream, events: hub };
+    const store = new RunStore(resumed?.store);
+    // A resumed run continues the conversation its first segment loaded (kept in the run's store).
+    const saved = store.record<RunConversation>(RUN_CONVERSATION);
+    const conversationId = saved ? saved.conversationId : options.conversationId;
+    const hub = new EventHub(runId, index, { conversationId, stream: how.stream });
+    const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub };
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
-    const start: RunStart = { runId, sessionId: options.sessionId, tree: index.tree, events: hub, executor, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
+    const tally = new ResultTracker(hub);
+    if (saved?.topTurnId) tally.topTurnId = saved.topTurnId;
+    const start: RunStart = { runId, conversationId, tree: index.tree, events: hub, executor, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
     const sessions = this.startSessions(start, index);
-
+    const conversations = options.conversationStore ?? processConversationStore;
     const env = runEnv(run, options.signal);
-    let call = () => invoke(executor, env);
-    for (const session of sessions) {
-      if (session.around) {
-        const inner = call;
-        call = () => session.around!(inner);
-      }
-    }
+    const top = { kind: this.kind, id: this.id };
+    let conversation = saved;
+    /** The result as the run stands, for `text` and `stopReason` (settles the tally: call once). */
+    const resultOf = (text: string, stopReason: RunResult['stopReason'], paused?: Paused): RunResult => {
+      const given = conversation ?? { after: 0, input: [] };
+      const produced = tally.topTurnId === undefined ? undefined : this.turnMessages(store, tally.topTurnId);
+      const own: readonly LLMMessage[] = produced ?? (text === '' ? [] : [{ role: 'assistant', content: text }]);
+      return {
+        runId,
+        text,
+        messages: [...given.input, ...own],
+        stopReason,
+        ...tally.settle(text, top),
+        ...(conversationId === undefined ? {} : { conversationId }),
+        ...(paused ? { paused } : {}),
+      };
+    };
 
-    let result: unknown;
+    // Each store call and the chart run inside the instruments' context (a store's spans nest under the run span).
+    const inRun = <T>(work: () => Promise<T>): Promise<T> => {
+      let call = work;
+      for (const session of sessions) {
+        if (session.around) {
+          const inner = call;
+          call = () => session.around!(inner);
+        }
+      }
+      return call();
+    };
+    // Load the thread, run the chart, append what the run added.
+    const call = async (): Promise<{ outcome: RunOutcome; result: RunResult }> => {
+      let value: unknown;
+      if (how.input) {
+        const loaded = conversationId === undefined ? [] : await loadThread(conversations, conversationId, options.signal);
+        conversation = { conversationId, after: loaded.length, input: how.input };
+        store.keep(RUN_CONVERSATION, conversation);
+        const args: ChartInput = { message: lastUserText(how.input) };
+        if (loaded.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
+          store.append(RUN_THREAD, ...loaded, ...how.input);
+          args.thread = RUN_THREAD;
+        }
+        value = await executor.run({ input: args, env });
+      } else {
+        value = await executor.resume(resumed!.flow, how.answer, { env });
+      }
+      if (isPausedCheckpoint(value)) {
+        if (conversation) conversation.topTurnId = tally.topTurnId;
+        const carry: Record<string, unknown> = {};
+        for (const session of sessions) Object.assign(carry, safely(() => session.paused?.()) ?? {});
+        const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (value as any).checkpoint, carry, store.save());
+        const paused: Paused = { paused: true, checkpoint, question: checkpoint.question };
+        return { outcome: outcome.paused(), result: resultOf('', 'paused', paused) };
+      }
+      const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+      const decided = outcome.answered(text);
+      const result = resultOf(text, stopReasonOf(decided)!);
+      if (conversationId !== undefined) await inRun(() => appendRun(conversations, conversationId, runId, conversation!.after, result, options.signal));
+      return { outcome: decided, result };
+    };
+
     try {
-      result = await call();
+      const { outcome: decided, result } = await inRun(call);
+      finish(sessions, decided);
+      return result;
     } catch (error) {
-      const origin = failureOrigin(error) ?? { member: { kind: this.kind, id: this.id }, stage: 'unknown' };
+      const origin = failureOrigin(error) ?? { member: top, stage: 'unknown' };
       const cancelled = options.signal?.aborted === true;
       hub.publish(
         'footprint.run.failed',
@@ -216,19 +302,10 @@ export abstract class Runner {
         stageIds.ROOT_STAGE_ID,
       );
       finish(sessions, outcome.failed({ error, origin, cancelled }));
-      throw cancelled ? new RunCancelledError(runId, error) : new RunFailedError(runId, origin.member, origin.stage, error);
+      if (cancelled) throw new RunCancelledError(runId, error, resultOf('', 'cancelled'));
+      if (error instanceof ConversationStoreError) throw error;
+      throw new RunFailedError(runId, origin.member, origin.stage, error);
     }
-
-    if (isPausedCheckpoint(result)) {
-      const carry: Record<string, unknown> = {};
-      for (const session of sessions) Object.assign(carry, safely(() => session.paused?.()) ?? {});
-      const checkpoint = makeCheckpoint(this, runId, executor.getCheckpoint() ?? (result as any).checkpoint, carry, run.store.save());
-      finish(sessions, outcome.paused());
-      return { paused: true, checkpoint, question: checkpoint.question };
-    }
-    const output = typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result);
-    finish(sessions, outcome.answered(output));
-    return output;
   }
 
   private startSessions(start: RunStart, index: MemberIndex): RunSession[] {
@@ -245,28 +322,60 @@ export abstract class Runner {
   }
 }
 
-/** How execute() starts the executor: a fresh run or a resume, plain or streamed. */
+/** How execute() starts the executor: a fresh run (its input messages) or a resume, plain or streamed. */
 interface Execution {
-  /** Starts the executor with the run's env (context.ts: the run's context and the signal). */
-  start: (executor: FlowChartExecutor, env: { signal?: AbortSignal }) => Promise<unknown>;
-  resumed?: RunStart['resumed'] & { store: SavedStore };
+  input?: LLMMessage[];
+  resumed?: RunStart['resumed'] & { store: SavedStore; flow: Checkpoint['flow'] };
+  answer?: unknown;
   stream?: StreamSink;
 }
 
-function messageOf(input: RunInput, method: string): string | TypeError {
-  const message = typeof input === 'string' ? input : input?.message;
-  return typeof message === 'string' ? message : new TypeError(`${method}() takes a string or { message: string }`);
-}
+/** The run-store record of the conversation a run continues (a pause saves it with the checkpoint). */
+const RUN_CONVERSATION = 'run:conversation';
 
-function startWith(message: string): Execution['start'] {
-  return (executor, env) => executor.run({ input: { message }, env });
+interface RunConversation {
+  conversationId?: string;
+  /** The thread's length when the run loaded it: where its messages are appended. */
+  after: number;
+  /** The run's input messages (the first of its new messages). */
+  input: LLMMessage[];
+  /** The top-level agent turn, for a resumed run (its turn_start came before the pause). */
+  topTurnId?: string;
 }
 
 function resumeWith(saved: Checkpoint, answer: unknown): Execution {
-  return {
-    resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store },
-    start: (executor, env) => executor.resume(saved.flow, answer, { env }),
-  };
+  return { resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store, flow: saved.flow }, answer };
+}
+
+async function loadThread(store: ConversationStore, conversationId: string, signal: AbortSignal | undefined): Promise<readonly LLMMessage[]> {
+  let loaded: unknown;
+  try {
+    loaded = await store.load(conversationId, signal ? { signal } : undefined);
+  } catch (error) {
+    throw storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to load it`);
+  }
+  const messages = (loaded as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) {
+    throw new ConversationStoreError(`conversation ${JSON.stringify(conversationId)}: the conversation store's load gave no messages array`, 'malformed');
+  }
+  return messages as LLMMessage[];
+}
+
+/** Appends the run's new messages; a failure rejects the run with ConversationStoreError carrying the result. */
+async function appendRun(store: ConversationStore, conversationId: string, runId: string, after: number, result: RunResult, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await store.append(conversationId, { runId, after, messages: result.messages }, signal ? { signal } : undefined);
+  } catch (error) {
+    const failure = storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to append run ${runId}'s messages`);
+    failure.result = result;
+    throw failure;
+  }
+}
+
+/** A store's failure as a ConversationStoreError (its own typed errors pass as they are). */
+function storeFailure(error: unknown, what: string): ConversationStoreError {
+  if (error instanceof ConversationStoreError) return error;
+  return new ConversationStoreError(`${what} (${describeError(error)})`, 'unavailable', { cause: error });
 }
 
 /** Claims the checkpoint's id in `store`: a second resume of one checkpoint is refused, whatever the store says went wrong. */
@@ -285,10 +394,14 @@ async function claimOnce(checkpoint: Checkpoint, store: CheckpointStore): Promis
   }
 }
 
-/** The run options checked at the call (ConfigError for options, a signal or a sessionId that cannot work); returns the signal. */
+/** The run options checked at the call (ConfigError for options, a signal, a conversation id or store that cannot work); returns the signal. */
 function runSignal(owner: string, options: unknown): AbortSignal | undefined {
-  if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object ({ signal?, sessionId? })`, { field: 'options' });
-  optionalId(owner, 'sessionId', (options as RunOptions).sessionId);
+  if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object ({ signal?, conversationId?, conversationStore? })`, { field: 'options' });
+  optionalId(owner, 'conversationId', (options as RunOptions).conversationId);
+  const store = (options as RunOptions).conversationStore as Partial<ConversationStore> | undefined;
+  if (store !== undefined && (typeof store?.load !== 'function' || typeof store.append !== 'function')) {
+    throw new ConfigError(`${owner}: conversationStore must have load() and append() (a ConversationStore)`, { field: 'conversationStore' });
+  }
   return optionalSignal(owner, 'signal', (options as RunOptions).signal);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The one check every numeric, signal or id setting goes through (providers, Agent, LLMCall,
  * compositions, run options, the CLI's numeric flags). A setting that cannot work (a deadline of -1
- * or NaN ms, 1e9 retries, a `signal` that is not an AbortSignal, a `sessionId` that is not a short
+ * or NaN ms, 1e9 retries, a `signal` that is not an AbortSignal, a `conversationId` that is not a short
  * line of text) is refused where it is given, with a ConfigError naming the field and what it takes,
  * instead of failing every call later with a message such as "within NaN ms".
  */
@@ -74,7 +74,7 @@ export function optionalSignal(owner: string, field: string, value: unknown): Ab
 }
 
 /**
- * The longest id a run takes (a sessionId), 256 characters: far above the opaque keys apps use for a
+ * The longest id a run takes (a conversationId), 256 characters: far above the opaque keys apps use for a
  * conversation (a UUID is 36, a ULID 26, provider conversation ids about 50), and short enough that
  * a message put there by mistake is refused rather than copied onto every span and event of the run
  * (it becomes gen_ai.conversation.id).

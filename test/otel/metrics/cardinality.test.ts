@@ -4,7 +4,7 @@
  * value anywhere carries a run id, session id, message or answer. Oversized ids are cut.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, scripted } from '../../../src/index.js';
+import { MemoryConversationStore, messageText, Agent, scripted } from '../../../src/index.js';
 import { MAX_ATTRIBUTE_CHARS, METRIC_CATALOG } from '../../../src/otel/metrics/index.js';
 import { type Collection, meteredRuns } from '../../support/meter.js';
 
@@ -25,7 +25,7 @@ describe('10,000 runs with unique ids and messages', () => {
     const runIds = new Set<string>();
     const provider = scripted({
       replies: (request) => {
-        const message = request.messages[0]!.content as string;
+        const message = messageText(request.messages[0]!.content);
         return message.endsWith('0') && request.messages.length === 1
           ? { toolCalls: [{ name: 'echo', args: { text: message } }], usage: { input: message.length, output: 3 } }
           : { content: `You said ${message}`, usage: { input: 7, output: 4 } };
@@ -40,7 +40,7 @@ describe('10,000 runs with unique ids and messages', () => {
       for (let i = from; i < to; i++) {
         // odd runs answer at once, even runs call the tool first: both paths see unique text
         const message = `message-${i}-${'x'.repeat(i % 50)}${i % 2 ? '' : '0'}`;
-        await agent.run(message, { sessionId: `user-${i}` });
+        await agent.run(message, { conversationId: `user-${i}`, conversationStore: new MemoryConversationStore() });
       }
     };
     await runBatch(0, 20);

@@ -40,7 +40,7 @@ describe('an LLM-routed swarm', () => {
         { id: 'tech', description: 'Errors and outages.', runner: agent('tech') },
       ],
     });
-    expect(await team.run('I was charged twice for order 7')).toBe('billing answered');
+    expect((await team.run('I was charged twice for order 7')).text).toBe('billing answered');
   });
 
   it("costs the router's own model calls to the router, on the route in force where the swarm runs", async () => {

@@ -24,7 +24,7 @@ function shape(c: Collection, name: string, match: Record<string, string>) {
 
 describe('an agent that calls tools', () => {
   it('records one invocation: three model calls, three tool calls, and its duration', async () => {
-    expect(await twoToolAgent().run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+    expect((await twoToolAgent().run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
     const c = await meter.collect();
     const helper = { 'gen_ai.agent.name': 'Helper', 'footprint.agent': 'helper' };
     // Buckets [1, 2, 4, …]: 3 falls in (2, 4].
@@ -63,7 +63,7 @@ describe('a failing tool', () => {
     const flaky = Agent.create({ provider, model: 'm', id: 'flaky', name: 'Flaky' })
       .tool({ name: 'charge', description: 'Charges a card', inputSchema: { type: 'object' }, execute: async () => Promise.reject(new TypeError('card declined')) })
       .build();
-    expect(await flaky.run('charge me')).toBe('sorry');
+    expect((await flaky.run('charge me')).text).toBe('sorry');
     const c = await meter.collect();
     const byTool = (a: { attributes: Record<string, unknown> }, b: { attributes: Record<string, unknown> }) =>
       String(a.attributes['gen_ai.tool.name']).localeCompare(String(b.attributes['gen_ai.tool.name']));
@@ -80,7 +80,7 @@ describe('a failing tool', () => {
 describe('a Sequence of two agents', () => {
   it('records the workflow once by its id, and each agent its own single model call', async () => {
     const pipeline = Sequence.create({ id: 'pipeline' }).step('draft', agent('writer', 'a draft')).step('edit', agent('editor', 'edited')).build();
-    expect(await pipeline.run('write')).toBe('edited');
+    expect((await pipeline.run('write')).text).toBe('edited');
     const c = await meter.collect();
     const workflow = only(c, METRICS.workflowDuration.name, { 'gen_ai.workflow.name': 'pipeline' });
     expect(workflow.attributes).toEqual({ 'gen_ai.workflow.name': 'pipeline' });
@@ -119,7 +119,7 @@ describe('failures', () => {
       .branch('ops', agent('ops', down()))
       .merge((results) => results.map((r) => `${r.id}:${r.status}`).join(' '))
       .build();
-    expect(await panel.run('review')).toBe('legal:ok ops:error');
+    expect((await panel.run('review')).text).toBe('legal:ok ops:error');
     const c = await meter.collect();
     expect(only(c, METRICS.invokeAgentDuration.name, { 'footprint.agent': 'ops' }).attributes).toEqual({ 'gen_ai.agent.name': 'OPS', 'footprint.agent': 'ops', 'error.type': '500' });
     expect(only(c, METRICS.workflowDuration.name, { 'gen_ai.workflow.name': 'panel' }).attributes).toEqual({ 'gen_ai.workflow.name': 'panel' });

@@ -48,7 +48,7 @@ beforeAll(async () => {
     server: SERVER,
   };
   const agent = Agent.create({ provider, model: 'm-small', id: 'billing', pricing: PRICING }).tool(lookup).build();
-  expect(await agent.run('Was INV-42 paid?')).toBe('INV-42 is paid.');
+  expect((await agent.run('Was INV-42 paid?')).text).toBe('INV-42 is paid.');
 });
 
 afterAll(async () => {
@@ -117,7 +117,7 @@ describe('a response without usage', () => {
   it('records its duration and cost (not priced: 0) but no token usage', async () => {
     const provider = scripted({ name: 'silent', replies: [{ content: 'Hi.', usage: null }] });
     const agent = Agent.create({ provider, model: 'm-small', id: 'billing', pricing: PRICING }).build();
-    expect(await agent.run('Hello')).toBe('Hi.');
+    expect((await agent.run('Hello')).text).toBe('Hi.');
 
     const c = await meter.collect();
     const silent = { 'gen_ai.provider.name': 'silent' };

@@ -46,7 +46,7 @@ describe('runs', () => {
     if (!isPaused(out)) throw new Error('expected a pause');
     expect(only(await meter.collect(), METRICS.runs.name, runsOf('agent', 'refunds', 'paused')).value).toBe(1);
 
-    await refundAgent().resume(out.checkpoint, 'yes');
+    await refundAgent().resume(out.paused.checkpoint, 'yes');
     const c = await meter.collect();
     expect(only(c, METRICS.runs.name, runsOf('agent', 'refunds', 'paused')).value).toBe(1);
     expect(only(c, METRICS.runs.name, runsOf('agent', 'refunds', 'ok')).value).toBe(1);

@@ -67,7 +67,7 @@ describe('rejections, escalations and a rejected-cap trip', () => {
     const agent = Agent.create({ provider: small, model: 'small-1', id: 'helpdesk', pricing: PRICING })
       .skillGraph(graph, { escalation: { provider: strong, model: 'strong-1', afterRefusals: 2 }, maxRejectedRetries: 2 })
       .build();
-    expect(await agent.run('Fix it now.')).toBe('Escalated answer.');
+    expect((await agent.run('Fix it now.')).text).toBe('Escalated answer.');
   });
 
   it('counts each refused read_skill under the skill the cursor was in', async () => {

@@ -69,7 +69,7 @@ describe('a streamed call', () => {
 
   it('records neither histogram for a call that did not stream', async () => {
     const { agent: plain } = agent('m-plain', { chunks: ['a', 'b', 'c'] });
-    expect(await plain.run('hi')).toBe('abc');
+    expect((await plain.run('hi')).text).toBe('abc');
     const c = await metrics.collect();
     expect(c.series(METRICS.operationDuration.name, { 'gen_ai.request.model': 'm-plain' })).toHaveLength(1);
     expect([c.series(TTFC, { 'gen_ai.request.model': 'm-plain' }), c.series(PER_CHUNK, { 'gen_ai.request.model': 'm-plain' })]).toEqual([[], []]);

@@ -44,7 +44,7 @@ describe('Agent (ReAct loop)', () => {
     const rec = recordStages();
     stopRecording = rec.stop;
     const { agent } = threeIterationAgent();
-    expect(await agent.run('hello')).toBe('all done');
+    expect((await agent.run('hello')).text).toBe('all done');
     const ids = rec.stages.map((s) => s.replace(/#\d+$/, ''));
     const iteration = ['context', 'call-llm', 'route'];
     expect(ids).toEqual([...iteration, 'tool-calls', ...iteration, 'tool-calls', ...iteration, 'final']);
@@ -94,7 +94,7 @@ describe('Agent (ReAct loop)', () => {
       .tool({ name: 'boom', description: 'fails', inputSchema: { type: 'object' }, execute: () => { throw new TypeError('kaput'); } })
       .build();
     const seen = collect(agent);
-    expect(await agent.run('go')).toBe('recovered');
+    expect((await agent.run('go')).text).toBe('recovered');
     // the calls run concurrently: each ends when it is done (a JSON Schema check is a message to the schema worker)
     const ends = [...seen.of('footprint.stream.tool_end')].sort((x, y) => x.toolCallId.localeCompare(y.toolCallId));
     expect(ends.map((e) => [e.toolCallId, e.status])).toEqual([['a', 'invalid_args'], ['b', 'unknown_tool'], ['c', 'error']]);
@@ -120,7 +120,7 @@ describe('Agent (ReAct loop)', () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 't1', name: 'tidy', args: { tags: ['a'] } }] }, 'done'] });
     const agent = Agent.create({ provider, model: 'm' }).tool(mutating).build();
     const seen = collect(agent);
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     const asked = provider.calls[1]!.messages.find((m) => m.role === 'assistant')!;
     expect(asked.toolCalls).toEqual([{ id: 't1', name: 'tidy', args: { tags: ['a'] } }]);
     expect(provider.calls[1]!.messages.find((m) => m.role === 'tool')!.content).toBe('2');
@@ -157,7 +157,7 @@ describe('Agent (ReAct loop)', () => {
     const agent = Agent.create({ provider, model: 'm', maxIterations: 3 }).tool(lookup).build();
     const seen = collect(agent);
     const answer = await agent.run('loop forever');
-    expect(answer).toBe('Stopped early (max iterations) at iteration 3.');
+    expect(answer.text).toBe('Stopped early (max iterations) at iteration 3.');
     expect(provider.calls).toHaveLength(3);
     expect(seen.of('footprint.agent.iteration_cap')).toEqual([{ agentId: 'agent', maxIterations: 3, iteration: 3 }]);
     expect(seen.events.map((e) => e.type).filter((type) => type.startsWith('footprint.cost.'))).toEqual([]);

@@ -7,7 +7,7 @@ describe('LLMCall', () => {
     const provider = scripted({ replies: [{ content: 'short summary', usage: { input: 1000, output: 50 } }] });
     const summarize = LLMCall.create({ provider, model: 'claude-haiku-4-5', id: 'summarize' }).system('Summarize.').build();
     const seen = collect(summarize);
-    expect(await summarize.run('a very long text')).toBe('short summary');
+    expect((await summarize.run('a very long text')).text).toBe('short summary');
     expect(provider.calls).toHaveLength(1);
     expect(provider.calls[0]).toMatchObject({ model: 'claude-haiku-4-5', systemPrompt: 'Summarize.', tools: undefined });
     expect(seen.of('footprint.stream.llm_start')).toHaveLength(1);
@@ -20,7 +20,7 @@ describe('LLMCall', () => {
   it('answers with the model text even when the model asks for tools (it has none)', async () => {
     const provider = scripted({ replies: [{ content: 'partial', toolCalls: [{ name: 'x' }] }] });
     const call = LLMCall.create({ provider, model: 'm' }).build();
-    expect(await call.run('q')).toBe('partial');
+    expect((await call.run('q')).text).toBe('partial');
     expect(provider.calls).toHaveLength(1);
   });
 });

@@ -27,7 +27,7 @@ describe('toolChoice and reasoningEffort options', () => {
   it('an Agent sends both with every model call', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ name: 'lookup', args: { id: '1' } }] }, 'done'] });
     const agent = Agent.create({ provider, model: 'm', toolChoice: { name: 'lookup' }, reasoningEffort: 'minimal' }).tool(lookup).build();
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(provider.calls.map((call) => [call.toolChoice, call.reasoningEffort])).toEqual([
       [{ name: 'lookup' }, 'minimal'],
       [{ name: 'lookup' }, 'minimal'],
@@ -37,7 +37,7 @@ describe('toolChoice and reasoningEffort options', () => {
   it('an LLMCall sends both', async () => {
     const provider = scripted({ replies: ['ok'] });
     const call = LLMCall.create({ provider, model: 'm', toolChoice: 'none', reasoningEffort: 'high' }).build();
-    expect(await call.run('go')).toBe('ok');
+    expect((await call.run('go')).text).toBe('ok');
     expect([provider.calls[0]!.toolChoice, provider.calls[0]!.reasoningEffort]).toEqual(['none', 'high']);
   });
 

@@ -55,7 +55,7 @@ describe('a tool source', () => {
     });
     const agent = Agent.create({ provider, model: 'm' }).tool(tool('note')).tools(source).build();
     const seen = collect(agent);
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(offeredAt(seen)).toEqual([
       ['note', 'lookup', 'grow', 'shrink'],
       ['note', 'lookup', 'grow', 'shrink', 'escalate'],
@@ -84,7 +84,7 @@ describe('a tool source', () => {
     });
     const agent = Agent.create({ provider, model: 'm' }).tools(source).build();
     const seen = collect(agent);
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(offeredAt(seen)).toEqual([['lookup', 'other'], ['other']]);
     expect(results(seen)).toEqual([['lookup', 'unknown_tool', 'Unknown tool "lookup". Available tools: other.']]);
   });
@@ -102,7 +102,7 @@ describe('a tool source', () => {
     const agent = Agent.create({ provider, model: 'm' }).tool(fixed).tools(source).build();
     const seen = collect(agent);
     source.list = [tool('a'), tool('broken', undefined, { type: 'no-such-type' }), tool('lookup', () => 'shadow'), tool('read_skill')];
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(offeredAt(seen)).toEqual([['lookup', 'a'], ['lookup', 'a'], ['lookup', 'a']]);
     expect(results(seen)).toEqual([
       ['a', 'ok', 'a:1'],
@@ -136,7 +136,7 @@ describe('a tool source', () => {
     const agent = Agent.create({ provider, model: 'm' }).skillGraph(graph).build();
     const seen = collect(agent);
     source.list = [tool('invoice'), tool('refund')];
-    expect(await agent.run('go')).toBe('done');
+    expect((await agent.run('go')).text).toBe('done');
     expect(offeredAt(seen)).toEqual([['read_skill'], ['read_skill'], ['invoice', 'refund', 'read_skill'], ['invoice', 'refund', 'read_skill']]);
     expect(results(seen).map(([name, status]) => [name, status])).toEqual([
       ['invoice', 'unknown_tool'],

@@ -25,7 +25,7 @@ describe('Conditional', () => {
     const { runner, billing, urgent, general } = desk();
     const events = collect(runner);
 
-    expect(await runner.run('help!!')).toBe('urgent(help!!)');
+    expect((await runner.run('help!!')).text).toBe('urgent(help!!)');
     expect(recorder.stages).toEqual(['enter', 'route', ...agentTurn('urgent'), 'exit']);
     expect(billing.provider.calls).toHaveLength(0);
     expect(general.provider.calls).toHaveLength(0);
@@ -54,14 +54,14 @@ describe('Conditional', () => {
   it('evaluates predicates in order: an earlier match wins over a later one', async () => {
     const { runner } = desk();
     const events = collect(runner);
-    expect(await runner.run('refund me!')).toBe('billing(refund me!)');
+    expect((await runner.run('refund me!')).text).toBe('billing(refund me!)');
     expect(ofType(events, 'footprint.composition.route_decided')[0]!.payload).toMatchObject({ chosen: 'billing', matched: 'predicate' });
   });
 
   it('hands everything else to the fallback, and says so', async () => {
     const { runner } = desk();
     const events = collect(runner);
-    expect(await runner.run('hello')).toBe('general(hello)');
+    expect((await runner.run('hello')).text).toBe('general(hello)');
     expect(ofType(events, 'footprint.composition.route_decided')[0]!.payload).toEqual({
       compositionId: 'desk',
       kind: 'conditional',

@@ -1,6 +1,7 @@
 /** Shared test fixtures for compositions: scripted agents, an event collector and a stage-order recorder. */
 import {
   Agent,
+  messageText,
   registerInstrument,
   scripted,
   type LLMRequest,
@@ -11,7 +12,7 @@ import type { EventType, TypedEvent } from '../../../src/events/index.js';
 
 /** The last user message of a request (what a mounted agent was handed). */
 export function lastUser(request: LLMRequest): string {
-  return ([...request.messages].reverse().find((m) => m.role === 'user')?.content as string | undefined) ?? '';
+  return messageText([...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
 }
 
 /** An agent that answers `${id}(<its message>)`, optionally after a delay. */

@@ -10,7 +10,7 @@ describe('Loop', () => {
     const loop = Loop.create({ id: 'polish' }).repeat(agent).times(3).build();
     const events = collect(loop);
 
-    expect(await loop.run('draft')).toBe('edit(edit(edit(draft)))');
+    expect((await loop.run('draft')).text).toBe('edit(edit(edit(draft)))');
     expect(provider.calls).toHaveLength(3);
     expect(ofType(events, 'footprint.composition.iteration').map((e) => e.payload.iteration)).toEqual([1, 2, 3]);
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ compositionId: 'polish', kind: 'loop', status: 'ok', stopReason: 'times' });
@@ -28,7 +28,7 @@ describe('Loop', () => {
       })
       .build();
     const events = collect(loop);
-    expect(await loop.run('abc')).toBe('e(e(e(abc)))');
+    expect((await loop.run('abc')).text).toBe('e(e(e(abc)))');
     expect(seen).toEqual([
       { output: 'e(abc)', iteration: 1 },
       { output: 'e(e(abc))', iteration: 2 },

@@ -21,7 +21,7 @@ describe('nested compositions', () => {
       .build();
     const events = collect(desk);
 
-    expect(await desk.run('research x')).toBe('editor(writer(research x)) + summarizer(research x)');
+    expect((await desk.run('research x')).text).toBe('editor(writer(research x)) + summarizer(research x)');
     expect(new Set(events.map((e) => e.meta.runId)).size).toBe(1);
 
     const stages = recorder.stages;

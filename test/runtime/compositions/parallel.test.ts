@@ -23,7 +23,7 @@ describe('Parallel', () => {
       .build();
     const events = collect(panel);
 
-    expect(await panel.run('q')).toBe('legal(q) | tech(q) | money(q)');
+    expect((await panel.run('q')).text).toBe('legal(q) | tech(q) | money(q)');
     const starts = ofType(events, 'footprint.stream.llm_start').map((e) => e.meta.timestamp);
     const ends = ofType(events, 'footprint.stream.llm_end');
     expect(starts).toHaveLength(3);
@@ -61,7 +61,7 @@ describe('Parallel', () => {
       .build();
     const events = collect(panel);
 
-    expect(await panel.run('q')).toBe('legal(q) | tech failed');
+    expect((await panel.run('q')).text).toBe('legal(q) | tech failed');
     expect(seen).toEqual([
       { id: 'legal', status: 'ok', output: 'legal(q)' },
       {
@@ -91,7 +91,7 @@ describe('Parallel', () => {
     const outer = Parallel.create({ id: 'outer' }).branch('nested', inner).branch('solo', echoAgent('solo').agent).merge(joinOk).build();
     const events = collect(outer);
 
-    expect(await outer.run('q')).toBe('ok(q) | bad failed | solo(q)');
+    expect((await outer.run('q')).text).toBe('ok(q) | bad failed | solo(q)');
     expect(ofType(events, 'footprint.composition.branch_end').map((e) => [e.payload.compositionId, e.payload.branch, e.payload.status])).toEqual([
       ['inner', 'ok', 'ok'],
       ['inner', 'bad', 'error'],

@@ -18,7 +18,7 @@ describe('Sequence', () => {
     const pipeline = Sequence.create({ id: 'pipe' }).step('draft', writer.agent).step('edit', editor.agent).build();
     const events = collect(pipeline);
 
-    expect(await pipeline.run('hello')).toBe('editor(writer(hello))');
+    expect((await pipeline.run('hello')).text).toBe('editor(writer(hello))');
     expect(recorder.stages).toEqual(['enter', ...agentTurn('draft'), ...agentTurn('edit'), 'exit']);
     expect(new Set(events.map((e) => e.meta.runId)).size).toBe(1);
     expect(events[0]!.type).toBe('footprint.composition.enter');
@@ -102,19 +102,19 @@ describe('pause and resume inside a composition', () => {
     const paused = await first.flow.run('pay the invoice');
     expect(isPaused(paused)).toBe(true);
     if (!isPaused(paused)) return;
-    expect(paused.question).toBe('Approve 42?');
+    expect(paused.paused.question).toBe('Approve 42?');
     expect(ofType(firstEvents, 'footprint.run.paused')[0]!.meta.member).toEqual({ kind: 'agent', id: 'approver' });
     expect(first.wrap.provider.calls).toHaveLength(0);
 
-    const stored = JSON.parse(JSON.stringify(paused.checkpoint));
+    const stored = JSON.parse(JSON.stringify(paused.paused.checkpoint));
     const second = build();
     const events = collect(second.flow);
     const answer = await second.flow.resume(stored, 'yes');
 
-    expect(answer).toBe('wrap(approved: human said yes)');
+    expect(answer.text).toBe('wrap(approved: human said yes)');
     expect(second.prep.provider.calls).toHaveLength(0);
     expect(second.approver.provider.calls).toHaveLength(1);
-    expect(new Set(events.map((e) => e.meta.runId))).toEqual(new Set([paused.checkpoint.runId]));
+    expect(new Set(events.map((e) => e.meta.runId))).toEqual(new Set([paused.paused.checkpoint.runId]));
     expect(ofType(events, 'footprint.run.resumed')[0]!.payload).toMatchObject({ question: 'Approve 42?', toolName: 'approve', agentId: 'approver' });
     expect(ofType(events, 'footprint.composition.enter')).toHaveLength(0);
     expect(ofType(events, 'footprint.composition.exit').map((e) => e.payload.compositionId)).toEqual(['flow']);
@@ -131,11 +131,11 @@ describe('pause and resume inside a composition', () => {
     };
     const paused = await build().flow.run('pay it');
     if (!isPaused(paused)) throw new Error('expected a pause');
-    expect(paused.checkpoint.flow.subflowPath).toEqual(['gate', 'gate/approve']);
+    expect(paused.paused.checkpoint.flow.subflowPath).toEqual(['gate', 'gate/approve']);
 
     const second = build();
     const events = collect(second.flow);
-    expect(await second.flow.resume(JSON.stringify(paused.checkpoint), 'ok')).toBe('approved: human said ok');
+    expect((await second.flow.resume(JSON.stringify(paused.paused.checkpoint), 'ok')).text).toBe('approved: human said ok');
     expect(ofType(events, 'footprint.composition.route_decided')).toHaveLength(0);
     expect(ofType(events, 'footprint.composition.enter')).toHaveLength(0);
     expect(ofType(events, 'footprint.composition.exit').map((e) => e.payload.compositionId)).toEqual(['gate', 'flow']);
@@ -146,7 +146,7 @@ describe('pause and resume inside a composition', () => {
       Conditional.create({ id: 'gate' }).when('approve', () => true, approvalAgent('approver').agent).otherwise('skip', echoAgent('skip').agent).build();
     const paused = await build().run('pay it');
     if (!isPaused(paused)) throw new Error('expected a pause');
-    await expect(build().resume(paused.checkpoint, 'ok')).rejects.toThrow(CheckpointError);
-    await expect(build().resume(paused.checkpoint, 'ok')).rejects.toThrow(/Sequence step/);
+    await expect(build().resume(paused.paused.checkpoint, 'ok')).rejects.toThrow(CheckpointError);
+    await expect(build().resume(paused.paused.checkpoint, 'ok')).rejects.toThrow(/Sequence step/);
   });
 });

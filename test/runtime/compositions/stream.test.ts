@@ -35,9 +35,9 @@ const echoed = (id: string, message: string, route = '') => [text(`${id}(`, agen
 async function streamedLikeRun(runner: Runner, input: string, answer: string): Promise<RunStreamPart[]> {
   const stream = runner.stream(input);
   const parts = await drain(stream);
-  expect(await stream.result).toBe(answer);
-  expect(await runner.run(input)).toBe(answer);
-  expect(parts.at(-1)).toEqual({ type: 'end', result: answer });
+  expect((await stream.result).text).toBe(answer);
+  expect((await runner.run(input)).text).toBe(answer);
+  expect(parts.at(-1)).toEqual({ type: 'end', result: expect.objectContaining({ text: answer }) });
   return parts;
 }
 
@@ -45,7 +45,7 @@ describe('stream() on compositions', () => {
   it('Sequence: each step streams in turn', async () => {
     const pipe = Sequence.create({ id: 'pipe' }).step('draft', chunkedEcho('writer')).step('edit', chunkedEcho('editor')).build();
     const parts = await streamedLikeRun(pipe, 'hi', 'editor(writer(hi))');
-    expect(parts).toEqual([...echoed('writer', 'hi'), ...echoed('editor', 'writer(hi)'), { type: 'end', result: 'editor(writer(hi))' }]);
+    expect(parts).toEqual([...echoed('writer', 'hi'), ...echoed('editor', 'writer(hi)'), { type: 'end', result: expect.objectContaining({ text: 'editor(writer(hi))' }) }]);
   });
 
   it('Parallel: every branch streams, each part tagged with its agent', async () => {
@@ -67,13 +67,13 @@ describe('stream() on compositions', () => {
       .otherwise('general', chunkedEcho('general'))
       .build();
     const parts = await streamedLikeRun(desk, 'my invoice', 'billing(my invoice)');
-    expect(parts).toEqual([...echoed('billing', 'my invoice', 'desk>billing'), { type: 'end', result: 'billing(my invoice)' }]);
+    expect(parts).toEqual([...echoed('billing', 'my invoice', 'desk>billing'), { type: 'end', result: expect.objectContaining({ text: 'billing(my invoice)' }) }]);
   });
 
   it('Loop: every pass streams', async () => {
     const polish = Loop.create({ id: 'polish' }).repeat(chunkedEcho('poet')).times(2).build();
     const parts = await streamedLikeRun(polish, 'x', 'poet(poet(x))');
-    expect(parts).toEqual([...echoed('poet', 'x'), ...echoed('poet', 'poet(x)'), { type: 'end', result: 'poet(poet(x))' }]);
+    expect(parts).toEqual([...echoed('poet', 'x'), ...echoed('poet', 'poet(x)'), { type: 'end', result: expect.objectContaining({ text: 'poet(poet(x))' }) }]);
   });
 
   it('swarm: a hand-off part before each agent streams its turn', async () => {
@@ -85,7 +85,7 @@ describe('stream() on compositions', () => {
       ],
       pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined),
     });
-    const parts = await streamedLikeRun(desk, 'refund', 'billing(triage(refund))');
+    const parts = await streamedLikeRun(desk, 'refund', 'billing(Agent "triage" replied:\ntriage(refund))');
     const handoff = (to: string, n: number) => ({
       type: 'handoff',
       swarm: 'desk',
@@ -99,8 +99,8 @@ describe('stream() on compositions', () => {
       handoff('triage', 1),
       ...echoed('triage', 'refund', 'desk>triage'),
       handoff('billing', 2),
-      ...echoed('billing', 'triage(refund)', 'desk>billing'),
-      { type: 'end', result: 'billing(triage(refund))' },
+      ...echoed('billing', 'Agent "triage" replied:\ntriage(refund)', 'desk>billing'),
+      { type: 'end', result: expect.objectContaining({ text: 'billing(Agent "triage" replied:\ntriage(refund))' }) },
     ]);
   });
 
@@ -135,9 +135,10 @@ describe('stream() on compositions', () => {
       ...echoed('billing', 'refund 7', 'desk>billing'),
       routerPart('{"message":"Done."'),
       routerPart(',"reason":"finished"}'),
-      { type: 'end', result: 'Done.' },
+      { type: 'end', result: expect.objectContaining({ text: 'billing(refund 7)' }) },
     ]);
-    expect(await stream.result).toBe('Done.');
+    // The answer is the agent's text, as it streamed; the router's closing message is not the answer.
+    expect((await stream.result).text).toBe('billing(refund 7)');
   });
 
   it('the router step: its decision call streams, tagged with the router', async () => {
@@ -151,7 +152,7 @@ describe('stream() on compositions', () => {
     expect(parts).toEqual([
       text('{"agentId":"tech","message":"reset', member),
       text(' the password","reason":"login"}', member),
-      { type: 'end', result: 'reset the password' },
+      { type: 'end', result: expect.objectContaining({ text: 'reset the password' }) },
     ]);
   });
 });
@@ -163,7 +164,7 @@ describe('pause and resume, streamed', () => {
     const parts = await drain(stream);
     const paused = await stream.result;
     if (!isPaused(paused)) throw new Error('expected a pause');
-    expect(paused.question).toBe('Approve 42?');
+    expect(paused.paused.question).toBe('Approve 42?');
     const source = { member: agent('approver'), agentId: 'approver', route: '' };
     expect(parts).toEqual([
       { type: 'tool_call', toolCallId: 'call-approve', toolName: 'approve', args: { amount: 42 }, ...source },
@@ -171,23 +172,23 @@ describe('pause and resume, streamed', () => {
       { type: 'end', result: paused },
     ]);
 
-    const resumed = build().resumeStream(JSON.parse(JSON.stringify(paused.checkpoint)), 'yes');
+    const resumed = build().resumeStream(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes');
     expect(await drain(resumed)).toEqual([
       { type: 'tool_call', toolCallId: 'call-approve', toolName: 'approve', args: { amount: 42 }, ...source },
       { type: 'tool_result', toolCallId: 'call-approve', toolName: 'approve', status: 'ok', result: 'human said yes', ...source },
       text('approved: human said yes', agent('approver')),
-      { type: 'end', result: 'approved: human said yes' },
+      { type: 'end', result: expect.objectContaining({ text: 'approved: human said yes' }) },
     ]);
-    expect(await resumed.result).toBe('approved: human said yes');
+    expect((await resumed.result).text).toBe('approved: human said yes');
   });
 
   it('refuses, through the stream, a checkpoint resume() refuses', async () => {
     const top = swarm({ id: 'desk', agents: [{ id: 'approver', runner: approvalAgent('approver').agent }], pick: ({ handoffs }) => (handoffs === 0 ? 'approver' : undefined) });
     const paused = await top.run('refund 42');
     if (!isPaused(paused)) throw new Error('expected a pause');
-    const stream = top.resumeStream(paused.checkpoint, 'yes');
+    const stream = top.resumeStream(paused.paused.checkpoint, 'yes');
     await expect(stream.next()).rejects.toBeInstanceOf(CheckpointError);
     await expect(stream.result).rejects.toBeInstanceOf(CheckpointError);
-    await expect(top.resume(paused.checkpoint, 'yes')).rejects.toBeInstanceOf(CheckpointError);
+    await expect(top.resume(paused.paused.checkpoint, 'yes')).rejects.toBeInstanceOf(CheckpointError);
   });
 });

@@ -7,11 +7,12 @@ import { collect, echoAgent, failingAgent, ofType } from './helpers.js';
 describe('swarm', () => {
   it('hands off between agents until route names nobody, and records why it stopped', async () => {
     const asked: PickInput[] = [];
+    const billing = echoAgent('billing');
     const desk = swarm({
       id: 'desk',
       agents: [
         { id: 'triage', runner: echoAgent('triage').agent },
-        { id: 'billing', runner: echoAgent('billing').agent },
+        { id: 'billing', runner: billing.agent },
       ],
       pick: (input) => {
         asked.push(input);
@@ -20,11 +21,18 @@ describe('swarm', () => {
     });
     const events = collect(desk);
 
-    expect(await desk.run('refund please')).toBe('billing(triage(refund please))');
+    const result = await desk.run('refund please');
+    // The second agent gets the user's request and the first agent's reply, labelled.
+    expect(result.text).toBe('billing(Agent "triage" replied:\ntriage(refund please))');
+    expect(billing.provider.calls[0]!.messages).toEqual([
+      { role: 'user', content: 'refund please' },
+      { role: 'user', content: 'Agent "triage" replied:\ntriage(refund please)' },
+    ]);
+    expect([result.stopReason, result.answeredBy]).toEqual(['answered', { id: 'billing', kind: 'agent', path: 'swarm:desk/agent:billing' }]);
     expect(asked).toEqual([
       { message: 'refund please', lastAgent: undefined, handoffs: 0 },
       { message: 'triage(refund please)', lastAgent: 'triage', handoffs: 1 },
-      { message: 'billing(triage(refund please))', lastAgent: 'billing', handoffs: 2 },
+      { message: 'billing(Agent "triage" replied:\ntriage(refund please))', lastAgent: 'billing', handoffs: 2 },
     ]);
     const decisions = ofType(events, 'footprint.composition.route_decided').map((e) => e.payload);
     expect(decisions.map((d) => [d.chosen, d.matched])).toEqual([
@@ -45,7 +53,9 @@ describe('swarm', () => {
     const { agent, provider } = echoAgent('a');
     const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: agent }], pick: () => 'a', maxHandoffs: 2 });
     const events = collect(desk);
-    expect(await desk.run('x')).toBe('a(a(x))');
+    const result = await desk.run('x');
+    expect(result.text).toBe('a(Agent "a" replied:\na(x))');
+    expect(result.stopReason).toBe('budget_exhausted');
     expect(provider.calls).toHaveLength(2);
     const last = ofType(events, 'footprint.composition.route_decided').at(-1)!.payload;
     expect(last).toMatchObject({ chosen: '', matched: 'route_fn', inRoster: true, evidence: { requested: 'a', maxHandoffs: 2 } });
@@ -59,7 +69,7 @@ describe('swarm', () => {
       pick: ({ handoffs }) => (handoffs === 0 ? 'a' : 'ghost'),
     });
     const events = collect(desk);
-    expect(await desk.run('x')).toBe('a(x)');
+    expect((await desk.run('x')).text).toBe('a(x)');
     expect(ofType(events, 'footprint.composition.route_decided').at(-1)!.payload).toMatchObject({
       chosen: '',
       matched: 'route_fn',

@@ -34,7 +34,7 @@ describe('cost', () => {
       .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object' }, execute: () => 'ok' })
       .build();
     const seen = collect(agent);
-    expect(await agent.run('q')).toBe('done');
+    expect((await agent.run('q')).text).toBe('done');
     expect(seen.of('footprint.stream.llm_end').map((p) => ['usage' in p, p.usage, p.cost, p.stopReason])).toEqual([
       [true, { input: 100, output: 10 }, { usd: (100 * 1 + 10 * 2) / 1e6, priced: true }, 'tool_use'],
       [false, undefined, { usd: 0, priced: false }, 'end_turn'],

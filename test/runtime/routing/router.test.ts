@@ -3,7 +3,7 @@
  * RoutingDecisionError, unknown agents, and the router's model call traced and costed as the router.
  */
 import { describe, expect, it } from 'vitest';
-import { RunFailedError, scripted } from '../../../src/runtime/index.js';
+import { messageText, RunFailedError, scripted } from '../../../src/runtime/index.js';
 
 import {
   compileRouterPrompt,
@@ -103,7 +103,7 @@ describe('llmRouter', () => {
     const { router, provider } = routerWith(['{"agentId":"billing","message":"Refund order 7","reason":"money talk"}']);
     const events = collect(router.step);
 
-    expect(await router.step.run('I was charged twice for order 7')).toBe('Refund order 7');
+    expect((await router.step.run('I was charged twice for order 7')).text).toBe('Refund order 7');
     expect(provider.calls).toHaveLength(1);
     expect(provider.calls[0]!.systemPrompt).toBe(router.systemPrompt);
     expect(provider.calls[0]!.messages).toEqual([{ role: 'user', content: 'I was charged twice for order 7' }]);
@@ -160,7 +160,7 @@ describe('llmRouter', () => {
     // Both router calls hand on the same message text; each run must reach the agent its own router chose.
     const provider = scripted({
       replies: (request) => {
-        const asked = request.messages[0]!.content as string;
+        const asked = messageText(request.messages[0]!.content);
         if (asked.includes('replied:')) return { content: '{"message":"done"}' };
         return { content: JSON.stringify({ agentId: asked.includes('invoice') ? 'billing' : 'tech', message: 'same message' }), delayMs: 20 };
       },

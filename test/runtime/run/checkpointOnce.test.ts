@@ -24,7 +24,7 @@ import { approvalAgent, echoAgent } from '../compositions/helpers.js';
 async function pausedCheckpoint(runner: Runner): Promise<Checkpoint> {
   const out = await runner.run('Refund INV-7 please');
   if (!isPaused(out)) throw new Error('expected a pause');
-  return out.checkpoint;
+  return out.paused.checkpoint;
 }
 
 /** An agent whose paused tool counts how often the work after the pause ran. */
@@ -63,14 +63,14 @@ describe('a checkpoint resumed more than once', () => {
   it('resumes once; resumed again (on this or a fresh instance) it is refused, already_resumed, and the work runs once', async () => {
     const { agent, after } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
-    expect(await agent.resume(checkpoint, 'yes')).toBe('done');
+    expect((await agent.resume(checkpoint, 'yes')).text).toBe('done');
     const again = await agent.resume(checkpoint, 'yes').catch((e: unknown) => e);
     expect(again).toBeInstanceOf(CheckpointError);
     expect([(again as CheckpointError).reason, (again as CheckpointError).message]).toEqual([
       'already_resumed',
       `checkpoint ${checkpoint.id} of run ${checkpoint.runId} was already resumed; a checkpoint resumes at most once`,
     ]);
-    expect(await refusal(countingAgent().agent.resume(JSON.stringify(checkpoint), 'yes'))).toBe('already_resumed');
+    expect((await refusal(countingAgent().agent.resume(JSON.stringify(checkpoint), 'yes')))).toBe('already_resumed');
     expect(after.runs).toBe(1);
   });
 
@@ -95,17 +95,17 @@ describe('a checkpoint resumed more than once', () => {
     const first = await pausedCheckpoint(agent);
     const second = await agent.resume(first, 'yes');
     if (!isPaused(second)) throw new Error('expected a second pause');
-    expect(second.checkpoint.id).not.toBe(first.id);
-    expect(second.checkpoint.runId).toBe(first.runId);
-    expect(await agent.resume(second.checkpoint, 'yes')).toBe('both answered');
-    expect(await refusal(agent.resume(second.checkpoint, 'yes'))).toBe('already_resumed');
+    expect(second.paused.checkpoint.id).not.toBe(first.id);
+    expect(second.paused.checkpoint.runId).toBe(first.runId);
+    expect((await agent.resume(second.paused.checkpoint, 'yes')).text).toBe('both answered');
+    expect((await refusal(agent.resume(second.paused.checkpoint, 'yes')))).toBe('already_resumed');
   });
 
   it('a refused checkpoint (wrong runner, malformed) is not consumed: the right runner still resumes it', async () => {
     const checkpoint = await pausedCheckpoint(refundAgent());
-    expect(await refusal(countingAgent('someone-else').agent.resume(checkpoint, 'yes'))).toBe('other_runner');
-    expect(await refusal(refundAgent().resume({ ...checkpoint, store: null }, 'yes'))).toBe('malformed');
-    expect(await refundAgent().resume(checkpoint, 'no')).toBe('Done: invoice INV-7: $40 paid | refund declined');
+    expect((await refusal(countingAgent('someone-else').agent.resume(checkpoint, 'yes')))).toBe('other_runner');
+    expect((await refusal(refundAgent().resume({ ...checkpoint, store: null }, 'yes')))).toBe('malformed');
+    expect((await refundAgent().resume(checkpoint, 'no')).text).toBe('Done: invoice INV-7: $40 paid | refund declined');
   });
 });
 
@@ -135,7 +135,7 @@ describe('a checkpoint missing parts of its run store', () => {
     expect((error as CheckpointError).reason).toBe('malformed');
     expect((error as CheckpointError).message).toMatch(message);
     expect(after.runs).toBe(0);
-    expect(await agent.resume(checkpoint, 'yes')).toBe('done');
+    expect((await agent.resume(checkpoint, 'yes')).text).toBe('done');
     expect(after.runs).toBe(1);
   });
 });
@@ -150,7 +150,7 @@ describe('a checkpoint edited or resumed on another chart', () => {
     const { agent } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
     const resumer = countingAgent(resumerId);
-    expect(await refusal(resumer.agent.resume(edit(checkpoint), 'yes'))).toBe('altered');
+    expect((await refusal(resumer.agent.resume(edit(checkpoint), 'yes')))).toBe('altered');
     expect(resumer.after.runs).toBe(0);
   });
 
@@ -160,8 +160,8 @@ describe('a checkpoint edited or resumed on another chart', () => {
       return (extraStep ? builder.step('after', echoAgent('after').agent) : builder).build();
     };
     const checkpoint = await pausedCheckpoint(flow(false));
-    expect(await refusal(flow(true).resume(checkpoint, 'ok'))).toBe('altered');
-    expect(await flow(false).resume(checkpoint, 'ok')).toBe('approved: human said ok');
+    expect((await refusal(flow(true).resume(checkpoint, 'ok')))).toBe('altered');
+    expect((await flow(false).resume(checkpoint, 'ok')).text).toBe('approved: human said ok');
   });
 
   it('a checkpoint of the earlier format says so', async () => {
@@ -180,8 +180,8 @@ describe('a checkpoint store', () => {
     const shared = new MemoryCheckpointStore();
     const checkpoint = await pausedCheckpoint(countingAgent().agent);
     const [one, two] = [countingAgent(), countingAgent()];
-    expect(await one.agent.resume(checkpoint, 'yes', { checkpointStore: shared })).toBe('done');
-    expect(await refusal(two.agent.resume(checkpoint, 'yes', { checkpointStore: shared }))).toBe('already_resumed');
+    expect((await one.agent.resume(checkpoint, 'yes', { checkpointStore: shared })).text).toBe('done');
+    expect((await refusal(two.agent.resume(checkpoint, 'yes', { checkpointStore: shared })))).toBe('already_resumed');
     expect([one.after.runs, two.after.runs]).toEqual([1, 0]);
   });
 
@@ -199,8 +199,8 @@ describe('a checkpoint store', () => {
     };
     const { agent, after } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
-    expect(await agent.resume(checkpoint, 'yes', { checkpointStore: store })).toBe('done');
-    expect(await refusal(agent.resume(checkpoint, 'yes', { checkpointStore: store }))).toBe('already_resumed');
+    expect((await agent.resume(checkpoint, 'yes', { checkpointStore: store })).text).toBe('done');
+    expect((await refusal(agent.resume(checkpoint, 'yes', { checkpointStore: store })))).toBe('already_resumed');
     expect(asked).toEqual([
       [checkpoint.id, { runId: checkpoint.runId, runner: { kind: 'agent', id: 'refunds' } }],
       [checkpoint.id, { runId: checkpoint.runId, runner: { kind: 'agent', id: 'refunds' } }],

@@ -34,7 +34,7 @@ describe('the outcome tracker', () => {
 
   it("gives a swarm's stop reason when it runs out of hand-offs", async () => {
     const desk = swarm({ id: 'desk', agents: [{ id: 'a', runner: echoAgent('a').agent }], pick: () => 'a', maxHandoffs: 2 });
-    expect(await outcomeOf(() => desk.run('x'))).toEqual({ status: 'stopped_early', output: 'a(a(x))', reason: 'budget_exhausted' });
+    expect(await outcomeOf(() => desk.run('x'))).toEqual({ status: 'stopped_early', output: 'a(Agent "a" replied:\na(x))', reason: 'budget_exhausted' });
   });
 
   it('tells a cancelled run from a failed one', async () => {

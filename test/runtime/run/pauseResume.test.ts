@@ -20,9 +20,9 @@ describe('pause and resume', () => {
     const out = await agent.run('Refund INV-7 please');
     expect(isPaused(out)).toBe(true);
     if (!isPaused(out)) return;
-    expect(out.question).toBe('Approve a refund of $40 for INV-7?');
-    expect(JSON.parse(JSON.stringify(out.checkpoint))).toEqual(out.checkpoint);
-    expect(out.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@3', runner: { kind: 'agent', id: 'refunds' } });
+    expect(out.paused.question).toBe('Approve a refund of $40 for INV-7?');
+    expect(JSON.parse(JSON.stringify(out.paused.checkpoint))).toEqual(out.paused.checkpoint);
+    expect(out.paused.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@3', runner: { kind: 'agent', id: 'refunds' } });
     expect(seen.of('footprint.run.paused')).toEqual([
       { question: 'Approve a refund of $40 for INV-7?', toolCallId: 'ref', toolName: 'refund', agentId: 'refunds' },
     ]);
@@ -38,7 +38,7 @@ describe('pause and resume', () => {
     if (!isPaused(out)) throw new Error('expected a pause');
     const dir = scratch();
     const file = join(dir, 'checkpoint.json');
-    writeFileSync(file, JSON.stringify(out.checkpoint));
+    writeFileSync(file, JSON.stringify(out.paused.checkpoint));
     const child = await run(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'refund', file, 'yes'], {
       cwd: process.cwd(),
     });
@@ -59,8 +59,8 @@ describe('pause and resume', () => {
     const agent = refundAgent();
     const out = await agent.run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
-    expect(await refundAgent().resume(out.checkpoint, 'no')).toBe('Done: invoice INV-7: $40 paid | refund declined');
-    const other = { ...out.checkpoint, runner: { kind: 'agent', id: 'someone-else' } };
+    expect((await refundAgent().resume(out.paused.checkpoint, 'no')).text).toBe('Done: invoice INV-7: $40 paid | refund declined');
+    const other = { ...out.paused.checkpoint, runner: { kind: 'agent', id: 'someone-else' } };
     await expect(agent.resume(other, 'yes')).rejects.toThrow(CheckpointError);
     await expect(agent.resume('{not json', 'yes')).rejects.toThrow(/not valid JSON/);
   });

@@ -47,13 +47,13 @@ describe('an agent turn and the run store', () => {
   it('pauses with the conversation and the turn record in the checkpoint store and only the turn id in the flow state', async () => {
     const out = await refundAgent().run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
-    const state = out.checkpoint.flow.sharedState as Record<string, unknown>;
+    const state = out.paused.checkpoint.flow.sharedState as Record<string, unknown>;
     const turnId = String(state.turnId);
     expect(turnId).toMatch(/^turn/);
     expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual(['turnId']);
-    expect(Object.keys(out.checkpoint.store.lists)).toEqual([`history:${turnId}`]);
-    expect(Object.keys(out.checkpoint.store.records)).toEqual([`turn:${turnId}`]);
-    expect(out.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
+    expect(Object.keys(out.paused.checkpoint.store.lists)).toEqual([`history:${turnId}`]);
+    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', `turn:${turnId}`]);
+    expect(out.paused.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
       turnId,
       userMessage: 'Refund INV-7 please',
       iteration: 1,
@@ -61,7 +61,7 @@ describe('an agent turn and the run store', () => {
       doneTools: { inv: { status: 'ok', text: expect.any(String) } },
       pausedAt: expect.any(Number),
     });
-    expect(out.checkpoint.store.lists[`history:${turnId}`]).toEqual([
+    expect(out.paused.checkpoint.store.lists[`history:${turnId}`]).toEqual([
       { role: 'user', content: 'Refund INV-7 please' },
       {
         role: 'assistant',
@@ -77,8 +77,8 @@ describe('an agent turn and the run store', () => {
   it('resumes with the whole conversation, and refuses a checkpoint without its store', async () => {
     const out = await refundAgent().run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
-    const { store: _store, ...withoutStore } = out.checkpoint;
+    const { store: _store, ...withoutStore } = out.paused.checkpoint;
     await expect(refundAgent().resume(withoutStore, 'yes')).rejects.toThrow(new CheckpointError('checkpoint is missing its run store'));
-    expect(await refundAgent().resume(out.checkpoint, 'yes')).toBe('Done: invoice INV-7: $40 paid | refunded $40');
+    expect((await refundAgent().resume(out.paused.checkpoint, 'yes')).text).toBe('Done: invoice INV-7: $40 paid | refunded $40');
   });
 });

@@ -2,7 +2,7 @@
  * Settings that cannot work are refused where they are given, each with a ConfigError naming the
  * field and what it takes: the HTTP providers' deadline, retries and backoff, an Agent's or LLMCall's
  * sampling, model-call deadline and tool bounds, a tool's deadline, the compositions' counts, a
- * run's signal and sessionId; the CLI's
+ * run's signal and conversationId; the CLI's
  * numeric flags say the same through its usage error. One rule (run/settings.ts) checks them all, so
  * every number below fails the same way whichever setting it is given to.
  */
@@ -212,22 +212,22 @@ describe('a run', () => {
     ['line\nbreak', '"line\\nbreak"'],
     ['bell\u0007', '"bell\\u0007"'],
     ['c1\u0085', '"c1\\u0085"'],
-  ])('run() with the sessionId %j rejects with a ConfigError at the call, and no model call is made', async (sessionId, shown) => {
+  ])('run() with the conversationId %j rejects with a ConfigError at the call, and no model call is made', async (conversationId, shown) => {
     let calls = 0;
     const counted = Agent.create({ provider: scripted({ replies: () => (calls++, 'ok') }), model: 'm', id: 'r1' }).build();
-    const error = await counted.run('x', { sessionId: sessionId as string }).catch((e: unknown) => e);
+    const error = await counted.run('x', { conversationId: conversationId as string }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect([(error as ConfigError).field, (error as ConfigError).message]).toEqual([
-      'sessionId',
-      `agent "r1": run(): sessionId must be a non-empty string of at most 256 characters without control characters (got ${shown})`,
+      'conversationId',
+      `agent "r1": run(): conversationId must be a non-empty string of at most 256 characters without control characters (got ${shown})`,
     ]);
     expect(calls).toBe(0);
   });
 
-  it('stream() fails its stream with the same ConfigError for a bad sessionId; a sessionId of 256 characters is taken', async () => {
-    const error = await drain(runner().stream('x', { sessionId: '' })).catch((e: unknown) => e);
-    expect([(error as ConfigError).name, (error as ConfigError).field]).toEqual(['ConfigError', 'sessionId']);
-    expect(await runner().run('x', { sessionId: `sess-${'é'.repeat(251)}` })).toBe('ok');
+  it('stream() fails its stream with the same ConfigError for a bad conversationId; a conversationId of 256 characters is taken', async () => {
+    const error = await drain(runner().stream('x', { conversationId: '' })).catch((e: unknown) => e);
+    expect([(error as ConfigError).name, (error as ConfigError).field]).toEqual(['ConfigError', 'conversationId']);
+    expect((await runner().run('x', { conversationId: `sess-${'é'.repeat(251)}` })).text).toBe('ok');
   });
 
   it('run() with options that are not an object rejects with a ConfigError', async () => {
@@ -244,10 +244,10 @@ describe('a run', () => {
   });
 
   it('takes a real AbortSignal, and one from another implementation with the same surface', async () => {
-    expect(await runner().run('x', { signal: new AbortController().signal })).toBe('ok');
+    expect((await runner().run('x', { signal: new AbortController().signal })).text).toBe('ok');
     const target = new EventTarget();
     const lookalike = Object.assign(target, { aborted: false, reason: undefined, throwIfAborted() {}, onabort: null, any: undefined });
-    expect(await runner().run('x', { signal: lookalike as unknown as AbortSignal })).toBe('ok');
+    expect((await runner().run('x', { signal: lookalike as unknown as AbortSignal })).text).toBe('ok');
   });
 });
 

@@ -52,10 +52,10 @@ describe('Agent.stream()', () => {
       text('Invoice ', AGENT),
       text('42 ', AGENT),
       text('is paid.', AGENT),
-      { type: 'end', result: 'Invoice 42 is paid.' },
+      { type: 'end', result: expect.objectContaining({ text: 'Invoice 42 is paid.' }) },
     ]);
-    expect(await stream.result).toBe('Invoice 42 is paid.');
-    expect(await agent.run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+    expect((await stream.result).text).toBe('Invoice 42 is paid.');
+    expect((await agent.run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
     // The three text parts are one reply.
     const callIds = new Set(parts.flatMap((p) => (p.type === 'text' ? [p.callId] : [])));
     expect(callIds.size).toBe(1);
@@ -95,7 +95,7 @@ describe('Agent.stream()', () => {
   it('keeps run() unstreamed: no chunk, llm_start.stream false, no streamed totals', async () => {
     const agent = invoiceAgent();
     const seen = collect(agent);
-    expect(await agent.run('Is invoice 42 paid?')).toBe('Invoice 42 is paid.');
+    expect((await agent.run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
     expect(seen.of('footprint.stream.llm_start').map((p) => p.stream)).toEqual([false, false]);
     expect(seen.of('footprint.stream.llm_chunk')).toEqual([]);
     expect(seen.of('footprint.stream.llm_end').map((e) => e.streamed)).toEqual([undefined, undefined]);
@@ -125,7 +125,7 @@ describe('Agent.stream()', () => {
     const agent = Agent.create({ provider: onlyComplete, model: 'm1', id: 'helper' }).build();
     const seen = collect(agent);
     const stream = agent.stream('hi');
-    expect(await drain(stream)).toEqual([text('Whole answer.', AGENT), { type: 'end', result: 'Whole answer.' }]);
+    expect(await drain(stream)).toEqual([text('Whole answer.', AGENT), { type: 'end', result: expect.objectContaining({ text: 'Whole answer.' }) }]);
     expect(seen.of('footprint.stream.llm_end').map((e) => [e.streamed?.chunks, e.usage])).toEqual([[1, { input: 3, output: 2 }]]);
   });
 
@@ -182,8 +182,9 @@ describe('Agent.stream()', () => {
   it('refuses input that is not a message the way run() does, in the iteration and the result', async () => {
     const agent = invoiceAgent();
     const stream = agent.stream(42 as unknown as string);
-    await expect(stream.next()).rejects.toThrow(new TypeError('stream() takes a string or { message: string }'));
-    await expect(stream.result).rejects.toThrow(new TypeError('stream() takes a string or { message: string }'));
+    const refusal = new TypeError('stream() takes a string, { message: string } or a conversation (an array of messages)');
+    await expect(stream.next()).rejects.toThrow(refusal);
+    await expect(stream.result).rejects.toThrow(refusal);
   });
 
   it('hands instruments no chunk: they see the call start and end only', async () => {
@@ -216,7 +217,7 @@ describe('LLMCall.stream()', () => {
       .build();
     const stream = call.stream('A long text.');
     const member = { kind: 'llm_call', id: 'summarize' } as const;
-    expect(await drain(stream)).toEqual([text('Short', member), text(' summary.', member), { type: 'end', result: 'Short summary.' }]);
-    expect(await stream.result).toBe('Short summary.');
+    expect(await drain(stream)).toEqual([text('Short', member), text(' summary.', member), { type: 'end', result: expect.objectContaining({ text: 'Short summary.' }) }]);
+    expect((await stream.result).text).toBe('Short summary.');
   });
 });

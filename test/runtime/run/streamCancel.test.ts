@@ -118,7 +118,7 @@ describe('a slow consumer', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(textOf(parts)).toBe(content);
-    expect(parts.at(-1)).toEqual({ type: 'end', result: content });
+    expect(parts.at(-1)).toEqual({ type: 'end', result: expect.objectContaining({ text: content }) });
     expect(emitted).toBe(80);
     expect(mostWaiting).toBe(STREAM_CAPACITY);
     expect(seen.of('footprint.stream.llm_end')[0]!.streamed?.chunks).toBe(80);
@@ -174,8 +174,8 @@ describe('ending early', () => {
   it('return() after the run finished changes nothing: the result stays the answer', async () => {
     const { agent } = chunkyAgent({ content: 'ok' });
     const stream = agent.stream('go');
-    expect(await stream.result).toBe('ok');
+    expect((await stream.result).text).toBe('ok');
     expect(await stream.return()).toEqual({ value: undefined, done: true });
-    expect(await stream.result).toBe('ok');
+    expect((await stream.result).text).toBe('ok');
   });
 });

@@ -23,7 +23,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
     .build();
   const log = record(agent);
 
-  expect(await agent.run('No light on port 9.')).toBe('First run: the optic.');
+  expect((await agent.run('No light on port 9.')).text).toBe('First run: the optic.');
   expect(log.of('footprint.skill.rejected').map((r) => [r.iteration, r.requested, r.allowed])).toEqual([
     [1, 'fix', ['diagnose']],
     [2, 'nope', ['diagnose']],
@@ -52,7 +52,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
   expect(log.of('footprint.route.trip')).toEqual([]);
 
   log.all.length = 0;
-  expect(await agent.run('Port 4 now.')).toBe('Second run: the cable.');
+  expect((await agent.run('Port 4 now.')).text).toBe('Second run: the cable.');
   expect(brains()).toEqual([
     [1, 'triage', 'default', 'small', 'small-1'],
     [2, 'diagnose', 'skill', 'big', 'big-1'],

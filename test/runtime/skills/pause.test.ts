@@ -48,14 +48,14 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   const before = record(first.agent);
   const paused = await first.agent.run('No light on port 9.');
   if (!isPaused(paused)) throw new Error('expected the run to pause');
-  expect(paused.question).toBe('May I reboot the switch?');
+  expect(paused.paused.question).toBe('May I reboot the switch?');
   expect(before.of('footprint.agent.iteration_start').map((e) => e.skill)).toEqual(['triage', 'diagnose', 'diagnose']);
   expect(before.of('footprint.route.trip')).toEqual([]);
 
   const second = build([pick('triage') /* 4: rejected (3): trip */, answer('Rebooted; the link is up.')]);
   const after = record(second.agent);
-  const checkpoint = JSON.parse(JSON.stringify(paused.checkpoint));
-  expect(await second.agent.resume(checkpoint, 'yes')).toBe('Rebooted; the link is up.');
+  const checkpoint = JSON.parse(JSON.stringify(paused.paused.checkpoint));
+  expect((await second.agent.resume(checkpoint, 'yes')).text).toBe('Rebooted; the link is up.');
 
   const runId = before.all[0]!.meta.runId;
   expect(after.all.every((e) => e.meta.runId === runId)).toBe(true);

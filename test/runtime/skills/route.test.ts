@@ -47,7 +47,7 @@ describe('a normal route through three skills', () => {
   it('moves triage -> diagnose (model pick) -> fix (declared edge) and answers', async () => {
     const { agent, recorder } = build();
     const log = record(agent);
-    expect(await agent.run('Port 3 keeps dropping.')).toBe('Replace the cable on port 3.');
+    expect((await agent.run('Port 3 keeps dropping.')).text).toBe('Replace the cable on port 3.');
 
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
     expect(log.of('footprint.route.hop')).toEqual([

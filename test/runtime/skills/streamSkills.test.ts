@@ -45,8 +45,8 @@ describe('a skill-graph turn, streamed', () => {
     const streamed = desk();
     const stream = streamed.agent.stream('No light on port 9.');
     await drain(stream);
-    expect(await stream.result).toBe(answerOfRun);
-    expect(answerOfRun).toBe('The optic, replace it.');
+    expect((await stream.result).text).toBe(answerOfRun.text);
+    expect(answerOfRun.text).toBe('The optic, replace it.');
 
     const withoutChunks = streamed.log.all.filter((e) => e.type !== 'footprint.stream.llm_chunk');
     expect(withoutChunks.map(comparable)).toEqual(ran.log.all.map(comparable));

@@ -56,7 +56,7 @@ describe('ping-pong', () => {
     ];
     const { agent, recorder, log } = recordedDesk({ graph, replies, maxIterations: 20, tools: [probe] });
 
-    expect(await agent.run('The link flaps.')).toBe('Gave up looping.');
+    expect((await agent.run('The link flaps.')).text).toBe('Gave up looping.');
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
     const trips = log.events('footprint.route.trip');
     expect(trips.map((t) => t.payload)).toEqual([
@@ -97,7 +97,7 @@ describe('ping-pong', () => {
       .build();
     const log = record(agent);
 
-    expect(await agent.run('The link flaps.')).toBe('Escalated: replace the switch.');
+    expect((await agent.run('The link flaps.')).text).toBe('Escalated: replace the switch.');
     expect(log.of('footprint.route.trip')).toMatchObject([
       { kind: 'ping_pong', skills: ['triage', 'diagnose'], window: 2, iteration: 3, action: 'escalate' },
     ]);
@@ -132,7 +132,7 @@ describe('rejected cap', () => {
     ];
     const { agent, recorder, log } = recordedDesk({ graph, replies, maxIterations: 15 });
 
-    expect(await agent.run('No light on port 9.')).toBe('Replace the optic.');
+    expect((await agent.run('No light on port 9.')).text).toBe('Replace the optic.');
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
     const rejected = log.of('footprint.skill.rejected');
     expect(rejected.map((r) => [r.iteration, r.requested, r.current, r.allowed])).toEqual([
@@ -171,7 +171,7 @@ describe('rejected cap', () => {
       .build();
     const log = record(agent);
 
-    expect(await agent.run('No light on port 9.')).toBe('Stopped early (route trip) at iteration 4.');
+    expect((await agent.run('No light on port 9.')).text).toBe('Stopped early (route trip) at iteration 4.');
     expect(log.of('footprint.route.trip')).toMatchObject([
       { kind: 'rejected_cap', skills: ['diagnose'], count: 2, iteration: 3, action: 'stop' },
     ]);

@@ -6,6 +6,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { buildDesk } from '../../../src/cli/desk/desk.js';
+import { MemoryConversationStore } from '../../../src/index.js';
 import { deskModels } from '../../../src/cli/desk/providers.js';
 import { generateTickets, type Scenario } from '../../../src/cli/desk/tickets.js';
 import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, WORKFLOW_ATTRIBUTES } from './facts.js';
@@ -22,7 +23,7 @@ export async function runDesk(scenarios: readonly Scenario[] = DESK_SCENARIOS): 
     if (!ticket) throw new Error(`seed ${DESK_SEED} has no ${scenario} ticket in 60`);
     // An empty env: the scripted models, whatever the developer's shell exports.
     const desk = buildDesk(deskModels(DESK_SEED, {}));
-    answers.push(String(await desk.run(ticket.text, { sessionId: ticket.id })));
+    answers.push((await desk.run(ticket.text, { conversationId: ticket.id, conversationStore: new MemoryConversationStore() })).text);
   }
   return answers;
 }

@@ -6,7 +6,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { RunFailedError } from '../../../src/index.js';
+import { MemoryConversationStore, RunFailedError } from '../../../src/index.js';
 import { fakeOpenAIProvider, invoiceAgent, panelWithFailingMember } from './agents.js';
 import { startFakeOpenAI, startRateLimitedOpenAI } from './fakeOpenAI.js';
 import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, WORKFLOW_ATTRIBUTES } from './facts.js';
@@ -16,7 +16,7 @@ export const SESSION = 'session-openai';
 export async function runRateLimitedThenAnswered(): Promise<string> {
   const server = await startFakeOpenAI();
   try {
-    return String(await invoiceAgent(fakeOpenAIProvider(server.url, { retries: true })).run('Was INV-1001 paid?', { sessionId: SESSION }));
+    return (await invoiceAgent(fakeOpenAIProvider(server.url, { retries: true })).run('Was INV-1001 paid?', { conversationId: SESSION, conversationStore: new MemoryConversationStore() })).text;
   } finally {
     await server.close();
   }
@@ -26,7 +26,7 @@ export async function runRateLimitedThenAnswered(): Promise<string> {
 export async function runRateLimitedToFailure(): Promise<RunFailedError> {
   const server = await startRateLimitedOpenAI();
   try {
-    await invoiceAgent(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { sessionId: SESSION });
+    await invoiceAgent(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { conversationId: SESSION, conversationStore: new MemoryConversationStore() });
   } catch (error) {
     if (error instanceof RunFailedError) return error;
     throw error;
@@ -39,7 +39,7 @@ export async function runRateLimitedToFailure(): Promise<RunFailedError> {
 export async function runPanelWithFailingMember(): Promise<string> {
   const server = await startRateLimitedOpenAI();
   try {
-    return String(await panelWithFailingMember(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { sessionId: SESSION }));
+    return (await panelWithFailingMember(fakeOpenAIProvider(server.url, { retries: false })).run('Was INV-1001 paid?', { conversationId: SESSION, conversationStore: new MemoryConversationStore() })).text;
   } finally {
     await server.close();
   }

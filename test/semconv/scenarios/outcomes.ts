@@ -4,7 +4,7 @@
  * (the caller aborts during the model call) and paused (a tool asks a human). Each resolves to how it
  * ended, so a test can assert that too.
  */
-import { Agent, isPaused, RunCancelledError, scripted, swarm, type ScriptedReply } from '../../../src/index.js';
+import { MemoryConversationStore, Agent, isPaused, RunCancelledError, scripted, swarm, type ScriptedReply } from '../../../src/index.js';
 import { lookupInvoice } from '../../../src/cli/desk/tools.js';
 import { PRICING } from './agents.js';
 import { runRateLimitedThenAnswered, runRateLimitedToFailure } from './openai.js';
@@ -26,7 +26,7 @@ export async function answered(): Promise<Ending> {
 export async function agentOutOfIterations(): Promise<Ending> {
   const provider = scripted({ name: 'openai', replies: lookupForever });
   const agent = Agent.create({ provider, id: 'looper', name: 'Looper', model: 'gpt-4o-mini', pricing: PRICING, maxIterations: 2 }).tool(lookupInvoice).build();
-  await agent.run('Was INV-1001 paid?', { sessionId: 'stopped' });
+  await agent.run('Was INV-1001 paid?', { conversationId: 'stopped', conversationStore: new MemoryConversationStore() });
   return 'stopped_early';
 }
 
@@ -35,7 +35,7 @@ export async function swarmOutOfHandoffs(): Promise<Ending> {
   const provider = scripted({ name: 'openai', replies: () => ({ content: 'Looked at it.', usage: SCRIPTED_USAGE }) });
   const agent = Agent.create({ provider, id: 'desk_agent', name: 'Desk agent', model: 'gpt-4o-mini', pricing: PRICING }).build();
   const relay = swarm({ id: 'relay', agents: [{ id: 'desk_agent', runner: agent }], pick: () => 'desk_agent', maxHandoffs: 1 });
-  await relay.run('Was INV-1001 paid?', { sessionId: 'handoffs' });
+  await relay.run('Was INV-1001 paid?', { conversationId: 'handoffs', conversationStore: new MemoryConversationStore() });
   return 'stopped_early';
 }
 
@@ -56,7 +56,7 @@ export async function cancelled(): Promise<Ending> {
   });
   const agent = Agent.create({ provider, id: 'slow', name: 'Slow', model: 'gpt-4o-mini', pricing: PRICING }).build();
   try {
-    await agent.run('Was INV-1001 paid?', { signal: controller.signal, sessionId: 'cancelled' });
+    await agent.run('Was INV-1001 paid?', { signal: controller.signal, conversationId: 'cancelled', conversationStore: new MemoryConversationStore() });
   } catch (error) {
     if (error instanceof RunCancelledError) return 'cancelled';
     throw error;
@@ -78,7 +78,7 @@ export async function paused(): Promise<Ending> {
       execute: async (_args, ctx) => `approved: ${String(await ctx.pause('Refund INV-1001?'))}`,
     })
     .build();
-  const out = await agent.run('Refund INV-1001 please.', { sessionId: 'paused' });
+  const out = await agent.run('Refund INV-1001 please.', { conversationId: 'paused', conversationStore: new MemoryConversationStore() });
   if (!isPaused(out)) throw new Error('the run did not pause');
   return 'paused';
 }

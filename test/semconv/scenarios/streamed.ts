@@ -6,7 +6,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { scripted, type LLMProvider } from '../../../src/index.js';
+import { MemoryConversationStore, scripted, type LLMProvider } from '../../../src/index.js';
 import { invoiceAgent } from './agents.js';
 import { agentAttributes, chatAttributes, pointAttributes, toolAttributes } from './facts.js';
 
@@ -28,10 +28,10 @@ function streamingProvider(): LLMProvider {
 
 /** Streams the run to its end; returns the text the stream gave and the run's result. */
 export async function runStreamed(): Promise<{ text: string; result: unknown }> {
-  const stream = invoiceAgent(streamingProvider()).stream('Was INV-1001 paid?', { sessionId: SESSION });
+  const stream = invoiceAgent(streamingProvider()).stream('Was INV-1001 paid?', { conversationId: SESSION, conversationStore: new MemoryConversationStore() });
   let text = '';
   for await (const part of stream) if (part.type === 'text') text += part.delta;
-  return { text, result: await stream.result };
+  return { text, result: (await stream.result).text };
 }
 
 export function streamedFacts(span: ReadableSpan): readonly string[] {

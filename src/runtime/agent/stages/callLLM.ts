@@ -5,7 +5,7 @@
  * wait (the run's AbortSignal, and the agent's modelCallTimeoutMs: modelCallStop.ts), and reports
  * the call: llm_start, then llm_end,
  * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
- * up (events/modelCalls.ts). A loop guard's stop or escalation is honoured here, before any more
+ * up (events/modelCalls.ts). The agent's window (window.ts) bounds the conversation sent. A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
  * assembled into the same response; run() keeps the one-piece complete() call.
  */
@@ -15,6 +15,7 @@ import { currentRun, describeError, errorClass, errorType, newId } from '../../r
 import {
   isProviderError,
   validateResponse,
+  type LLMMessage,
   type LLMRequest,
   type LLMResponse,
   type ToolSpec,
@@ -26,6 +27,7 @@ import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
+import { applyWindow } from '../window.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -74,7 +76,10 @@ function fallsBack(error: unknown, chunks: number, scope: AgentScope): boolean {
 async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
   const run = currentRun(scope);
   const agentId = config.member.id;
-  const request = assembleRequest(scope, turn, config, served.model);
+  const thread = conversation(scope, turn);
+  const windowed = config.window && applyWindow(thread, config.window);
+  const request = assembleRequest(turn, config, served.model, windowed ? windowed.messages : thread);
+  const compacted = windowed !== undefined && windowed.dropped > 0;
   const callId = newId('call');
   const iteration = turn.iteration;
   const skill = turn.skill?.current;
@@ -96,10 +101,24 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     messages: request.messages,
     tools: request.tools,
     stream: sink !== undefined,
+    compacted,
     ...call,
     ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     ...(fallbackFrom ? { fallbackFrom } : {}),
   });
+  if (compacted) {
+    emit(scope, 'footprint.conversation.compacted', {
+      agentId,
+      turnId: turn.turnId,
+      iteration,
+      callId,
+      maxMessages: config.window!.maxMessages,
+      maxTokens: config.window!.maxTokens,
+      kept: windowed.messages.length,
+      dropped: windowed.dropped,
+      estimatedTokens: windowed.estimatedTokens,
+    });
+  }
   const started = performance.now();
   const stop = new ModelCallStop(provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
   // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
@@ -171,7 +190,7 @@ function answered(scope: AgentScope, turn: Turn, config: AgentConfig, response: 
  * conversation and the tools' schemas. Context replaces the turn's assembled request rather than
  * changing it, so the provider and the events get a stable snapshot without a copy.
  */
-function assembleRequest(scope: AgentScope, turn: Turn, config: AgentConfig, model: string): LLMRequest {
+function assembleRequest(turn: Turn, config: AgentConfig, model: string, messages: LLMMessage[]): LLMRequest {
   const assembled = turn.request;
   const offered = offeredTools(config, turn.skill);
   const tools: ToolSpec[] = [];
@@ -182,7 +201,7 @@ function assembleRequest(scope: AgentScope, turn: Turn, config: AgentConfig, mod
   return {
     model,
     systemPrompt: assembled.systemPrompt,
-    messages: conversation(scope, turn),
+    messages,
     tools: tools.length > 0 ? tools : undefined,
     temperature: config.temperature,
     maxTokens: config.maxTokens,

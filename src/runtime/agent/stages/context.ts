@@ -11,13 +11,14 @@
  * here instead of three empty stages per iteration.
  */
 import { emit, noModelCalls } from '../../../events/index.js';
-import { newId } from '../../run/index.js';
+import type { LLMMessage } from '../../providers/index.js';
+import { newId, type ChartInput } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendToConversation } from '../conversation.js';
 import type { Turn } from '../state.js';
 import { offeredTools } from '../toolTable.js';
-import { openTurn, turnOf } from '../turn.js';
+import { openTurn, runStore, turnOf } from '../turn.js';
 import { guardMove } from './guardMoves.js';
 import type { AgentScope } from './scope.js';
 
@@ -66,21 +67,28 @@ export function contextStage(config: AgentConfig) {
   };
 }
 
-/** The turn's record on its first visit: the user's message, the conversation opened with it. */
+/**
+ * The turn's record on its first visit, its conversation opened with what it was given: the run's
+ * (or its composition's) conversation when there is one (ChartInput.thread), else the one message.
+ */
 function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
-  const message = String(scope.$getArgs<{ message?: unknown }>().message ?? '');
+  const args = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>();
+  const message = String(args.message ?? '');
+  const given: readonly LLMMessage[] = typeof args.thread === 'string' ? runStore(scope).list<LLMMessage>(args.thread) : [];
+  const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: message }];
   const turnId = newId('turn');
   const turn = openTurn(scope, {
     turnId,
     userMessage: message,
     iteration: 1,
     historyKey: `history:${turnId}`,
+    openedWith: opening.length,
     request: { tools: [] },
     doneTools: {},
     totals: noModelCalls(),
     ...(config.cursor ? { skill: config.cursor.initial() } : {}),
   });
-  appendToConversation(scope, turn, { role: 'user', content: message });
+  appendToConversation(scope, turn, ...opening);
   return turn;
 }
 

@@ -1,0 +1,48 @@
+/**
+ * Messages: one type for a model's input, a run's conversation and a run's new messages. A run takes
+ * them (runner.ts), a conversation store keeps them (conversationStore.ts), providers send them
+ * (providers/ re-exports them with the LLMProvider port).
+ */
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/** An image in a message: exactly one of `data` (base64, no `data:` prefix) or `url`. */
+export interface ImagePart {
+  readonly type: 'image';
+  readonly mediaType: string;
+  readonly data?: string;
+  readonly url?: string;
+}
+
+export type MessagePart = TextPart | ImagePart;
+
+/** One message of a conversation: a model's input, a run's input, a stored thread. */
+export interface LLMMessage {
+  role: 'user' | 'assistant' | 'tool';
+  /** Text, or parts (text and images). */
+  content: string | readonly MessagePart[];
+  /** On a 'tool' message: the call it answers. */
+  toolCallId?: string;
+  /** On an 'assistant' message: the tool calls the model asked for. */
+  toolCalls?: ToolCall[];
+}
+
+/** A message of a conversation, by its public name. */
+export type Message = LLMMessage;
+
+/** A message's text: the content itself, or its text parts joined with '\n' (images left out). */
+export function messageText(content: LLMMessage['content']): string {
+  if (typeof content === 'string') return content;
+  const texts: string[] = [];
+  for (const part of content) if (part.type === 'text') texts.push(part.text);
+  return texts.join('\n');
+}

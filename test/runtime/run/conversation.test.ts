@@ -1,0 +1,225 @@
+/**
+ * Conversations: a run takes a conversation as well as a string, and a conversationId continues a
+ * thread kept in a ConversationStore: the run loads it, its new messages are appended when it ends,
+ * and the next run with that id sends them on. The store refuses a second append at one position,
+ * takes a retried one once, and a failed append loses nothing (the error carries the result).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  Agent,
+  ConfigError,
+  Conditional,
+  Parallel,
+  Sequence,
+  isPaused,
+  swarm,
+  ConversationConflictError,
+  ConversationStoreError,
+  MemoryConversationStore,
+  openaiCompatible,
+  scripted,
+  type ConversationStore,
+  type LLMMessage,
+  type LLMRequest,
+  type Tool,
+} from '../../../src/index.js';
+import { refundAgent } from '../../fixtures/refundAgent.js';
+import { echoAgent } from '../compositions/helpers.js';
+
+const lookup: Tool = {
+  name: 'lookup',
+  description: 'Looks an invoice up',
+  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  execute: ({ id }: { id: string }) => `invoice ${id}: paid`,
+};
+
+/** An agent that looks the invoice of each question up, then answers; `requests` holds every request. */
+function invoiceDesk() {
+  const requests: LLMRequest[] = [];
+  const provider = scripted({
+    replies: (request) => {
+      requests.push(request);
+      const last = request.messages.at(-1)!;
+      if (last.role === 'user') return { toolCalls: [{ id: `call-${requests.length}`, name: 'lookup', args: { id: String(requests.length) } }] };
+      return { content: `answer ${requests.length}` };
+    },
+  });
+  return { agent: Agent.create({ provider, model: 'm', id: 'desk' }).tool(lookup).build(), requests };
+}
+
+const turn = (question: string, call: string, id: string, result: string, answerText: string): LLMMessage[] => [
+  { role: 'user', content: question },
+  { role: 'assistant', content: '', toolCalls: [{ id: call, name: 'lookup', args: { id } }] },
+  { role: 'tool', content: result, toolCallId: call },
+  { role: 'assistant', content: answerText },
+];
+
+describe('a conversation by id', () => {
+  it('three turns: the third request holds the first two turns, in order, with their tool calls and results', async () => {
+    const { agent, requests } = invoiceDesk();
+    const store = new MemoryConversationStore();
+    const options = { conversationId: 'thread-1', conversationStore: store };
+    const first = await agent.run('Is invoice 1 paid?', options);
+    const second = await agent.run('And invoice 3?', options);
+    const third = await agent.run('Thanks. Anything else open?', options);
+
+    const turn1 = turn('Is invoice 1 paid?', 'call-1', '1', 'invoice 1: paid', 'answer 2');
+    const turn2 = turn('And invoice 3?', 'call-3', '3', 'invoice 3: paid', 'answer 4');
+    expect([first.text, second.text, third.text]).toEqual(['answer 2', 'answer 4', 'answer 6']);
+    expect(first.messages).toEqual(turn1);
+    expect(second.messages).toEqual(turn2);
+    expect(requests[4]!.messages).toEqual([...turn1, ...turn2, { role: 'user', content: 'Thanks. Anything else open?' }]);
+    expect(third.conversationId).toBe('thread-1');
+    expect((await store.load('thread-1')).messages).toEqual([
+      ...turn1,
+      ...turn2,
+      ...turn('Thanks. Anything else open?', 'call-5', '5', 'invoice 5: paid', 'answer 6'),
+    ]);
+  });
+
+  it('takes a conversation as input; its messages are the first of the run', async () => {
+    const { agent, requests } = invoiceDesk();
+    const earlier = turn('Is invoice 1 paid?', 'call-0', '1', 'invoice 1: paid', 'It is.');
+    const result = await agent.run([...earlier, { role: 'user', content: [{ type: 'text', text: 'And invoice 2?' }] }]);
+    expect(requests[0]!.messages).toEqual([...earlier, { role: 'user', content: [{ type: 'text', text: 'And invoice 2?' }] }]);
+    expect(result.messages.slice(0, 5)).toEqual([...earlier, { role: 'user', content: [{ type: 'text', text: 'And invoice 2?' }] }]);
+    expect(result.text).toBe('answer 2');
+  });
+
+  it('refuses a malformed conversation with a TypeError naming the message, before any model call', async () => {
+    const { agent, requests } = invoiceDesk();
+    const bad = [{ role: 'tool', content: 'x' }] as LLMMessage[];
+    await expect(agent.run(bad)).rejects.toThrow(new TypeError("run(): message 0 is a 'tool' message without the toolCallId it answers"));
+    const image = [{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AA==', url: 'https://x' }] }] as unknown as LLMMessage[];
+    await expect(agent.run(image)).rejects.toThrow(new TypeError('run(): message 0 has a bad part 0: an image part has exactly one of data (base64) or url'));
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a text-only provider refuses an image part with a ConfigError naming it', async () => {
+    const agent = Agent.create({ provider: openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', maxRetries: 0 }), model: 'm', id: 'eyes' }).build();
+    const error = await agent.run([{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AA==' }] }]).catch((e: unknown) => e);
+    expect(((error as Error).cause as ConfigError).message).toBe(
+      'provider "openai" cannot send an image part in a message; give it text only, or use a provider that takes images',
+    );
+  });
+});
+
+describe('a paused run in a conversation', () => {
+  it('appends nothing while paused; its resume appends the whole turn when it ends', async () => {
+    const store = new MemoryConversationStore();
+    const paused = await refundAgent().run('Refund INV-7 please', { conversationId: 'refunds', conversationStore: store });
+    if (!isPaused(paused)) throw new Error('expected a pause');
+    expect((await store.load('refunds')).messages).toEqual([]);
+    const done = await refundAgent().resume(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes', { conversationStore: store });
+    expect([done.stopReason, done.conversationId]).toEqual(['answered', 'refunds']);
+    const thread = (await store.load('refunds')).messages;
+    expect(thread).toEqual(done.messages);
+    expect([thread[0], thread.at(-1)!.role, thread.at(-1)!.content]).toEqual([{ role: 'user', content: 'Refund INV-7 please' }, 'assistant', done.text]);
+  });
+});
+
+describe('what compositions pass on', () => {
+  const conversation: LLMMessage[] = [
+    { role: 'user', content: 'Is invoice 1 paid?' },
+    { role: 'assistant', content: 'It is.' },
+    { role: 'user', content: 'And invoice 2?' },
+  ];
+
+  it("Sequence: the first step gets the conversation, the next the step before's output", async () => {
+    const [first, second] = [echoAgent('first'), echoAgent('second')];
+    const pipe = Sequence.create({ id: 'pipe' }).step('first', first.agent).step('second', second.agent).build();
+    const result = await pipe.run(conversation);
+    expect(first.provider.calls[0]!.messages).toEqual(conversation);
+    expect(second.provider.calls[0]!.messages).toEqual([{ role: 'user', content: 'first(And invoice 2?)' }]);
+    expect([result.text, result.answeredBy?.path]).toEqual(['second(first(And invoice 2?))', 'sequence:pipe/agent:second']);
+  });
+
+  it("swarm: the first agent gets the conversation; the next the conversation and the first agent's reply", async () => {
+    const [triage, billing] = [echoAgent('triage'), echoAgent('billing')];
+    const desk = swarm({
+      id: 'desk',
+      agents: [{ id: 'triage', runner: triage.agent }, { id: 'billing', runner: billing.agent }],
+      pick: ({ lastAgent }) => (lastAgent === undefined ? 'triage' : lastAgent === 'triage' ? 'billing' : undefined),
+    });
+    const result = await desk.run(conversation);
+    expect(triage.provider.calls[0]!.messages).toEqual(conversation);
+    expect(billing.provider.calls[0]!.messages).toEqual([...conversation, { role: 'user', content: 'Agent "triage" replied:\ntriage(And invoice 2?)' }]);
+    expect(result.messages).toEqual([...conversation, { role: 'assistant', content: result.text }]);
+  });
+
+  it('Parallel and Conditional: every member that gets the input gets the conversation', async () => {
+    const [a, b, c] = [echoAgent('a'), echoAgent('b'), echoAgent('c')];
+    await Parallel.create({ id: 'both' }).branch('a', a.agent).branch('b', b.agent).merge((results) => results.map((r) => r.id).join(',')).build().run(conversation);
+    await Conditional.create({ id: 'pick' }).when('c', () => true, c.agent).otherwise('a2', echoAgent('a2').agent).build().run(conversation);
+    expect([a.provider.calls[0]!.messages, b.provider.calls[0]!.messages, c.provider.calls[0]!.messages]).toEqual([conversation, conversation, conversation]);
+  });
+});
+
+describe('MemoryConversationStore', () => {
+  const m = (content: string): LLMMessage => ({ role: 'user', content });
+
+  it('appends at the position loaded, takes a retry of the same run once, and refuses another run at that position', async () => {
+    const store = new MemoryConversationStore();
+    await store.append('c', { runId: 'r1', after: 0, messages: [m('a')] });
+    await store.append('c', { runId: 'r1', after: 0, messages: [m('a')] });
+    const error = await store.append('c', { runId: 'r2', after: 0, messages: [m('b')] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConversationConflictError);
+    expect([(error as ConversationConflictError).code, (error as Error).message]).toEqual([
+      'conflict',
+      'conversation "c": another run appended at position 0 (the thread now has 1 messages); load it again',
+    ]);
+    expect((await store.load('c')).messages).toEqual([m('a')]);
+    expect((await store.load('unknown')).messages).toEqual([]);
+  });
+
+  it('keeps copies: changing what was appended or loaded does not change the thread', async () => {
+    const store = new MemoryConversationStore();
+    const given = [m('a')];
+    await store.append('c', { runId: 'r1', after: 0, messages: given });
+    (given[0] as { content: string }).content = 'changed';
+    const loaded = await store.load('c');
+    (loaded.messages[0] as { content: string }).content = 'changed too';
+    expect((await store.load('c')).messages).toEqual([m('a')]);
+  });
+});
+
+describe('a conversation store that fails', () => {
+  it('at the end of a run: run() rejects with ConversationStoreError holding the whole result; nothing is lost', async () => {
+    const { agent } = invoiceDesk();
+    const memory = new MemoryConversationStore();
+    const failing: ConversationStore = { load: (id) => memory.load(id), append: () => Promise.reject(new Error('connection reset')) };
+    const error = await agent.run('Is invoice 1 paid?', { conversationId: 'c', conversationStore: failing }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConversationStoreError);
+    const failure = error as ConversationStoreError;
+    expect([failure.code, failure.message]).toEqual([
+      'unavailable',
+      `conversation "c": the conversation store failed to append run ${failure.result!.runId}'s messages (Error: connection reset)`,
+    ]);
+    expect(failure.result!.messages).toEqual(turn('Is invoice 1 paid?', 'call-1', '1', 'invoice 1: paid', 'answer 2'));
+    // The app appends again (idempotent per run), and the thread holds the turn once.
+    await memory.append('c', { runId: failure.result!.runId, after: 0, messages: failure.result!.messages });
+    await memory.append('c', { runId: failure.result!.runId, after: 0, messages: failure.result!.messages });
+    expect((await memory.load('c')).messages).toHaveLength(4);
+  });
+
+  it('at the load: the run rejects with ConversationStoreError and makes no model call', async () => {
+    const { agent, requests } = invoiceDesk();
+    const failing: ConversationStore = { load: () => Promise.reject(new Error('down')), append: () => Promise.resolve() };
+    const error = await agent.run('x', { conversationId: 'c', conversationStore: failing }).catch((e: unknown) => e);
+    expect([(error as ConversationStoreError).name, (error as ConversationStoreError).code, (error as Error).message]).toEqual([
+      'ConversationStoreError',
+      'unavailable',
+      'conversation "c": the conversation store failed to load it (Error: down)',
+    ]);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a store without load() and append() is a ConfigError at the call', async () => {
+    const { agent } = invoiceDesk();
+    const error = await agent.run('x', { conversationId: 'c', conversationStore: {} as ConversationStore }).catch((e: unknown) => e);
+    expect([(error as ConfigError).field, (error as Error).message]).toEqual([
+      'conversationStore',
+      'agent "desk": run(): conversationStore must have load() and append() (a ConversationStore)',
+    ]);
+  });
+});
