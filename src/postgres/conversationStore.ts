@@ -129,7 +129,7 @@ function conversationAttributes(conversationId: string): Attributes {
 
 function conflict(append: Append, why: string): ConversationConflictError {
   return typedFailure(
-    new ConversationConflictError(append.conversationId, append.after, `run ${append.runId} cannot append there: ${why}`),
+    new ConversationConflictError(append.conversationId, append.after, `run ${append.runId}: ${why}`),
   );
 }
 

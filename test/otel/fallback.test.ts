@@ -92,7 +92,7 @@ describe('fallback to the next provider', () => {
     }).build();
     const stream = agent.stream('ping');
     for await (const part of stream) void part;
-    expect(await stream.result).toBe('third time');
+    expect((await stream.result).text).toBe('third time');
     const chats = sdk.spans().filter((span) => span.name.startsWith('chat '));
     expect(chats.map((span) => [span.name, span.links.map((link) => link.context.spanId)])).toEqual([
       ['chat a', []],

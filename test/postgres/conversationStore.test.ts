@@ -101,15 +101,15 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
       code: 'conflict',
       conversationId: 'conflict',
       after: 0,
-      message: 'conversation conflict: run run-b cannot append at position 0: the thread holds 4 messages, not the 0 the run loaded',
+      message: 'conversation "conflict": cannot append at position 0: run run-b: the thread holds 4 messages, not the 0 the run loaded; load it again',
     });
     await expect(store.append('conflict', { runId: 'run-c', after: 9, messages: turn('c', 3) })).rejects.toMatchObject({
       code: 'conflict',
-      message: 'conversation conflict: run run-c cannot append at position 9: the thread holds 4 messages, not the 9 the run loaded',
+      message: 'conversation "conflict": cannot append at position 9: run run-c: the thread holds 4 messages, not the 9 the run loaded; load it again',
     });
     await expect(store.append('conflict', { runId: 'run-a', after: 4, messages: turn('a', 1) })).rejects.toMatchObject({
       code: 'conflict',
-      message: 'conversation conflict: run run-a cannot append at position 4: run run-a already appended 4 messages at position 0',
+      message: 'conversation "conflict": cannot append at position 4: run run-a: run run-a already appended 4 messages at position 0; load it again',
     });
     const spans = sdk.spans().filter((span) => span.status.code === SpanStatusCode.ERROR);
     expect(spans.map((span) => span.attributes)).toEqual(Array.from({ length: 3 }, () => ({ ...dbAttributes(s, 'INSERT', 'append', 'conflict'), 'error.type': 'conflict' })));

@@ -62,13 +62,13 @@ export class ConversationStoreError extends Error {
 /** Another run appended at the position this run loaded: the thread moved on under it. */
 export class ConversationConflictError extends ConversationStoreError {
   override readonly name = 'ConversationConflictError';
-  /** `why`: what the store found at the position (e.g. "the thread now has 3 messages"). */
+  /** `why`: what the store found at the position (e.g. "another run appended there (the thread now has 3 messages)"). */
   constructor(
     readonly conversationId: string,
     readonly after: number,
     why: string,
   ) {
-    super(`conversation ${JSON.stringify(conversationId)}: another run appended at position ${after} (${why}); load it again`, 'conflict');
+    super(`conversation ${JSON.stringify(conversationId)}: cannot append at position ${after}: ${why}; load it again`, 'conflict');
   }
 }
 
@@ -89,7 +89,7 @@ export class MemoryConversationStore implements ConversationStore {
   async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[] }): Promise<void> {
     const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>() };
     if (thread.appended.get(entry.runId) === entry.after) return;
-    if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, `the thread now has ${thread.messages.length} messages`);
+    if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, `another run appended there (the thread now has ${thread.messages.length} messages)`);
     thread.messages.push(...structuredClone(entry.messages as LLMMessage[]));
     thread.appended.set(entry.runId, entry.after);
     this.threads.set(conversationId, thread);

@@ -95,12 +95,15 @@ describe('a conversation by id', () => {
     expect(requests).toHaveLength(0);
   });
 
-  it('a text-only provider refuses an image part with a ConfigError naming it', async () => {
+  it('an image part where the wire format takes none (an assistant message) is a ConfigError naming the provider', async () => {
     const agent = Agent.create({ provider: openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', maxRetries: 0 }), model: 'm', id: 'eyes' }).build();
-    const error = await agent.run([{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AA==' }] }]).catch((e: unknown) => e);
-    expect(((error as Error).cause as ConfigError).message).toBe(
-      'provider "openai" cannot send an image part in a message; give it text only, or use a provider that takes images',
-    );
+    const thread: LLMMessage[] = [
+      { role: 'user', content: 'Look at this.' },
+      { role: 'assistant', content: [{ type: 'image', mediaType: 'image/png', data: 'AA==' }] },
+      { role: 'user', content: 'Well?' },
+    ];
+    const error = await agent.run(thread).catch((e: unknown) => e);
+    expect(((error as Error).cause as ConfigError).message).toBe('openai: an image part is only sent in a user message, not in assistant messages');
   });
 });
 
@@ -166,7 +169,7 @@ describe('MemoryConversationStore', () => {
     expect(error).toBeInstanceOf(ConversationConflictError);
     expect([(error as ConversationConflictError).code, (error as Error).message]).toEqual([
       'conflict',
-      'conversation "c": another run appended at position 0 (the thread now has 1 messages); load it again',
+      'conversation "c": cannot append at position 0: another run appended there (the thread now has 1 messages); load it again',
     ]);
     expect((await store.load('c')).messages).toEqual([m('a')]);
     expect((await store.load('unknown')).messages).toEqual([]);
