@@ -9,7 +9,7 @@
  * client span's start before its parent's.
  */
 import { context, createContextKey, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { ATTR_GEN_AI_TOOL_CALL_RESULT, ATTR_MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, ATTR_NETWORK_TRANSPORT, ATTR_RPC_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
 import { now } from '../events/index.js';
 import { boundedContent } from './content.js';
 import { classify, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
@@ -64,12 +64,12 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
   try {
     const result = await context.with(trace.setSpan(parent, span).setValue(MCP_CLIENT_SPAN, span), call.send);
     const failed = call.resultError?.(result);
-    const content = call.capture && failed === undefined && call.resultContent ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
+    const content = call.capture && failed === undefined && call.resultContent ? { [ATTR_GEN_AI_TOOL_CALL_RESULT]: boundedContent(call.resultContent(result)) } : undefined;
     finish(span, call, started, failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;
   } catch (error) {
     const failure = classify(error, call.signal);
-    finish(span, call, started, failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
+    finish(span, call, started, failure.type, failure.code !== undefined ? { [ATTR_RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, failure.message);
     throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${failure.message}`, call.method);
   }
 }
@@ -84,12 +84,12 @@ function finish(span: Span, call: ClientCall<unknown>, started: number, errorTyp
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */
 function metricAttributes(call: ClientCall<unknown>): Attributes {
   const { peer } = call;
-  const metric = durationAttributes(call.method, peer.server, peer.network[NETWORK_TRANSPORT], call.toolName);
-  if (peer.network[SERVER_ADDRESS] !== undefined) {
-    metric[SERVER_ADDRESS] = peer.network[SERVER_ADDRESS];
-    metric[SERVER_PORT] = peer.network[SERVER_PORT];
+  const metric = durationAttributes(call.method, peer.server, peer.network[ATTR_NETWORK_TRANSPORT], call.toolName);
+  if (peer.network[ATTR_SERVER_ADDRESS] !== undefined) {
+    metric[ATTR_SERVER_ADDRESS] = peer.network[ATTR_SERVER_ADDRESS];
+    metric[ATTR_SERVER_PORT] = peer.network[ATTR_SERVER_PORT];
   }
   const version = peer.protocolVersion();
-  if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
+  if (version !== undefined) metric[ATTR_MCP_PROTOCOL_VERSION] = version;
   return metric;
 }

@@ -15,7 +15,7 @@ import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcon
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
-import { METHOD_INITIALIZE, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { METHOD_INITIALIZE, METHOD_TOOLS_LIST, ATTR_NETWORK_PROTOCOL_NAME, ATTR_NETWORK_TRANSPORT, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
@@ -235,14 +235,14 @@ function makeTransport(server: StdioServer | HttpServer): MadeTransport {
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
     });
-    return { transport, network: { [NETWORK_TRANSPORT]: 'pipe' }, label: server.command };
+    return { transport, network: { [ATTR_NETWORK_TRANSPORT]: 'pipe' }, label: server.command };
   }
   const url = new URL(server.url);
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } });
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return {
     transport,
-    network: { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http', [SERVER_ADDRESS]: url.hostname, [SERVER_PORT]: port },
+    network: { [ATTR_NETWORK_TRANSPORT]: 'tcp', [ATTR_NETWORK_PROTOCOL_NAME]: 'http', [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: port },
     label: url.host,
   };
 }

@@ -17,10 +17,10 @@ export const RESOURCE_LABELS = [
   'instance',
 ] as const;
 
-const GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
+const ATTR_GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
 const RUN = ['footprint_runner_kind', 'footprint_runner_id', 'footprint_run_outcome'];
 /** The GenAI model-call histograms also carry the response model and the server (when known). */
-const GEN_AI_CALL = [...GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
+const ATTR_GEN_AI_CALL = [...ATTR_GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
 
 function histogram(base: string, labels: readonly string[]): Record<string, readonly string[]> {
   return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };
@@ -40,16 +40,16 @@ export const MCP_METRICS: Readonly<Record<string, readonly string[]>> = {
 /** A streamed model call's histograms: exported only by processes that stream (runner.stream(), demo --stream). */
 export const STREAMED_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s
-  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
-  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
+  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', ATTR_GEN_AI_CALL),
+  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', ATTR_GEN_AI_CALL),
 };
 
 /** The runtime's instruments (src/otel bridge), by Prometheus series name -> attribute labels: what every run exports. */
 const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.token.usage, histogram {token}
-  ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
+  ...histogram('gen_ai_client_token_usage', [...ATTR_GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
-  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
+  ...histogram('gen_ai_client_operation_duration_seconds', [...ATTR_GEN_AI_CALL, 'error_type']),
   // The conventions' development channel (a second meter scope): gen_ai.invoke_agent.duration (s),
   // .inference_calls {inference_call} and .tool_calls {tool_call}, gen_ai.execute_tool.duration (s),
   // gen_ai.workflow.duration (s); error.type only on failed ones.

@@ -12,7 +12,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { EventType, TypedEvent } from '../../events/index.js';
 import { flatten, type FieldNaming } from './bounded.js';
-import { FP_MEMBER_ID, FP_MEMBER_KIND, FP_ROUTE } from './semconv.js';
+import { ATTR_FOOTPRINT_MEMBER_ID, ATTR_FOOTPRINT_MEMBER_KIND, ATTR_FOOTPRINT_ROUTE } from './semconv.js';
 
 /**
  * Content fields by event, as paths into the payload. (Model and tool call events become spans, not
@@ -31,9 +31,9 @@ export function eventAttributes(event: TypedEvent, capture: boolean): Attributes
   let payload: unknown = event.payload;
   for (const path of hidden ?? []) payload = without(payload, path);
   const attributes = flatten(payload, event.type, {}, otelNamed);
-  attributes[FP_MEMBER_KIND] = event.meta.member.kind;
-  attributes[FP_MEMBER_ID] = event.meta.member.id;
-  if (event.meta.route !== '') attributes[FP_ROUTE] = event.meta.route;
+  attributes[ATTR_FOOTPRINT_MEMBER_KIND] = event.meta.member.kind;
+  attributes[ATTR_FOOTPRINT_MEMBER_ID] = event.meta.member.id;
+  if (event.meta.route !== '') attributes[ATTR_FOOTPRINT_ROUTE] = event.meta.route;
   return attributes;
 }
 

@@ -7,7 +7,7 @@
  */
 import { stageIds } from '../../events/index.js';
 import type { Runner } from '../../runtime/index.js';
-import { boundString, GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
+import { boundString, ATTR_GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 
@@ -26,7 +26,7 @@ export function memberDirectory(root: Runner, conversationId?: string): Record<s
     for (const { mountId, runner: member, description } of runner.members()) {
       const memberPath = [...path, mountId];
       const identity = identityOf(member, conversationId);
-      if (identity && member.kind === 'agent' && description) identity.attributes[GEN_AI_AGENT_DESCRIPTION] = boundString(description);
+      if (identity && member.kind === 'agent' && description) identity.attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = boundString(description);
       if (identity) directory[stageIds.pathKey(memberPath)] = identity;
       visit(member, memberPath);
     }
