@@ -102,7 +102,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   health.attach(metrics.getMeter(TELEMETRY_METER), pipeline.components);
   const unregister = [
     registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent })),
-    registerInstrument(metricsInstrument()),
+    registerInstrument(metricsInstrument({ semconv: options.semconv })),
   ];
 
   const flushSpans = () => Promise.all(spanProcessors.map((p) => p.forceFlush().catch(() => undefined)));

@@ -17,10 +17,10 @@ export const RESOURCE_LABELS = [
   'instance',
 ] as const;
 
-const ATTR_GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
+const GEN_AI_COMMON = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'footprint_agent', 'footprint_skill', 'footprint_route'];
 const RUN = ['footprint_runner_kind', 'footprint_runner_id', 'footprint_run_outcome'];
 /** The GenAI model-call histograms also carry the response model and the server (when known). */
-const ATTR_GEN_AI_CALL = [...ATTR_GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
+const GEN_AI_CALL = [...GEN_AI_COMMON, 'gen_ai_response_model', 'server_address', 'server_port'];
 
 function histogram(base: string, labels: readonly string[]): Record<string, readonly string[]> {
   return { [`${base}_bucket`]: [...labels, 'le'], [`${base}_sum`]: labels, [`${base}_count`]: labels };
@@ -40,16 +40,14 @@ export const MCP_METRICS: Readonly<Record<string, readonly string[]>> = {
 /** A streamed model call's histograms: exported only by processes that stream (runner.stream(), demo --stream). */
 export const STREAMED_METRICS: Readonly<Record<string, readonly string[]>> = {
   // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s
-  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', ATTR_GEN_AI_CALL),
-  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', ATTR_GEN_AI_CALL),
+  ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
+  ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
 };
 
 /** The runtime's instruments (src/otel bridge), by Prometheus series name -> attribute labels: what every run exports. */
 const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
-  // gen_ai.client.token.usage, histogram {token}
-  ...histogram('gen_ai_client_token_usage', [...ATTR_GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
-  ...histogram('gen_ai_client_operation_duration_seconds', [...ATTR_GEN_AI_CALL, 'error_type']),
+  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
   // The conventions' development channel (a second meter scope): gen_ai.invoke_agent.duration (s),
   // .inference_calls {inference_call} and .tool_calls {tool_call}, gen_ai.execute_tool.duration (s),
   // gen_ai.workflow.duration (s); error.type only on failed ones.
@@ -72,8 +70,36 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('footprint_run_duration_seconds', RUN),
 };
 
+/**
+ * Token usage under the names of each semconv mode (src/otel/encoding/semconvMode.ts): the current
+ * model's counters (default; 'both' too), v1.41's histogram ('v1.41'; 'both' too). A scripted run
+ * reports no cache or reasoning tokens, so those two counters are optional.
+ */
+const TOKEN_LABELS = [...GEN_AI_CALL, 'gen_ai_token_modality'];
+export const CURRENT_TOKEN_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // gen_ai.client.inference.usage.input_tokens / .output_tokens, counters {token}
+  gen_ai_client_inference_usage_input_tokens_total: TOKEN_LABELS,
+  gen_ai_client_inference_usage_output_tokens_total: TOKEN_LABELS,
+};
+export const CACHE_AND_REASONING_METRICS: Readonly<Record<string, readonly string[]>> = {
+  gen_ai_client_inference_usage_cache_read_input_tokens_total: TOKEN_LABELS,
+  gen_ai_client_inference_usage_cache_write_input_tokens_total: TOKEN_LABELS,
+  gen_ai_client_inference_usage_reasoning_output_tokens_total: TOKEN_LABELS,
+};
+export const V1_41_TOKEN_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // gen_ai.client.token.usage, histogram {token}
+  ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
+};
+
 /** Every instrument of the metric catalog (src/otel/metrics/catalog.ts), by Prometheus series name -> attribute labels. */
-export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = { ...RUN_METRICS, ...STREAMED_METRICS, ...MCP_METRICS };
+export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
+  ...RUN_METRICS,
+  ...CURRENT_TOKEN_METRICS,
+  ...CACHE_AND_REASONING_METRICS,
+  ...V1_41_TOKEN_METRICS,
+  ...STREAMED_METRICS,
+  ...MCP_METRICS,
+};
 
 const SDK_COMPONENT = ['otel_component_type', 'otel_component_name', 'error_type'];
 
@@ -99,16 +125,18 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('traces_span_metrics_duration_seconds', ['span_name', 'span_kind', 'status_code', 'gen_ai_request_model', 'gen_ai_operation_name', 'footprint_route']),
 };
 
-/** What a scripted run (no MCP, no streaming) exports: the stack tests expect exactly these. */
-export const SDK_METRIC_NAMES: readonly string[] = Object.keys(RUN_METRICS);
+/** What a scripted run (no MCP, no streaming) exports in the default mode: the stack tests expect exactly these. */
+export const SDK_METRIC_NAMES: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(CURRENT_TOKEN_METRICS)];
+/** The same run's series in the v1.41 mode (OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_v1.41). */
+export const SDK_METRIC_NAMES_V1_41: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(V1_41_TOKEN_METRICS)];
 export const MCP_METRIC_NAMES: readonly string[] = Object.keys(MCP_METRICS);
 export const STREAMED_METRIC_NAMES: readonly string[] = Object.keys(STREAMED_METRICS);
 /** Series only a process that uses an optional feature exports (MCP, streaming). */
-export const OPTIONAL_FEATURE_METRIC_NAMES: readonly string[] = [...MCP_METRIC_NAMES, ...STREAMED_METRIC_NAMES];
+export const OPTIONAL_FEATURE_METRIC_NAMES: readonly string[] = [...MCP_METRIC_NAMES, ...STREAMED_METRIC_NAMES, ...Object.keys(CACHE_AND_REASONING_METRICS)];
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
 export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
-export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...OPTIONAL_FEATURE_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...new Set([...SDK_METRIC_NAMES, ...SDK_METRIC_NAMES_V1_41]), ...OPTIONAL_FEATURE_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
 
 /** Labels a selector on `metric` may match on. */
 export function allowedLabels(metric: string): readonly string[] {

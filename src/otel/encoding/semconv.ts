@@ -113,6 +113,9 @@ export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
 /** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
 export const ATTR_GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
 
+/** The modality a gen_ai.client.inference.usage.* count is of: text (the providers report no split), unknown. @experimental */
+export const ATTR_GEN_AI_TOKEN_MODALITY = 'gen_ai.token.modality';
+
 // ── the GenAI conventions' MCP page (Development; the JSON-RPC keys are not in the stable package) ─
 /** The request or notification method, e.g. tools/call. @experimental */
 export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
@@ -199,6 +202,47 @@ export const EVENT_FOOTPRINT_LOOP = 'footprint.loop';
 export const EVENT_FOOTPRINT_BREAK = 'footprint.break';
 export const EVENT_FOOTPRINT_PAUSE = 'footprint.pause';
 export const EVENT_FOOTPRINT_RESUME = 'footprint.resume';
+
+// ── metric names (the catalog, otel/metrics/catalog.ts, gives each its instrument, unit and buckets) ─
+/** v1.41's token histogram, one record per token type; the v1.41 mode's name for token usage. @experimental */
+export const METRIC_GEN_AI_CLIENT_TOKEN_USAGE = 'gen_ai.client.token.usage';
+/** The current model's token counters (model/gen-ai/token-metrics.yaml), each with gen_ai.token.modality. @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_INPUT_TOKENS = 'gen_ai.client.inference.usage.input_tokens';
+/** Output tokens, reasoning ones included. @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_OUTPUT_TOKENS = 'gen_ai.client.inference.usage.output_tokens';
+/** Input tokens served from the provider's cache (part of the input counter). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.client.inference.usage.cache_read.input_tokens';
+/** Input tokens written to the provider's cache (part of the input counter). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_WRITE_INPUT_TOKENS = 'gen_ai.client.inference.usage.cache_write.input_tokens';
+/** Output tokens spent reasoning (part of the output counter). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.client.inference.usage.reasoning.output_tokens';
+/** Duration of each model call. @experimental */
+export const METRIC_GEN_AI_CLIENT_OPERATION_DURATION = 'gen_ai.client.operation.duration';
+/** A streamed call's time to its first chunk. @experimental */
+export const METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK = 'gen_ai.client.operation.time_to_first_chunk';
+/** A streamed call's time between chunks. @experimental */
+export const METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK = 'gen_ai.client.operation.time_per_output_chunk';
+/** Duration of one agent invocation. @experimental */
+export const METRIC_GEN_AI_INVOKE_AGENT_DURATION = 'gen_ai.invoke_agent.duration';
+/** Model calls one agent invocation made itself. @experimental */
+export const METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS = 'gen_ai.invoke_agent.inference_calls';
+/** Tool calls one agent invocation made itself. @experimental */
+export const METRIC_GEN_AI_INVOKE_AGENT_TOOL_CALLS = 'gen_ai.invoke_agent.tool_calls';
+/** Duration of one tool call. @experimental */
+export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration';
+/** Duration of one composition run (the development channel's name at the pinned commit). @experimental */
+export const METRIC_GEN_AI_WORKFLOW_DURATION = 'gen_ai.workflow.duration';
+/** Each MCP request from sent to answered. @experimental */
+export const METRIC_MCP_CLIENT_OPERATION_DURATION = 'mcp.client.operation.duration';
+/** Each MCP request a traced server handled. @experimental */
+export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
+export const METRIC_FOOTPRINT_LLM_COST_USD = 'footprint.llm.cost.usd';
+export const METRIC_FOOTPRINT_ROUTE_DECISIONS = 'footprint.route.decisions';
+export const METRIC_FOOTPRINT_ROUTE_TRIPS = 'footprint.route.trips';
+export const METRIC_FOOTPRINT_SKILL_ESCALATIONS = 'footprint.skill.escalations';
+export const METRIC_FOOTPRINT_SKILL_REJECTIONS = 'footprint.skill.rejections';
+export const METRIC_FOOTPRINT_RUNS = 'footprint.runs';
+export const METRIC_FOOTPRINT_RUN_DURATION = 'footprint.run.duration';
 
 // ── well-known provider names ────────────────────────────────────────────────────────────────────
 const PROVIDERS: Record<string, string> = {

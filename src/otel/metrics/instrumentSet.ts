@@ -4,6 +4,7 @@
  * counters of startTelemetry — is made the same way.
  */
 import { ValueType, type Counter, type Histogram, type Meter } from '@opentelemetry/api';
+import { emitsNamesOf, type SemconvMode } from '../encoding/index.js';
 import { METRICS, type MetricSpec } from './catalog.js';
 
 type CounterSpec = MetricSpec & { kind: 'counter' };
@@ -28,7 +29,10 @@ export function createHistogram(meter: Meter, spec: HistogramSpec): Histogram {
 
 /** The instruments a run records into. */
 export interface RunInstruments {
-  tokenUsage: Histogram;
+  /** v1.41's token histogram: absent in the 'current' mode. */
+  tokenUsage?: Histogram;
+  /** The current model's token counters: absent in the 'v1.41' mode. */
+  inferenceUsage?: InferenceUsageCounters;
   operationDuration: Histogram;
   timeToFirstChunk: Histogram;
   timePerOutputChunk: Histogram;
@@ -46,17 +50,35 @@ export interface RunInstruments {
   runDuration: Histogram;
 }
 
+export interface InferenceUsageCounters {
+  input: Counter;
+  output: Counter;
+  cacheRead: Counter;
+  cacheWrite: Counter;
+  reasoning: Counter;
+}
+
 /**
  * The meter of the scope a catalog entry is recorded under: one per conventions schema URL (its
  * schemaUrl, else v1.41.0), so a consumer reads from each metric's scope which conventions it follows.
  */
 export type MeterForSchema = (schemaUrl: string | undefined) => Meter;
 
-export function createRunInstruments(meterFor: MeterForSchema): RunInstruments {
+/** The run's instruments under the names `mode` emits: in 'both', each renamed metric once under each name. */
+export function createRunInstruments(meterFor: MeterForSchema, mode: SemconvMode): RunInstruments {
   const histogram = (spec: HistogramSpec) => createHistogram(meterFor(spec.schemaUrl), spec);
   const counter = (spec: CounterSpec) => createCounter(meterFor(spec.schemaUrl), spec);
   return {
-    tokenUsage: histogram(METRICS.tokenUsage),
+    tokenUsage: emitsNamesOf(mode, METRICS.tokenUsage.names) ? histogram(METRICS.tokenUsage) : undefined,
+    inferenceUsage: emitsNamesOf(mode, METRICS.inferenceInputTokens.names)
+      ? {
+          input: counter(METRICS.inferenceInputTokens),
+          output: counter(METRICS.inferenceOutputTokens),
+          cacheRead: counter(METRICS.inferenceCacheReadTokens),
+          cacheWrite: counter(METRICS.inferenceCacheWriteTokens),
+          reasoning: counter(METRICS.inferenceReasoningTokens),
+        }
+      : undefined,
     operationDuration: histogram(METRICS.operationDuration),
     timeToFirstChunk: histogram(METRICS.timeToFirstChunk),
     timePerOutputChunk: histogram(METRICS.timePerOutputChunk),

@@ -65,7 +65,7 @@ beforeAll(() => {
     { mountId: 'faq', runner: faq },
   ]);
   hub = new RunHub('run_1', new MemberIndex(desk));
-  session = metricsInstrument().start({ runId: 'run_1', runner: desk, executor: {} as FlowChartExecutor, hub })!;
+  session = metricsInstrument({ semconv: 'both' }).start({ runId: 'run_1', runner: desk, executor: {} as FlowChartExecutor, hub })!;
 });
 afterAll(async () => {
   await meter.shutdown();

@@ -23,7 +23,7 @@ let unregister: () => void;
 
 beforeAll(() => {
   meter = startMeter();
-  unregister = registerInstrument(metricsInstrument());
+  unregister = registerInstrument(metricsInstrument({ semconv: 'both' }));
 });
 afterAll(async () => {
   unregister();

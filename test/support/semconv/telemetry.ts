@@ -64,7 +64,7 @@ export function startSemconvTelemetry(options: TelemetryOptions = {}): SemconvTe
   metrics.setGlobalMeterProvider(meterProvider);
   const unregister = [
     registerInstrument(tracingInstrument({ captureContent: options.captureContent ?? false, detail: options.detail ?? 'full' })),
-    registerInstrument(metricsInstrument()),
+    registerInstrument(metricsInstrument({ semconv: 'both' })),
   ];
   return {
     spans: () => spanExporter.getFinishedSpans(),
