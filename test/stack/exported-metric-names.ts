@@ -72,8 +72,9 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Token usage under the names of each semconv mode (src/otel/encoding/semconvMode.ts): the current
- * model's counters (default; 'both' too), v1.41's histogram ('v1.41'; 'both' too). A scripted run
- * reports no cache or reasoning tokens, so those two counters are optional.
+ * model's counters (default; 'both' too), v1.41's histogram ('v1.41'; 'both' too). The cache and
+ * reasoning counters are in the catalog contract only: v1.41's histogram has no such split, so no
+ * shipped panel can show them in both modes, and no dashboard queries them.
  */
 const TOKEN_LABELS = [...GEN_AI_CALL, 'gen_ai_token_modality'];
 export const CURRENT_TOKEN_METRICS: Readonly<Record<string, readonly string[]>> = {
@@ -132,7 +133,7 @@ export const SDK_METRIC_NAMES_V1_41: readonly string[] = [...Object.keys(RUN_MET
 export const MCP_METRIC_NAMES: readonly string[] = Object.keys(MCP_METRICS);
 export const STREAMED_METRIC_NAMES: readonly string[] = Object.keys(STREAMED_METRICS);
 /** Series only a process that uses an optional feature exports (MCP, streaming). */
-export const OPTIONAL_FEATURE_METRIC_NAMES: readonly string[] = [...MCP_METRIC_NAMES, ...STREAMED_METRIC_NAMES, ...Object.keys(CACHE_AND_REASONING_METRICS)];
+export const OPTIONAL_FEATURE_METRIC_NAMES: readonly string[] = [...MCP_METRIC_NAMES, ...STREAMED_METRIC_NAMES];
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
 export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
