@@ -33,8 +33,7 @@ import { loadYaml, PATHS, type Json } from './stack-files.js';
 const TRIPPING = 'footprint-e2e-tripping';
 const CLEAN = 'footprint-e2e-clean';
 
-// Semantic-convention bucket advice for the gen_ai histograms.
-const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+// Semantic-convention bucket advice for the gen_ai duration histograms.
 const DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 
 /** Delegating exporter that records every export result (the OTLP exporter does not surface errors). */
@@ -81,7 +80,9 @@ function contractMeter(service: string, url: string) {
     workflowDuration: devHistogram(METRICS.workflowDuration),
     provider,
     exporter,
-    tokens: m.createHistogram('gen_ai.client.token.usage', { unit: '{token}', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } }),
+    // The current conventions' token counters (the bridge's default mode), on the development channel's scope.
+    inputTokens: dev.createCounter(METRICS.inferenceInputTokens.name, { unit: '{token}' }),
+    outputTokens: dev.createCounter(METRICS.inferenceOutputTokens.name, { unit: '{token}' }),
     duration: m.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
     cost: m.createCounter('footprint.llm.cost.usd', { unit: '{USD}' }),
     decisions: m.createCounter('footprint.route.decisions', { unit: '{decision}' }),
@@ -105,8 +106,8 @@ function llmCall(s: ContractMeter, o: { model: string; route: string; skill: str
   };
   s.duration.record(o.seconds, o.error ? { ...common, 'error.type': o.error } : common);
   if (o.error) return;
-  s.tokens.record(o.input, { ...common, 'gen_ai.token.type': 'input' });
-  s.tokens.record(o.output, { ...common, 'gen_ai.token.type': 'output' });
+  s.inputTokens.add(o.input, { ...common, 'gen_ai.token.modality': 'text' });
+  s.outputTokens.add(o.output, { ...common, 'gen_ai.token.modality': 'text' });
   s.cost.add(o.usd, { 'gen_ai.request.model': o.model, 'gen_ai.provider.name': 'scripted', 'footprint.agent': 'desk', 'footprint.skill': o.skill, 'footprint.route': o.route });
 }
 
@@ -238,7 +239,14 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     expect(p95['m-small']).toBeGreaterThan(0.04);
     expect(p95['m-small']).toBeLessThanOrEqual(0.08);
 
-    const tokens = byLabel(await prom!.query(`sum by (gen_ai_token_type) (gen_ai_client_token_usage_sum{service_name="${TRIPPING}"})`), 'gen_ai_token_type');
+    // The current conventions' token counters (the default mode): one per token kind, modality text.
+    const tokens = byLabel(
+      await prom!.query(
+        `label_replace(sum(gen_ai_client_inference_usage_input_tokens_total{service_name="${TRIPPING}", gen_ai_token_modality="text"}), "kind", "input", "", "") or ` +
+          `label_replace(sum(gen_ai_client_inference_usage_output_tokens_total{service_name="${TRIPPING}", gen_ai_token_modality="text"}), "kind", "output", "", "")`,
+      ),
+      'kind',
+    );
     expect(tokens).toEqual({ input: 10 * 1200 + 20 * 200, output: 10 * 300 + 20 * 50 });
 
     const errors = byLabel(await prom!.query(`sum by (error_type) (gen_ai_client_operation_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');
