@@ -157,7 +157,7 @@ export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './runtime/i
 
 // Take part in every run: instruments (tracing, metrics, your own).
 export { registerInstrument, type RunInstrument, type RunSession, type RunStart } from './runtime/index.js';
-export { tracingInstrument, tracingFailures, semconv, type TracingOptions, type TraceDetail } from './otel/index.js';
+export { tracingInstrument, tracingFailures, semconv, type SemconvMode, type TracingOptions, type TraceDetail } from './otel/index.js';
 
 // Trace a plain footprintjs flowchart.
 export { traceExecutor, type TraceExecutorOptions } from './otel/index.js';

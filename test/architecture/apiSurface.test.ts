@@ -49,7 +49,7 @@ const MAIN = {
     'RouteRecorderOptions', 'RouteRejection', 'RouteTrip', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
     'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
     'RunOutcomeLabel', 'RunnerKind', 'TokenUsage', 'TypedEvent', 'Unsubscribe',
-    'RunInstrument', 'RunSession', 'RunStart', 'TraceDetail', 'TracingOptions',
+    'RunInstrument', 'RunSession', 'RunStart', 'SemconvMode', 'TraceDetail', 'TracingOptions',
     'TraceExecutorOptions',
     'MetricKey', 'MetricSpec', 'MetricsInstrumentOptions',
   ],
