@@ -86,7 +86,7 @@ function contractMeter(service: string, url: string) {
     duration: m.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
     cost: m.createCounter('footprint.llm.cost.usd', { unit: '{USD}' }),
     decisions: m.createCounter('footprint.route.decisions', { unit: '{decision}' }),
-    trips: m.createCounter('footprint.route.trips', { unit: '{trip}' }),
+    trips: m.createCounter(METRICS.loopGuardTrips.name, { unit: '{trip}' }),
     escalations: m.createCounter('footprint.skill.escalations', { unit: '{escalation}' }),
     rejections: m.createCounter('footprint.skill.rejections', { unit: '{rejection}' }),
     runs: m.createCounter('footprint.runs', { unit: '{run}' }),
@@ -176,7 +176,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     for (let i = 0; i < 3; i++) llmCall(clean, { model: 'm-small', route: 'desk>faq', skill: 'faq', seconds: 0.05, input: 100, output: 20, usd: 0.0000005 });
     run(clean, 'ok', 0.3);
     await Promise.all([tripping.provider.forceFlush(), clean.provider.forceFlush()]);
-    await waitFor(async () => (await prom!.query(`count(footprint_route_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
+    await waitFor(async () => (await prom!.query(`count(footprint_loop_guard_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
       what: 'the pre-created trip series in Prometheus',
       timeoutMs: 40_000,
     });
@@ -198,7 +198,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
 
     const trips = await waitFor(
       async () => {
-        const r = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
+        const r = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_loop_guard_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
         return r.ping_pong === 1 && r.rejected_cap === 2 ? r : undefined;
       },
       { what: 'phase-2 trips in Prometheus', timeoutMs: 40_000 },
@@ -224,10 +224,10 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
 
     // The trip alerts' count (max - min over the window): exact, where increase() would extrapolate
     // these two samples to 1.5 and 3.
-    const window = `footprint_route_trips_total{service_name="${TRIPPING}"}[5m]`;
+    const window = `footprint_loop_guard_trips_total{service_name="${TRIPPING}"}[5m]`;
     const inWindow = byLabel(await prom!.query(`sum by (footprint_trip_kind) (max_over_time(${window}) - min_over_time(${window}))`), 'footprint_trip_kind');
     expect(inWindow).toEqual({ ping_pong: 1, rejected_cap: 2 });
-    const cleanTrips = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
+    const cleanTrips = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_loop_guard_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
     expect(cleanTrips).toEqual({ ping_pong: 0, rejected_cap: 0 });
 
     const p95 = byLabel(

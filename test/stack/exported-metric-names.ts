@@ -60,8 +60,6 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}
   footprint_route_decisions_total: ['footprint_router', 'footprint_route_chosen'],
-  // footprint.route.trips, counter {trip}; every kind pre-created at 0
-  footprint_route_trips_total: ['footprint_trip_kind', 'footprint_agent', 'footprint_route'],
   // footprint.skill.escalations / footprint.skill.rejections, counters
   footprint_skill_escalations_total: ['footprint_agent', 'footprint_skill'],
   footprint_skill_rejections_total: ['footprint_agent', 'footprint_skill'],
@@ -71,13 +69,17 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Token usage under the names of each semconv mode (src/otel/encoding/semconvMode.ts): the current
- * model's counters (default; 'both' too), v1.41's histogram ('v1.41'; 'both' too). The cache and
+ * The metrics renamed between the semconv modes (src/otel/encoding/semconvMode.ts, docs/conventions.md):
+ * token usage as the current model's counters and the loop-guard trips as footprint.loop_guard.trips
+ * (default; 'both' too), or as v1.41's histogram and footprint.route.trips ('v1.41'; 'both' too). The cache and
  * reasoning counters are in the catalog contract only: v1.41's histogram has no such split, so no
  * shipped panel can show them in both modes, and no dashboard queries them.
  */
 const TOKEN_LABELS = [...GEN_AI_CALL, 'gen_ai_token_modality'];
-export const CURRENT_TOKEN_METRICS: Readonly<Record<string, readonly string[]>> = {
+const TRIP_LABELS = ['footprint_trip_kind', 'footprint_agent', 'footprint_route'];
+export const CURRENT_MODE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // footprint.loop_guard.trips, counter {trip}; every kind pre-created at 0
+  footprint_loop_guard_trips_total: TRIP_LABELS,
   // gen_ai.client.inference.usage.input_tokens / .output_tokens, counters {token}
   gen_ai_client_inference_usage_input_tokens_total: TOKEN_LABELS,
   gen_ai_client_inference_usage_output_tokens_total: TOKEN_LABELS,
@@ -87,7 +89,9 @@ export const CACHE_AND_REASONING_METRICS: Readonly<Record<string, readonly strin
   gen_ai_client_inference_usage_cache_write_input_tokens_total: TOKEN_LABELS,
   gen_ai_client_inference_usage_reasoning_output_tokens_total: TOKEN_LABELS,
 };
-export const V1_41_TOKEN_METRICS: Readonly<Record<string, readonly string[]>> = {
+export const V1_41_MODE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // footprint.route.trips, the same counter under its v1.41-mode name
+  footprint_route_trips_total: TRIP_LABELS,
   // gen_ai.client.token.usage, histogram {token}
   ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
 };
@@ -95,9 +99,9 @@ export const V1_41_TOKEN_METRICS: Readonly<Record<string, readonly string[]>> = 
 /** Every instrument of the metric catalog (src/otel/metrics/catalog.ts), by Prometheus series name -> attribute labels. */
 export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...RUN_METRICS,
-  ...CURRENT_TOKEN_METRICS,
+  ...CURRENT_MODE_METRICS,
   ...CACHE_AND_REASONING_METRICS,
-  ...V1_41_TOKEN_METRICS,
+  ...V1_41_MODE_METRICS,
   ...STREAMED_METRICS,
   ...MCP_METRICS,
 };
@@ -127,9 +131,9 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** What a scripted run (no MCP, no streaming) exports in the default mode: the stack tests expect exactly these. */
-export const SDK_METRIC_NAMES: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(CURRENT_TOKEN_METRICS)];
+export const SDK_METRIC_NAMES: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(CURRENT_MODE_METRICS)];
 /** The same run's series in the v1.41 mode (OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_v1.41). */
-export const SDK_METRIC_NAMES_V1_41: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(V1_41_TOKEN_METRICS)];
+export const SDK_METRIC_NAMES_V1_41: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(V1_41_MODE_METRICS)];
 export const MCP_METRIC_NAMES: readonly string[] = Object.keys(MCP_METRICS);
 export const STREAMED_METRIC_NAMES: readonly string[] = Object.keys(STREAMED_METRICS);
 /** Series only a process that uses an optional feature exports (MCP, streaming). */

@@ -238,6 +238,9 @@ export const METRIC_MCP_CLIENT_OPERATION_DURATION = 'mcp.client.operation.durati
 export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
 export const METRIC_FOOTPRINT_LLM_COST_USD = 'footprint.llm.cost.usd';
 export const METRIC_FOOTPRINT_ROUTE_DECISIONS = 'footprint.route.decisions';
+/** Loop-guard trips: a trip is the loop guard's finding, not a route (docs/architecture.md's glossary). */
+export const METRIC_FOOTPRINT_LOOP_GUARD_TRIPS = 'footprint.loop_guard.trips';
+/** The same counter under its v1.41-mode name (docs/conventions.md). */
 export const METRIC_FOOTPRINT_ROUTE_TRIPS = 'footprint.route.trips';
 export const METRIC_FOOTPRINT_SKILL_ESCALATIONS = 'footprint.skill.escalations';
 export const METRIC_FOOTPRINT_SKILL_REJECTIONS = 'footprint.skill.rejections';

@@ -7,6 +7,7 @@
 import {
   GENAI_DEV_SCHEMA_URL,
   METRIC_FOOTPRINT_LLM_COST_USD,
+  METRIC_FOOTPRINT_LOOP_GUARD_TRIPS,
   METRIC_FOOTPRINT_ROUTE_DECISIONS,
   METRIC_FOOTPRINT_ROUTE_TRIPS,
   METRIC_FOOTPRINT_RUN_DURATION,
@@ -168,14 +169,25 @@ export const METRICS = {
       "Routing decisions, one per routing act, by the composition that dispatched and the route its choice opens ('desk>billing', the footprint.route of the chosen member's cost; 'desk>_none': it chose nobody, so its work is done; 'desk>_not_in_roster': an unknown id).",
     attributes: [ATTR.router, ATTR.routeChosen],
   },
-  routeTrips: {
-    name: METRIC_FOOTPRINT_ROUTE_TRIPS,
+  loopGuardTrips: {
+    name: METRIC_FOOTPRINT_LOOP_GUARD_TRIPS,
     kind: 'counter',
     unit: '{trip}',
     valueType: 'int',
     description: 'Loop-guard trips (ping_pong, rejected_cap) by agent and route; every kind starts at 0.',
     attributes: [ATTR.tripKind, ATTR.agent, ATTR.route],
+    names: 'current',
   },
+  routeTrips: {
+    name: METRIC_FOOTPRINT_ROUTE_TRIPS,
+    kind: 'counter',
+    unit: '{trip}',
+    valueType: 'int',
+    description: 'Loop-guard trips under their v1.41-mode name (footprint.loop_guard.trips in the current mode).',
+    attributes: [ATTR.tripKind, ATTR.agent, ATTR.route],
+    names: 'v1.41',
+  },
+
   skillEscalations: {
     name: METRIC_FOOTPRINT_SKILL_ESCALATIONS,
     kind: 'counter',

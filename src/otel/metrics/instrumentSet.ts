@@ -43,7 +43,8 @@ export interface RunInstruments {
   workflowDuration: Histogram;
   llmCost: Counter;
   routeDecisions: Counter;
-  routeTrips: Counter;
+  /** The loop-guard trip counter under each name the mode emits (two in 'both'): every trip is added to each. */
+  trips: readonly Counter[];
   skillEscalations: Counter;
   skillRejections: Counter;
   runs: Counter;
@@ -89,7 +90,7 @@ export function createRunInstruments(meterFor: MeterForSchema, mode: SemconvMode
     workflowDuration: histogram(METRICS.workflowDuration),
     llmCost: counter(METRICS.llmCost),
     routeDecisions: counter(METRICS.routeDecisions),
-    routeTrips: counter(METRICS.routeTrips),
+    trips: [METRICS.loopGuardTrips, METRICS.routeTrips].filter((spec) => emitsNamesOf(mode, spec.names)).map(counter),
     skillEscalations: counter(METRICS.skillEscalations),
     skillRejections: counter(METRICS.skillRejections),
     runs: counter(METRICS.runs),

@@ -45,7 +45,7 @@ export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunIn
     if (!state) {
       const meterFor: MeterForSchema = (schemaUrl) => (schemaUrl === undefined ? meter : scopedMeter(provider, schemaUrl));
       const instruments = createRunInstruments(meterFor, mode);
-      state = { instruments, trips: new TripSeries(instruments.routeTrips), responseModels: new ResponseModels() };
+      state = { instruments, trips: new TripSeries(instruments.trips), responseModels: new ResponseModels() };
       states.set(meter, state);
     }
     return state;

@@ -160,7 +160,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       });
     },
     'footprint.route.trip': ({ payload: p, meta }) => {
-      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) });
+      const trip = { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) };
+      for (const counter of instruments.trips) counter.add(1, trip);
     },
     'footprint.skill.rejected': ({ payload: p, meta }) => {
       const skill = metricValue(p.current);
