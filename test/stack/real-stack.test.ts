@@ -263,16 +263,19 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     expect(empty).toEqual([]);
   });
 
-  it('reads each process\'s own token total in the route table, in every mode: the both mode counts no token twice', async () => {
+  it('reads each process\'s own token and trip totals in every mode: the both mode counts nothing twice', async () => {
     const readings: Array<[string, number, number]> = [];
+    const scalar = async (expr: string) => Number((await stack.prometheus.query(expr))[0]?.value[1]);
     for (const [service, run] of Object.entries(byMode)) {
       expect(run.exitCode).toBe(0);
       const rows = await stack.prometheus.query(panelQuery('routes-and-cost.json', 'Routes in range (click a route for its traces in Jaeger)', 'C', service));
       const total = rows.reduce((sum, row) => sum + Number(row.value[1]), 0);
-      readings.push([service, total, run.summary.tokens.input + run.summary.tokens.output]);
+      readings.push([`${service} tokens`, total, run.summary.tokens.input + run.summary.tokens.output]);
+      readings.push([`${service} ping-pong trips`, await scalar(panelQuery('loop-guards.json', 'Ping-pong trips (range)', 'A', service)), run.summary.trips.ping_pong!]);
+      readings.push([`${service} rejected-cap trips`, await scalar(panelQuery('loop-guards.json', 'Rejected-cap trips (range)', 'A', service)), run.summary.trips.rejected_cap!]);
     }
-    console.info(`[real-stack] tokens per mode (panel / demo): ${readings.map(([service, got, want]) => `${service} ${got} / ${want}`).join(', ')}`);
-    for (const [service, got, want] of readings) expect(Math.abs(got - want), `${service}: panel ${got}, demo ${want}`).toBeLessThanOrEqual(want * COUNT_TOLERANCE);
+    console.info(`[real-stack] per mode (panel / demo): ${readings.map(([what, got, want]) => `${what} ${got} / ${want}`).join(', ')}`);
+    for (const [what, got, want] of readings) expect(Math.abs(got - want), `${what}: panel ${got}, demo ${want}`).toBeLessThanOrEqual(want * COUNT_TOLERANCE);
   });
 
   it("reads the demo's own totals in the count-like panels (within the stated tolerance)", async () => {
