@@ -43,6 +43,8 @@ export {
   ATTR_NETWORK_TRANSPORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
+  ATTR_SERVICE_INSTANCE_ID,
+  ATTR_SERVICE_VERSION,
 } from '@opentelemetry/semantic-conventions';
 
 // ── incubating gen_ai.* keys, copied from v1.41 ──────────────────────────────────────────────────
@@ -246,6 +248,16 @@ export const METRIC_FOOTPRINT_SKILL_ESCALATIONS = 'footprint.skill.escalations';
 export const METRIC_FOOTPRINT_SKILL_REJECTIONS = 'footprint.skill.rejections';
 export const METRIC_FOOTPRINT_RUNS = 'footprint.runs';
 export const METRIC_FOOTPRINT_RUN_DURATION = 'footprint.run.duration';
+
+// ── the SDK's self-observability, as startTelemetry records it (telemetry/health.ts) ─────────────
+/** Spans an exporter exported or lost (error.type = the cause). @experimental */
+export const METRIC_OTEL_SDK_EXPORTER_SPAN_EXPORTED = 'otel.sdk.exporter.span.exported';
+/** Metric data points an exporter exported or lost. @experimental */
+export const METRIC_OTEL_SDK_EXPORTER_METRIC_DATA_POINT_EXPORTED = 'otel.sdk.exporter.metric_data_point.exported';
+/** The exporter's type, e.g. otlp_http_span_exporter. @experimental */
+export const ATTR_OTEL_COMPONENT_TYPE = 'otel.component.type';
+/** The exporter instance, `{type}/0`. @experimental */
+export const ATTR_OTEL_COMPONENT_NAME = 'otel.component.name';
 
 // ── well-known provider names ────────────────────────────────────────────────────────────────────
 const PROVIDERS: Record<string, string> = {
