@@ -45,8 +45,8 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'INTERNAL',
     what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
     attributes: [
-      S.FP_RUN_ID, S.FP_RUNNER_KIND, S.FP_RUNNER_ID, S.FP_RUN_OUTCOME, S.FP_TOKENS_INPUT, S.FP_TOKENS_OUTPUT, S.FP_COST_USD,
-      S.FP_LLM_CALLS, S.FP_ROUTE_PATH, S.FP_TRIP_KINDS, S.FP_ESCALATED, S.FP_RESUMED, S.FP_PAUSED, S.FP_RUN_STOP_REASON, S.ERROR_TYPE,
+      S.ATTR_FOOTPRINT_RUN_ID, S.ATTR_FOOTPRINT_RUNNER_KIND, S.ATTR_FOOTPRINT_RUNNER_ID, S.ATTR_FOOTPRINT_RUN_OUTCOME, S.ATTR_FOOTPRINT_TOKENS_INPUT, S.ATTR_FOOTPRINT_TOKENS_OUTPUT, S.ATTR_FOOTPRINT_COST_USD,
+      S.ATTR_FOOTPRINT_LLM_CALLS, S.ATTR_FOOTPRINT_ROUTE_PATH, S.ATTR_FOOTPRINT_TRIP_KINDS, S.ATTR_FOOTPRINT_ESCALATED, S.ATTR_FOOTPRINT_RESUMED, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_FOOTPRINT_RUN_STOP_REASON, S.ATTR_ERROR_TYPE,
     ],
   },
   {
@@ -54,30 +54,30 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'INTERNAL',
     what: 'An agent turn (the run span itself for a top-level agent), or an LLM router\'s decision: its model call, named by the router id (member kind `router`).',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_AGENT_NAME, S.GEN_AI_AGENT_ID, S.GEN_AI_AGENT_DESCRIPTION, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL,
-      S.GEN_AI_REQUEST_TEMPERATURE, S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_CONVERSATION_ID, S.GEN_AI_USAGE_INPUT_TOKENS,
-      S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
-      S.GEN_AI_RESPONSE_FINISH_REASONS, S.FP_COST_USD, S.FP_LLM_CALLS,
-      S.FP_ITERATIONS, S.FP_TURN_OUTCOME, S.FP_MEMBER_KIND, S.FP_MEMBER_ID,
+      S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_AGENT_NAME, S.ATTR_GEN_AI_AGENT_ID, S.ATTR_GEN_AI_AGENT_DESCRIPTION, S.ATTR_GEN_AI_PROVIDER_NAME, S.ATTR_GEN_AI_REQUEST_MODEL,
+      S.ATTR_GEN_AI_REQUEST_TEMPERATURE, S.ATTR_GEN_AI_REQUEST_MAX_TOKENS, S.ATTR_GEN_AI_CONVERSATION_ID, S.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+      S.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, S.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, S.ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+      S.ATTR_GEN_AI_RESPONSE_FINISH_REASONS, S.ATTR_FOOTPRINT_COST_USD, S.ATTR_FOOTPRINT_LLM_CALLS,
+      S.ATTR_FOOTPRINT_ITERATIONS, S.ATTR_FOOTPRINT_TURN_OUTCOME, S.ATTR_FOOTPRINT_MEMBER_KIND, S.ATTR_FOOTPRINT_MEMBER_ID,
     ],
   },
   {
     names: [S.workflowSpanName('{composition id}')],
     kind: 'INTERNAL',
     what: 'A composition (Sequence, Parallel, Conditional, Loop, swarm) or an LLM router step.',
-    attributes: [S.GEN_AI_OPERATION_NAME, S.GEN_AI_WORKFLOW_NAME, S.FP_COMPOSITION_KIND, S.FP_COMPOSITION_STATUS, S.FP_MEMBER_KIND, S.FP_MEMBER_ID],
+    attributes: [S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_WORKFLOW_NAME, S.ATTR_FOOTPRINT_COMPOSITION_KIND, S.ATTR_FOOTPRINT_COMPOSITION_STATUS, S.ATTR_FOOTPRINT_MEMBER_KIND, S.ATTR_FOOTPRINT_MEMBER_ID],
   },
   {
     names: [S.chatSpanName('{model}')],
     kind: 'CLIENT',
     what: 'One model call, with its usage and cost; the provider call (and its HTTP span) runs inside it.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_PROVIDER_NAME, S.GEN_AI_REQUEST_MODEL, S.SERVER_ADDRESS, S.SERVER_PORT, S.GEN_AI_REQUEST_TEMPERATURE,
-      S.GEN_AI_REQUEST_MAX_TOKENS, S.GEN_AI_REQUEST_STREAM, S.GEN_AI_RESPONSE_MODEL, S.GEN_AI_RESPONSE_ID, S.GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, S.GEN_AI_REQUEST_REASONING_LEVEL, S.GEN_AI_RESPONSE_FINISH_REASONS,
-      S.GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
-      S.GEN_AI_USAGE_INPUT_TOKENS, S.GEN_AI_USAGE_OUTPUT_TOKENS, S.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-      S.GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.GEN_AI_CONVERSATION_ID, S.FP_AGENT, S.FP_SKILL, S.FP_ROUTE, S.FP_BRAIN,
-      S.FP_ITERATION, S.FP_LLM_CALL_ID, S.FP_COST_USD, S.FP_COST_PRICED, S.ERROR_TYPE,
+      S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_PROVIDER_NAME, S.ATTR_GEN_AI_REQUEST_MODEL, S.ATTR_SERVER_ADDRESS, S.ATTR_SERVER_PORT, S.ATTR_GEN_AI_REQUEST_TEMPERATURE,
+      S.ATTR_GEN_AI_REQUEST_MAX_TOKENS, S.ATTR_GEN_AI_REQUEST_STREAM, S.ATTR_GEN_AI_RESPONSE_MODEL, S.ATTR_GEN_AI_RESPONSE_ID, S.ATTR_GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, S.ATTR_GEN_AI_REQUEST_REASONING_LEVEL, S.ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+      S.ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
+      S.ATTR_GEN_AI_USAGE_INPUT_TOKENS, S.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, S.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      S.ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.ATTR_GEN_AI_CONVERSATION_ID, S.ATTR_FOOTPRINT_AGENT, S.ATTR_FOOTPRINT_SKILL, S.ATTR_FOOTPRINT_ROUTE, S.ATTR_FOOTPRINT_BRAIN,
+      S.ATTR_FOOTPRINT_ITERATION, S.ATTR_FOOTPRINT_LLM_CALL_ID, S.ATTR_FOOTPRINT_COST_USD, S.ATTR_FOOTPRINT_COST_PRICED, S.ATTR_ERROR_TYPE,
     ],
   },
   {
@@ -85,8 +85,8 @@ export const SPANS: readonly SpanDoc[] = [
     kind: 'INTERNAL',
     what: 'One tool call; failed on an error, invalid arguments or an unknown tool.',
     attributes: [
-      S.GEN_AI_OPERATION_NAME, S.GEN_AI_TOOL_NAME, S.GEN_AI_TOOL_CALL_ID, S.GEN_AI_TOOL_TYPE, S.GEN_AI_TOOL_DESCRIPTION, S.FP_AGENT, S.FP_ITERATION,
-      S.FP_TOOL_PARALLEL_COUNT, S.FP_TOOL_STATUS, S.FP_PAUSED, S.ERROR_TYPE,
+      S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_TOOL_NAME, S.ATTR_GEN_AI_TOOL_CALL_ID, S.ATTR_GEN_AI_TOOL_TYPE, S.ATTR_GEN_AI_TOOL_DESCRIPTION, S.ATTR_FOOTPRINT_AGENT, S.ATTR_FOOTPRINT_ITERATION,
+      S.ATTR_FOOTPRINT_TOOL_PARALLEL_COUNT, S.ATTR_FOOTPRINT_TOOL_STATUS, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_ERROR_TYPE,
     ],
   },
   {
@@ -95,7 +95,7 @@ export const SPANS: readonly SpanDoc[] = [
     what:
       "Detail `full` only: one per stage execution and subflow mount (a mounted member's span is its subflow span; " +
       'in runner runs a subflow that is no member is named by its subflow id, and there is no `footprint.stage.type`).',
-    attributes: [S.FP_STAGE_ID, S.FP_STAGE_RUNTIME_ID, S.FP_STAGE_TYPE, S.FP_STAGE_LOOP_ITERATION, S.FP_STAGE_ATTEMPTS, S.FP_SUBFLOW_ID, S.ERROR_TYPE],
+    attributes: [S.ATTR_FOOTPRINT_STAGE_ID, S.ATTR_FOOTPRINT_STAGE_RUNTIME_ID, S.ATTR_FOOTPRINT_STAGE_TYPE, S.ATTR_FOOTPRINT_STAGE_LOOP_ITERATION, S.ATTR_FOOTPRINT_STAGE_ATTEMPTS, S.ATTR_FOOTPRINT_SUBFLOW_ID, S.ATTR_ERROR_TYPE],
   },
   {
     label: 'a PostgreSQL store call (footprint-otel/postgres)',
@@ -105,26 +105,26 @@ export const SPANS: readonly SpanDoc[] = [
       'One call of a PostgreSQL store (`load`, `append`, `claim`, `ensure_schema`) under the active span (the run\'s, inside a run), ' +
       'with the database conventions and no statement text; instrumentation scope `footprint-otel.postgres` (docs/stores.md).',
     attributes: [
-      S.ATTR_DB_SYSTEM_NAME, S.ATTR_DB_OPERATION_NAME, S.ATTR_DB_COLLECTION_NAME, S.ATTR_DB_QUERY_SUMMARY, S.ATTR_DB_NAMESPACE, S.SERVER_ADDRESS,
-      S.SERVER_PORT, S.ATTR_FOOTPRINT_STORE_CALL, S.GEN_AI_CONVERSATION_ID, S.ATTR_DB_RESPONSE_STATUS_CODE, S.ERROR_TYPE,
+      S.ATTR_DB_SYSTEM_NAME, S.ATTR_DB_OPERATION_NAME, S.ATTR_DB_COLLECTION_NAME, S.ATTR_DB_QUERY_SUMMARY, S.ATTR_DB_NAMESPACE, S.ATTR_SERVER_ADDRESS,
+      S.ATTR_SERVER_PORT, S.ATTR_FOOTPRINT_STORE_CALL, S.ATTR_GEN_AI_CONVERSATION_ID, S.ATTR_DB_RESPONSE_STATUS_CODE, S.ATTR_ERROR_TYPE,
     ],
   },
   {
     names: ['fork {stage}'],
     kind: 'INTERNAL',
     what: 'Detail `full`, plain charts (`traceExecutor`) only: the parent of the branches of a fork.',
-    attributes: [S.FP_STAGE_TYPE, S.FP_STAGE_RUNTIME_ID, S.FP_FORK_CHILDREN],
+    attributes: [S.ATTR_FOOTPRINT_STAGE_TYPE, S.ATTR_FOOTPRINT_STAGE_RUNTIME_ID, S.ATTR_FOOTPRINT_FORK_CHILDREN],
   },
 ];
 
 /** Opt-in content attributes (only under the content-capture variable). */
 export const CONTENT_ATTRIBUTES: readonly string[] = [
-  S.GEN_AI_SYSTEM_INSTRUCTIONS, S.GEN_AI_INPUT_MESSAGES, S.GEN_AI_OUTPUT_MESSAGES, S.GEN_AI_TOOL_CALL_ARGUMENTS, S.GEN_AI_TOOL_CALL_RESULT,
-  S.GEN_AI_TOOL_DEFINITIONS,
+  S.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, S.ATTR_GEN_AI_INPUT_MESSAGES, S.ATTR_GEN_AI_OUTPUT_MESSAGES, S.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, S.ATTR_GEN_AI_TOOL_CALL_RESULT,
+  S.ATTR_GEN_AI_TOOL_DEFINITIONS,
 ];
 
 /** Span events the structure layer adds (typed events are listed under Events). */
-export const STRUCTURE_EVENTS: readonly string[] = [S.EV_DECISION, S.EV_SELECTION, S.EV_ATTEMPT, S.EV_RETRY, S.EV_LOOP, S.EV_BREAK, S.EV_PAUSE, S.EV_RESUME];
+export const STRUCTURE_EVENTS: readonly string[] = [S.EVENT_FOOTPRINT_DECISION, S.EVENT_FOOTPRINT_SELECTION, S.EVENT_FOOTPRINT_STAGE_ATTEMPT, S.EVENT_FOOTPRINT_STAGE_RETRY, S.EVENT_FOOTPRINT_LOOP, S.EVENT_FOOTPRINT_BREAK, S.EVENT_FOOTPRINT_PAUSE, S.EVENT_FOOTPRINT_RESUME];
 
 function spansSection(): string[] {
   return [
@@ -137,35 +137,35 @@ function spansSection(): string[] {
     '|---|---|---|---|',
     ...SPANS.map((s) => row([(s.label ? `${s.label}: ` : '') + s.names.map(code).join(', '), s.kind, s.what, s.attributes.map(code).join(', ')])),
     '',
-    `A resumed run's span links the run that paused (${code(S.FP_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
+    `A resumed run's span links the run that paused (${code(S.ATTR_FOOTPRINT_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
       `span, that caller (\`resumed_by\`). A fallback's \`chat\` span links the failed call it retries on another provider ` +
-      `(${code(S.GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). A failed span has status ERROR and ${code(S.ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `(${code(S.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). A failed span has status ERROR and ${code(S.ATTR_ERROR_TYPE)}; one failure is one \`exception\` event, ` +
       `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',
     `An MCP \`tools/list\` client span (\`footprint-otel/mcp\`, docs/mcp.md) whose list held tools that cannot be used carries ` +
-      `${code(S.FP_MCP_TOOLS_REFUSED)}: each refused tool as \`tool "name": reason\` (at most 50); the other tools are offered.`,
+      `${code(S.ATTR_FOOTPRINT_MCP_TOOLS_REFUSED)}: each refused tool as \`tool "name": reason\` (at most 50); the other tools are offered.`,
     '',
     `Usage is reported only when the provider reported it: a \`chat\` span whose response had no usage has no ` +
       `\`gen_ai.usage.*\` attributes and records nothing in ${code(METRICS.tokenUsage.name)}; a failed call has neither usage ` +
-      `nor ${code(S.GEN_AI_RESPONSE_FINISH_REASONS)}. ${code(S.GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)} (part of the output tokens) is on ` +
-      `spans only: ${code(S.GEN_AI_TOKEN_TYPE)} has no reasoning value in ${S.SEMCONV_VERSION}. The cost of a call is known only from its usage and a listed price: ` +
-      `otherwise (no usage, or a model the pricing table lacks) ${code(S.FP_COST_USD)} is 0 with ${code(S.FP_COST_PRICED)} \`false\`, ` +
+      `nor ${code(S.ATTR_GEN_AI_RESPONSE_FINISH_REASONS)}. ${code(S.ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)} (part of the output tokens) is on ` +
+      `spans only: ${code(S.ATTR_GEN_AI_TOKEN_TYPE)} has no reasoning value in ${S.SEMCONV_VERSION}. The cost of a call is known only from its usage and a listed price: ` +
+      `otherwise (no usage, or a model the pricing table lacks) ${code(S.ATTR_FOOTPRINT_COST_USD)} is 0 with ${code(S.ATTR_FOOTPRINT_COST_PRICED)} \`false\`, ` +
       `and ${code(METRICS.llmCost.name)} adds 0.`,
     '',
     `Span events: every typed event below except model calls and tool calls (which become \`chat\` and ` +
       `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
       `member's span), its payload flattened under ` +
-      `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.FP_MEMBER_KIND)}, ${code(S.FP_MEMBER_ID)} and ${code(S.FP_ROUTE)}; ` +
-      `in detail \`full\` also ${code(S.EV_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
-      `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EV_ATTEMPT).map(code).join(', ')}. ` +
+      `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.ATTR_FOOTPRINT_MEMBER_KIND)}, ${code(S.ATTR_FOOTPRINT_MEMBER_ID)} and ${code(S.ATTR_FOOTPRINT_ROUTE)}; ` +
+      `in detail \`full\` also ${code(S.EVENT_FOOTPRINT_STAGE_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
+      `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EVENT_FOOTPRINT_STAGE_ATTEMPT).map(code).join(', ')}. ` +
       `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,
     '',
-    `The runtime's own checks of a model's answer are ${code(S.EV_EVALUATION_RESULT)} events on that answer's \`chat\` span ` +
-      `(kept open until the agent's next step, ended at its own end time), with ${code(S.GEN_AI_EVALUATION_NAME)} ` +
+    `The runtime's own checks of a model's answer are ${code(S.EVENT_GEN_AI_EVALUATION_RESULT)} events on that answer's \`chat\` span ` +
+      `(kept open until the agent's next step, ended at its own end time), with ${code(S.ATTR_GEN_AI_EVALUATION_NAME)} ` +
       `(\`footprint.skill_jump\`: a refused skill jump; \`footprint.tool_arguments\`: arguments failing the tool's schema; ` +
       `\`footprint.router_choice\`: a router step's or an llmSwarm router's answer naming an agent outside its roster, or not parseable as a decision), ` +
-      `${code(S.GEN_AI_EVALUATION_SCORE_LABEL)} (\`refused\`, \`invalid\`, \`not_in_roster\`, \`malformed\`), ${code(S.GEN_AI_EVALUATION_SCORE_VALUE)} 0 and ${code(S.GEN_AI_EVALUATION_EXPLANATION)}.`,
+      `${code(S.ATTR_GEN_AI_EVALUATION_SCORE_LABEL)} (\`refused\`, \`invalid\`, \`not_in_roster\`, \`malformed\`), ${code(S.ATTR_GEN_AI_EVALUATION_SCORE_VALUE)} 0 and ${code(S.ATTR_GEN_AI_EVALUATION_EXPLANATION)}.`,
   ];
 }
 
@@ -173,9 +173,9 @@ function spansSection(): string[] {
 
 function errorTypesSection(): string[] {
   return [
-    `#### ${code(S.ERROR_TYPE)} values`,
+    `#### ${code(S.ATTR_ERROR_TYPE)} values`,
     '',
-    `The values footprint-otel reports in ${code(S.ERROR_TYPE)} (semantic conventions ${S.SEMCONV_VERSION}), from ` +
+    `The values footprint-otel reports in ${code(S.ATTR_ERROR_TYPE)} (semantic conventions ${S.SEMCONV_VERSION}), from ` +
       'src/runtime/providers/errorTypeDocs.ts. A failure that fails a member or the run carries the same value up to their spans and ' +
       `\`run.failed\`; a failure that carries no type at all is reported as \`_OTHER\`, the conventions' fallback.`,
     '',

@@ -179,7 +179,7 @@ export {
   type RunnerProfile,
   type RunEvents,
 } from './runtime/index.js';
-export { tracingInstrument, tracingFailures, semconv, type TracingOptions, type TraceDetail } from './otel/index.js';
+export { tracingInstrument, tracingFailures, semconv, type SemconvMode, type TracingOptions, type TraceDetail } from './otel/index.js';
 
 // Trace a plain footprintjs flowchart.
 export { traceExecutor, type TraceExecutorOptions } from './otel/index.js';

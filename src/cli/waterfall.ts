@@ -9,6 +9,7 @@
  * root's with that service, `[name]`: after the duration, where it takes nothing from the span's own
  * name (deep in the tree, a service in front of the name left no room for the name).
  */
+import { semconv } from '../index.js';
 import type { Color, Segment, TerminalLine } from './terminal.js';
 
 export interface ViewSpan {
@@ -146,7 +147,7 @@ function summarize(name: string, attributes: Record<string, unknown>): string {
 
 /** A streamed call's time to first chunk (ms), from its chat span; absent for anything else. */
 function firstChunkOf(span: ViewSpan): number | undefined {
-  const seconds = span.attributes['gen_ai.response.time_to_first_chunk'];
+  const seconds = span.attributes[semconv.ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK];
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 

@@ -11,7 +11,7 @@
  * option: `{ address: req.socket.remoteAddress, port: req.socket.remotePort }`).
  */
 import type { Attributes } from '@opentelemetry/api';
-import { CLIENT_ADDRESS, CLIENT_PORT } from './attributes.js';
+import { ATTR_CLIENT_ADDRESS, ATTR_CLIENT_PORT } from './attributes.js';
 
 /** Where an HTTP request came from. */
 export interface ClientAddress {
@@ -25,8 +25,8 @@ export type ClientAddressOf = (request: Request) => ClientAddress | undefined;
 export function addClient(attributes: Attributes, request: Request, fromApp: ClientAddressOf | undefined): void {
   const client = forwardedClient(request.headers) ?? fromApp?.(request);
   if (!client?.address) return;
-  attributes[CLIENT_ADDRESS] = client.address;
-  if (client.port !== undefined && Number.isInteger(client.port)) attributes[CLIENT_PORT] = client.port;
+  attributes[ATTR_CLIENT_ADDRESS] = client.address;
+  if (client.port !== undefined && Number.isInteger(client.port)) attributes[ATTR_CLIENT_PORT] = client.port;
 }
 
 /** The original client named by the forwarding headers, if they name one. */

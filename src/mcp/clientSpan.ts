@@ -9,7 +9,7 @@
  * client span's start before its parent's.
  */
 import { context, createContextKey, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import { GEN_AI_TOOL_CALL_RESULT, MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, NETWORK_TRANSPORT, RPC_RESPONSE_STATUS_CODE, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { ATTR_GEN_AI_TOOL_CALL_RESULT, ATTR_MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, ATTR_NETWORK_TRANSPORT, ATTR_RPC_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
 import { exportedView, now } from '../events/index.js';
 import { boundedContent } from './content.js';
 import { classify, exportedFailureText, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
@@ -71,7 +71,7 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     const described = call.resultAttributes?.(result);
     if (described) span.setAttributes(described);
     const shown = failed === undefined && call.resultContent ? exportedView({ type: 'mcp.tool_call', payload: { result: call.resultContent(result) } }, call.capture).payload.result : undefined;
-    const content = shown !== undefined ? { [GEN_AI_TOOL_CALL_RESULT]: boundedContent(shown) } : undefined;
+    const content = shown !== undefined ? { [ATTR_GEN_AI_TOOL_CALL_RESULT]: boundedContent(shown) } : undefined;
     finish(span, call, started, failed, content, failed === MCP_ERROR_TYPES.toolError ? TOOL_ERROR_MESSAGE : undefined);
     return result;
   } catch (error) {
@@ -79,7 +79,7 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
     const message = peer.redact(failure.message);
     // the server's own words (a JSON-RPC error's message, an HTTP error body) are content
     const status = exportedFailureText(failure, message, call.capture);
-    finish(span, call, started, failure.type, failure.code !== undefined ? { [RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, status);
+    finish(span, call, started, failure.type, failure.code !== undefined ? { [ATTR_RPC_RESPONSE_STATUS_CODE]: failure.code } : undefined, status);
     throw isTyped(error) ? error : new McpCallError(failure.type, `${call.method} failed: ${message}`, call.method, failure.status);
   }
 }
@@ -94,12 +94,12 @@ function finish(span: Span, call: ClientCall<unknown>, started: number, errorTyp
 /** mcp.client.operation.duration's attributes: the span's low-cardinality ones, server.* included, network.protocol.name not. */
 function metricAttributes(call: ClientCall<unknown>): Attributes {
   const { peer } = call;
-  const metric = durationAttributes(call.method, peer.server, peer.network[NETWORK_TRANSPORT], call.toolName);
-  if (peer.network[SERVER_ADDRESS] !== undefined) {
-    metric[SERVER_ADDRESS] = peer.network[SERVER_ADDRESS];
-    metric[SERVER_PORT] = peer.network[SERVER_PORT];
+  const metric = durationAttributes(call.method, peer.server, peer.network[ATTR_NETWORK_TRANSPORT], call.toolName);
+  if (peer.network[ATTR_SERVER_ADDRESS] !== undefined) {
+    metric[ATTR_SERVER_ADDRESS] = peer.network[ATTR_SERVER_ADDRESS];
+    metric[ATTR_SERVER_PORT] = peer.network[ATTR_SERVER_PORT];
   }
   const version = peer.protocolVersion();
-  if (version !== undefined) metric[MCP_PROTOCOL_VERSION] = version;
+  if (version !== undefined) metric[ATTR_MCP_PROTOCOL_VERSION] = version;
   return metric;
 }

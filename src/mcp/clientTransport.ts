@@ -6,7 +6,7 @@
  */
 import { context } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/client';
-import { JSONRPC_REQUEST_ID } from './attributes.js';
+import { ATTR_JSONRPC_REQUEST_ID } from './attributes.js';
 import { activeMcpClientSpan } from './clientSpan.js';
 import { withContextInMeta } from './meta.js';
 
@@ -17,7 +17,7 @@ export function propagateThrough<T extends Transport>(transport: T): T {
     const active = context.active();
     const span = activeMcpClientSpan(active);
     if (span && 'id' in message && message.id !== null && message.id !== undefined) {
-      span.setAttribute(JSONRPC_REQUEST_ID, String(message.id));
+      span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(message.id));
     }
     return send(withContextInMeta(message, active), options);
   };

@@ -18,7 +18,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
 import { timeoutOption } from './options.js';
 import { httpEndpoint, type Redactor } from './secrets.js';
-import { MCP_TOOLS_REFUSED, METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
+import { ATTR_FOOTPRINT_MCP_TOOLS_REFUSED, METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, ATTR_NETWORK_PROTOCOL_NAME, ATTR_NETWORK_TRANSPORT, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
@@ -257,7 +257,7 @@ const MAX_REFUSED_ON_SPAN = 50;
 /** footprint.mcp.tools.refused of a list that refused tools (at most MAX_REFUSED_ON_SPAN of them). */
 function refusedAttributes(list: ToolList): Attributes | undefined {
   if (list.refused.length === 0) return undefined;
-  return { [MCP_TOOLS_REFUSED]: list.refused.slice(0, MAX_REFUSED_ON_SPAN).map(refusalText) };
+  return { [ATTR_FOOTPRINT_MCP_TOOLS_REFUSED]: list.refused.slice(0, MAX_REFUSED_ON_SPAN).map(refusalText) };
 }
 
 function refusalText(tool: RefusedTool): string {
@@ -306,14 +306,14 @@ function makeTransport(server: StdioServer | HttpServer): MadeTransport {
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
     });
-    return { transport, network: { [NETWORK_TRANSPORT]: 'pipe' }, label: basename(server.command) };
+    return { transport, network: { [ATTR_NETWORK_TRANSPORT]: 'pipe' }, label: basename(server.command) };
   }
   const { url, headers, redactor } = httpEndpoint(server);
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return {
     transport,
-    network: { [NETWORK_TRANSPORT]: 'tcp', [NETWORK_PROTOCOL_NAME]: 'http', [SERVER_ADDRESS]: url.hostname, [SERVER_PORT]: port },
+    network: { [ATTR_NETWORK_TRANSPORT]: 'tcp', [ATTR_NETWORK_PROTOCOL_NAME]: 'http', [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: port },
     label: url.host,
     redactor,
   };

@@ -7,14 +7,14 @@
 import { SpanStatusCode, type Attributes, type AttributeValue, type Histogram, type Span } from '@opentelemetry/api';
 import { METRIC_ATTRIBUTES } from '../otel/index.js';
 import {
-  ERROR_TYPE,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_TOOL_CALL_ARGUMENTS,
-  GEN_AI_TOOL_NAME,
-  MCP_METHOD_NAME,
-  MCP_PROTOCOL_VERSION,
-  MCP_SESSION_ID,
-  NETWORK_TRANSPORT,
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_SESSION_ID,
+  ATTR_NETWORK_TRANSPORT,
   OP_EXECUTE_TOOL,
 } from './attributes.js';
 import { exportedView, now } from '../events/index.js';
@@ -25,27 +25,27 @@ export const TOOL_ERROR_MESSAGE = 'the tool reported an error (isError)';
 
 /** mcp.method.name, and for a tools/call the tool: gen_ai.tool.name, execute_tool, its arguments as their exported view holds them. */
 export function requestAttributes(method: string, toolName: string | undefined, capture: boolean, args: unknown): Attributes {
-  const attributes: Attributes = { [MCP_METHOD_NAME]: method };
+  const attributes: Attributes = { [ATTR_MCP_METHOD_NAME]: method };
   if (toolName !== undefined) {
-    attributes[GEN_AI_TOOL_NAME] = toolName;
-    attributes[GEN_AI_OPERATION_NAME] = OP_EXECUTE_TOOL;
+    attributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
+    attributes[ATTR_GEN_AI_OPERATION_NAME] = OP_EXECUTE_TOOL;
     const shown = exportedView({ type: 'mcp.tool_call', payload: { arguments: args } }, capture).payload.arguments;
-    if (shown !== undefined) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(shown);
+    if (shown !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = boundedContent(shown);
   }
   return attributes;
 }
 
 /** Adds mcp.session.id and mcp.protocol.version, those known, to `attributes` (one object per span, built in place). */
 export function addSession(attributes: Attributes, sessionId: string | undefined, protocolVersion: string | undefined): Attributes {
-  if (sessionId !== undefined) attributes[MCP_SESSION_ID] = sessionId;
-  if (protocolVersion !== undefined) attributes[MCP_PROTOCOL_VERSION] = protocolVersion;
+  if (sessionId !== undefined) attributes[ATTR_MCP_SESSION_ID] = sessionId;
+  if (protocolVersion !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
   return attributes;
 }
 
 /** The mcp.*.operation.duration attributes both sides record: method, server, transport, and the tool. */
 export function durationAttributes(method: string, server: string, transport: AttributeValue | undefined, toolName: string | undefined): Attributes {
-  const metric: Attributes = { [MCP_METHOD_NAME]: method, [METRIC_ATTRIBUTES.mcpServer]: server, [NETWORK_TRANSPORT]: transport };
-  if (toolName !== undefined) metric[GEN_AI_TOOL_NAME] = toolName;
+  const metric: Attributes = { [ATTR_MCP_METHOD_NAME]: method, [METRIC_ATTRIBUTES.mcpServer]: server, [ATTR_NETWORK_TRANSPORT]: transport };
+  if (toolName !== undefined) metric[ATTR_GEN_AI_TOOL_NAME] = toolName;
   return metric;
 }
 
@@ -57,9 +57,9 @@ export function durationAttributes(method: string, server: string, transport: At
  */
 export function endRequestSpan(span: Span, histogram: Histogram, started: number, metric: Attributes, errorType: string | undefined, message?: string, explicitEnd = false): void {
   if (errorType !== undefined) {
-    span.setAttribute(ERROR_TYPE, errorType);
+    span.setAttribute(ATTR_ERROR_TYPE, errorType);
     span.setStatus({ code: SpanStatusCode.ERROR, message });
-    metric[ERROR_TYPE] = errorType;
+    metric[ATTR_ERROR_TYPE] = errorType;
   }
   const ended = now();
   span.end(explicitEnd ? ended : undefined);

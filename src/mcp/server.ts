@@ -16,17 +16,17 @@
 import { context, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/server';
 import {
-  GEN_AI_TOOL_CALL_RESULT,
-  GEN_AI_TOOL_NAME,
-  JSONRPC_REQUEST_ID,
-  MCP_PROTOCOL_VERSION,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_JSONRPC_REQUEST_ID,
+  ATTR_MCP_PROTOCOL_VERSION,
   mcpSpanName,
   METHOD_INITIALIZE,
   METHOD_TOOLS_CALL,
-  NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_NAME,
   NOTIFICATION_CANCELLED,
-  NETWORK_TRANSPORT,
-  RPC_RESPONSE_STATUS_CODE,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
 } from './attributes.js';
 import { exportedView, now } from '../events/index.js';
 import { addClient, type ClientAddressOf } from './clientAddress.js';
@@ -114,11 +114,11 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     const toolName = message.method === METHOD_TOOLS_CALL && typeof params.name === 'string' ? params.name : undefined;
     const sessionId = transport.sessionId;
     const attributes = requestAttributes(message.method, toolName, settings.capture, params.arguments);
-    attributes[JSONRPC_REQUEST_ID] = String(message.id);
+    attributes[ATTR_JSONRPC_REQUEST_ID] = String(message.id);
     const networkTransport = extra?.request ? 'tcp' : 'pipe';
-    attributes[NETWORK_TRANSPORT] = networkTransport;
+    attributes[ATTR_NETWORK_TRANSPORT] = networkTransport;
     if (extra?.request) {
-      attributes[NETWORK_PROTOCOL_NAME] = 'http';
+      attributes[ATTR_NETWORK_PROTOCOL_NAME] = 'http';
       addClient(attributes, extra.request, settings.clientAddress);
     }
     addSession(attributes, sessionId, protocolVersion);
@@ -157,19 +157,19 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     }
     const sessionId = transport.sessionId;
     if (sessionId !== opened.sessionId || protocolVersion !== opened.protocolVersion) span.setAttributes(addSession({}, sessionId, protocolVersion));
-    if (protocolVersion !== undefined) metric[MCP_PROTOCOL_VERSION] = protocolVersion;
+    if (protocolVersion !== undefined) metric[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
     let errorType: string | undefined;
     let description: string | undefined;
     if ('error' in message) {
       errorType = String(message.error.code);
       description = message.error.message;
-      span.setAttribute(RPC_RESPONSE_STATUS_CODE, errorType);
+      span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, errorType);
     } else if ('result' in message && isRecord(message.result) && message.result.isError === true) {
       errorType = MCP_ERROR_TYPES.toolError;
       description = TOOL_ERROR_MESSAGE;
-    } else if (metric[GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
+    } else if (metric[ATTR_GEN_AI_TOOL_NAME] !== undefined && 'result' in message && isRecord(message.result)) {
       const shown = exportedView({ type: 'mcp.tool_call', payload: { result: message.result.structuredContent ?? message.result.content } }, settings.capture).payload.result;
-      if (shown !== undefined) span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundedContent(shown));
+      if (shown !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, boundedContent(shown));
     }
     if ('result' in message && isRecord(message.result) && Array.isArray(message.result.tools)) settings.listed.add(message.result.tools);
     end(opened, errorType, description);

@@ -25,5 +25,5 @@ export {
   type TraceExecutorOptions,
   type TracingOptions,
 } from './wiring/index.js';
-export { boundString, MAX_NAME, semconv } from './encoding/index.js';
+export { boundString, MAX_NAME, OPT_IN_BOTH, OPT_IN_CURRENT, OPT_IN_V1_41, SEMCONV_OPT_IN_ENV, semconv, type SemconvMode } from './encoding/index.js';
 export * from './metrics/index.js';

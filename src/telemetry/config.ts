@@ -8,7 +8,7 @@
  */
 import { getBooleanFromEnv, getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
 import path from 'node:path';
-import type { TraceDetail } from '../otel/index.js';
+import type { SemconvMode, TraceDetail } from '../otel/index.js';
 import type { OtlpProtocol } from './exporters.js';
 import { checkOtlpEndpoint } from './endpoint.js';
 import { checkExporterSettings } from './exporters.js';
@@ -43,6 +43,11 @@ export interface StartTelemetryOptions {
    * files owner-only (0600) (default OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, then off).
    */
   captureContent?: boolean;
+  /**
+   * Which conventions' names to emit (docs/conventions.md): 'current' (the GenAI conventions' current
+   * model), 'v1.41', or 'both' for a migration window (default OTEL_SEMCONV_STABILITY_OPT_IN, then 'current').
+   */
+  semconv?: SemconvMode;
 }
 
 /**

@@ -12,6 +12,7 @@
  * trouble is reported once through the OTel diag logger; nothing is ever thrown into the app.
  */
 import { diag, type Counter, type Meter } from '@opentelemetry/api';
+import { semconv } from '../otel/index.js';
 import { describeCause, EXIT_DEADLINE, QUEUE_FULL, REJECTED, type LossCause } from './lossCause.js';
 import type { Rejection } from './partialSuccess.js';
 
@@ -50,8 +51,8 @@ export interface ExporterComponent {
 }
 
 const EXPORTED = {
-  traces: { name: 'otel.sdk.exporter.span.exported', unit: '{span}', item: 'spans' },
-  metrics: { name: 'otel.sdk.exporter.metric_data_point.exported', unit: '{data_point}', item: 'metric data points' },
+  traces: { name: semconv.METRIC_OTEL_SDK_EXPORTER_SPAN_EXPORTED, unit: '{span}', item: 'spans' },
+  metrics: { name: semconv.METRIC_OTEL_SDK_EXPORTER_METRIC_DATA_POINT_EXPORTED, unit: '{data_point}', item: 'metric data points' },
 } as const;
 
 export class ExportHealth {
@@ -73,9 +74,9 @@ export class ExportHealth {
         unit: spec.unit,
         description: `The number of ${spec.item} for which the export has finished, either successful or failed.`,
       });
-      const component = { 'otel.component.type': type, 'otel.component.name': `${type}/0` };
+      const component = { [semconv.ATTR_OTEL_COMPONENT_TYPE]: type, [semconv.ATTR_OTEL_COMPONENT_NAME]: `${type}/0` };
       counter.add(this.signals[signal].exported, component);
-      for (const [cause, count] of Object.entries(this.signals[signal].lost)) counter.add(count, { ...component, 'error.type': cause });
+      for (const [cause, count] of Object.entries(this.signals[signal].lost)) counter.add(count, { ...component, [semconv.ATTR_ERROR_TYPE]: cause });
       this.counters[signal] = counter;
       this.components[signal] = component;
     }
@@ -134,7 +135,7 @@ export class ExportHealth {
     health.inFlight -= items;
     health.lost[cause] = (health.lost[cause] ?? 0) + items;
     health.reasons[cause] ??= reason;
-    this.counters[signal]?.add(items, { ...this.components[signal], 'error.type': cause });
+    this.counters[signal]?.add(items, { ...this.components[signal], [semconv.ATTR_ERROR_TYPE]: cause });
   }
 
   spanQueued(): void {

@@ -11,7 +11,7 @@ export { EndpointError } from './endpoint.js';
 export { TelemetryAlreadyStartedError, TelemetryConfigError } from './errors.js';
 export { totalLost, type SignalHealth, type TelemetryHealth } from './health.js';
 export { describeCause, type LossCause } from './lossCause.js';
-export { listSignalFiles } from './files/layout.js';
+export { listSignalFiles } from './files/fileNames.js';
 export {
   readSpans,
   scanSpans,

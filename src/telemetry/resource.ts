@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { getStringFromEnv } from '@opentelemetry/core';
 import { defaultResource, envDetector, resourceFromAttributes, type Resource, type ResourceDetector } from '@opentelemetry/resources';
+import { semconv } from '../otel/index.js';
 import type { StartTelemetryOptions } from './config.js';
 
 export interface ResourceSetup {
@@ -20,8 +21,8 @@ export interface ResourceSetup {
 }
 
 export function resourceSetup(options: StartTelemetryOptions): ResourceSetup {
-  const configured: Record<string, string | number | boolean> = { 'service.instance.id': randomUUID(), ...options.resourceAttributes };
-  if (options.serviceVersion !== undefined) configured['service.version'] = options.serviceVersion;
+  const configured: Record<string, string | number | boolean> = { [semconv.ATTR_SERVICE_INSTANCE_ID]: randomUUID(), ...options.resourceAttributes };
+  if (options.serviceVersion !== undefined) configured[semconv.ATTR_SERVICE_VERSION] = options.serviceVersion;
   return {
     resource: defaultResource().merge(resourceFromAttributes(configured)),
     ...(getStringFromEnv('OTEL_NODE_RESOURCE_DETECTORS') === undefined ? { resourceDetectors: [envDetector] } : {}),

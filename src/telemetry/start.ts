@@ -24,7 +24,7 @@ import { TelemetryAlreadyStartedError } from './errors.js';
 import { installExitHooks } from './exitHooks.js';
 import { chooseMetricExporters, chooseSpanExporters, type Chosen } from './exporters.js';
 import { fileMetricExporter, fileSpanExporter } from './files/fileExporters.js';
-import { newSession } from './files/layout.js';
+import { newSession } from './files/fileNames.js';
 import { registerIntoFreeSlots, releaseSlots } from './globals.js';
 import { guardedTimeout, guardMetricExporter, guardSpanExporter } from './guardedExporters.js';
 import { emptyHealth, ExportHealth, type ExporterComponent, type TelemetryHealth } from './health.js';
@@ -102,7 +102,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   health.attach(metrics.getMeter(TELEMETRY_METER), pipeline.components);
   const unregister = [
     registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent })),
-    registerInstrument(metricsInstrument()),
+    registerInstrument(metricsInstrument({ semconv: options.semconv })),
   ];
 
   const flushSpans = () => Promise.all(spanProcessors.map((p) => p.forceFlush().catch(() => undefined)));

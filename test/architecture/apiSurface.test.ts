@@ -48,7 +48,7 @@ const MAIN = {
     'SkillPathRecorder', 'SkillPathRecorderOptions', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
     'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
     'RunOutcomeLabel', 'RunnerKind', 'TokenUsage', 'TypedEvent', 'Unsubscribe',
-    'RunEvents', 'RunInstrument', 'RunSession', 'RunStart', 'RunTree', 'RunTreeNode', 'RunnerProfile', 'TraceDetail', 'TracingOptions',
+    'RunEvents', 'RunInstrument', 'RunSession', 'RunStart', 'RunTree', 'RunTreeNode', 'RunnerProfile', 'SemconvMode', 'TraceDetail', 'TracingOptions',
     'TraceExecutorOptions',
     'MetricKey', 'MetricSpec', 'MetricsInstrumentOptions',
   ],

@@ -2,7 +2,7 @@
  * Load mode: `footprint-otel --runs 200 --concurrency 8` draws a progress bar on stderr and ends with
  * a summary that agrees with the telemetry it wrote — every run a trace, trips by kind and
  * escalations as span events, model calls and their cost on chat spans, and the same totals in the
- * last cumulative export of footprint.route.trips, footprint.skill.escalations, footprint.llm.cost.usd
+ * last cumulative export of footprint.loop_guard.trips, footprint.skill.escalations, footprint.llm.cost.usd
  * and footprint.runs in the metrics files. No span may be lost on the way, and the summary says so.
  */
 import path from 'node:path';
@@ -58,7 +58,7 @@ describe(`--runs ${RUNS} --concurrency 8`, () => {
     expect(summary.trips.ping_pong + summary.trips.rejected_cap).toBeGreaterThan(0);
     expect(fromTraces).toEqual(summary.trips);
     for (const kind of ['ping_pong', 'rejected_cap']) {
-      expect(metricTotal(points, 'footprint.route.trips', { 'footprint.trip.kind': kind })).toBe(summary.trips[kind]);
+      expect(metricTotal(points, 'footprint.loop_guard.trips', { 'footprint.trip.kind': kind })).toBe(summary.trips[kind]);
     }
     // the run span carries the kinds of its trips (footprint.trip.kinds), the tag Jaeger searches
     const kindsByTrace = new Map<string, Set<string>>();

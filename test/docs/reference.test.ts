@@ -37,7 +37,7 @@ describe('the reference page', () => {
   it('names every span name, span event and attribute constant of semconv.ts', () => {
     for (const [name, value] of Object.entries(semconv)) {
       if (typeof value !== 'string') continue;
-      if (/^(GEN_AI_|FP_|EV_|SERVER_)/.test(name) || name === 'ERROR_TYPE' || name === 'CAPTURE_CONTENT_ENV') {
+      if (/^(GEN_AI_|FP_|EV_|SERVER_)/.test(name) || name === 'ATTR_ERROR_TYPE' || name === 'CAPTURE_CONTENT_ENV') {
         expect(reference, `${name} (${value})`).toContain(`\`${value}\``);
       }
     }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSemconvTelemetry, type SemconvTelemetry } from '../support/semconv/index.js';
-import { ledgerFromMetrics, ledgerFromSpans, rollupFromRunSpan, type Ledger } from './ledger.js';
+import { ledgerFromMetrics, ledgerFromSpans, rollupFromRunSpan, tokensFromCounters, type Ledger } from './ledger.js';
 import { TOOL_CALL_USAGE } from './scenarios/fakeOpenAI.js';
 import * as runs from './scenarios/outcomes.js';
 
@@ -66,13 +66,16 @@ for (const scenario of CASES) {
     let fromSpans: Ledger;
     let fromMetrics: Ledger;
     let rollup: ReturnType<typeof rollupFromRunSpan>;
+    let counters: ReturnType<typeof tokensFromCounters>;
 
     beforeAll(async () => {
       telemetry = startSemconvTelemetry({});
       expect(await scenario.run()).toBe(scenario.ending);
       fromSpans = ledgerFromSpans(telemetry.spans());
       rollup = rollupFromRunSpan(telemetry.spans());
-      fromMetrics = ledgerFromMetrics(await telemetry.collectMetrics());
+      const exported = await telemetry.collectMetrics();
+      fromMetrics = ledgerFromMetrics(exported);
+      counters = tokensFromCounters(exported);
     });
 
     afterAll(async () => {
@@ -81,6 +84,10 @@ for (const scenario of CASES) {
 
     it('metrics record what the spans record', () => {
       expect(fromMetrics).toEqual(fromSpans);
+    });
+
+    it("the current model's token counters hold the same tokens as the spans", () => {
+      expect(counters).toEqual({ inputTokens: fromSpans.inputTokens, outputTokens: fromSpans.outputTokens });
     });
 
     it('the spans record what happened', () => {

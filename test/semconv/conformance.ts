@@ -25,11 +25,27 @@ export interface ConformanceScenario {
 export interface ScenarioResult {
   telemetry: SemconvTelemetry;
   violations: string[];
+  /** The exported metric names that count tokens. */
+  tokenMetrics: string[];
 }
 
-/** Declares the suite; returns a getter for the run's telemetry and violations for extra tests. */
+/** The token metrics each semconv mode records (docs/conventions.md), as the export names them. */
+const TOKEN_METRICS = {
+  current: /^gen_ai\.client\.inference\.usage\./,
+  'v1.41': /^gen_ai\.client\.token\.usage$/,
+} as const;
+
+/**
+ * Declares the suite, once per mode: the default ('current', the conventions' current model) and
+ * 'v1.41'; the extra tests run in the default mode. Returns through `extra` a getter for the run's
+ * telemetry and violations.
+ */
 export function conformanceSuite(scenario: ConformanceScenario, extra?: (result: () => ScenarioResult) => void): void {
-  describe(`v1.41 conformance: ${scenario.name}`, () => {
+  for (const mode of ['current', 'v1.41'] as const) modeSuite(scenario, mode, mode === 'current' ? extra : undefined);
+}
+
+function modeSuite(scenario: ConformanceScenario, mode: 'current' | 'v1.41', extra?: (result: () => ScenarioResult) => void): void {
+  describe(`${mode} conformance: ${scenario.name}`, () => {
     let result: ScenarioResult | undefined;
     const get = (): ScenarioResult => {
       if (!result) throw new Error('scenario did not run');
@@ -37,24 +53,33 @@ export function conformanceSuite(scenario: ConformanceScenario, extra?: (result:
     };
 
     beforeAll(async () => {
-      const telemetry = startSemconvTelemetry(scenario.telemetry);
+      const telemetry = startSemconvTelemetry({ ...scenario.telemetry, semconv: mode });
       await scenario.run();
+      const metrics = await telemetry.collectMetrics();
       const violations = checkTelemetry({
         spans: telemetry.spans(),
         startOf: telemetry.startOf,
-        metrics: await telemetry.collectMetrics(),
+        metrics,
         availableOnSpan: scenario.availableOnSpan,
         availableOnPoint: scenario.availableOnPoint,
       });
-      result = { telemetry, violations };
+      const names = metrics.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name));
+      const tokenMetrics = names.filter((name) => name.includes('token')).sort();
+      result = { telemetry, violations, tokenMetrics };
     });
 
     afterAll(async () => {
       await result?.telemetry.shutdown();
     });
 
-    it('breaks no v1.41 rule', () => {
+    it('breaks no rule of the models its names follow', () => {
       expect(get().violations).toEqual([]);
+    });
+
+    it(`records token usage under the ${mode} names only`, () => {
+      const { tokenMetrics } = get();
+      // A scenario whose calls all fail records none (test/otel/metrics/semconvMode.test.ts checks what each mode records).
+      expect(tokenMetrics).toEqual(tokenMetrics.filter((name) => TOKEN_METRICS[mode].test(name)));
     });
 
     extra?.(get);

@@ -21,6 +21,11 @@ describe('the gen_ai.* catalog entries', () => {
       Object.fromEntries(genai.map((spec) => [spec.name, [spec.schemaUrl ?? SEMCONV_SCHEMA_URL, spec.schemaUrl ?? SEMCONV_SCHEMA_URL]])),
     );
     expect(genai.filter((spec) => spec.schemaUrl === GENAI_DEV_SCHEMA_URL).map((spec) => spec.name)).toEqual([
+      'gen_ai.client.inference.usage.input_tokens',
+      'gen_ai.client.inference.usage.output_tokens',
+      'gen_ai.client.inference.usage.cache_read.input_tokens',
+      'gen_ai.client.inference.usage.cache_write.input_tokens',
+      'gen_ai.client.inference.usage.reasoning.output_tokens',
       'gen_ai.invoke_agent.duration',
       'gen_ai.invoke_agent.inference_calls',
       'gen_ai.invoke_agent.tool_calls',

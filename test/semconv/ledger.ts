@@ -77,3 +77,17 @@ export function ledgerFromMetrics(exported: ResourceMetrics): Ledger {
       .sort(),
   };
 }
+
+/**
+ * The tokens the current model's counters hold (gen_ai.client.inference.usage.*, every modality):
+ * what the both mode records beside v1.41's histogram.
+ */
+export function tokensFromCounters(exported: ResourceMetrics): { inputTokens: number; outputTokens: number } {
+  const points = (name: string): DataPoint<unknown>[] =>
+    exported.scopeMetrics.flatMap((scope) => scope.metrics.filter((m) => m.descriptor.name === name).flatMap((m): DataPoint<unknown>[] => m.dataPoints));
+  const total = (name: string) => points(name).reduce((sum, p) => sum + Number(p.value), 0);
+  return {
+    inputTokens: total('gen_ai.client.inference.usage.input_tokens'),
+    outputTokens: total('gen_ai.client.inference.usage.output_tokens'),
+  };
+}

@@ -33,8 +33,7 @@ import { loadYaml, PATHS, type Json } from './stack-files.js';
 const TRIPPING = 'footprint-e2e-tripping';
 const CLEAN = 'footprint-e2e-clean';
 
-// Semantic-convention bucket advice for the gen_ai histograms.
-const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+// Semantic-convention bucket advice for the gen_ai duration histograms.
 const DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 
 /** Delegating exporter that records every export result (the OTLP exporter does not surface errors). */
@@ -81,11 +80,13 @@ function contractMeter(service: string, url: string) {
     workflowDuration: devHistogram(METRICS.workflowDuration),
     provider,
     exporter,
-    tokens: m.createHistogram('gen_ai.client.token.usage', { unit: '{token}', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } }),
+    // The current conventions' token counters (the bridge's default mode), on the development channel's scope.
+    inputTokens: dev.createCounter(METRICS.inferenceInputTokens.name, { unit: '{token}' }),
+    outputTokens: dev.createCounter(METRICS.inferenceOutputTokens.name, { unit: '{token}' }),
     duration: m.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
     cost: m.createCounter('footprint.llm.cost.usd', { unit: '{USD}' }),
     decisions: m.createCounter('footprint.route.decisions', { unit: '{decision}' }),
-    trips: m.createCounter('footprint.route.trips', { unit: '{trip}' }),
+    trips: m.createCounter(METRICS.loopGuardTrips.name, { unit: '{trip}' }),
     escalations: m.createCounter('footprint.skill.escalations', { unit: '{escalation}' }),
     rejections: m.createCounter('footprint.skill.rejections', { unit: '{rejection}' }),
     runs: m.createCounter('footprint.runs', { unit: '{run}' }),
@@ -105,8 +106,8 @@ function llmCall(s: ContractMeter, o: { model: string; route: string; skill: str
   };
   s.duration.record(o.seconds, o.error ? { ...common, 'error.type': o.error } : common);
   if (o.error) return;
-  s.tokens.record(o.input, { ...common, 'gen_ai.token.type': 'input' });
-  s.tokens.record(o.output, { ...common, 'gen_ai.token.type': 'output' });
+  s.inputTokens.add(o.input, { ...common, 'gen_ai.token.modality': 'text' });
+  s.outputTokens.add(o.output, { ...common, 'gen_ai.token.modality': 'text' });
   s.cost.add(o.usd, { 'gen_ai.request.model': o.model, 'gen_ai.provider.name': 'scripted', 'footprint.agent': 'desk', 'footprint.skill': o.skill, 'footprint.route': o.route });
 }
 
@@ -175,7 +176,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     for (let i = 0; i < 3; i++) llmCall(clean, { model: 'm-small', route: 'desk>faq', skill: 'faq', seconds: 0.05, input: 100, output: 20, usd: 0.0000005 });
     run(clean, 'ok', 0.3);
     await Promise.all([tripping.provider.forceFlush(), clean.provider.forceFlush()]);
-    await waitFor(async () => (await prom!.query(`count(footprint_route_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
+    await waitFor(async () => (await prom!.query(`count(footprint_loop_guard_trips_total{service_name=~"${TRIPPING}|${CLEAN}"})`))[0]?.value[1] === '4', {
       what: 'the pre-created trip series in Prometheus',
       timeoutMs: 40_000,
     });
@@ -197,7 +198,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
 
     const trips = await waitFor(
       async () => {
-        const r = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
+        const r = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_loop_guard_trips_total{service_name="${TRIPPING}"})`), 'footprint_trip_kind');
         return r.ping_pong === 1 && r.rejected_cap === 2 ? r : undefined;
       },
       { what: 'phase-2 trips in Prometheus', timeoutMs: 40_000 },
@@ -223,10 +224,10 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
 
     // The trip alerts' count (max - min over the window): exact, where increase() would extrapolate
     // these two samples to 1.5 and 3.
-    const window = `footprint_route_trips_total{service_name="${TRIPPING}"}[5m]`;
+    const window = `footprint_loop_guard_trips_total{service_name="${TRIPPING}"}[5m]`;
     const inWindow = byLabel(await prom!.query(`sum by (footprint_trip_kind) (max_over_time(${window}) - min_over_time(${window}))`), 'footprint_trip_kind');
     expect(inWindow).toEqual({ ping_pong: 1, rejected_cap: 2 });
-    const cleanTrips = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_route_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
+    const cleanTrips = byLabel(await prom!.query(`sum by (footprint_trip_kind) (footprint_loop_guard_trips_total{service_name="${CLEAN}"})`), 'footprint_trip_kind');
     expect(cleanTrips).toEqual({ ping_pong: 0, rejected_cap: 0 });
 
     const p95 = byLabel(
@@ -238,7 +239,14 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     expect(p95['m-small']).toBeGreaterThan(0.04);
     expect(p95['m-small']).toBeLessThanOrEqual(0.08);
 
-    const tokens = byLabel(await prom!.query(`sum by (gen_ai_token_type) (gen_ai_client_token_usage_sum{service_name="${TRIPPING}"})`), 'gen_ai_token_type');
+    // The current conventions' token counters (the default mode): one per token kind, modality text.
+    const tokens = byLabel(
+      await prom!.query(
+        `label_replace(sum(gen_ai_client_inference_usage_input_tokens_total{service_name="${TRIPPING}", gen_ai_token_modality="text"}), "kind", "input", "", "") or ` +
+          `label_replace(sum(gen_ai_client_inference_usage_output_tokens_total{service_name="${TRIPPING}", gen_ai_token_modality="text"}), "kind", "output", "", "")`,
+      ),
+      'kind',
+    );
     expect(tokens).toEqual({ input: 10 * 1200 + 20 * 200, output: 10 * 300 + 20 * 50 });
 
     const errors = byLabel(await prom!.query(`sum by (error_type) (gen_ai_client_operation_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');

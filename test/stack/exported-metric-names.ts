@@ -46,8 +46,6 @@ export const STREAMED_METRICS: Readonly<Record<string, readonly string[]>> = {
 
 /** The runtime's instruments (src/otel bridge), by Prometheus series name -> attribute labels: what every run exports. */
 const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
-  // gen_ai.client.token.usage, histogram {token}
-  ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
   // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
   ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
   // The conventions' development channel (a second meter scope): gen_ai.invoke_agent.duration (s),
@@ -62,8 +60,6 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}
   footprint_route_decisions_total: ['footprint_router', 'footprint_route_chosen'],
-  // footprint.route.trips, counter {trip}; every kind pre-created at 0
-  footprint_route_trips_total: ['footprint_trip_kind', 'footprint_agent', 'footprint_route'],
   footprint_llm_fallbacks_total: ['footprint_fallback_from_model', 'footprint_fallback_to_model', 'footprint_agent'],
   // footprint.skill.escalations / footprint.skill.rejections, counters
   footprint_skill_escalations_total: ['footprint_agent', 'footprint_skill'],
@@ -73,8 +69,43 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('footprint_run_duration_seconds', RUN),
 };
 
+/**
+ * The metrics renamed between the semconv modes (src/otel/encoding/semconvMode.ts, docs/conventions.md):
+ * token usage as the current model's counters and the loop-guard trips as footprint.loop_guard.trips
+ * (default; 'both' too), or as v1.41's histogram and footprint.route.trips ('v1.41'; 'both' too). The cache and
+ * reasoning counters are in the catalog contract only: v1.41's histogram has no such split, so no
+ * shipped panel can show them in both modes, and no dashboard queries them.
+ */
+const TOKEN_LABELS = [...GEN_AI_CALL, 'gen_ai_token_modality'];
+const TRIP_LABELS = ['footprint_trip_kind', 'footprint_agent', 'footprint_route'];
+export const CURRENT_MODE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // footprint.loop_guard.trips, counter {trip}; every kind pre-created at 0
+  footprint_loop_guard_trips_total: TRIP_LABELS,
+  // gen_ai.client.inference.usage.input_tokens / .output_tokens, counters {token}
+  gen_ai_client_inference_usage_input_tokens_total: TOKEN_LABELS,
+  gen_ai_client_inference_usage_output_tokens_total: TOKEN_LABELS,
+};
+export const CACHE_AND_REASONING_METRICS: Readonly<Record<string, readonly string[]>> = {
+  gen_ai_client_inference_usage_cache_read_input_tokens_total: TOKEN_LABELS,
+  gen_ai_client_inference_usage_cache_write_input_tokens_total: TOKEN_LABELS,
+  gen_ai_client_inference_usage_reasoning_output_tokens_total: TOKEN_LABELS,
+};
+export const V1_41_MODE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // footprint.route.trips, the same counter under its v1.41-mode name
+  footprint_route_trips_total: TRIP_LABELS,
+  // gen_ai.client.token.usage, histogram {token}
+  ...histogram('gen_ai_client_token_usage', [...GEN_AI_CALL, 'gen_ai_token_type']),
+};
+
 /** Every instrument of the metric catalog (src/otel/metrics/catalog.ts), by Prometheus series name -> attribute labels. */
-export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = { ...RUN_METRICS, ...STREAMED_METRICS, ...MCP_METRICS };
+export const SDK_METRICS: Readonly<Record<string, readonly string[]>> = {
+  ...RUN_METRICS,
+  ...CURRENT_MODE_METRICS,
+  ...CACHE_AND_REASONING_METRICS,
+  ...V1_41_MODE_METRICS,
+  ...STREAMED_METRICS,
+  ...MCP_METRICS,
+};
 
 const SDK_COMPONENT = ['otel_component_type', 'otel_component_name', 'error_type'];
 
@@ -100,8 +131,10 @@ export const COLLECTOR_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('traces_span_metrics_duration_seconds', ['span_name', 'span_kind', 'status_code', 'gen_ai_request_model', 'gen_ai_operation_name', 'footprint_route']),
 };
 
-/** What a scripted run (no MCP, no streaming) exports: the stack tests expect exactly these. */
-export const SDK_METRIC_NAMES: readonly string[] = Object.keys(RUN_METRICS);
+/** What a scripted run (no MCP, no streaming) exports in the default mode: the stack tests expect exactly these. */
+export const SDK_METRIC_NAMES: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(CURRENT_MODE_METRICS)];
+/** The same run's series in the v1.41 mode (OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_v1.41). */
+export const SDK_METRIC_NAMES_V1_41: readonly string[] = [...Object.keys(RUN_METRICS), ...Object.keys(V1_41_MODE_METRICS)];
 export const MCP_METRIC_NAMES: readonly string[] = Object.keys(MCP_METRICS);
 export const STREAMED_METRIC_NAMES: readonly string[] = Object.keys(STREAMED_METRICS);
 /** Series only a process that uses an optional feature exports (MCP, streaming). */
@@ -109,7 +142,7 @@ export const OPTIONAL_FEATURE_METRIC_NAMES: readonly string[] = [...MCP_METRIC_N
 export const COLLECTOR_METRIC_NAMES: readonly string[] = Object.keys(COLLECTOR_METRICS);
 export const TELEMETRY_SELF_METRIC_NAMES: readonly string[] = Object.keys(TELEMETRY_SELF_METRICS);
 /** Every name a dashboard, rule or alert may query. */
-export const EXPORTED_METRIC_NAMES: readonly string[] = [...SDK_METRIC_NAMES, ...OPTIONAL_FEATURE_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
+export const EXPORTED_METRIC_NAMES: readonly string[] = [...new Set([...SDK_METRIC_NAMES, ...SDK_METRIC_NAMES_V1_41]), ...OPTIONAL_FEATURE_METRIC_NAMES, ...TELEMETRY_SELF_METRIC_NAMES, ...COLLECTOR_METRIC_NAMES];
 
 /** Labels a selector on `metric` may match on. */
 export function allowedLabels(metric: string): readonly string[] {

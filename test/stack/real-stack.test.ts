@@ -15,7 +15,7 @@ import { mustKeepReason, startOtlpTap, TAP_PROTOCOL_ENV, type OtlpTap, type Tapp
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { hostAddress } from '../support/stack/stack.js';
 import { dashboardQueries, substituteGrafanaMacros } from './promql.js';
-import { OPTIONAL_FEATURE_METRIC_NAMES, SDK_METRIC_NAMES, TELEMETRY_SELF_METRIC_NAMES } from './exported-metric-names.js';
+import { OPTIONAL_FEATURE_METRIC_NAMES, SDK_METRIC_NAMES, SDK_METRIC_NAMES_V1_41, TELEMETRY_SELF_METRIC_NAMES } from './exported-metric-names.js';
 import { durationSeconds, loadYaml, PATHS, prometheusAlertRules, repoPath } from './stack-files.js';
 
 const SERVICE = 'footprint-stack-load';
@@ -29,6 +29,13 @@ const LOAD = ['--runs', '400', '--concurrency', '8', '--seed', '7'];
 const CLEAN_TICKET = ['--ticket', 'Please send me a copy of my last invoice'];
 /** The demo's runaway billing agent (demo --runaway): 24 tool calls per invocation, no loop guard trips. */
 const RUNAWAY_SERVICE = 'footprint-stack-runaway';
+/**
+ * The same load from processes in the other two semconv modes (src/otel/encoding/semconvMode.ts):
+ * the v1.41 names only, and both names (each renamed metric once under each).
+ */
+const V1_41_SERVICE = 'footprint-stack-v1-41';
+const BOTH_SERVICE = 'footprint-stack-both';
+const MODE_ENV = { [V1_41_SERVICE]: 'gen_ai_v1.41', [BOTH_SERVICE]: 'gen_ai_latest_experimental/dup' } as const;
 const RUNAWAY = ['--runaway', '--runs', '40', '--concurrency', '8', '--seed', '9'];
 
 const collectorConfig = loadYaml(PATHS.collector);
@@ -103,6 +110,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
   let load: DemoRun;
   let clean: DemoRun;
   let runaway: DemoRun;
+  let byMode: Record<string, DemoRun>;
   let replayExit: number | null;
   let recipe: DemoRun;
   let sent: TappedTrace[];
@@ -114,6 +122,10 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     load = await runDemo({ args: LOAD, env: demoEnv(SERVICE, tap.url) });
     clean = await runDemo({ args: CLEAN_TICKET, env: demoEnv(CLEAN_SERVICE, tap.url) });
     runaway = await runDemo({ args: RUNAWAY, env: demoEnv(RUNAWAY_SERVICE, tap.url) });
+    byMode = { [SERVICE]: load };
+    for (const [service, optIn] of Object.entries(MODE_ENV)) {
+      byMode[service] = await runDemo({ args: LOAD, env: { ...demoEnv(service, tap.url), OTEL_SEMCONV_STABILITY_OPT_IN: optIn } });
+    }
     replayExit = await recordOfflineAndReplay(tap.url);
     // No OTEL_METRIC_EXPORT_INTERVAL (so the SDK's 60 s: one export, at exit) and no service name.
     recipe = await runDemo({ args: RECIPE.args, env: { OTEL_EXPORTER_OTLP_ENDPOINT: stack.otlpUrl, OTEL_METRIC_EXPORT_INTERVAL: '' } });
@@ -237,6 +249,35 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
       if (result.length === 0) empty.push(`${q.where}: ${q.expr}`);
     }
     expect(empty).toEqual([]);
+  });
+
+  it('takes the v1.41 mode\'s metric names, and answers every dashboard panel with data from that mode alone', async () => {
+    expect(byMode[V1_41_SERVICE]!.exitCode).toBe(0);
+    const names = await stack.prometheus.get<{ data: string[] }>(`/api/v1/label/__name__/values?match[]=${encodeURIComponent(`{service_name="${V1_41_SERVICE}"}`)}`);
+    const sdk = names.data.filter((n) => !n.startsWith('traces_span_metrics_') && n !== 'target_info' && !n.startsWith('ALERTS')).sort();
+    expect(sdk).toEqual([...SDK_METRIC_NAMES_V1_41, ...TELEMETRY_SELF_METRIC_NAMES].sort());
+    const empty: string[] = [];
+    for (const q of dashboardQueries().filter(exercisedByTheLoad)) {
+      // A template variable's query is label_values(selector, label): its selector must select series.
+      const raw = /^label_values\((.+),\s*[A-Za-z_]\w*\)$/.exec(q.raw.trim())?.[1] ?? q.raw;
+      if ((await stack.prometheus.query(forService(raw, V1_41_SERVICE))).length === 0) empty.push(`${q.where}: ${q.expr}`);
+    }
+    expect(empty).toEqual([]);
+  });
+
+  it('reads each process\'s own token and trip totals in every mode: the both mode counts nothing twice', async () => {
+    const readings: Array<[string, number, number]> = [];
+    const scalar = async (expr: string) => Number((await stack.prometheus.query(expr))[0]?.value[1]);
+    for (const [service, run] of Object.entries(byMode)) {
+      expect(run.exitCode).toBe(0);
+      const rows = await stack.prometheus.query(panelQuery('routes-and-cost.json', 'Routes in range (click a route for its traces in Jaeger)', 'C', service));
+      const total = rows.reduce((sum, row) => sum + Number(row.value[1]), 0);
+      readings.push([`${service} tokens`, total, run.summary.tokens.input + run.summary.tokens.output]);
+      readings.push([`${service} ping-pong trips`, await scalar(panelQuery('loop-guards.json', 'Ping-pong trips (range)', 'A', service)), run.summary.trips.ping_pong!]);
+      readings.push([`${service} rejected-cap trips`, await scalar(panelQuery('loop-guards.json', 'Rejected-cap trips (range)', 'A', service)), run.summary.trips.rejected_cap!]);
+    }
+    console.info(`[real-stack] per mode (panel / demo): ${readings.map(([what, got, want]) => `${what} ${got} / ${want}`).join(', ')}`);
+    for (const [what, got, want] of readings) expect(Math.abs(got - want), `${what}: panel ${got}, demo ${want}`).toBeLessThanOrEqual(want * COUNT_TOLERANCE);
   });
 
   it("reads the demo's own totals in the count-like panels (within the stated tolerance)", async () => {

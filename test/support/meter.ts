@@ -105,7 +105,7 @@ export function meteredRuns(): { collect(): Promise<Collection> } {
   let unregister = () => {};
   beforeAll(() => {
     meter = startMeter();
-    unregister = registerInstrument(metricsInstrument());
+    unregister = registerInstrument(metricsInstrument({ semconv: 'both' }));
   });
   afterAll(async () => {
     unregister();

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { listSignalFiles, sessionFileName } from '../../src/telemetry/files/layout.js';
+import { listSignalFiles, sessionFileName } from '../../src/telemetry/files/fileNames.js';
 import { LineWriter } from '../../src/telemetry/files/lineWriter.js';
 import { readLines, type FileLine } from '../../src/telemetry/files/lines.js';
 import { compiled } from '../support/compiled.js';

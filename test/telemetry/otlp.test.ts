@@ -80,7 +80,7 @@ describe('with an endpoint', () => {
     const traceBytes = Buffer.concat(traces.map((t) => t.body)).toString('latin1');
     for (const text of ['hello', 'invoke_agent greeter', 'otlp-test', '9.9.9']) expect(traceBytes).toContain(text);
     const metricBytes = Buffer.concat(metrics.map((m) => m.body)).toString('latin1');
-    for (const text of ['footprint.runs', 'gen_ai.client.token.usage', 'otel.sdk.exporter.span.exported', 'otel.sdk.processor.span.processed', 'otlp-test']) {
+    for (const text of ['footprint.runs', 'gen_ai.client.inference.usage.input_tokens', 'otel.sdk.exporter.span.exported', 'otel.sdk.processor.span.processed', 'otlp-test']) {
       expect(metricBytes).toContain(text);
     }
   });

@@ -15,7 +15,7 @@
 import { SpanStatusCode, type Exception, type Span } from '@opentelemetry/api';
 import { thrownType, type EventPayloads } from '../../events/index.js';
 import { boundString } from './bounded.js';
-import { ERROR_TYPE } from './semconv.js';
+import { ATTR_ERROR_TYPE } from './semconv.js';
 
 type ToolStatus = EventPayloads['footprint.stream.tool_end']['status'];
 
@@ -36,7 +36,7 @@ export function recordFailure(span: Span, error: unknown, time: number, type?: s
 /** A span a failure passed through (recorded where it happened): ERROR and `error.type`, no exception event. */
 export function markFailed(span: Span, failure: { message: string; type: string }): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: boundString(failure.message) });
-  span.setAttribute(ERROR_TYPE, boundString(failure.type));
+  span.setAttribute(ATTR_ERROR_TYPE, boundString(failure.type));
 }
 
 /** The failure of `error` as markFailed takes it. */

@@ -1,6 +1,6 @@
 /**
  * encoding/ — how values become OpenTelemetry data: the names and attribute keys of the conventions
- * (semconv.ts), bounded attribute values (bounded.ts), GenAI message JSON and the content-capture
+ * (semconv.ts) and which of them a mode emits (semconvMode.ts), bounded attribute values (bounded.ts), GenAI message JSON and the content-capture
  * switch (content.ts), a typed event as span-event attributes (spanEventAttributes.ts), decision
  * evidence (evidence.ts), a failed span (failure.ts) and W3C traceparent (traceparent.ts).
  * Depends on events/, @opentelemetry/api and the stable keys of @opentelemetry/semantic-conventions
@@ -8,6 +8,7 @@
  */
 export * from './semconv.js';
 export * as semconv from './semconv.js';
+export { emitsNamesOf, OPT_IN_BOTH, OPT_IN_CURRENT, OPT_IN_V1_41, SEMCONV_OPT_IN_ENV, semconvModeFromEnv, type SemconvMode } from './semconvMode.js';
 export { boundString, flatten, MAX_NAME, safeJson, toList } from './bounded.js';
 export { answerMessage, boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage, toolDefinitions } from './content.js';
 export { decisionAttributes, selectionAttributes } from './evidence.js';

@@ -34,11 +34,17 @@ export const workflowSpanName = (workflow: string): string => `${OP_INVOKE_WORKF
 
 // ── stable keys: imported, never copied ──────────────────────────────────────────────────────────
 // Keys the conventions have declared stable come from @opentelemetry/semantic-conventions (as the
-// opentelemetry-js-contrib instrumentations take them), under the bridge's own naming.
+// opentelemetry-js-contrib instrumentations take them), under the package's own names.
 export {
-  ATTR_ERROR_TYPE as ERROR_TYPE,
-  ATTR_SERVER_ADDRESS as SERVER_ADDRESS,
-  ATTR_SERVER_PORT as SERVER_PORT,
+  ATTR_CLIENT_ADDRESS,
+  ATTR_CLIENT_PORT,
+  ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_SERVICE_INSTANCE_ID,
+  ATTR_SERVICE_VERSION,
   ATTR_DB_SYSTEM_NAME,
   ATTR_DB_OPERATION_NAME,
   ATTR_DB_COLLECTION_NAME,
@@ -54,156 +60,234 @@ export {
 // keys are copied here; test/semconv/semconvKeys.test.ts checks each against the vendored v1.41 model.
 
 /** The operation requested: chat, execute_tool, invoke_agent, invoke_workflow. @experimental */
-export const GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
 /** The GenAI provider as the client identifies it (openai, anthropic, ...). @experimental */
-export const GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
+export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
 /** The model a request is made to. @experimental */
-export const GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
+export const ATTR_GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
 /** The temperature setting of the request. @experimental */
-export const GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
+export const ATTR_GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
 /** The most tokens the model may generate for the request. @experimental */
-export const GEN_AI_REQUEST_MAX_TOKENS = 'gen_ai.request.max_tokens';
+export const ATTR_GEN_AI_REQUEST_MAX_TOKENS = 'gen_ai.request.max_tokens';
 /** Set (true) on a streamed request only: unset, the conventions read the request as not streamed. @experimental */
-export const GEN_AI_REQUEST_STREAM = 'gen_ai.request.stream';
+export const ATTR_GEN_AI_REQUEST_STREAM = 'gen_ai.request.stream';
 /** A streamed response's time from the request to its first chunk, in seconds. @experimental */
-export const GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK = 'gen_ai.response.time_to_first_chunk';
+export const ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK = 'gen_ai.response.time_to_first_chunk';
 /** The model that generated the response, as the provider names it. @experimental */
-export const GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
+export const ATTR_GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
 /** The provider's identifier of the completion. @experimental */
-export const GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
+export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
 /** The stored response a request continued (the Responses API's previous_response_id); semantic-conventions-genai, not v1.41. @experimental */
-export const GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID = 'gen_ai.request.previous_response.id';
+export const ATTR_GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID = 'gen_ai.request.previous_response.id';
 /** The reasoning effort sent to the provider, as sent; semantic-conventions-genai, not v1.41. @experimental */
-export const GEN_AI_REQUEST_REASONING_LEVEL = 'gen_ai.request.reasoning.level';
+export const ATTR_GEN_AI_REQUEST_REASONING_LEVEL = 'gen_ai.request.reasoning.level';
 /** Why the model stopped generating, one reason per choice. @experimental */
-export const GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
+export const ATTR_GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
 /** Input (prompt) tokens, cached ones included. @experimental */
-export const GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens';
+export const ATTR_GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens';
 /** Output (completion) tokens, reasoning ones included. @experimental */
-export const GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
+export const ATTR_GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
 /** Input tokens served from the provider's cache (part of the input tokens). @experimental */
-export const GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
+export const ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
 /** Input tokens written to the provider's cache (part of the input tokens). @experimental */
-export const GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
+export const ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
 /** Output tokens spent on reasoning (part of the output tokens). @experimental */
-export const GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
+export const ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
 /** The kind of tokens a gen_ai.client.token.usage point counts: input or output. @experimental */
-export const GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
+export const ATTR_GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
 /** The agent's human-readable name. @experimental */
-export const GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
+export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 /** The agent's unique identifier. @experimental */
-export const GEN_AI_AGENT_ID = 'gen_ai.agent.id';
+export const ATTR_GEN_AI_AGENT_ID = 'gen_ai.agent.id';
 /** What an agent does, as its composition describes it (an llmSwarm roster entry); conditionally required on invoke_agent. */
-export const GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';
+export const ATTR_GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';
 /** The workflow's human-readable name. @experimental */
-export const GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
+export const ATTR_GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
 /** The conversation (session) the operation belongs to. @experimental */
-export const GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
+export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 /** The request was sent only part of its conversation (a context window policy dropped older messages); semantic-conventions-genai #162. */
 export const ATTR_GEN_AI_CONVERSATION_COMPACTED = 'gen_ai.conversation.compacted';
 /** The event (a span event on the agent's span) that says what the conversation window dropped. */
 export const EVENT_CONVERSATION_COMPACTED = 'footprint.conversation.compacted';
 /** The name of the tool called. @experimental */
-export const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
+export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
 /** The tool call's identifier, as the model gave it. @experimental */
-export const GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
+export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
 /** The kind of tool: function, extension or datastore. @experimental */
-export const GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
+export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
 /** What a tool does, as the model was told (execute_tool, recommended). */
-export const GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
+export const ATTR_GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
 /** Opt-in content: system instructions given apart from the chat history (JSON). @experimental */
-export const GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
+export const ATTR_GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
 /** Opt-in content: the chat history sent to the model (JSON). @experimental */
-export const GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
+export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
 /** Opt-in content: the messages the model returned (JSON). @experimental */
-export const GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
+export const ATTR_GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
 /** Opt-in content: the arguments a tool was called with (JSON). @experimental */
-export const GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
+export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
 /** Opt-in content: what a successful tool call returned. @experimental */
-export const GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
 /** The tools offered to the model (chat) or the agent (invoke_agent), as JSON; opt-in, under content capture. */
-export const GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+export const ATTR_GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
 
-// ── lineage: span links between model calls (semantic-conventions-genai PR #370, proposed, not merged) ──
-/** On a span link: how the linked span shaped this one (CAUSED_BY_GENERATION, RETRY_OF, INFORMED_BY). @experimental */
-export const GEN_AI_ATTRIBUTION_LINK_TYPE = 'gen_ai.attribution.link_type';
-/** The link type of a fallback's chat span to the failed call's span it retries on another provider. */
-export const LINK_RETRY_OF = 'RETRY_OF';
+/** The modality a gen_ai.client.inference.usage.* count is of: text (the providers report no split), unknown. @experimental */
+export const ATTR_GEN_AI_TOKEN_MODALITY = 'gen_ai.token.modality';
+
+// ── the GenAI conventions' MCP page (Development; the JSON-RPC keys are not in the stable package) ─
+/** The request or notification method, e.g. tools/call. @experimental */
+export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
+/** The MCP session (Streamable HTTP's Mcp-Session-Id). @experimental */
+export const ATTR_MCP_SESSION_ID = 'mcp.session.id';
+/** The negotiated MCP protocol version, e.g. 2025-11-25. @experimental */
+export const ATTR_MCP_PROTOCOL_VERSION = 'mcp.protocol.version';
+/** The JSON-RPC id of the request, as a string. @experimental */
+export const ATTR_JSONRPC_REQUEST_ID = 'jsonrpc.request.id';
+/** The JSON-RPC error code of an error response, as a string. @experimental */
+export const ATTR_RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
 
 // ── the runtime's checks of a model's answer (gen_ai.evaluation.result events on its chat span) ──
 /** The GenAI evaluation event: the runtime's own checks of a model's answer, on the chat span that gave it. */
-export const EV_EVALUATION_RESULT = 'gen_ai.evaluation.result';
+export const EVENT_GEN_AI_EVALUATION_RESULT = 'gen_ai.evaluation.result';
 /** Which check judged the answer (footprint.skill_jump, footprint.tool_arguments, footprint.router_choice). */
-export const GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
+export const ATTR_GEN_AI_EVALUATION_NAME = 'gen_ai.evaluation.name';
 /** The check's score: 0, the answer failed it (only failures are reported). */
-export const GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
+export const ATTR_GEN_AI_EVALUATION_SCORE_VALUE = 'gen_ai.evaluation.score.value';
 /** The check's verdict: refused, invalid, not_in_roster, malformed. */
-export const GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
+export const ATTR_GEN_AI_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
 /** Why, in words (no content unless content capture is on). */
-export const GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
+export const ATTR_GEN_AI_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
 
 /** The env var the GenAI conventions define for content capture (read in events/contentCapture.ts). */
 export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
 
+// ── lineage: span links between model calls (semantic-conventions-genai PR #370, proposed, not merged) ──
+/** On a span link: how the linked span shaped this one (CAUSED_BY_GENERATION, RETRY_OF, INFORMED_BY). @experimental */
+export const ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE = 'gen_ai.attribution.link_type';
+/** The link type of a fallback's chat span to the failed call's span it retries on another provider. */
+export const LINK_RETRY_OF = 'RETRY_OF';
+
 // ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
-export const FP_RUN_ID = 'footprint.run.id';
-/** Takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, cancelled, paused. */
-export const FP_RUN_OUTCOME = 'footprint.run.outcome';
-/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
-export const FP_RUN_STOP_REASON = 'footprint.run.stop_reason';
-export const FP_RUNNER_KIND = 'footprint.runner.kind';
-export const FP_RUNNER_ID = 'footprint.runner.id';
-export const FP_RESUMED = 'footprint.resumed';
-export const FP_PAUSED = 'footprint.paused';
-export const FP_STAGE_ID = 'footprint.stage.id';
-export const FP_STAGE_RUNTIME_ID = 'footprint.stage.runtime_id';
-export const FP_STAGE_TYPE = 'footprint.stage.type';
-export const FP_STAGE_LOOP_ITERATION = 'footprint.stage.loop_iteration';
-export const FP_STAGE_ATTEMPTS = 'footprint.stage.attempts';
-export const FP_SUBFLOW_ID = 'footprint.subflow.id';
-export const FP_FORK_CHILDREN = 'footprint.fork.children';
-export const FP_MEMBER_KIND = 'footprint.member.kind';
-export const FP_MEMBER_ID = 'footprint.member.id';
-export const FP_AGENT = 'footprint.agent';
-export const FP_SKILL = 'footprint.skill';
-export const FP_ROUTE = 'footprint.route';
-export const FP_ROUTE_PATH = 'footprint.route.path';
-export const FP_BRAIN = 'footprint.brain';
-export const FP_ITERATION = 'footprint.iteration';
-export const FP_ITERATIONS = 'footprint.iterations';
-export const FP_LLM_CALL_ID = 'footprint.llm.call_id';
-export const FP_LLM_CALLS = 'footprint.llm.calls';
+export const ATTR_FOOTPRINT_RUN_ID = 'footprint.run.id';
 /** The model a fallback moved from and the one it moved to (footprint.llm.fallbacks). */
-export const FP_FALLBACK_FROM_MODEL = 'footprint.fallback.from_model';
-export const FP_FALLBACK_TO_MODEL = 'footprint.fallback.to_model';
-/** The metric: model calls that fell back to the next provider after a retryable failure, by from/to model and agent. */
-export const METRIC_LLM_FALLBACKS = 'footprint.llm.fallbacks';
-export const FP_COST_USD = 'footprint.cost.usd';
-export const FP_COST_PRICED = 'footprint.cost.priced';
-export const FP_TOKENS_INPUT = 'footprint.tokens.input';
-export const FP_TOKENS_OUTPUT = 'footprint.tokens.output';
-export const FP_TOOL_STATUS = 'footprint.tool.status';
-export const FP_TOOL_PARALLEL_COUNT = 'footprint.tool.parallel_count';
-export const FP_TURN_OUTCOME = 'footprint.turn.outcome';
-export const FP_COMPOSITION_KIND = 'footprint.composition.kind';
-export const FP_COMPOSITION_STATUS = 'footprint.composition.status';
-export const FP_TRIP_KINDS = 'footprint.trip.kinds';
-export const FP_ESCALATED = 'footprint.escalated';
-export const FP_LINK_TYPE = 'footprint.link.type';
+export const ATTR_FOOTPRINT_FALLBACK_FROM_MODEL = 'footprint.fallback.from_model';
+export const ATTR_FOOTPRINT_FALLBACK_TO_MODEL = 'footprint.fallback.to_model';
 /** The store method a database client span performs (footprint-otel/postgres): load, append, claim, ensure_schema. */
 export const ATTR_FOOTPRINT_STORE_CALL = 'footprint.store.call';
 /** On an MCP tools/list client span: the tools the server listed that are not offered, each `name: why` (an inputSchema that cannot be used). */
-export const FP_MCP_TOOLS_REFUSED = 'footprint.mcp.tools.refused';
+export const ATTR_FOOTPRINT_MCP_TOOLS_REFUSED = 'footprint.mcp.tools.refused';
+/** Takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, cancelled, paused. */
+export const ATTR_FOOTPRINT_RUN_OUTCOME = 'footprint.run.outcome';
+/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
+export const ATTR_FOOTPRINT_RUN_STOP_REASON = 'footprint.run.stop_reason';
+export const ATTR_FOOTPRINT_RUNNER_KIND = 'footprint.runner.kind';
+export const ATTR_FOOTPRINT_RUNNER_ID = 'footprint.runner.id';
+export const ATTR_FOOTPRINT_RESUMED = 'footprint.resumed';
+export const ATTR_FOOTPRINT_PAUSED = 'footprint.paused';
+export const ATTR_FOOTPRINT_STAGE_ID = 'footprint.stage.id';
+export const ATTR_FOOTPRINT_STAGE_RUNTIME_ID = 'footprint.stage.runtime_id';
+export const ATTR_FOOTPRINT_STAGE_TYPE = 'footprint.stage.type';
+export const ATTR_FOOTPRINT_STAGE_LOOP_ITERATION = 'footprint.stage.loop_iteration';
+export const ATTR_FOOTPRINT_STAGE_ATTEMPTS = 'footprint.stage.attempts';
+export const ATTR_FOOTPRINT_SUBFLOW_ID = 'footprint.subflow.id';
+export const ATTR_FOOTPRINT_FORK_CHILDREN = 'footprint.fork.children';
+export const ATTR_FOOTPRINT_MEMBER_KIND = 'footprint.member.kind';
+export const ATTR_FOOTPRINT_MEMBER_ID = 'footprint.member.id';
+export const ATTR_FOOTPRINT_AGENT = 'footprint.agent';
+export const ATTR_FOOTPRINT_SKILL = 'footprint.skill';
+export const ATTR_FOOTPRINT_ROUTE = 'footprint.route';
+export const ATTR_FOOTPRINT_ROUTE_PATH = 'footprint.route.path';
+export const ATTR_FOOTPRINT_BRAIN = 'footprint.brain';
+export const ATTR_FOOTPRINT_ITERATION = 'footprint.iteration';
+export const ATTR_FOOTPRINT_ITERATIONS = 'footprint.iterations';
+export const ATTR_FOOTPRINT_LLM_CALL_ID = 'footprint.llm.call_id';
+export const ATTR_FOOTPRINT_LLM_CALLS = 'footprint.llm.calls';
+export const ATTR_FOOTPRINT_COST_USD = 'footprint.cost.usd';
+export const ATTR_FOOTPRINT_COST_PRICED = 'footprint.cost.priced';
+export const ATTR_FOOTPRINT_TOKENS_INPUT = 'footprint.tokens.input';
+export const ATTR_FOOTPRINT_TOKENS_OUTPUT = 'footprint.tokens.output';
+export const ATTR_FOOTPRINT_TOOL_STATUS = 'footprint.tool.status';
+export const ATTR_FOOTPRINT_TOOL_PARALLEL_COUNT = 'footprint.tool.parallel_count';
+export const ATTR_FOOTPRINT_TURN_OUTCOME = 'footprint.turn.outcome';
+export const ATTR_FOOTPRINT_COMPOSITION_KIND = 'footprint.composition.kind';
+export const ATTR_FOOTPRINT_COMPOSITION_STATUS = 'footprint.composition.status';
+export const ATTR_FOOTPRINT_TRIP_KINDS = 'footprint.trip.kinds';
+export const ATTR_FOOTPRINT_ESCALATED = 'footprint.escalated';
+export const ATTR_FOOTPRINT_LINK_TYPE = 'footprint.link.type';
+
+/** The MCP server an operation went to, by the name the app gave its connection (metrics). */
+export const ATTR_FOOTPRINT_MCP_SERVER = 'footprint.mcp.server';
+/** The composition that dispatched a routing decision (footprint.route.decisions). */
+export const ATTR_FOOTPRINT_ROUTER = 'footprint.router';
+/** The route a routing decision opens ('desk>billing', 'desk>_none'). */
+export const ATTR_FOOTPRINT_ROUTE_CHOSEN = 'footprint.route.chosen';
+/** Which loop guard tripped: ping_pong, rejected_cap. */
+export const ATTR_FOOTPRINT_TRIP_KIND = 'footprint.trip.kind';
 
 // ── span events the stage layouts add (typed events keep their own names) ────────────────────────
-export const EV_DECISION = 'footprint.decision';
-export const EV_SELECTION = 'footprint.selection';
-export const EV_ATTEMPT = 'footprint.stage.attempt';
-export const EV_RETRY = 'footprint.stage.retry';
-export const EV_LOOP = 'footprint.loop';
-export const EV_BREAK = 'footprint.break';
-export const EV_PAUSE = 'footprint.pause';
-export const EV_RESUME = 'footprint.resume';
+export const EVENT_FOOTPRINT_DECISION = 'footprint.decision';
+export const EVENT_FOOTPRINT_SELECTION = 'footprint.selection';
+export const EVENT_FOOTPRINT_STAGE_ATTEMPT = 'footprint.stage.attempt';
+export const EVENT_FOOTPRINT_STAGE_RETRY = 'footprint.stage.retry';
+export const EVENT_FOOTPRINT_LOOP = 'footprint.loop';
+export const EVENT_FOOTPRINT_BREAK = 'footprint.break';
+export const EVENT_FOOTPRINT_PAUSE = 'footprint.pause';
+export const EVENT_FOOTPRINT_RESUME = 'footprint.resume';
+
+// ── metric names (the catalog, otel/metrics/catalog.ts, gives each its instrument, unit and buckets) ─
+/** v1.41's token histogram, one record per token type; the v1.41 mode's name for token usage. @experimental */
+export const METRIC_GEN_AI_CLIENT_TOKEN_USAGE = 'gen_ai.client.token.usage';
+/** The current model's token counters (model/gen-ai/token-metrics.yaml), each with gen_ai.token.modality. @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_INPUT_TOKENS = 'gen_ai.client.inference.usage.input_tokens';
+/** Output tokens, reasoning ones included. @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_OUTPUT_TOKENS = 'gen_ai.client.inference.usage.output_tokens';
+/** Input tokens served from the provider's cache (part of the input counter). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.client.inference.usage.cache_read.input_tokens';
+/** Input tokens written to the provider's cache (part of the input counter). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_WRITE_INPUT_TOKENS = 'gen_ai.client.inference.usage.cache_write.input_tokens';
+/** Output tokens spent reasoning (part of the output counter). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.client.inference.usage.reasoning.output_tokens';
+/** Duration of each model call. @experimental */
+export const METRIC_GEN_AI_CLIENT_OPERATION_DURATION = 'gen_ai.client.operation.duration';
+/** A streamed call's time to its first chunk. @experimental */
+export const METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK = 'gen_ai.client.operation.time_to_first_chunk';
+/** A streamed call's time between chunks. @experimental */
+export const METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK = 'gen_ai.client.operation.time_per_output_chunk';
+/** Duration of one agent invocation. @experimental */
+export const METRIC_GEN_AI_INVOKE_AGENT_DURATION = 'gen_ai.invoke_agent.duration';
+/** Model calls one agent invocation made itself. @experimental */
+export const METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS = 'gen_ai.invoke_agent.inference_calls';
+/** Tool calls one agent invocation made itself. @experimental */
+export const METRIC_GEN_AI_INVOKE_AGENT_TOOL_CALLS = 'gen_ai.invoke_agent.tool_calls';
+/** Duration of one tool call. @experimental */
+export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration';
+/** Duration of one composition run (the development channel's name at the pinned commit). @experimental */
+export const METRIC_GEN_AI_WORKFLOW_DURATION = 'gen_ai.workflow.duration';
+/** Each MCP request from sent to answered. @experimental */
+export const METRIC_MCP_CLIENT_OPERATION_DURATION = 'mcp.client.operation.duration';
+/** Each MCP request a traced server handled. @experimental */
+export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
+export const METRIC_FOOTPRINT_LLM_COST_USD = 'footprint.llm.cost.usd';
+/** Model calls that fell back to the next provider after a retryable failure, by from/to model and agent. */
+export const METRIC_FOOTPRINT_LLM_FALLBACKS = 'footprint.llm.fallbacks';
+export const METRIC_FOOTPRINT_ROUTE_DECISIONS = 'footprint.route.decisions';
+/** Loop-guard trips: a trip is the loop guard's finding, not a route (docs/architecture.md's glossary). */
+export const METRIC_FOOTPRINT_LOOP_GUARD_TRIPS = 'footprint.loop_guard.trips';
+/** The same counter under its v1.41-mode name (docs/conventions.md). */
+export const METRIC_FOOTPRINT_ROUTE_TRIPS = 'footprint.route.trips';
+export const METRIC_FOOTPRINT_SKILL_ESCALATIONS = 'footprint.skill.escalations';
+export const METRIC_FOOTPRINT_SKILL_REJECTIONS = 'footprint.skill.rejections';
+export const METRIC_FOOTPRINT_RUNS = 'footprint.runs';
+export const METRIC_FOOTPRINT_RUN_DURATION = 'footprint.run.duration';
+
+// ── the SDK's self-observability, as startTelemetry records it (telemetry/health.ts) ─────────────
+/** Spans an exporter exported or lost (error.type = the cause). @experimental */
+export const METRIC_OTEL_SDK_EXPORTER_SPAN_EXPORTED = 'otel.sdk.exporter.span.exported';
+/** Metric data points an exporter exported or lost. @experimental */
+export const METRIC_OTEL_SDK_EXPORTER_METRIC_DATA_POINT_EXPORTED = 'otel.sdk.exporter.metric_data_point.exported';
+/** The exporter's type, e.g. otlp_http_span_exporter. @experimental */
+export const ATTR_OTEL_COMPONENT_TYPE = 'otel.component.type';
+/** The exporter instance, `{type}/0`. @experimental */
+export const ATTR_OTEL_COMPONENT_NAME = 'otel.component.name';
 
 // ── well-known provider names ────────────────────────────────────────────────────────────────────
 const PROVIDERS: Record<string, string> = {

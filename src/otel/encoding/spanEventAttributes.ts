@@ -12,13 +12,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ExportedEvent } from '../../events/index.js';
 import { flatten, type FieldNaming } from './bounded.js';
-import { FP_MEMBER_ID, FP_MEMBER_KIND, FP_ROUTE } from './semconv.js';
+import { ATTR_FOOTPRINT_MEMBER_ID, ATTR_FOOTPRINT_MEMBER_KIND, ATTR_FOOTPRINT_ROUTE } from './semconv.js';
 
 export function eventAttributes(event: ExportedEvent): Attributes {
   const attributes = flatten(event.payload, event.type, {}, otelNamed);
-  attributes[FP_MEMBER_KIND] = event.meta.member.kind;
-  attributes[FP_MEMBER_ID] = event.meta.member.id;
-  if (event.meta.route !== '') attributes[FP_ROUTE] = event.meta.route;
+  attributes[ATTR_FOOTPRINT_MEMBER_KIND] = event.meta.member.kind;
+  attributes[ATTR_FOOTPRINT_MEMBER_ID] = event.meta.member.id;
+  if (event.meta.route !== '') attributes[ATTR_FOOTPRINT_ROUTE] = event.meta.route;
   return attributes;
 }
 

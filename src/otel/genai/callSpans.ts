@@ -17,52 +17,52 @@ import {
   boundString,
   chatSpanName,
   finishReason,
-  FP_AGENT,
-  FP_BRAIN,
-  FP_COST_PRICED,
-  FP_COST_USD,
-  FP_ITERATION,
-  FP_LLM_CALL_ID,
-  FP_PAUSED,
-  FP_ROUTE,
-  FP_SKILL,
-  FP_TOOL_PARALLEL_COUNT,
-  FP_TOOL_STATUS,
-  EV_EVALUATION_RESULT,
-  GEN_AI_ATTRIBUTION_LINK_TYPE,
+  ATTR_FOOTPRINT_AGENT,
+  ATTR_FOOTPRINT_BRAIN,
+  ATTR_FOOTPRINT_COST_PRICED,
+  ATTR_FOOTPRINT_COST_USD,
+  ATTR_FOOTPRINT_ITERATION,
+  ATTR_FOOTPRINT_LLM_CALL_ID,
+  ATTR_FOOTPRINT_PAUSED,
+  ATTR_FOOTPRINT_ROUTE,
+  ATTR_FOOTPRINT_SKILL,
+  ATTR_FOOTPRINT_TOOL_PARALLEL_COUNT,
+  ATTR_FOOTPRINT_TOOL_STATUS,
+  EVENT_GEN_AI_EVALUATION_RESULT,
+  ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE,
   ATTR_GEN_AI_CONVERSATION_COMPACTED,
-  GEN_AI_CONVERSATION_ID,
-  GEN_AI_EVALUATION_EXPLANATION,
-  GEN_AI_EVALUATION_NAME,
-  GEN_AI_EVALUATION_SCORE_LABEL,
-  GEN_AI_EVALUATION_SCORE_VALUE,
-  GEN_AI_INPUT_MESSAGES,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_OUTPUT_MESSAGES,
-  GEN_AI_PROVIDER_NAME,
-  GEN_AI_REQUEST_MAX_TOKENS,
-  GEN_AI_REQUEST_MODEL,
-  GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID,
-  GEN_AI_REQUEST_REASONING_LEVEL,
-  GEN_AI_REQUEST_STREAM,
-  GEN_AI_REQUEST_TEMPERATURE,
-  GEN_AI_RESPONSE_FINISH_REASONS,
-  GEN_AI_RESPONSE_ID,
-  GEN_AI_RESPONSE_MODEL,
-  GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
-  GEN_AI_SYSTEM_INSTRUCTIONS,
-  GEN_AI_TOOL_CALL_ARGUMENTS,
-  GEN_AI_TOOL_CALL_ID,
-  GEN_AI_TOOL_CALL_RESULT,
-  GEN_AI_TOOL_DEFINITIONS,
-  GEN_AI_TOOL_DESCRIPTION,
-  GEN_AI_TOOL_NAME,
-  GEN_AI_TOOL_TYPE,
-  GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
-  GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-  GEN_AI_USAGE_INPUT_TOKENS,
-  GEN_AI_USAGE_OUTPUT_TOKENS,
-  GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_EVALUATION_EXPLANATION,
+  ATTR_GEN_AI_EVALUATION_NAME,
+  ATTR_GEN_AI_EVALUATION_SCORE_LABEL,
+  ATTR_GEN_AI_EVALUATION_SCORE_VALUE,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MAX_TOKENS,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID,
+  ATTR_GEN_AI_REQUEST_REASONING_LEVEL,
+  ATTR_GEN_AI_REQUEST_STREAM,
+  ATTR_GEN_AI_REQUEST_TEMPERATURE,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_ID,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_DEFINITIONS,
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
   LINK_RETRY_OF,
   MAX_CONTENT_CHARS,
@@ -73,8 +73,8 @@ import {
   FAILED_TOOL_STATUSES,
   markFailed,
   recordFailure,
-  SERVER_ADDRESS,
-  SERVER_PORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
   UNRUN_TOOL_STATUSES,
   systemInstructions,
   toolDefinitions,
@@ -142,38 +142,38 @@ export class CallSpans {
   llmStart({ payload: p, meta }: ExportedEvent<'footprint.stream.llm_start'>): void {
     this.release(p.agentId);
     const attributes: Attributes = {
-      [GEN_AI_OPERATION_NAME]: p.operation,
-      [GEN_AI_PROVIDER_NAME]: providerName(p.provider),
-      [GEN_AI_REQUEST_MODEL]: boundString(p.model),
-      [FP_AGENT]: p.agentId,
-      [FP_LLM_CALL_ID]: p.callId,
-      [FP_ITERATION]: p.iteration,
-      [FP_BRAIN]: p.brain.via,
+      [ATTR_GEN_AI_OPERATION_NAME]: p.operation,
+      [ATTR_GEN_AI_PROVIDER_NAME]: providerName(p.provider),
+      [ATTR_GEN_AI_REQUEST_MODEL]: boundString(p.model),
+      [ATTR_FOOTPRINT_AGENT]: p.agentId,
+      [ATTR_FOOTPRINT_LLM_CALL_ID]: p.callId,
+      [ATTR_FOOTPRINT_ITERATION]: p.iteration,
+      [ATTR_FOOTPRINT_BRAIN]: p.brain.via,
     };
     if (p.server) {
-      attributes[SERVER_ADDRESS] = boundString(p.server.address);
-      attributes[SERVER_PORT] = p.server.port;
+      attributes[ATTR_SERVER_ADDRESS] = boundString(p.server.address);
+      attributes[ATTR_SERVER_PORT] = p.server.port;
     }
-    if (p.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
-    if (p.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
-    if (p.reasoningEffort !== undefined) attributes[GEN_AI_REQUEST_REASONING_LEVEL] = p.reasoningEffort;
+    if (p.temperature !== undefined) attributes[ATTR_GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
+    if (p.maxTokens !== undefined) attributes[ATTR_GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
+    if (p.reasoningEffort !== undefined) attributes[ATTR_GEN_AI_REQUEST_REASONING_LEVEL] = p.reasoningEffort;
     // The conventions set it if and only if the request streams: unset reads as not streamed.
-    if (p.stream) attributes[GEN_AI_REQUEST_STREAM] = true;
-    if (p.skill) attributes[FP_SKILL] = p.skill;
-    if (meta.route !== '') attributes[FP_ROUTE] = meta.route;
-    if (this.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = this.conversationId;
+    if (p.stream) attributes[ATTR_GEN_AI_REQUEST_STREAM] = true;
+    if (p.skill) attributes[ATTR_FOOTPRINT_SKILL] = p.skill;
+    if (meta.route !== '') attributes[ATTR_FOOTPRINT_ROUTE] = meta.route;
+    if (this.conversationId !== undefined) attributes[ATTR_GEN_AI_CONVERSATION_ID] = this.conversationId;
     if (p.compacted) attributes[ATTR_GEN_AI_CONVERSATION_COMPACTED] = true;
     if (p.messages !== undefined) {
       // Instructions sent inside the history are its first message (OpenAI's wire format); apart from it, system instructions.
       if (p.systemPrompt && p.systemPromptInHistory) {
-        attributes[GEN_AI_INPUT_MESSAGES] = inputMessages([{ role: 'system', content: p.systemPrompt }, ...p.messages]);
+        attributes[ATTR_GEN_AI_INPUT_MESSAGES] = inputMessages([{ role: 'system', content: p.systemPrompt }, ...p.messages]);
       } else {
-        if (p.systemPrompt) attributes[GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
-        attributes[GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
+        if (p.systemPrompt) attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = systemInstructions(p.systemPrompt);
+        attributes[ATTR_GEN_AI_INPUT_MESSAGES] = inputMessages(p.messages);
       }
     }
     if (p.tools?.length) {
-      attributes[GEN_AI_TOOL_DEFINITIONS] = toolDefinitions(p.tools);
+      attributes[ATTR_GEN_AI_TOOL_DEFINITIONS] = toolDefinitions(p.tools);
       if (meta.member.kind === 'agent') this.offerToAgent(meta, p.tools);
     }
     // The stage span that emitted the event (full detail), else its member's span.
@@ -191,15 +191,15 @@ export class CallSpans {
     const span = call.opened.span;
     if (p.usage) span.setAttributes(usageAttributes(p.usage));
     if (p.stopReason !== undefined) {
-      span.setAttribute(GEN_AI_RESPONSE_FINISH_REASONS, [boundString(finishReason(p.stopReason))]);
-      if (p.content !== undefined) span.setAttribute(GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
+      span.setAttribute(ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [boundString(finishReason(p.stopReason))]);
+      if (p.content !== undefined) span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
     }
-    if (p.responseModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
-    if (p.responseId) span.setAttribute(GEN_AI_RESPONSE_ID, boundString(p.responseId));
+    if (p.responseModel) span.setAttribute(ATTR_GEN_AI_RESPONSE_MODEL, boundString(p.responseModel));
+    if (p.responseId) span.setAttribute(ATTR_GEN_AI_RESPONSE_ID, boundString(p.responseId));
     // Known only once the provider chose to continue a stored response, so set at the end, not the start.
-    if (p.previousResponseId) span.setAttribute(GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, boundString(p.previousResponseId));
+    if (p.previousResponseId) span.setAttribute(ATTR_GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID, boundString(p.previousResponseId));
     // A streamed call's chunks never touch the span: its first chunk's time comes with the end.
-    if (p.streamed?.firstChunkMs !== undefined) span.setAttribute(GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, p.streamed.firstChunkMs / 1000);
+    if (p.streamed?.firstChunkMs !== undefined) span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, p.streamed.firstChunkMs / 1000);
     this.run.activate(call.parent);
     this.chats.delete(p.callId);
     if (p.error) {
@@ -210,7 +210,7 @@ export class CallSpans {
       this.run.end(call.opened, meta.timestamp);
       return;
     }
-    span.setAttributes({ [FP_COST_USD]: p.cost.usd, [FP_COST_PRICED]: p.cost.priced });
+    span.setAttributes({ [ATTR_FOOTPRINT_COST_USD]: p.cost.usd, [ATTR_FOOTPRINT_COST_PRICED]: p.cost.priced });
     // Its end time is decided; it stays open for evaluations until the agent's next step.
     this.run.setEndTime(call.opened, meta.timestamp);
     this.release(p.agentId);
@@ -222,12 +222,12 @@ export class CallSpans {
     const chat = this.judged.get(agentId);
     if (!chat) return;
     const attributes: Attributes = {
-      [GEN_AI_EVALUATION_NAME]: result.name,
-      [GEN_AI_EVALUATION_SCORE_VALUE]: 0,
-      [GEN_AI_EVALUATION_SCORE_LABEL]: result.label,
-      [GEN_AI_EVALUATION_EXPLANATION]: boundString(result.explanation),
+      [ATTR_GEN_AI_EVALUATION_NAME]: result.name,
+      [ATTR_GEN_AI_EVALUATION_SCORE_VALUE]: 0,
+      [ATTR_GEN_AI_EVALUATION_SCORE_LABEL]: result.label,
+      [ATTR_GEN_AI_EVALUATION_EXPLANATION]: boundString(result.explanation),
     };
-    chat.span.addEvent(EV_EVALUATION_RESULT, attributes, time);
+    chat.span.addEvent(EVENT_GEN_AI_EVALUATION_RESULT, attributes, time);
   }
 
   /** The agent moved on (its next call, the end of its iteration or turn): its last chat span ends, at its decided time. */
@@ -240,16 +240,16 @@ export class CallSpans {
 
   toolStart({ payload: p, meta }: ExportedEvent<'footprint.stream.tool_start'>): void {
     const attributes: Attributes = {
-      [GEN_AI_OPERATION_NAME]: OP_EXECUTE_TOOL,
-      [GEN_AI_TOOL_NAME]: boundString(p.toolName),
-      [GEN_AI_TOOL_CALL_ID]: boundString(p.toolCallId),
-      [GEN_AI_TOOL_TYPE]: 'function',
-      [FP_AGENT]: p.agentId,
-      [FP_ITERATION]: p.iteration,
-      [FP_TOOL_PARALLEL_COUNT]: p.parallelCount,
+      [ATTR_GEN_AI_OPERATION_NAME]: OP_EXECUTE_TOOL,
+      [ATTR_GEN_AI_TOOL_NAME]: boundString(p.toolName),
+      [ATTR_GEN_AI_TOOL_CALL_ID]: boundString(p.toolCallId),
+      [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+      [ATTR_FOOTPRINT_AGENT]: p.agentId,
+      [ATTR_FOOTPRINT_ITERATION]: p.iteration,
+      [ATTR_FOOTPRINT_TOOL_PARALLEL_COUNT]: p.parallelCount,
     };
-    if (p.description !== undefined) attributes[GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
-    if ('args' in p) attributes[GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
+    if (p.description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = boundString(p.description);
+    if ('args' in p) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
@@ -263,10 +263,10 @@ export class CallSpans {
     if (!call) return;
     this.tools.delete(key);
     const span = call.opened.span;
-    span.setAttribute(FP_TOOL_STATUS, p.status);
-    if (p.status === 'paused') span.setAttribute(FP_PAUSED, true);
+    span.setAttribute(ATTR_FOOTPRINT_TOOL_STATUS, p.status);
+    if (p.status === 'paused') span.setAttribute(ATTR_FOOTPRINT_PAUSED, true);
     // A failed call has no result (its error is on the span); a paused one has none yet.
-    if (p.result !== undefined && p.status === 'ok') span.setAttribute(GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
+    if (p.result !== undefined && p.status === 'ok') span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
     if (p.status === 'invalid_args') {
       const explanation = p.error?.message ?? `the arguments for "${p.toolName}" do not match its input schema`;
       this.evaluate(p.agentId, { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
@@ -286,7 +286,7 @@ export class CallSpans {
     const failed = this.failedCall.get(agentId);
     this.failedCall.delete(agentId);
     if (fallbackFrom === undefined || failed?.callId !== fallbackFrom) return undefined;
-    return [{ context: failed.context, attributes: { [GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } }];
+    return [{ context: failed.context, attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } }];
   }
 
   private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {
@@ -294,19 +294,19 @@ export class CallSpans {
     const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();
     this.offered.set(agent, offered);
     for (const tool of tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
-    agent.span.setAttribute(GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
+    agent.span.setAttribute(ATTR_GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
   }
 }
 
 /** The usage the provider reported (a call without a report gets no usage attributes at all). */
 function usageAttributes(usage: TokenUsage): Attributes {
   const attributes: Attributes = {
-    [GEN_AI_USAGE_INPUT_TOKENS]: usage.input,
-    [GEN_AI_USAGE_OUTPUT_TOKENS]: usage.output,
+    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: usage.input,
+    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: usage.output,
   };
-  if (usage.cacheRead !== undefined) attributes[GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheRead;
-  if (usage.cacheWrite !== undefined) attributes[GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWrite;
-  if (usage.reasoning !== undefined) attributes[GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoning;
+  if (usage.cacheRead !== undefined) attributes[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheRead;
+  if (usage.cacheWrite !== undefined) attributes[ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWrite;
+  if (usage.reasoning !== undefined) attributes[ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoning;
   return attributes;
 }
 

@@ -8,18 +8,18 @@ import { exportedView, type EventType, type ExportedEvent, type TypedEvent } fro
 import {
   answerMessage,
   eventAttributes,
-  FP_COMPOSITION_STATUS,
-  FP_COST_USD,
-  FP_ITERATIONS,
-  FP_LLM_CALLS,
-  FP_TURN_OUTCOME,
-  GEN_AI_INPUT_MESSAGES,
-  GEN_AI_OUTPUT_MESSAGES,
-  GEN_AI_RESPONSE_FINISH_REASONS,
-  GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
-  GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-  GEN_AI_USAGE_INPUT_TOKENS,
-  GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_FOOTPRINT_COMPOSITION_STATUS,
+  ATTR_FOOTPRINT_COST_USD,
+  ATTR_FOOTPRINT_ITERATIONS,
+  ATTR_FOOTPRINT_LLM_CALLS,
+  ATTR_FOOTPRINT_TURN_OUTCOME,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   textMessage,
   turnFinishReason,
 } from '../encoding/index.js';
@@ -141,7 +141,7 @@ export class EventSpans {
     const identity =
       kind === 'agent' ? agentProfileIdentity({ id: p.agentId, name: p.name, ...profile }) : routerDecisionIdentity({ id: p.agentId, name: p.agentId, ...profile });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
-    if (p.message !== undefined) member.span.setAttribute(GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
+    if (p.message !== undefined) member.span.setAttribute(ATTR_GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
 
   private skillRejected({ payload: p, meta }: ExportedEvent<'footprint.skill.rejected'>): void {
@@ -179,18 +179,18 @@ export class EventSpans {
     const member = this.layout.container(meta.subflowPath);
     const finish = turnFinishReason(p.outcome, p.stoppedEarly?.reason);
     member.span.setAttributes({
-      [GEN_AI_USAGE_INPUT_TOKENS]: p.tokens.input,
-      [GEN_AI_USAGE_OUTPUT_TOKENS]: p.tokens.output,
-      [GEN_AI_RESPONSE_FINISH_REASONS]: [finish],
-      [FP_COST_USD]: p.costUsd,
-      [FP_LLM_CALLS]: p.llmCalls,
-      [FP_ITERATIONS]: p.iterations,
-      [FP_TURN_OUTCOME]: p.outcome,
+      [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: p.tokens.input,
+      [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: p.tokens.output,
+      [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [finish],
+      [ATTR_FOOTPRINT_COST_USD]: p.costUsd,
+      [ATTR_FOOTPRINT_LLM_CALLS]: p.llmCalls,
+      [ATTR_FOOTPRINT_ITERATIONS]: p.iterations,
+      [ATTR_FOOTPRINT_TURN_OUTCOME]: p.outcome,
     });
     // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts).
-    if (p.tokens.cacheRead !== undefined) member.span.setAttribute(GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);
-    if (p.tokens.cacheWrite !== undefined) member.span.setAttribute(GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite);
-    if (p.answer !== undefined) member.span.setAttribute(GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
+    if (p.tokens.cacheRead !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);
+    if (p.tokens.cacheWrite !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite);
+    if (p.answer !== undefined) member.span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 
@@ -205,7 +205,7 @@ export class EventSpans {
   }
 
   private compositionExit({ payload: p, meta }: ExportedEvent<'footprint.composition.exit'>): void {
-    this.layout.container(meta.subflowPath).span.setAttribute(FP_COMPOSITION_STATUS, p.status);
+    this.layout.container(meta.subflowPath).span.setAttribute(ATTR_FOOTPRINT_COMPOSITION_STATUS, p.status);
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
 }

@@ -9,18 +9,18 @@ import type { MemberIdentity } from '../placement/index.js';
 import {
   agentSpanName,
   boundString,
-  FP_COMPOSITION_KIND,
-  FP_MEMBER_ID,
-  FP_MEMBER_KIND,
-  GEN_AI_AGENT_ID,
-  GEN_AI_AGENT_NAME,
-  GEN_AI_CONVERSATION_ID,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_PROVIDER_NAME,
-  GEN_AI_REQUEST_MAX_TOKENS,
-  GEN_AI_REQUEST_MODEL,
-  GEN_AI_REQUEST_TEMPERATURE,
-  GEN_AI_WORKFLOW_NAME,
+  ATTR_FOOTPRINT_COMPOSITION_KIND,
+  ATTR_FOOTPRINT_MEMBER_ID,
+  ATTR_FOOTPRINT_MEMBER_KIND,
+  ATTR_GEN_AI_AGENT_ID,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MAX_TOKENS,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_REQUEST_TEMPERATURE,
+  ATTR_GEN_AI_WORKFLOW_NAME,
   OP_INVOKE_AGENT,
   OP_INVOKE_WORKFLOW,
   providerName,
@@ -31,11 +31,11 @@ function agentIdentity(id: string, name: string): MemberIdentity {
   return {
     name: agentSpanName(name),
     attributes: {
-      [GEN_AI_OPERATION_NAME]: OP_INVOKE_AGENT,
-      [GEN_AI_AGENT_NAME]: name,
-      [GEN_AI_AGENT_ID]: id,
-      [FP_MEMBER_KIND]: 'agent',
-      [FP_MEMBER_ID]: id,
+      [ATTR_GEN_AI_OPERATION_NAME]: OP_INVOKE_AGENT,
+      [ATTR_GEN_AI_AGENT_NAME]: name,
+      [ATTR_GEN_AI_AGENT_ID]: id,
+      [ATTR_FOOTPRINT_MEMBER_KIND]: 'agent',
+      [ATTR_FOOTPRINT_MEMBER_ID]: id,
     },
   };
 }
@@ -54,11 +54,11 @@ export interface AgentProfile {
 export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
   const identity = agentIdentity(agent.id, agent.name);
   const attributes = identity.attributes;
-  if (agent.provider !== undefined) attributes[GEN_AI_PROVIDER_NAME] = providerName(agent.provider);
-  if (agent.model !== undefined) attributes[GEN_AI_REQUEST_MODEL] = boundString(agent.model);
-  if (agent.temperature !== undefined) attributes[GEN_AI_REQUEST_TEMPERATURE] = agent.temperature;
-  if (agent.maxTokens !== undefined) attributes[GEN_AI_REQUEST_MAX_TOKENS] = agent.maxTokens;
-  if (agent.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = agent.conversationId;
+  if (agent.provider !== undefined) attributes[ATTR_GEN_AI_PROVIDER_NAME] = providerName(agent.provider);
+  if (agent.model !== undefined) attributes[ATTR_GEN_AI_REQUEST_MODEL] = boundString(agent.model);
+  if (agent.temperature !== undefined) attributes[ATTR_GEN_AI_REQUEST_TEMPERATURE] = agent.temperature;
+  if (agent.maxTokens !== undefined) attributes[ATTR_GEN_AI_REQUEST_MAX_TOKENS] = agent.maxTokens;
+  if (agent.conversationId !== undefined) attributes[ATTR_GEN_AI_CONVERSATION_ID] = agent.conversationId;
   return identity;
 }
 
@@ -69,14 +69,14 @@ export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
  */
 export function routerDecisionIdentity(router: AgentProfile): MemberIdentity {
   const identity = agentProfileIdentity(router);
-  identity.attributes[FP_MEMBER_KIND] = 'router';
+  identity.attributes[ATTR_FOOTPRINT_MEMBER_KIND] = 'router';
   return identity;
 }
 
 /** A composition's span identity, with its kind (what composition.enter names it with). */
 export function compositionIdentity(kind: RunnerKind, id: string): MemberIdentity {
   const identity = workflowIdentity(kind, id);
-  identity.attributes[FP_COMPOSITION_KIND] = kind;
+  identity.attributes[ATTR_FOOTPRINT_COMPOSITION_KIND] = kind;
   return identity;
 }
 
@@ -84,10 +84,10 @@ function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
   return {
     name: workflowSpanName(id),
     attributes: {
-      [GEN_AI_OPERATION_NAME]: OP_INVOKE_WORKFLOW,
-      [GEN_AI_WORKFLOW_NAME]: id,
-      [FP_MEMBER_KIND]: kind,
-      [FP_MEMBER_ID]: id,
+      [ATTR_GEN_AI_OPERATION_NAME]: OP_INVOKE_WORKFLOW,
+      [ATTR_GEN_AI_WORKFLOW_NAME]: id,
+      [ATTR_FOOTPRINT_MEMBER_KIND]: kind,
+      [ATTR_FOOTPRINT_MEMBER_ID]: id,
     },
   };
 }
@@ -96,7 +96,7 @@ function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
 export function runnerIdentity(kind: RunnerKind, id: string, name: string, profile: Omit<AgentProfile, 'id' | 'name'> = {}): MemberIdentity {
   if (kind === 'agent') return agentProfileIdentity({ id, name, ...profile });
   if (kind === 'llm_call') {
-    const attributes: Attributes = { [FP_MEMBER_KIND]: kind, [FP_MEMBER_ID]: id };
+    const attributes: Attributes = { [ATTR_FOOTPRINT_MEMBER_KIND]: kind, [ATTR_FOOTPRINT_MEMBER_ID]: id };
     return { name: `llm_call ${name}`, attributes };
   }
   return workflowIdentity(kind, id);

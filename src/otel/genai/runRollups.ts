@@ -8,13 +8,13 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import { addModelCall, noModelCalls, type ModelCallRecord, type ModelCallTotals } from '../../events/index.js';
 import {
   boundString,
-  FP_COST_USD,
-  FP_ESCALATED,
-  FP_LLM_CALLS,
-  FP_ROUTE_PATH,
-  FP_TOKENS_INPUT,
-  FP_TOKENS_OUTPUT,
-  FP_TRIP_KINDS,
+  ATTR_FOOTPRINT_COST_USD,
+  ATTR_FOOTPRINT_ESCALATED,
+  ATTR_FOOTPRINT_LLM_CALLS,
+  ATTR_FOOTPRINT_ROUTE_PATH,
+  ATTR_FOOTPRINT_TOKENS_INPUT,
+  ATTR_FOOTPRINT_TOKENS_OUTPUT,
+  ATTR_FOOTPRINT_TRIP_KINDS,
 } from '../encoding/index.js';
 
 const MAX_PATH_STEPS = 32;
@@ -65,23 +65,23 @@ export class RunRollups {
 
   trip(kind: string): void {
     this.trips.add(kind);
-    this.root.setAttribute(FP_TRIP_KINDS, [...this.trips].sort().join(','));
+    this.root.setAttribute(ATTR_FOOTPRINT_TRIP_KINDS, [...this.trips].sort().join(','));
   }
 
   escalated(): void {
-    this.root.setAttribute(FP_ESCALATED, true);
+    this.root.setAttribute(ATTR_FOOTPRINT_ESCALATED, true);
   }
 
   attributes(): Attributes {
     const attributes: Attributes = {
-      [FP_TOKENS_INPUT]: this.calls.tokens.input,
-      [FP_TOKENS_OUTPUT]: this.calls.tokens.output,
-      [FP_COST_USD]: this.calls.costUsd,
-      [FP_LLM_CALLS]: this.calls.llmCalls,
+      [ATTR_FOOTPRINT_TOKENS_INPUT]: this.calls.tokens.input,
+      [ATTR_FOOTPRINT_TOKENS_OUTPUT]: this.calls.tokens.output,
+      [ATTR_FOOTPRINT_COST_USD]: this.calls.costUsd,
+      [ATTR_FOOTPRINT_LLM_CALLS]: this.calls.llmCalls,
     };
     if (this.path.length > 0) {
       const more = this.pathDropped > 0 ? `>+${this.pathDropped} more` : '';
-      attributes[FP_ROUTE_PATH] = boundString(this.path.join('>') + more);
+      attributes[ATTR_FOOTPRINT_ROUTE_PATH] = boundString(this.path.join('>') + more);
     }
     return attributes;
   }

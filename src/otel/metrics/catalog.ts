@@ -4,7 +4,34 @@
  * created from these entries, the metric reference (docs/reference.md) is generated from them, and the
  * dashboards test checks every queried name against them, so a rename cannot drift silently.
  */
-import { GENAI_DEV_SCHEMA_URL, METRIC_LLM_FALLBACKS } from '../encoding/index.js';
+import {
+  GENAI_DEV_SCHEMA_URL,
+  METRIC_FOOTPRINT_LLM_COST_USD,
+  METRIC_FOOTPRINT_LLM_FALLBACKS,
+  METRIC_FOOTPRINT_LOOP_GUARD_TRIPS,
+  METRIC_FOOTPRINT_ROUTE_DECISIONS,
+  METRIC_FOOTPRINT_ROUTE_TRIPS,
+  METRIC_FOOTPRINT_RUN_DURATION,
+  METRIC_FOOTPRINT_RUNS,
+  METRIC_FOOTPRINT_SKILL_ESCALATIONS,
+  METRIC_FOOTPRINT_SKILL_REJECTIONS,
+  METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_READ_INPUT_TOKENS,
+  METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_WRITE_INPUT_TOKENS,
+  METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_INPUT_TOKENS,
+  METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_OUTPUT_TOKENS,
+  METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS,
+  METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
+  METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK,
+  METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
+  METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_GEN_AI_INVOKE_AGENT_DURATION,
+  METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS,
+  METRIC_GEN_AI_INVOKE_AGENT_TOOL_CALLS,
+  METRIC_GEN_AI_WORKFLOW_DURATION,
+  METRIC_MCP_CLIENT_OPERATION_DURATION,
+  METRIC_MCP_SERVER_OPERATION_DURATION,
+} from '../encoding/index.js';
 import { ATTR } from './metricAttributes.js';
 
 export interface MetricSpec {
@@ -23,6 +50,11 @@ export interface MetricSpec {
    * under; absent: semantic conventions v1.41.0 (SEMCONV_SCHEMA_URL), like every footprint.* metric.
    */
   readonly schemaUrl?: string;
+  /**
+   * The names this entry belongs to (otel/encoding/semconvMode.ts): 'current' entries are created
+   * unless the mode is 'v1.41', 'v1.41' entries unless it is 'current'; absent: every mode.
+   */
+  readonly names?: 'current' | 'v1.41';
 }
 
 /** OTel GenAI semconv bucket advice for gen_ai.client.token.usage. */
@@ -60,18 +92,40 @@ const LLM_CONDITIONAL = [ATTR.responseModel, ATTR.serverAddress, ATTR.serverPort
 const MCP = [ATTR.mcpMethod, ATTR.toolName, ATTR.mcpServer, ATTR.networkTransport, ATTR.errorType] as const;
 const RUN = [ATTR.runnerKind, ATTR.runnerId, ATTR.runOutcome] as const;
 
+/** A gen_ai.client.inference.usage.* counter of the current model: the model-call attributes and the tokens' modality. */
+function usageCounter<Name extends string>(name: Name, description: string) {
+  return {
+    name,
+    kind: 'counter',
+    unit: '{token}',
+    valueType: 'int',
+    description,
+    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.tokenModality],
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
+    names: 'current',
+  } as const;
+}
+
 export const METRICS = {
   tokenUsage: {
-    name: 'gen_ai.client.token.usage',
+    name: METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
     kind: 'histogram',
     unit: '{token}',
     valueType: 'int',
     description: 'Tokens used per model call, one record per token type (input, output).',
     attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.tokenType],
     buckets: TOKEN_BUCKETS,
+    names: 'v1.41',
   },
+  // The current model's token counters (the development channel's token-metrics.yaml): totals and
+  // rates, one add per model call that reported usage, the cache and reasoning ones when reported.
+  inferenceInputTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_INPUT_TOKENS, 'Input tokens per model call, cached ones included.'),
+  inferenceOutputTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_OUTPUT_TOKENS, 'Output tokens per model call, reasoning ones included.'),
+  inferenceCacheReadTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_READ_INPUT_TOKENS, 'Input tokens served from the provider cache (part of the input tokens).'),
+  inferenceCacheWriteTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_WRITE_INPUT_TOKENS, 'Input tokens written to the provider cache (part of the input tokens).'),
+  inferenceReasoningTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS, 'Output tokens spent reasoning (part of the output tokens).'),
   operationDuration: {
-    name: 'gen_ai.client.operation.duration',
+    name: METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -82,7 +136,7 @@ export const METRICS = {
   // The two histograms of a streamed call (never recorded for a call that did not stream); the
   // conventions advise them the operation duration's boundaries.
   timeToFirstChunk: {
-    name: 'gen_ai.client.operation.time_to_first_chunk',
+    name: METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -91,7 +145,7 @@ export const METRICS = {
     buckets: DURATION_BUCKETS,
   },
   timePerOutputChunk: {
-    name: 'gen_ai.client.operation.time_per_output_chunk',
+    name: METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -100,7 +154,7 @@ export const METRICS = {
     buckets: DURATION_BUCKETS,
   },
   llmCost: {
-    name: 'footprint.llm.cost.usd',
+    name: METRIC_FOOTPRINT_LLM_COST_USD,
     kind: 'counter',
     unit: '{USD}',
     valueType: 'double',
@@ -108,7 +162,7 @@ export const METRICS = {
     attributes: [ATTR.model, ATTR.provider, ATTR.agent, ATTR.skill, ATTR.route],
   },
   routeDecisions: {
-    name: 'footprint.route.decisions',
+    name: METRIC_FOOTPRINT_ROUTE_DECISIONS,
     kind: 'counter',
     unit: '{decision}',
     valueType: 'int',
@@ -116,24 +170,35 @@ export const METRICS = {
       "Routing decisions, one per routing act, by the composition that dispatched and the route its choice opens ('desk>billing', the footprint.route of the chosen member's cost; 'desk>_none': it chose nobody, so its work is done; 'desk>_not_in_roster': an unknown id).",
     attributes: [ATTR.router, ATTR.routeChosen],
   },
-  routeTrips: {
-    name: 'footprint.route.trips',
+  loopGuardTrips: {
+    name: METRIC_FOOTPRINT_LOOP_GUARD_TRIPS,
     kind: 'counter',
     unit: '{trip}',
     valueType: 'int',
     description: 'Loop-guard trips (ping_pong, rejected_cap) by agent and route; every kind starts at 0.',
     attributes: [ATTR.tripKind, ATTR.agent, ATTR.route],
+    names: 'current',
   },
   llmFallbacks: {
-    name: METRIC_LLM_FALLBACKS,
+    name: METRIC_FOOTPRINT_LLM_FALLBACKS,
     kind: 'counter',
     unit: '{fallback}',
     valueType: 'int',
     description: 'Model calls that moved to the next provider after a retryable failure had used its retries, by the model it moved from and to, and agent.',
     attributes: [ATTR.fallbackFromModel, ATTR.fallbackToModel, ATTR.agent],
   },
+  routeTrips: {
+    name: METRIC_FOOTPRINT_ROUTE_TRIPS,
+    kind: 'counter',
+    unit: '{trip}',
+    valueType: 'int',
+    description: 'Loop-guard trips under their v1.41-mode name (footprint.loop_guard.trips in the current mode).',
+    attributes: [ATTR.tripKind, ATTR.agent, ATTR.route],
+    names: 'v1.41',
+  },
+
   skillEscalations: {
-    name: 'footprint.skill.escalations',
+    name: METRIC_FOOTPRINT_SKILL_ESCALATIONS,
     kind: 'counter',
     unit: '{escalation}',
     valueType: 'int',
@@ -141,7 +206,7 @@ export const METRICS = {
     attributes: [ATTR.agent, ATTR.skill],
   },
   skillRejections: {
-    name: 'footprint.skill.rejections',
+    name: METRIC_FOOTPRINT_SKILL_REJECTIONS,
     kind: 'counter',
     unit: '{rejection}',
     valueType: 'int',
@@ -150,7 +215,7 @@ export const METRICS = {
   },
   // ── the conventions' development channel: one agent invocation, one tool call, one workflow ──
   invokeAgentDuration: {
-    name: 'gen_ai.invoke_agent.duration',
+    name: METRIC_GEN_AI_INVOKE_AGENT_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -160,7 +225,7 @@ export const METRICS = {
     schemaUrl: GENAI_DEV_SCHEMA_URL,
   },
   invokeAgentInferenceCalls: {
-    name: 'gen_ai.invoke_agent.inference_calls',
+    name: METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS,
     kind: 'histogram',
     unit: '{inference_call}',
     valueType: 'int',
@@ -170,7 +235,7 @@ export const METRICS = {
     schemaUrl: GENAI_DEV_SCHEMA_URL,
   },
   invokeAgentToolCalls: {
-    name: 'gen_ai.invoke_agent.tool_calls',
+    name: METRIC_GEN_AI_INVOKE_AGENT_TOOL_CALLS,
     kind: 'histogram',
     unit: '{tool_call}',
     valueType: 'int',
@@ -180,7 +245,7 @@ export const METRICS = {
     schemaUrl: GENAI_DEV_SCHEMA_URL,
   },
   executeToolDuration: {
-    name: 'gen_ai.execute_tool.duration',
+    name: METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -191,7 +256,7 @@ export const METRICS = {
     schemaUrl: GENAI_DEV_SCHEMA_URL,
   },
   workflowDuration: {
-    name: 'gen_ai.workflow.duration',
+    name: METRIC_GEN_AI_WORKFLOW_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -201,7 +266,7 @@ export const METRICS = {
     schemaUrl: GENAI_DEV_SCHEMA_URL,
   },
   runs: {
-    name: 'footprint.runs',
+    name: METRIC_FOOTPRINT_RUNS,
     kind: 'counter',
     unit: '{run}',
     valueType: 'int',
@@ -209,7 +274,7 @@ export const METRICS = {
     attributes: RUN,
   },
   runDuration: {
-    name: 'footprint.run.duration',
+    name: METRIC_FOOTPRINT_RUN_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -218,7 +283,7 @@ export const METRICS = {
     buckets: RUN_DURATION_BUCKETS,
   },
   mcpClientDuration: {
-    name: 'mcp.client.operation.duration',
+    name: METRIC_MCP_CLIENT_OPERATION_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',
@@ -227,7 +292,7 @@ export const METRICS = {
     buckets: MCP_DURATION_BUCKETS,
   },
   mcpServerDuration: {
-    name: 'mcp.server.operation.duration',
+    name: METRIC_MCP_SERVER_OPERATION_DURATION,
     kind: 'histogram',
     unit: 's',
     valueType: 'double',

@@ -4,6 +4,7 @@
  * counters of startTelemetry — is made the same way.
  */
 import { ValueType, type Counter, type Histogram, type Meter } from '@opentelemetry/api';
+import { emitsNamesOf, type SemconvMode } from '../encoding/index.js';
 import { METRICS, type MetricSpec } from './catalog.js';
 
 type CounterSpec = MetricSpec & { kind: 'counter' };
@@ -28,7 +29,10 @@ export function createHistogram(meter: Meter, spec: HistogramSpec): Histogram {
 
 /** The instruments a run records into. */
 export interface RunInstruments {
-  tokenUsage: Histogram;
+  /** v1.41's token histogram: absent in the 'current' mode. */
+  tokenUsage?: Histogram;
+  /** The current model's token counters: absent in the 'v1.41' mode. */
+  inferenceUsage?: InferenceUsageCounters;
   operationDuration: Histogram;
   timeToFirstChunk: Histogram;
   timePerOutputChunk: Histogram;
@@ -39,12 +43,21 @@ export interface RunInstruments {
   workflowDuration: Histogram;
   llmCost: Counter;
   routeDecisions: Counter;
-  routeTrips: Counter;
+  /** The loop-guard trip counter under each name the mode emits (two in 'both'): every trip is added to each. */
+  trips: readonly Counter[];
   llmFallbacks: Counter;
   skillEscalations: Counter;
   skillRejections: Counter;
   runs: Counter;
   runDuration: Histogram;
+}
+
+export interface InferenceUsageCounters {
+  input: Counter;
+  output: Counter;
+  cacheRead: Counter;
+  cacheWrite: Counter;
+  reasoning: Counter;
 }
 
 /**
@@ -53,11 +66,21 @@ export interface RunInstruments {
  */
 export type MeterForSchema = (schemaUrl: string | undefined) => Meter;
 
-export function createRunInstruments(meterFor: MeterForSchema): RunInstruments {
+/** The run's instruments under the names `mode` emits: in 'both', each renamed metric once under each name. */
+export function createRunInstruments(meterFor: MeterForSchema, mode: SemconvMode): RunInstruments {
   const histogram = (spec: HistogramSpec) => createHistogram(meterFor(spec.schemaUrl), spec);
   const counter = (spec: CounterSpec) => createCounter(meterFor(spec.schemaUrl), spec);
   return {
-    tokenUsage: histogram(METRICS.tokenUsage),
+    tokenUsage: emitsNamesOf(mode, METRICS.tokenUsage.names) ? histogram(METRICS.tokenUsage) : undefined,
+    inferenceUsage: emitsNamesOf(mode, METRICS.inferenceInputTokens.names)
+      ? {
+          input: counter(METRICS.inferenceInputTokens),
+          output: counter(METRICS.inferenceOutputTokens),
+          cacheRead: counter(METRICS.inferenceCacheReadTokens),
+          cacheWrite: counter(METRICS.inferenceCacheWriteTokens),
+          reasoning: counter(METRICS.inferenceReasoningTokens),
+        }
+      : undefined,
     operationDuration: histogram(METRICS.operationDuration),
     timeToFirstChunk: histogram(METRICS.timeToFirstChunk),
     timePerOutputChunk: histogram(METRICS.timePerOutputChunk),
@@ -68,7 +91,7 @@ export function createRunInstruments(meterFor: MeterForSchema): RunInstruments {
     workflowDuration: histogram(METRICS.workflowDuration),
     llmCost: counter(METRICS.llmCost),
     routeDecisions: counter(METRICS.routeDecisions),
-    routeTrips: counter(METRICS.routeTrips),
+    trips: [METRICS.loopGuardTrips, METRICS.routeTrips].filter((spec) => emitsNamesOf(mode, spec.names)).map(counter),
     llmFallbacks: counter(METRICS.llmFallbacks),
     skillEscalations: counter(METRICS.skillEscalations),
     skillRejections: counter(METRICS.skillRejections),

@@ -6,7 +6,7 @@
  */
 import { createNoopMeter, metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
 import type { RunInstrument, RunSession, RunStart } from '../../runtime/index.js';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL } from '../encoding/index.js';
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, SEMCONV_SCHEMA_URL, semconvModeFromEnv, type SemconvMode } from '../encoding/index.js';
 import { createRunInstruments, type MeterForSchema, type RunInstruments } from './instrumentSet.js';
 import { recordRun } from './runRecorder.js';
 import { ResponseModels } from './outsideValues.js';
@@ -22,6 +22,11 @@ export const METER_NAME = INSTRUMENTATION_NAME;
 export interface MetricsInstrumentOptions {
   /** Record into this provider instead of the globally registered one. */
   meterProvider?: MeterProvider;
+  /**
+   * Which conventions' metric names to record (docs/conventions.md): 'current' (the default),
+   * 'v1.41', or 'both' for a migration window. Default: OTEL_SEMCONV_STABILITY_OPT_IN.
+   */
+  semconv?: SemconvMode;
 }
 
 interface MeterState {
@@ -33,13 +38,14 @@ interface MeterState {
 const NoopMeter = createNoopMeter().constructor;
 
 export function metricsInstrument(options: MetricsInstrumentOptions = {}): RunInstrument {
+  const mode = options.semconv ?? semconvModeFromEnv();
   const states = new WeakMap<Meter, MeterState>();
   const stateFor = (provider: MeterProvider, meter: Meter): MeterState => {
     let state = states.get(meter);
     if (!state) {
       const meterFor: MeterForSchema = (schemaUrl) => (schemaUrl === undefined ? meter : scopedMeter(provider, schemaUrl));
-      const instruments = createRunInstruments(meterFor);
-      state = { instruments, trips: new TripSeries(instruments.routeTrips), responseModels: new ResponseModels() };
+      const instruments = createRunInstruments(meterFor, mode);
+      state = { instruments, trips: new TripSeries(instruments.trips), responseModels: new ResponseModels() };
       states.set(meter, state);
     }
     return state;

@@ -10,7 +10,7 @@
  * call's error type) are bounded by outsideValues.ts.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type ModelCallRecord, type TypedEvent } from '../../events/index.js';
+import { handleEvent, now, routeWithin, stageIds, type EventHandlers, type EventMeta, type EventPayloads, type ModelCallRecord, type TokenUsage, type TypedEvent } from '../../events/index.js';
 import { FIXED_ERROR_TYPES, outcomeLabel, type RunOutcome, type RunSession, type RunStart } from '../../runtime/index.js';
 import { FAILED_TOOL_STATUSES, failureOf, providerName, UNRUN_TOOL_STATUSES } from '../encoding/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
@@ -159,10 +159,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.skill]: attributes[ATTR.skill],
         [ATTR.route]: attributes[ATTR.route],
       });
-      // Usage only when the provider reported it: an unknown count is no count, never a 0.
-      if (!p.usage) return;
-      instruments.tokenUsage.record(p.usage.input, { [ATTR.tokenType]: 'input', ...attributes });
-      instruments.tokenUsage.record(p.usage.output, { [ATTR.tokenType]: 'output', ...attributes });
+      recordUsage(instruments, p.usage, attributes);
     },
     'footprint.composition.route_decided': ({ payload: p, meta }) => {
       instruments.routeDecisions.add(1, {
@@ -172,7 +169,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       });
     },
     'footprint.route.trip': ({ payload: p, meta }) => {
-      instruments.routeTrips.add(1, { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) });
+      const trip = { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) };
+      for (const counter of instruments.trips) counter.add(1, trip);
     },
     'footprint.skill.rejected': ({ payload: p, meta }) => {
       const skill = metricValue(p.current);
@@ -230,4 +228,37 @@ function chosenBranch(p: EventPayloads['footprint.composition.route_decided']): 
   if (p.inRoster === false) return '_not_in_roster';
   if (p.chosen === '') return '_none';
   return metricValue(p.chosen);
+}
+
+/** The modality of a gen_ai.client.inference.usage.* add for a call that reported no usage. */
+const UNKNOWN_MODALITY = 'unknown';
+/** The providers report no split by modality, so a reported count is all text. */
+const TEXT_MODALITY = 'text';
+
+/**
+ * One model call's tokens. v1.41's histogram records only a usage the provider reported (an unknown
+ * count is no count, never a 0). The current model's counters take every answered call: one whose
+ * answer carried no usage adds 0 input and 0 output tokens of modality `unknown` (token-metrics.yaml's
+ * note); the cache and reasoning counters add only what the provider reported. A failed call adds
+ * nothing (the note asks for a 0 there too: docs/departures.md says why not).
+ */
+function recordUsage(instruments: RunInstruments, usage: TokenUsage | undefined, attributes: Attributes): void {
+  if (usage && instruments.tokenUsage) {
+    instruments.tokenUsage.record(usage.input, { [ATTR.tokenType]: 'input', ...attributes });
+    instruments.tokenUsage.record(usage.output, { [ATTR.tokenType]: 'output', ...attributes });
+  }
+  const counters = instruments.inferenceUsage;
+  if (!counters) return;
+  if (!usage) {
+    const unknown = { [ATTR.tokenModality]: UNKNOWN_MODALITY, ...attributes };
+    counters.input.add(0, unknown);
+    counters.output.add(0, unknown);
+    return;
+  }
+  const text = { [ATTR.tokenModality]: TEXT_MODALITY, ...attributes };
+  counters.input.add(usage.input, text);
+  counters.output.add(usage.output, text);
+  if (usage.cacheRead !== undefined) counters.cacheRead.add(usage.cacheRead, text);
+  if (usage.cacheWrite !== undefined) counters.cacheWrite.add(usage.cacheWrite, text);
+  if (usage.reasoning !== undefined) counters.reasoning.add(usage.reasoning, text);
 }

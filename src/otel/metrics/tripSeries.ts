@@ -1,5 +1,6 @@
 /**
- * Pre-creates footprint.route.trips at 0 for every trip kind of every agent that can trip, under the
+ * Pre-creates the loop-guard trip counter (footprint.loop_guard.trips; footprint.route.trips in the
+ * v1.41 mode, both in the both mode) at 0 for every trip kind of every agent that can trip, under the
  * route it runs under (an agent mounted at two routes trips apart at each), because a counter series
  * first exported at 1 is invisible to increase()/rate(): the first trip would never alert. Agents are
  * primed as early as the runtime lets us see them: at the first run of a top-level runner, from its
@@ -28,7 +29,7 @@ export class TripSeries {
   /** Trees primed: a runner's tree is one object for all its runs. */
   private readonly trees = new WeakSet<RunTree>();
 
-  constructor(private readonly trips: Counter) {}
+  constructor(private readonly trips: readonly Counter[]) {}
 
   /** Primes every agent with a skill graph in the tree of a top-level runner (once per runner). */
   primeTree(tree: RunTree): void {
@@ -44,6 +45,8 @@ export class TripSeries {
     const key = `${agent}\u0000${at}`;
     if (this.agents.has(key) || this.agents.size >= MAX_PRIMED_AGENTS) return;
     this.agents.add(key);
-    for (const kind of TRIP_KINDS) this.trips.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent, [ATTR.route]: at });
+    for (const kind of TRIP_KINDS) {
+      for (const counter of this.trips) counter.add(0, { [ATTR.tripKind]: kind, [ATTR.agent]: agent, [ATTR.route]: at });
+    }
   }
 }

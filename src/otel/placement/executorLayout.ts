@@ -32,22 +32,22 @@ import { exportedView, now, stageIds } from '../../events/index.js';
 import {
   boundString,
   decisionAttributes,
-  EV_BREAK,
-  EV_DECISION,
-  EV_LOOP,
-  EV_PAUSE,
-  EV_RESUME,
-  EV_RETRY,
-  EV_SELECTION,
+  EVENT_FOOTPRINT_BREAK,
+  EVENT_FOOTPRINT_DECISION,
+  EVENT_FOOTPRINT_LOOP,
+  EVENT_FOOTPRINT_PAUSE,
+  EVENT_FOOTPRINT_RESUME,
+  EVENT_FOOTPRINT_STAGE_RETRY,
+  EVENT_FOOTPRINT_SELECTION,
   flatten,
-  FP_FORK_CHILDREN,
-  FP_PAUSED,
-  FP_RUN_ID,
-  FP_STAGE_ID,
-  FP_STAGE_LOOP_ITERATION,
-  FP_STAGE_RUNTIME_ID,
-  FP_STAGE_TYPE,
-  FP_SUBFLOW_ID,
+  ATTR_FOOTPRINT_FORK_CHILDREN,
+  ATTR_FOOTPRINT_PAUSED,
+  ATTR_FOOTPRINT_RUN_ID,
+  ATTR_FOOTPRINT_STAGE_ID,
+  ATTR_FOOTPRINT_STAGE_LOOP_ITERATION,
+  ATTR_FOOTPRINT_STAGE_RUNTIME_ID,
+  ATTR_FOOTPRINT_STAGE_TYPE,
+  ATTR_FOOTPRINT_SUBFLOW_ID,
   recordFailure,
   selectionAttributes,
   toList,
@@ -142,7 +142,7 @@ export class ExecutorLayout implements SpanLayout {
     if (!inFork) this.closeFork(container);
     const opened = this.run.start(stageIds.displayName(event.stageName, path), inFork?.opened ?? container.opened, {
       startTime: time,
-      attributes: { [FP_STAGE_ID]: event.stageId, [FP_STAGE_RUNTIME_ID]: rsid },
+      attributes: { [ATTR_FOOTPRINT_STAGE_ID]: event.stageId, [ATTR_FOOTPRINT_STAGE_RUNTIME_ID]: rsid },
     });
     this.stages.set(rsid, { opened, inFork, attempts: 1 });
     this.run.activate(opened);
@@ -158,7 +158,7 @@ export class ExecutorLayout implements SpanLayout {
   // ── flow hooks ─────────────────────────────────────────────────────────────────────────────────
   private onRunStart(event: FlowRunEvent): void {
     const runId = event.traversalContext?.runId;
-    if (runId) this.run.root.span.setAttribute(FP_RUN_ID, runId);
+    if (runId) this.run.root.span.setAttribute(ATTR_FOOTPRINT_RUN_ID, runId);
   }
 
   private onStageExecuted(event: FlowStageEvent): void {
@@ -166,9 +166,9 @@ export class ExecutorLayout implements SpanLayout {
     if (rsid === undefined || event.stageType === 'subflow-mount') return;
     const stage = this.stages.get(rsid);
     if (!stage) return;
-    stage.opened.span.setAttribute(FP_STAGE_TYPE, event.stageType);
+    stage.opened.span.setAttribute(ATTR_FOOTPRINT_STAGE_TYPE, event.stageType);
     const loop = event.traversalContext?.loopIteration;
-    if (loop !== undefined) stage.opened.span.setAttribute(FP_STAGE_LOOP_ITERATION, loop);
+    if (loop !== undefined) stage.opened.span.setAttribute(ATTR_FOOTPRINT_STAGE_LOOP_ITERATION, loop);
     // A plain fork's parent stage already ended; a fan-out stage still open ends at its onStageEnd.
     if (event.stageType === 'fork' && this.run.knownEndTime(stage.opened) === undefined) {
       stage.endsAtStageEnd = true;
@@ -178,11 +178,11 @@ export class ExecutorLayout implements SpanLayout {
   }
 
   private onDecision(event: FlowDecisionEvent): void {
-    this.eventOn(event.traversalContext?.runtimeStageId, EV_DECISION, decisionAttributes(event, this.capture));
+    this.eventOn(event.traversalContext?.runtimeStageId, EVENT_FOOTPRINT_DECISION, decisionAttributes(event, this.capture));
   }
 
   private onSelected(event: FlowSelectedEvent): void {
-    this.eventOn(event.traversalContext?.runtimeStageId, EV_SELECTION, selectionAttributes(event, this.capture));
+    this.eventOn(event.traversalContext?.runtimeStageId, EVENT_FOOTPRINT_SELECTION, selectionAttributes(event, this.capture));
   }
 
   private onFork(event: FlowForkEvent): void {
@@ -193,9 +193,9 @@ export class ExecutorLayout implements SpanLayout {
     this.closeFork(container);
     const opened = this.run.start(`fork ${stageIds.displayName(context.stageName, path)}`, container.opened, {
       attributes: {
-        [FP_STAGE_TYPE]: 'fork',
-        [FP_STAGE_RUNTIME_ID]: context.runtimeStageId,
-        [FP_FORK_CHILDREN]: toList(event.children),
+        [ATTR_FOOTPRINT_STAGE_TYPE]: 'fork',
+        [ATTR_FOOTPRINT_STAGE_RUNTIME_ID]: context.runtimeStageId,
+        [ATTR_FOOTPRINT_FORK_CHILDREN]: toList(event.children),
       },
     });
     container.fork = { opened };
@@ -211,7 +211,7 @@ export class ExecutorLayout implements SpanLayout {
     if (!inFork) this.closeFork(parent);
     const key = subflowKey(event, mount);
     const opened = this.run.start(stageIds.displayName(event.name, path), inFork?.opened ?? parent.opened, {
-      attributes: { [FP_STAGE_TYPE]: 'subflow', [FP_SUBFLOW_ID]: key, [FP_STAGE_RUNTIME_ID]: mount },
+      attributes: { [ATTR_FOOTPRINT_STAGE_TYPE]: 'subflow', [ATTR_FOOTPRINT_SUBFLOW_ID]: key, [ATTR_FOOTPRINT_STAGE_RUNTIME_ID]: mount },
     });
     this.containers.set(key, { opened, inFork, failed: false });
   }
@@ -250,7 +250,7 @@ export class ExecutorLayout implements SpanLayout {
   }
 
   private onStageRetry(event: FlowStageRetryEvent): void {
-    this.eventOn(event.traversalContext?.runtimeStageId, EV_RETRY, {
+    this.eventOn(event.traversalContext?.runtimeStageId, EVENT_FOOTPRINT_STAGE_RETRY, {
       attempt: event.attempt,
       max_attempts: event.maxAttempts,
       delay_ms: event.delayMs,
@@ -261,7 +261,7 @@ export class ExecutorLayout implements SpanLayout {
   private onLoop(event: FlowLoopEvent): void {
     const rsid = event.traversalContext?.runtimeStageId;
     if (rsid === undefined) return;
-    this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EV_LOOP, { target: event.target, iteration: event.iteration }, now());
+    this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EVENT_FOOTPRINT_LOOP, { target: event.target, iteration: event.iteration }, now());
   }
 
   private onBreak(event: FlowBreakEvent): void {
@@ -269,7 +269,7 @@ export class ExecutorLayout implements SpanLayout {
     if (rsid === undefined) return;
     const attributes: Attributes = { stage: stageIds.displayName(event.stageName, stageIds.subflowPathOf(rsid)) };
     if (event.reason) attributes.reason = boundString(event.reason);
-    this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EV_BREAK, attributes, now());
+    this.container(stageIds.subflowPathOf(rsid)).span.addEvent(EVENT_FOOTPRINT_BREAK, attributes, now());
   }
 
   private onPause(event: PauseHookEvent): void {
@@ -281,9 +281,9 @@ export class ExecutorLayout implements SpanLayout {
     const paused = exportedView({ type: 'flow.pause', payload: { data: flow.pauseData } }, this.capture).payload;
     if (paused.data !== undefined) flatten(paused.data, 'data', attributes);
     const time = now();
-    target.span.addEvent(EV_PAUSE, attributes, time);
+    target.span.addEvent(EVENT_FOOTPRINT_PAUSE, attributes, time);
     // Nothing else arrives for this run segment: end every open span, marked paused.
-    this.run.endOpen(time, { [FP_PAUSED]: true });
+    this.run.endOpen(time, { [ATTR_FOOTPRINT_PAUSED]: true });
     this.stages.clear();
     for (const key of [...this.containers.keys()]) if (key !== '') this.containers.delete(key);
     this.containers.get('')!.fork = undefined;
@@ -291,7 +291,7 @@ export class ExecutorLayout implements SpanLayout {
 
   private onResume(event: ResumeHookEvent): void {
     if (!isFlowEvent(event)) return;
-    this.run.root.span.addEvent(EV_RESUME, { stage: (event as FlowResumeEvent).stageName }, now());
+    this.run.root.span.addEvent(EVENT_FOOTPRINT_RESUME, { stage: (event as FlowResumeEvent).stageName }, now());
   }
 
   private closeForks(): void {

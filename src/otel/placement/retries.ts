@@ -3,13 +3,13 @@
  * layouts keep one span per runtime stage id and mark the attempt on it here, so retries never leak
  * an unended span.
  */
-import { EV_ATTEMPT, FP_STAGE_ATTEMPTS } from '../encoding/index.js';
+import { EVENT_FOOTPRINT_STAGE_ATTEMPT, ATTR_FOOTPRINT_STAGE_ATTEMPTS } from '../encoding/index.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 function markAttempt(stage: { opened: OpenSpan; attempts: number }, run: RunSpans, time: number): void {
   stage.attempts++;
-  stage.opened.span.addEvent(EV_ATTEMPT, { attempt: stage.attempts }, time);
-  stage.opened.span.setAttribute(FP_STAGE_ATTEMPTS, stage.attempts);
+  stage.opened.span.addEvent(EVENT_FOOTPRINT_STAGE_ATTEMPT, { attempt: stage.attempts }, time);
+  stage.opened.span.setAttribute(ATTR_FOOTPRINT_STAGE_ATTEMPTS, stage.attempts);
   run.activate(stage.opened);
 }
 

@@ -14,10 +14,10 @@
 import type { StageEvent } from 'footprintjs';
 import { now, stageIds } from '../../events/index.js';
 import {
-  FP_STAGE_ID,
-  FP_STAGE_LOOP_ITERATION,
-  FP_STAGE_RUNTIME_ID,
-  FP_SUBFLOW_ID,
+  ATTR_FOOTPRINT_STAGE_ID,
+  ATTR_FOOTPRINT_STAGE_LOOP_ITERATION,
+  ATTR_FOOTPRINT_STAGE_RUNTIME_ID,
+  ATTR_FOOTPRINT_SUBFLOW_ID,
   failureOf,
   markFailed,
   recordFailure,
@@ -158,8 +158,8 @@ export class RunnerLayout implements MemberLayout {
     const member = this.ensure(path, time, event.pipelineId);
     const visits = member.visits.get(event.stageId) ?? 0;
     member.visits.set(event.stageId, visits + 1);
-    const attributes: Record<string, string | number> = { [FP_STAGE_ID]: event.stageId, [FP_STAGE_RUNTIME_ID]: rsid };
-    if (visits > 0) attributes[FP_STAGE_LOOP_ITERATION] = visits;
+    const attributes: Record<string, string | number> = { [ATTR_FOOTPRINT_STAGE_ID]: event.stageId, [ATTR_FOOTPRINT_STAGE_RUNTIME_ID]: rsid };
+    if (visits > 0) attributes[ATTR_FOOTPRINT_STAGE_LOOP_ITERATION] = visits;
     const opened = this.run.start(stageIds.displayName(event.stageName, path), member.opened, { startTime: time, attributes });
     member.pending++;
     this.stages.set(rsid, { opened, member, stageId: event.stageId, attempts: 1 });
@@ -210,7 +210,7 @@ export class RunnerLayout implements MemberLayout {
     // A member known ahead (or carried over a pause) starts with its name and identifying attributes.
     const identity = this.known.ahead(key);
     const name = identity?.name ?? path[path.length - 1];
-    const attributes = identity ? { [FP_SUBFLOW_ID]: key, ...identity.attributes } : { [FP_SUBFLOW_ID]: key };
+    const attributes = identity ? { [ATTR_FOOTPRINT_SUBFLOW_ID]: key, ...identity.attributes } : { [ATTR_FOOTPRINT_SUBFLOW_ID]: key };
     const opened = this.run.start(name, parent.opened, { startTime: time, attributes });
     const member: Member = { key, opened, parent, identity, pending: 0, lastChildEnd: 0, ended: false, pipeline, visits: new Map() };
     parent.pending++;

@@ -6,7 +6,7 @@
  * one of their events arrives (their start events are not repeated).
  */
 import { stageIds } from '../../events/index.js';
-import { GEN_AI_AGENT_DESCRIPTION, markFailed } from '../encoding/index.js';
+import { ATTR_GEN_AI_AGENT_DESCRIPTION, markFailed } from '../encoding/index.js';
 import { KnownMembers } from './knownMembers.js';
 import type { MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
@@ -61,10 +61,10 @@ export class SemanticLayout implements MemberLayout {
 
   /** An agent's description comes from its composition (the runner tree), not from its events: set at start, as in full detail. */
   private withDescription(key: string, identity: MemberIdentity): MemberIdentity['attributes'] {
-    const description = this.known.expected(key)?.attributes[GEN_AI_AGENT_DESCRIPTION];
+    const description = this.known.expected(key)?.attributes[ATTR_GEN_AI_AGENT_DESCRIPTION];
     if (description === undefined) return identity.attributes;
     const attributes = Object.assign({}, identity.attributes);
-    attributes[GEN_AI_AGENT_DESCRIPTION] = description;
+    attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = description;
     return attributes;
   }
 

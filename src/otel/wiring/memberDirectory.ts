@@ -7,7 +7,7 @@
  */
 import { stageIds } from '../../events/index.js';
 import type { RunTree, RunTreeNode } from '../../runtime/index.js';
-import { boundString, GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
+import { boundString, ATTR_GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 
@@ -22,7 +22,7 @@ export function memberDirectory(tree: RunTree, conversationId?: string): Record<
     // The top-level runner is the run span itself.
     if (node.path.length === 0) continue;
     const identity = identityOf(node, conversationId);
-    if (identity && node.kind === 'agent' && node.description) identity.attributes[GEN_AI_AGENT_DESCRIPTION] = boundString(node.description);
+    if (identity && node.kind === 'agent' && node.description) identity.attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = boundString(node.description);
     if (identity) directory[node.key] = identity;
   }
   return directory;

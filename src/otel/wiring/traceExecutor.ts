@@ -15,7 +15,7 @@ import { resolve, settle, type Settings, type TracingOptions } from './options.j
 import { registeredTracingSettings } from './tracingInstrument.js';
 import { TRACE_RECORDER_ID } from './traceRecorder.js';
 import { guard } from './safety.js';
-import { FP_LINK_TYPE, FP_RESUMED } from '../encoding/index.js';
+import { ATTR_FOOTPRINT_LINK_TYPE, ATTR_FOOTPRINT_RESUMED } from '../encoding/index.js';
 import { TracedRun } from './tracedRun.js';
 
 export interface TraceExecutorOptions extends TracingOptions {
@@ -61,12 +61,12 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
     if (!resolved) return undefined;
     const active = context.active();
     const paused = resuming ? pausedRun : undefined;
-    const links: Link[] = paused ? [{ context: paused, attributes: { [FP_LINK_TYPE]: 'paused_run' } }] : [];
+    const links: Link[] = paused ? [{ context: paused, attributes: { [ATTR_FOOTPRINT_LINK_TYPE]: 'paused_run' } }] : [];
     const begun = new TracedRun({
       source: 'executor',
       resolved,
       name: `run ${options.name ?? 'flowchart'}`,
-      attributes: resuming ? { [FP_RESUMED]: true } : {},
+      attributes: resuming ? { [ATTR_FOOTPRINT_RESUMED]: true } : {},
       parent: paused ? trace.setSpanContext(active, paused) : active,
       links,
     });

@@ -13,10 +13,10 @@ import { outcomeLabel, type RunOutcome } from '../../runtime/index.js';
 import {
   boundString,
   failureOf,
-  FP_PAUSED,
-  FP_RUN_ID,
-  FP_RUN_OUTCOME,
-  FP_RUN_STOP_REASON,
+  ATTR_FOOTPRINT_PAUSED,
+  ATTR_FOOTPRINT_RUN_ID,
+  ATTR_FOOTPRINT_RUN_OUTCOME,
+  ATTR_FOOTPRINT_RUN_STOP_REASON,
   formatTraceparent,
   markFailed,
   recordFailure,
@@ -74,7 +74,7 @@ export class TracedRun {
   constructor(init: TracedRunInit) {
     const { tracer, detail, capture } = init.resolved;
     this.capture = capture;
-    const attributes = init.runId === undefined ? init.attributes : { [FP_RUN_ID]: init.runId, ...init.attributes };
+    const attributes = init.runId === undefined ? init.attributes : { [ATTR_FOOTPRINT_RUN_ID]: init.runId, ...init.attributes };
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
     this.rollups = new RunRollups(this.run.root.span);
     if (init.source === 'runner') {
@@ -128,9 +128,9 @@ export class TracedRun {
     // Whatever the roll-ups do, every span of the run still ends (a trace with a missing root is lost).
     try {
       root.setAttributes(this.rollups.attributes());
-      if (outcome.status === 'paused') root.setAttribute(FP_PAUSED, true);
-      if (outcome.status === 'stopped_early') root.setAttribute(FP_RUN_STOP_REASON, boundString(outcome.reason));
-      root.setAttribute(FP_RUN_OUTCOME, outcomeLabel(outcome));
+      if (outcome.status === 'paused') root.setAttribute(ATTR_FOOTPRINT_PAUSED, true);
+      if (outcome.status === 'stopped_early') root.setAttribute(ATTR_FOOTPRINT_RUN_STOP_REASON, boundString(outcome.reason));
+      root.setAttribute(ATTR_FOOTPRINT_RUN_OUTCOME, outcomeLabel(outcome));
     } finally {
       try {
         const layout = this.layout;
@@ -140,7 +140,7 @@ export class TracedRun {
           if (recorded) markFailed(root, failureOf(failure.error, failure.type));
           else recordFailure(root, failure.error, time, failure.type);
         }
-        this.run.endOpen(time, outcome.status === 'paused' ? { [FP_PAUSED]: true } : undefined);
+        this.run.endOpen(time, outcome.status === 'paused' ? { [ATTR_FOOTPRINT_PAUSED]: true } : undefined);
       } finally {
         root.end(time);
       }

@@ -15,11 +15,11 @@ import type { MemberIdentity } from '../placement/index.js';
 import { resolve, settle, type Settings, type TracingOptions } from './options.js';
 import { guard } from './safety.js';
 import {
-  FP_LINK_TYPE,
-  FP_RESUMED,
-  FP_RUNNER_ID,
-  FP_RUNNER_KIND,
-  GEN_AI_CONVERSATION_ID,
+  ATTR_FOOTPRINT_LINK_TYPE,
+  ATTR_FOOTPRINT_RESUMED,
+  ATTR_FOOTPRINT_RUNNER_ID,
+  ATTR_FOOTPRINT_RUNNER_KIND,
+  ATTR_GEN_AI_CONVERSATION_ID,
   parseTraceparent,
 } from '../encoding/index.js';
 import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE, readMembers } from './carry.js';
@@ -57,22 +57,22 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   const { kind, id, name, profile } = run.tree.root;
   const identity = runnerIdentity(kind, id, name, { conversationId: run.conversationId, ...profile });
   // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
-  const attributes: Attributes = { [FP_RUNNER_KIND]: kind, [FP_RUNNER_ID]: id, ...identity.attributes };
-  if (run.conversationId !== undefined) attributes[GEN_AI_CONVERSATION_ID] = run.conversationId;
+  const attributes: Attributes = { [ATTR_FOOTPRINT_RUNNER_KIND]: kind, [ATTR_FOOTPRINT_RUNNER_ID]: id, ...identity.attributes };
+  if (run.conversationId !== undefined) attributes[ATTR_GEN_AI_CONVERSATION_ID] = run.conversationId;
 
   const active = context.active();
   let parent = active;
   const links: Link[] = [];
   let carried: Record<string, MemberIdentity> | undefined;
   if (run.resumed) {
-    attributes[FP_RESUMED] = true;
+    attributes[ATTR_FOOTPRINT_RESUMED] = true;
     const carry = run.resumed.carry;
     const paused = parseTraceparent(carry[CARRY_TRACEPARENT], carry[CARRY_TRACESTATE]);
     if (paused) {
       parent = trace.setSpanContext(active, paused);
-      links.push({ context: paused, attributes: { [FP_LINK_TYPE]: 'paused_run' } });
+      links.push({ context: paused, attributes: { [ATTR_FOOTPRINT_LINK_TYPE]: 'paused_run' } });
       const caller = trace.getSpanContext(active);
-      if (caller) links.push({ context: caller, attributes: { [FP_LINK_TYPE]: 'resumed_by' } });
+      if (caller) links.push({ context: caller, attributes: { [ATTR_FOOTPRINT_LINK_TYPE]: 'resumed_by' } });
     }
     carried = readMembers(carry[CARRY_MEMBERS]);
   }

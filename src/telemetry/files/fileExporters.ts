@@ -3,7 +3,7 @@
  * one line per export batch, each line an ExportTraceServiceRequest / ExportMetricsServiceRequest in
  * OTLP JSON exactly as the OTLP/HTTP JSON exporter would send it (the format of the Collector's file
  * exporter, which Jaeger's UI can load). Metrics are cumulative, like the OTLP path. Each exporter
- * writes files of its own (see layout.ts and lineWriter.ts), so processes sharing a folder never clash.
+ * writes files of its own (see fileNames.ts and lineWriter.ts), so processes sharing a folder never clash.
  */
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { JsonMetricsSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';

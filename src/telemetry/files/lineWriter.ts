@@ -11,7 +11,7 @@
  */
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { newSession, sessionFileName, type FileSignal } from './layout.js';
+import { newSession, sessionFileName, type FileSignal } from './fileNames.js';
 
 const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_KEEP_FILES = 16;

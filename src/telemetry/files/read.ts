@@ -10,7 +10,7 @@
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { stat } from 'node:fs/promises';
-import { listSignalFiles } from './layout.js';
+import { listSignalFiles } from './fileNames.js';
 import { readLines } from './lines.js';
 
 export type FileAttributeValue = string | number | boolean | null | FileAttributeValue[] | { [key: string]: FileAttributeValue };

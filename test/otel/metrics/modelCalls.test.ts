@@ -37,7 +37,7 @@ let unregister: () => void;
 
 beforeAll(async () => {
   meter = startMeter();
-  unregister = registerInstrument(metricsInstrument());
+  unregister = registerInstrument(metricsInstrument({ semconv: 'both' }));
   const provider = {
     ...scripted({
       replies: [

@@ -85,13 +85,13 @@ describeWithBackends('metrics in Prometheus 3 over OTLP', ['prometheus'], (bins)
     await warmup.run('nothing to do');
     await telemetry.forceFlush();
     expect(
-      await settled(`sum by (footprint_trip_kind) (footprint_route_trips_total{${sel},footprint_agent="desk"})`, (r) => 'ping_pong' in r, 'footprint_trip_kind'),
+      await settled(`sum by (footprint_trip_kind) (footprint_loop_guard_trips_total{${sel},footprint_agent="desk"})`, (r) => 'ping_pong' in r, 'footprint_trip_kind'),
     ).toEqual({ ping_pong: 0, rejected_cap: 0 });
 
     await desk.run('the link flaps');
     await telemetry.forceFlush();
 
-    const trips = await settled(`sum by (footprint_trip_kind) (footprint_route_trips_total{${sel}})`, (r) => r.ping_pong === 1, 'footprint_trip_kind');
+    const trips = await settled(`sum by (footprint_trip_kind) (footprint_loop_guard_trips_total{${sel}})`, (r) => r.ping_pong === 1, 'footprint_trip_kind');
     expect(trips).toEqual({ ping_pong: 1, rejected_cap: 0 });
 
     const fastCall = (1000 * 1 + 100 * 2) / 1_000_000;

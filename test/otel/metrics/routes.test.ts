@@ -66,7 +66,7 @@ beforeAll(() => {
   ]);
   const index = new MemberIndex(desk);
   hub = new EventHub('run_1', index);
-  session = metricsInstrument().start({ runId: 'run_1', tree: index.tree, executor: {} as FlowChartExecutor, events: hub })!;
+  session = metricsInstrument({ semconv: 'both' }).start({ runId: 'run_1', tree: index.tree, executor: {} as FlowChartExecutor, events: hub })!;
 });
 afterAll(async () => {
   await meter.shutdown();
@@ -75,14 +75,14 @@ afterAll(async () => {
 describe('at run start', () => {
   it('pre-creates the trip series of every nested agent with a route guard, at its route, and only those', async () => {
     const c = await meter.collect();
-    expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
+    expect(c.series(METRICS.loopGuardTrips.name).map((s) => [s.attributes, s.value])).toEqual([
       [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
       [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
     ]);
   });
 });
 
-describe('footprint.route.trips', () => {
+describe('footprint.loop_guard.trips', () => {
   it('counts a trip under the route of the agent that tripped, the series primed at 0', async () => {
     hub.publish(
       'footprint.route.trip',
@@ -90,7 +90,7 @@ describe('footprint.route.trips', () => {
       'billing/call-llm#9',
     );
     const c = await meter.collect();
-    expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
+    expect(c.series(METRICS.loopGuardTrips.name).map((s) => [s.attributes, s.value])).toEqual([
       [{ 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 1],
       [{ 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'billing', 'footprint.route': 'desk>billing' }, 0],
     ]);

@@ -23,14 +23,14 @@ let unregister: () => void;
 
 beforeAll(() => {
   meter = startMeter();
-  unregister = registerInstrument(metricsInstrument());
+  unregister = registerInstrument(metricsInstrument({ semconv: 'both' }));
 });
 afterAll(async () => {
   unregister();
   await meter.shutdown();
 });
 
-describe('footprint.route.trips', () => {
+describe('footprint.loop_guard.trips', () => {
   it('exists at 0 for every kind of an agent with a skill graph before it ever trips', async () => {
     const calm = Agent.create({ provider: scripted({ replies: [answer('fine')] }), model: 'small-1', id: 'calm' })
       .skillGraph(graph)
@@ -40,8 +40,8 @@ describe('footprint.route.trips', () => {
     await plain.run('ok?');
 
     const c = await meter.collect();
-    expect(c.metric(METRICS.routeTrips.name)!.descriptor.unit).toBe('{trip}');
-    expect(c.series(METRICS.routeTrips.name).map((s) => [s.attributes, s.value])).toEqual([
+    expect(c.metric(METRICS.loopGuardTrips.name)!.descriptor.unit).toBe('{trip}');
+    expect(c.series(METRICS.loopGuardTrips.name).map((s) => [s.attributes, s.value])).toEqual([
       [trip('ping_pong', 'calm'), 0],
       [trip('rejected_cap', 'calm'), 0],
     ]);
@@ -55,8 +55,19 @@ describe('footprint.route.trips', () => {
     await agent.run('The link flaps.');
 
     const c = await meter.collect();
-    expect(only(c, METRICS.routeTrips.name, trip('ping_pong', 'desk')).value).toBe(1);
-    expect(only(c, METRICS.routeTrips.name, trip('rejected_cap', 'desk')).value).toBe(0);
+    expect(only(c, METRICS.loopGuardTrips.name, trip('ping_pong', 'desk')).value).toBe(1);
+    expect(only(c, METRICS.loopGuardTrips.name, trip('rejected_cap', 'desk')).value).toBe(0);
+  });
+  it("is counted once under each name in the both mode (footprint.route.trips is the v1.41 mode's name)", async () => {
+    const c = await meter.collect();
+    const series = (name: string) => c.series(name).map((s) => [s.attributes, s.value]);
+    expect(series(METRICS.routeTrips.name)).toEqual(series(METRICS.loopGuardTrips.name));
+    expect(series(METRICS.routeTrips.name)).toEqual([
+      [trip('ping_pong', 'calm'), 0],
+      [trip('rejected_cap', 'calm'), 0],
+      [trip('ping_pong', 'desk'), 1],
+      [trip('rejected_cap', 'desk'), 0],
+    ]);
   });
 });
 
@@ -88,8 +99,8 @@ describe('rejections, escalations and a rejected-cap trip', () => {
 
   it('counts the rejected-cap trip', async () => {
     const c = await meter.collect();
-    expect(only(c, METRICS.routeTrips.name, trip('rejected_cap', 'helpdesk')).value).toBe(1);
-    expect(only(c, METRICS.routeTrips.name, trip('ping_pong', 'helpdesk')).value).toBe(0);
+    expect(only(c, METRICS.loopGuardTrips.name, trip('rejected_cap', 'helpdesk')).value).toBe(1);
+    expect(only(c, METRICS.loopGuardTrips.name, trip('ping_pong', 'helpdesk')).value).toBe(0);
   });
 
   it('attributes model calls and their cost to the skill and the brain that served them', async () => {

@@ -1,6 +1,7 @@
 /**
  * The GenAI conventions' development channel (semantic-conventions-genai at a pinned commit,
- * vendored under test/fixtures/semconv-genai-dev-fe5608e), read from its own YAML. Its files use
+ * vendored under test/fixtures/semconv-genai-dev-fe5608e, with the token metrics file of a later
+ * commit in test/fixtures/semconv-genai-066d4a7), read from its own YAML. Its files use
  * Weaver's `definition/2` format: top-level `attributes` (the registry), `attribute_groups` and
  * `metrics`, with `ref` / `ref_group` entries instead of v1.41's `groups` and `extends`. Only the
  * metrics are read (the spans still follow v1.41), as the same Group shape model.ts gives.
@@ -14,8 +15,15 @@ import { overrideUse, type AttributeUse, type Group } from './model.js';
 export const GENAI_DEV_COMMIT = 'fe5608e249d64bc5961329a82f8915fe95ced51a';
 export const GENAI_DEV_FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/semconv-genai-dev-fe5608e/', import.meta.url));
 
+/** The token metrics file of a later commit (test/fixtures/semconv-genai-066d4a7/README.md). */
+export const GENAI_TOKEN_METRICS_FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/semconv-genai-066d4a7/', import.meta.url));
+
 /** The files holding the metrics and the attribute groups they reference. */
-const FILES = ['model/gen-ai/metrics.yaml', 'model/gen-ai/spans.yaml'];
+const FILES = [
+  GENAI_DEV_FIXTURE_DIR + 'model/gen-ai/metrics.yaml',
+  GENAI_DEV_FIXTURE_DIR + 'model/gen-ai/spans.yaml',
+  GENAI_TOKEN_METRICS_FIXTURE_DIR + 'model/gen-ai/token-metrics.yaml',
+];
 
 interface RawRef {
   ref?: string;
@@ -43,6 +51,8 @@ export interface DevModel {
   schemaUrl: string;
   metric(name: string): Group | undefined;
   metricNames(): string[];
+  /** Whether a gen_ai.* key is an attribute of one of the channel's metrics (gen_ai.token.modality is, and not in v1.41). */
+  usesAttribute(key: string): boolean;
 }
 
 let cached: DevModel | undefined;
@@ -53,7 +63,7 @@ export function loadDevModel(): DevModel {
 }
 
 function read<T>(file: string): T {
-  return parse(readFileSync(GENAI_DEV_FIXTURE_DIR + file, 'utf8')) as T;
+  return parse(readFileSync(file, 'utf8')) as T;
 }
 
 function build(): DevModel {
@@ -85,10 +95,11 @@ function build(): DevModel {
       attributes: resolve(raw.attributes ?? []),
     });
   }
-  const manifest = read<{ schema_url: string }>('model/manifest.yaml');
+  const manifest = read<{ schema_url: string }>(GENAI_DEV_FIXTURE_DIR + 'model/manifest.yaml');
   return {
     schemaUrl: manifest.schema_url,
     metric: (name) => metrics.get(name),
     metricNames: () => [...metrics.keys()],
+    usesAttribute: (key) => [...metrics.values()].some((group) => group.attributes.has(key)),
   };
 }

@@ -22,7 +22,7 @@ import {
   type Span,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { tracingInstrument, type TraceDetail } from '../../../src/otel/index.js';
+import { tracingInstrument, type SemconvMode, type TraceDetail } from '../../../src/otel/index.js';
 import { metricsInstrument } from '../../../src/otel/metrics/index.js';
 import { registerInstrument } from '../../../src/runtime/index.js';
 import type { StartSnapshot } from './spanRules.js';
@@ -48,6 +48,8 @@ export interface SemconvTelemetry {
 export interface TelemetryOptions {
   captureContent?: boolean;
   detail?: TraceDetail;
+  /** The names to emit (docs/conventions.md); default 'both', every name of both modes. */
+  semconv?: SemconvMode;
 }
 
 /** Registers both pipelines globally; one at a time per test file (call shutdown() before the next). */
@@ -64,7 +66,7 @@ export function startSemconvTelemetry(options: TelemetryOptions = {}): SemconvTe
   metrics.setGlobalMeterProvider(meterProvider);
   const unregister = [
     registerInstrument(tracingInstrument({ captureContent: options.captureContent ?? false, detail: options.detail ?? 'full' })),
-    registerInstrument(metricsInstrument()),
+    registerInstrument(metricsInstrument({ semconv: options.semconv ?? 'both' })),
   ];
   return {
     spans: () => spanExporter.getFinishedSpans(),

@@ -3,7 +3,7 @@
  * no other writer touches: `traces-<session>-<seq>.jsonl`, where the session is the start time, the
  * process id and a random tag, and seq counts the writer's rotations. So two processes sharing one
  * folder never interleave, and a file a killed process left with a torn last line is never appended
- * to. Names sort in the order they were started. `traces.jsonl` / `metrics.jsonl` (the layout before
+ * to. Names sort in the order they were started. `traces.jsonl` / `metrics.jsonl` (the naming before
  * sessions) are still read, before every session file.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,0 +1,30 @@
+/**
+ * Which names the bridge emits while the GenAI conventions move (docs/conventions.md): the
+ * conventions' current model (the default), the names of the v1.41 pin, or both for a migration
+ * window. OTel's instrumentations make such moves with OTEL_SEMCONV_STABILITY_OPT_IN, a
+ * comma-separated list of per-domain values (`gen_ai_latest_experimental` for GenAI, `http` and
+ * `http/dup` for the HTTP migration): the same variable and shapes are read here. Their default is
+ * the old names; ours is the current model, so the old names have a value of their own.
+ */
+export type SemconvMode = 'current' | 'v1.41' | 'both';
+
+export const SEMCONV_OPT_IN_ENV = 'OTEL_SEMCONV_STABILITY_OPT_IN';
+/** The current model's names only (the default, and the GenAI value OTel's instrumentations read). */
+export const OPT_IN_CURRENT = 'gen_ai_latest_experimental';
+/** Both names, each renamed item once under each (the `/dup` shape of `http/dup`). */
+export const OPT_IN_BOTH = 'gen_ai_latest_experimental/dup';
+/** The names of the v1.41 pin only. */
+export const OPT_IN_V1_41 = 'gen_ai_v1.41';
+
+/** The mode the environment asks for; `/dup` wins over a plain value given beside it, as it does for http. */
+export function semconvModeFromEnv(env: NodeJS.ProcessEnv = process.env): SemconvMode {
+  const values = new Set((env[SEMCONV_OPT_IN_ENV] ?? '').split(',').map((value) => value.trim().toLowerCase()));
+  if (values.has(OPT_IN_BOTH)) return 'both';
+  if (values.has(OPT_IN_V1_41)) return 'v1.41';
+  return 'current';
+}
+
+/** Whether a name of the given conventions is emitted in `mode` (undefined: a name every mode shares). */
+export function emitsNamesOf(mode: SemconvMode, names: 'current' | 'v1.41' | undefined): boolean {
+  return names === undefined || mode === 'both' || mode === names;
+}
