@@ -40,7 +40,7 @@ const MAIN = {
     'StreamPartSource', 'SwarmOptions', 'Tool',
     'ToolContext', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
-    'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
+    'ModelPrice', 'ModelPrices', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'PublishedPrice', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
     'BrainSpec', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
     'SkillPathRecorder', 'SkillPathRecorderOptions',

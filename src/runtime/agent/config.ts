@@ -1,6 +1,6 @@
 /** The agent's resolved, build-time configuration that its stages close over. */
 import type { MemberRef } from '../../events/index.js';
-import type { PricingTable } from '../cost/index.js';
+import type { ModelPrices } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { numberSetting, optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
 import type { LoopGuard, SkillCursor } from '../skills/index.js';
@@ -18,7 +18,7 @@ export interface AgentConfig {
   maxTokens?: number;
   /** The deadline of each wait on the provider in one model call (AgentOptions documents it). */
   modelCallTimeoutMs: number;
-  pricing: PricingTable;
+  pricing: ModelPrices;
   systemPrompt: string;
   /** Every fixed tool the agent may ever expose (its own and its skills'), by name. */
   tools: ReadonlyMap<string, CompiledTool>;
