@@ -21,13 +21,20 @@ import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
 import { classify, MCP_ERROR_TYPES, McpConnectError } from './errors.js';
 import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
+import { serverEnvironment, type TelemetryEnv } from './serverEnv.js';
 
 /** A server this process starts and talks to over its stdin and stdout. */
 export interface StdioServer {
   command: string;
   args?: string[];
-  /** Added to the SDK's default inherited variables (PATH, HOME, …). */
+  /** The server's own variables, over the SDK's defaults (PATH, HOME, …) and `telemetryEnv`. */
   env?: Record<string, string>;
+  /**
+   * The app's settings the server gets over the SDK's defaults: by default every OTEL_* and FOOTPRINT_*
+   * variable of this process but OTEL_SERVICE_NAME, so a traced server exports where the app does, as
+   * its own service; `false` for none; a record to give these instead.
+   */
+  telemetryEnv?: TelemetryEnv;
   cwd?: string;
   /** The server's stderr: 'inherit' (default), 'ignore' or 'pipe'. */
   stderr?: 'inherit' | 'ignore' | 'pipe';
@@ -231,7 +238,7 @@ function makeTransport(server: StdioServer | HttpServer): MadeTransport {
     const transport = new StdioClientTransport({
       command: server.command,
       args: server.args,
-      env: { ...getDefaultEnvironment(), ...server.env },
+      env: serverEnvironment(getDefaultEnvironment(), server.telemetryEnv, server.env),
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
     });

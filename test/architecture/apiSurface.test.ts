@@ -65,7 +65,7 @@ const TELEMETRY = {
 
 const MCP = {
   values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
-  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TraceMcpServerOptions'],
+  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TelemetryEnv', 'TraceMcpServerOptions'],
 };
 
 const POSTGRES = {
