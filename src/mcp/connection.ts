@@ -11,8 +11,7 @@
  * after a tools/list_changed (over stdio, a tool that changed the list itself) returns once the new
  * list has been read, so the agent's next model call sees it.
  */
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
 import { METHOD_INITIALIZE, METHOD_TOOLS_LIST, NETWORK_PROTOCOL_NAME, NETWORK_TRANSPORT, SERVER_ADDRESS, SERVER_PORT } from './attributes.js';
@@ -21,6 +20,7 @@ import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
 import { classify, MCP_ERROR_TYPES, McpConnectError } from './errors.js';
 import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
+import { mcpClientSdk, type McpClientSdk } from './peers.js';
 import { serverEnvironment, type TelemetryEnv } from './serverEnv.js';
 
 /** A server this process starts and talks to over its stdin and stdout. */
@@ -78,9 +78,12 @@ export class McpConnection implements ToolSource {
     private readonly onToolsChanged?: (tools: Tool[]) => void,
   ) {}
 
-  /** Connects, initialises and lists the tools; a server that cannot be reached or listed throws McpConnectError. */
-  static connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
-    return McpConnection.over(makeTransport(server), options);
+  /**
+   * Connects, initialises and lists the tools; a server that cannot be reached or listed throws
+   * McpConnectError, a missing @modelcontextprotocol/client McpPeerMissingError.
+   */
+  static async connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
+    return McpConnection.over(makeTransport(await mcpClientSdk(), server), options);
   }
 
   /**
@@ -88,7 +91,7 @@ export class McpConnection implements ToolSource {
    * (bench/mcp.ts: two channels to one server process). connect() is this over stdio or HTTP.
    */
   static async over({ transport, network, label }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const client = new Client({ name: 'footprint-otel', version: '0.1.0' });
+    const client = new (await mcpClientSdk()).client.Client({ name: 'footprint-otel', version: '0.1.0' });
     const peer: PeerAttributes = {
       server: options.name ?? label,
       network,
@@ -185,7 +188,7 @@ export class McpConnection implements ToolSource {
 
   /** The pid of the stdio server this connection started (undefined over HTTP or once it exited). */
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    return 'pid' in this.transport ? ((this.transport as { pid: number | null }).pid ?? undefined) : undefined;
   }
 
   /** tools/list_changed: read the list again, once more if the server changed it again meanwhile. */
@@ -233,19 +236,19 @@ export interface MadeTransport {
   label: string;
 }
 
-function makeTransport(server: StdioServer | HttpServer): MadeTransport {
+function makeTransport({ client, stdio }: McpClientSdk, server: StdioServer | HttpServer): MadeTransport {
   if ('command' in server) {
-    const transport = new StdioClientTransport({
+    const transport = new stdio.StdioClientTransport({
       command: server.command,
       args: server.args,
-      env: serverEnvironment(getDefaultEnvironment(), server.telemetryEnv, server.env),
+      env: serverEnvironment(stdio.getDefaultEnvironment(), server.telemetryEnv, server.env),
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
     });
     return { transport, network: { [NETWORK_TRANSPORT]: 'pipe' }, label: server.command };
   }
   const url = new URL(server.url);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } });
+  const transport = new client.StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } });
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return {
     transport,

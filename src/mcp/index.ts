@@ -14,3 +14,4 @@ export type { TelemetryEnv } from './serverEnv.js';
 export { traceMcpServer, type TraceMcpServerOptions, type Connectable } from './server.js';
 export type { ClientAddress, ClientAddressOf } from './clientAddress.js';
 export { McpCallError, McpConnectError, MCP_ERROR_TYPES } from './errors.js';
+export { McpPeerMissingError } from './peers.js';

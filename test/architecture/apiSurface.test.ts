@@ -64,7 +64,7 @@ const TELEMETRY = {
 };
 
 const MCP = {
-  values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
+  values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'McpPeerMissingError', 'connectMcp', 'traceMcpServer'],
   types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'StdioServer', 'TelemetryEnv', 'TraceMcpServerOptions'],
 };
 

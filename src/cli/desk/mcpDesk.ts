@@ -7,11 +7,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectMcp, type McpConnection } from '../../mcp/index.js';
+import { connectMcp, McpPeerMissingError, type McpConnection } from '../../mcp/index.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const SERVER = path.join(path.dirname(HERE), `mcpServer${path.extname(HERE)}`);
 
-export function connectDeskTools(): Promise<McpConnection> {
+/** Connects to the desk's server; either MCP package missing is McpPeerMissingError (one line) before anything starts. */
+export async function connectDeskTools(): Promise<McpConnection> {
+  await McpPeerMissingError.importing('@modelcontextprotocol/server', () => import('@modelcontextprotocol/server'));
   return connectMcp({ command: process.execPath, args: [...process.execArgv, SERVER], cwd: process.cwd(), stderr: 'inherit' }, { name: 'desk-tools', connectTimeoutMs: 30_000 });
 }
