@@ -2,14 +2,15 @@
  * The README's stack recipe, run as written: its load command, parsed from the README itself, sends
  * through the real collector into the real Prometheus 3, with no other setting (the SDK's own metric
  * export interval, the demo's own service name). Afterwards every dashboard panel's query has data,
- * the MCP and streaming panels included: the recipe runs those paths too.
+ * the MCP and streaming panels included (the recipe runs those paths too), and so does every Grafana
+ * alert rule's query but the one that only answers during a spend spike.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBackends } from '../support/backends.js';
 import { runDemo, type DemoRun } from '../support/stack/clients.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
-import { dashboardQueries } from './promql.js';
+import { dashboardQueries, grafanaAlertQueries } from './promql.js';
 import { repoPath } from './stack-files.js';
 
 const RECIPE_LINE = /^OTEL_EXPORTER_OTLP_ENDPOINT=http:\/\/localhost:4318 npm start -- (.+)$/m;
@@ -47,5 +48,13 @@ describeWithBackends("the README's stack recipe, as written", ['otelcol', 'jaege
       if ((await stack.prometheus.query(q.expr)).length === 0) empty.push(`${q.where}: ${q.expr}`);
     }
     expect(empty).toEqual([]);
+  }, 120_000);
+
+  it('gives data to every Grafana alert rule query but the spend spike, whose query holds its threshold (the recipe spends steadily)', async () => {
+    const empty: string[] = [];
+    for (const q of grafanaAlertQueries()) {
+      if ((await stack.prometheus.query(q.expr)).length === 0) empty.push(q.where);
+    }
+    expect(empty).toEqual(['grafana alerting FootprintSpendSpikeByRoute A']);
   }, 120_000);
 });
