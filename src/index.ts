@@ -119,7 +119,9 @@ export {
   type FetchLike,
   type TransportOptions,
   type ModelPrice,
+  type ModelPrices,
   type PricingTable,
+  type PublishedPrice,
 } from './runtime/index.js';
 
 // Skills: skill graphs, their brains and loop guard, and the skill-path recorder that reads the skill path back.

@@ -17,6 +17,7 @@ import { listSignalFiles, startTelemetry, type TelemetryHandle, type TelemetryHe
 import { buildDesk } from './desk/desk.js';
 import { deskModels } from './desk/providers.js';
 import { customTicket, generateTickets, type Ticket } from './desk/tickets.js';
+import { demoMetricInterval } from './metricInterval.js';
 import { Progress } from './progress.js';
 import { SpanBackpressure } from './spanBackpressure.js';
 import { streamedRun } from './streamedRun.js';
@@ -69,12 +70,6 @@ export { EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './windDown.js';
  */
 const DEMO_SPAN_QUEUE = { maxQueueSize: 16_384, maxExportBatchSize: 2_048 };
 
-/**
- * A demo lasts seconds, not minutes: at the SDK's 60 s default it would export its metrics once, at
- * exit, and every rate()/increase() panel would have one sample per series. Every 5 s (and once more
- * at exit) gives a load of ~15 s several samples. OTEL_METRIC_EXPORT_INTERVAL still wins when set.
- */
-const DEMO_METRIC_INTERVAL_MS = 5_000;
 
 /**
  * One OTLP export (retries included) gives up after 3 s unless OTEL_EXPORTER_OTLP_TIMEOUT says
@@ -92,7 +87,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'footprint-otel-demo',
     maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE ? undefined : DEMO_SPAN_QUEUE.maxQueueSize,
     maxExportBatchSize: process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ? undefined : DEMO_SPAN_QUEUE.maxExportBatchSize,
-    metricExportIntervalMs: process.env.OTEL_METRIC_EXPORT_INTERVAL ? undefined : DEMO_METRIC_INTERVAL_MS,
+    metricExportIntervalMs: demoMetricInterval(),
     exportTimeoutMs: process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? undefined : DEMO_EXPORT_TIMEOUT_MS,
     handleExit: false,
   });

@@ -4,6 +4,7 @@
  * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
  * SIGTERM (after winding down and reporting).
  */
+import { McpPeerMissingError } from '../mcp/index.js';
 import { TelemetryConfigError } from '../telemetry/index.js';
 import { CliError, parseCommand, USAGE, UsageError } from './args.js';
 import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js';
@@ -69,7 +70,7 @@ main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
   if (error instanceof UsageError) {
     err(`footprint-otel: ${error.message}`, '', ...USAGE.split('\n'));
     exitAfterOutput(2);
-  } else if (error instanceof CliError || error instanceof TelemetryConfigError) {
+  } else if (error instanceof CliError || error instanceof TelemetryConfigError || error instanceof McpPeerMissingError) {
     err(`footprint-otel: ${error.message}`);
     exitAfterOutput(1);
   } else {

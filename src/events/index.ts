@@ -7,6 +7,6 @@ export { now } from './clock.js';
 export * as stageIds from './stageIds.js';
 export { handleEvent, type EventHandlers } from './handlers.js';
 export { routeWithin } from './routes.js';
-export { addModelCall, noModelCalls, type ModelCallRecord, type ModelCallTotals } from './modelCalls.js';
+export { addModelCall, noModelCalls, picodollars, type ModelCallRecord, type ModelCallTotals } from './modelCalls.js';
 export { CAPTURE_CONTENT_ENV, captureFromEnv, hasOwnText, markOwnText, ownTextOf } from './contentCapture.js';
 export { exportedView, thrownType, WITHHELD_MESSAGE, type Exported, type ExportedEvent, type ExportedRecord, type OtherRecords } from './exportedView.js';

@@ -31,8 +31,17 @@ export function addModelCall(totals: ModelCallTotals, call: Pick<ModelCallRecord
   return {
     llmCalls: totals.llmCalls + 1,
     tokens: call.usage ? addUsage(totals.tokens, call.usage) : totals.tokens,
-    costUsd: totals.costUsd + (Number.isFinite(call.cost.usd) ? call.cost.usd : 0),
+    costUsd: picodollars(totals.costUsd + (Number.isFinite(call.cost.usd) ? call.cost.usd : 0)),
   };
+}
+
+/**
+ * `usd` rounded to whole picodollars (1e-12 USD), the grain every cost is kept at: a call's cost
+ * where it is computed and every sum of them, so a cost prints as the price list would
+ * (0.00004965, not 0.000049649999999999994) and adding costs leaves no binary residue.
+ */
+export function picodollars(usd: number): number {
+  return Math.round(usd * 1e12) / 1e12;
 }
 
 /** Two usages added: input and output always, each optional count only when one of them has it. */

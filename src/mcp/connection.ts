@@ -12,8 +12,7 @@
  * list has been read, so the agent's next model call sees it.
  */
 import { basename } from 'node:path';
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
 import { timeoutOption } from './options.js';
@@ -25,13 +24,21 @@ import { resolveCapture } from './content.js';
 import { classify, exportedFailureText, MCP_ERROR_TYPES, McpCallError, McpConnectError } from './errors.js';
 import { toRuntimeTool, type CallResult, type ListedTool, type ToolCaller } from './mcpTools.js';
 import { readToolList, type RefusedTool, type ToolList } from './toolList.js';
+import { mcpClientSdk, type McpClientSdk } from './peers.js';
+import { serverEnvironment, type TelemetryEnv } from './serverEnv.js';
 
 /** A server this process starts and talks to over its stdin and stdout. */
 export interface StdioServer {
   command: string;
   args?: string[];
-  /** Added to the SDK's default inherited variables (PATH, HOME, …). */
+  /** The server's own variables, over the SDK's defaults (PATH, HOME, …) and `telemetryEnv`. */
   env?: Record<string, string>;
+  /**
+   * The app's settings the server gets over the SDK's defaults: by default every OTEL_* and FOOTPRINT_*
+   * variable of this process but OTEL_SERVICE_NAME, so a traced server exports where the app does, as
+   * its own service; `false` for none; a record to give these instead.
+   */
+  telemetryEnv?: TelemetryEnv;
   cwd?: string;
   /** The server's stderr: 'inherit' (default), 'ignore' or 'pipe'. */
   stderr?: 'inherit' | 'ignore' | 'pipe';
@@ -79,9 +86,12 @@ export class McpConnection implements ToolSource {
     private readonly onToolsChanged?: (tools: Tool[]) => void,
   ) {}
 
-  /** Connects, initialises and lists the tools; a server that cannot be reached or listed throws McpConnectError. */
+  /**
+   * Connects, initialises and lists the tools; a server that cannot be reached or listed throws
+   * McpConnectError, a missing @modelcontextprotocol/client McpPeerMissingError.
+   */
   static async connect(server: StdioServer | HttpServer, options: McpConnectOptions = {}): Promise<McpConnection> {
-    return McpConnection.over(makeTransport(server), options);
+    return McpConnection.over(makeTransport(await mcpClientSdk(), server), options);
   }
 
   /**
@@ -89,7 +99,7 @@ export class McpConnection implements ToolSource {
    * (bench/mcp.ts: two channels to one server process). connect() is this over stdio or HTTP.
    */
   static async over({ transport, network, label, redactor }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const client = new Client({ name: 'footprint-otel', version: '0.1.0' });
+    const client = new (await mcpClientSdk()).client.Client({ name: 'footprint-otel', version: '0.1.0' });
     const peer: PeerAttributes = {
       server: options.name ?? label,
       network,
@@ -223,7 +233,7 @@ export class McpConnection implements ToolSource {
 
   /** The pid of the stdio server this connection started (undefined over HTTP or once it exited). */
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    return 'pid' in this.transport ? ((this.transport as { pid: number | null }).pid ?? undefined) : undefined;
   }
 
   /** tools/list_changed: read the list again, once more if the server changed it again meanwhile. */
@@ -297,19 +307,19 @@ export interface MadeTransport {
   redactor?: Redactor;
 }
 
-function makeTransport(server: StdioServer | HttpServer): MadeTransport {
+function makeTransport({ client, stdio }: McpClientSdk, server: StdioServer | HttpServer): MadeTransport {
   if ('command' in server) {
-    const transport = new StdioClientTransport({
+    const transport = new stdio.StdioClientTransport({
       command: server.command,
       args: server.args,
-      env: { ...getDefaultEnvironment(), ...server.env },
+      env: serverEnvironment(stdio.getDefaultEnvironment(), server.telemetryEnv, server.env),
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
     });
     return { transport, network: { [ATTR_NETWORK_TRANSPORT]: 'pipe' }, label: basename(server.command) };
   }
   const { url, headers, redactor } = httpEndpoint(server);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const transport = new client.StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return {
     transport,

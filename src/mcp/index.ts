@@ -10,7 +10,9 @@
  * runtime/ (the Tool type), otel/ (the metric catalog) and @opentelemetry/api. See docs/mcp.md.
  */
 export { connectMcp, McpConnection, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type McpConnectOptions, type StdioServer, type HttpServer } from './connection.js';
+export type { TelemetryEnv } from './serverEnv.js';
 export { traceMcpServer, type TraceMcpServerOptions, type Connectable } from './server.js';
 export type { ClientAddress, ClientAddressOf } from './clientAddress.js';
 export type { RefusedTool } from './toolList.js';
 export { McpCallError, McpConnectError, MCP_ERROR_TYPES } from './errors.js';
+export { McpPeerMissingError } from './peers.js';

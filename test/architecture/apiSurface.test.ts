@@ -41,7 +41,7 @@ const MAIN = {
     'ConversationStore', 'ConversationStoreErrorCode', 'StoredConversation', 'ConversationWindow',
     'ToolContext', 'ToolInputSchema', 'ToolSource', 'UntilFn', 'Verdict',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
-    'ModelPrice', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
+    'ModelPrice', 'ModelPrices', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'PublishedPrice', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',
     'GeminiOptions', 'ImagePart', 'Message', 'MessagePart', 'OpenAIResponsesOptions', 'ReasoningEffort', 'ResponseFormat', 'TextPart', 'ToolChoice',
     'BrainSpec', 'FallbackBrain', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
@@ -63,8 +63,8 @@ const TELEMETRY = {
 };
 
 const MCP = {
-  values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'connectMcp', 'traceMcpServer'],
-  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'RefusedTool', 'StdioServer', 'TraceMcpServerOptions'],
+  values: ['DEFAULT_CALL_TIMEOUT_MS', 'DEFAULT_CONNECT_TIMEOUT_MS', 'MCP_ERROR_TYPES', 'McpCallError', 'McpConnectError', 'McpConnection', 'McpPeerMissingError', 'connectMcp', 'traceMcpServer'],
+  types: ['ClientAddress', 'ClientAddressOf', 'Connectable', 'HttpServer', 'McpConnectOptions', 'RefusedTool', 'StdioServer', 'TelemetryEnv', 'TraceMcpServerOptions'],
 };
 
 const POSTGRES = {

@@ -17,8 +17,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('one trace across the demo and its MCP server, in the shared telemetry folder and in the waterfall', async () => {
   const run = await runDemo({ args: ['--mcp', '--ticket', 'Please send me a copy of my last invoice'], env: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_SERVICE_NAME: 'desk-demo' }, cwd: dir });
   expect(run.exitCode).toBe(0);
-  // the waterfall: the client span's line, then the server span's under it, its line ending with its service (a failure shows all of stdout)
-  expect(run.stdout).toMatch(/^( +)tools\/call lookup_invoice .*\n\1  tools\/call lookup_invoice .*  \[footprint-otel-desk-tools\]$/m);
+  // the waterfall: the client span's line, then the server span's under it, marked with its service; this
+  // ticket's invoice is one the books lack, which the server reports as the tool's error (isError)
+  expect(run.stdout).toMatch(/^( +)tools\/call lookup_invoice .*\n\1  tools\/call lookup_invoice .*  \[footprint-otel-desk-tools\]  ERROR: the tool reported an error \(isError\)$/m);
   // two session files, one per process, and one trace holding both services with the server span under the client span
   const telemetry = path.join(dir, 'telemetry');
   expect(readdirSync(telemetry).filter((f) => f.startsWith('traces-')).length).toBe(2);

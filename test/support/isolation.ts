@@ -20,6 +20,7 @@ export const ISOLATED_TESTS = [
   'test/telemetry/fullDisk.test.ts',
   // set process-wide state themselves (SETS_GLOBAL_STATE)
   'test/bench/spanTree.test.ts',
+  'test/mcp/environment.test.ts',
   'test/mcp/server.test.ts',
   'test/otel/cancelledTool.test.ts',
   'test/otel/metrics/prometheusOtlp.test.ts',

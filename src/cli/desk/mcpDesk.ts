@@ -1,20 +1,19 @@
 /**
  * `demo --mcp`: starts the desk's MCP server (mcpServer.ts, the same runtime that runs this process:
  * node with its flags, so `npm start` runs the .ts file through tsx and the installed bin the .js)
- * and connects to it. The server gets this process's OTEL_* and FOOTPRINT_* settings, so both write
- * to the same destination. Imported only with --mcp: the MCP SDK is an optional peer.
+ * and connects to it. connectMcp gives the server this process's OTEL_* and FOOTPRINT_* settings
+ * (but the service name), so both write to the same destination. Imported only with --mcp: the MCP
+ * SDK is an optional peer.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectMcp, type McpConnection } from '../../mcp/index.js';
+import { connectMcp, McpPeerMissingError, type McpConnection } from '../../mcp/index.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const SERVER = path.join(path.dirname(HERE), `mcpServer${path.extname(HERE)}`);
 
-export function connectDeskTools(): Promise<McpConnection> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => /^(OTEL_|FOOTPRINT_)/.test(entry[0]) && entry[1] !== undefined),
-  );
-  delete env.OTEL_SERVICE_NAME;
-  return connectMcp({ command: process.execPath, args: [...process.execArgv, SERVER], env, cwd: process.cwd(), stderr: 'inherit' }, { name: 'desk-tools', connectTimeoutMs: 30_000 });
+/** Connects to the desk's server; either MCP package missing is McpPeerMissingError (one line) before anything starts. */
+export async function connectDeskTools(): Promise<McpConnection> {
+  await McpPeerMissingError.importing('@modelcontextprotocol/server', () => import('@modelcontextprotocol/server'));
+  return connectMcp({ command: process.execPath, args: [...process.execArgv, SERVER], cwd: process.cwd(), stderr: 'inherit' }, { name: 'desk-tools', connectTimeoutMs: 30_000 });
 }

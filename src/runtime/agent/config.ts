@@ -1,6 +1,6 @@
 /** The agent's resolved, build-time configuration that its stages close over. */
 import type { MemberRef } from '../../events/index.js';
-import type { PricingTable } from '../cost/index.js';
+import type { ModelPrices } from '../cost/index.js';
 import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import { ConfigError, numberSetting, optionalNumber, RULES, type RunnerProfile } from '../run/index.js';
 import { checkedFallbacks, type FallbackBrain, type LoopGuard, type SkillCursor } from '../skills/index.js';
@@ -26,7 +26,7 @@ export interface AgentConfig {
   modelCallTimeoutMs: number;
   /** What of a long conversation each model call is sent (window.ts); absent: all of it. */
   window?: ConversationWindow;
-  pricing: PricingTable;
+  pricing: ModelPrices;
   systemPrompt: string;
   /** Every fixed tool the agent may ever expose (its own and its skills'), by name. */
   tools: ReadonlyMap<string, CompiledTool>;

@@ -4,10 +4,11 @@
  * price and only the remaining input tokens at the input price. A call whose usage the provider did
  * not report has no known cost: it is not priced (usd 0, priced false), exactly like a call to a
  * model the table lacks, and never claimed as a priced zero; so is a call whose price is no price
- * (NaN, negative) or whose cost would not be a finite number.
+ * (NaN, negative) or whose cost would not be a finite number. The cost is kept in whole picodollars
+ * (events/modelCalls.ts: picodollars).
  */
-import type { CallCost, TokenUsage } from '../../events/index.js';
-import { priceFor, type ModelPrice, type PricingTable } from './pricing.js';
+import { picodollars, type CallCost, type TokenUsage } from '../../events/index.js';
+import { priceFor, type ModelPrice, type ModelPrices } from './pricing.js';
 
 export type { CallCost };
 
@@ -15,7 +16,7 @@ export type { CallCost };
 export const NOT_PRICED: CallCost = { usd: 0, priced: false };
 
 /** `usage` undefined: the provider reported none, so the cost is unknown. */
-export function costOf(table: PricingTable, model: string, usage: TokenUsage | undefined): CallCost {
+export function costOf(table: ModelPrices, model: string, usage: TokenUsage | undefined): CallCost {
   const price = priceFor(table, model);
   if (!price || !usage || !isPrice(price)) return NOT_PRICED;
   const cacheRead = usage.cacheRead ?? 0;
@@ -28,7 +29,7 @@ export function costOf(table: PricingTable, model: string, usage: TokenUsage | u
     usage.output * price.output;
   const usd = micro / 1_000_000;
   // finite prices of finite counts can still overflow (1e300 USD per token): no known cost, never Infinity
-  return Number.isFinite(usd) ? { usd, priced: true } : NOT_PRICED;
+  return Number.isFinite(usd) ? { usd: picodollars(usd), priced: true } : NOT_PRICED;
 }
 
 /** A price whose every given field is a finite number >= 0: a NaN or negative price (a `pricing` override's typo) prices nothing. */
