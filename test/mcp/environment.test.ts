@@ -77,7 +77,7 @@ describe('a traced stdio server under the app’s OTEL_EXPORTER_OTLP_ENDPOINT', 
   it("exports to the app's endpoint: both services' spans in one trace, nothing written to the server's folder", async () => {
     const cwd = scratch();
     const mcp = await connectMcp({ command: process.execPath, args: [FIXTURE, 'stdio'], env: { OTEL_SERVICE_NAME: 'mcp-desk' }, cwd, stderr: 'inherit' }, SLOW_START);
-    expect(await deskAgent(mcp).run('Where is order 7301?')).toBe('answer: order 7301: shipped');
+    expect((await deskAgent(mcp).run('Where is order 7301?')).text).toBe('answer: order 7301: shipped');
     await mcp.close();
     const spans = await until(world, (all) => all.some((s) => s.name === 'orders.lookup' && s.attributes['order.id'] === '7301'));
     const lookup = spans.find((s) => s.name === 'orders.lookup' && s.attributes['order.id'] === '7301')!;

@@ -123,7 +123,7 @@ describe('a run on a model the table does not price', () => {
   it.each(['constructor', 'toString', '__proto__', 'valueOf', 'o3-pro-2099', 'gpt-5-pro-max'])('%s: priced false, cost 0, and exactly 0 in footprint.llm.cost.usd', async (model) => {
     const agent = Agent.create({ provider: scripted({ replies: [{ content: 'ok', usage: { input: 1_000, output: 500 } }] }), model, id: `unpriced-${model}` }).build();
     const seen = collect(agent);
-    expect(await agent.run('q')).toBe('ok');
+    expect((await agent.run('q')).text).toBe('ok');
     expect(seen.of('footprint.stream.llm_end').map((call) => call.cost)).toEqual([{ usd: 0, priced: false }]);
     expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ costUsd: 0 });
     const series = (await meter.collect()).series(METRICS.llmCost.name, { 'footprint.agent': `unpriced-${model}` });
