@@ -54,7 +54,7 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
       if (at.endsWith('/host')) {
         expect([from, to]).toEqual(['0.0.0.0', '127.0.0.1']); // the host of a { host, port } pair
       } else if (typeof from === 'number') {
-        expect(Object.values(PORTS[service])).toContain(to); // the port of a { host, port } pair
+        expect(Object.values(PORTS[service]!)).toContain(to); // the port of a { host, port } pair
       } else if (String(from).startsWith('/etc/')) {
         expect(String(to).startsWith(PATHS.rulesDir)).toBe(true);
       } else {
