@@ -168,7 +168,11 @@ describeWithBackends(
       expect(stack.programs[KILLED_RECEIVER]!.exitStatus()).toBe('SIGKILL');
       const queries = dashboardQueries().filter(exercisedByTheLoad);
       const empty: string[] = [];
-      for (const q of queries) if ((await stack.thanos.query(forService(q.raw))).length === 0) empty.push(`${q.where}: ${q.expr}`);
+      for (const q of queries) {
+        // A panel for the load's service; a variable's selector (label_values) across services.
+        const expr = q.where.includes(' panel ') ? forService(q.raw) : q.expr;
+        if ((await stack.thanos.query(expr)).length === 0) empty.push(`${q.where}: ${expr}`);
+      }
       expect(empty).toEqual([]);
       figures['dashboard queries with data (panels and variables)'] = `${queries.length - empty.length} of ${queries.length}`;
     });
@@ -244,11 +248,21 @@ describeWithBackends(
       expect(sentPoints).toBeGreaterThanOrEqual(1);
       const prometheus = await stack.metricsText('prometheus-distributed', 9090);
       expect(Object.values(sumByLabel(prometheus, 'prometheus_remote_storage_samples_failed_total', 'remote_name'))).toEqual([0]);
-      // The receiver the writers talk to answered every write with a 2xx, its peer down or not.
+      // The receiver the writers talk to answered every write (OTLP from the collector, remote write
+      // from Prometheus) with a 2xx, its peer down or not; what it could not forward to the dead peer
+      // is the kill's cost, carried by the other two replicas.
       const receiver = await stack.metricsText('thanos-receive-1', 10909);
-      const answers = sumByLabel(receiver, 'http_requests_total', 'code');
+      const writes = receiver
+        .split('\n')
+        .filter((line) => /handler="(receive|otlp)"/.test(line))
+        .join('\n');
+      expect(Object.keys(sumByLabel(writes, 'http_requests_total', 'handler')).sort()).toEqual(['otlp', 'receive']);
+      const answers = sumByLabel(writes, 'http_requests_total', 'code');
       expect(Object.keys(answers).filter((code) => !code.startsWith('2'))).toEqual([]);
-      figures['receiver killed: writes refused / metric points the collector sent'] = `0 / ${sentPoints}`;
+      const forwards = sumByLabel(receiver, 'thanos_receive_forward_requests_total', 'result');
+      figures['receiver killed: writes refused / accepted by the ring'] = `0 / ${Object.values(answers).reduce((a, b) => a + b, 0)}`;
+      figures['receiver killed: forwards to a peer that failed / succeeded'] = `${forwards.error ?? 0} / ${forwards.success ?? 0}`;
+      figures['metric points the collector sent to the ring'] = String(sentPoints);
     });
 
     it('counts no series twice: thanos query deduplicates the three replicas of each', async () => {
