@@ -78,9 +78,10 @@ describeWithBackends(
         args: RECIPE,
         env: { OTEL_EXPORTER_OTLP_ENDPOINT: tap.url, ...TAP_PROTOCOL_ENV, OTEL_SERVICE_NAME: SERVICE, OTEL_METRIC_EXPORT_INTERVAL: '1000' },
         onStart: () => {
-          kills = waitFor(() => tap.lastTraceAt() > 0, { what: 'the first trace through the collector', timeoutMs: 60_000, intervalMs: 50 }).then(() =>
-            Promise.all([stack.programs[KILLED_NODE]!.kill(), stack.programs[KILLED_RECEIVER]!.kill()]),
-          );
+          kills = waitFor(() => tap.lastTraceAt() > 0, { what: 'the first trace through the collector', timeoutMs: 60_000, intervalMs: 50 }).then(() => {
+            figures['kills after the load started'] = seconds(Date.now() - loadStartedAt);
+            return Promise.all([stack.programs[KILLED_NODE]!.kill(), stack.programs[KILLED_RECEIVER]!.kill()]);
+          });
         },
       });
       await kills;
