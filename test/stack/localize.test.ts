@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { localizeString, localizeTree, UnmappedAddressError, type Localization } from '../support/stack/localize.js';
+import { localizeString, localizeTree, localizeYaml, UnmappedAddressError, type Localization } from '../support/stack/localize.js';
 import { addressesFor, interpolate, prepareService, type PortTable, type StackService } from '../support/stack/stack.js';
 import { loadYaml, PATHS, REPO, type Json } from './stack-files.js';
 
@@ -79,6 +79,14 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
         expect(String(to)).toMatch(/^(https?:\/\/)?127\.0\.0\.1:\d+(\/.*)?$/);
       }
     }
+  });
+
+  it('keeps a string a string for a YAML 1.1 reader such as Go: the date layout of Jaeger on OpenSearch stays "2006-01-02", not a timestamp', () => {
+    const loc: Localization = { hosts, addresses: addressesFor('jaeger-opensearch', PORTS), mounts: [] };
+    const localized = YAML.parse(localizeYaml(readFileSync(`${REPO}/deploy/jaeger/opensearch.yaml`, 'utf8'), loc), { version: '1.1' });
+    const indices = localized.extensions.jaeger_storage.backends.opensearch_traces.opensearch.indices;
+    expect([indices.spans.date_layout, indices.services.date_layout]).toEqual(['2006-01-02', '2006-01-02']);
+    expect(indices.spans.shards).toBe(3);
   });
 
   it('rewrites the collector exactly where it names an address', () => {
