@@ -44,6 +44,8 @@ export interface DistributedStack {
   rule: { get<T>(pathAndQuery: string): Promise<T> };
   /** The cluster's health as the node asked sees it (a node that is up). */
   clusterHealth(node?: OpenSearchNode): Promise<ClusterHealth>;
+  /** A GET of OpenSearch's REST API on opensearch-1. */
+  openSearch<T>(pathAndQuery: string): Promise<T>;
   /** One program's own metrics in the Prometheus text format (its /metrics). */
   metricsText(service: StackService, containerPort: number): Promise<string>;
   stop(): Promise<void>;
@@ -102,6 +104,7 @@ export async function startDistributedStack(bins: DistributedBinaries, collector
     thanos: thanosQuery(url('thanos-query', 10902)),
     rule: { get: (pathAndQuery) => getJson(url('thanos-rule', 10902) + pathAndQuery) },
     clusterHealth,
+    openSearch: (pathAndQuery) => getJson(url('opensearch-1', 9200) + pathAndQuery),
     async metricsText(service, containerPort) {
       const res = await fetch(`${url(service, containerPort)}/metrics`, { signal: AbortSignal.timeout(10_000) });
       return res.text();
