@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { ISOLATED_TESTS } from './test/support/isolation.js';
 
 // The consumer tests install the packed tarball: `npm run test:package` (test/package/vitest.config.ts);
-// the stack suites run the real backends: `npm run test:stack` (test/stack/vitest.config.ts).
-const exclude = [...configDefaults.exclude, 'test/package/**', 'test/stack/**'];
+// the stack suites run the real backends: `npm run test:stack` (test/stack/vitest.config.ts), and the
+// distributed stores `npm run test:distributed` (test/distributed/vitest.config.ts).
+const exclude = [...configDefaults.exclude, 'test/package/**', 'test/stack/**', 'test/distributed/**'];
 
 export default defineConfig({
   test: {

@@ -31,12 +31,33 @@ const goModuleToRelease = {
   prometheus: (v: string) => `v3.${Number(/^v0\.3(\d\d)\.0$/.exec(v)![1])}.0`,
 };
 
+/** The releases scripts/build-distributed.sh builds and test/distributed runs (compose profile `distributed`). */
+const builtDistributed = Object.fromEntries([...readText(repoPath('scripts/build-distributed.sh')).matchAll(/^readonly (\w+)_VERSION=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
+const DISTRIBUTED_SERVICES = [
+  'opensearch-1',
+  'opensearch-2',
+  'opensearch-3',
+  'jaeger-opensearch',
+  'thanos-receive-1',
+  'thanos-receive-2',
+  'thanos-receive-3',
+  'thanos-query',
+  'thanos-rule',
+  'otel-collector-distributed',
+  'prometheus-distributed',
+];
+
 const PINNED: Record<string, string> = {
   'otel-collector': `otel/opentelemetry-collector-contrib:${built.COLLECTOR}`,
   jaeger: `jaegertracing/jaeger:${goModuleToRelease.jaeger(built.JAEGER!)}`,
   prometheus: `prom/prometheus:${goModuleToRelease.prometheus(built.PROMETHEUS!)}`,
   alertmanager: `prom/alertmanager:${built.ALERTMANAGER}`,
   grafana: 'grafana/grafana:13.2.0',
+  'opensearch-1': `opensearchproject/opensearch:${builtDistributed.OPENSEARCH}`,
+  'jaeger-opensearch': `jaegertracing/jaeger:${goModuleToRelease.jaeger(built.JAEGER!)}`,
+  'thanos-query': `thanosio/thanos:${builtDistributed.THANOS}`,
+  'otel-collector-distributed': `otel/opentelemetry-collector-contrib:${built.COLLECTOR}`,
+  'prometheus-distributed': `prom/prometheus:${goModuleToRelease.prometheus(built.PROMETHEUS!)}`,
 };
 
 describe('docker-compose.yml', () => {
@@ -62,7 +83,13 @@ describe('docker-compose.yml', () => {
   it('is the footprint-otel project with the pinned images', () => {
     expect(compose.name).toBe('footprint-otel');
     for (const [svc, image] of Object.entries(PINNED)) expect(services[svc]?.image, svc).toBe(image);
-    expect(Object.keys(services).sort()).toEqual(['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'otel-collector-2', 'otel-gateway', 'prometheus']);
+    expect(Object.keys(services).sort()).toEqual(
+      ['alert-sink', 'alertmanager', 'grafana', 'jaeger', 'otel-collector', 'otel-collector-2', 'otel-gateway', 'prometheus', ...DISTRIBUTED_SERVICES].sort(),
+    );
+    // The distributed stores run only under --profile distributed, each part at one release.
+    for (const svc of DISTRIBUTED_SERVICES) expect(services[svc].profiles, svc).toEqual(['distributed']);
+    for (const svc of ['opensearch-2', 'opensearch-3']) expect(services[svc].image).toBe(PINNED['opensearch-1']);
+    for (const svc of ['thanos-receive-1', 'thanos-receive-2', 'thanos-receive-3', 'thanos-rule']) expect(services[svc].image).toBe(PINNED['thanos-query']);
     // The scale-out tier runs the same collector image, only under --profile gateway.
     for (const svc of ['otel-collector-2', 'otel-gateway']) {
       expect(services[svc].image).toBe(PINNED['otel-collector']);
@@ -111,7 +138,35 @@ describe('docker-compose.yml', () => {
     expect(storage).toEqual([
       ['prometheus', '/prometheus', 'prometheus-data'],
       ['alertmanager', '/alertmanager', 'alertmanager-data'],
+      ['prometheus-distributed', '/prometheus', 'prometheus-distributed-data'],
     ]);
+  });
+
+  it('keeps every distributed store on a named volume of its own: each OpenSearch node, receiver and the ruler', () => {
+    const volumeAt = (svc: string, target: string) => (services[svc].volumes as string[]).map(parseVolume).find((v: { bind: boolean; target: string }) => !v.bind && v.target === target)?.source;
+    const openSearchData = loadYaml(repoPath('deploy/opensearch/opensearch.yml'))['path.data'];
+    for (const n of [1, 2, 3]) {
+      expect(volumeAt(`opensearch-${n}`, openSearchData)).toBe(`opensearch-${n}-data`);
+      expect(services[`thanos-receive-${n}`].command).toContain('--tsdb.path=/data');
+      expect(volumeAt(`thanos-receive-${n}`, '/data')).toBe(`thanos-receive-${n}-data`);
+    }
+    expect(services['thanos-rule'].command).toContain('--data-dir=/data');
+    expect(volumeAt('thanos-rule', '/data')).toBe('thanos-rule-data');
+  });
+
+  it('replicates every series three times and deduplicates it on read: each receiver its own replica label and endpoint, one hashring', () => {
+    const hashrings = loadJson(repoPath('deploy/thanos/hashrings.json'));
+    const receivers = ['thanos-receive-1', 'thanos-receive-2', 'thanos-receive-3'];
+    expect(hashrings).toEqual([{ hashring: 'footprint', endpoints: receivers.map((r) => `${r}:10907`) }]);
+    receivers.forEach((svc, i) => {
+      const flags: string[] = services[svc].command;
+      expect(flags).toEqual(expect.arrayContaining(['receive', '--receive.replication-factor=3', `--receive.local-endpoint=${svc}:10907`, `--label=receive_replica="r${i + 1}"`, '--grpc-address=0.0.0.0:10907']));
+    });
+    expect(services['thanos-query'].command).toContain('--query.replica-label=receive_replica');
+    expect(loadYaml(repoPath('deploy/thanos/query-endpoints.yaml')).endpoints).toEqual(receivers.map((r) => ({ address: `${r}:10907` })));
+    // The ruler evaluates the same rule file Prometheus loads, and alerts through the stack's Alertmanager.
+    expect(services['thanos-rule'].command).toEqual(expect.arrayContaining(['rule', '--rule-file=/etc/thanos/rules/footprint-alerts.yml', '--query=thanos-query:10902', '--alertmanagers.url=http://alertmanager:9093']));
+    expect(services['prometheus-distributed'].command).toContain('--storage.remote.flush-deadline=5s');
   });
 
   it("keeps Jaeger's Badger store on a named volume, with the retention knob passed through", () => {

@@ -179,6 +179,63 @@ describe('jaeger config', () => {
   });
 });
 
+describe('the distributed profile: collector, Jaeger on OpenSearch, Prometheus remote write', () => {
+  const base = loadYaml(PATHS.collector);
+  const distributed = loadYaml(repoPath('deploy/otel-collector/distributed.yaml'));
+  const jaeger = loadYaml(repoPath('deploy/jaeger/opensearch.yaml'));
+
+  it('samples exactly as the single-node collector does: only the exporters and the pipelines\' exporters differ', () => {
+    expect(hostFileFor('otel-collector-distributed', '/etc/otelcol-contrib/config.yaml')).toBe(repoPath('deploy/otel-collector/distributed.yaml'));
+    const withoutExporters = (c: Json) => ({
+      ...c,
+      exporters: undefined,
+      service: { ...c.service, pipelines: Object.fromEntries(Object.entries<Json>(c.service.pipelines).map(([name, p]) => [name, { ...p, exporters: undefined }])) },
+    });
+    expect(withoutExporters(distributed)).toEqual(withoutExporters(base));
+    expect(Object.fromEntries(Object.entries<Json>(distributed.service.pipelines).map(([name, p]) => [name, p.exporters]))).toEqual({
+      'traces/sampled': ['otlp_grpc/jaeger'],
+      'traces/span_metrics': ['span_metrics'],
+      metrics: ['otlp_http/thanos'],
+    });
+    expect(distributed.exporters['otlp_grpc/jaeger'].endpoint).toBe('jaeger-opensearch:4317');
+    // Thanos receive's OTLP path, given whole (endpoint would get /v1/metrics appended).
+    expect(distributed.exporters['otlp_http/thanos']).toMatchObject({ metrics_endpoint: 'http://thanos-receive-1:10908/api/v1/otlp', retry_on_failure: { enabled: true } });
+    expect(services['thanos-receive-1'].command).toContain('--remote-write.address=0.0.0.0:10908');
+  });
+
+  it('promotes on the receivers the resource attributes Prometheus promotes, so dashboards and rules group by the same labels', () => {
+    const promoted = loadYaml(PATHS.prometheus).otlp.promote_resource_attributes;
+    for (const n of [1, 2, 3]) {
+      const flags: string[] = services[`thanos-receive-${n}`].command;
+      expect(flags.filter((f) => f.startsWith('--receive.otlp-promote-resource-attributes=')).map((f) => f.split('=')[1])).toEqual(promoted);
+    }
+  });
+
+  it('stores traces on the three OpenSearch nodes in daily indices, three shards with one replica, and reads span metrics from thanos query', () => {
+    expect(hostFileFor('jaeger-opensearch', '/etc/jaeger/config.yaml')).toBe(repoPath('deploy/jaeger/opensearch.yaml'));
+    const store = jaeger.extensions.jaeger_storage.backends[jaeger.exporters.jaeger_storage_exporter.trace_storage].opensearch;
+    expect(jaeger.extensions.jaeger_query.storage.traces).toBe(jaeger.exporters.jaeger_storage_exporter.trace_storage);
+    expect(store.server_urls).toEqual(['http://opensearch-1:9200', 'http://opensearch-2:9200', 'http://opensearch-3:9200']);
+    expect(store.indices).toEqual({
+      index_prefix: 'footprint',
+      spans: { date_layout: '2006-01-02', rollover_frequency: 'day', shards: 3, replicas: 1 },
+      services: { date_layout: '2006-01-02', rollover_frequency: 'day', shards: 1, replicas: 2 },
+    });
+    const metrics = jaeger.extensions.jaeger_storage.metric_backends[jaeger.extensions.jaeger_query.storage.metrics].prometheus;
+    expect(metrics.endpoint).toBe('http://thanos-query:10902');
+    const seeds = loadYaml(repoPath('deploy/opensearch/opensearch.yml'))['discovery.seed_hosts'];
+    expect(seeds).toEqual(['opensearch-1:9300', 'opensearch-2:9300', 'opensearch-3:9300']);
+  });
+
+  it('remote-writes what Prometheus scrapes into the ring, and scrapes the distributed collector and Jaeger', () => {
+    const p = loadYaml(repoPath('deploy/prometheus/distributed.yml'));
+    expect(hostFileFor('prometheus-distributed', '/etc/prometheus/prometheus.yml')).toBe(repoPath('deploy/prometheus/distributed.yml'));
+    expect(p.remote_write.map((w: Json) => w.url)).toEqual(['http://thanos-receive-1:10908/api/v1/receive']);
+    expect(p.scrape_configs.flatMap((c: Json) => c.static_configs.flatMap((s: Json) => s.targets))).toEqual(['localhost:9090', 'otel-collector-distributed:8888', 'jaeger-opensearch:8888']);
+    expect(p.rule_files).toBeUndefined();
+  });
+});
+
 describe('grafana provisioning', () => {
   const ds = loadYaml(PATHS.grafanaDatasources);
   const byUid = Object.fromEntries(ds.datasources.map((d: Json) => [d.uid, d]));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { localizeString, localizeTree, UnmappedAddressError, type Localization } from '../support/stack/localize.js';
+import { localizeString, localizeTree, localizeYaml, UnmappedAddressError, type Localization } from '../support/stack/localize.js';
 import { addressesFor, interpolate, prepareService, type PortTable, type StackService } from '../support/stack/stack.js';
 import { loadYaml, PATHS, REPO, type Json } from './stack-files.js';
 
@@ -19,6 +19,17 @@ const PORTS: PortTable = {
   prometheus: { 9090: 19090 },
   alertmanager: { 9093: 19093, 9094: 19094 },
   'alert-sink': { 9099: 19099 },
+  'opensearch-1': { 9200: 19201, 9300: 19301 },
+  'opensearch-2': { 9200: 19202, 9300: 19302 },
+  'opensearch-3': { 9200: 19203, 9300: 19303 },
+  'jaeger-opensearch': { 4317: 54317, 4318: 54318, 13133: 53133, 16685: 56685, 16686: 56686, 8888: 58888 },
+  'thanos-receive-1': { 10907: 20907, 10908: 20908, 10909: 20909, 19391: 29391 },
+  'thanos-receive-2': { 10907: 30907, 10908: 30908, 10909: 30909, 19391: 39391 },
+  'thanos-receive-3': { 10907: 40907, 10908: 40908, 10909: 40909, 19391: 49391 },
+  'thanos-query': { 10901: 20901, 10902: 20902 },
+  'thanos-rule': { 10901: 30901, 10902: 30902 },
+  'otel-collector-distributed': { 4317: 64317, 4318: 64318, 13133: 63133, 8888: 61888 },
+  'prometheus-distributed': { 9090: 29090 },
 };
 
 /** Every leaf as [path, value]. */
@@ -40,6 +51,12 @@ const SHIPPED: Array<{ service: StackService; file: string }> = [
   { service: 'jaeger', file: PATHS.jaeger },
   { service: 'prometheus', file: PATHS.prometheus },
   { service: 'alertmanager', file: PATHS.alertmanager },
+  // --profile distributed
+  { service: 'otel-collector-distributed', file: `${REPO}/deploy/otel-collector/distributed.yaml` },
+  { service: 'jaeger-opensearch', file: `${REPO}/deploy/jaeger/opensearch.yaml` },
+  { service: 'opensearch-1', file: `${REPO}/deploy/opensearch/opensearch.yml` },
+  { service: 'thanos-query', file: `${REPO}/deploy/thanos/query-endpoints.yaml` },
+  { service: 'prometheus-distributed', file: `${REPO}/deploy/prometheus/distributed.yml` },
 ];
 
 describe('localize: the one transform from shipped files to 127.0.0.1', () => {
@@ -54,7 +71,7 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
       if (at.endsWith('/host')) {
         expect([from, to]).toEqual(['0.0.0.0', '127.0.0.1']); // the host of a { host, port } pair
       } else if (typeof from === 'number') {
-        expect(Object.values(PORTS[service])).toContain(to); // the port of a { host, port } pair
+        expect(Object.values(PORTS[service]!)).toContain(to); // the port of a { host, port } pair
       } else if (String(from).startsWith('/etc/')) {
         expect(String(to).startsWith(PATHS.rulesDir)).toBe(true);
       } else {
@@ -62,6 +79,14 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
         expect(String(to)).toMatch(/^(https?:\/\/)?127\.0\.0\.1:\d+(\/.*)?$/);
       }
     }
+  });
+
+  it('keeps a string a string for a YAML 1.1 reader such as Go: the date layout of Jaeger on OpenSearch stays "2006-01-02", not a timestamp', () => {
+    const loc: Localization = { hosts, addresses: addressesFor('jaeger-opensearch', PORTS), mounts: [] };
+    const localized = YAML.parse(localizeYaml(readFileSync(`${REPO}/deploy/jaeger/opensearch.yaml`, 'utf8'), loc), { version: '1.1' });
+    const indices = localized.extensions.jaeger_storage.backends.opensearch_traces.opensearch.indices;
+    expect([indices.spans.date_layout, indices.services.date_layout]).toEqual(['2006-01-02', '2006-01-02']);
+    expect(indices.spans.shards).toBe(3);
   });
 
   it('rewrites the collector exactly where it names an address', () => {
@@ -135,6 +160,30 @@ describe("prepareService: compose's command, mounts and environment, localized",
       expect(config.rule_files).toEqual([path.join(REPO, 'deploy/prometheus/rules/footprint-alerts.yml')]);
       expect(config.alerting.alertmanagers[0].static_configs[0].targets).toEqual(['127.0.0.1:19093']);
       expect(config.scrape_configs[0].static_configs[0].targets).toEqual(['127.0.0.1:19090']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a Thanos receiver: its listeners, its own ring endpoint and the hashring copy (JSON) localized, its TSDB on its volume', () => {
+    const dir = work();
+    try {
+      const prepared = prepareService('thanos-receive-2', PORTS, dir);
+      expect(prepared.args).toEqual(
+        expect.arrayContaining([
+          `--tsdb.path=${dir}/thanos-receive-2-data`,
+          `--receive.hashrings-file=${dir}/hashrings.json`,
+          '--receive.local-endpoint=127.0.0.1:30907',
+          '--grpc-address=127.0.0.1:30907',
+          '--http-address=127.0.0.1:30909',
+          '--remote-write.address=127.0.0.1:30908',
+          '--receive.capnproto-address=127.0.0.1:39391',
+          '--label=receive_replica="r2"',
+        ]),
+      );
+      expect(JSON.parse(readFileSync(path.join(dir, 'hashrings.json'), 'utf8'))).toEqual([
+        { hashring: 'footprint', endpoints: ['127.0.0.1:20907', '127.0.0.1:30907', '127.0.0.1:40907'] },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

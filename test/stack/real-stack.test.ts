@@ -162,7 +162,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     const bad = log.split('\n').filter((line) => /\t(warn|error|fatal|panic)\t/i.test(line) || /deprecated|unknown|invalid|please rewrite/i.test(line));
     expect(bad).toEqual([]);
     expect(log).toContain('Everything is ready. Begin running and processing data.');
-    const health = await fetch(`http://127.0.0.1:${stack.ports['otel-collector'][13133]}/`);
+    const health = await fetch(`http://127.0.0.1:${stack.ports['otel-collector']![13133]}/`);
     expect(health.status).toBe(200);
     // Jaeger and Prometheus, too, start from their shipped files without complaint. (Jaeger built from
     // its Go module has no web UI assets and says so once: scripts/build-backends.sh.)

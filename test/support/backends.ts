@@ -1,6 +1,7 @@
 // Real observability backends for tests, on a machine without Docker: locate the binaries that
 // scripts/build-backends.sh builds from pinned sources (promtool, Prometheus 3, Alertmanager,
-// amtool, the collector distribution, Jaeger v2) and start/stop them on 127.0.0.1 with free ports
+// amtool, the collector distribution, Jaeger v2), and those scripts/build-distributed.sh builds
+// (Thanos, an OpenSearch home), and start/stop them on 127.0.0.1 with free ports
 // and temp data dirs, plus an in-process webhook receiver that collects Alertmanager notifications.
 // A missing binary must never pass silently: under CI (process.env.CI) or
 // FOOTPRINT_REQUIRE_BACKENDS=1 the suite FAILS; elsewhere it is skipped with the reason in its name.
@@ -17,7 +18,7 @@ import YAML from 'yaml';
 // ---------------------------------------------------------------------------------------------
 // Locating binaries
 
-export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'otelcol' | 'jaeger';
+export type BackendBinary = 'promtool' | 'prometheus' | 'alertmanager' | 'amtool' | 'otelcol' | 'jaeger' | 'thanos' | 'opensearch';
 
 /** Executable names tried on PATH and in the backends folder, in order. */
 const CANDIDATES: Record<BackendBinary, string[]> = {
@@ -28,9 +29,19 @@ const CANDIDATES: Record<BackendBinary, string[]> = {
   // deploy/otel-collector/distribution, built by scripts/build-backends.sh.
   otelcol: ['otelcol-footprint'],
   jaeger: ['jaeger'],
+  // scripts/build-distributed.sh: the Thanos binary, and an OpenSearch home (a folder: its lib/ holds the jars).
+  thanos: ['thanos'],
+  opensearch: ['opensearch-home'],
 };
 
-const INSTALL_HINT = 'run `bash scripts/build-backends.sh` (needs Go and the Go module proxy)';
+/** The parts scripts/build-distributed.sh builds; the rest come from scripts/build-backends.sh. */
+const DISTRIBUTED: ReadonlySet<BackendBinary> = new Set(['thanos', 'opensearch']);
+
+function installHint(name: BackendBinary): string {
+  return DISTRIBUTED.has(name)
+    ? 'run `bash scripts/build-distributed.sh` (needs Go, Maven, Java 17, the Go module proxy and Maven Central)'
+    : 'run `bash scripts/build-backends.sh` (needs Go and the Go module proxy)';
+}
 
 /** Folder build-backends.sh builds into (env FOOTPRINT_BACKENDS_DIR overrides); its bin/ links the pinned builds. */
 export function backendsDir(): string {
@@ -72,7 +83,7 @@ export function backendsRequired(): boolean {
 }
 
 export function missingReason(name: BackendBinary): string {
-  return `${name} not found (${binaryEnvVar(name)}, ${path.join(backendsDir(), 'bin')}, PATH); ${INSTALL_HINT}`;
+  return `${name} not found (${binaryEnvVar(name)}, ${path.join(backendsDir(), 'bin')}, PATH); ${installHint(name)}`;
 }
 
 /**

@@ -104,7 +104,7 @@ export interface JaegerSpan {
   traceID: string;
   spanID: string;
   operationName: string;
-  references: Array<{ refType: string; spanID: string }>;
+  references: Array<{ refType: string; traceID: string; spanID: string }>;
   tags: Array<{ key: string; value: unknown }>;
   logs: Array<{ fields: Array<{ key: string; value: unknown }> }>;
 }

@@ -72,7 +72,11 @@ export function localizeTree<T>(tree: T, loc: Localization): T {
   return out as T;
 }
 
-/** A shipped YAML file's text -> the localized YAML text (comments dropped; values as above). */
+/**
+ * A shipped YAML file's text -> the localized YAML text (comments dropped; values as above). Every
+ * string is written quoted, so it stays a string for the program that reads it: written plain, a
+ * string like Jaeger's date layout "2006-01-02" would read back as a timestamp in Go.
+ */
 export function localizeYaml(text: string, loc: Localization): string {
-  return YAML.stringify(localizeTree(YAML.parse(text), loc));
+  return YAML.stringify(localizeTree(YAML.parse(text), loc), { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
 }

@@ -18,6 +18,8 @@ export interface TappedSpan {
   eventAttributes: Array<Record<string, string | boolean | number>>;
   /** String, bool and int attributes, as plain values. */
   attributes: Record<string, string | boolean | number>;
+  /** The spans this span links to, as `<traceId>/<spanId>`, in order. */
+  links: string[];
 }
 
 export interface TappedTrace {
@@ -51,6 +53,7 @@ interface OtlpJsonTraces {
         status?: { code?: number };
         events?: Array<{ name: string; attributes?: Array<{ key: string; value: OtlpValue }> }>;
         attributes?: Array<{ key: string; value: OtlpValue }>;
+        links?: Array<{ traceId: string; spanId: string }>;
       }>;
     }>;
   }>;
@@ -97,6 +100,7 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
             events: (s.events ?? []).map((e) => e.name),
             eventAttributes: (s.events ?? []).map((e) => attributes(e.attributes)),
             attributes: attributes(s.attributes),
+            links: (s.links ?? []).map((l) => `${l.traceId}/${l.spanId}`),
           });
         }
       }
