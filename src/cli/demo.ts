@@ -158,7 +158,7 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   const warnings: string[] = [];
   lines.push(...(windDown.pastDeadline() ? [stoppedWaterfallNote(telemetry)] : await waterfallOfOneRun(telemetry, warnings, options.mcp === true)));
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
-  lines.push('', `Support desk (${models.mode} models, seed ${options.seed}):`, ...formatSummary(summary));
+  lines.push('', `Support desk (${deskMode(models.mode, options)}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
   const files = telemetry.files();
   lines.push('', ...telemetryLines(telemetry.destination, health, files));
@@ -208,4 +208,15 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[],
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
   const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
   return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { total })];
+}
+
+/**
+ * The summary's heading: the models, the seed, and what --stream and --mcp changed, so their effect
+ * shows in every run's summary, not only in a single ticket's output.
+ */
+function deskMode(models: string, options: Pick<DemoOptions, 'seed' | 'stream' | 'mcp'>): string {
+  const parts = [`${models} models`, `seed ${options.seed}`];
+  if (options.stream) parts.push('every run streamed');
+  if (options.mcp) parts.push('lookup_invoice over MCP (stdio)');
+  return parts.join(', ');
 }

@@ -101,6 +101,7 @@ describe('load mode with --stream', () => {
   it('streams every model call of every run and gives their p50 / p95 time to first chunk', () => {
     expect(result.code).toBe(0);
     expect(parseSummary(result.stdout)).toMatchObject({ runs: 6, outcomes: { ok: 6 } });
+    expect(result.stdout).toContain('\nSupport desk (scripted models, seed 42, every run streamed):\n');
     const chats = spans.filter((span) => span.name.startsWith('chat '));
     expect(chats.length).toBe(parseSummary(result.stdout).llmCalls);
     expect(chats.filter((span) => span.attributes['gen_ai.request.stream'] !== true)).toEqual([]);

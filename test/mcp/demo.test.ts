@@ -17,6 +17,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('one trace across the demo and its MCP server, in the shared telemetry folder and in the waterfall', async () => {
   const run = await runDemo({ args: ['--mcp', '--ticket', 'Please send me a copy of my last invoice'], env: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_SERVICE_NAME: 'desk-demo' }, cwd: dir });
   expect(run.exitCode).toBe(0);
+  // the summary says the tool went over MCP (in load mode too: the heading is the same)
+  expect(run.stdout).toContain('\nSupport desk (scripted models, seed 42, lookup_invoice over MCP (stdio)):\n');
   // the waterfall: the client span's line, then the server span's under it, marked with its service; this
   // ticket's invoice is one the books lack, which the server reports as the tool's error (isError)
   expect(run.stdout).toMatch(/^( +)tools\/call lookup_invoice .*\n\1  tools\/call lookup_invoice .*  \[footprint-otel-desk-tools\]  ERROR: the tool reported an error \(isError\)$/m);
