@@ -1,5 +1,5 @@
 /**
- * Global setup of the consumer tests: `npm pack` the repository once (its prepack builds dist/), into
+ * Global setup of the consumer tests: `npm pack` the repository once (its prepare script builds dist/), into
  * a temporary folder, and hand the tarball's path to every test file.
  */
 import { execFileSync } from 'node:child_process';
