@@ -94,6 +94,10 @@ describe('structured output on Chat Completions', () => {
     expect(result.text).toBe('{"city":"Oslo","celsius":4}');
     expect(result.stopReason).toBe('answered');
     expectTypeOf(result.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
+    // @ts-expect-error: the schema has no field `town`
+    void result.output?.town;
+    // A JSON Schema infers nothing: unknown.
+    expectTypeOf(LLMCall.create({ provider: openaiCompatible({ baseURL: server.url }), model: 'm', output: WEATHER_2020 }).build().run).returns.resolves.toHaveProperty('output').toEqualTypeOf<unknown>();
   });
 
   it('asks again once with the problem after an invalid answer, then gives the valid output', async () => {
