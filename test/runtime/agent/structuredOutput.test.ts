@@ -174,6 +174,9 @@ describe('structured output on Chat Completions', () => {
       { attempt: 2, retrying: false, text: '{"city":4}', error: { type: 'invalid_output', message: (cause as StructuredOutputError).problem, ownText: true } },
     ]);
     expect((cause as StructuredOutputError).problem).toBe("output must have required property 'celsius', output/city must be string");
+    // The run span says it failed, with no stop reason (a failure is not a stop).
+    const roots = sdk.spans().filter((span) => span.parentSpanContext === undefined);
+    expect(roots.map((span) => [span.attributes['footprint.run.outcome'], span.attributes['footprint.run.stop_reason']])).toEqual([['error', undefined]]);
   });
 });
 
