@@ -127,6 +127,25 @@ export interface EventPayloads {
   /** The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early. */
   'footprint.agent.iteration_cap': { agentId: string; maxIterations: number; iteration: number };
   'footprint.agent.iteration_end': { agentId: string; iteration: number; toolCallCount: number };
+  /**
+   * The agent's answer is not the structured output it was asked for (AgentOptions.output): not JSON,
+   * or not valid for the schema. `retrying`: the model is asked again with `error.message`; else the
+   * run fails with StructuredOutputError.
+   */
+  'footprint.agent.output_invalid': {
+    agentId: string;
+    turnId: string;
+    iteration: number;
+    /** The model call that gave the answer (llm_end.callId). */
+    callId: string;
+    /** 1 for the first invalid answer of the turn. */
+    attempt: number;
+    retrying: boolean;
+    /** The answer as the model gave it (content). */
+    text: string;
+    /** What is wrong with it, as the model is told (content unless footprint-otel worded it). */
+    error: EventError;
+  };
   'footprint.agent.route_decided': {
     agentId: string;
     iteration: number;
@@ -155,6 +174,8 @@ export interface EventPayloads {
     fallbackFrom?: { callId: string; provider: string; model: string };
     /** The agent's conversation window left older messages out of this request (conversation.compacted says which). */
     compacted?: boolean;
+    /** The structured output asked for (LLMRequest.responseFormat's name), when the agent has `output`. */
+    responseFormat?: string;
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -380,6 +401,10 @@ export const EVENTS = {
   'footprint.agent.iteration_cap': {
     doc: 'The model asked for tools at the last iteration the agent allows (maxIterations): the turn stops early.',
     content: [],
+  },
+  'footprint.agent.output_invalid': {
+    doc: 'The answer is not the structured output asked for (not JSON, or not valid for the schema): the model is asked again, or the run fails.',
+    content: ['text', 'error.message'],
   },
   'footprint.agent.route_decided': {
     doc: "The agent's Route stage chose tool calls, the final answer, or a stop.",

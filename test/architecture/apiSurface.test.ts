@@ -17,6 +17,8 @@ const MAIN = {
     'RoutingDecisionError', 'RunCancelledError',
     // keep conversations
     'ConversationConflictError', 'ConversationStoreError', 'MemoryConversationStore',
+    // structured output
+    'StructuredOutputError',
     'RunFailedError', 'RunStream', 'Runner', 'Sequence', 'StreamClosedError', 'isPaused', 'llmRouter', 'llmSwarm', 'swarm', 'tool',
     // providers
     'DEFAULT_PRICING', 'PRICING_AS_OF', 'ProviderError', 'anthropic', 'gemini', 'isProviderError', 'messageText', 'openaiCompatible', 'openaiResponses', 'priceFor',
@@ -40,6 +42,7 @@ const MAIN = {
     'StreamPartSource', 'SwarmOptions', 'Tool', 'ToolArgs', 'StopReason',
     'ConversationStore', 'ConversationStoreErrorCode', 'StoredConversation', 'ConversationWindow',
     'ToolContext', 'ToolInputSchema', 'ToolSource', 'UntilFn', 'Verdict',
+    'OutputOf', 'OutputSchema',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
     'ModelPrice', 'ModelPrices', 'OpenAICompatibleOptions', 'PricingTable', 'ProviderErrorKind', 'PublishedPrice', 'ScriptedOptions', 'ScriptedReply', 'StreamOptions',
     'ToolCall', 'ToolSpec', 'TransportOptions',

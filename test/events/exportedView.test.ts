@@ -53,6 +53,7 @@ describe('the exported view of every event type in the catalog', () => {
     expect(classified).toEqual({
       'footprint.agent.turn_start': ['message'],
       'footprint.agent.turn_end': ['answer'],
+      'footprint.agent.output_invalid': ['text', 'error.message'],
       'footprint.stream.llm_start': ['systemPrompt', 'messages', 'tools'],
       'footprint.stream.llm_chunk': ['part.delta', 'part.argumentsDelta'],
       'footprint.stream.llm_end': ['content', 'error.message'],

@@ -83,6 +83,7 @@ export class EventSpans {
     'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
     'footprint.agent.iteration_start': { spanEvent: true },
     'footprint.agent.iteration_cap': { spanEvent: true },
+    'footprint.agent.output_invalid': { spanEvent: true },
     'footprint.agent.iteration_end': {
       spanEvent: true,
       after: (e) => {

@@ -7,7 +7,21 @@
 import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
 import type { LLMMessage } from '../providers/index.js';
-import { ConfigError, numberSetting, RULES, Runner, RUNNER_FACTS, type RunInstrument, type RunnerFacts, type RunStore } from '../run/index.js';
+import {
+  ConfigError,
+  numberSetting,
+  RULES,
+  Runner,
+  RUNNER_FACTS,
+  type ResumeOptions,
+  type RunInput,
+  type RunInstrument,
+  type RunnerFacts,
+  type RunOptions,
+  type RunResult,
+  type RunStore,
+  type RunStream,
+} from '../run/index.js';
 import {
   resolveBrains,
   loopGuardOf,
@@ -20,7 +34,8 @@ import {
 } from '../skills/index.js';
 import type { Tool, ToolArgs, ToolInputSchema, ToolSource } from '../tools/index.js';
 import { buildAgentChart } from './chart.js';
-import { turnAddedMessages } from './conversation.js';
+import { turnAddedMessages, turnOutput } from './conversation.js';
+import { checkedOutput, type OutputOf, type OutputSchema } from './structuredOutput.js';
 import { checkedWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
 import type { CompiledTool } from './toolRunner.js';
@@ -38,7 +53,7 @@ export interface SkillGraphOptions extends LoopGuardOptions {
   skillPathRecorder?: RunInstrument;
 }
 
-export class Agent extends Runner {
+export class Agent<Output = unknown> extends Runner {
   readonly kind = 'agent' as const;
   readonly id: string;
   readonly name: string;
@@ -56,7 +71,8 @@ export class Agent extends Runner {
     return { profile: profileOf(this.config), skillGraph: this.hasSkillGraph };
   }
 
-  static create(options: AgentOptions): AgentBuilder {
+  /** An `output` schema types `result.output` (a Standard Schema's output type; a JSON Schema: unknown). */
+  static create<Schema extends OutputSchema | undefined = undefined>(options: AgentOptions & { output?: Schema }): AgentBuilder<OutputOf<Schema>> {
     if (typeof options !== 'object' || options === null) throw new ConfigError('Agent.create needs options: { provider, model }');
     return new AgentBuilder(options);
   }
@@ -70,6 +86,27 @@ export class Agent extends Runner {
     return turnAddedMessages(store, turnId);
   }
 
+  /** run(), its `output` typed by the builder's `output` schema. */
+  override run(input: RunInput, options?: RunOptions): Promise<RunResult<Output>> {
+    return super.run(input, options) as Promise<RunResult<Output>>;
+  }
+
+  override stream(input: RunInput, options?: RunOptions): RunStream<Output> {
+    return super.stream(input, options) as RunStream<Output>;
+  }
+
+  override resume(checkpoint: unknown, answer: unknown, options?: ResumeOptions): Promise<RunResult<Output>> {
+    return super.resume(checkpoint, answer, options) as Promise<RunResult<Output>>;
+  }
+
+  override resumeStream(checkpoint: unknown, answer: unknown, options?: ResumeOptions): RunStream<Output> {
+    return super.resumeStream(checkpoint, answer, options) as RunStream<Output>;
+  }
+
+  protected override turnOutput(store: RunStore, turnId: string): unknown {
+    return turnOutput(store, turnId);
+  }
+
   /** True when the agent moves over a skill graph (and so has a loop guard that can trip). */
   get hasSkillGraph(): boolean {
     return this.config.cursor !== undefined;
@@ -80,12 +117,12 @@ export class Agent extends Runner {
   }
 
   /** @internal used by the builder */
-  static fromConfig(config: AgentConfig, recorder: RunInstrument | undefined): Agent {
-    return new Agent(config, recorder);
+  static fromConfig<Output>(config: AgentConfig, recorder: RunInstrument | undefined): Agent<Output> {
+    return new Agent<Output>(config, recorder);
   }
 }
 
-export class AgentBuilder {
+export class AgentBuilder<Output = unknown> {
   private systemText = '';
   private readonly ownTools: Tool[] = [];
   private readonly sources: ToolSource[] = [];
@@ -118,7 +155,7 @@ export class AgentBuilder {
     return this;
   }
 
-  build(): Agent {
+  build(): Agent<Output> {
     const o = this.options;
     if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('Agent needs a provider');
     if (!o.model) throw new ConfigError('Agent needs a model');
@@ -179,6 +216,7 @@ export class AgentBuilder {
       toolLimits,
       ...sampling,
       window: checkedWindow(owner, o.window),
+      output: checkedOutput(owner, o),
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: compiled,
@@ -188,6 +226,6 @@ export class AgentBuilder {
       cursor,
       loopGuard,
     };
-    return Agent.fromConfig(config, recorder);
+    return Agent.fromConfig<Output>(config, recorder);
   }
 }

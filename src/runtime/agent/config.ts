@@ -7,6 +7,7 @@ import { checkedFallbacks, type FallbackBrain, type LoopGuard, type SkillCursor 
 import type { CompiledTool } from './toolRunner.js';
 import type { ToolSource } from '../tools/index.js';
 
+import type { StructuredOutput } from './structuredOutput.js';
 import type { ConversationWindow } from './window.js';
 
 export interface AgentConfig {
@@ -24,6 +25,8 @@ export interface AgentConfig {
   fallbacks: readonly FallbackBrain[];
   /** The deadline of each wait on the provider in one model call (AgentOptions documents it). */
   modelCallTimeoutMs: number;
+  /** The structured output asked for (structuredOutput.ts); absent: a plain-text answer. */
+  output?: StructuredOutput;
   /** What of a long conversation each model call is sent (window.ts); absent: all of it. */
   window?: ConversationWindow;
   pricing: ModelPrices;

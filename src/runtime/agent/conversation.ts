@@ -20,6 +20,11 @@ export function turnAddedMessages(store: RunStore, turnId: string): LLMMessage[]
   return turn && store.list<LLMMessage>(turn.historyKey).slice(turn.openedWith);
 }
 
+/** The validated structured output of a turn kept in `store` (AgentOptions.output). */
+export function turnOutput(store: RunStore, turnId: string): unknown {
+  return store.record<Turn>(turnRecordKey(turnId))?.output;
+}
+
 export function appendToConversation(scope: AgentScope, turn: Turn, ...messages: LLMMessage[]): void {
   runStore(scope).append(turn.historyKey, ...messages);
 }

@@ -9,9 +9,21 @@ import type { FlowChart } from 'footprintjs';
 import { mergePricing, type PricingTable } from '../cost/index.js';
 import type { LLMMessage, LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
-import { ConfigError, Runner, RUNNER_FACTS, type RunnerFacts, type RunStore } from '../run/index.js';
+import {
+  ConfigError,
+  Runner,
+  RUNNER_FACTS,
+  type ResumeOptions,
+  type RunInput,
+  type RunnerFacts,
+  type RunOptions,
+  type RunResult,
+  type RunStore,
+  type RunStream,
+} from '../run/index.js';
 import { buildAgentChart } from './chart.js';
-import { turnAddedMessages } from './conversation.js';
+import { turnAddedMessages, turnOutput } from './conversation.js';
+import { checkedOutput, type OutputOf, type OutputSchema } from './structuredOutput.js';
 import { checkedWindow, type ConversationWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
 
@@ -35,9 +47,13 @@ export interface LLMCallOptions {
   reasoningEffort?: ReasoningEffort;
   /** What of a long conversation the call is sent (AgentOptions.window). */
   window?: ConversationWindow;
+  /** The answer as a validated object on `result.output`: AgentOptions.output. */
+  output?: OutputSchema;
+  /** How many times an invalid structured answer is asked again: AgentOptions.outputRetries. */
+  outputRetries?: number;
 }
 
-export class LLMCall extends Runner {
+export class LLMCall<Output = unknown> extends Runner {
   readonly kind = 'llm_call' as const;
   readonly id: string;
   readonly name: string;
@@ -52,7 +68,8 @@ export class LLMCall extends Runner {
     return { profile: profileOf(this.config) };
   }
 
-  static create(options: LLMCallOptions): LLMCallBuilder {
+  /** An `output` schema types `result.output` (a Standard Schema's output type; a JSON Schema: unknown). */
+  static create<Schema extends OutputSchema | undefined = undefined>(options: LLMCallOptions & { output?: Schema }): LLMCallBuilder<OutputOf<Schema>> {
     return new LLMCallBuilder(options);
   }
 
@@ -65,13 +82,34 @@ export class LLMCall extends Runner {
     return turnAddedMessages(store, turnId);
   }
 
+  /** run(), its `output` typed by the builder's `output` schema. */
+  override run(input: RunInput, options?: RunOptions): Promise<RunResult<Output>> {
+    return super.run(input, options) as Promise<RunResult<Output>>;
+  }
+
+  override stream(input: RunInput, options?: RunOptions): RunStream<Output> {
+    return super.stream(input, options) as RunStream<Output>;
+  }
+
+  override resume(checkpoint: unknown, answer: unknown, options?: ResumeOptions): Promise<RunResult<Output>> {
+    return super.resume(checkpoint, answer, options) as Promise<RunResult<Output>>;
+  }
+
+  override resumeStream(checkpoint: unknown, answer: unknown, options?: ResumeOptions): RunStream<Output> {
+    return super.resumeStream(checkpoint, answer, options) as RunStream<Output>;
+  }
+
+  protected override turnOutput(store: RunStore, turnId: string): unknown {
+    return turnOutput(store, turnId);
+  }
+
   /** @internal used by the builder */
-  static fromConfig(config: AgentConfig): LLMCall {
-    return new LLMCall(config);
+  static fromConfig<Output>(config: AgentConfig): LLMCall<Output> {
+    return new LLMCall<Output>(config);
   }
 }
 
-export class LLMCallBuilder {
+export class LLMCallBuilder<Output = unknown> {
   private systemText = '';
 
   constructor(private readonly options: LLMCallOptions) {}
@@ -81,13 +119,13 @@ export class LLMCallBuilder {
     return this;
   }
 
-  build(): LLMCall {
+  build(): LLMCall<Output> {
     const o = this.options;
     if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('LLMCall needs a provider');
     if (!o.model) throw new ConfigError('LLMCall needs a model');
     const id = o.id ?? 'llm-call';
     const sampling = modelSettings(`llm_call "${id}"`, o);
-    return LLMCall.fromConfig({
+    return LLMCall.fromConfig<Output>({
       member: { kind: 'llm_call', id },
       name: o.name ?? id,
       provider: o.provider,
@@ -96,6 +134,7 @@ export class LLMCallBuilder {
       toolLimits: DEFAULT_TOOL_LIMITS,
       ...sampling,
       window: checkedWindow(`llm_call "${id}"`, o.window),
+      output: checkedOutput(`llm_call "${id}"`, o),
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: new Map(),

@@ -49,4 +49,6 @@ export interface Turn {
   /** A trip the turn has yet to act on, at its next model call. */
   pendingTrip?: Exclude<OnTrip, 'label'>;
   stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
+  /** The validated structured output of the turn's answer (AgentOptions.output). */
+  output?: unknown;
 }

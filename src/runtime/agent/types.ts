@@ -3,6 +3,7 @@ import type { ConversationWindow } from './window.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
+import type { OutputSchema } from './structuredOutput.js';
 
 export interface AgentOptions {
   provider: LLMProvider;
@@ -54,4 +55,15 @@ export interface AgentOptions {
   toolChoice?: ToolChoice;
   /** Sent with every model call: how much a reasoning model reasons ('minimal', 'low', 'medium', 'high'). */
   reasoningEffort?: ReasoningEffort;
+  /**
+   * The answer as structured output: a Standard Schema (zod 4, valibot, arktype) or a JSON Schema
+   * (draft-07, 2019-09, 2020-12), sent by the provider's native means (LLMRequest.responseFormat;
+   * on Anthropic a forced tool, so the agent's own tools are not called while it is set). The
+   * answer is parsed and validated; `result.output` is the value (typed by a Standard Schema),
+   * `result.text` the raw JSON. An invalid answer is asked again (outputRetries), then the run fails
+   * with StructuredOutputError (RunFailedError's cause).
+   */
+  output?: OutputSchema;
+  /** How many times an answer that is not JSON or fails `output` is asked again, the problem told to the model (0 to 10, default 1). */
+  outputRetries?: number;
 }

@@ -20,7 +20,10 @@ export interface RunResult<Output = unknown> {
   readonly runId: string;
   /** The answer's text ('' when paused or cancelled before one). */
   readonly text: string;
-  /** The validated structured output, when `output` was set (not yet: the field is reserved for it). */
+  /**
+   * The validated structured output, when the Agent or LLMCall run has `output` (a schema) and
+   * answered: the schema library's output (defaults and transforms applied); `text` is the raw JSON.
+   */
   readonly output?: Output;
   /** This run's new messages, in order: its input, then what the answering member added. */
   readonly messages: readonly LLMMessage[];

@@ -32,9 +32,9 @@ export class StreamClosedError extends Error {
   }
 }
 
-export class RunStream implements AsyncIterableIterator<RunStreamPart> {
+export class RunStream<Output = unknown> implements AsyncIterableIterator<RunStreamPart> {
   /** The run's result: the answer or a Paused checkpoint; rejects as run() throws. */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
   private readonly channel = new StreamChannel<RunStreamPart>(STREAM_CAPACITY);
   private readonly controller = new AbortController();
   private settled = false;
@@ -46,7 +46,8 @@ export class RunStream implements AsyncIterableIterator<RunStreamPart> {
     const follow = () => this.controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) follow();
     else callerSignal?.addEventListener('abort', follow, { once: true });
-    this.result = run(this.controller.signal, sink).finally(() => {
+    // Output is the runner's structured-output type (Agent<Output>): the run checked the value against that schema.
+    this.result = (run(this.controller.signal, sink) as Promise<RunResult<Output>>).finally(() => {
       this.settled = true;
       callerSignal?.removeEventListener('abort', follow);
     });

@@ -206,6 +206,11 @@ export abstract class Runner {
     return undefined;
   }
 
+  /** The validated structured output of this runner's own agent turn (AgentOptions.output), if any. */
+  protected turnOutput(_store: RunStore, _turnId: string): unknown {
+    return undefined;
+  }
+
   private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult> {
     const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
@@ -231,9 +236,11 @@ export abstract class Runner {
       const given = conversation ?? { after: 0, input: [] };
       const produced = tally.topTurnId === undefined ? undefined : this.turnMessages(store, tally.topTurnId);
       const own: readonly LLMMessage[] = produced ?? (text === '' ? [] : [{ role: 'assistant', content: text }]);
+      const output = tally.topTurnId === undefined || stopReason !== 'answered' ? undefined : this.turnOutput(store, tally.topTurnId);
       return {
         runId,
         text,
+        ...(output === undefined ? {} : { output }),
         messages: [...given.input, ...own],
         stopReason,
         ...tally.settle(text, top),

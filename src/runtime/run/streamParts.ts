@@ -5,6 +5,7 @@
  * composition whose stage emitted it), the agent id, and the route in force (events/routes.ts).
  */
 import { handleEvent, type EventHandlers, type EventPayloads, type MemberRef, type TypedEvent } from '../../events/index.js';
+import { parsePartialJson } from './partialJson.js';
 import type { RunResult } from './result.js';
 
 /** Who produced a part: from the event's meta. */
@@ -29,20 +30,63 @@ export type RunStreamPart =
   /** A swarm (or llmSwarm, `matched: 'llm'`) hands the conversation to agent `to`. */
   | ({ type: 'handoff'; swarm: string; to: string; matched: EventPayloads['footprint.composition.route_decided']['matched']; rationale: string } &
       StreamPartSource)
+  /**
+   * The structured output (AgentOptions.output) so far, as the model streams its JSON: each time the
+   * value parsed from the reply's text (or Anthropic's forced-tool arguments) changes (partialJson.ts).
+   * Not validated: the result's `output` is the checked value.
+   */
+  | ({ type: 'partial_output'; value: unknown; callId: string } & StreamPartSource)
   /** The last part: the run's result, the answer or the Paused checkpoint (as run() returns it). */
   | { type: 'end'; result: RunResult };
 
 /** Turns the run's events into parts, handing each to `push`. */
+/** A streamed model call asked for structured output: its JSON so far and the last value yielded. */
+interface StructuredCall {
+  format: string;
+  json: string;
+  /** The stream index of the forced tool's call (Anthropic), once its first fragment named it. */
+  toolIndex?: number;
+  last?: string;
+}
+
 export class StreamParts {
+  private readonly structured = new Map<string, StructuredCall>();
+
   constructor(private readonly push: (part: RunStreamPart) => void) {}
 
   onEvent(event: TypedEvent): void {
     handleEvent(this.handlers, event);
   }
 
+  /** Adds the chunk's JSON to the call's and yields the value parsed so far when it changed. */
+  private partialOutput(e: ChunkEvent, call: StructuredCall, part: ChunkEvent['payload']['part']): void {
+    if (part.type === 'text') {
+      call.json += part.delta;
+    } else {
+      if (part.name === call.format) call.toolIndex = part.index;
+      if (part.index !== call.toolIndex) return;
+      call.json += part.argumentsDelta;
+    }
+    const read = parsePartialJson(call.json);
+    if (read === undefined) return;
+    const seen = JSON.stringify(read.value);
+    if (seen === call.last) return;
+    call.last = seen;
+    this.push({ type: 'partial_output', value: read.value, callId: e.payload.callId, ...sourceOf(e) });
+  }
+
   private readonly handlers: EventHandlers = {
+    'footprint.stream.llm_start': (e) => {
+      if (e.payload.responseFormat !== undefined) this.structured.set(e.payload.callId, { format: e.payload.responseFormat, json: '' });
+    },
     'footprint.stream.llm_chunk': (e) => {
-      if (e.payload.part.type === 'text') this.push({ type: 'text', delta: e.payload.part.delta, callId: e.payload.callId, ...sourceOf(e) });
+      const { part, callId } = e.payload;
+      if (part.type === 'text') this.push({ type: 'text', delta: part.delta, callId, ...sourceOf(e) });
+      const call = this.structured.get(callId);
+      if (call) this.partialOutput(e, call, part);
+    },
+    'footprint.stream.llm_end': (e) => {
+      this.structured.delete(e.payload.callId);
     },
     'footprint.stream.tool_start': (e) => {
       const { toolCallId, toolName, args } = e.payload;
@@ -59,6 +103,8 @@ export class StreamParts {
     },
   };
 }
+
+type ChunkEvent = TypedEvent<'footprint.stream.llm_chunk'>;
 
 function sourceOf({ meta }: TypedEvent): StreamPartSource {
   return { member: meta.member, route: meta.route, ...(meta.agentId !== undefined ? { agentId: meta.agentId } : {}) };

@@ -7,7 +7,8 @@
  * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
  * up (events/modelCalls.ts). The agent's window (window.ts) bounds the conversation sent. A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
- * assembled into the same response; run() keeps the one-piece complete() call.
+ * assembled into the same response; run() keeps the one-piece complete() call. With structured
+ * output (structuredOutput.ts) the answer is judged here and an invalid one asked again.
  */
 import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
@@ -27,6 +28,7 @@ import { appendToConversation, conversation } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
+import { answerOf, askAgain, judgeAnswer, StructuredOutputError } from '../structuredOutput.js';
 import { applyWindow } from '../window.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
@@ -44,18 +46,46 @@ export function callLLMStage(config: AgentConfig) {
       return;
     }
     const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
-    let serving: Served = brain;
-    let fallbackFrom: FallbackFrom | undefined;
-    // The brain, then each of its fallbacks while the one before failed retryably after its own retries.
-    for (let next = 0; ; next++) {
-      const attempt = await callOnce(scope, turn, config, brain, serving, fallbackFrom);
-      if (attempt.response) return answered(scope, turn, config, attempt.response);
-      const fallback = brain.fallbacks[next];
-      if (fallback === undefined || !fallsBack(attempt.error, attempt.chunks, scope)) throw attempt.error;
-      fallbackFrom = { callId: attempt.callId, provider: serving.provider.name, model: serving.model };
-      serving = fallback;
+    const output = config.output;
+    for (let attempt = 1; ; attempt++) {
+      const { callId, response: reply } = await callWithFallbacks(scope, turn, config, brain);
+      const response = output ? answerOf(reply, output) : reply;
+      answered(scope, turn, config, response);
+      if (!output || response.toolCalls.length > 0) return;
+      const verdict = await judgeAnswer(output, response.content);
+      if (verdict.ok) {
+        turn.output = verdict.value;
+        return;
+      }
+      const retrying = attempt <= output.retries;
+      emit(scope, 'footprint.agent.output_invalid', {
+        agentId: config.member.id,
+        turnId: turn.turnId,
+        iteration: turn.iteration,
+        callId,
+        attempt,
+        retrying,
+        text: response.content,
+        error: { type: 'invalid_output', message: verdict.message, ...(verdict.ownText ? { ownText: true } : {}) },
+      });
+      if (!retrying) throw new StructuredOutputError(config.member.id, attempt, verdict.message, response.content);
+      appendToConversation(scope, turn, { role: 'user', content: askAgain(verdict.message) });
     }
   };
+}
+
+/** The brain, then each of its fallbacks while the one before failed retryably after its own retries. */
+async function callWithFallbacks(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain): Promise<{ callId: string; response: LLMResponse }> {
+  let serving: Served = brain;
+  let fallbackFrom: FallbackFrom | undefined;
+  for (let next = 0; ; next++) {
+    const attempt = await callOnce(scope, turn, config, brain, serving, fallbackFrom);
+    if (attempt.response) return { callId: attempt.callId, response: attempt.response };
+    const fallback = brain.fallbacks[next];
+    if (fallback === undefined || !fallsBack(attempt.error, attempt.chunks, scope)) throw attempt.error;
+    fallbackFrom = { callId: attempt.callId, provider: serving.provider.name, model: serving.model };
+    serving = fallback;
+  }
 }
 
 type Served = Pick<Brain, 'provider' | 'model'>;
@@ -105,6 +135,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     ...call,
     ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     ...(fallbackFrom ? { fallbackFrom } : {}),
+    ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat.name }),
   });
   if (compacted) {
     emit(scope, 'footprint.conversation.compacted', {
@@ -207,6 +238,7 @@ function assembleRequest(turn: Turn, config: AgentConfig, model: string, message
     maxTokens: config.maxTokens,
     toolChoice: config.toolChoice,
     reasoningEffort: config.reasoningEffort,
+    responseFormat: config.output?.format,
   };
 }
 
