@@ -46,6 +46,6 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** The pages whose examples are checked, with how many ```ts blocks each holds (a block lost in an edit fails). */
 export const DOCUMENTED_PAGES: Record<string, number> = {
   [path.join(ROOT, 'README.md')]: 1,
-  [path.join(ROOT, 'docs', 'api.md')]: 12,
+  [path.join(ROOT, 'docs', 'api.md')]: 13,
   [path.join(ROOT, 'docs', 'local-models.md')]: 1,
 };
