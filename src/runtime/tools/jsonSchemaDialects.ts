@@ -2,11 +2,13 @@
  * A JSON Schema checked once, when a tool is given: its dialect (draft-07, 2019-09 or 2020-12, by its
  * `$schema`; none means draft-07), the dialect's meta-schema, then a compile on an Ajv instance of its
  * own that is dropped at once (which finds unresolvable `$ref`s and patterns that are no regular
- * expression). No validator of a user's schema is kept here (only the verdicts of the last few
- * schemas, by their text): the meta-schema validators below only ever
+ * expression). Kept here: the verdicts of the last few schemas by their text, and for those whose checks
+ * are linear in the data their compiled validators (bounded alike); the meta-schema validators below only ever
  * validate schemas as data, so a schema with an `$id` builds any number of times, a refused schema is
  * refused every time, and a built agent that is dropped leaves nothing behind. Arguments are checked
- * against the schema on the schema worker (schemaWorker.ts), within a deadline.
+ * against the schema in this process when every check of it is linear in the data (no regular
+ * expression, no uniqueItems, no reference), else on the schema worker (schemaWorker.ts), within a
+ * deadline.
  */
 import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -53,6 +55,33 @@ export interface CheckedJsonSchema {
   dialect: JsonSchemaDialect;
   /** The schema as JSON text: the worker's key for its compiled validator. */
   text: string;
+  /**
+   * Set when every check of the schema takes time linear in the data (linearSchema): the validator,
+   * compiled in this process on an Ajv of its own, kept by the CheckedJsonSchema (dropped with it).
+   */
+  inProcess?: (data: unknown) => WorkerVerdict;
+}
+
+/**
+ * Keywords whose check can take time out of proportion to the data, or not end: a regular
+ * expression (backtracking), pairwise equality over an array, a reference (it can refer to itself).
+ * A schema with none of them is checked in this process; one with any, on the worker.
+ */
+const UNBOUNDED_KEYWORDS = new Set(['pattern', 'patternProperties', 'uniqueItems', '$ref', '$dynamicRef', '$recursiveRef']);
+
+/** Whether the schema uses no UNBOUNDED_KEYWORDS anywhere (every check is then linear in the data). */
+function linearSchema(schema: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (Array.isArray(schema)) return schema.every((item) => linearSchema(item, depth + 1));
+  if (typeof schema !== 'object' || schema === null) return true;
+  for (const [key, value] of Object.entries(schema)) {
+    if (UNBOUNDED_KEYWORDS.has(key)) return false;
+    // under `properties` (and the like) the keys are data names, not keywords: a property named "pattern" is fine
+    if (key === 'properties' || key === '$defs' || key === 'definitions' || key === 'dependentSchemas') {
+      if (typeof value === 'object' && value !== null && !Object.values(value).every((sub) => linearSchema(sub, depth + 1))) return false;
+    } else if (!linearSchema(value, depth + 1)) return false;
+  }
+  return true;
 }
 
 /**
@@ -79,8 +108,31 @@ export function checkJsonSchema(schema: Record<string, unknown>): CheckedJsonSch
   }
   verdicts.set(text, verdict);
   if (typeof verdict === 'object') throw new Error(verdict.refused);
+  if (linearSchema(schema)) return { dialect: verdict, text, inProcess: compiledHere(verdict, schema, text) };
   schemaWorker();
   return { dialect: verdict, text };
+}
+
+/**
+ * In-process validators of the last MAX_VERDICTS linear schemas, by their text (an agent built per
+ * request compiles its schemas once, not per build); bounded like the verdicts, so memory stays flat.
+ */
+const compiled = new Map<string, (data: unknown) => WorkerVerdict>();
+
+/** The schema's validator in this process, giving the worker's verdicts (the same Ajv, the same options and messages). */
+function compiledHere(dialect: JsonSchemaDialect, schema: Record<string, unknown>, text: string): (data: unknown) => WorkerVerdict {
+  let check = compiled.get(text);
+  if (check === undefined) {
+    // an Ajv of its own: a schema's $id never meets another schema's
+    const ajv = new AJV_CLASSES[dialect](AJV_OPTIONS);
+    const validate = ajv.compile(schema);
+    check = (data) => (validate(data) ? { ok: true } : { ok: false, message: ajv.errorsText(validate.errors, { dataVar: 'args' }) });
+    if (compiled.size >= MAX_VERDICTS) compiled.delete(compiled.keys().next().value!);
+  } else {
+    compiled.delete(text);
+  }
+  compiled.set(text, check);
+  return check;
 }
 
 /** The schema's dialect once it passed the meta-schema and compiled; throws why not. */
@@ -108,7 +160,10 @@ function schemaWorker(): SchemaWorker {
   return worker;
 }
 
-/** Checks `data` against a checked schema on the schema worker, within SCHEMA_CHECK_DEADLINE_MS. */
-export function checkOnWorker(schema: CheckedJsonSchema, data: unknown): Promise<WorkerVerdict> {
-  return schemaWorker().check(schema.dialect, schema.text, data);
+/**
+ * Checks `data` against a checked schema: in this process when every check of it is linear in the
+ * data, else on the schema worker, within SCHEMA_CHECK_DEADLINE_MS.
+ */
+export function checkArguments(schema: CheckedJsonSchema, data: unknown): WorkerVerdict | Promise<WorkerVerdict> {
+  return schema.inProcess ? schema.inProcess(data) : schemaWorker().check(schema.dialect, schema.text, data);
 }

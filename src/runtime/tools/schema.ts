@@ -9,13 +9,14 @@
  *   arktype 2.1.28 and later, valibot through `toStandardJsonSchema()` of `@valibot/to-json-schema`.
  *   The library validates, in this process (it is the app's code), and its output is what the tool
  *   gets (defaults and transforms applied).
- * - JSON Schema: sent as given; checked once here (jsonSchemaDialects.ts), arguments checked on the
- *   schema worker within a deadline (schemaWorker.ts), since a server's schema or a model's
- *   arguments can make a check take any time.
+ * - JSON Schema: sent as given; checked once here (jsonSchemaDialects.ts). Arguments are checked in
+ *   this process when every check of the schema is linear in the data, else on the schema worker
+ *   within a deadline (schemaWorker.ts): a regular expression, uniqueItems or a reference can make a
+ *   check take any time, whoever wrote the schema.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { ConfigError } from '../run/index.js';
-import { checkJsonSchema, checkOnWorker } from './jsonSchemaDialects.js';
+import { checkArguments, checkJsonSchema } from './jsonSchemaDialects.js';
 
 /** A JSON Schema, as a plain object. */
 export type JsonSchema = Record<string, unknown>;
@@ -60,7 +61,7 @@ export function checkSchema(schema: unknown): CheckedSchema {
   return {
     jsonSchema,
     async validate(value) {
-      const verdict = await checkOnWorker(checked, value);
+      const verdict = await checkArguments(checked, value);
       if (verdict.ok) return { ok: true, value };
       return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText: true };
     },
