@@ -89,6 +89,12 @@ describe('localize: the one transform from shipped files to 127.0.0.1', () => {
     expect(indices.spans.shards).toBe(3);
   });
 
+  it("leaves a collector's ${env:…} value plain, so the collector types it from what it expands to (quoted, the sampling percentage would be a string)", () => {
+    const loc: Localization = { hosts, addresses: addressesFor('otel-collector', PORTS), mounts: [] };
+    const text = localizeYaml(readFileSync(`${REPO}/deploy/otel-collector/config.yaml`, 'utf8'), loc);
+    expect(text).toMatch(/^ +sampling_percentage: \$\{env:FOOTPRINT_SAMPLE_PERCENT:-25\}$/m);
+  });
+
   it('rewrites the collector exactly where it names an address', () => {
     const loc: Localization = { hosts, addresses: addressesFor('otel-collector', PORTS), mounts: [] };
     const shipped = loadYaml(PATHS.collector);

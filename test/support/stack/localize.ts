@@ -73,10 +73,11 @@ export function localizeTree<T>(tree: T, loc: Localization): T {
 }
 
 /**
- * A shipped YAML file's text -> the localized YAML text (comments dropped; values as above). Every
- * string is written quoted, so it stays a string for the program that reads it: written plain, a
- * string like Jaeger's date layout "2006-01-02" would read back as a timestamp in Go.
+ * A shipped YAML file's text -> the localized YAML text (comments dropped; values as above). Written
+ * by YAML 1.1's rules, which Go's readers keep: a string YAML 1.1 would read as something else
+ * (Jaeger's date layout "2006-01-02", a timestamp there; "on", a boolean) is quoted, and every other
+ * string stays plain, so a collector's `${env:…}` value is still typed from what it expands to.
  */
 export function localizeYaml(text: string, loc: Localization): string {
-  return YAML.stringify(localizeTree(YAML.parse(text), loc), { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+  return YAML.stringify(localizeTree(YAML.parse(text), loc), { version: '1.1' });
 }
