@@ -152,6 +152,18 @@ describe('structured output on the OpenAI Responses API', () => {
     ]);
   });
 
+  it('with storeResponses the second request continues the invalid answer by previous_response_id, sending only the ask again', async () => {
+    const server = await serve(inTurn([responsesAnswer('{"city":"Oslo"}'), responsesAnswer('{"city":"Oslo","celsius":4}')]));
+    const provider = openaiResponses({ baseURL: server.url, apiKey: 'sk-test', storeResponses: true });
+    const result = await Agent.create({ provider, model: 'gpt-4.1', id: 'desk', output: Weather }).build().run('Weather in Oslo?');
+
+    expect(server.requests.map((r) => r.json)).toEqual([
+      { model: 'gpt-4.1', input: [userInput('Weather in Oslo?')], store: true, text: RESPONSES_FORMAT },
+      { model: 'gpt-4.1', input: [userInput(ASK_AGAIN)], store: true, previous_response_id: 'resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b', text: RESPONSES_FORMAT },
+    ]);
+    expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
+  });
+
   it('a streamed object yields exactly its partial objects, then the validated output', async () => {
     const json = PIECES.join('');
     const server = await serve((_request, res) =>
