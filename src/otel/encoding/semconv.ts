@@ -81,6 +81,8 @@ export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
 export const ATTR_GEN_AI_REQUEST_PREVIOUS_RESPONSE_ID = 'gen_ai.request.previous_response.id';
 /** The reasoning effort sent to the provider, as sent; semantic-conventions-genai, not v1.41. @experimental */
 export const ATTR_GEN_AI_REQUEST_REASONING_LEVEL = 'gen_ai.request.reasoning.level';
+/** The output type the request asked for: `json` on a call with structured output (AgentOptions.output); unset otherwise. @experimental */
+export const ATTR_GEN_AI_OUTPUT_TYPE = 'gen_ai.output.type';
 /** Why the model stopped generating, one reason per choice. @experimental */
 export const ATTR_GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
 /** Input (prompt) tokens, cached ones included. @experimental */

@@ -39,6 +39,7 @@ import {
   ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_OUTPUT_TYPE,
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MAX_TOKENS,
   ATTR_GEN_AI_REQUEST_MODEL,
@@ -157,6 +158,8 @@ export class CallSpans {
     if (p.temperature !== undefined) attributes[ATTR_GEN_AI_REQUEST_TEMPERATURE] = p.temperature;
     if (p.maxTokens !== undefined) attributes[ATTR_GEN_AI_REQUEST_MAX_TOKENS] = p.maxTokens;
     if (p.reasoningEffort !== undefined) attributes[ATTR_GEN_AI_REQUEST_REASONING_LEVEL] = p.reasoningEffort;
+    // Structured output is JSON whatever the schema (the conventions' `json`).
+    if (p.responseFormat !== undefined) attributes[ATTR_GEN_AI_OUTPUT_TYPE] = 'json';
     // The conventions set it if and only if the request streams: unset reads as not streamed.
     if (p.stream) attributes[ATTR_GEN_AI_REQUEST_STREAM] = true;
     if (p.skill) attributes[ATTR_FOOTPRINT_SKILL] = p.skill;

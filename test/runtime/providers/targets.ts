@@ -50,7 +50,7 @@ const chatChunk = (delta: Record<string, unknown>, finish: string | null) =>
 const claudeMessage = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-5-haiku-20241022' };
 
 /** The Responses API's response object, as `POST /responses` answers and `response.completed` carries it. */
-function responsesObject(status: string, output: unknown[], usage: unknown): Record<string, unknown> {
+export function responsesObject(status: string, output: unknown[], usage: unknown): Record<string, unknown> {
   return {
     id: 'resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b',
     object: 'response',
@@ -89,7 +89,7 @@ export function responsesUsage(tokens: { input: number; output: number; cached?:
 }
 
 const RESPONSE_ID = 'resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b';
-const MESSAGE_ITEM = 'msg_67ccd2bf17f0819081ff3bb2cf6508e60bb6a6b452d3795b';
+export const MESSAGE_ITEM = 'msg_67ccd2bf17f0819081ff3bb2cf6508e60bb6a6b452d3795b';
 let sequence = 0;
 
 /** One Responses stream event: `event:` names its type, its data carries the type and the next sequence_number. */
@@ -97,7 +97,8 @@ export function responsesEvent(type: string, fields: Record<string, unknown>): s
   return sse({ type, sequence_number: sequence++, ...fields }, type);
 }
 
-const pongMessage = (text: string, status: string) => ({
+/** A Responses `message` output item holding `text` (an in-progress one, before any text, has no content yet). */
+export const responsesMessage = (text: string, status: string) => ({
   type: 'message',
   id: MESSAGE_ITEM,
   status,
@@ -168,7 +169,7 @@ export const targets: Target[] = [
     providerName: 'openai',
     path: '/responses',
     streamPath: '/responses',
-    ok: responsesObject('completed', [pongMessage('pong', 'completed')], responsesUsage({ input: 9, output: 1 })),
+    ok: responsesObject('completed', [responsesMessage('pong', 'completed')], responsesUsage({ input: 9, output: 1 })),
     okReads: { usage: { input: 9, output: 1, cacheRead: 0, reasoning: 0 }, stopReason: 'end_turn', model: 'gpt-4.1-2025-04-14', id: RESPONSE_ID },
     errorBody: openaiError,
     errorLabel: (type) => ` (type ${type})`,
@@ -176,7 +177,7 @@ export const targets: Target[] = [
       return [
         responsesEvent('response.created', { response: responsesObject('in_progress', [], null) }),
         responsesEvent('response.in_progress', { response: responsesObject('in_progress', [], null) }),
-        responsesEvent('response.output_item.added', { output_index: 0, item: pongMessage('', 'in_progress') }),
+        responsesEvent('response.output_item.added', { output_index: 0, item: responsesMessage('', 'in_progress') }),
         responsesEvent('response.content_part.added', { item_id: MESSAGE_ITEM, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }),
       ];
     },
@@ -185,8 +186,8 @@ export const targets: Target[] = [
       return [
         responsesEvent('response.output_text.done', { item_id: MESSAGE_ITEM, output_index: 0, content_index: 0, text: 'one two ' }),
         responsesEvent('response.content_part.done', { item_id: MESSAGE_ITEM, output_index: 0, content_index: 0, part: { type: 'output_text', text: 'one two ', annotations: [] } }),
-        responsesEvent('response.output_item.done', { output_index: 0, item: pongMessage('one two ', 'completed') }),
-        responsesEvent('response.completed', { response: responsesObject('completed', [pongMessage('one two ', 'completed')], responsesUsage({ input: 9, output: 2 })) }),
+        responsesEvent('response.output_item.done', { output_index: 0, item: responsesMessage('one two ', 'completed') }),
+        responsesEvent('response.completed', { response: responsesObject('completed', [responsesMessage('one two ', 'completed')], responsesUsage({ input: 9, output: 2 })) }),
       ];
     },
     finish: { type: 'finish', stopReason: 'end_turn', model: 'gpt-4.1-2025-04-14', id: RESPONSE_ID },
