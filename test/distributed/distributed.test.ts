@@ -184,9 +184,16 @@ describeWithBackends(
         .filter(exercisedByTheLoad)
         .flatMap((q) => lintPromQL(q.expr).selectors.map((s) => ({ where: q.where, text: s.text })));
       for (const { where, text } of selectors) if ((await stack.thanos.query(`count(${text})`)).length === 0) empty.push(`${where}: ${text}`);
-      // The one series no run of the recipe writes: a failed model call's (every scripted call succeeds).
-      expect(empty).toEqual(['footprint-alerts.yml FootprintLLMErrorRate: gen_ai_client_operation_duration_seconds_count{error_type!=""}']);
-      figures['alert rule selectors with data'] = `${selectors.length - empty.length} of ${selectors.length} (the other: failed model calls, none in the recipe)`;
+      // The series no run of the recipe writes: a failed model call's (every scripted call succeeds),
+      // and the trip counter's v1.41 name (the rules read either; the recipe runs in the default mode).
+      expect(empty).toEqual([
+        'footprint-alerts.yml FootprintPingPongTrip: footprint_route_trips_total{footprint_trip_kind="ping_pong"}',
+        'footprint-alerts.yml FootprintPingPongTrip: footprint_route_trips_total{footprint_trip_kind="ping_pong"}',
+        'footprint-alerts.yml FootprintRejectedCapTrips: footprint_route_trips_total{footprint_trip_kind="rejected_cap"}',
+        'footprint-alerts.yml FootprintRejectedCapTrips: footprint_route_trips_total{footprint_trip_kind="rejected_cap"}',
+        'footprint-alerts.yml FootprintLLMErrorRate: gen_ai_client_operation_duration_seconds_count{error_type!=""}',
+      ]);
+      figures['alert rule selectors with data'] = `${selectors.length - empty.length} of ${selectors.length} (the others: failed model calls, none in the recipe; the trip counter's v1.41 name)`;
       type Rules = { data: { groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> } };
       const rules = await waitFor(
         async () => {
@@ -223,7 +230,7 @@ describeWithBackends(
       // A process's counter never resets: its last value is its total.
       expect(await total(`sum(max_over_time(footprint_runs_total{service_name="${SERVICE}"}[30m]))`)).toEqual([300]);
       for (const kind of ['ping_pong', 'rejected_cap']) {
-        expect(await total(`sum(max_over_time(footprint_route_trips_total{service_name="${SERVICE}",footprint_trip_kind="${kind}"}[30m]))`)).toEqual([load.summary.trips[kind]]);
+        expect(await total(`sum(max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}",footprint_trip_kind="${kind}"}[30m]))`)).toEqual([load.summary.trips[kind]]);
       }
       const spansSent = sent.reduce((n, t) => n + t.spans.length, 0);
       const spanMetrics = await waitFor(
@@ -305,7 +312,7 @@ describeWithBackends(
     });
 
     it('takes both back: the receiver rejoins the ring, the node the cluster, which is green again, and the answers do not change', async () => {
-      const before = await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_route_trips_total{service_name="${SERVICE}"}[30m]))`);
+      const before = await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}"}[30m]))`);
       let at = Date.now();
       stack.programs[KILLED_RECEIVER] = await stack.programs[KILLED_RECEIVER]!.restart();
       figures['receiver restart until ready'] = seconds(Date.now() - at);
@@ -326,7 +333,7 @@ describeWithBackends(
         timeoutMs: 60_000,
         intervalMs: 2_000,
       });
-      const after = await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_route_trips_total{service_name="${SERVICE}"}[30m]))`);
+      const after = await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}"}[30m]))`);
       expect(after.map((s) => [s.metric.footprint_trip_kind, s.value[1]]).sort()).toEqual(before.map((s) => [s.metric.footprint_trip_kind, s.value[1]]).sort());
       const tripped = await stack.jaeger.search(SERVICE, { 'footprint.trip.kinds': 'ping_pong' });
       expect(tripped.length).toBe(load.summary.trips.ping_pong);
