@@ -156,6 +156,11 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     expect(Object.keys(tap.requests()).filter((k) => !k.endsWith(' 200'))).toEqual([]);
   });
 
+  it("sends no metric data point with an attribute whose value is '' (the router's own calls carry no footprint.route)", () => {
+    expect(tap.metricNames()).toContain('footprint.llm.cost.usd');
+    expect(tap.emptyMetricAttributes()).toEqual([]);
+  });
+
   it('starts the collector with the shipped config: no warning, no error, health check up', async () => {
     const log = stack.programs['otel-collector'].logs();
     // OTTL's "please rewrite" hint (an unprefixed path) is a deprecation too, logged at info level.
@@ -282,6 +287,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
 
   it("reads the demo's own totals in the count-like panels (within the stated tolerance)", async () => {
     const byLabel = async (expr: string, label: string) =>
+      // A series without the label (the router's own calls have no footprint_route) is the '' group.
       Object.fromEntries((await stack.prometheus.query(expr)).map((r) => [r.metric[label] ?? '', Number(r.value[1])]));
     const scalar = async (expr: string) => Number((await stack.prometheus.query(expr))[0]?.value[1]);
     const s = load.summary;
@@ -336,7 +342,7 @@ describeWithBackends('the real stack: demo -> collector -> Jaeger / Prometheus 3
     );
 
     // Cost per decision by chosen route: the demo's cost on a route / the decisions that opened it.
-    // desk>_none opens no member, so it has no cost and no bar; the router's own calls (route '') are
+    // desk>_none opens no member, so it has no cost and no bar; the router's own calls (no route) are
     // not a chosen route either: they are in the average below.
     const s = load.summary;
     const want: Record<string, number> = {};

@@ -1,30 +1,34 @@
 /**
  * Creates OTel API instruments from catalog entries, so a name, unit, value type or bucket list is
  * written once (in the catalog) and every instrument — the runtime's and the exporter-health
- * counters of startTelemetry — is made the same way.
+ * counters of startTelemetry — is made the same way. Every instrument made here leaves out of
+ * each data point the attributes whose value is '' (metricAttributes.ts withoutEmptyValues).
  */
 import { ValueType, type Counter, type Histogram, type Meter } from '@opentelemetry/api';
 import { emitsNamesOf, type SemconvMode } from '../encoding/index.js';
 import { METRICS, type MetricSpec } from './catalog.js';
+import { withoutEmptyValues } from './metricAttributes.js';
 
 type CounterSpec = MetricSpec & { kind: 'counter' };
 type HistogramSpec = MetricSpec & { kind: 'histogram' };
 
 export function createCounter(meter: Meter, spec: CounterSpec): Counter {
-  return meter.createCounter(spec.name, {
+  const counter = meter.createCounter(spec.name, {
     unit: spec.unit,
     description: spec.description,
     valueType: spec.valueType === 'int' ? ValueType.INT : ValueType.DOUBLE,
   });
+  return { add: (value, attributes, context) => counter.add(value, withoutEmptyValues(attributes), context) };
 }
 
 export function createHistogram(meter: Meter, spec: HistogramSpec): Histogram {
-  return meter.createHistogram(spec.name, {
+  const histogram = meter.createHistogram(spec.name, {
     unit: spec.unit,
     description: spec.description,
     valueType: spec.valueType === 'int' ? ValueType.INT : ValueType.DOUBLE,
     advice: spec.buckets ? { explicitBucketBoundaries: [...spec.buckets] } : undefined,
   });
+  return { record: (value, attributes, context) => histogram.record(value, withoutEmptyValues(attributes), context) };
 }
 
 /** The instruments a run records into. */

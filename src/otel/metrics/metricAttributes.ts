@@ -2,8 +2,11 @@
  * Metric attribute keys and the rule that keeps their values bounded. Every value the metrics record
  * comes from code (agent, skill, model, router ids), from a closed set (outcomes, token types, trip
  * kinds), or from outside bounded to a known set (outsideValues.ts); this is the last line of defence: values are cut to a fixed length and a missing value
- * is always '' (so "no skill" is one series, never a mix of undefined, null and '').
+ * is always '' (so "no skill" is one series, never a mix of undefined, null and ''). No data point
+ * carries that '': every instrument leaves the attribute out when it records (withoutEmptyValues),
+ * because a Thanos receiver refuses a whole write that holds a series with an empty label value.
  */
+import type { Attributes } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_FOOTPRINT_FALLBACK_FROM_MODEL,
@@ -71,11 +74,31 @@ export const ATTR = {
 export const MAX_ATTRIBUTE_CHARS = 128;
 
 /**
- * A metric attribute value: '' when absent, cut to MAX_ATTRIBUTE_CHARS without a marker (a marker
+ * A metric attribute value: '' when absent (left out of the point when recorded), cut to MAX_ATTRIBUTE_CHARS without a marker (a marker
  * would make each cut value a series of its own). Span text is bounded differently, with a marker
  * (encoding/bounded.ts boundString).
  */
 export function metricValue(value: string | undefined): string {
   if (value === undefined) return '';
   return value.length > MAX_ATTRIBUTE_CHARS ? value.slice(0, MAX_ATTRIBUTE_CHARS) : value;
+}
+
+/**
+ * The attributes a data point carries: these without the ones whose value is '' (absent). Runs on
+ * every record, so the common case (no '' value) only reads the keys and returns the same object.
+ */
+export function withoutEmptyValues(attributes: Attributes | undefined): Attributes | undefined {
+  for (const key in attributes) {
+    if (attributes[key] === '') return presentOnly(attributes);
+  }
+  return attributes;
+}
+
+function presentOnly(attributes: Attributes): Attributes {
+  const present: Attributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== '') present[key] = value;
+  }
+  return present;
 }

@@ -50,8 +50,6 @@ describe('an LLM-routed swarm', () => {
       'gen_ai.request.model': 'router-1',
       'gen_ai.provider.name': 'router-llm',
       'footprint.agent': 'triage',
-      'footprint.skill': '',
-      'footprint.route': '',
     });
     expect(cost.value).toBeCloseTo((2 * (100 * 2 + 20 * 4)) / 1_000_000, 15);
   });

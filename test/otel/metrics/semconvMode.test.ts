@@ -31,8 +31,6 @@ const CALL = {
   'gen_ai.request.model': 'm',
   'gen_ai.response.model': 'm',
   'footprint.agent': 'a',
-  'footprint.skill': '',
-  'footprint.route': '',
 };
 
 let meter: MeterHarness | undefined;

@@ -15,8 +15,8 @@ const diagnose = diagnoseSkill();
 const fix = fixSkill();
 const graph = skillGraph().entry(triage).edge(triage, diagnose).edge(diagnose, triage).edge(diagnose, fix).build();
 
-/** A top-level agent runs under no routing composition: the empty route. */
-const trip = (kind: string, agent: string) => ({ 'footprint.trip.kind': kind, 'footprint.agent': agent, 'footprint.route': '' });
+/** A top-level agent runs under no routing composition: its trips carry no footprint.route. */
+const trip = (kind: string, agent: string) => ({ 'footprint.trip.kind': kind, 'footprint.agent': agent });
 
 let meter: MeterHarness;
 let unregister: () => void;
@@ -109,7 +109,6 @@ describe('rejections, escalations and a rejected-cap trip', () => {
       only(c, METRICS.llmCost.name, { 'footprint.agent': 'helpdesk', 'gen_ai.request.model': model });
     expect(byModel('small-1').attributes).toEqual({
       'footprint.agent': 'helpdesk',
-      'footprint.route': '',
       'footprint.skill': 'triage',
       'gen_ai.provider.name': 'small',
       'gen_ai.request.model': 'small-1',
@@ -117,7 +116,6 @@ describe('rejections, escalations and a rejected-cap trip', () => {
     expect(byModel('small-1').value).toBeCloseTo(usdOf('small-1', 2), 15);
     expect(byModel('strong-1').attributes).toEqual({
       'footprint.agent': 'helpdesk',
-      'footprint.route': '',
       'footprint.skill': 'triage',
       'gen_ai.provider.name': 'strong',
       'gen_ai.request.model': 'strong-1',

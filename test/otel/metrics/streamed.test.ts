@@ -38,8 +38,6 @@ const attributesOf = (model: string) => ({
   'gen_ai.request.model': model,
   'gen_ai.response.model': model,
   'footprint.agent': 'helper',
-  'footprint.skill': '',
-  'footprint.route': '',
 });
 
 describe('a streamed call', () => {

@@ -40,8 +40,8 @@ export function parseDemoSummary(stdout: string): DemoSummaryNumbers {
     llmCalls: Number(calls[1]),
     tokens: { input: Number(tokens[1]), output: Number(tokens[2]) },
     costUsd: Number(calls[2]),
-    // The demo prints the empty route (a composition's own calls, e.g. the swarm's router) as "",
-    // the footprint.route label it has in metrics, which is the empty value.
+    // The demo prints the empty route (a composition's own calls, e.g. the swarm's router) as "":
+    // their metrics carry no footprint.route, which PromQL groups as the empty value.
     costByRoute: Object.fromEntries(Object.entries(table('route')).map(([route, usd]) => [route === '""' ? '' : route, usd])),
     costByModel: table('model'),
     trips: pairs(trips[1]!),

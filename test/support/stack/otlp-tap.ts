@@ -1,7 +1,8 @@
 // A transparent OTLP/HTTP proxy between the app and the real collector that keeps a ledger of every
 // span the app sent (the app must send OTLP/JSON: TAP_PROTOCOL_ENV; a protobuf body is refused with
 // 415, never forwarded unrecorded): the ground truth the real-stack tests compare
-// Jaeger's traces and the tail sampler's decisions with. Requests are forwarded byte for byte; the
+// Jaeger's traces and the tail sampler's decisions with. Of the metric exports it reads the metric
+// names and any data point attribute whose value is the empty string (which a Thanos receiver refuses). Requests are forwarded byte for byte; the
 // collector's answer (or a 503 when it is down) goes back to the app unchanged, so the app sees
 // exactly what it would see without the tap.
 import http from 'node:http';
@@ -33,6 +34,10 @@ export interface TappedTrace {
 export interface OtlpTap {
   url: string;
   traces(): Map<string, TappedTrace>;
+  /** The names of the metrics in the OTLP/JSON metric exports the collector accepted, sorted. */
+  metricNames(): string[];
+  /** `<metric> <attribute>` for each data point attribute of those exports whose value was '', in arrival order. */
+  emptyMetricAttributes(): string[];
   /** When the last trace request arrived (ms since epoch), 0 before the first. */
   lastTraceAt(): number;
   /** Requests forwarded, by path and answer status (e.g. "/v1/traces 200"). */
@@ -55,6 +60,15 @@ interface OtlpJsonTraces {
         attributes?: Array<{ key: string; value: OtlpValue }>;
         links?: Array<{ traceId: string; spanId: string }>;
       }>;
+    }>;
+  }>;
+}
+
+type OtlpDataPoints = { dataPoints?: Array<{ attributes?: Array<{ key: string; value: OtlpValue }> }> };
+interface OtlpJsonMetrics {
+  resourceMetrics?: Array<{
+    scopeMetrics?: Array<{
+      metrics?: Array<{ name: string; sum?: OtlpDataPoints; gauge?: OtlpDataPoints; histogram?: OtlpDataPoints; exponentialHistogram?: OtlpDataPoints; summary?: OtlpDataPoints }>;
     }>;
   }>;
 }
@@ -83,6 +97,21 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
   const traces = new Map<string, TappedTrace>();
   const requests: Record<string, number> = {};
   let lastTraceAt = 0;
+  const metricNames = new Set<string>();
+  const emptyMetricAttributes: string[] = [];
+
+  const recordMetrics = (body: Buffer) => {
+    const doc = JSON.parse(body.toString('utf8')) as OtlpJsonMetrics;
+    for (const sm of (doc.resourceMetrics ?? []).flatMap((rm) => rm.scopeMetrics ?? [])) {
+      for (const m of sm.metrics ?? []) {
+        metricNames.add(m.name);
+        const points = (m.sum ?? m.gauge ?? m.histogram ?? m.exponentialHistogram ?? m.summary)?.dataPoints ?? [];
+        for (const point of points) {
+          for (const { key, value } of point.attributes ?? []) if (value.stringValue === '') emptyMetricAttributes.push(`${m.name} ${key}`);
+        }
+      }
+    }
+  };
 
   const record = (body: Buffer) => {
     const doc = JSON.parse(body.toString('utf8')) as OtlpJsonTraces;
@@ -133,6 +162,7 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
             record(body);
             lastTraceAt = Date.now();
           }
+          if (path === '/v1/metrics' && upstreamRes.ok && String(req.headers['content-type']).startsWith('application/json')) recordMetrics(body);
           answer(upstreamRes.status, Buffer.from(await upstreamRes.arrayBuffer()), upstreamRes.headers.get('content-type') ?? 'text/plain');
         },
         () => answer(503, 'collector unreachable'),
@@ -144,6 +174,8 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
   return {
     url: `http://127.0.0.1:${port}`,
     traces: () => traces,
+    metricNames: () => [...metricNames].sort(),
+    emptyMetricAttributes: () => [...emptyMetricAttributes],
     lastTraceAt: () => lastTraceAt,
     requests: () => ({ ...requests }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
