@@ -88,6 +88,7 @@ function contractMeter(service: string, url: string) {
     decisions: m.createCounter('footprint.route.decisions', { unit: '{decision}' }),
     trips: m.createCounter(METRICS.loopGuardTrips.name, { unit: '{trip}' }),
     escalations: m.createCounter('footprint.skill.escalations', { unit: '{escalation}' }),
+    fallbacks: m.createCounter(METRICS.llmFallbacks.name, { unit: METRICS.llmFallbacks.unit }),
     rejections: m.createCounter('footprint.skill.rejections', { unit: '{rejection}' }),
     runs: m.createCounter('footprint.runs', { unit: '{run}' }),
     runDuration: m.createHistogram('footprint.run.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
@@ -185,6 +186,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     tripping.trips.add(1, { 'footprint.trip.kind': 'ping_pong', 'footprint.agent': 'desk' });
     tripping.trips.add(2, { 'footprint.trip.kind': 'rejected_cap', 'footprint.agent': 'desk' });
     tripping.escalations.add(1, { 'footprint.agent': 'desk', 'footprint.skill': 'billing' });
+    tripping.fallbacks.add(1, { 'footprint.fallback.from_model': 'm-large', 'footprint.fallback.to_model': 'm-small', 'footprint.agent': 'desk' });
     tripping.rejections.add(3, { 'footprint.agent': 'desk', 'footprint.skill': 'billing' });
     llmCall(tripping, { model: 'm-large', route: 'desk>billing', skill: 'billing', seconds: 3.0, input: 0, output: 0, usd: 0, error: 'timeout' });
     for (let i = 0; i < 5; i++) llmCall(tripping, { model: 'm-large', route: 'desk>billing', skill: 'billing', seconds: 3.0, input: 1200, output: 300, usd: 0.12 });

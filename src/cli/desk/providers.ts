@@ -4,15 +4,16 @@
  * local Ollama) or ANTHROPIC_API_KEY the same desk runs on a real model. A streamed desk's scripted
  * brains reply in chunks.
  */
-import { anthropic, openaiCompatible, scripted, type LLMProvider } from '../../index.js';
+import { anthropic, openaiCompatible, ProviderError, scripted, type FallbackBrain, type LLMProvider, type LLMRequest } from '../../index.js';
 import { CliError } from '../args.js';
-import { billingBrain, routerBrain, seniorBrain, techBrain } from './brains.js';
+import { billingBrain, readContext, routerBrain, seniorBrain, techBrain } from './brains.js';
+import { hash } from './random.js';
 
 export interface DeskModels {
   mode: 'scripted' | 'openai' | 'anthropic';
   router: { provider: LLMProvider; model: string };
   billing: { provider: LLMProvider; model: string };
-  tech: { provider: LLMProvider; model: string };
+  tech: { provider: LLMProvider; model: string; fallbacks?: readonly FallbackBrain[] };
   senior: { provider: LLMProvider; model: string };
 }
 
@@ -98,7 +99,37 @@ export function deskModels(seed: number, env: NodeJS.ProcessEnv = process.env, o
     mode: 'scripted',
     router: { provider: openai(routerBrain(seed)), model: 'gpt-4o-mini' },
     billing: { provider: openai(billingBrain(seed, { runaway: options.runaway === true })), model: 'gpt-4o-mini' },
-    tech: { provider: claude(techBrain(seed)), model: 'claude-haiku-4-5' },
+    // The tech agent's provider has outages; its fallback serves the same (scripted) model behaviour.
+    tech: { provider: withOutages(seed, claude(techBrain(seed))), model: 'claude-haiku-4-5', fallbacks: [{ provider: openai(techBrain(seed)), model: 'gpt-4.1-mini' }] },
     senior: { provider: claude(seniorBrain(seed)), model: 'claude-sonnet-4-5' },
+  };
+}
+
+/** One ticket in OUTAGE_EVERY meets an outage of the tech agent's provider on its first model call. */
+export const OUTAGE_EVERY = 4;
+
+/**
+ * `provider`, answering 503 (retryable) to the first model call of one ticket in OUTAGE_EVERY (seeded
+ * by ticket): the tech agent falls back to its next provider (AgentOptions.fallbacks), so the demo's
+ * traces show a fallback's RETRY_OF link and footprint.llm.fallbacks counts it.
+ */
+function withOutages(seed: number, provider: LLMProvider): LLMProvider {
+  const down = (request: LLMRequest): boolean => {
+    const ctx = readContext(request);
+    return ctx.step === 0 && hash(`${seed}:${ctx.ticketId}:outage`) % OUTAGE_EVERY === 0;
+  };
+  const outage = () => new ProviderError({ provider: provider.name, kind: 'http', status: 503, retryable: true, message: `${provider.name}: 503 Service Unavailable (a scripted outage)` });
+  const inner = provider.stream?.bind(provider);
+  return {
+    name: provider.name,
+    complete: (request, options) => (down(request) ? Promise.reject(outage()) : provider.complete(request, options)),
+    ...(inner
+      ? {
+          stream: async function* (request: LLMRequest, options?: Parameters<NonNullable<LLMProvider['stream']>>[1]) {
+            if (down(request)) throw outage();
+            yield* inner(request, options);
+          },
+        }
+      : {}),
   };
 }
