@@ -31,8 +31,8 @@ describe('the error.type values the project reports', () => {
     await telemetry.shutdown();
   });
 
-  it('are the ones these scenarios produce (tool error, refused skill jump, HTTP 429, abort, cancellation)', () => {
-    expect(reported).toEqual(['429', 'Error', 'aborted', 'cancelled', 'skill_rejected']);
+  it('are the ones these scenarios produce (tool error, refused skill jump, HTTP 429, the desk provider outage 503, abort, cancellation)', () => {
+    expect(reported).toEqual(['429', '503', 'Error', 'aborted', 'cancelled', 'skill_rejected']);
   });
 
   it('the reference section lists each of them and the semconv version', () => {

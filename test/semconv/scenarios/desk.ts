@@ -34,7 +34,9 @@ export function deskSpanFacts(span: ReadableSpan): readonly string[] {
   switch (a['gen_ai.operation.name']) {
     case 'chat': {
       const router = a['footprint.agent'] === 'router';
-      return chatAttributes({ usage: 'tokens', temperature: router, tools: !router, separateSystemPrompt: true, conversation: true, content: true });
+      // a call that met the tech provider's scripted outage (cli/desk/providers.ts) failed: no response data
+      const failed = a['error.type'] !== undefined;
+      return chatAttributes({ usage: 'tokens', temperature: router, tools: !router, separateSystemPrompt: true, conversation: true, content: true, failed });
     }
     case 'invoke_agent': {
       const member = a['gen_ai.agent.id'] === 'billing' || a['gen_ai.agent.id'] === 'tech';
@@ -51,7 +53,7 @@ export function deskSpanFacts(span: ReadableSpan): readonly string[] {
   }
 }
 
-/** No desk model call fails. */
-export function deskPointFacts(metric: string, _attributes: Attributes): readonly string[] {
-  return pointAttributes(metric, { failed: false });
+/** A desk model call fails only at the tech provider's scripted outage (error.type 503 on its points). */
+export function deskPointFacts(metric: string, attributes: Attributes): readonly string[] {
+  return pointAttributes(metric, { failed: attributes['error.type'] !== undefined });
 }
