@@ -45,6 +45,7 @@ const DISTRIBUTED_SERVICES = [
   'thanos-rule',
   'otel-collector-distributed',
   'prometheus-distributed',
+  'grafana-distributed',
 ];
 
 const PINNED: Record<string, string> = {
@@ -58,6 +59,7 @@ const PINNED: Record<string, string> = {
   'thanos-query': `thanosio/thanos:${builtDistributed.THANOS}`,
   'otel-collector-distributed': `otel/opentelemetry-collector-contrib:${built.COLLECTOR}`,
   'prometheus-distributed': `prom/prometheus:${goModuleToRelease.prometheus(built.PROMETHEUS!)}`,
+  'grafana-distributed': 'grafana/grafana:13.2.0',
 };
 
 describe('docker-compose.yml', () => {

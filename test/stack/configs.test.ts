@@ -271,6 +271,23 @@ describe('grafana provisioning', () => {
     expect(services.grafana.environment.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH.startsWith(provider.options.path + '/')).toBe(true);
   });
 
+  it('provisions grafana-distributed (compose profile distributed) with the same datasources on the distributed stores: Prometheus on thanos-query (deduplicated), Jaeger on OpenSearch', () => {
+    const distributedFile = repoPath('deploy/grafana/provisioning-distributed/datasources/datasources.yaml');
+    expect(hostFileFor('grafana-distributed', '/etc/grafana/provisioning/datasources')).toBe(path.dirname(distributedFile));
+    for (const sub of ['dashboards', 'alerting']) {
+      expect(hostFileFor('grafana-distributed', `/etc/grafana/provisioning/${sub}`)).toBe(repoPath('deploy/grafana/provisioning', sub));
+    }
+    expect(hostFileFor('grafana-distributed', '/var/lib/grafana/dashboards')).toBe(PATHS.dashboardsDir);
+    const distributed = loadYaml(distributedFile).datasources as Json[];
+    // the same datasources, uid for uid, but where they point
+    const withoutUrls = (list: Json[]) => JSON.stringify(list, (key, value) => (key === 'url' ? undefined : value));
+    expect(withoutUrls(distributed)).toBe(withoutUrls(ds.datasources));
+    expect(distributed.map((d: Json) => [d.uid, new URL(d.url).host])).toEqual([
+      ['prometheus', 'thanos-query:10902'],
+      ['jaeger', 'jaeger-opensearch:16686'],
+    ]);
+  });
+
   it('notifies the alert-sink through a contact point the policy tree uses', () => {
     const n = loadYaml(PATHS.grafanaNotification);
     const names = new Set(n.contactPoints.map((c: Json) => c.name));
