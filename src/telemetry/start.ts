@@ -101,7 +101,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   const ours = registerIntoFreeSlots(() => sdk.start());
   health.attach(metrics.getMeter(TELEMETRY_METER), pipeline.components);
   const unregister = [
-    registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent })),
+    registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent, semconv: options.semconv })),
     registerInstrument(metricsInstrument({ semconv: options.semconv })),
   ];
 

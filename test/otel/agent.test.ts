@@ -104,11 +104,11 @@ describe('Agent with two tools over three iterations', () => {
       'invoke_agent Helper',
       '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
       ...TURN_UP_TO_CHAT,
-      '  Route <footprint.agent.route_decided>',
+      '  Route <footprint.agent.next_step>',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
     const route = spans.find((s) => s.name === 'Route')!;
-    const decided = route.events.find((e) => e.name === 'footprint.agent.route_decided')!;
+    const decided = route.events.find((e) => e.name === 'footprint.agent.next_step')!;
     expect(payloadOf(decided)).toEqual({
       chosen: 'tool-calls',
       rationale: 'the model asked for 2 tool call(s)',
@@ -185,7 +185,7 @@ describe('an agent stopped by its iteration cap', () => {
     expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'Route')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.route_decided']);
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.next_step']);
     expect(payloadOf(route.events[0])).toEqual({
       max_iterations: 1,
       iteration: 1,

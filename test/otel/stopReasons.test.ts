@@ -46,7 +46,7 @@ describe('each stop reason, in the result and on the run span', () => {
     const result = await agent.run('No light on port 9.');
     expect(summary(result)).toEqual({
       stopReason: 'loop_guard',
-      text: 'Stopped early (route trip) at iteration 4.',
+      text: 'Stopped early (loop guard) at iteration 4.',
       answeredBy: { id: 'desk', kind: 'agent', path: 'agent:desk' },
       paused: false,
     });

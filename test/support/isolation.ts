@@ -29,6 +29,7 @@ export const ISOLATED_TESTS = [
   'test/otel/pii.test.ts',
   'test/otel/safety.test.ts',
   'test/otel/semantic.test.ts',
+  'test/otel/semconvSpans.test.ts',
   'test/otel/units.test.ts',
   'test/reliability/collector.test.ts',
   'test/reliability/payloads.property.test.ts',

@@ -90,6 +90,7 @@ function settingsOfRun(options: TracingOptions, fromEnvironment: Settings): Sett
   return {
     detail: options.detail ?? registered.detail,
     capture: options.captureContent ?? registered.capture,
+    semconv: options.semconv ?? registered.semconv,
     tracerProvider: options.tracerProvider ?? registered.tracerProvider,
   };
 }

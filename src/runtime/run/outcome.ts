@@ -83,8 +83,8 @@ export class OutcomeTracker {
 
   private readonly handlers: EventHandlers = {
     'footprint.agent.turn_end': ({ payload }) => {
-      // A loop guard's stop (a skill graph's route trip) or the iteration cap.
-      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason === 'route_trip' ? 'loop_guard' : 'max_iterations';
+      // A loop guard's stop (a skill graph's loop-guard trip) or the iteration cap.
+      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason === 'loop_guard' ? 'loop_guard' : 'max_iterations';
     },
     'footprint.composition.exit': ({ payload }) => {
       // A Loop at its ceiling ran out of passes; a swarm out of hand-offs spent its budget.

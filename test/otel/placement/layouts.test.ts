@@ -2,7 +2,7 @@
  * The span mapping without a runtime: synthetic typed events fed straight to the typed-event table
  * (genai/eventSpans.ts) over each runner layout, into the real SDK. Shows what one table entry does:
  * members open and close their spans, a model call becomes a chat span under its member, a failed
- * Parallel branch fails its member, and the run roll-ups collect tokens, cost and the route path.
+ * Parallel branch fails its member, and the run roll-ups collect tokens, cost and the skill path.
  */
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -23,7 +23,7 @@ function mapping(detail: TraceDetail) {
   const run = new RunSpans({ tracer: provider.getTracer('test'), base: ROOT_CONTEXT, name: 'run', start: { startTime: 1_000 } });
   const rollups = new RunRollups(run.root.span);
   const layout = runnerLayout({ detail, run, carried: {} });
-  const spans = new EventSpans({ run, layout, rollups, capture: false });
+  const spans = new EventSpans({ run, layout, rollups, capture: false, semconv: 'current' });
   let time = 1_000;
   const send = <K extends EventType>(type: K, payload: EventPayloads[K], at: { member: MemberRef; path: string[]; stage: string }) => {
     const event: TypedEvent<K> = {
@@ -97,7 +97,7 @@ describe('the typed-event table over the semantic layout', () => {
       'footprint.tokens.output': 20,
       'footprint.cost.usd': 0.25,
       'footprint.llm.calls': 1,
-      'footprint.route.path': 'billing',
+      'footprint.skill.path': 'billing',
     });
   });
 

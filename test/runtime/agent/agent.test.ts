@@ -57,7 +57,7 @@ describe('Agent (ReAct loop)', () => {
     expect(seen.types()[0]).toBe('footprint.agent.turn_start');
     expect(seen.types().at(-1)).toBe('footprint.agent.turn_end');
     expect(seen.of('footprint.agent.iteration_start').map((p) => p.iteration)).toEqual([1, 2, 3]);
-    expect(seen.of('footprint.agent.route_decided').map((p) => p.chosen)).toEqual(['tool-calls', 'tool-calls', 'final']);
+    expect(seen.of('footprint.agent.next_step').map((p) => p.chosen)).toEqual(['tool-calls', 'tool-calls', 'final']);
     const llmEnds = seen.of('footprint.stream.llm_end');
     expect(llmEnds.map((p) => p.usage?.input)).toEqual([100, 200, 300]);
     expect(llmEnds[0]!.toolCalls).toEqual([{ id: 't1', name: 'lookup' }, { id: 't2', name: 'add' }]);
@@ -165,7 +165,7 @@ describe('Agent (ReAct loop)', () => {
       outcome: 'stopped_early',
       stoppedEarly: { reason: 'max_iterations', iteration: 3 },
     });
-    expect(seen.of('footprint.agent.route_decided').at(-1)!.chosen).toBe('stopped');
+    expect(seen.of('footprint.agent.next_step').at(-1)!.chosen).toBe('stopped');
   });
 
   it('fails the run with a typed error naming the member and stage when the provider fails', async () => {
