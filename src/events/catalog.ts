@@ -114,7 +114,7 @@ export interface EventPayloads {
   };
   'footprint.agent.turn_end': {
     agentId: string;
-    outcome: 'answered' | 'stopped_early';
+    outcome: 'ok' | 'stopped_early';
     iterations: number;
     tokens: TokenUsage;
     costUsd: number;

@@ -137,7 +137,7 @@ describe('Agent with two tools over three iterations', () => {
     expect(final.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_end', 'footprint.agent.turn_end']);
     expect(payloadOf(final.events[1])).toEqual({
       agent_id: 'helper',
-      outcome: 'answered',
+      outcome: 'ok',
       iterations: 3,
       llm_calls: 3,
       'tokens.input': 300,

@@ -126,7 +126,7 @@ describe('resume', () => {
       'footprint.run.id': pausedRoot.attributes['footprint.run.id'],
       'footprint.run.outcome': 'ok',
       'footprint.resumed': true,
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
       'footprint.llm.calls': 1,
       'footprint.iterations': 2,
       'footprint.tokens.input': 100,

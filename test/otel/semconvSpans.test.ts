@@ -2,7 +2,7 @@
  * The semconv switch reaches the span writers (src/otel/encoding/semconvMode.ts: spellingIn): the
  * span events and the run-span attribute issue #33 renamed are written under their current names by
  * default, under their v1.41 names in 'v1.41' (payload keys follow the event's name), and under each
- * once in 'both'; OTEL_SEMCONV_STABILITY_OPT_IN chooses when no option does. Real SDK, scripted model.
+ * once in 'both'; the turn outcome's value `ok` is `answered` in 'v1.41'; OTEL_SEMCONV_STABILITY_OPT_IN chooses when no option does. Real SDK, scripted model.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -64,14 +64,19 @@ const TRIP_KEYS = [
   'footprint.member.kind',
 ];
 
+/** The run span's skill path under either key, and the turn's outcome on the span and on its turn_end event. */
 function pathAttributes(spans: ReadableSpan[]): Record<string, unknown> {
   const run = spans.find((s) => s.name === 'invoke_agent Desk')!;
-  return Object.fromEntries(Object.entries(run.attributes).filter(([key]) => key.endsWith('.path')));
+  const turnEnd = spans.flatMap((s) => s.events).find((e) => e.name === 'footprint.agent.turn_end')!;
+  return {
+    ...Object.fromEntries(Object.entries(run.attributes).filter(([key]) => key.endsWith('.path') || key === 'footprint.turn.outcome')),
+    'footprint.agent.turn_end.outcome': turnEnd.attributes!['footprint.agent.turn_end.outcome'],
+  };
 }
 
 const PATH = 'triage>billing>triage>billing>triage';
-const CURRENT = { events: { 'footprint.agent.next_step': 5, 'footprint.loop_guard.trip': 1, 'footprint.skill.hop': 5 }, tripKeys: [['footprint.loop_guard.trip', TRIP_KEYS]] as Array<[string, string[]]>, path: { 'footprint.skill.path': PATH } };
-const V1_41 = { events: { 'footprint.agent.route_decided': 5, 'footprint.route.trip': 1, 'footprint.route.hop': 5 }, tripKeys: [['footprint.route.trip', TRIP_KEYS]] as Array<[string, string[]]>, path: { 'footprint.route.path': PATH } };
+const CURRENT = { events: { 'footprint.agent.next_step': 5, 'footprint.loop_guard.trip': 1, 'footprint.skill.hop': 5 }, tripKeys: [['footprint.loop_guard.trip', TRIP_KEYS]] as Array<[string, string[]]>, path: { 'footprint.skill.path': PATH, 'footprint.turn.outcome': 'ok', 'footprint.agent.turn_end.outcome': 'ok' } };
+const V1_41 = { events: { 'footprint.agent.route_decided': 5, 'footprint.route.trip': 1, 'footprint.route.hop': 5 }, tripKeys: [['footprint.route.trip', TRIP_KEYS]] as Array<[string, string[]]>, path: { 'footprint.route.path': PATH, 'footprint.turn.outcome': 'answered', 'footprint.agent.turn_end.outcome': 'answered' } };
 
 describe('the semconv switch on spans', () => {
   it.each<[SemconvMode, [string, string | undefined]]>([
@@ -98,7 +103,8 @@ describe('the semconv switch on spans', () => {
     expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans) }).toEqual({
       events: { ...CURRENT.events, ...V1_41.events },
       tripKeys: [...CURRENT.tripKeys, ...V1_41.tripKeys],
-      path: { ...CURRENT.path, ...V1_41.path },
+      // A value has one spelling: the both mode writes the current one.
+      path: { ...V1_41.path, ...CURRENT.path },
     });
   });
 

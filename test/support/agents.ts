@@ -69,7 +69,7 @@ export function twoToolRunAttributes(options: { sessionId?: string } = {}) {
     'footprint.runner.id': 'helper',
     'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
     'footprint.run.outcome': 'ok',
-    'footprint.turn.outcome': 'answered',
+    'footprint.turn.outcome': 'ok',
     'footprint.llm.calls': 3,
     'footprint.iterations': 3,
     'footprint.tokens.input': 300,

@@ -17,6 +17,8 @@ export {
   SEMCONV_OPT_IN_ENV,
   semconvModeFromEnv,
   spellingIn,
+  spellValuesIn,
+  valueSpellingIn,
   type SemconvMode,
 } from './semconvMode.js';
 export { boundString, flatten, MAX_NAME, safeJson, toList } from './bounded.js';

@@ -255,6 +255,12 @@ export const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
   [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
 ]);
 
+/** Attribute values the pass renamed, by key: a turn that answered is `ok`, as a run that did is (was `answered`). */
+export const V1_41_VALUE_SPELLINGS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  [ATTR_FOOTPRINT_TURN_OUTCOME, new Map([['ok', 'answered']])],
+  ['footprint.agent.turn_end.outcome', new Map([['ok', 'answered']])],
+]);
+
 // ── metric names (the catalog, otel/metrics/catalog.ts, gives each its instrument, unit and buckets) ─
 /** v1.41's token histogram, one record per token type; the v1.41 mode's name for token usage. @experimental */
 export const METRIC_GEN_AI_CLIENT_TOKEN_USAGE = 'gen_ai.client.token.usage';
@@ -365,6 +371,6 @@ export function finishReason(stopReason: string): string {
  * Why an agent turn finished, as a semconv finish reason: an answer is `stop`, a turn cut at its
  * iteration cap `length` (a limit ran out, as a model's max_tokens does), a loop guard's stop `stop`.
  */
-export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'loop_guard'): string {
+export function turnFinishReason(outcome: 'ok' | 'stopped_early', stoppedBy?: 'max_iterations' | 'loop_guard'): string {
   return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
 }

@@ -23,6 +23,7 @@ import {
   secondSpellingIn,
   spellingIn,
   textMessage,
+  valueSpellingIn,
   type SemconvMode,
   turnFinishReason,
 } from '../encoding/index.js';
@@ -138,9 +139,9 @@ export class EventSpans {
     const meta = event.meta;
     const span = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span;
     const name = spellingIn(this.semconv, event.type);
-    span.addEvent(name, eventAttributes(event, name), meta.timestamp);
+    span.addEvent(name, eventAttributes(event, name, this.semconv), meta.timestamp);
     const second = secondSpellingIn(this.semconv, event.type);
-    if (second !== undefined) span.addEvent(second, eventAttributes(event, second), meta.timestamp);
+    if (second !== undefined) span.addEvent(second, eventAttributes(event, second, this.semconv), meta.timestamp);
   }
 
   /**
@@ -198,7 +199,7 @@ export class EventSpans {
       [ATTR_FOOTPRINT_COST_USD]: p.costUsd,
       [ATTR_FOOTPRINT_LLM_CALLS]: p.llmCalls,
       [ATTR_FOOTPRINT_ITERATIONS]: p.iterations,
-      [ATTR_FOOTPRINT_TURN_OUTCOME]: p.outcome,
+      [ATTR_FOOTPRINT_TURN_OUTCOME]: valueSpellingIn(this.semconv, ATTR_FOOTPRINT_TURN_OUTCOME, p.outcome),
     });
     // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts).
     if (p.tokens.cacheRead !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);

@@ -45,7 +45,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
         const paused = executor.isPaused();
         guard('traceExecutor finish', () => {
           pausedRun = paused ? begun.spanContext() : undefined;
-          begun.finish(paused ? { status: 'paused' } : { status: 'answered', output: '' });
+          begun.finish(paused ? { status: 'paused' } : { status: 'ok', output: '' });
         });
         return result;
       },

@@ -144,7 +144,7 @@ describe('footprint.route on model calls', () => {
       },
       'billing/call-llm#5',
     );
-    session.finished!({ status: 'answered', output: '' });
+    session.finished!({ status: 'ok', output: '' });
 
     const c = await meter.collect();
     expect(only(c, METRICS.llmCost.name, {}).attributes).toEqual({

@@ -56,7 +56,7 @@ function oneTurn(send: ReturnType<typeof mapping>['send']) {
     { callId: 'c1', agentId: 'billing', turnId: 't1', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, usage, cost: { usd: 0.25, priced: true }, stopReason: 'stop', durationMs: 5, toolCalls: [], content: 'ok' },
     atBilling,
   );
-  send('footprint.agent.turn_end', { agentId: 'billing', outcome: 'answered', iterations: 1, tokens: usage, costUsd: 0.25, llmCalls: 1, answer: 'ok' }, atBilling);
+  send('footprint.agent.turn_end', { agentId: 'billing', outcome: 'ok', iterations: 1, tokens: usage, costUsd: 0.25, llmCalls: 1, answer: 'ok' }, atBilling);
   send('footprint.composition.exit', { compositionId: 'desk', kind: 'swarm', status: 'ok', durationMs: 9 }, atDesk);
 }
 
@@ -81,7 +81,7 @@ describe('the typed-event table over the semantic layout', () => {
       'footprint.cost.usd': 0.25,
       'footprint.llm.calls': 1,
       'footprint.iterations': 1,
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
     });
     // turn_start is recorded on the span it opened; turn_end on the span it closes.
     expect(agent.events.map((e) => e.name)).toEqual(['footprint.agent.turn_start', 'footprint.agent.turn_end']);

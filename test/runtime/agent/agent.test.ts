@@ -62,7 +62,7 @@ describe('Agent (ReAct loop)', () => {
     expect(llmEnds.map((p) => p.usage?.input)).toEqual([100, 200, 300]);
     expect(llmEnds[0]!.toolCalls).toEqual([{ id: 't1', name: 'lookup' }, { id: 't2', name: 'add' }]);
     const end = seen.of('footprint.agent.turn_end')[0]!;
-    expect(end).toMatchObject({ agentId: 'helper', outcome: 'answered', iterations: 3, llmCalls: 3, answer: 'all done' });
+    expect(end).toMatchObject({ agentId: 'helper', outcome: 'ok', iterations: 3, llmCalls: 3, answer: 'all done' });
     expect(end.tokens).toMatchObject({ input: 600, output: 60 });
     // gpt-4o-mini: $0.15 in / $0.60 out per million
     expect(end.costUsd).toBeCloseTo((600 * 0.15 + 60 * 0.6) / 1e6, 12);

@@ -20,7 +20,7 @@ async function outcomeOf(run: () => Promise<unknown>): Promise<RunOutcome> {
 describe('the outcome tracker', () => {
   it('says answered with the output', async () => {
     const { agent } = echoAgent('a');
-    expect(await outcomeOf(() => agent.run('x'))).toEqual({ status: 'answered', output: 'a(x)' });
+    expect(await outcomeOf(() => agent.run('x'))).toEqual({ status: 'ok', output: 'a(x)' });
   });
 
   it("gives the top-level agent's stop reason", async () => {

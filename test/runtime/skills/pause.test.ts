@@ -85,5 +85,5 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   expect(second.recorder.getRejections(runId).map((r) => r.iteration)).toEqual([2, 3, 4]);
   expect(second.recorder.getTrips()).toHaveLength(1);
   expect(first.recorder.getTrips(runId)).toEqual([]);
-  expect(after.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', iterations: 5, llmCalls: 5 });
+  expect(after.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 5, llmCalls: 5 });
 });

@@ -62,7 +62,7 @@ describe('a normal route through three skills', () => {
     ]);
     expect(log.of('footprint.skill.rejected')).toEqual([]);
     expect(log.of('footprint.loop_guard.trip')).toEqual([]);
-    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', iterations: 3, llmCalls: 3 });
+    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 3, llmCalls: 3 });
 
     expect(recorder.getPath()).toEqual(['triage', 'diagnose', 'fix']);
     expect(recorder.getHops().map((h) => h.cause)).toEqual(['entry', 'model_pick', 'edge']);

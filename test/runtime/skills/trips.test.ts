@@ -72,7 +72,7 @@ describe('ping-pong', () => {
     const llmAt6 = log.events('footprint.stream.llm_start').find((e) => e.payload.iteration === 6)!;
     expect(trips[0]!.meta.timestamp).toBeLessThan(llmAt6.meta.timestamp);
     // Label only: the turn went on and answered.
-    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', iterations: 13 });
+    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 13 });
     expect(log.of('footprint.skill.escalated')).toEqual([]);
 
     expect(recorder.getTrips().map(({ runtimeStageId, ...payload }) => [runtimeStageId, payload])).toEqual(
