@@ -407,7 +407,7 @@ export const EVENTS = {
     content: ['text', 'error.message'],
   },
   'footprint.agent.next_step': {
-    doc: "The agent's Route stage chose tool calls, the final answer, or a stop.",
+    doc: "The agent's NextStep stage chose tool calls, the final answer, or a stop.",
     content: [],
   },
   'footprint.stream.llm_start': {

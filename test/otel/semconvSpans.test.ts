@@ -2,7 +2,7 @@
  * The semconv switch reaches the span writers (src/otel/encoding/semconvMode.ts: spellingIn): the
  * span events and the run-span attribute issue #33 renamed are written under their current names by
  * default, under their v1.41 names in 'v1.41' (payload keys follow the event's name), and under each
- * once in 'both'; the turn outcome's value `ok` is `answered` in 'v1.41'; OTEL_SEMCONV_STABILITY_OPT_IN chooses when no option does. Real SDK, scripted model.
+ * once in 'both'; the turn outcome's value `ok` is `answered` and the NextStep stage span `Route` in 'v1.41'; OTEL_SEMCONV_STABILITY_OPT_IN chooses when no option does. Real SDK, scripted model.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,13 @@ async function pingPongRun(options: TracingOptions): Promise<ReadableSpan[]> {
 }
 
 const RENAMED = /^footprint\.(skill\.hop|loop_guard\.trip|agent\.next_step|route\.hop|route\.trip|agent\.route_decided)$/;
+
+/** How many spans the agent's next-step stage opened, by span name (full detail). */
+function stageSpans(spans: ReadableSpan[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const span of spans) if (span.name === 'NextStep' || span.name === 'Route') counts[span.name] = (counts[span.name] ?? 0) + 1;
+  return counts;
+}
 
 /** How often each renamed span event was written, by name. */
 function renamedEvents(spans: ReadableSpan[]): Record<string, number> {
@@ -75,8 +82,18 @@ function pathAttributes(spans: ReadableSpan[]): Record<string, unknown> {
 }
 
 const PATH = 'triage>billing>triage>billing>triage';
-const CURRENT = { events: { 'footprint.agent.next_step': 5, 'footprint.loop_guard.trip': 1, 'footprint.skill.hop': 5 }, tripKeys: [['footprint.loop_guard.trip', TRIP_KEYS]] as Array<[string, string[]]>, path: { 'footprint.skill.path': PATH, 'footprint.turn.outcome': 'ok', 'footprint.agent.turn_end.outcome': 'ok' } };
-const V1_41 = { events: { 'footprint.agent.route_decided': 5, 'footprint.route.trip': 1, 'footprint.route.hop': 5 }, tripKeys: [['footprint.route.trip', TRIP_KEYS]] as Array<[string, string[]]>, path: { 'footprint.route.path': PATH, 'footprint.turn.outcome': 'answered', 'footprint.agent.turn_end.outcome': 'answered' } };
+const CURRENT = {
+  events: { 'footprint.agent.next_step': 5, 'footprint.loop_guard.trip': 1, 'footprint.skill.hop': 5 },
+  tripKeys: [['footprint.loop_guard.trip', TRIP_KEYS]] as Array<[string, string[]]>,
+  path: { 'footprint.skill.path': PATH, 'footprint.turn.outcome': 'ok', 'footprint.agent.turn_end.outcome': 'ok' },
+  stages: { NextStep: 5 },
+};
+const V1_41 = {
+  events: { 'footprint.agent.route_decided': 5, 'footprint.route.trip': 1, 'footprint.route.hop': 5 },
+  tripKeys: [['footprint.route.trip', TRIP_KEYS]] as Array<[string, string[]]>,
+  path: { 'footprint.route.path': PATH, 'footprint.turn.outcome': 'answered', 'footprint.agent.turn_end.outcome': 'answered' },
+  stages: { Route: 5 },
+};
 
 describe('the semconv switch on spans', () => {
   it.each<[SemconvMode, [string, string | undefined]]>([
@@ -90,21 +107,22 @@ describe('the semconv switch on spans', () => {
 
   it('current (the default): the new names only', async () => {
     const spans = await pingPongRun({});
-    expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans) }).toEqual(CURRENT);
+    expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans), stages: stageSpans(spans) }).toEqual(CURRENT);
   });
 
   it("'v1.41': the old names only, the trip's payload keys under its old name", async () => {
     const spans = await pingPongRun({ semconv: 'v1.41' });
-    expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans) }).toEqual(V1_41);
+    expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans), stages: stageSpans(spans) }).toEqual(V1_41);
   });
 
   it("'both': each renamed event and attribute once under each name", async () => {
     const spans = await pingPongRun({ semconv: 'both' });
-    expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans) }).toEqual({
+    expect({ events: renamedEvents(spans), tripKeys: tripKeys(spans), path: pathAttributes(spans), stages: stageSpans(spans) }).toEqual({
       events: { ...CURRENT.events, ...V1_41.events },
       tripKeys: [...CURRENT.tripKeys, ...V1_41.tripKeys],
       // A value has one spelling: the both mode writes the current one.
       path: { ...V1_41.path, ...CURRENT.path },
+      stages: CURRENT.stages,
     });
   });
 
@@ -112,11 +130,11 @@ describe('the semconv switch on spans', () => {
     process.env.OTEL_SEMCONV_STABILITY_OPT_IN = 'gen_ai_v1.41';
     try {
       const fromEnv = await pingPongRun({});
-      expect({ events: renamedEvents(fromEnv), tripKeys: tripKeys(fromEnv), path: pathAttributes(fromEnv) }).toEqual(V1_41);
+      expect({ events: renamedEvents(fromEnv), tripKeys: tripKeys(fromEnv), path: pathAttributes(fromEnv), stages: stageSpans(fromEnv) }).toEqual(V1_41);
       unregister();
       sdk.reset();
       const explicit = await pingPongRun({ semconv: 'current' });
-      expect({ events: renamedEvents(explicit), tripKeys: tripKeys(explicit), path: pathAttributes(explicit) }).toEqual(CURRENT);
+      expect({ events: renamedEvents(explicit), tripKeys: tripKeys(explicit), path: pathAttributes(explicit), stages: stageSpans(explicit) }).toEqual(CURRENT);
     } finally {
       delete process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
     }

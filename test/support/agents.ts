@@ -136,7 +136,7 @@ export function expectResumedApprovalRun(spans: readonly ReadableSpan[], pausedR
       '    execute_tool approve',
       '  Context',
       ...TURN_UP_TO_CHAT,
-      '  Route',
+      '  NextStep',
       '  Final',
     ].join('\n'),
   );

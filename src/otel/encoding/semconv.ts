@@ -237,22 +237,26 @@ export const EVENT_FOOTPRINT_RESUME = 'footprint.resume';
 // ── the v1.41 mode's spellings of renamed span-event names and attribute keys (issue #33) ───────
 // Typed events are span events under their catalog name (events/catalog.ts). Those the one-word-per-
 // idea pass renamed keep their old spelling in the v1.41 mode (semconvMode.ts: spellingIn), and the
-// payload attributes flattened under the name follow it. Metric renames live in the metric catalog.
+// payload attributes flattened under the name follow it; so do the run span's path and the agent's
+// NextStep stage span (a span has one name: the both mode writes the current one). Metric renames live in the metric catalog.
 /** footprint.skill.hop in the v1.41 mode. */
 export const EVENT_FOOTPRINT_ROUTE_HOP = 'footprint.route.hop';
 /** footprint.loop_guard.trip in the v1.41 mode. */
 export const EVENT_FOOTPRINT_ROUTE_TRIP = 'footprint.route.trip';
 /** footprint.agent.next_step in the v1.41 mode. */
 export const EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED = 'footprint.agent.route_decided';
+/** The agent's NextStep stage span (full detail) in the v1.41 mode. */
+export const V1_41_NEXT_STEP_STAGE = 'Route';
 /** footprint.skill.path in the v1.41 mode. */
 export const ATTR_FOOTPRINT_ROUTE_PATH = 'footprint.route.path';
 
-/** Each renamed span-event name and attribute key by its current name, with its v1.41-mode spelling. */
+/** Each renamed span-event name, attribute key and stage span name by its current name, with its v1.41-mode spelling. */
 export const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
   ['footprint.skill.hop', EVENT_FOOTPRINT_ROUTE_HOP],
   ['footprint.loop_guard.trip', EVENT_FOOTPRINT_ROUTE_TRIP],
   ['footprint.agent.next_step', EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED],
   [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
+  ['NextStep', V1_41_NEXT_STEP_STAGE],
 ]);
 
 /** Attribute values the pass renamed, by key: a turn that answered is `ok`, as a run that did is (was `answered`). */

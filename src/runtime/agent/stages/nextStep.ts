@@ -1,6 +1,6 @@
 /**
- * The agent's next step: the decider after each model call (its stage keeps the name Route, the
- * span name backends know). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
+ * The agent's next step: the decider after each model call (stage NextStep; its span is `Route` in
+ * the v1.41 semconv mode). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
  * the iteration cap go to Final. The choice and its rationale are emitted (agent.next_step).
  */
 import { emit } from '../../../events/index.js';
