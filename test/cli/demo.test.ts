@@ -21,7 +21,7 @@ import {
   tempDir,
   waterfallBlock,
   type CliResult,
-} from './helpers.js';
+} from '../support/cli.js';
 
 const DEMO_HEADER = /^Trace ([0-9a-f]{32}): /;
 const SESSION_FILE = /^(traces|metrics)-\d{8}T\d{9}Z-\d+-[0-9a-f]{4}-\d{4}\.jsonl$/;

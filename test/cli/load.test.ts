@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
-import { cli, eventField, lastMetricPoints, metricTotal, parseSummary, rootsByTrace, tempDir, type CliResult, type MetricPoint, type PrintedSummary } from './helpers.js';
+import { cli, eventField, lastMetricPoints, metricTotal, parseSummary, rootsByTrace, tempDir, type CliResult, type MetricPoint, type PrintedSummary } from '../support/cli.js';
 
 const RUNS = 200;
 

@@ -8,7 +8,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
-import { cli, expectedWaterfall, parseWaterfall, rootsByTrace, tempDir, waterfallBlock } from './helpers.js';
+import { cli, expectedWaterfall, parseWaterfall, rootsByTrace, tempDir, waterfallBlock } from '../support/cli.js';
 
 const VIEW_HEADER = /^trace ([0-9a-f]{32}) \((\d+) spans\) from (.+)$/;
 

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeControls, escapeStreamed, renderLine } from '../../src/cli/terminal.js';
-import { cli, tempDir } from '../cli/helpers.js';
+import { cli, tempDir } from '../support/cli.js';
 
 const ESC = '\u001b';
 const TITLE = `${ESC}]0;pwned\u0007`;

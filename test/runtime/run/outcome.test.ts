@@ -1,7 +1,7 @@
 /** The run outcome the runtime decides once and hands to every instrument, with the stop reason. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, registerInstrument, scripted, swarm, type RunOutcome } from '../../../src/runtime/index.js';
-import { echoAgent } from '../compositions/helpers.js';
+import { echoAgent } from '../../support/compositions.js';
 
 const seen: RunOutcome[] = [];
 let unregister: () => void;

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, RunCancelledError, scripted, skillGraph, swarm, type RunResult } from '../../src/index.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
-import { echoAgent } from '../runtime/compositions/helpers.js';
+import { echoAgent } from '../support/compositions.js';
 import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill } from '../support/skills.js';
 import { startSdk, type Sdk } from '../support/sdk.js';
 

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { listSignalFiles, type FileSpan, type FileSpanEvent } from '../../src/telemetry/index.js';
-import { compiled } from '../support/compiled.js';
+import { compiled } from './compiled.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = compiled('src/cli/main.ts');

@@ -7,8 +7,8 @@ import {
   type LLMRequest,
   type Runner,
   type ScriptedReply,
-} from '../../../src/runtime/index.js';
-import type { EventType, TypedEvent } from '../../../src/events/index.js';
+} from '../../src/runtime/index.js';
+import type { EventType, TypedEvent } from '../../src/events/index.js';
 
 /** The last user message of a request (what a mounted agent was handed). */
 export function lastUser(request: LLMRequest): string {
