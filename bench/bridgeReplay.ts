@@ -39,7 +39,7 @@ export async function recordTurn(turn: () => Promise<unknown>): Promise<Step[]> 
 export function replayTurn(steps: readonly Step[], options: { tracer: Tracer; detail: 'full' | 'semantic' }): void {
   const run = new TracedRun({
     source: 'runner',
-    resolved: { tracer: options.tracer, detail: options.detail, capture: false },
+    resolved: { tracer: options.tracer, detail: options.detail, capture: false, semconv: 'current' },
     name: 'invoke_agent',
     attributes: {},
     parent: ROOT_CONTEXT,
@@ -51,5 +51,5 @@ export function replayTurn(steps: readonly Step[], options: { tracer: Tracer; de
     if (step.hook === 'typed') run.onEvent(step.event);
     else hooks[step.hook]?.(step.event);
   }
-  run.finish({ status: 'answered', output: '' });
+  run.finish({ status: 'ok', output: '' });
 }

@@ -76,7 +76,7 @@ async function exporterAlone(): Promise<string> {
     const span = tracer.startSpan(`stage ${i}`, {
       attributes: { 'footprint.stage.id': `stage-${i}`, 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 120, 'footprint.cost.usd': 0.000_41 },
     });
-    span.addEvent('footprint.route.hop', { 'footprint.route.hop.to': 'billing', 'footprint.route.hop.iteration': 2 });
+    span.addEvent('footprint.skill.hop', { 'footprint.skill.hop.to': 'billing', 'footprint.skill.hop.iteration': 2 });
     span.end();
     return span as unknown as ReadableSpan;
   });

@@ -46,7 +46,7 @@ export const SPANS: readonly SpanDoc[] = [
     what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
     attributes: [
       S.ATTR_FOOTPRINT_RUN_ID, S.ATTR_FOOTPRINT_RUNNER_KIND, S.ATTR_FOOTPRINT_RUNNER_ID, S.ATTR_FOOTPRINT_RUN_OUTCOME, S.ATTR_FOOTPRINT_TOKENS_INPUT, S.ATTR_FOOTPRINT_TOKENS_OUTPUT, S.ATTR_FOOTPRINT_COST_USD,
-      S.ATTR_FOOTPRINT_LLM_CALLS, S.ATTR_FOOTPRINT_ROUTE_PATH, S.ATTR_FOOTPRINT_TRIP_KINDS, S.ATTR_FOOTPRINT_ESCALATED, S.ATTR_FOOTPRINT_RESUMED, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_FOOTPRINT_RUN_STOP_REASON, S.ATTR_ERROR_TYPE,
+      S.ATTR_FOOTPRINT_LLM_CALLS, S.ATTR_FOOTPRINT_SKILL_PATH, S.ATTR_FOOTPRINT_TRIP_KINDS, S.ATTR_FOOTPRINT_ESCALATED, S.ATTR_FOOTPRINT_RESUMED, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_FOOTPRINT_RUN_STOP_REASON, S.ATTR_ERROR_TYPE,
     ],
   },
   {
@@ -156,7 +156,7 @@ function spansSection(): string[] {
     `Span events: every typed event below except model calls and tool calls (which become \`chat\` and ` +
       `\`execute_tool\` spans and their attributes), on the span of the stage that emitted it (in detail \`semantic\`, its ` +
       `member's span), its payload flattened under ` +
-      `the event's name (\`footprint.route.trip.kind\`) plus ${code(S.ATTR_FOOTPRINT_MEMBER_KIND)}, ${code(S.ATTR_FOOTPRINT_MEMBER_ID)} and ${code(S.ATTR_FOOTPRINT_ROUTE)}; ` +
+      `the event's name (\`footprint.loop_guard.trip.kind\`) plus ${code(S.ATTR_FOOTPRINT_MEMBER_KIND)}, ${code(S.ATTR_FOOTPRINT_MEMBER_ID)} and ${code(S.ATTR_FOOTPRINT_ROUTE)}; ` +
       `in detail \`full\` also ${code(S.EVENT_FOOTPRINT_STAGE_ATTEMPT)}, and for plain charts (\`traceExecutor\`, which needs footprintjs's flow hooks) ` +
       `the flowchart's own: ${STRUCTURE_EVENTS.filter((e) => e !== S.EVENT_FOOTPRINT_STAGE_ATTEMPT).map(code).join(', ')}. ` +
       `Runner runs attach no flow hook (footprintjs's narrative stays off): their decisions, pauses and resumes are the typed events.`,

@@ -55,8 +55,8 @@ export function summarize(runner: Runner, summary: DemoSummary): () => void {
         summary.costByModel[p.model] = (summary.costByModel[p.model] ?? 0) + p.cost.usd;
         break;
       }
-      case 'footprint.route.trip': {
-        const kind = (event.payload as TypedEvent<'footprint.route.trip'>['payload']).kind;
+      case 'footprint.loop_guard.trip': {
+        const kind = (event.payload as TypedEvent<'footprint.loop_guard.trip'>['payload']).kind;
         summary.trips[kind] = (summary.trips[kind] ?? 0) + 1;
         break;
       }

@@ -35,7 +35,9 @@ export interface WaterfallOptions {
   total?: number;
 }
 
-const SHOWN_EVENTS = /^footprint\.(composition\.route_decided|route\.(hop|trip)|skill\.(rejected|escalated)|run\.(paused|resumed|failed)|agent\.(route_decided|iteration_cap))$/;
+/** The span events a waterfall draws, under either spelling of the semconv switch (route.hop/route.trip/agent.route_decided: the v1.41 mode's). */
+const SHOWN_EVENTS =
+  /^footprint\.(composition\.route_decided|skill\.(hop|rejected|escalated)|loop_guard\.trip|route\.(hop|trip)|run\.(paused|resumed|failed)|agent\.(next_step|route_decided|iteration_cap))$/;
 
 /** Marks a streamed model call's first chunk inside its chat span's bar. */
 export const FIRST_CHUNK_MARK = '┃';
@@ -125,7 +127,7 @@ export function renderWaterfall(spans: ViewSpan[], options: WaterfallOptions = {
 
 /**
  * An event's attributes as `key=value`. Payload fields are named under the event's name
- * (footprint.route.trip.kind), shown without it (kind); other footprint.* keys lose their namespace.
+ * (footprint.loop_guard.trip.kind), shown without it (kind); other footprint.* keys lose their namespace.
  * The emitting member (footprint.member.*) is left out: the tree already shows it, and its `kind`
  * would read like the payload's own. Ids that only correlate are left out; fractions get 6 decimals.
  */

@@ -114,12 +114,12 @@ export interface EventPayloads {
   };
   'footprint.agent.turn_end': {
     agentId: string;
-    outcome: 'answered' | 'stopped_early';
+    outcome: 'ok' | 'stopped_early';
     iterations: number;
     tokens: TokenUsage;
     costUsd: number;
     llmCalls: number;
-    stoppedEarly?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
+    stoppedEarly?: { reason: 'max_iterations' | 'loop_guard'; iteration: number };
     /** The answer (content: exported only under content capture). */
     answer: string;
   };
@@ -146,7 +146,7 @@ export interface EventPayloads {
     /** What is wrong with it, as the model is told (content unless footprint-otel worded it). */
     error: EventError;
   };
-  'footprint.agent.route_decided': {
+  'footprint.agent.next_step': {
     agentId: string;
     iteration: number;
     chosen: 'tool-calls' | 'final' | 'stopped';
@@ -288,12 +288,12 @@ export interface EventPayloads {
     from: { provider: string; model: string };
     to: { provider: string; model: string };
     refusals: number;
-    reason: 'refusals' | 'route_trip';
+    reason: 'refusals' | 'loop_guard';
     iteration: number;
   };
 
   // ── route: the skill cursor's moves, and the loop guards ─────────────────────────────────────
-  'footprint.route.hop': {
+  'footprint.skill.hop': {
     agentId: string;
     turnId: string;
     iteration: number;
@@ -302,7 +302,7 @@ export interface EventPayloads {
     cause: 'entry' | 'edge' | 'model_pick' | 'stay';
     edgeLabel?: string;
   };
-  'footprint.route.trip': {
+  'footprint.loop_guard.trip': {
     agentId: string;
     turnId: string;
     kind: 'ping_pong' | 'rejected_cap';
@@ -406,8 +406,8 @@ export const EVENTS = {
     doc: 'The answer is not the structured output asked for (not JSON, or not valid for the schema): the model is asked again, or the run fails.',
     content: ['text', 'error.message'],
   },
-  'footprint.agent.route_decided': {
-    doc: "The agent's Route stage chose tool calls, the final answer, or a stop.",
+  'footprint.agent.next_step': {
+    doc: "The agent's NextStep stage chose tool calls, the final answer, or a stop.",
     content: [],
   },
   'footprint.stream.llm_start': {
@@ -466,11 +466,11 @@ export const EVENTS = {
     doc: 'The rest of the turn runs on the escalation brain.',
     content: [],
   },
-  'footprint.route.hop': {
+  'footprint.skill.hop': {
     doc: 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
     content: [],
   },
-  'footprint.route.trip': {
+  'footprint.loop_guard.trip': {
     doc: 'A loop guard tripped: ping-pong between two skills, or too many rejected jumps.',
     content: [],
   },

@@ -44,13 +44,13 @@ export function skillPathRecorder(options: SkillPathRecorderOptions = {}): Skill
     // Only the three kinds it records are looked at: every other event of the run passes untouched.
     // The payload spreads last (no key of it is runtimeStageId): on Node 20's V8 a key after a spread is a slow runtime call.
     const handlers: EventHandlers = {
-      'footprint.route.hop': ({ payload, meta }) => {
+      'footprint.skill.hop': ({ payload, meta }) => {
         if (mine(payload)) open().hops.push({ runtimeStageId: meta.runtimeStageId, ...payload });
       },
       'footprint.skill.rejected': ({ payload, meta }) => {
         if (mine(payload)) open().rejections.push({ runtimeStageId: meta.runtimeStageId, ...payload });
       },
-      'footprint.route.trip': ({ payload, meta }) => {
+      'footprint.loop_guard.trip': ({ payload, meta }) => {
         if (mine(payload)) open().trips.push({ runtimeStageId: meta.runtimeStageId, ...payload });
       },
     };

@@ -8,9 +8,9 @@ export interface SkillPathRecorderOptions {
   agentId?: string;
 }
 
-export type RecordedHop = EventPayloads['footprint.route.hop'] & { runtimeStageId: string };
+export type RecordedHop = EventPayloads['footprint.skill.hop'] & { runtimeStageId: string };
 export type RecordedRejection = EventPayloads['footprint.skill.rejected'] & { runtimeStageId: string };
-export type RecordedTrip = EventPayloads['footprint.route.trip'] & { runtimeStageId: string };
+export type RecordedTrip = EventPayloads['footprint.loop_guard.trip'] & { runtimeStageId: string };
 
 /** Everything recorded for one run, across all the turns it contains. */
 export interface SkillPathRun {

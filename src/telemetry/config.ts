@@ -63,7 +63,7 @@ export type Destination =
 
 export interface TelemetryConfig {
   /** 'env': the standard exporter variables decide (exporters.ts); 'files': the OTLP-JSON session files in this folder; 'disabled': OTEL_SDK_DISABLED. */
-  route: { kind: 'env' } | { kind: 'files'; directory: string } | { kind: 'disabled' };
+  exportTo: { kind: 'env' } | { kind: 'files'; directory: string } | { kind: 'disabled' };
   metricIntervalMs: number;
   /** For one metric collection and export; the SDK requires it not to exceed the interval. */
   metricTimeoutMs: number;
@@ -87,7 +87,7 @@ export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
   const maxQueueSize = positive(options.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'), 2048);
   const metricIntervalMs = positive(options.metricExportIntervalMs ?? getNumberFromEnv('OTEL_METRIC_EXPORT_INTERVAL'), 60_000);
   return {
-    route: resolveRoute(options),
+    exportTo: resolveExportTo(options),
     metricIntervalMs,
     metricTimeoutMs: Math.min(positive(getNumberFromEnv('OTEL_METRIC_EXPORT_TIMEOUT'), 30_000), metricIntervalMs),
     exportTimeoutMs: positive(options.exportTimeoutMs ?? getNumberFromEnv('OTEL_EXPORTER_OTLP_TIMEOUT'), 10_000),
@@ -97,7 +97,7 @@ export function resolveConfig(options: StartTelemetryOptions): TelemetryConfig {
   };
 }
 
-function resolveRoute(options: StartTelemetryOptions): TelemetryConfig['route'] {
+function resolveExportTo(options: StartTelemetryOptions): TelemetryConfig['exportTo'] {
   if (getBooleanFromEnv('OTEL_SDK_DISABLED')) return { kind: 'disabled' };
   const chosen = options.endpoint !== undefined || DESTINATION_VARIABLES.some((name) => getStringFromEnv(name) !== undefined);
   if (chosen) {

@@ -64,7 +64,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     );
   }
   const config = resolveConfig(options);
-  if (config.route.kind === 'disabled') return disabledHandle();
+  if (config.exportTo.kind === 'disabled') return disabledHandle();
 
   // The one content-capture decision of this process's telemetry: spans, errors and files follow it.
   const captureContent = options.captureContent ?? captureFromEnv();
@@ -96,12 +96,12 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     spanProcessors,
     metricReaders,
     // the files carry traces and metrics only; with a chosen destination NodeSDK sets logs up from OTEL_LOGS_EXPORTER
-    ...(config.route.kind === 'files' ? { logRecordProcessors: [] } : {}),
+    ...(config.exportTo.kind === 'files' ? { logRecordProcessors: [] } : {}),
   });
   const ours = registerIntoFreeSlots(() => sdk.start());
   health.attach(metrics.getMeter(TELEMETRY_METER), pipeline.components);
   const unregister = [
-    registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent })),
+    registerInstrument(tracingInstrument({ detail: options.traceDetail, captureContent, semconv: options.semconv })),
     registerInstrument(metricsInstrument({ semconv: options.semconv })),
   ];
 
@@ -150,14 +150,14 @@ interface Pipeline {
 }
 
 function pipelineFor(config: TelemetryConfig, options: StartTelemetryOptions, captureContent: boolean): Pipeline {
-  const route = config.route;
-  if (route.kind === 'files') {
+  const exportTo = config.exportTo;
+  if (exportTo.kind === 'files') {
     const session = newSession();
-    const files = { directory: route.directory, session, ownerOnly: captureContent };
+    const files = { directory: exportTo.directory, session, ownerOnly: captureContent };
     const spans = fileSpanExporter(files);
     const metricFiles = fileMetricExporter(files);
     return {
-      destination: { kind: 'files', directory: route.directory },
+      destination: { kind: 'files', directory: exportTo.directory },
       spans: [spans],
       metrics: [metricFiles],
       timeoutMs: FILE_WRITE_TIMEOUT_MS,

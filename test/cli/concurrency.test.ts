@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
-import { cli, parseSummary, tempDir, traceWholeness, type CliResult } from './helpers.js';
+import { cli, parseSummary, tempDir, traceWholeness, type CliResult } from '../support/cli.js';
 
 const RUNS = 300;
 

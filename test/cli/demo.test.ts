@@ -21,7 +21,7 @@ import {
   tempDir,
   waterfallBlock,
   type CliResult,
-} from './helpers.js';
+} from '../support/cli.js';
 
 const DEMO_HEADER = /^Trace ([0-9a-f]{32}): /;
 const SESSION_FILE = /^(traces|metrics)-\d{8}T\d{9}Z-\d+-[0-9a-f]{4}-\d{4}\.jsonl$/;
@@ -69,7 +69,7 @@ describe('the default demo', () => {
     expect(root.name).toBe('invoke_workflow desk');
     expect(root.attributes['footprint.trip.kinds']).toMatch(/ping_pong|rejected_cap/);
     expect(result.stdout).toContain(`a run that tripped a loop guard (${root.attributes['footprint.trip.kinds']})`);
-    const tripLine = lines.find((l) => l.includes('• route.trip '));
+    const tripLine = lines.find((l) => l.includes('• loop_guard.trip '));
     expect(tripLine).toContain(`kind=${String(root.attributes['footprint.trip.kinds']).split(',')[0]}`);
   });
 });
@@ -88,7 +88,7 @@ describe('--ticket', () => {
     const roots = [...rootsByTrace(spans).values()];
     expect(roots).toHaveLength(1);
     expect(roots[0]!.attributes['gen_ai.conversation.id']).toBe('T-CUSTOM');
-    expect(roots[0]!.attributes['footprint.route.path']).toMatch(/^billing/);
+    expect(roots[0]!.attributes['footprint.skill.path']).toMatch(/^billing/);
     expect(waterfallBlock(result.stdout, DEMO_HEADER).traceId).toBe(roots[0]!.traceId);
   }, 60_000);
 

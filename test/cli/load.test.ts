@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
-import { cli, eventField, lastMetricPoints, metricTotal, parseSummary, rootsByTrace, tempDir, type CliResult, type MetricPoint, type PrintedSummary } from './helpers.js';
+import { cli, eventField, lastMetricPoints, metricTotal, parseSummary, rootsByTrace, tempDir, type CliResult, type MetricPoint, type PrintedSummary } from '../support/cli.js';
 
 const RUNS = 200;
 
@@ -52,7 +52,7 @@ describe(`--runs ${RUNS} --concurrency 8`, () => {
   });
 
   it('counts the trips by kind that the traces and the metrics hold', () => {
-    const events = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.route.trip'));
+    const events = spans.flatMap((s) => s.events.filter((e) => e.name === 'footprint.loop_guard.trip'));
     const fromTraces: Record<string, number> = { ping_pong: 0, rejected_cap: 0 };
     for (const e of events) fromTraces[String(eventField(e, 'kind'))] = (fromTraces[String(eventField(e, 'kind'))] ?? 0) + 1;
     expect(summary.trips.ping_pong + summary.trips.rejected_cap).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe(`--runs ${RUNS} --concurrency 8`, () => {
     // the run span carries the kinds of its trips (footprint.trip.kinds), the tag Jaeger searches
     const kindsByTrace = new Map<string, Set<string>>();
     for (const span of spans) {
-      for (const e of span.events.filter((ev) => ev.name === 'footprint.route.trip')) {
+      for (const e of span.events.filter((ev) => ev.name === 'footprint.loop_guard.trip')) {
         kindsByTrace.set(span.traceId, (kindsByTrace.get(span.traceId) ?? new Set()).add(String(eventField(e, 'kind'))));
       }
     }

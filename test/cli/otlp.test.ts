@@ -11,7 +11,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, parseSummary, tempDir } from './helpers.js';
+import { cli, parseSummary, tempDir } from '../support/cli.js';
 
 interface Request {
   method: string;

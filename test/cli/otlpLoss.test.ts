@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../telemetry/receiver.js';
-import { cli, parseSummary, tempDir } from './helpers.js';
+import { cli, parseSummary, tempDir } from '../support/cli.js';
 
 describe('a collector that takes nothing', () => {
   const temp = tempDir('otlp-loss');

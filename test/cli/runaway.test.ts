@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNAWAY_LOOKUPS_PER_CALL, RUNAWAY_STEPS } from '../../src/cli/desk/brains.js';
-import { cli, lastMetricPoints, metricTotal, parseSummary, tempDir, type CliResult, type PrintedSummary } from './helpers.js';
+import { cli, lastMetricPoints, metricTotal, parseSummary, tempDir, type CliResult, type PrintedSummary } from '../support/cli.js';
 
 const ARGS = ['--runs', '20', '--seed', '5', '--no-color'];
 const clean = tempDir('runaway-clean');

@@ -9,7 +9,7 @@ import { cpSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSpans } from '../../src/telemetry/index.js';
-import { cli, parseSummary, ROOT, rootsByTrace, run, tempDir, traceWholeness, type CliResult } from './helpers.js';
+import { cli, parseSummary, ROOT, rootsByTrace, run, tempDir, traceWholeness, type CliResult } from '../support/cli.js';
 
 /** The first progress line past the first tenth of the runs: the load is well under way. */
 const UNDER_WAY = /\] [1-9]\d*\/3000 /;

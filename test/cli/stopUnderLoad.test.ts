@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from '../../src/cli/demo.js';
-import { cli, tempDir } from './helpers.js';
+import { cli, tempDir } from '../support/cli.js';
 
 /** Busy siblings: one per core of this machine's share, each spinning until killed. */
 const SIBLINGS = 3;

@@ -12,7 +12,7 @@ import { STREAMED_REPLIES } from '../../src/cli/desk/providers.js';
 import { percentile } from '../../src/cli/summary.js';
 import { FIRST_CHUNK_MARK } from '../../src/cli/waterfall.js';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
-import { cli, expectedWaterfall, parseSummary, parseWaterfall, tempDir, waterfallBlock, type CliResult } from './helpers.js';
+import { cli, expectedWaterfall, parseSummary, parseWaterfall, tempDir, waterfallBlock, type CliResult } from '../support/cli.js';
 
 const TICKET = 'I was charged twice for invoice INV-1234';
 /** What the seeded billing brain answers this ticket (seed 42). */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../src/cli/args.js';
 import { DESTINATION_VARIABLES } from '../../src/telemetry/config.js';
-import { cli, tempDir } from './helpers.js';
+import { cli, tempDir } from '../support/cli.js';
 
 const temp = tempDir('usage');
 afterAll(() => temp.remove());

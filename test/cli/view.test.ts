@@ -8,7 +8,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
-import { cli, expectedWaterfall, parseWaterfall, rootsByTrace, tempDir, waterfallBlock } from './helpers.js';
+import { cli, expectedWaterfall, parseWaterfall, rootsByTrace, tempDir, waterfallBlock } from '../support/cli.js';
 
 const VIEW_HEADER = /^trace ([0-9a-f]{32}) \((\d+) spans\) from (.+)$/;
 
@@ -55,7 +55,7 @@ describe('view', () => {
     expect(tripped.map((r) => r.attributes['footprint.trip.kinds'])).toEqual(['ping_pong', 'ping_pong', 'rejected_cap', 'rejected_cap']);
     const { traceId, lines } = await viewOf([file, '--trips'], file);
     expect(traceId).toBe(tripped.at(-1)!.traceId);
-    expect(lines.some((line) => line.includes('• route.trip '))).toBe(true);
+    expect(lines.some((line) => line.includes('• loop_guard.trip '))).toBe(true);
   });
 
   it('<dir> --trace <id> shows that run, by full id or a prefix of one', async () => {

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { viewCommand } from '../../src/cli/view.js';
 import { plainLine } from '../../src/cli/terminal.js';
 import { MAX_DEPTH, MAX_LINES } from '../../src/cli/waterfall.js';
-import { cli, tempDir } from './helpers.js';
+import { cli, tempDir } from '../support/cli.js';
 
 interface SpanSpec {
   trace?: string;

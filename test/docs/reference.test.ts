@@ -56,7 +56,7 @@ describe('the reference page', () => {
       for (const field of fields.get(type)!) expect(line).toContain(`\`${field}\``);
     }
     // one of them spelled out, so the payload reader is checked against the declaration itself
-    expect(fields.get('footprint.route.trip')).toEqual([
+    expect(fields.get('footprint.loop_guard.trip')).toEqual([
       'agentId', 'turnId', 'kind', 'skills', 'window?', 'count?', 'iteration', 'tokensSinceLoop', 'costSinceLoopUsd', 'action',
     ]);
   });

@@ -29,11 +29,11 @@ describe('the typed event catalog', () => {
 
   it('names every event footprint.<domain>.<action> and documents it', () => {
     for (const type of EVENT_TYPES) {
-      expect(type).toMatch(/^footprint\.[a-z]+\.[a-z_]+$/);
+      expect(type).toMatch(/^footprint\.[a-z_]+\.[a-z_]+$/);
       expect(EVENT_DOCS[type].length).toBeGreaterThan(10);
     }
     const domains = new Set(EVENT_TYPES.map((t) => t.split('.')[1]));
-    expect([...domains].sort()).toEqual(['agent', 'composition', 'conversation', 'route', 'run', 'skill', 'stream']);
+    expect([...domains].sort()).toEqual(['agent', 'composition', 'conversation', 'loop_guard', 'run', 'skill', 'stream']);
   });
 
   it('declares nothing that is never emitted', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../../src/mcp/index.js';
 import { serverEnvironment, telemetryVariables } from '../../src/mcp/serverEnv.js';
 import { scratchFolders } from '../support/scratch.js';
-import { deskAgent, FIXTURE, SLOW_START, startWorld, until, type World } from './support/world.js';
+import { deskAgent, FIXTURE, SLOW_START, startWorld, until, type World } from '../support/mcp/world.js';
 
 const APP = {
   PATH: '/usr/bin',

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, McpConnectError, type McpConnection } from '../../src/mcp/index.js';
 import { Agent, scripted, type Tool } from '../../src/index.js';
-import { deskAgent, httpServer, MALFORMED, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from './support/world.js';
+import { deskAgent, httpServer, MALFORMED, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from '../support/mcp/world.js';
 
 let world: World;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { ConfigError } from '../../src/index.js';
 import { connectMcp, McpCallError, McpConnectError, type McpConnection } from '../../src/mcp/index.js';
 import { compiled } from '../support/compiled.js';
 import { pointsOf, type JsonMetricsRequest } from '../telemetry/otlpJson.js';
-import { httpServer, startWorld, stdioServer, until, type World, SLOW_START } from './support/world.js';
+import { httpServer, startWorld, stdioServer, until, type World, SLOW_START } from '../support/mcp/world.js';
 
 const HOSTILE = compiled(resolve(import.meta.dirname, 'fixtures/hostileServer.ts'));
 

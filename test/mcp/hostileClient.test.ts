@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pointsOf, type JsonMetricsRequest } from '../telemetry/otlpJson.js';
-import { FIXTURE, startWorld, until, type World } from './support/world.js';
+import { FIXTURE, startWorld, until, type World } from '../support/mcp/world.js';
 
 let world: World;
 beforeAll(async () => {

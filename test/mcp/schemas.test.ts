@@ -14,7 +14,7 @@ import { connectMcp, type McpConnection } from '../../src/mcp/index.js';
 import { SCHEMA_CHECK_DEADLINE_MS } from '../../src/runtime/tools/schemaWorker.js';
 import { compiled } from '../support/compiled.js';
 import { callOnce } from '../runtime/tools/support.js';
-import { SLOW_START, startWorld, until, type FlatSpan, type World } from './support/world.js';
+import { SLOW_START, startWorld, until, type FlatSpan, type World } from '../support/mcp/world.js';
 
 const SCHEMA_SERVER = compiled(resolve(import.meta.dirname, 'fixtures/schemaServer.ts'));
 const ZOD_SERVER = compiled(resolve(import.meta.dirname, 'fixtures/zodServer.ts'));

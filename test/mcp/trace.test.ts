@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, scripted, type LLMRequest } from '../../src/index.js';
 import { connectMcp, type McpConnection } from '../../src/mcp/index.js';
 import { pointsOf, type JsonMetricsRequest } from '../telemetry/otlpJson.js';
-import { ancestry, deskAgent, httpServer, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from './support/world.js';
+import { ancestry, deskAgent, httpServer, startWorld, stdioServer, until, type FlatSpan, type World, SLOW_START } from '../support/mcp/world.js';
 
 let world: World;
 beforeAll(async () => {

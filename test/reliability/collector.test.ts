@@ -16,7 +16,7 @@ import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryConversationStore, Agent, type LLMProvider, type LLMResponse } from '../../src/index.js';
 import { startTelemetry, totalLost, type TelemetryHandle } from '../../src/telemetry/index.js';
-import { startCollector, type Collector } from './support/collector.js';
+import { startCollector, type Collector } from '../support/reliability/collector.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

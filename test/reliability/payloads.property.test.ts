@@ -41,8 +41,8 @@ import { messageText,
 } from '../../src/index.js';
 import { quietLogger, stage } from '../../src/runtime/run/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/tools/index.js';
-import { anything, oddPayload, oddShortString, oddText } from './support/oddValues.js';
-import { outcomeOf } from './support/runs.js';
+import { anything, oddPayload, oddShortString, oddText } from '../support/reliability/oddValues.js';
+import { outcomeOf } from '../support/reliability/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { traceProblems } from '../support/traceChecks.js';
 

@@ -20,7 +20,7 @@ import {
   type LLMProvider,
 } from '../../src/index.js';
 import { sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
-import { failure, only, outcomeOf } from './support/runs.js';
+import { failure, only, outcomeOf } from '../support/reliability/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { traceProblems } from '../support/traceChecks.js';
 

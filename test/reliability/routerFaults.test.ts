@@ -19,7 +19,7 @@ import {
   swarm,
   tracingFailures,
 } from '../../src/index.js';
-import { named, only, outcomeOf } from './support/runs.js';
+import { named, only, outcomeOf } from '../support/reliability/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { ATTRIBUTE_CAP, traceProblems } from '../support/traceChecks.js';
 

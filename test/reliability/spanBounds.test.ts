@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible, RunFailedError, type LLMProvider } from '../../src/index.js';
 import { sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
-import { outcomeOf } from './support/runs.js';
+import { outcomeOf } from '../support/reliability/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { ATTRIBUTE_CAP, traceProblems } from '../support/traceChecks.js';
 

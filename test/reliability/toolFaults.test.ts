@@ -12,7 +12,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messageText, Agent, DEFAULT_TOOL_LIMITS, RunCancelledError, scripted, tracingFailures, type ScriptedReply } from '../../src/index.js';
 import { MAX_TOOL_RESULT_CHARS } from '../../src/runtime/tools/index.js';
-import { named, only, outcomeOf } from './support/runs.js';
+import { named, only, outcomeOf } from '../support/reliability/runs.js';
 import { startSdk } from '../support/sdk.js';
 import { traceProblems } from '../support/traceChecks.js';
 

@@ -25,7 +25,7 @@ import {
 import { ManualReader } from '../support/meter.js';
 import { closedPort, sendJson, startWireServer, type SeenRequest, type WireServer } from '../runtime/providers/wireServer.js';
 import { startSdk } from '../support/sdk.js';
-import { captureLogs, errorText, leaksIn, spansText, telemetryFilesText } from './support/leaks.js';
+import { captureLogs, errorText, leaksIn, spansText, telemetryFilesText } from '../support/security/leaks.js';
 
 const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 const PROVIDERS = ['openai-key', 'openai-userinfo', 'anthropic', 'custom', 'scripted'] as const;

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeControls, escapeStreamed, renderLine } from '../../src/cli/terminal.js';
-import { cli, tempDir } from '../cli/helpers.js';
+import { cli, tempDir } from '../support/cli.js';
 
 const ESC = '\u001b';
 const TITLE = `${ESC}]0;pwned\u0007`;
@@ -44,7 +44,7 @@ function hostileTrace(): string {
     span('c1', 'r1', `chat ${CLEAR}gpt-${BIDI}`, { attributes: [{ key: 'footprint.cost.usd', value: { doubleValue: 0.001 } }] }),
     span('t1', 'r1', `execute_tool ${LINK}`, { status: { code: 2, message: `boom${FORGED}${TITLE}` } }),
     span('s1', 'r1', 'stage', {
-      events: [{ name: 'footprint.route.trip', timeUnixNano: ns(5), attributes: [attr('footprint.route.trip.kind', `ping_pong${CLEAR}`), attr('footprint.route.trip.skills', `a${FORGED}`)] }],
+      events: [{ name: 'footprint.loop_guard.trip', timeUnixNano: ns(5), attributes: [attr('footprint.loop_guard.trip.kind', `ping_pong${CLEAR}`), attr('footprint.loop_guard.trip.skills', `a${FORGED}`)] }],
     }),
   ];
   return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'x' }, spans }] }] });

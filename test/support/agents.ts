@@ -69,7 +69,7 @@ export function twoToolRunAttributes(options: { sessionId?: string } = {}) {
     'footprint.runner.id': 'helper',
     'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
     'footprint.run.outcome': 'ok',
-    'footprint.turn.outcome': 'answered',
+    'footprint.turn.outcome': 'ok',
     'footprint.llm.calls': 3,
     'footprint.iterations': 3,
     'footprint.tokens.input': 300,
@@ -136,7 +136,7 @@ export function expectResumedApprovalRun(spans: readonly ReadableSpan[], pausedR
       '    execute_tool approve',
       '  Context',
       ...TURN_UP_TO_CHAT,
-      '  Route',
+      '  NextStep',
       '  Final',
     ].join('\n'),
   );

@@ -15,21 +15,22 @@ export const SETS_GLOBAL_STATE =
 
 export const ISOLATED_TESTS = [
   // assert that no SDK is registered, so nothing another file left may be there
-  'test/otel/noSdk.test.ts',
+  'test/scenarios/noSdk.test.ts',
   // mocks node:fs/promises under the modules it loads (vi.mock takes effect in a fresh module graph only)
   'test/telemetry/fullDisk.test.ts',
   // set process-wide state themselves (SETS_GLOBAL_STATE)
   'test/bench/spanTree.test.ts',
   'test/mcp/environment.test.ts',
   'test/mcp/server.test.ts',
-  'test/otel/cancelledTool.test.ts',
+  'test/scenarios/cancelledTool.test.ts',
   'test/otel/metrics/prometheusOtlp.test.ts',
-  'test/otel/otlp.test.ts',
+  'test/scenarios/otlp.test.ts',
   'test/otel/placement/activation.test.ts',
-  'test/otel/pii.test.ts',
-  'test/otel/safety.test.ts',
-  'test/otel/semantic.test.ts',
-  'test/otel/units.test.ts',
+  'test/scenarios/pii.test.ts',
+  'test/scenarios/safety.test.ts',
+  'test/scenarios/semantic.test.ts',
+  'test/scenarios/semconvSpans.test.ts',
+  'test/otel/encoding/units.test.ts',
   'test/reliability/collector.test.ts',
   'test/reliability/payloads.property.test.ts',
   'test/security/secrets.property.test.ts',

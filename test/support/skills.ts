@@ -39,7 +39,7 @@ export function fixSkill() {
 }
 
 /**
- * The route.trip payload the default guard emits when a ping-pong between `skills` fills its window
+ * The loop_guard.trip payload the default guard emits when a ping-pong between `skills` fills its window
  * of 4 and is labelled, `calls` small-model calls after the alternating streak began.
  */
 export function labelledPingPongTrip(trip: { turnId: string; skills: [string, string]; iteration: number; calls: number }) {
@@ -67,7 +67,7 @@ export function escalatedToStrong(escalation: { refusals: number; reason: string
 }
 
 /**
- * The route.trip payload the default guard emits when a skill's third refusal in a row is labelled,
+ * The loop_guard.trip payload the default guard emits when a skill's third refusal in a row is labelled,
  * two calls (by `model`) after the rejection run began; the expected value a test pins exactly.
  */
 export function labelledRejectionTrip(trip: { turnId: string; skill: string; iteration: number; model: keyof typeof PRICING }) {

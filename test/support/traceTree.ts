@@ -75,7 +75,7 @@ export function structure(spans: readonly ReadableSpan[]): { traceIds: string[];
   return { traceIds, roots, problems };
 }
 
-/** A typed event's payload attributes with the event-name namespace taken off ('footprint.route.trip.kind' -> 'kind'). */
+/** A typed event's payload attributes with the event-name namespace taken off ('footprint.loop_guard.trip.kind' -> 'kind'). */
 export function payloadOf(event: { name: string; attributes?: Record<string, unknown> }): Record<string, unknown> {
   const prefix = `${event.name}.`;
   const out: Record<string, unknown> = {};

@@ -17,20 +17,20 @@ afterEach(() => {
 
 describe('destination', () => {
   it('is OTLP-JSON files under ./telemetry when nothing names an exporter or an endpoint', () => {
-    expect(resolveConfig({}).route).toEqual({ kind: 'files', directory: path.resolve('telemetry') });
-    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).route).toEqual({ kind: 'files', directory: '/tmp/fp' });
+    expect(resolveConfig({}).exportTo).toEqual({ kind: 'files', directory: path.resolve('telemetry') });
+    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).exportTo).toEqual({ kind: 'files', directory: '/tmp/fp' });
     vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/json');
     vi.stubEnv('OTEL_SERVICE_NAME', 'still-files');
-    expect(resolveConfig({}).route.kind).toBe('files');
+    expect(resolveConfig({}).exportTo.kind).toBe('files');
   });
 
   it.each(DESTINATION_VARIABLES)('leaves the choice to the standard variables once %s is set', (variable) => {
     vi.stubEnv(variable, variable.endsWith('EXPORTER') ? 'otlp' : 'http://collector:4318');
-    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).route).toEqual({ kind: 'env' });
+    expect(resolveConfig({ fileDirectory: '/tmp/fp' }).exportTo).toEqual({ kind: 'env' });
   });
 
   it('leaves the choice to the standard variables when the endpoint option is given', () => {
-    expect(resolveConfig({ endpoint: 'http://code:4318' }).route).toEqual({ kind: 'env' });
+    expect(resolveConfig({ endpoint: 'http://code:4318' }).exportTo).toEqual({ kind: 'env' });
   });
 
   it.each(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'])(
@@ -49,9 +49,9 @@ describe('destination', () => {
 
   it('is disabled by OTEL_SDK_DISABLED=true, whatever else is set', () => {
     vi.stubEnv('OTEL_SDK_DISABLED', 'true');
-    expect(resolveConfig({ endpoint: 'http://code:4318' }).route).toEqual({ kind: 'disabled' });
+    expect(resolveConfig({ endpoint: 'http://code:4318' }).exportTo).toEqual({ kind: 'disabled' });
     vi.stubEnv('OTEL_SDK_DISABLED', 'false');
-    expect(resolveConfig({}).route.kind).toBe('files');
+    expect(resolveConfig({}).exportTo.kind).toBe('files');
   });
 });
 

@@ -65,7 +65,7 @@ describe('values no exporter can use: one TelemetryConfigError naming the variab
     vi.stubEnv('OTEL_TRACES_EXPORTER', ' console , otlp ');
     vi.stubEnv('OTEL_METRICS_EXPORTER', 'console,none');
     vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'x-team=agents, authorization=Basic YTpi==,');
-    expect(resolveConfig({}).route).toEqual({ kind: 'env' });
+    expect(resolveConfig({}).exportTo).toEqual({ kind: 'env' });
     expect(chooseMetricExporters({})).toEqual([]);
     expect(complaints).toEqual([]);
   });

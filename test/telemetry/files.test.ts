@@ -59,7 +59,7 @@ describe('the trace files', () => {
         await tick();
         await tracer.startActiveSpan('child', async (child) => {
           ids.child = child.spanContext();
-          child.addEvent('footprint.route.hop', { to: 'billing', iteration: 2 });
+          child.addEvent('footprint.skill.hop', { to: 'billing', iteration: 2 });
           await tick();
           const leaf = tracer.startSpan('leaf', { kind: SpanKind.CLIENT });
           ids.leaf = leaf.spanContext();
@@ -93,7 +93,7 @@ describe('the trace files', () => {
     expect(byName.root!.endMs - byName.root!.startMs).toBeGreaterThanOrEqual(9);
     expect(byName.child!.kind).toBe(SpanKind.INTERNAL);
     expect(byName.child!.events).toEqual([
-      { name: 'footprint.route.hop', timeUnixNano: expect.stringMatching(/^\d{19}$/), timeMs: expect.any(Number), attributes: { to: 'billing', iteration: 2 } },
+      { name: 'footprint.skill.hop', timeUnixNano: expect.stringMatching(/^\d{19}$/), timeMs: expect.any(Number), attributes: { to: 'billing', iteration: 2 } },
     ]);
     expect(byName.leaf).toMatchObject({ kind: SpanKind.CLIENT, status: { code: SpanStatusCode.ERROR, message: 'HTTP 429' } });
   });

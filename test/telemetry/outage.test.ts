@@ -31,8 +31,8 @@ const agent = Agent.create({ provider, model: 'm-small', id: 'steady' })
   .build();
 
 /**
- * The spans of one run: the run span; a first iteration of Context, CallLLM, its chat span, Route,
- * ToolCalls and the tool's span; a second of Context, CallLLM, its chat span, Route and Final.
+ * The spans of one run: the run span; a first iteration of Context, CallLLM, its chat span, NextStep,
+ * ToolCalls and the tool's span; a second of Context, CallLLM, its chat span, NextStep and Final.
  */
 const SPANS_PER_RUN = 1 + 6 + 5;
 

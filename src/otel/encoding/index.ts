@@ -8,7 +8,19 @@
  */
 export * from './semconv.js';
 export * as semconv from './semconv.js';
-export { emitsNamesOf, OPT_IN_BOTH, OPT_IN_CURRENT, OPT_IN_V1_41, SEMCONV_OPT_IN_ENV, semconvModeFromEnv, type SemconvMode } from './semconvMode.js';
+export {
+  emitsNamesOf,
+  OPT_IN_BOTH,
+  OPT_IN_CURRENT,
+  OPT_IN_V1_41,
+  secondSpellingIn,
+  SEMCONV_OPT_IN_ENV,
+  semconvModeFromEnv,
+  spellingIn,
+  spellValuesIn,
+  valueSpellingIn,
+  type SemconvMode,
+} from './semconvMode.js';
 export { boundString, flatten, MAX_NAME, safeJson, toList } from './bounded.js';
 export { answerMessage, boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages, systemInstructions, textMessage, toolDefinitions } from './content.js';
 export { decisionAttributes, selectionAttributes } from './evidence.js';

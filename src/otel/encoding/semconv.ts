@@ -179,7 +179,7 @@ export const ATTR_FOOTPRINT_STORE_CALL = 'footprint.store.call';
 export const ATTR_FOOTPRINT_MCP_TOOLS_REFUSED = 'footprint.mcp.tools.refused';
 /** Takes the runtime's outcome labels (runtime/run/outcome.ts): ok, stopped_early, error, cancelled, paused. */
 export const ATTR_FOOTPRINT_RUN_OUTCOME = 'footprint.run.outcome';
-/** Why a run that stopped early stopped (the outcome's reason: max_iterations, route_trip, budget_exhausted). */
+/** Why a run that stopped early stopped (the outcome's reason: max_iterations, loop_guard, budget_exhausted). */
 export const ATTR_FOOTPRINT_RUN_STOP_REASON = 'footprint.run.stop_reason';
 export const ATTR_FOOTPRINT_RUNNER_KIND = 'footprint.runner.kind';
 export const ATTR_FOOTPRINT_RUNNER_ID = 'footprint.runner.id';
@@ -197,7 +197,8 @@ export const ATTR_FOOTPRINT_MEMBER_ID = 'footprint.member.id';
 export const ATTR_FOOTPRINT_AGENT = 'footprint.agent';
 export const ATTR_FOOTPRINT_SKILL = 'footprint.skill';
 export const ATTR_FOOTPRINT_ROUTE = 'footprint.route';
-export const ATTR_FOOTPRINT_ROUTE_PATH = 'footprint.route.path';
+/** The skills a run's agents entered, in order (`triage>billing`), on the run span. */
+export const ATTR_FOOTPRINT_SKILL_PATH = 'footprint.skill.path';
 export const ATTR_FOOTPRINT_BRAIN = 'footprint.brain';
 export const ATTR_FOOTPRINT_ITERATION = 'footprint.iteration';
 export const ATTR_FOOTPRINT_ITERATIONS = 'footprint.iterations';
@@ -234,6 +235,37 @@ export const EVENT_FOOTPRINT_LOOP = 'footprint.loop';
 export const EVENT_FOOTPRINT_BREAK = 'footprint.break';
 export const EVENT_FOOTPRINT_PAUSE = 'footprint.pause';
 export const EVENT_FOOTPRINT_RESUME = 'footprint.resume';
+
+// ── the v1.41 mode's spellings of renamed span-event names and attribute keys (issue #33) ───────
+// Typed events are span events under their catalog name (events/catalog.ts). Those the one-word-per-
+// idea pass renamed keep their old spelling in the v1.41 mode (semconvMode.ts: spellingIn), and the
+// payload attributes flattened under the name follow it; so do the run span's path and the agent's
+// NextStep stage span (a span has one name: the both mode writes the current one). Metric renames live in the metric catalog.
+/** footprint.skill.hop in the v1.41 mode. */
+export const EVENT_FOOTPRINT_ROUTE_HOP = 'footprint.route.hop';
+/** footprint.loop_guard.trip in the v1.41 mode. */
+export const EVENT_FOOTPRINT_ROUTE_TRIP = 'footprint.route.trip';
+/** footprint.agent.next_step in the v1.41 mode. */
+export const EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED = 'footprint.agent.route_decided';
+/** The agent's NextStep stage span (full detail) in the v1.41 mode. */
+export const V1_41_NEXT_STEP_STAGE = 'Route';
+/** footprint.skill.path in the v1.41 mode. */
+export const ATTR_FOOTPRINT_ROUTE_PATH = 'footprint.route.path';
+
+/** Each renamed span-event name, attribute key and stage span name by its current name, with its v1.41-mode spelling. */
+export const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
+  ['footprint.skill.hop', EVENT_FOOTPRINT_ROUTE_HOP],
+  ['footprint.loop_guard.trip', EVENT_FOOTPRINT_ROUTE_TRIP],
+  ['footprint.agent.next_step', EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED],
+  [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
+  ['NextStep', V1_41_NEXT_STEP_STAGE],
+]);
+
+/** Attribute values the pass renamed, by key: a turn that answered is `ok`, as a run that did is (was `answered`). */
+export const V1_41_VALUE_SPELLINGS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  [ATTR_FOOTPRINT_TURN_OUTCOME, new Map([['ok', 'answered']])],
+  ['footprint.agent.turn_end.outcome', new Map([['ok', 'answered']])],
+]);
 
 // ── metric names (the catalog, otel/metrics/catalog.ts, gives each its instrument, unit and buckets) ─
 /** v1.41's token histogram, one record per token type; the v1.41 mode's name for token usage. @experimental */
@@ -345,6 +377,6 @@ export function finishReason(stopReason: string): string {
  * Why an agent turn finished, as a semconv finish reason: an answer is `stop`, a turn cut at its
  * iteration cap `length` (a limit ran out, as a model's max_tokens does), a loop guard's stop `stop`.
  */
-export function turnFinishReason(outcome: 'answered' | 'stopped_early', stoppedBy?: 'max_iterations' | 'route_trip'): string {
+export function turnFinishReason(outcome: 'ok' | 'stopped_early', stoppedBy?: 'max_iterations' | 'loop_guard'): string {
   return outcome === 'stopped_early' && stoppedBy === 'max_iterations' ? 'length' : 'stop';
 }

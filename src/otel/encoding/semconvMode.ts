@@ -6,6 +6,8 @@
  * `http/dup` for the HTTP migration): the same variable and shapes are read here. Their default is
  * the old names; ours is the current model, so the old names have a value of their own.
  */
+import { V1_41_SPELLINGS, V1_41_VALUE_SPELLINGS } from './semconv.js';
+
 export type SemconvMode = 'current' | 'v1.41' | 'both';
 
 export const SEMCONV_OPT_IN_ENV = 'OTEL_SEMCONV_STABILITY_OPT_IN';
@@ -27,4 +29,32 @@ export function semconvModeFromEnv(env: NodeJS.ProcessEnv = process.env): Semcon
 /** Whether a name of the given conventions is emitted in `mode` (undefined: a name every mode shares). */
 export function emitsNamesOf(mode: SemconvMode, names: 'current' | 'v1.41' | undefined): boolean {
   return names === undefined || mode === 'both' || mode === names;
+}
+
+/**
+ * The one place span writers ask how a span-event name or attribute key is spelled in `mode`: its
+ * v1.41 spelling in the v1.41 mode when it was renamed (semconv.ts: V1_41_SPELLINGS), else itself.
+ */
+export function spellingIn(mode: SemconvMode, name: string): string {
+  return mode === 'v1.41' ? (V1_41_SPELLINGS.get(name) ?? name) : name;
+}
+
+/** The both mode's second spelling of a renamed name (its v1.41 one), written beside the first; else undefined. */
+export function secondSpellingIn(mode: SemconvMode, name: string): string | undefined {
+  return mode === 'both' ? V1_41_SPELLINGS.get(name) : undefined;
+}
+
+/**
+ * An attribute value as `mode` spells it: the v1.41 mode keeps a renamed value's old spelling
+ * (semconv.ts: V1_41_VALUE_SPELLINGS). A value has one spelling, so the both mode writes the current one.
+ */
+export function valueSpellingIn<V>(mode: SemconvMode, key: string, value: V): V | string {
+  if (mode !== 'v1.41' || typeof value !== 'string') return value;
+  return V1_41_VALUE_SPELLINGS.get(key)?.get(value) ?? value;
+}
+
+/** Attributes with every renamed value spelled as `mode` spells it (in place; nothing to do outside the v1.41 mode). */
+export function spellValuesIn(mode: SemconvMode, attributes: Record<string, unknown>): void {
+  if (mode !== 'v1.41') return;
+  for (const key of V1_41_VALUE_SPELLINGS.keys()) if (key in attributes) attributes[key] = valueSpellingIn(mode, key, attributes[key]);
 }

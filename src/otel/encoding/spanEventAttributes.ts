@@ -1,7 +1,9 @@
 /**
  * A typed event as span-event attributes: its payload flattened and bounded under the event's own
- * name (a ping-pong trip carries `footprint.route.trip.kind=ping_pong`, so a Jaeger tag search is
- * unambiguous), plus the member that emitted it. It takes the event's exported view
+ * name (a ping-pong trip carries `footprint.loop_guard.trip.kind=ping_pong`, so a Jaeger tag search is
+ * unambiguous), plus the member that emitted it. `name` is the span event's name as the semconv mode
+ * spells it (semconvMode.ts), so a renamed event's keys follow its name; renamed values are spelled
+ * as `mode` spells them. It takes the event's exported view
  * (events/exportedView.ts): content fields are in it only under content capture.
  *
  * Payload field names follow OTel attribute naming here, in this one place, so no event rule has to:
@@ -13,9 +15,11 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ExportedEvent } from '../../events/index.js';
 import { flatten, type FieldNaming } from './bounded.js';
 import { ATTR_FOOTPRINT_MEMBER_ID, ATTR_FOOTPRINT_MEMBER_KIND, ATTR_FOOTPRINT_ROUTE } from './semconv.js';
+import { spellValuesIn, type SemconvMode } from './semconvMode.js';
 
-export function eventAttributes(event: ExportedEvent): Attributes {
-  const attributes = flatten(event.payload, event.type, {}, otelNamed);
+export function eventAttributes(event: ExportedEvent, name: string = event.type, mode: SemconvMode = 'current'): Attributes {
+  const attributes = flatten(event.payload, name, {}, otelNamed);
+  spellValuesIn(mode, attributes);
   attributes[ATTR_FOOTPRINT_MEMBER_KIND] = event.meta.member.kind;
   attributes[ATTR_FOOTPRINT_MEMBER_ID] = event.meta.member.id;
   if (event.meta.route !== '') attributes[ATTR_FOOTPRINT_ROUTE] = event.meta.route;

@@ -20,7 +20,11 @@ import {
   ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  secondSpellingIn,
+  spellingIn,
   textMessage,
+  valueSpellingIn,
+  type SemconvMode,
   turnFinishReason,
 } from '../encoding/index.js';
 import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP, type CallSpansInit } from './callSpans.js';
@@ -45,12 +49,15 @@ export interface EventSpansInit extends CallSpansInit {
   layout: MemberLayout;
   /** Content capture: the views of the events (events/exportedView.ts) hold content only when it is on. */
   capture: boolean;
+  /** How renamed span-event names are spelled (encoding/semconvMode.ts). */
+  semconv: SemconvMode;
 }
 
 export class EventSpans {
   private readonly layout: MemberLayout;
   private readonly rollups: RunRollups;
   private readonly capture: boolean;
+  private readonly semconv: SemconvMode;
   private readonly conversationId?: string;
   private readonly genai: CallSpans;
 
@@ -58,6 +65,7 @@ export class EventSpans {
     this.layout = init.layout;
     this.rollups = init.rollups;
     this.capture = init.capture;
+    this.semconv = init.semconv;
     this.conversationId = init.conversationId;
     this.genai = new CallSpans(init);
   }
@@ -90,7 +98,7 @@ export class EventSpans {
         if (e.meta.member.kind === 'agent') this.genai.release(e.payload.agentId);
       },
     },
-    'footprint.agent.route_decided': { spanEvent: true },
+    'footprint.agent.next_step': { spanEvent: true },
     'footprint.stream.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
     // A chunk is for listeners: the call's span learns of the stream from llm_end's `streamed` totals.
     'footprint.stream.llm_chunk': { spanEvent: false },
@@ -107,13 +115,13 @@ export class EventSpans {
     'footprint.skill.rejected': { before: (e) => this.skillRejected(e), spanEvent: true },
     'footprint.conversation.compacted': { spanEvent: true },
     'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
-    'footprint.route.hop': {
+    'footprint.skill.hop': {
       before: ({ payload }) => {
         if (payload.cause !== 'stay') this.rollups.step(payload.to);
       },
       spanEvent: true,
     },
-    'footprint.route.trip': { before: (e) => this.rollups.trip(e.payload.kind), spanEvent: true },
+    'footprint.loop_guard.trip': { before: (e) => this.rollups.trip(e.payload.kind), spanEvent: true },
     'footprint.run.paused': { spanEvent: true },
     'footprint.run.resumed': { spanEvent: true },
     'footprint.run.failed': {
@@ -126,9 +134,14 @@ export class EventSpans {
     },
   };
 
+  /** The event as a span event, under its name as the semconv mode spells it (both spellings in the both mode). */
   private addEvent(event: ExportedEvent): void {
     const meta = event.meta;
-    emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span.addEvent(event.type, eventAttributes(event), meta.timestamp);
+    const span = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span;
+    const name = spellingIn(this.semconv, event.type);
+    span.addEvent(name, eventAttributes(event, name, this.semconv), meta.timestamp);
+    const second = secondSpellingIn(this.semconv, event.type);
+    if (second !== undefined) span.addEvent(second, eventAttributes(event, second, this.semconv), meta.timestamp);
   }
 
   /**
@@ -186,7 +199,7 @@ export class EventSpans {
       [ATTR_FOOTPRINT_COST_USD]: p.costUsd,
       [ATTR_FOOTPRINT_LLM_CALLS]: p.llmCalls,
       [ATTR_FOOTPRINT_ITERATIONS]: p.iterations,
-      [ATTR_FOOTPRINT_TURN_OUTCOME]: p.outcome,
+      [ATTR_FOOTPRINT_TURN_OUTCOME]: valueSpellingIn(this.semconv, ATTR_FOOTPRINT_TURN_OUTCOME, p.outcome),
     });
     // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts).
     if (p.tokens.cacheRead !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);

@@ -1,6 +1,6 @@
 /**
  * The run span's roll-ups, accumulated from typed events as they pass: the model-call records of
- * every member of the run added up (events/modelCalls.ts, as an agent turn's totals are), the route path taken (skills entered, composition branches chosen),
+ * every member of the run added up (events/modelCalls.ts, as an agent turn's totals are), the skill path taken (skills entered, composition branches chosen),
  * the loop-guard trips and escalations (also set on the run span as soon as they happen, because
  * Jaeger searches tags, not events). The run's outcome is not one of them: the runtime decides it once (runtime/run/outcome.ts).
  */
@@ -11,10 +11,13 @@ import {
   ATTR_FOOTPRINT_COST_USD,
   ATTR_FOOTPRINT_ESCALATED,
   ATTR_FOOTPRINT_LLM_CALLS,
-  ATTR_FOOTPRINT_ROUTE_PATH,
+  ATTR_FOOTPRINT_SKILL_PATH,
   ATTR_FOOTPRINT_TOKENS_INPUT,
   ATTR_FOOTPRINT_TOKENS_OUTPUT,
   ATTR_FOOTPRINT_TRIP_KINDS,
+  secondSpellingIn,
+  spellingIn,
+  type SemconvMode,
 } from '../encoding/index.js';
 
 const MAX_PATH_STEPS = 32;
@@ -28,7 +31,10 @@ export class RunRollups {
   private reportedFailure?: string;
   private recordedBelow = false;
 
-  constructor(private readonly root: Span) {}
+  constructor(
+    private readonly root: Span,
+    private readonly semconv: SemconvMode = 'current',
+  ) {}
 
   /** One model call's record, added up as every total of model calls is (events/modelCalls.ts). */
   llmCall(record: Pick<ModelCallRecord, 'usage' | 'cost'>): void {
@@ -81,7 +87,10 @@ export class RunRollups {
     };
     if (this.path.length > 0) {
       const more = this.pathDropped > 0 ? `>+${this.pathDropped} more` : '';
-      attributes[ATTR_FOOTPRINT_ROUTE_PATH] = boundString(this.path.join('>') + more);
+      const path = boundString(this.path.join('>') + more);
+      attributes[spellingIn(this.semconv, ATTR_FOOTPRINT_SKILL_PATH)] = path;
+      const second = secondSpellingIn(this.semconv, ATTR_FOOTPRINT_SKILL_PATH);
+      if (second !== undefined) attributes[second] = path;
     }
     return attributes;
   }

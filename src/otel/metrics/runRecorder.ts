@@ -168,7 +168,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.routeChosen]: metricValue(routeWithin(meta.route, p.compositionId, chosenBranch(p))),
       });
     },
-    'footprint.route.trip': ({ payload: p, meta }) => {
+    'footprint.loop_guard.trip': ({ payload: p, meta }) => {
       const trip = { [ATTR.tripKind]: p.kind, [ATTR.agent]: metricValue(p.agentId), [ATTR.route]: metricValue(meta.route) };
       for (const counter of instruments.trips) counter.add(1, trip);
     },

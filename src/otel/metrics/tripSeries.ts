@@ -16,7 +16,7 @@ import type { EventPayloads } from '../../events/index.js';
 import type { RunTree } from '../../runtime/index.js';
 import { ATTR, metricValue } from './metricAttributes.js';
 
-type TripKind = EventPayloads['footprint.route.trip']['kind'];
+type TripKind = EventPayloads['footprint.loop_guard.trip']['kind'];
 
 /** Every trip kind; typed as a record so a new kind in the event catalog fails the typecheck here. */
 const TRIP_KINDS = Object.keys({ ping_pong: true, rejected_cap: true } satisfies Record<TripKind, true>) as TripKind[];

@@ -1,6 +1,7 @@
 /**
  * What a traced run is configured with, and where each choice comes from: explicit options first,
- * then the environment (FOOTPRINT_OTEL_DETAIL, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
+ * then the environment (FOOTPRINT_OTEL_DETAIL, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
+ * OTEL_SEMCONV_STABILITY_OPT_IN),
  * then defaults. The environment is read once, when tracingInstrument() or traceExecutor() is
  * called (settle), never during a run. Whether tracing is on is decided at each run start: without
  * an explicit TracerProvider and with no SDK registered behind the API's global proxy, there is
@@ -13,6 +14,8 @@ import {
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
   SEMCONV_SCHEMA_URL,
+  semconvModeFromEnv,
+  type SemconvMode,
 } from '../encoding/index.js';
 import type { TraceDetail } from '../placement/index.js';
 
@@ -34,12 +37,18 @@ export interface TracingOptions {
   captureContent?: boolean;
   /** Trace into this provider instead of the globally registered one. */
   tracerProvider?: TracerProvider;
+  /**
+   * How renamed span-event names and attribute keys are spelled (docs/conventions.md): 'current',
+   * 'v1.41' or 'both'. Default: OTEL_SEMCONV_STABILITY_OPT_IN, then 'current'.
+   */
+  semconv?: SemconvMode;
 }
 
 /** The options with every choice made: what tracingInstrument() and traceExecutor() keep. */
 export interface Settings {
   detail: TraceDetail;
   capture: boolean;
+  semconv: SemconvMode;
   tracerProvider?: TracerProvider;
 }
 
@@ -47,6 +56,7 @@ export interface Resolved {
   tracer: Tracer;
   detail: TraceDetail;
   capture: boolean;
+  semconv: SemconvMode;
 }
 
 let warnedDetail = false;
@@ -97,6 +107,7 @@ export function settle(options: TracingOptions, env: NodeJS.ProcessEnv = process
   return {
     detail: resolveDetail(options.detail, env),
     capture: options.captureContent ?? resolveCapture(env),
+    semconv: options.semconv ?? semconvModeFromEnv(env),
     tracerProvider: options.tracerProvider,
   };
 }
@@ -105,5 +116,5 @@ export function settle(options: TracingOptions, env: NodeJS.ProcessEnv = process
 export function resolve(settings: Settings): Resolved | undefined {
   const tracer = resolveTracer(settings.tracerProvider);
   if (!tracer) return undefined;
-  return { tracer, detail: settings.detail, capture: settings.capture };
+  return { tracer, detail: settings.detail, capture: settings.capture, semconv: settings.semconv };
 }

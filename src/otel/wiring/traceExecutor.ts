@@ -45,7 +45,7 @@ export function traceExecutor<E extends FlowChartExecutor>(executor: E, options:
         const paused = executor.isPaused();
         guard('traceExecutor finish', () => {
           pausedRun = paused ? begun.spanContext() : undefined;
-          begun.finish(paused ? { status: 'paused' } : { status: 'answered', output: '' });
+          begun.finish(paused ? { status: 'paused' } : { status: 'ok', output: '' });
         });
         return result;
       },
@@ -90,6 +90,7 @@ function settingsOfRun(options: TracingOptions, fromEnvironment: Settings): Sett
   return {
     detail: options.detail ?? registered.detail,
     capture: options.captureContent ?? registered.capture,
+    semconv: options.semconv ?? registered.semconv,
     tracerProvider: options.tracerProvider ?? registered.tracerProvider,
   };
 }

@@ -72,14 +72,14 @@ export class TracedRun {
   private finished = false;
 
   constructor(init: TracedRunInit) {
-    const { tracer, detail, capture } = init.resolved;
+    const { tracer, detail, capture, semconv } = init.resolved;
     this.capture = capture;
     const attributes = init.runId === undefined ? init.attributes : { [ATTR_FOOTPRINT_RUN_ID]: init.runId, ...init.attributes };
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
-    this.rollups = new RunRollups(this.run.root.span);
+    this.rollups = new RunRollups(this.run.root.span, semconv);
     if (init.source === 'runner') {
-      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {} });
-      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, conversationId: init.conversationId });
+      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {}, semconv });
+      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, semconv, conversationId: init.conversationId });
       this.members = members;
       this.layout = members;
       this.onEvent = guarded('typed event', (event: TypedEvent) => events.onEvent(event));

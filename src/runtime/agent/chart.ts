@@ -1,7 +1,7 @@
 /**
  * The Agent's flowchart, one flat ReAct loop:
- *   Context -> CallLLM -> Route
- *     Route: tool-calls -> ToolCalls -> (loop to Context) | final -> Final
+ *   Context -> CallLLM -> NextStep
+ *     NextStep: tool-calls -> ToolCalls -> (loop to Context) | final -> Final
  * Context engineers the context slots (system prompt, tools) itself, only when they have work
  * (stages/context.ts).
  */
@@ -20,7 +20,7 @@ export function buildAgentChart(config: AgentConfig): FlowChart {
   const m = config.member;
   return flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
     .addFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
-    .addDeciderFunction('Route', stage(m, 'route', nextStepStage(config)), 'route')
+    .addDeciderFunction('NextStep', stage(m, 'next-step', nextStepStage(config)), 'next-step')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))
     .loopTo('context')
     .addFunctionBranch(FINAL, 'Final', stage(m, 'final', finalStage(config)))

@@ -48,7 +48,7 @@ export interface Turn {
   loopGuard?: TurnGuard;
   /** A trip the turn has yet to act on, at its next model call. */
   pendingTrip?: Exclude<OnTrip, 'label'>;
-  stopped?: { reason: 'max_iterations' | 'route_trip'; iteration: number };
+  stopped?: { reason: 'max_iterations' | 'loop_guard'; iteration: number };
   /** The validated structured output of the turn's answer (AgentOptions.output). */
   output?: unknown;
 }

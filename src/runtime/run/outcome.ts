@@ -15,7 +15,7 @@ import type { StopReason } from './result.js';
 export type EarlyStop = Extract<StopReason, 'loop_guard' | 'max_iterations' | 'budget_exhausted'>;
 
 export type RunOutcome =
-  | { status: 'answered'; output: string }
+  | { status: 'ok'; output: string }
   | { status: 'stopped_early'; output: string; reason: EarlyStop }
   | { status: 'paused' }
   | { status: 'failed'; error: unknown; origin?: FailureOrigin }
@@ -25,7 +25,7 @@ export type RunOutcome =
 export type RunOutcomeLabel = 'ok' | 'stopped_early' | 'error' | 'cancelled' | 'paused';
 
 const LABELS: { readonly [S in RunOutcome['status']]: RunOutcomeLabel } = {
-  answered: 'ok',
+  ok: 'ok',
   stopped_early: 'stopped_early',
   failed: 'error',
   cancelled: 'cancelled',
@@ -39,7 +39,7 @@ export function outcomeLabel(outcome: RunOutcome): RunOutcomeLabel {
 /** The result's stopReason for an outcome that resolves run() (a failure rejects it: none). */
 export function stopReasonOf(outcome: RunOutcome): StopReason | undefined {
   switch (outcome.status) {
-    case 'answered':
+    case 'ok':
       return 'answered';
     case 'stopped_early':
       return outcome.reason;
@@ -63,7 +63,7 @@ export class OutcomeTracker {
   /** The run returned an answer: answered, unless its top-level member stopped early. */
   answered(output: string): RunOutcome {
     this.unsubscribe();
-    return this.stopReason === undefined ? { status: 'answered', output } : { status: 'stopped_early', output, reason: this.stopReason };
+    return this.stopReason === undefined ? { status: 'ok', output } : { status: 'stopped_early', output, reason: this.stopReason };
   }
 
   paused(): RunOutcome {
@@ -83,8 +83,8 @@ export class OutcomeTracker {
 
   private readonly handlers: EventHandlers = {
     'footprint.agent.turn_end': ({ payload }) => {
-      // A loop guard's stop (a skill graph's route trip) or the iteration cap.
-      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason === 'route_trip' ? 'loop_guard' : 'max_iterations';
+      // A loop guard's stop (a skill graph's loop-guard trip) or the iteration cap.
+      if (payload.outcome === 'stopped_early') this.stopReason = payload.stoppedEarly?.reason === 'loop_guard' ? 'loop_guard' : 'max_iterations';
     },
     'footprint.composition.exit': ({ payload }) => {
       // A Loop at its ceiling ran out of passes; a swarm out of hand-offs spent its budget.

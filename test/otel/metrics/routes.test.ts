@@ -85,7 +85,7 @@ describe('at run start', () => {
 describe('footprint.loop_guard.trips', () => {
   it('counts a trip under the route of the agent that tripped, the series primed at 0', async () => {
     hub.publish(
-      'footprint.route.trip',
+      'footprint.loop_guard.trip',
       { agentId: 'billing', turnId: 't1', kind: 'ping_pong', skills: ['a', 'b'], window: 4, iteration: 4, tokensSinceLoop: 0, costSinceLoopUsd: 0, action: 'label' },
       'billing/call-llm#9',
     );
@@ -144,7 +144,7 @@ describe('footprint.route on model calls', () => {
       },
       'billing/call-llm#5',
     );
-    session.finished!({ status: 'answered', output: '' });
+    session.finished!({ status: 'ok', output: '' });
 
     const c = await meter.collect();
     expect(only(c, METRICS.llmCost.name, {}).attributes).toEqual({

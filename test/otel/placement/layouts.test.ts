@@ -2,7 +2,7 @@
  * The span mapping without a runtime: synthetic typed events fed straight to the typed-event table
  * (genai/eventSpans.ts) over each runner layout, into the real SDK. Shows what one table entry does:
  * members open and close their spans, a model call becomes a chat span under its member, a failed
- * Parallel branch fails its member, and the run roll-ups collect tokens, cost and the route path.
+ * Parallel branch fails its member, and the run roll-ups collect tokens, cost and the skill path.
  */
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -22,8 +22,8 @@ function mapping(detail: TraceDetail) {
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const run = new RunSpans({ tracer: provider.getTracer('test'), base: ROOT_CONTEXT, name: 'run', start: { startTime: 1_000 } });
   const rollups = new RunRollups(run.root.span);
-  const layout = runnerLayout({ detail, run, carried: {} });
-  const spans = new EventSpans({ run, layout, rollups, capture: false });
+  const layout = runnerLayout({ detail, run, carried: {}, semconv: 'current' });
+  const spans = new EventSpans({ run, layout, rollups, capture: false, semconv: 'current' });
   let time = 1_000;
   const send = <K extends EventType>(type: K, payload: EventPayloads[K], at: { member: MemberRef; path: string[]; stage: string }) => {
     const event: TypedEvent<K> = {
@@ -56,7 +56,7 @@ function oneTurn(send: ReturnType<typeof mapping>['send']) {
     { callId: 'c1', agentId: 'billing', turnId: 't1', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, usage, cost: { usd: 0.25, priced: true }, stopReason: 'stop', durationMs: 5, toolCalls: [], content: 'ok' },
     atBilling,
   );
-  send('footprint.agent.turn_end', { agentId: 'billing', outcome: 'answered', iterations: 1, tokens: usage, costUsd: 0.25, llmCalls: 1, answer: 'ok' }, atBilling);
+  send('footprint.agent.turn_end', { agentId: 'billing', outcome: 'ok', iterations: 1, tokens: usage, costUsd: 0.25, llmCalls: 1, answer: 'ok' }, atBilling);
   send('footprint.composition.exit', { compositionId: 'desk', kind: 'swarm', status: 'ok', durationMs: 9 }, atDesk);
 }
 
@@ -81,7 +81,7 @@ describe('the typed-event table over the semantic layout', () => {
       'footprint.cost.usd': 0.25,
       'footprint.llm.calls': 1,
       'footprint.iterations': 1,
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
     });
     // turn_start is recorded on the span it opened; turn_end on the span it closes.
     expect(agent.events.map((e) => e.name)).toEqual(['footprint.agent.turn_start', 'footprint.agent.turn_end']);
@@ -97,7 +97,7 @@ describe('the typed-event table over the semantic layout', () => {
       'footprint.tokens.output': 20,
       'footprint.cost.usd': 0.25,
       'footprint.llm.calls': 1,
-      'footprint.route.path': 'billing',
+      'footprint.skill.path': 'billing',
     });
   });
 

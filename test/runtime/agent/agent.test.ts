@@ -40,13 +40,13 @@ let stopRecording: (() => void) | undefined;
 afterEach(() => stopRecording?.());
 
 describe('Agent (ReAct loop)', () => {
-  it('runs Context, CallLLM, Route, ToolCalls and loops until Final', async () => {
+  it('runs Context, CallLLM, NextStep, ToolCalls and loops until Final', async () => {
     const rec = recordStages();
     stopRecording = rec.stop;
     const { agent } = threeIterationAgent();
     expect((await agent.run('hello')).text).toBe('all done');
     const ids = rec.stages.map((s) => s.replace(/#\d+$/, ''));
-    const iteration = ['context', 'call-llm', 'route'];
+    const iteration = ['context', 'call-llm', 'next-step'];
     expect(ids).toEqual([...iteration, 'tool-calls', ...iteration, 'tool-calls', ...iteration, 'final']);
   });
 
@@ -57,12 +57,12 @@ describe('Agent (ReAct loop)', () => {
     expect(seen.types()[0]).toBe('footprint.agent.turn_start');
     expect(seen.types().at(-1)).toBe('footprint.agent.turn_end');
     expect(seen.of('footprint.agent.iteration_start').map((p) => p.iteration)).toEqual([1, 2, 3]);
-    expect(seen.of('footprint.agent.route_decided').map((p) => p.chosen)).toEqual(['tool-calls', 'tool-calls', 'final']);
+    expect(seen.of('footprint.agent.next_step').map((p) => p.chosen)).toEqual(['tool-calls', 'tool-calls', 'final']);
     const llmEnds = seen.of('footprint.stream.llm_end');
     expect(llmEnds.map((p) => p.usage?.input)).toEqual([100, 200, 300]);
     expect(llmEnds[0]!.toolCalls).toEqual([{ id: 't1', name: 'lookup' }, { id: 't2', name: 'add' }]);
     const end = seen.of('footprint.agent.turn_end')[0]!;
-    expect(end).toMatchObject({ agentId: 'helper', outcome: 'answered', iterations: 3, llmCalls: 3, answer: 'all done' });
+    expect(end).toMatchObject({ agentId: 'helper', outcome: 'ok', iterations: 3, llmCalls: 3, answer: 'all done' });
     expect(end.tokens).toMatchObject({ input: 600, output: 60 });
     // gpt-4o-mini: $0.15 in / $0.60 out per million
     expect(end.costUsd).toBeCloseTo((600 * 0.15 + 60 * 0.6) / 1e6, 12);
@@ -165,7 +165,7 @@ describe('Agent (ReAct loop)', () => {
       outcome: 'stopped_early',
       stoppedEarly: { reason: 'max_iterations', iteration: 3 },
     });
-    expect(seen.of('footprint.agent.route_decided').at(-1)!.chosen).toBe('stopped');
+    expect(seen.of('footprint.agent.next_step').at(-1)!.chosen).toBe('stopped');
   });
 
   it('fails the run with a typed error naming the member and stage when the provider fails', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/runtime/index.js';
 import { Loop, LOOP_CEILING } from '../../../src/runtime/compositions/index.js';
-import { collect, echoAgent, ofType } from './helpers.js';
+import { collect, echoAgent, ofType } from '../../support/compositions.js';
 
 describe('Loop', () => {
   it('times(n) runs n passes, each on the previous output', async () => {

@@ -1,7 +1,7 @@
 /** Compositions inside compositions: one run, exact stage order, and who each event belongs to. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conditional, Parallel, Sequence, type BranchResult } from '../../../src/runtime/compositions/index.js';
-import { agentTurn, collect, echoAgent, ofType, recordStages } from './helpers.js';
+import { agentTurn, collect, echoAgent, ofType, recordStages } from '../../support/compositions.js';
 
 let recorder: ReturnType<typeof recordStages> | undefined;
 afterEach(() => recorder?.stop());

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, RunFailedError } from '../../../src/runtime/index.js';
 import { Parallel, type BranchResult } from '../../../src/runtime/compositions/index.js';
-import { agentTurn, collect, echoAgent, failingAgent, ofType, recordStages } from './helpers.js';
+import { agentTurn, collect, echoAgent, failingAgent, ofType, recordStages } from '../../support/compositions.js';
 
 let recorder: ReturnType<typeof recordStages> | undefined;
 afterEach(() => recorder?.stop());

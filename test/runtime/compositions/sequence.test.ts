@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointError, ConfigError, isPaused, RunFailedError } from '../../../src/runtime/index.js';
 import { Conditional, Sequence } from '../../../src/runtime/compositions/index.js';
-import { agentTurn, approvalAgent, collect, echoAgent, failingAgent, ofType, recordStages } from './helpers.js';
+import { agentTurn, approvalAgent, collect, echoAgent, failingAgent, ofType, recordStages } from '../../support/compositions.js';
 
 let recorder: ReturnType<typeof recordStages> | undefined;
 afterEach(() => recorder?.stop());

@@ -20,7 +20,7 @@ import {
   type RunStreamPart,
 } from '../../../src/index.js';
 import { drain, text } from '../../support/streams.js';
-import { approvalAgent, lastUser } from './helpers.js';
+import { approvalAgent, lastUser } from '../../support/compositions.js';
 
 /** An agent that answers `${id}(<its message>)` in two chunks: `${id}(` and `<its message>)`. */
 function chunkedEcho(id: string) {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, RunFailedError } from '../../../src/runtime/index.js';
 import { swarm, type PickInput } from '../../../src/runtime/compositions/index.js';
-import { collect, echoAgent, failingAgent, ofType } from './helpers.js';
+import { collect, echoAgent, failingAgent, ofType } from '../../support/compositions.js';
 
 describe('swarm', () => {
   it('hands off between agents until route names nobody, and records why it stopped', async () => {

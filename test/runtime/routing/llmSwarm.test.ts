@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { scripted } from '../../../src/runtime/index.js';
 import { llmSwarm } from '../../../src/runtime/routing/index.js';
-import { collect, echoAgent, ofType } from '../compositions/helpers.js';
+import { collect, echoAgent, ofType } from '../../support/compositions.js';
 
 function desk(routerReplies: string[], maxHandoffs?: number, rewriteAnswer?: boolean) {
   const router = scripted({ replies: routerReplies });

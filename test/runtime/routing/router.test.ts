@@ -12,7 +12,7 @@ import {
   parseRoutingDecision,
   RoutingDecisionError,
 } from '../../../src/runtime/routing/index.js';
-import { collect, echoAgent, ofType } from '../compositions/helpers.js';
+import { collect, echoAgent, ofType } from '../../support/compositions.js';
 
 const ROSTER = [
   { id: 'billing', description: 'Invoices, refunds, payment methods.' },

@@ -18,7 +18,7 @@ import {
   type Runner,
 } from '../../../src/index.js';
 import { refundAgent } from '../../fixtures/refundAgent.js';
-import { approvalAgent, echoAgent } from '../compositions/helpers.js';
+import { approvalAgent, echoAgent } from '../../support/compositions.js';
 
 /** A paused run of `runner`: its checkpoint. */
 async function pausedCheckpoint(runner: Runner): Promise<Checkpoint> {

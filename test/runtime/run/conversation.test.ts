@@ -24,7 +24,7 @@ import {
   type Tool,
 } from '../../../src/index.js';
 import { refundAgent } from '../../fixtures/refundAgent.js';
-import { echoAgent } from '../compositions/helpers.js';
+import { echoAgent } from '../../support/compositions.js';
 
 const lookup: Tool = {
   name: 'lookup',

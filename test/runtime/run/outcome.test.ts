@@ -1,7 +1,7 @@
 /** The run outcome the runtime decides once and hands to every instrument, with the stop reason. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, registerInstrument, scripted, swarm, type RunOutcome } from '../../../src/runtime/index.js';
-import { echoAgent } from '../compositions/helpers.js';
+import { echoAgent } from '../../support/compositions.js';
 
 const seen: RunOutcome[] = [];
 let unregister: () => void;
@@ -20,7 +20,7 @@ async function outcomeOf(run: () => Promise<unknown>): Promise<RunOutcome> {
 describe('the outcome tracker', () => {
   it('says answered with the output', async () => {
     const { agent } = echoAgent('a');
-    expect(await outcomeOf(() => agent.run('x'))).toEqual({ status: 'answered', output: 'a(x)' });
+    expect(await outcomeOf(() => agent.run('x'))).toEqual({ status: 'ok', output: 'a(x)' });
   });
 
   it("gives the top-level agent's stop reason", async () => {

@@ -89,7 +89,7 @@ describe('Agent.stream()', () => {
       [{ input: 10, output: 4 }, 'tool_use'],
       [{ input: 20, output: 6 }, 'end_turn'],
     ]);
-    expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', llmCalls: 2, tokens: { input: 30, output: 10 } });
+    expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', llmCalls: 2, tokens: { input: 30, output: 10 } });
   });
 
   it('keeps run() unstreamed: no chunk, llm_start.stream false, no streamed totals', async () => {

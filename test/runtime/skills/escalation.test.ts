@@ -49,7 +49,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
     ['triage', 'escalation', usdOf('strong-1')],
     ['diagnose', 'escalation', usdOf('strong-1')],
   ]);
-  expect(log.of('footprint.route.trip')).toEqual([]);
+  expect(log.of('footprint.loop_guard.trip')).toEqual([]);
 
   log.all.length = 0;
   expect((await agent.run('Port 4 now.')).text).toBe('Second run: the cable.');

@@ -50,7 +50,7 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   if (!isPaused(paused)) throw new Error('expected the run to pause');
   expect(paused.paused.question).toBe('May I reboot the switch?');
   expect(before.of('footprint.agent.iteration_start').map((e) => e.skill)).toEqual(['triage', 'diagnose', 'diagnose']);
-  expect(before.of('footprint.route.trip')).toEqual([]);
+  expect(before.of('footprint.loop_guard.trip')).toEqual([]);
 
   const second = build([pick('triage') /* 4: rejected (3): trip */, answer('Rebooted; the link is up.')]);
   const after = record(second.agent);
@@ -62,7 +62,7 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   const turnId = before.of('footprint.agent.turn_start')[0]!.turnId;
   expect(after.of('footprint.agent.turn_start')).toEqual([]);
   // The cursor stayed in diagnose, and diagnose's brain served every call after the resume.
-  expect(after.of('footprint.route.hop').map((h) => [h.iteration, h.from, h.to, h.cause, h.turnId])).toEqual([
+  expect(after.of('footprint.skill.hop').map((h) => [h.iteration, h.from, h.to, h.cause, h.turnId])).toEqual([
     [4, 'diagnose', 'diagnose', 'stay', turnId],
     [5, 'diagnose', 'diagnose', 'stay', turnId],
   ]);
@@ -77,7 +77,7 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
     [4, 'read_skill', 'error', expect.stringContaining('"triage" is not reachable from "diagnose"')],
   ]);
   // The rejection run began before the pause (after 2 calls) and tripped after it (after 4 calls).
-  expect(after.of('footprint.route.trip')).toEqual([
+  expect(after.of('footprint.loop_guard.trip')).toEqual([
     labelledRejectionTrip({ turnId, skill: 'diagnose', iteration: 4, model: 'big-1' }),
   ]);
   expect(second.recorder.getPath(runId)).toEqual(['triage', 'diagnose']);
@@ -85,5 +85,5 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
   expect(second.recorder.getRejections(runId).map((r) => r.iteration)).toEqual([2, 3, 4]);
   expect(second.recorder.getTrips()).toHaveLength(1);
   expect(first.recorder.getTrips(runId)).toEqual([]);
-  expect(after.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', iterations: 5, llmCalls: 5 });
+  expect(after.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 5, llmCalls: 5 });
 });

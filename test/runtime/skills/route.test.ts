@@ -50,7 +50,7 @@ describe('a normal route through three skills', () => {
     expect((await agent.run('Port 3 keeps dropping.')).text).toBe('Replace the cable on port 3.');
 
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
-    expect(log.of('footprint.route.hop')).toEqual([
+    expect(log.of('footprint.skill.hop')).toEqual([
       { agentId: 'netops', turnId, iteration: 1, from: undefined, to: 'triage', cause: 'entry', edgeLabel: undefined },
       { agentId: 'netops', turnId, iteration: 2, from: 'triage', to: 'diagnose', cause: 'model_pick', edgeLabel: undefined },
       { agentId: 'netops', turnId, iteration: 3, from: 'diagnose', to: 'fix', cause: 'edge', edgeLabel: 'CRC>0' },
@@ -61,12 +61,12 @@ describe('a normal route through three skills', () => {
       ['diagnose', 'fix', 3],
     ]);
     expect(log.of('footprint.skill.rejected')).toEqual([]);
-    expect(log.of('footprint.route.trip')).toEqual([]);
-    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', iterations: 3, llmCalls: 3 });
+    expect(log.of('footprint.loop_guard.trip')).toEqual([]);
+    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 3, llmCalls: 3 });
 
     expect(recorder.getPath()).toEqual(['triage', 'diagnose', 'fix']);
     expect(recorder.getHops().map((h) => h.cause)).toEqual(['entry', 'model_pick', 'edge']);
-    expect(recorder.getHops()[2]!.runtimeStageId).toBe(log.events('footprint.route.hop')[2]!.meta.runtimeStageId);
+    expect(recorder.getHops()[2]!.runtimeStageId).toBe(log.events('footprint.skill.hop')[2]!.meta.runtimeStageId);
     expect(recorder.getTrips()).toEqual([]);
     expect(recorder.getRejections()).toEqual([]);
   });

@@ -52,7 +52,7 @@ describe('a skill-graph turn, streamed', () => {
     expect(withoutChunks.map(comparable)).toEqual(ran.log.all.map(comparable));
     // The scenario did walk refusals (three in a row: a labelled rejected-cap trip), escalation and a labelled ping-pong.
     expect(streamed.log.of('footprint.skill.escalated').map((e) => e.reason)).toEqual(['refusals']);
-    expect(streamed.log.of('footprint.route.trip').map((t) => [t.kind, t.action])).toEqual([
+    expect(streamed.log.of('footprint.loop_guard.trip').map((t) => [t.kind, t.action])).toEqual([
       ['rejected_cap', 'label'],
       ['ping_pong', 'label'],
     ]);

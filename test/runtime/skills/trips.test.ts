@@ -58,13 +58,13 @@ describe('ping-pong', () => {
 
     expect((await agent.run('The link flaps.')).text).toBe('Gave up looping.');
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
-    const trips = log.events('footprint.route.trip');
+    const trips = log.events('footprint.loop_guard.trip');
     expect(trips.map((t) => t.payload)).toEqual([
       labelledPingPongTrip({ turnId, skills: ['triage', 'diagnose'], iteration: 6, calls: 4 }),
       labelledPingPongTrip({ turnId, skills: ['diagnose', 'fix'], iteration: 13, calls: 3 }),
     ]);
     // Emitted at the stage of the hop that completed the window, the moment it happened.
-    const hops = log.events('footprint.route.hop');
+    const hops = log.events('footprint.skill.hop');
     const at6 = hops.find((h) => h.payload.iteration === 6)!;
     expect(trips[0]!.meta.runtimeStageId).toBe(at6.meta.runtimeStageId);
     expect(trips[0]!.meta.agentId).toBe('desk');
@@ -72,7 +72,7 @@ describe('ping-pong', () => {
     const llmAt6 = log.events('footprint.stream.llm_start').find((e) => e.payload.iteration === 6)!;
     expect(trips[0]!.meta.timestamp).toBeLessThan(llmAt6.meta.timestamp);
     // Label only: the turn went on and answered.
-    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'answered', iterations: 13 });
+    expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 13 });
     expect(log.of('footprint.skill.escalated')).toEqual([]);
 
     expect(recorder.getTrips().map(({ runtimeStageId, ...payload }) => [runtimeStageId, payload])).toEqual(
@@ -98,11 +98,11 @@ describe('ping-pong', () => {
     const log = record(agent);
 
     expect((await agent.run('The link flaps.')).text).toBe('Escalated: replace the switch.');
-    expect(log.of('footprint.route.trip')).toMatchObject([
+    expect(log.of('footprint.loop_guard.trip')).toMatchObject([
       { kind: 'ping_pong', skills: ['triage', 'diagnose'], window: 2, iteration: 3, action: 'escalate' },
     ]);
-    expect(log.of('footprint.route.trip')[0]!.tokensSinceLoop).toBe(CALL_TOKENS);
-    expect(log.of('footprint.skill.escalated')).toEqual([escalatedToStrong({ refusals: 0, reason: 'route_trip', iteration: 3 })]);
+    expect(log.of('footprint.loop_guard.trip')[0]!.tokensSinceLoop).toBe(CALL_TOKENS);
+    expect(log.of('footprint.skill.escalated')).toEqual([escalatedToStrong({ refusals: 0, reason: 'loop_guard', iteration: 3 })]);
     expect(log.of('footprint.stream.llm_start').map((e) => [e.iteration, e.brain.via, e.provider, e.model])).toEqual([
       [1, 'default', 'small', 'small-1'],
       [2, 'default', 'small', 'small-1'],
@@ -146,7 +146,7 @@ describe('rejected cap', () => {
       [10, 'triage', 'fix', []],
     ]);
     expect(rejected.every((r) => r.turnId === turnId && r.agentId === 'desk')).toBe(true);
-    const trips = log.events('footprint.route.trip');
+    const trips = log.events('footprint.loop_guard.trip');
     expect(trips.map((t) => t.payload)).toEqual([
       labelledRejectionTrip({ turnId, skill: 'diagnose', iteration: 4, model: 'small-1' }),
       labelledRejectionTrip({ turnId, skill: 'fix', iteration: 10, model: 'small-1' }),
@@ -171,17 +171,17 @@ describe('rejected cap', () => {
       .build();
     const log = record(agent);
 
-    expect((await agent.run('No light on port 9.')).text).toBe('Stopped early (route trip) at iteration 4.');
-    expect(log.of('footprint.route.trip')).toMatchObject([
+    expect((await agent.run('No light on port 9.')).text).toBe('Stopped early (loop guard) at iteration 4.');
+    expect(log.of('footprint.loop_guard.trip')).toMatchObject([
       { kind: 'rejected_cap', skills: ['diagnose'], count: 2, iteration: 3, action: 'stop' },
     ]);
     expect(provider.calls).toHaveLength(3);
-    expect(log.of('footprint.agent.route_decided').at(-1)).toMatchObject({ iteration: 4, chosen: 'stopped' });
+    expect(log.of('footprint.agent.next_step').at(-1)).toMatchObject({ iteration: 4, chosen: 'stopped' });
     expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({
       outcome: 'stopped_early',
       iterations: 4,
       llmCalls: 3,
-      stoppedEarly: { reason: 'route_trip', iteration: 4 },
+      stoppedEarly: { reason: 'loop_guard', iteration: 4 },
     });
     expect(log.of('footprint.agent.iteration_cap')).toEqual([]);
   });

@@ -185,7 +185,7 @@ export async function startOtlpTap(upstream: () => string): Promise<OtlpTap> {
 /** Why the tail sampler must keep a trace (its keep policies), or undefined for a clean trace. */
 export function mustKeepReason(trace: TappedTrace): 'error' | 'trip' | 'escalation' | undefined {
   if (trace.spans.some((s) => s.statusCode === 2)) return 'error';
-  if (trace.spans.some((s) => s.attributes['footprint.trip.kinds'] !== undefined || s.events.includes('footprint.route.trip'))) return 'trip';
+  if (trace.spans.some((s) => s.attributes['footprint.trip.kinds'] !== undefined || s.events.includes('footprint.loop_guard.trip'))) return 'trip';
   if (trace.spans.some((s) => s.attributes['footprint.escalated'] === true || s.events.includes('footprint.skill.escalated'))) return 'escalation';
   return undefined;
 }

@@ -48,7 +48,7 @@ export function contextStage(config: AgentConfig) {
       const state = { ...turn.skill! };
       const move = cursor.advance(state, turn.lastTool);
       turn.skill = state;
-      emit(scope, 'footprint.route.hop', {
+      emit(scope, 'footprint.skill.hop', {
         agentId,
         turnId: turn.turnId,
         iteration,

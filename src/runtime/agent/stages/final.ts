@@ -17,7 +17,7 @@ export function finalStage(config: AgentConfig) {
     emit(scope, 'footprint.agent.iteration_end', { agentId, iteration: turn.iteration, toolCallCount: 0 });
     emit(scope, 'footprint.agent.turn_end', {
       agentId,
-      outcome: stopped ? 'stopped_early' : 'answered',
+      outcome: stopped ? 'stopped_early' : 'ok',
       iterations: turn.iteration,
       // A copy: an event payload must stay what it was.
       tokens: { ...totals.tokens },

@@ -1,6 +1,6 @@
 /**
  * The agent's own loop guard at work: each skill-graph hop and read_skill refusal of the turn goes
- * through the turn's guard (skills/loopGuard.ts); a trip is reported as footprint.route.trip at the
+ * through the turn's guard (skills/loopGuard.ts); a trip is reported as footprint.loop_guard.trip at the
  * stage that found it, and with onTrip 'stop' or 'escalate' the turn acts on it at its next model
  * call (signals.ts), before any more money is spent. The guard state is part of the turn's record.
  */
@@ -28,7 +28,7 @@ function trip(scope: AgentScope, turn: Turn, config: AgentConfig, finding: Findi
   const action = config.loopGuard!.onTrip;
   const { since, ...what } = finding;
   if (action !== 'label' && turn.pendingTrip === undefined) turn.pendingTrip = action;
-  emit(scope, 'footprint.route.trip', {
+  emit(scope, 'footprint.loop_guard.trip', {
     agentId: config.member.id,
     turnId: turn.turnId,
     ...what,

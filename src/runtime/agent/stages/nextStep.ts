@@ -1,7 +1,7 @@
 /**
- * The agent's next step: the decider after each model call (its stage keeps the name Route, the
- * span name backends know). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
- * the iteration cap go to Final. The choice and its rationale are emitted (agent.route_decided).
+ * The agent's next step: the decider after each model call (stage NextStep; its span is `Route` in
+ * the v1.41 semconv mode). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
+ * the iteration cap go to Final. The choice and its rationale are emitted (agent.next_step).
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
@@ -34,7 +34,7 @@ export function nextStepStage(config: AgentConfig) {
       chosen = 'final';
       rationale = 'the model answered without tool calls';
     }
-    emit(scope, 'footprint.agent.route_decided', { agentId, iteration, chosen, rationale });
+    emit(scope, 'footprint.agent.next_step', { agentId, iteration, chosen, rationale });
     return chosen === 'tool-calls' ? TOOL_CALLS : FINAL;
   };
 }

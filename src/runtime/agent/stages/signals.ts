@@ -13,14 +13,14 @@ export function applyTrip(scope: AgentScope, turn: Turn, config: AgentConfig): v
   if (action === undefined) return;
   turn.pendingTrip = undefined;
   if (action === 'stop') {
-    turn.stopped = { reason: 'route_trip', iteration: turn.iteration };
+    turn.stopped = { reason: 'loop_guard', iteration: turn.iteration };
     return;
   }
-  escalate(scope, turn, config, 'route_trip');
+  escalate(scope, turn, config, 'loop_guard');
 }
 
 /** Switches the rest of the turn to the escalation brain; emits skill.escalated once per turn. */
-export function escalate(scope: AgentScope, turn: Turn, config: AgentConfig, reason: 'refusals' | 'route_trip'): void {
+export function escalate(scope: AgentScope, turn: Turn, config: AgentConfig, reason: 'refusals' | 'loop_guard'): void {
   const escalation = config.cursor?.brains.escalation;
   const state = turn.skill;
   if (!escalation || !state || state.escalated) return;

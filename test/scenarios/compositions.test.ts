@@ -47,7 +47,7 @@ const pad = (depth: number) => '  '.repeat(depth);
 const turn = (depth: number, model: string) => [
   ...['Context', 'CallLLM'].map((n) => pad(depth) + n),
   `${pad(depth + 1)}chat ${model} [CLIENT]`,
-  `${pad(depth)}Route`,
+  `${pad(depth)}NextStep`,
   `${pad(depth)}Final`,
 ];
 
@@ -114,7 +114,7 @@ describe('Sequence', () => {
       'footprint.subflow.id': 'draft',
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'writer',
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
       'footprint.llm.calls': 1,
       'footprint.iterations': 1,
       'footprint.cost.usd': 0,
@@ -236,7 +236,7 @@ describe('Conditional', () => {
     // Runner runs attach no flow hook: the typed route_decided event is the decision.
     expect(route.events.some((e) => e.name === 'footprint.decision')).toBe(false);
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
-    expect(root.attributes['footprint.route.path']).toBe('billing');
+    expect(root.attributes['footprint.skill.path']).toBe('billing');
     const chat = spans.find((s) => s.name === 'chat m-billing')!;
     expect(chat.attributes['footprint.route']).toBe('desk>billing');
     wellFormed();
@@ -300,7 +300,7 @@ describe('swarm', () => {
         '  Exit',
       ].join('\n'),
     );
-    expect(spans.find((s) => s.name === 'invoke_workflow team')!.attributes['footprint.route.path']).toBe('a>b');
+    expect(spans.find((s) => s.name === 'invoke_workflow team')!.attributes['footprint.skill.path']).toBe('a>b');
     wellFormed();
   });
 });
@@ -349,7 +349,7 @@ describe('llmRouter and llmSwarm', () => {
       'footprint.subflow.id': 'triage/llm',
       'footprint.member.kind': 'router',
       'footprint.member.id': 'router',
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
       'footprint.llm.calls': 1,
       'footprint.iterations': 1,
       'footprint.cost.usd': expect.closeTo(60 / 1e6, 12),
@@ -387,7 +387,7 @@ describe('llmRouter and llmSwarm', () => {
     // The router model's free-text reason is a completion: content, kept out unless capture is on.
     expect(payloadOf(decide.events[0])['evidence.reason']).toBeUndefined();
     const root = spans.find((s) => s.name === 'invoke_workflow desk')!;
-    expect(root.attributes['footprint.route.path']).toBe('billing');
+    expect(root.attributes['footprint.skill.path']).toBe('billing');
     expect(root.attributes['footprint.llm.calls']).toBe(1);
     wellFormed();
   });
@@ -499,10 +499,10 @@ describe('a skill graph', () => {
       'footprint.runner.id': 'desk',
       'footprint.run.id': expect.stringMatching(/^run_[0-9a-z]+$/),
       'footprint.run.outcome': 'ok',
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
       'footprint.trip.kinds': 'ping_pong,rejected_cap',
       'footprint.escalated': true,
-      'footprint.route.path': 'triage>billing>triage>billing>triage',
+      'footprint.skill.path': 'triage>billing>triage>billing>triage',
       'footprint.llm.calls': 8,
       'footprint.iterations': 8,
       'footprint.tokens.input': 615,
@@ -511,7 +511,7 @@ describe('a skill graph', () => {
     });
     const eventsOf = (name: string) =>
       spans.filter((s) => s.events.some((e) => e.name === name)).map((s) => [s.name, s.attributes['footprint.stage.loop_iteration'] ?? 0]);
-    expect(eventsOf('footprint.route.trip')).toEqual([
+    expect(eventsOf('footprint.loop_guard.trip')).toEqual([
       ['Context', 4],
       ['ToolCalls', 6],
     ]);
@@ -524,7 +524,7 @@ describe('a skill graph', () => {
     // The trip, rejection and escalation span events: exact payloads.
     const payloads = (name: string) => spans.flatMap((s) => s.events.filter((e) => e.name === name).map(payloadOf));
     const turn = { agent_id: 'desk', turn_id: expect.stringMatching(/^turn_[0-9a-z]+$/), 'footprint.member.kind': 'agent', 'footprint.member.id': 'desk' };
-    expect(payloads('footprint.route.trip')).toEqual([
+    expect(payloads('footprint.loop_guard.trip')).toEqual([
       { ...turn, kind: 'ping_pong', skills: ['triage', 'billing'], window: 4, iteration: 5, tokens_since_loop: 114, cost_since_loop_usd: 0, action: 'label' },
       { ...turn, kind: 'rejected_cap', skills: ['triage'], count: 3, iteration: 7, tokens_since_loop: 249, cost_since_loop_usd: 0, action: 'label' },
     ]);
@@ -685,7 +685,7 @@ describe('a pause inside a Sequence step', () => {
       ...(detail === 'full' ? { 'footprint.subflow.id': 'approval' } : {}),
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'approver',
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
       'footprint.llm.calls': 2,
       'footprint.iterations': 2,
       'footprint.cost.usd': 0,

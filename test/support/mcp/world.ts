@@ -8,12 +8,12 @@ import { resolve } from 'node:path';
 import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../../src/index.js';
 import type { StdioServer, McpConnection } from '../../../src/mcp/index.js';
 import { startTelemetry, type TelemetryHandle } from '../../../src/telemetry/index.js';
-import { compiled } from '../../support/compiled.js';
+import { compiled } from '../compiled.js';
 import { startReceiver, type Receiver } from '../../telemetry/receiver.js';
 
 /** The fixture servers, compiled (test/support/compiled.ts). */
-export const FIXTURE = compiled(resolve(import.meta.dirname, '../fixtures/deskServer.ts'));
-export const MALFORMED = compiled(resolve(import.meta.dirname, '../fixtures/malformedServer.ts'));
+export const FIXTURE = compiled(resolve(import.meta.dirname, '../../mcp/fixtures/deskServer.ts'));
+export const MALFORMED = compiled(resolve(import.meta.dirname, '../../mcp/fixtures/malformedServer.ts'));
 
 /** Starting a fixture process on this loaded machine can take seconds: the tests allow 30 s to connect. */
 export const SLOW_START = { connectTimeoutMs: 30_000 } as const;

@@ -34,18 +34,18 @@ describe('Agent with two tools over three iterations', () => {
         'invoke_agent Helper',
         ...indent(UP_TO_CHAT),
         '    chat m1 [CLIENT]',
-        '  Route',
+        '  NextStep',
         '  ToolCalls',
         '    execute_tool lookup',
         '    execute_tool weather',
         ...indent(UP_TO_CHAT),
         '    chat m1 [CLIENT]',
-        '  Route',
+        '  NextStep',
         '  ToolCalls',
         '    execute_tool lookup',
         ...indent(UP_TO_CHAT),
         '    chat m1 [CLIENT]',
-        '  Route',
+        '  NextStep',
         '  Final',
       ].join('\n'),
     );
@@ -93,7 +93,7 @@ describe('Agent with two tools over three iterations', () => {
       'footprint.stage.id': 'call-llm',
       'footprint.stage.runtime_id': expect.stringMatching(/^call-llm#\d+$/),
     });
-    const routes = spans.filter((s) => s.name === 'Route');
+    const routes = spans.filter((s) => s.name === 'NextStep');
     expect(routes.map((r) => r.attributes['footprint.stage.loop_iteration'])).toEqual([undefined, 1, 2]);
   });
 
@@ -104,11 +104,11 @@ describe('Agent with two tools over three iterations', () => {
       'invoke_agent Helper',
       '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
       ...TURN_UP_TO_CHAT,
-      '  Route <footprint.agent.route_decided>',
+      '  NextStep <footprint.agent.next_step>',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
-    const route = spans.find((s) => s.name === 'Route')!;
-    const decided = route.events.find((e) => e.name === 'footprint.agent.route_decided')!;
+    const route = spans.find((s) => s.name === 'NextStep')!;
+    const decided = route.events.find((e) => e.name === 'footprint.agent.next_step')!;
     expect(payloadOf(decided)).toEqual({
       chosen: 'tool-calls',
       rationale: 'the model asked for 2 tool call(s)',
@@ -137,7 +137,7 @@ describe('Agent with two tools over three iterations', () => {
     expect(final.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_end', 'footprint.agent.turn_end']);
     expect(payloadOf(final.events[1])).toEqual({
       agent_id: 'helper',
-      outcome: 'answered',
+      outcome: 'ok',
       iterations: 3,
       llm_calls: 3,
       'tokens.input': 300,
@@ -177,15 +177,15 @@ describe('Agent with two tools over three iterations', () => {
 });
 
 describe('an agent stopped by its iteration cap', () => {
-  it('records the iteration cap on the Route span (once: not its deprecated alias) and ends the run stopped_early', async () => {
+  it('records the iteration cap on the NextStep span (once: not its deprecated alias) and ends the run stopped_early', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 'x1', name: 'lookup', args: { q: 'again' } }] }] });
     const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
       .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
       .build();
     expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
-    const route = spans.find((s) => s.name === 'Route')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.route_decided']);
+    const route = spans.find((s) => s.name === 'NextStep')!;
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.next_step']);
     expect(payloadOf(route.events[0])).toEqual({
       max_iterations: 1,
       iteration: 1,
@@ -254,7 +254,7 @@ describe('full detail for runner runs', () => {
       expect(recorder[hook]).toBeUndefined();
     }
     expect((executor as unknown as { narrativeEnabled: boolean }).narrativeEnabled).toBe(false);
-    expect(sdk.spans().filter((s) => s.name === 'Route')).toHaveLength(3);
+    expect(sdk.spans().filter((s) => s.name === 'NextStep')).toHaveLength(3);
   });
 });
 
@@ -276,7 +276,7 @@ describe('LLMCall', () => {
         'llm_call Summarize footprint.runner.kind=llm_call',
         ...UP_TO_CHAT.map((n) => `  ${n}`),
         '    chat m1 [CLIENT] gen_ai.provider.name=anthropic',
-        '  Route',
+        '  NextStep',
         '  Final',
       ].join('\n'),
     );

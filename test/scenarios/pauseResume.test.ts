@@ -26,7 +26,7 @@ const FIRST_SEGMENT = [
   'invoke_agent Refunds footprint.paused=true footprint.run.outcome=paused',
   '  Context',
   ...TURN_UP_TO_CHAT,
-  '  Route',
+  '  NextStep',
   '  ToolCalls footprint.paused=true',
   '    execute_tool lookup',
   '    execute_tool approve footprint.paused=true',
@@ -126,7 +126,7 @@ describe('resume', () => {
       'footprint.run.id': pausedRoot.attributes['footprint.run.id'],
       'footprint.run.outcome': 'ok',
       'footprint.resumed': true,
-      'footprint.turn.outcome': 'answered',
+      'footprint.turn.outcome': 'ok',
       'footprint.llm.calls': 1,
       'footprint.iterations': 2,
       'footprint.tokens.input': 100,
@@ -136,7 +136,7 @@ describe('resume', () => {
     const ids = new Set(child.spans.map((s) => s.spanId));
     for (const span of child.spans) if (span !== root) expect(ids.has(span.parentSpanId!)).toBe(true);
     expect(child.spans.map((s) => s.name).sort()).toEqual(
-      ['invoke_agent Refunds', 'ToolCalls', 'execute_tool approve', 'Context', 'CallLLM', 'chat m1', 'Route', 'Final'].sort(),
+      ['invoke_agent Refunds', 'ToolCalls', 'execute_tool approve', 'Context', 'CallLLM', 'chat m1', 'NextStep', 'Final'].sort(),
     );
   }, 60_000);
 });

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, RunCancelledError, scripted, skillGraph, swarm, type RunResult } from '../../src/index.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
-import { echoAgent } from '../runtime/compositions/helpers.js';
+import { echoAgent } from '../support/compositions.js';
 import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill } from '../support/skills.js';
 import { startSdk, type Sdk } from '../support/sdk.js';
 
@@ -46,7 +46,7 @@ describe('each stop reason, in the result and on the run span', () => {
     const result = await agent.run('No light on port 9.');
     expect(summary(result)).toEqual({
       stopReason: 'loop_guard',
-      text: 'Stopped early (route trip) at iteration 4.',
+      text: 'Stopped early (loop guard) at iteration 4.',
       answeredBy: { id: 'desk', kind: 'agent', path: 'agent:desk' },
       paused: false,
     });

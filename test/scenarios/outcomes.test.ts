@@ -9,7 +9,7 @@ import { Agent, isPaused, registerInstrument, scripted, Sequence, swarm, type Ru
 import { emptySummary, summarize } from '../../src/cli/summary.js';
 import { METRICS, metricsInstrument } from '../../src/otel/metrics/index.js';
 import { refundAgent } from '../fixtures/refundAgent.js';
-import { echoAgent } from '../runtime/compositions/helpers.js';
+import { echoAgent } from '../support/compositions.js';
 import { startMeter, type MeterHarness } from '../support/meter.js';
 import { startSdk, type Sdk } from '../support/sdk.js';
 

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { listSignalFiles, type FileSpan, type FileSpanEvent } from '../../src/telemetry/index.js';
-import { compiled } from '../support/compiled.js';
+import { compiled } from './compiled.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = compiled('src/cli/main.ts');
@@ -75,10 +75,10 @@ export function tempDir(name: string): { dir: string; remove: () => void } {
 
 /** The events the waterfall shows under their span: routing, hops, trips, escalations, refusals, limits, lifecycle. */
 export const SHOWN_EVENTS = new Set([
-  'footprint.agent.route_decided',
+  'footprint.agent.next_step',
   'footprint.composition.route_decided',
-  'footprint.route.hop',
-  'footprint.route.trip',
+  'footprint.skill.hop',
+  'footprint.loop_guard.trip',
   'footprint.skill.rejected',
   'footprint.skill.escalated',
   'footprint.agent.iteration_cap',
@@ -148,7 +148,7 @@ export function expectedWaterfall(spans: FileSpan[], traceId: string): Waterfall
   return out;
 }
 
-/** A payload field of a span event: named under the event (footprint.route.trip.kind), or bare. */
+/** A payload field of a span event: named under the event (footprint.loop_guard.trip.kind), or bare. */
 export function eventField(event: FileSpanEvent, field: string): unknown {
   return event.attributes[`${event.name}.${field}`] ?? event.attributes[field];
 }

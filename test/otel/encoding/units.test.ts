@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { diag, DiagLogLevel, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages } from '../../src/otel/encoding/content.js';
-import { settle } from '../../src/otel/wiring/options.js';
-import { finishReason, providerName } from '../../src/otel/encoding/semconv.js';
-import { formatTraceparent, parseTraceparent } from '../../src/otel/encoding/traceparent.js';
+import { boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_CHARS, outputMessages } from '../../../src/otel/encoding/content.js';
+import { settle } from '../../../src/otel/wiring/options.js';
+import { finishReason, providerName } from '../../../src/otel/encoding/semconv.js';
+import { formatTraceparent, parseTraceparent } from '../../../src/otel/encoding/traceparent.js';
 
 describe('content capture switch', () => {
   it('is on only for span modes, in any case', () => {

@@ -87,7 +87,7 @@ describe('with an explicit TracerProvider and no context manager', () => {
       'invoke_agent Helper',
       '  Context',
       ...TURN_UP_TO_CHAT,
-      '  Route',
+      '  NextStep',
       '  ToolCalls',
       '    execute_tool lookup',
     ]);

@@ -7,8 +7,8 @@ import {
   type LLMRequest,
   type Runner,
   type ScriptedReply,
-} from '../../../src/runtime/index.js';
-import type { EventType, TypedEvent } from '../../../src/events/index.js';
+} from '../../src/runtime/index.js';
+import type { EventType, TypedEvent } from '../../src/events/index.js';
 
 /** The last user message of a request (what a mounted agent was handed). */
 export function lastUser(request: LLMRequest): string {
@@ -82,5 +82,5 @@ export function recordStages(): { stages: string[]; stop: () => void } {
 
 /** The stages of one tool-less agent turn, mounted at `path`. */
 export function agentTurn(path: string): string[] {
-  return ['context', 'call-llm', 'route', 'final'].map((s) => `${path}/${s}`);
+  return ['context', 'call-llm', 'next-step', 'final'].map((s) => `${path}/${s}`);
 }
