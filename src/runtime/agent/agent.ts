@@ -4,23 +4,14 @@
  *   const agent = Agent.create({ provider, model }).system('Be terse.').tool(lookup).build();
  *   const answer = await agent.run('Where is invoice 42?');
  */
-import type { FlowChart } from 'footprintjs';
 import { mergePricing } from '../cost/index.js';
-import type { LLMMessage } from '../providers/index.js';
 import {
   ConfigError,
   numberSetting,
   RULES,
-  Runner,
   RUNNER_FACTS,
-  type ResumeOptions,
-  type RunInput,
   type RunInstrument,
   type RunnerFacts,
-  type RunOptions,
-  type RunResult,
-  type RunStore,
-  type RunStream,
 } from '../run/index.js';
 import {
   resolveBrains,
@@ -33,8 +24,7 @@ import {
   type SkillGraph,
 } from '../skills/index.js';
 import type { Tool, ToolArgs, ToolInputSchema, ToolSource } from '../tools/index.js';
-import { buildAgentChart } from './chart.js';
-import { turnAddedMessages, turnOutput } from './conversation.js';
+import { TurnRunner } from './turnRunner.js';
 import { checkedOutput, type OutputOf, type OutputSchema } from './structuredOutput.js';
 import { checkedWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig, type ToolLimits } from './config.js';
@@ -53,18 +43,14 @@ export interface SkillGraphOptions extends LoopGuardOptions {
   skillPathRecorder?: RunInstrument;
 }
 
-export class Agent<Output = unknown> extends Runner {
+export class Agent<Output = unknown> extends TurnRunner<Output> {
   readonly kind = 'agent' as const;
-  readonly id: string;
-  readonly name: string;
 
   private constructor(
-    private readonly config: AgentConfig,
+    config: AgentConfig,
     private readonly recorder: RunInstrument | undefined,
   ) {
-    super();
-    this.id = config.member.id;
-    this.name = config.name;
+    super(config);
   }
 
   override [RUNNER_FACTS](): RunnerFacts {
@@ -75,36 +61,6 @@ export class Agent<Output = unknown> extends Runner {
   static create<Schema extends OutputSchema | undefined = undefined>(options: AgentOptions & { output?: Schema }): AgentBuilder<OutputOf<Schema>> {
     if (typeof options !== 'object' || options === null) throw new ConfigError('Agent.create needs options: { provider, model }');
     return new AgentBuilder(options);
-  }
-
-  protected buildChart(): FlowChart {
-    return buildAgentChart(this.config);
-  }
-
-  /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
-  protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
-    return turnAddedMessages(store, turnId);
-  }
-
-  /** run(), its `output` typed by the builder's `output` schema. */
-  override run(input: RunInput, options?: RunOptions): Promise<RunResult<Output>> {
-    return super.run(input, options) as Promise<RunResult<Output>>;
-  }
-
-  override stream(input: RunInput, options?: RunOptions): RunStream<Output> {
-    return super.stream(input, options) as RunStream<Output>;
-  }
-
-  override resume(checkpoint: unknown, answer: unknown, options?: ResumeOptions): Promise<RunResult<Output>> {
-    return super.resume(checkpoint, answer, options) as Promise<RunResult<Output>>;
-  }
-
-  override resumeStream(checkpoint: unknown, answer: unknown, options?: ResumeOptions): RunStream<Output> {
-    return super.resumeStream(checkpoint, answer, options) as RunStream<Output>;
-  }
-
-  protected override turnOutput(store: RunStore, turnId: string): unknown {
-    return turnOutput(store, turnId);
   }
 
   /** True when the agent moves over a skill graph (and so has a loop guard that can trip). */

@@ -5,24 +5,15 @@
  *
  *   const summarize = LLMCall.create({ provider, model }).system('Summarize.').build();
  */
-import type { FlowChart } from 'footprintjs';
 import { mergePricing, type PricingTable } from '../cost/index.js';
-import type { LLMMessage, LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
+import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
 import {
   ConfigError,
-  Runner,
   RUNNER_FACTS,
-  type ResumeOptions,
-  type RunInput,
   type RunnerFacts,
-  type RunOptions,
-  type RunResult,
-  type RunStore,
-  type RunStream,
 } from '../run/index.js';
-import { buildAgentChart } from './chart.js';
-import { turnAddedMessages, turnOutput } from './conversation.js';
+import { TurnRunner } from './turnRunner.js';
 import { checkedOutput, type OutputOf, type OutputSchema } from './structuredOutput.js';
 import { checkedWindow, type ConversationWindow } from './window.js';
 import { DEFAULT_TOOL_LIMITS, modelSettings, profileOf, type AgentConfig } from './config.js';
@@ -53,15 +44,11 @@ export interface LLMCallOptions {
   outputRetries?: number;
 }
 
-export class LLMCall<Output = unknown> extends Runner {
+export class LLMCall<Output = unknown> extends TurnRunner<Output> {
   readonly kind = 'llm_call' as const;
-  readonly id: string;
-  readonly name: string;
 
-  private constructor(private readonly config: AgentConfig) {
-    super();
-    this.id = config.member.id;
-    this.name = config.name;
+  private constructor(config: AgentConfig) {
+    super(config);
   }
 
   override [RUNNER_FACTS](): RunnerFacts {
@@ -71,36 +58,6 @@ export class LLMCall<Output = unknown> extends Runner {
   /** An `output` schema types `result.output` (a Standard Schema's output type; a JSON Schema: unknown). */
   static create<Schema extends OutputSchema | undefined = undefined>(options: LLMCallOptions & { output?: Schema }): LLMCallBuilder<OutputOf<Schema>> {
     return new LLMCallBuilder(options);
-  }
-
-  protected buildChart(): FlowChart {
-    return buildAgentChart(this.config);
-  }
-
-  /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
-  protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
-    return turnAddedMessages(store, turnId);
-  }
-
-  /** run(), its `output` typed by the builder's `output` schema. */
-  override run(input: RunInput, options?: RunOptions): Promise<RunResult<Output>> {
-    return super.run(input, options) as Promise<RunResult<Output>>;
-  }
-
-  override stream(input: RunInput, options?: RunOptions): RunStream<Output> {
-    return super.stream(input, options) as RunStream<Output>;
-  }
-
-  override resume(checkpoint: unknown, answer: unknown, options?: ResumeOptions): Promise<RunResult<Output>> {
-    return super.resume(checkpoint, answer, options) as Promise<RunResult<Output>>;
-  }
-
-  override resumeStream(checkpoint: unknown, answer: unknown, options?: ResumeOptions): RunStream<Output> {
-    return super.resumeStream(checkpoint, answer, options) as RunStream<Output>;
-  }
-
-  protected override turnOutput(store: RunStore, turnId: string): unknown {
-    return turnOutput(store, turnId);
   }
 
   /** @internal used by the builder */

@@ -96,7 +96,8 @@ export class RunCancelledError extends Error {
   }
 }
 
-export abstract class Runner {
+/** `Output`: the type of `result.output` (an Agent's or LLMCall's `output` schema types it; unknown elsewhere). */
+export abstract class Runner<Output = unknown> {
   abstract readonly kind: RunnerKind;
   abstract readonly id: string;
   abstract readonly name: string;
@@ -142,7 +143,7 @@ export abstract class Runner {
     return [];
   }
 
-  run(input: RunInput, options: RunOptions = {}): Promise<RunResult> {
+  run(input: RunInput, options: RunOptions = {}): Promise<RunResult<Output>> {
     const messages = inputMessages(input, 'run');
     if (messages instanceof TypeError) return Promise.reject(messages);
     const checked = checkedSignal(`${this.kind} "${this.id}": run()`, options);
@@ -159,10 +160,10 @@ export abstract class Runner {
    *   for await (const part of s) if (part.type === 'text') process.stdout.write(part.delta);
    *   const { text } = await s.result;
    */
-  stream(input: RunInput, options: RunOptions = {}): RunStream {
+  stream(input: RunInput, options: RunOptions = {}): RunStream<Output> {
     const messages = inputMessages(input, 'stream');
     const checked = checkedSignal(`${this.kind} "${this.id}": stream()`, options);
-    return new RunStream(checked.signal, (signal, stream) => {
+    return new RunStream<Output>(checked.signal, (signal, stream) => {
       if (checked.problem) return Promise.reject(checked.problem);
       if (messages instanceof TypeError) return Promise.reject(messages);
       return this.execute(newId('run'), { ...options, signal }, { input: messages, stream });
@@ -174,7 +175,7 @@ export abstract class Runner {
    * once per checkpoint: a checkpoint already resumed (as `options.checkpointStore` says; by default
    * this process's store) is refused with CheckpointError 'already_resumed'.
    */
-  async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult> {
+  async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult<Output>> {
     runSignal(`${this.kind} "${this.id}": resume()`, options);
     const saved = this.resumable(checkpoint);
     await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
@@ -182,10 +183,10 @@ export abstract class Runner {
   }
 
   /** resume(), streamed as stream() is. */
-  resumeStream(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): RunStream {
+  resumeStream(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): RunStream<Output> {
     const checked = checkedSignal(`${this.kind} "${this.id}": resumeStream()`, options);
     // async: a checkpoint resume() refuses fails the stream (and its result) the same way.
-    return new RunStream(checked.signal, async (signal, stream) => {
+    return new RunStream<Output>(checked.signal, async (signal, stream) => {
       if (checked.problem) throw checked.problem;
       const saved = this.resumable(checkpoint);
       await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
@@ -211,7 +212,7 @@ export abstract class Runner {
     return undefined;
   }
 
-  private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult> {
+  private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult<Output>> {
     const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
@@ -294,7 +295,8 @@ export abstract class Runner {
     try {
       const { outcome: decided, result } = await inRun(call);
       finish(sessions, decided);
-      return result;
+      // `output` is what the runner's own turn validated against its `output` schema (turnOutput)
+      return result as RunResult<Output>;
     } catch (error) {
       const origin = failureOrigin(error) ?? { member: top, stage: 'unknown' };
       const cancelled = options.signal?.aborted === true;
