@@ -30,6 +30,11 @@ export interface Connection {
   server: ServerEndpoint;
 }
 
+/** A provider's credential header (when it has an API key) under the caller's own headers, which win. */
+export function credentialHeaders(header: string, value: string | undefined, own: Record<string, string> = {}): Record<string, string> {
+  return value === undefined ? { ...own } : { [header]: value, ...own };
+}
+
 export function connect(options: ConnectionOptions): Connection {
   const base = resolveBaseUrl(options);
   const secretHeaders = lowerCased(options.headers);

@@ -7,7 +7,7 @@
  * in http.ts; the model is part of the path, so each request's URL is made from the connection's.
  */
 import type { ProviderBoundary } from './boundary.js';
-import { connect, type Connection } from './connection.js';
+import { connect, credentialHeaders, type Connection } from './connection.js';
 import { candidateParts, parseUsage, stopReasonOf } from './geminiFields.js';
 import { geminiStreamParts } from './geminiStream.js';
 import { isRecord, optional } from './guards.js';
@@ -43,7 +43,7 @@ export function gemini(options: GeminiOptions = {}): LLMProvider {
     baseURL: options.baseURL ?? 'https://generativelanguage.googleapis.com',
     path: '/v1beta/models',
     protocolHeaders: { 'content-type': 'application/json' },
-    headers: { ...(options.apiKey === undefined ? {} : { 'x-goog-api-key': options.apiKey }), ...options.headers },
+    headers: credentialHeaders('x-goog-api-key', options.apiKey, options.headers),
     apiKey: options.apiKey,
     captureContent: options.captureContent,
   });

@@ -5,7 +5,7 @@
  * the size cap and error typing live in http.ts.
  */
 import type { ProviderBoundary } from './boundary.js';
-import { connect } from './connection.js';
+import { connect, credentialHeaders } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { parseArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
@@ -37,7 +37,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
     baseURL: options.baseURL,
     path: '/chat/completions',
     protocolHeaders: { 'content-type': 'application/json' },
-    headers: { ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }), ...options.headers },
+    headers: credentialHeaders('authorization', options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`, options.headers),
     apiKey: options.apiKey,
     captureContent: options.captureContent,
   });
