@@ -12,11 +12,11 @@
  *   await conversations.ensureSchema();
  */
 import type { Attributes } from '@opentelemetry/api';
+import { semconv } from '../otel/index.js';
 import { ConversationConflictError, ConversationStoreError, type ConversationStore, type StoredConversation } from '../runtime/index.js';
 import { openDatabase, type Database, type PgClient, type PostgresStoreOptions } from './connection.js';
 import type { StoreFailure } from './failures.js';
 import { checkedAppend, readMessage, type Append, type Message } from './messages.js';
-import { ATTR_GEN_AI_CONVERSATION_ID } from './names.js';
 import { CONVERSATIONS_DDL, CONVERSATIONS_TABLE as TABLE, createTables, inTransaction } from './schema.js';
 import { storeCall, typedFailure } from './storeCall.js';
 
@@ -124,7 +124,7 @@ export class PostgresConversationStore implements ConversationStore {
 }
 
 function conversationAttributes(conversationId: string): Attributes {
-  return { [ATTR_GEN_AI_CONVERSATION_ID]: conversationId };
+  return { [semconv.ATTR_GEN_AI_CONVERSATION_ID]: conversationId };
 }
 
 function conflict(append: Append, why: string): ConversationConflictError {

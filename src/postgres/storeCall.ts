@@ -7,7 +7,13 @@
  * back) and a connection that arrives late goes back to the pool.
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import {
+import { semconv } from '../otel/index.js';
+import type { Database, PgClient } from './connection.js';
+import { classifyFailure, DeadlineExceeded, type StoreFailure } from './failures.js';
+
+// The names on the stores' spans, from the bridge's one list (otel/encoding/semconv.ts): the database
+// and server keys are the stable ones of @opentelemetry/semantic-conventions, the store method footprint.store.call.
+const {
   ATTR_DB_COLLECTION_NAME,
   ATTR_DB_NAMESPACE,
   ATTR_DB_OPERATION_NAME,
@@ -19,9 +25,7 @@ import {
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
-} from './names.js';
-import type { Database, PgClient } from './connection.js';
-import { classifyFailure, DeadlineExceeded, type StoreFailure } from './failures.js';
+} = semconv;
 
 export const POSTGRES_INSTRUMENTATION = 'footprint-otel.postgres';
 

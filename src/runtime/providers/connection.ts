@@ -35,6 +35,37 @@ export function credentialHeaders(header: string, value: string | undefined, own
   return value === undefined ? { ...own } : { [header]: value, ...own };
 }
 
+/** What a JSON-over-HTTP provider's options say about where it connects and with which key. */
+export interface JsonProviderOptions {
+  apiKey?: string;
+  baseURL?: string;
+  headers?: Record<string, string>;
+  captureContent?: boolean;
+}
+
+/** A JSON provider's own endpoint: its default base URL, its API path, and the header its key travels in. */
+export interface JsonEndpoint {
+  baseURL: string;
+  path: string;
+  credentialHeader: string;
+  /** The key is sent as `Bearer <key>` (OpenAI's APIs) rather than as itself. */
+  bearer?: boolean;
+}
+
+/** A JSON provider's connection: its endpoint, with the caller's base URL, headers and key over it. */
+export function connectJson(provider: string, options: JsonProviderOptions, endpoint: JsonEndpoint): Connection {
+  const credential = options.apiKey === undefined || endpoint.bearer !== true ? options.apiKey : `Bearer ${options.apiKey}`;
+  return connect({
+    provider,
+    baseURL: options.baseURL ?? endpoint.baseURL,
+    path: endpoint.path,
+    protocolHeaders: { 'content-type': 'application/json' },
+    headers: credentialHeaders(endpoint.credentialHeader, credential, options.headers),
+    apiKey: options.apiKey,
+    captureContent: options.captureContent,
+  });
+}
+
 export function connect(options: ConnectionOptions): Connection {
   const base = resolveBaseUrl(options);
   const secretHeaders = lowerCased(options.headers);

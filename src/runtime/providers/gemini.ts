@@ -7,7 +7,7 @@
  * in http.ts; the model is part of the path, so each request's URL is made from the connection's.
  */
 import type { ProviderBoundary } from './boundary.js';
-import { connect, credentialHeaders, type Connection } from './connection.js';
+import { connectJson, type Connection } from './connection.js';
 import { candidateParts, parseUsage, stopReasonOf } from './geminiFields.js';
 import { geminiStreamParts } from './geminiStream.js';
 import { isRecord, optional } from './guards.js';
@@ -38,15 +38,7 @@ let replies = 0;
 
 export function gemini(options: GeminiOptions = {}): LLMProvider {
   const name = 'gemini';
-  const connection = connect({
-    provider: name,
-    baseURL: options.baseURL ?? 'https://generativelanguage.googleapis.com',
-    path: '/v1beta/models',
-    protocolHeaders: { 'content-type': 'application/json' },
-    headers: credentialHeaders('x-goog-api-key', options.apiKey, options.headers),
-    apiKey: options.apiKey,
-    captureContent: options.captureContent,
-  });
+  const connection = connectJson(name, options, { baseURL: 'https://generativelanguage.googleapis.com', path: '/v1beta/models', credentialHeader: 'x-goog-api-key' });
   const { boundary, server } = connection;
   const transport = transportSettings(name, options);
   return {

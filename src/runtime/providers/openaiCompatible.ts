@@ -5,7 +5,7 @@
  * the size cap and error typing live in http.ts.
  */
 import type { ProviderBoundary } from './boundary.js';
-import { connect, credentialHeaders } from './connection.js';
+import { connectJson } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { parseArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
@@ -32,15 +32,7 @@ export interface OpenAICompatibleOptions extends TransportOptions {
 
 export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider {
   const name = options.name ?? 'openai';
-  const connection = connect({
-    provider: name,
-    baseURL: options.baseURL,
-    path: '/chat/completions',
-    protocolHeaders: { 'content-type': 'application/json' },
-    headers: credentialHeaders('authorization', options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`, options.headers),
-    apiKey: options.apiKey,
-    captureContent: options.captureContent,
-  });
+  const connection = connectJson(name, options, { baseURL: options.baseURL, path: '/chat/completions', credentialHeader: 'authorization', bearer: true });
   const { boundary, server } = connection;
   const transport = transportSettings(name, options);
   return {

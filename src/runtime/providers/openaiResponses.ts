@@ -8,7 +8,7 @@
  * Transport, deadlines, retries, the size cap and error typing live in http.ts.
  */
 import type { ProviderBoundary } from './boundary.js';
-import { connect, credentialHeaders } from './connection.js';
+import { connectJson } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { parseArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
@@ -40,15 +40,7 @@ export interface OpenAIResponsesOptions extends TransportOptions {
 
 export function openaiResponses(options: OpenAIResponsesOptions = {}): LLMProvider {
   const name = options.name ?? 'openai';
-  const connection = connect({
-    provider: name,
-    baseURL: options.baseURL ?? 'https://api.openai.com/v1',
-    path: '/responses',
-    protocolHeaders: { 'content-type': 'application/json' },
-    headers: credentialHeaders('authorization', options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`, options.headers),
-    apiKey: options.apiKey,
-    captureContent: options.captureContent,
-  });
+  const connection = connectJson(name, options, { baseURL: 'https://api.openai.com/v1', path: '/responses', credentialHeader: 'authorization', bearer: true });
   const { boundary, server } = connection;
   const transport = transportSettings(name, options);
   const chains = options.storeResponses === true ? new ResponseChains() : undefined;
