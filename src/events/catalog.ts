@@ -228,6 +228,8 @@ export interface EventPayloads {
     parallelCount: number;
     /** Content: exported only under content capture. */
     args: unknown;
+    /** read_skill only: the skill the call asks to load, its id as text (not content, as footprint.skill.rejected's `requested`). */
+    skill?: string;
   };
   'footprint.stream.tool_end': {
     agentId: string;
@@ -258,7 +260,7 @@ export interface EventPayloads {
     chosen: string;
     rationale: string;
     /** How the choice was made: a predicate matched, the fallback took it, an LLM router chose, etc. */
-    matched: 'predicate' | 'fallback' | 'route_fn' | 'llm' | 'none';
+    matched: 'predicate' | 'fallback' | 'pick_fn' | 'llm' | 'none';
     /** The LLM router whose model made the choice (its member id), when one did: matched is then 'llm'. */
     router?: string;
     inRoster?: boolean;

@@ -1,18 +1,20 @@
 /**
- * The OpenTelemetry names the bridge writes, pinned in one place. GenAI names follow semantic
- * conventions v1.41.x, the last core release with live `gen_ai.*` definitions (later core releases
- * only carry deprecated copies). Everything the bridge adds on top is `footprint.*`. Dashboards,
- * alert rules and the metrics all read these constants, so a rename happens here or nowhere.
+ * The OpenTelemetry names the bridge writes, pinned in one place. GenAI names follow the conventions'
+ * current model (open-telemetry/semantic-conventions-genai, docs/conventions.md) by default, and
+ * semantic conventions v1.41.x, the last core release with live `gen_ai.*` definitions, in the v1.41
+ * mode (semconvMode.ts). Everything the bridge adds on top is `footprint.*`. Dashboards, alert rules
+ * and the metrics all read these constants, so a rename happens here or nowhere.
  */
 
-/** The GenAI semantic-conventions release the span names and attributes follow. */
+/** The core semantic-conventions release of the v1.41 mode's names (and of the metrics it defines). */
 export const SEMCONV_VERSION = '1.41.0';
 export const SEMCONV_SCHEMA_URL = `https://opentelemetry.io/schemas/${SEMCONV_VERSION}`;
 
 /**
- * The GenAI conventions' development channel (open-telemetry/semantic-conventions-genai, pinned in
- * test/fixtures/semconv-genai-dev-fe5608e): the agent, tool and workflow metrics merged after v1.41
- * follow it, and are recorded under a meter scope with its schema URL (the model's manifest.yaml).
+ * The GenAI conventions' development channel (open-telemetry/semantic-conventions-genai; no release
+ * tag yet, the schema URL of its model/manifest.yaml): the spans follow it by default (the tracer's
+ * schema URL), and the agent, tool and workflow metrics merged after v1.41 are recorded under a meter
+ * scope with it.
  */
 export const GENAI_DEV_VERSION = '1.42.0-dev';
 export const GENAI_DEV_SCHEMA_URL = `https://opentelemetry.io/schemas/gen-ai-dev/${GENAI_DEV_VERSION}`;
@@ -117,6 +119,8 @@ export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
 export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
 /** The kind of tool: function, extension or datastore. @experimental */
 export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
+/** The skill a skill tool call loads (semantic-conventions-genai's load_skill form of execute_tool; read_skill's target). @experimental */
+export const ATTR_GEN_AI_SKILL_NAME = 'gen_ai.skill.name';
 /** What a tool does, as the model was told (execute_tool, recommended). */
 export const ATTR_GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
 /** Opt-in content: system instructions given apart from the chat history (JSON). @experimental */
@@ -239,33 +243,17 @@ export const EVENT_FOOTPRINT_RESUME = 'footprint.resume';
 // ── the v1.41 mode's spellings of renamed span-event names and attribute keys (issue #33) ───────
 // Typed events are span events under their catalog name (events/catalog.ts). Those the one-word-per-
 // idea pass renamed keep their old spelling in the v1.41 mode (semconvMode.ts: spellingIn), and the
-// payload attributes flattened under the name follow it; so do the run span's path and the agent's
-// NextStep stage span (a span has one name: the both mode writes the current one). Metric renames live in the metric catalog.
+// payload attributes flattened under the name follow it; so does the run span's path. Which name maps to
+// which, and the stage span and attribute values renamed with them, is semconvMode.ts's table. Metric
+// renames live in the metric catalog.
 /** footprint.skill.hop in the v1.41 mode. */
 export const EVENT_FOOTPRINT_ROUTE_HOP = 'footprint.route.hop';
 /** footprint.loop_guard.trip in the v1.41 mode. */
 export const EVENT_FOOTPRINT_ROUTE_TRIP = 'footprint.route.trip';
 /** footprint.agent.next_step in the v1.41 mode. */
 export const EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED = 'footprint.agent.route_decided';
-/** The agent's NextStep stage span (full detail) in the v1.41 mode. */
-export const V1_41_NEXT_STEP_STAGE = 'Route';
 /** footprint.skill.path in the v1.41 mode. */
 export const ATTR_FOOTPRINT_ROUTE_PATH = 'footprint.route.path';
-
-/** Each renamed span-event name, attribute key and stage span name by its current name, with its v1.41-mode spelling. */
-export const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
-  ['footprint.skill.hop', EVENT_FOOTPRINT_ROUTE_HOP],
-  ['footprint.loop_guard.trip', EVENT_FOOTPRINT_ROUTE_TRIP],
-  ['footprint.agent.next_step', EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED],
-  [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
-  ['NextStep', V1_41_NEXT_STEP_STAGE],
-]);
-
-/** Attribute values the pass renamed, by key: a turn that answered is `ok`, as a run that did is (was `answered`). */
-export const V1_41_VALUE_SPELLINGS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
-  [ATTR_FOOTPRINT_TURN_OUTCOME, new Map([['ok', 'answered']])],
-  ['footprint.agent.turn_end.outcome', new Map([['ok', 'answered']])],
-]);
 
 // ── metric names (the catalog, otel/metrics/catalog.ts, gives each its instrument, unit and buckets) ─
 /** v1.41's token histogram, one record per token type; the v1.41 mode's name for token usage. @experimental */

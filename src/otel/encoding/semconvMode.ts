@@ -6,7 +6,14 @@
  * `http/dup` for the HTTP migration): the same variable and shapes are read here. Their default is
  * the old names; ours is the current model, so the old names have a value of their own.
  */
-import { V1_41_SPELLINGS, V1_41_VALUE_SPELLINGS } from './semconv.js';
+import {
+  ATTR_FOOTPRINT_ROUTE_PATH,
+  ATTR_FOOTPRINT_SKILL_PATH,
+  ATTR_FOOTPRINT_TURN_OUTCOME,
+  EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED,
+  EVENT_FOOTPRINT_ROUTE_HOP,
+  EVENT_FOOTPRINT_ROUTE_TRIP,
+} from './semconv.js';
 
 export type SemconvMode = 'current' | 'v1.41' | 'both';
 
@@ -17,6 +24,29 @@ export const OPT_IN_CURRENT = 'gen_ai_latest_experimental';
 export const OPT_IN_BOTH = 'gen_ai_latest_experimental/dup';
 /** The names of the v1.41 pin only. */
 export const OPT_IN_V1_41 = 'gen_ai_v1.41';
+
+/**
+ * Each renamed span-event name, attribute key and stage span name by its current name, with its
+ * v1.41-mode spelling (the agent's NextStep stage span, full detail, was `Route`; a span has one
+ * name, so the both mode writes the current one).
+ */
+const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
+  ['footprint.skill.hop', EVENT_FOOTPRINT_ROUTE_HOP],
+  ['footprint.loop_guard.trip', EVENT_FOOTPRINT_ROUTE_TRIP],
+  ['footprint.agent.next_step', EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED],
+  [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
+  ['NextStep', 'Route'],
+]);
+
+/**
+ * Attribute values the pass renamed, by key: a turn that answered is `ok`, as a run that did is (was
+ * `answered`); a swarm's decision made by its pick function is `pick_fn` (was `route_fn`).
+ */
+const V1_41_VALUE_SPELLINGS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  [ATTR_FOOTPRINT_TURN_OUTCOME, new Map([['ok', 'answered']])],
+  ['footprint.agent.turn_end.outcome', new Map([['ok', 'answered']])],
+  ['footprint.composition.route_decided.matched', new Map([['pick_fn', 'route_fn']])],
+]);
 
 /** The mode the environment asks for; `/dup` wins over a plain value given beside it, as it does for http. */
 export function semconvModeFromEnv(env: NodeJS.ProcessEnv = process.env): SemconvMode {
@@ -33,7 +63,7 @@ export function emitsNamesOf(mode: SemconvMode, names: 'current' | 'v1.41' | und
 
 /**
  * The one place span writers ask how a span-event name or attribute key is spelled in `mode`: its
- * v1.41 spelling in the v1.41 mode when it was renamed (semconv.ts: V1_41_SPELLINGS), else itself.
+ * v1.41 spelling in the v1.41 mode when it was renamed (V1_41_SPELLINGS above), else itself.
  */
 export function spellingIn(mode: SemconvMode, name: string): string {
   return mode === 'v1.41' ? (V1_41_SPELLINGS.get(name) ?? name) : name;
@@ -46,7 +76,7 @@ export function secondSpellingIn(mode: SemconvMode, name: string): string | unde
 
 /**
  * An attribute value as `mode` spells it: the v1.41 mode keeps a renamed value's old spelling
- * (semconv.ts: V1_41_VALUE_SPELLINGS). A value has one spelling, so the both mode writes the current one.
+ * (V1_41_VALUE_SPELLINGS above). A value has one spelling, so the both mode writes the current one.
  */
 export function valueSpellingIn<V>(mode: SemconvMode, key: string, value: V): V | string {
   if (mode !== 'v1.41' || typeof value !== 'string') return value;

@@ -4,7 +4,7 @@
  * becomes the current message, and so on until pick names nobody, names someone outside the roster,
  * or the hand-off budget is spent. Every agent after the first gets the conversation the swarm was
  * given (the user's request is never lost) and then the hand-off as one user message (handoffThread). Every dispatch to an agent counts as a hand-off, the first one
- * included. Each decision is a composition.route_decided (matched 'route_fn', or 'none' when pick
+ * included. Each decision is a composition.route_decided (matched 'pick_fn', or 'none' when pick
  * names nobody; 'llm' in an llmSwarm, whose router chose), and composition.exit records why the
  * swarm stopped:
  *
@@ -258,7 +258,7 @@ export class Swarm extends Composition {
     if (typeof requested !== 'string' || !this.agents.some((a) => a.mountId === requested)) {
       decided({
         chosen: '',
-        matched: 'route_fn',
+        matched: 'pick_fn',
         inRoster: false,
         rationale: `pick named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
         evidence: { requested },
@@ -269,7 +269,7 @@ export class Swarm extends Composition {
     if (handoffs >= this.maxHandoffs) {
       decided({
         chosen: '',
-        matched: 'route_fn',
+        matched: 'pick_fn',
         inRoster: true,
         rationale: `pick asked for "${requested}" but the hand-off budget (${this.maxHandoffs}) is spent`,
         evidence: { requested, maxHandoffs: this.maxHandoffs },
@@ -278,7 +278,7 @@ export class Swarm extends Composition {
     }
     decided({
       chosen: requested,
-      matched: 'route_fn',
+      matched: 'pick_fn',
       inRoster: true,
       rationale: `pick chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
     });

@@ -48,7 +48,7 @@ const usage = { input: 100, output: 20 };
 
 function oneTurn(send: ReturnType<typeof mapping>['send']) {
   send('footprint.composition.enter', { compositionId: 'desk', kind: 'swarm', childCount: 1 }, atDesk);
-  send('footprint.composition.route_decided', { compositionId: 'desk', kind: 'swarm', chosen: 'billing', rationale: 'r', matched: 'route_fn', inRoster: true }, atDesk);
+  send('footprint.composition.route_decided', { compositionId: 'desk', kind: 'swarm', chosen: 'billing', rationale: 'r', matched: 'pick_fn', inRoster: true }, atDesk);
   send('footprint.agent.turn_start', { agentId: 'billing', name: 'Billing', provider: 'openai', model: 'm1', turnId: 't1', message: 'hi', skillGraph: false }, atBilling);
   send('footprint.stream.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false }, atBilling);
   send(
@@ -70,8 +70,6 @@ describe('the typed-event table over the semantic layout', () => {
     expect(agent.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'Billing',
-      'gen_ai.agent.id': 'billing',
-      'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'm1',
       'footprint.member.kind': 'agent',
       'footprint.member.id': 'billing',

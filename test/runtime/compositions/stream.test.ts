@@ -90,7 +90,7 @@ describe('stream() on compositions', () => {
       type: 'handoff',
       swarm: 'desk',
       to,
-      matched: 'route_fn',
+      matched: 'pick_fn',
       rationale: `pick chose "${to}" (hand-off ${n} of at most 10)`,
       member: { kind: 'swarm', id: 'desk' },
       route: '',

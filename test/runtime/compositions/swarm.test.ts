@@ -36,8 +36,8 @@ describe('swarm', () => {
     ]);
     const decisions = ofType(events, 'footprint.composition.route_decided').map((e) => e.payload);
     expect(decisions.map((d) => [d.chosen, d.matched])).toEqual([
-      ['triage', 'route_fn'],
-      ['billing', 'route_fn'],
+      ['triage', 'pick_fn'],
+      ['billing', 'pick_fn'],
       ['', 'none'],
     ]);
     expect(decisions[1]!.rationale).toBe('pick chose "billing" (hand-off 2 of at most 10)');
@@ -58,7 +58,7 @@ describe('swarm', () => {
     expect(result.stopReason).toBe('budget_exhausted');
     expect(provider.calls).toHaveLength(2);
     const last = ofType(events, 'footprint.composition.route_decided').at(-1)!.payload;
-    expect(last).toMatchObject({ chosen: '', matched: 'route_fn', inRoster: true, evidence: { requested: 'a', maxHandoffs: 2 } });
+    expect(last).toMatchObject({ chosen: '', matched: 'pick_fn', inRoster: true, evidence: { requested: 'a', maxHandoffs: 2 } });
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'budget_exhausted', stopReason: 'budget_exhausted' });
   });
 
@@ -72,7 +72,7 @@ describe('swarm', () => {
     expect((await desk.run('x')).text).toBe('a(x)');
     expect(ofType(events, 'footprint.composition.route_decided').at(-1)!.payload).toMatchObject({
       chosen: '',
-      matched: 'route_fn',
+      matched: 'pick_fn',
       inRoster: false,
       evidence: { requested: 'ghost' },
     });

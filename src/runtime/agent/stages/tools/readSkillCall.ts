@@ -39,7 +39,7 @@ export function answerReadSkill({ scope, turn, config, cursor, skillState, call 
 }
 
 /** The skill id a read_skill call asked for, as text; the model's arguments can be any JSON. */
-function requestedSkill(id: unknown): string {
+export function requestedSkill(id: unknown): string {
   if (id === undefined || id === null) return '';
   return typeof id === 'string' ? id : safeStringify(id);
 }

@@ -9,7 +9,7 @@
  * reported as started when it starts, not while it waits). Once the run is cancelled, a waiting call
  * never starts.
  */
-import { emit } from '../../../../events/index.js';
+import { emit, type EventPayloads } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
 import { READ_SKILL, type SkillTurnState } from '../../../skills/index.js';
 import type { AgentConfig } from '../../config.js';
@@ -22,7 +22,7 @@ import type { AgentScope } from '../scope.js';
 import { answeredCalls } from './answeredCalls.js';
 import { ConcurrencyGate } from './concurrencyGate.js';
 import { PauseLatch } from './pauseLatch.js';
-import { answerReadSkill } from './readSkillCall.js';
+import { answerReadSkill, requestedSkill } from './readSkillCall.js';
 
 export class ToolIteration {
   readonly calls: readonly ToolCall[];
@@ -104,7 +104,7 @@ export class ToolIteration {
   }
 
   private reportStart(call: ToolCall): void {
-    emit(this.scope, 'footprint.stream.tool_start', {
+    const start: EventPayloads['footprint.stream.tool_start'] = {
       agentId: this.agentId,
       iteration: this.iteration,
       toolCallId: call.id,
@@ -112,7 +112,9 @@ export class ToolIteration {
       description: this.descriptionOf(call.name),
       parallelCount: this.calls.length,
       args: call.args,
-    });
+    };
+    if (call.name === READ_SKILL && this.config.cursor) start.skill = requestedSkill(call.args?.id);
+    emit(this.scope, 'footprint.stream.tool_start', start);
   }
 
   /** The description the model was given for this tool (read_skill's depends on the cursor). */
