@@ -211,8 +211,6 @@ describe('an agent stopped by its iteration cap', () => {
     expect(root.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'Capped',
-      'gen_ai.agent.id': 'agent',
-      'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'm1',
       'gen_ai.usage.input_tokens': 3,
       'gen_ai.usage.output_tokens': 1,

@@ -113,8 +113,6 @@ describe('resume', () => {
     expect(root.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'Refunds',
-      'gen_ai.agent.id': 'refunds',
-      'gen_ai.provider.name': 'anthropic',
       'gen_ai.request.model': 'm1',
       'gen_ai.usage.input_tokens': 200,
       'gen_ai.usage.output_tokens': 40,

@@ -140,3 +140,40 @@ describe('the semconv switch on spans', () => {
     }
   });
 });
+
+/** What the conventions' move (issue #35) changed on the ping-pong run's spans, as `mode` writes them. */
+function conventionsView(spans: ReadableSpan[]): Record<string, unknown> {
+  const run = spans.find((s) => s.name === 'invoke_agent Desk')!;
+  const reads = spans.filter((s) => s.attributes['gen_ai.tool.name'] === 'read_skill');
+  return {
+    schemaUrl: run.instrumentationScope.schemaUrl,
+    agent: Object.fromEntries(['gen_ai.agent.id', 'gen_ai.provider.name'].map((key) => [key, run.attributes[key]])),
+    reads: reads.map((r) => [r.name, r.attributes['gen_ai.skill.name']]),
+  };
+}
+
+const SKILLS = ['billing', 'triage', 'billing', 'triage'];
+const CURRENT_MODEL = {
+  schemaUrl: 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev',
+  agent: { 'gen_ai.agent.id': undefined, 'gen_ai.provider.name': undefined },
+  reads: SKILLS.map((skill) => [`execute_tool read_skill ${skill}`, skill]),
+};
+const V1_41_MODEL = {
+  schemaUrl: 'https://opentelemetry.io/schemas/1.41.0',
+  agent: { 'gen_ai.agent.id': 'desk', 'gen_ai.provider.name': 'scripted' },
+  reads: SKILLS.map(() => ['execute_tool read_skill', undefined]),
+};
+
+describe("the semconv switch on the conventions' own moves (semantic-conventions-genai)", () => {
+  it('current: the current model: schema URL, no agent id or provider on the agent span, read_skill as a skill load', async () => {
+    expect(conventionsView(await pingPongRun({}))).toEqual(CURRENT_MODEL);
+  });
+
+  it("'v1.41': v1.41's schema URL, the agent's id and provider, read_skill as a plain tool", async () => {
+    expect(conventionsView(await pingPongRun({ semconv: 'v1.41' }))).toEqual(V1_41_MODEL);
+  });
+
+  it("'both': the current schema URL and span names, with every attribute of both (each once)", async () => {
+    expect(conventionsView(await pingPongRun({ semconv: 'both' }))).toEqual({ ...CURRENT_MODEL, agent: V1_41_MODEL.agent });
+  });
+});

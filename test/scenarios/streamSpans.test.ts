@@ -185,7 +185,7 @@ describe('fifty concurrent streamed runs on one swarm instance', () => {
         const owner = ancestors(trace, call).find((s) => s.name.startsWith('invoke_agent ') && s.parentSpanContext !== undefined)!;
         // Its own agent's span: the one whose id the call names (chat: footprint.agent; tool: the one agent with tools).
         const agentId = call.name === 'chat m1' ? call.attributes['footprint.agent'] : 'helper';
-        expect(owner.attributes['gen_ai.agent.id']).toBe(agentId);
+        expect(owner.attributes['footprint.member.id']).toBe(agentId);
       }
     }
   });

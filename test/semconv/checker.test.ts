@@ -133,3 +133,40 @@ describe('the v1.41 conformance checker', () => {
     );
   });
 });
+
+describe('the current-model checker (spanModel: current)', () => {
+  const current = () => trace.getTracerProvider().getTracer('by-hand', '1.0.0', { schemaUrl: 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev' });
+
+  it('passes a skill load named by its skill, and an agent span without the attributes the model removed', () => {
+    current()
+      .startSpan('execute_tool read_skill billing', {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_skill', 'gen_ai.skill.name': 'billing' },
+      })
+      .end();
+    current()
+      .startSpan('invoke_agent Desk', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Desk' } })
+      .end();
+    const lines = checkTelemetry({ spans: telemetry.spans(), startOf: telemetry.startOf, spanModel: 'current', availableOnSpan: (span) => (span.name.startsWith('execute_tool') ? ['gen_ai.skill.name'] : ['gen_ai.agent.name']) });
+    expect(lines).toEqual([]);
+  });
+
+  it('names what the current model removed or renamed, and the v1.41 schema URL', () => {
+    trace
+      .getTracerProvider()
+      .getTracer('by-hand', '1.0.0', { schemaUrl: 'https://opentelemetry.io/schemas/1.41.0' })
+      .startSpan('execute_tool read_skill', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_skill', 'gen_ai.skill.name': 'billing' } })
+      .end();
+    current()
+      .startSpan('invoke_agent Desk', {
+        attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Desk', 'gen_ai.agent.id': 'desk', 'gen_ai.provider.name': 'openai' },
+      })
+      .end();
+    const lines = checkTelemetry({ spans: telemetry.spans(), spanModel: 'current', availableOnSpan: (span) => (span.name.startsWith('execute_tool') ? ['gen_ai.skill.name'] : ['gen_ai.agent.name']) });
+    expect(lines).toEqual([
+      'span "execute_tool read_skill" [span.gen_ai.execute_tool.load_skill.internal] · span name must be "execute_tool read_skill billing"',
+      'span "invoke_agent Desk" [span.gen_ai.invocation.internal] · gen_ai.agent.id · not an attribute of this span type in the current model',
+      'span "invoke_agent Desk" [span.gen_ai.invocation.internal] · gen_ai.provider.name · not an attribute of this span type in the current model',
+      'tracer scope "by-hand" · schema URL must be https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev, is https://opentelemetry.io/schemas/1.41.0',
+    ]);
+  });
+});

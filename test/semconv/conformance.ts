@@ -62,6 +62,7 @@ function modeSuite(scenario: ConformanceScenario, mode: 'current' | 'v1.41', ext
         metrics,
         availableOnSpan: scenario.availableOnSpan,
         availableOnPoint: scenario.availableOnPoint,
+        spanModel: mode,
       });
       const names = metrics.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name));
       const tokenMetrics = names.filter((name) => name.includes('token')).sort();

@@ -54,8 +54,6 @@ export function twoToolRunAttributes(options: { sessionId?: string } = {}) {
   return {
     'gen_ai.operation.name': 'invoke_agent',
     'gen_ai.agent.name': 'Helper',
-    'gen_ai.agent.id': 'helper',
-    'gen_ai.provider.name': 'openai',
     'gen_ai.request.model': 'm1',
     'gen_ai.request.temperature': 0.2,
     'gen_ai.request.max_tokens': 256,

@@ -79,10 +79,11 @@ import {
   UNRUN_TOOL_STATUSES,
   systemInstructions,
   toolDefinitions,
-  toolSpanName,
+  type SemconvMode,
 } from '../encoding/index.js';
 import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
+import { toolSpanNameIn } from './skillToolSpan.js';
 
 /** One check the runtime made of a model's answer (score 0: the answer failed it). */
 export interface Evaluation {
@@ -109,6 +110,8 @@ export interface CallSpansInit {
   rollups: RunRollups;
   /** The run's session id, as gen_ai.conversation.id. */
   conversationId?: string;
+  /** Which conventions' names the spans follow (a skill load's tool span: skillToolSpan.ts). */
+  semconv: SemconvMode;
 }
 
 export class CallSpans {
@@ -131,12 +134,15 @@ export class CallSpans {
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
   private readonly conversationId?: string;
+  /** A tool span's name in the run's semconv mode (a skill load's carries its skill: skillToolSpan.ts). */
+  private readonly toolSpanName: (call: { toolName: string; skill?: string }, attributes: Attributes) => string;
 
   constructor(init: CallSpansInit) {
     this.run = init.run;
     this.layout = init.layout;
     this.rollups = init.rollups;
     this.conversationId = init.conversationId;
+    this.toolSpanName = (call, attributes) => toolSpanNameIn(init.semconv, call, attributes);
   }
 
   /** Model and tool calls arrive as their exported views (events/exportedView.ts): content is there only when it may be exported. */
@@ -255,7 +261,7 @@ export class CallSpans {
     if ('args' in p) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
+    const opened = this.run.start(this.toolSpanName(p, attributes), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
     this.run.activate(opened);
   }

@@ -24,6 +24,7 @@ import {
   spellingIn,
   textMessage,
   valueSpellingIn,
+  emitsNamesOf,
   type SemconvMode,
   turnFinishReason,
 } from '../encoding/index.js';
@@ -153,7 +154,9 @@ export class EventSpans {
     if (kind !== 'agent' && kind !== 'router') return;
     const profile = { provider: p.provider, model: p.model, temperature: p.temperature, maxTokens: p.maxTokens, conversationId: this.conversationId };
     const identity =
-      kind === 'agent' ? agentProfileIdentity({ id: p.agentId, name: p.name, ...profile }) : routerDecisionIdentity({ id: p.agentId, name: p.agentId, ...profile });
+      kind === 'agent'
+        ? agentProfileIdentity({ id: p.agentId, name: p.name, ...profile }, this.semconv)
+        : routerDecisionIdentity({ id: p.agentId, name: p.agentId, ...profile }, this.semconv);
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (p.message !== undefined) member.span.setAttribute(ATTR_GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
   }
@@ -201,9 +204,12 @@ export class EventSpans {
       [ATTR_FOOTPRINT_ITERATIONS]: p.iterations,
       [ATTR_FOOTPRINT_TURN_OUTCOME]: valueSpellingIn(this.semconv, ATTR_FOOTPRINT_TURN_OUTCOME, p.outcome),
     });
-    // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts).
-    if (p.tokens.cacheRead !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);
-    if (p.tokens.cacheWrite !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite);
+    // The turn's totals have a cache count when a call of it reported one (events/modelCalls.ts); the
+    // current model keeps cache counts to the chat spans (semantic-conventions-genai #469).
+    if (emitsNamesOf(this.semconv, 'v1.41')) {
+      if (p.tokens.cacheRead !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, p.tokens.cacheRead);
+      if (p.tokens.cacheWrite !== undefined) member.span.setAttribute(ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, p.tokens.cacheWrite);
+    }
     if (p.answer !== undefined) member.span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, answerMessage(p.answer, finish));
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }

@@ -1,7 +1,10 @@
 /**
  * Names and identifying attributes of the spans that stand for runners: an agent is
  * `invoke_agent {name}`, a composition (or router step) `invoke_workflow {id}`, a standalone LLMCall
- * `llm_call {name}`. Set at span start, since samplers read them there.
+ * `llm_call {name}`. Set at span start, since samplers read them there. The conventions' current
+ * model records no `gen_ai.agent.id` on an in-process agent span (semantic-conventions-genai #242: an
+ * agent id is a hosted agent's stable id), so only the v1.41 names carry it; `footprint.member.id`
+ * keeps the id in every mode.
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { RunnerKind } from '../../events/index.js';
@@ -21,23 +24,23 @@ import {
   ATTR_GEN_AI_REQUEST_MODEL,
   ATTR_GEN_AI_REQUEST_TEMPERATURE,
   ATTR_GEN_AI_WORKFLOW_NAME,
+  emitsNamesOf,
   OP_INVOKE_AGENT,
   OP_INVOKE_WORKFLOW,
   providerName,
   workflowSpanName,
+  type SemconvMode,
 } from '../encoding/index.js';
 
-function agentIdentity(id: string, name: string): MemberIdentity {
-  return {
-    name: agentSpanName(name),
-    attributes: {
-      [ATTR_GEN_AI_OPERATION_NAME]: OP_INVOKE_AGENT,
-      [ATTR_GEN_AI_AGENT_NAME]: name,
-      [ATTR_GEN_AI_AGENT_ID]: id,
-      [ATTR_FOOTPRINT_MEMBER_KIND]: 'agent',
-      [ATTR_FOOTPRINT_MEMBER_ID]: id,
-    },
+function agentIdentity(id: string, name: string, semconv: SemconvMode): MemberIdentity {
+  const attributes: Attributes = {
+    [ATTR_GEN_AI_OPERATION_NAME]: OP_INVOKE_AGENT,
+    [ATTR_GEN_AI_AGENT_NAME]: name,
+    [ATTR_FOOTPRINT_MEMBER_KIND]: 'agent',
+    [ATTR_FOOTPRINT_MEMBER_ID]: id,
   };
+  if (emitsNamesOf(semconv, 'v1.41')) attributes[ATTR_GEN_AI_AGENT_ID] = id;
+  return { name: agentSpanName(name), attributes };
 }
 
 /** What an agent span carries from its start: who, and the model settings every call of the turn uses. */
@@ -51,10 +54,11 @@ export interface AgentProfile {
   conversationId?: string;
 }
 
-export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
-  const identity = agentIdentity(agent.id, agent.name);
+export function agentProfileIdentity(agent: AgentProfile, semconv: SemconvMode): MemberIdentity {
+  const identity = agentIdentity(agent.id, agent.name, semconv);
   const attributes = identity.attributes;
-  if (agent.provider !== undefined) attributes[ATTR_GEN_AI_PROVIDER_NAME] = providerName(agent.provider);
+  // The current model names no provider on an in-process agent span (semantic-conventions-genai #289): its chat spans carry it.
+  if (agent.provider !== undefined && emitsNamesOf(semconv, 'v1.41')) attributes[ATTR_GEN_AI_PROVIDER_NAME] = providerName(agent.provider);
   if (agent.model !== undefined) attributes[ATTR_GEN_AI_REQUEST_MODEL] = boundString(agent.model);
   if (agent.temperature !== undefined) attributes[ATTR_GEN_AI_REQUEST_TEMPERATURE] = agent.temperature;
   if (agent.maxTokens !== undefined) attributes[ATTR_GEN_AI_REQUEST_MAX_TOKENS] = agent.maxTokens;
@@ -67,8 +71,8 @@ export function agentProfileIdentity(agent: AgentProfile): MemberIdentity {
  * agents), so it is `invoke_agent {router id}` with the router's model, member kind 'router'; the
  * router step around it (Ask, the call, Decide) stays `invoke_workflow {router id}` when it is a run.
  */
-export function routerDecisionIdentity(router: AgentProfile): MemberIdentity {
-  const identity = agentProfileIdentity(router);
+export function routerDecisionIdentity(router: AgentProfile, semconv: SemconvMode): MemberIdentity {
+  const identity = agentProfileIdentity(router, semconv);
   identity.attributes[ATTR_FOOTPRINT_MEMBER_KIND] = 'router';
   return identity;
 }
@@ -93,8 +97,8 @@ function workflowIdentity(kind: RunnerKind, id: string): MemberIdentity {
 }
 
 /** The identity of a top-level runner's run span (an agent's with its model settings, known at start). */
-export function runnerIdentity(kind: RunnerKind, id: string, name: string, profile: Omit<AgentProfile, 'id' | 'name'> = {}): MemberIdentity {
-  if (kind === 'agent') return agentProfileIdentity({ id, name, ...profile });
+export function runnerIdentity(kind: RunnerKind, id: string, name: string, semconv: SemconvMode, profile: Omit<AgentProfile, 'id' | 'name'> = {}): MemberIdentity {
+  if (kind === 'agent') return agentProfileIdentity({ id, name, ...profile }, semconv);
   if (kind === 'llm_call') {
     const attributes: Attributes = { [ATTR_FOOTPRINT_MEMBER_KIND]: kind, [ATTR_FOOTPRINT_MEMBER_ID]: id };
     return { name: `llm_call ${name}`, attributes };

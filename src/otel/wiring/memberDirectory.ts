@@ -7,21 +7,21 @@
  */
 import { stageIds } from '../../events/index.js';
 import type { RunTree, RunTreeNode } from '../../runtime/index.js';
-import { boundString, ATTR_GEN_AI_AGENT_DESCRIPTION } from '../encoding/index.js';
+import { boundString, ATTR_GEN_AI_AGENT_DESCRIPTION, type SemconvMode } from '../encoding/index.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 
 /** Read from the run tree the runtime publishes (its member index bounds the depth). */
-export function memberDirectory(tree: RunTree, conversationId?: string): Record<string, MemberIdentity> {
+export function memberDirectory(tree: RunTree, semconv: SemconvMode, conversationId?: string): Record<string, MemberIdentity> {
   const directory: Record<string, MemberIdentity> = {};
   for (const node of tree.nodes) {
     if (node.modelCallMount !== undefined) {
       const profile = { id: node.id, name: node.id, conversationId, ...node.profile };
-      directory[stageIds.pathKey([...node.path, node.modelCallMount])] = routerDecisionIdentity(profile);
+      directory[stageIds.pathKey([...node.path, node.modelCallMount])] = routerDecisionIdentity(profile, semconv);
     }
     // The top-level runner is the run span itself.
     if (node.path.length === 0) continue;
-    const identity = identityOf(node, conversationId);
+    const identity = identityOf(node, semconv, conversationId);
     if (identity && node.kind === 'agent' && node.description) identity.attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = boundString(node.description);
     if (identity) directory[node.key] = identity;
   }
@@ -29,10 +29,10 @@ export function memberDirectory(tree: RunTree, conversationId?: string): Record<
 }
 
 /** Agents and compositions are members with spans of their own (a router's is its model call, above). */
-function identityOf(node: RunTreeNode, conversationId?: string): MemberIdentity | undefined {
+function identityOf(node: RunTreeNode, semconv: SemconvMode, conversationId?: string): MemberIdentity | undefined {
   switch (node.kind) {
     case 'agent':
-      return agentProfileIdentity({ id: node.id, name: node.name, conversationId, ...node.profile });
+      return agentProfileIdentity({ id: node.id, name: node.name, conversationId, ...node.profile }, semconv);
     case 'llm_call':
     case 'router':
       return undefined;

@@ -13,6 +13,7 @@ import {
   captureFromEnv,
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
+  GENAI_DEV_SCHEMA_URL,
   SEMCONV_SCHEMA_URL,
   semconvModeFromEnv,
   type SemconvMode,
@@ -91,9 +92,13 @@ function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.ProcessEnv):
   return 'full';
 }
 
-/** The tracer to use, or undefined when no SDK is there to receive spans (tracing stays off). */
-function resolveTracer(provider?: TracerProvider): Tracer | undefined {
-  const options = { schemaUrl: SEMCONV_SCHEMA_URL };
+/**
+ * The tracer to use, or undefined when no SDK is there to receive spans (tracing stays off). Its
+ * schema URL names the conventions the spans follow: the current model's (semantic-conventions-genai's
+ * development channel) unless the mode asks for the v1.41 names only.
+ */
+function resolveTracer(semconv: SemconvMode, provider?: TracerProvider): Tracer | undefined {
+  const options = { schemaUrl: semconv === 'v1.41' ? SEMCONV_SCHEMA_URL : GENAI_DEV_SCHEMA_URL };
   if (provider) return provider.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, options);
   const global = trace.getTracerProvider();
   if (global instanceof ProxyTracerProvider) {
@@ -114,7 +119,7 @@ export function settle(options: TracingOptions, env: NodeJS.ProcessEnv = process
 
 /** The settings with the tracer of this run, or undefined when tracing is off for it. */
 export function resolve(settings: Settings): Resolved | undefined {
-  const tracer = resolveTracer(settings.tracerProvider);
+  const tracer = resolveTracer(settings.semconv, settings.tracerProvider);
   if (!tracer) return undefined;
   return { tracer, detail: settings.detail, capture: settings.capture, semconv: settings.semconv };
 }

@@ -55,7 +55,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   const resolved = resolve(settings);
   if (!resolved) return undefined;
   const { kind, id, name, profile } = run.tree.root;
-  const identity = runnerIdentity(kind, id, name, { conversationId: run.conversationId, ...profile });
+  const identity = runnerIdentity(kind, id, name, resolved.semconv, { conversationId: run.conversationId, ...profile });
   // The identity's attributes spread last: on Node 20's V8 a property written after a spread in a literal is a slow runtime call.
   const attributes: Attributes = { [ATTR_FOOTPRINT_RUNNER_KIND]: kind, [ATTR_FOOTPRINT_RUNNER_ID]: id, ...identity.attributes };
   if (run.conversationId !== undefined) attributes[ATTR_GEN_AI_CONVERSATION_ID] = run.conversationId;
@@ -87,7 +87,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     runId: run.runId,
     conversationId: run.conversationId,
     carried,
-    expected: memberDirectory(run.tree, run.conversationId),
+    expected: memberDirectory(run.tree, resolved.semconv, run.conversationId),
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.events.subscribe(traced.onEvent);

@@ -9,7 +9,7 @@ import { buildDesk } from '../../../src/cli/desk/desk.js';
 import { MemoryConversationStore } from '../../../src/index.js';
 import { deskModels } from '../../../src/cli/desk/providers.js';
 import { generateTickets, type Scenario } from '../../../src/cli/desk/tickets.js';
-import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, WORKFLOW_ATTRIBUTES } from './facts.js';
+import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, workflowAttributes } from './facts.js';
 
 export const DESK_SEED = 7;
 export const DESK_SCENARIOS: readonly Scenario[] = ['billing', 'tech', 'ping_pong', 'rejected', 'tool_failure'];
@@ -39,15 +39,15 @@ export function deskSpanFacts(span: ReadableSpan): readonly string[] {
       return chatAttributes({ usage: 'tokens', temperature: router, tools: !router, separateSystemPrompt: true, conversation: true, content: true, failed });
     }
     case 'invoke_agent': {
-      const member = a['gen_ai.agent.id'] === 'billing' || a['gen_ai.agent.id'] === 'tech';
+      const member = a['footprint.member.id'] === 'billing' || a['footprint.member.id'] === 'tech';
       // The router's decision (its model call) is asked with temperature 0, no tools, no description.
-      const router = a['gen_ai.agent.id'] === 'router';
+      const router = a['footprint.member.id'] === 'router';
       return agentAttributes({ description: member, tools: member, temperature: router, usage: true, conversation: true, content: true });
     }
     case 'execute_tool':
-      return toolAttributes({ failed: a['footprint.tool.status'] !== 'ok', content: true });
+      return toolAttributes({ failed: a['footprint.tool.status'] !== 'ok', content: true, skill: a['gen_ai.tool.name'] === 'read_skill' });
     case 'invoke_workflow':
-      return WORKFLOW_ATTRIBUTES;
+      return workflowAttributes({ conversation: true });
     default:
       return [];
   }

@@ -73,14 +73,19 @@ export function agentAttributes(facts: AgentFacts): string[] {
   return present;
 }
 
-export function toolAttributes(facts: { failed?: boolean; content: boolean }): string[] {
+/** A tool call; `skill`: a read_skill call, whose requested skill is its gen_ai.skill.name (the current model's load_skill form). */
+export function toolAttributes(facts: { failed?: boolean; content: boolean; skill?: boolean }): string[] {
   const present = ['gen_ai.tool.call.id', 'gen_ai.tool.type', 'gen_ai.tool.description'];
+  if (facts.skill) present.push('gen_ai.skill.name');
   if (facts.content) present.push('gen_ai.tool.call.arguments');
   if (facts.content && !facts.failed) present.push('gen_ai.tool.call.result');
   return present;
 }
 
-export const WORKFLOW_ATTRIBUTES = ['gen_ai.workflow.name'];
+/** A composition's span; the current model's invocation span also lists the session (gen_ai.conversation.id). */
+export function workflowAttributes(facts: { conversation?: boolean }): string[] {
+  return facts.conversation ? ['gen_ai.workflow.name', 'gen_ai.conversation.id'] : ['gen_ai.workflow.name'];
+}
 
 /**
  * The development channel's agent, tool and workflow metrics: every agent and composition has a

@@ -9,7 +9,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MemoryConversationStore, RunFailedError } from '../../../src/index.js';
 import { fakeOpenAIProvider, invoiceAgent, panelWithFailingMember } from './agents.js';
 import { startFakeOpenAI, startRateLimitedOpenAI } from './fakeOpenAI.js';
-import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, WORKFLOW_ATTRIBUTES } from './facts.js';
+import { agentAttributes, chatAttributes, pointAttributes, toolAttributes, workflowAttributes } from './facts.js';
 
 export const SESSION = 'session-openai';
 
@@ -76,7 +76,7 @@ export function failedFacts(span: ReadableSpan): readonly string[] {
 /** Member "first" is scripted and answers; member "second" calls the rate-limiting server and fails. */
 export function panelFacts(span: ReadableSpan): readonly string[] {
   const a = span.attributes;
-  const second = a['footprint.agent'] === 'second' || a['gen_ai.agent.id'] === 'second';
+  const second = a['footprint.agent'] === 'second' || a['footprint.member.id'] === 'second';
   switch (a['gen_ai.operation.name']) {
     case 'chat':
       return second
@@ -89,7 +89,7 @@ export function panelFacts(span: ReadableSpan): readonly string[] {
     case 'execute_tool':
       return toolAttributes({ content: true });
     case 'invoke_workflow':
-      return WORKFLOW_ATTRIBUTES;
+      return workflowAttributes({ conversation: true });
     default:
       return [];
   }

@@ -5,10 +5,11 @@
  */
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { loadSemconvModel } from './model.js';
+import { CURRENT_SCHEMA_URL } from './currentModel.js';
+import { loadSemconvModel, SEMCONV_SCHEMA_URL } from './model.js';
 import { metricViolations, type AvailableOnPoint } from './metricRules.js';
 import { scopeViolations } from './scopeRules.js';
-import { spanViolations, type AvailableOnSpan, type StartSnapshot } from './spanRules.js';
+import { CURRENT_SPANS, spanViolations, V1_41_SPANS, type AvailableOnSpan, type StartSnapshot } from './spanRules.js';
 import { formatViolations, type Violation } from './violation.js';
 
 export { loadSemconvModel } from './model.js';
@@ -21,19 +22,22 @@ export interface TelemetryUnderTest {
   metrics?: ResourceMetrics;
   availableOnSpan: AvailableOnSpan;
   availableOnPoint?: AvailableOnPoint;
+  /** The model the spans follow: 'current' (the default mode's) or 'v1.41' (the default here, and the v1.41 mode's). */
+  spanModel?: 'current' | 'v1.41';
 }
 
 /** Every broken rule, formatted and sorted (an empty list means the telemetry conforms). */
 export function checkTelemetry(input: TelemetryUnderTest): string[] {
   const model = loadSemconvModel();
+  const spans = input.spanModel === 'current' ? CURRENT_SPANS : V1_41_SPANS;
   const found: Violation[] = [];
   for (const span of input.spans) {
-    found.push(...spanViolations(model, { span, available: input.availableOnSpan(span), atStart: input.startOf?.(span) }));
+    found.push(...spanViolations(spans, { span, available: input.availableOnSpan(span), atStart: input.startOf?.(span) }));
   }
   const availableOnPoint = input.availableOnPoint ?? ((): readonly string[] => []);
   for (const scope of input.metrics?.scopeMetrics ?? []) {
     for (const metric of scope.metrics) found.push(...metricViolations(model, metric, availableOnPoint));
   }
-  found.push(...scopeViolations(model, input.spans, input.metrics));
+  found.push(...scopeViolations(model, input.spans, input.metrics, input.spanModel === 'current' ? CURRENT_SCHEMA_URL : SEMCONV_SCHEMA_URL));
   return formatViolations(found);
 }

@@ -1,7 +1,7 @@
 /**
  * The instrumentation scopes that emit GenAI telemetry: a consumer can only tell which conventions a
  * span or metric follows from its scope's schema URL, and which build produced it from its version.
- * A tracer follows v1.41.0; a meter follows the conventions that define its gen_ai.* metrics
+ * A tracer names the span model its spans follow (v1.41.0, or the current model's dev schema); a meter follows the conventions that define its gen_ai.* metrics
  * (metricDefinitions.ts), so it must carry exactly that one schema URL.
  */
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
@@ -16,7 +16,7 @@ interface Scope {
   schemaUrl?: string;
 }
 
-export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpan[], metrics?: ResourceMetrics): Violation[] {
+export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpan[], metrics: ResourceMetrics | undefined, tracerSchemaUrl: string): Violation[] {
   /** Each scope once, with the schema URLs its GenAI telemetry requires. */
   const scopes = new Map<string, { kind: string; scope: Scope; required: Set<string> }>();
   const note = (kind: string, scope: Scope, schemaUrl: string) => {
@@ -26,7 +26,7 @@ export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpa
     scopes.set(key, entry);
   };
   for (const span of spans) {
-    if (span.attributes['gen_ai.operation.name'] !== undefined) note('tracer', span.instrumentationScope, SEMCONV_SCHEMA_URL);
+    if (span.attributes['gen_ai.operation.name'] !== undefined) note('tracer', span.instrumentationScope, tracerSchemaUrl);
   }
   for (const { scope, metrics: data } of metrics?.scopeMetrics ?? []) {
     for (const metric of data) {

@@ -1,13 +1,17 @@
 /**
- * Rules for one exported GenAI span against its v1.41 span group: kind, name, required attributes,
+ * Rules for one exported GenAI span against its span group, in v1.41 or in the current model
+ * (currentModel.ts; the default mode's spans follow it): kind, name, required attributes,
  * conditionally-required ones whose condition the span itself decides (error.type on ERROR,
  * server.port with server.address), the rest present exactly when the scenario says the data exists,
  * sampling-relevant attributes and the final name already there at span start, and span-event rules.
+ * The current model also lists every gen_ai.* attribute a span type may carry: one it does not list
+ * (one it removed, as gen_ai.agent.id from an in-process agent span) is a violation there.
  */
 import { SpanKind, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { attributeViolations } from './attributeRules.js';
-import type { AttributeUse, Group, SemconvModel } from './model.js';
+import { currentSpanGroupId, currentSpanName, loadCurrentModel } from './currentModel.js';
+import { loadSemconvModel, type AttributeUse, type Group, type SemconvModel } from './model.js';
 import type { Violation } from './violation.js';
 
 /** What a span looked like when it started (recorded by a span processor's onStart). */
@@ -41,6 +45,33 @@ function spanGroupId(span: ReadableSpan): string | undefined {
   return span.kind === SpanKind.CLIENT ? (groups?.client ?? groups?.internal) : (groups?.internal ?? groups?.client);
 }
 
+/** Which model spans are judged by: its groups and registry, how a span finds its group and its name. */
+export interface SpanConventions {
+  /** For messages. */
+  label: string;
+  model(): SemconvModel;
+  groupOf(span: ReadableSpan): string | undefined;
+  expectedName(attributes: Attributes): string;
+  /** A gen_ai.* attribute the span's group does not list is a violation. */
+  listsEveryAttribute: boolean;
+}
+
+export const V1_41_SPANS: SpanConventions = {
+  label: 'v1.41',
+  model: loadSemconvModel,
+  groupOf: spanGroupId,
+  expectedName,
+  listsEveryAttribute: false,
+};
+
+export const CURRENT_SPANS: SpanConventions = {
+  label: 'the current model',
+  model: loadCurrentModel,
+  groupOf: (span) => currentSpanGroupId(span.attributes),
+  expectedName: currentSpanName,
+  listsEveryAttribute: true,
+};
+
 function describeSpan(span: ReadableSpan, groupId?: string): string {
   return `span "${span.name}"${groupId ? ` [${groupId}]` : ''}`;
 }
@@ -51,16 +82,22 @@ export interface SpanCheck {
   atStart?: StartSnapshot;
 }
 
-export function spanViolations(model: SemconvModel, check: SpanCheck): Violation[] {
+export function spanViolations(conventions: SpanConventions, check: SpanCheck): Violation[] {
   const { span } = check;
-  const groupId = spanGroupId(check.span);
+  const model = conventions.model();
+  const groupId = conventions.groupOf(check.span);
   const where = describeSpan(span, groupId);
   const found = [...attributeViolations(model, where, span.attributes), ...eventViolations(model, where, span)];
   const operation = span.attributes['gen_ai.operation.name'];
   if (operation === undefined) return found;
-  if (!groupId) return [...found, { where, attribute: 'gen_ai.operation.name', rule: `operation ${JSON.stringify(operation)} has no span group in v1.41` }];
+  if (!groupId) return [...found, { where, attribute: 'gen_ai.operation.name', rule: `operation ${JSON.stringify(operation)} has no span group in ${conventions.label}` }];
   const group = model.group(groupId);
-  found.push(...shapeViolations(where, group, span));
+  found.push(...shapeViolations(where, group, span, conventions.expectedName(span.attributes)));
+  if (conventions.listsEveryAttribute) {
+    for (const key of Object.keys(span.attributes)) {
+      if (key.startsWith('gen_ai.') && !group.attributes.has(key)) found.push({ where, attribute: key, rule: `not an attribute of this span type in ${conventions.label}` });
+    }
+  }
   for (const use of group.attributes.values()) {
     const rule = presenceRule(use, span, check.available);
     if (rule) found.push({ where, attribute: use.id, rule });
@@ -69,11 +106,10 @@ export function spanViolations(model: SemconvModel, check: SpanCheck): Violation
   return found;
 }
 
-function shapeViolations(where: string, group: Group, span: ReadableSpan): Violation[] {
+function shapeViolations(where: string, group: Group, span: ReadableSpan, expected: string): Violation[] {
   const found: Violation[] = [];
   const kind = SpanKind[span.kind].toLowerCase();
   if (kind !== group.spanKind) found.push({ where, rule: `span kind must be ${group.spanKind}, is ${kind}` });
-  const expected = expectedName(span.attributes);
   if (span.name !== expected) found.push({ where, rule: `span name must be ${JSON.stringify(expected)}` });
   return found;
 }

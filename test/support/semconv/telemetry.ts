@@ -48,7 +48,7 @@ export interface SemconvTelemetry {
 export interface TelemetryOptions {
   captureContent?: boolean;
   detail?: TraceDetail;
-  /** The names to emit (docs/conventions.md); default 'both', every name of both modes. */
+  /** The names to emit (docs/conventions.md); default: the v1.41 names on spans (what checkTelemetry judges by default), every name of both modes on metrics. */
   semconv?: SemconvMode;
 }
 
@@ -65,7 +65,7 @@ export function startSemconvTelemetry(options: TelemetryOptions = {}): SemconvTe
   const meterProvider = new MeterProvider({ readers: [reader] });
   metrics.setGlobalMeterProvider(meterProvider);
   const unregister = [
-    registerInstrument(tracingInstrument({ captureContent: options.captureContent ?? false, detail: options.detail ?? 'full' })),
+    registerInstrument(tracingInstrument({ captureContent: options.captureContent ?? false, detail: options.detail ?? 'full', semconv: options.semconv ?? 'v1.41' })),
     registerInstrument(metricsInstrument({ semconv: options.semconv ?? 'both' })),
   ];
   return {
