@@ -52,7 +52,9 @@ export const SPANS: readonly SpanDoc[] = [
   {
     names: [S.agentSpanName('{agent name}')],
     kind: 'INTERNAL',
-    what: 'An agent turn (the run span itself for a top-level agent), or an LLM router\'s decision: its model call, named by the router id (member kind `router`).',
+    what:
+      'An agent turn (the run span itself for a top-level agent), or an LLM router\'s decision: its model call, named by the router id (member kind `router`). ' +
+      '`gen_ai.agent.id`, `gen_ai.provider.name` and the cache counts only under the v1.41 names (semconv `v1.41` or `both`: docs/conventions.md).',
     attributes: [
       S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_AGENT_NAME, S.ATTR_GEN_AI_AGENT_ID, S.ATTR_GEN_AI_AGENT_DESCRIPTION, S.ATTR_GEN_AI_PROVIDER_NAME, S.ATTR_GEN_AI_REQUEST_MODEL,
       S.ATTR_GEN_AI_REQUEST_TEMPERATURE, S.ATTR_GEN_AI_REQUEST_MAX_TOKENS, S.ATTR_GEN_AI_CONVERSATION_ID, S.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
@@ -81,11 +83,13 @@ export const SPANS: readonly SpanDoc[] = [
     ],
   },
   {
-    names: [S.toolSpanName('{tool}')],
+    names: [S.toolSpanName('{tool}'), `${S.toolSpanName('read_skill')} {skill}`],
     kind: 'INTERNAL',
-    what: 'One tool call; failed on an error, invalid arguments or an unknown tool.',
+    what:
+      'One tool call; failed on an error, invalid arguments or an unknown tool. A read_skill call is the conventions\' skill load, named by the skill it asks for, ' +
+      'with `gen_ai.skill.name` (`execute_tool read_skill` under the v1.41 names only).',
     attributes: [
-      S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_TOOL_NAME, S.ATTR_GEN_AI_TOOL_CALL_ID, S.ATTR_GEN_AI_TOOL_TYPE, S.ATTR_GEN_AI_TOOL_DESCRIPTION, S.ATTR_FOOTPRINT_AGENT, S.ATTR_FOOTPRINT_ITERATION,
+      S.ATTR_GEN_AI_OPERATION_NAME, S.ATTR_GEN_AI_TOOL_NAME, S.ATTR_GEN_AI_SKILL_NAME, S.ATTR_GEN_AI_TOOL_CALL_ID, S.ATTR_GEN_AI_TOOL_TYPE, S.ATTR_GEN_AI_TOOL_DESCRIPTION, S.ATTR_FOOTPRINT_AGENT, S.ATTR_FOOTPRINT_ITERATION,
       S.ATTR_FOOTPRINT_TOOL_PARALLEL_COUNT, S.ATTR_FOOTPRINT_TOOL_STATUS, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_ERROR_TYPE,
     ],
   },
