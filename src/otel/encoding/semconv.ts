@@ -93,8 +93,10 @@ export const ATTR_GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens';
 export const ATTR_GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
 /** Input tokens served from the provider's cache (part of the input tokens). @experimental */
 export const ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
-/** Input tokens written to the provider's cache (part of the input tokens). @experimental */
+/** Input tokens written to the provider's cache (part of the input tokens): v1.41's name, the v1.41 mode's. @experimental */
 export const ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
+/** Input tokens written to the provider's cache, the current model's name (semantic-conventions-genai #440; cache_creation in v1.41). @experimental */
+export const ATTR_GEN_AI_USAGE_CACHE_WRITE_INPUT_TOKENS = 'gen_ai.usage.cache_write.input_tokens';
 /** Output tokens spent on reasoning (part of the output tokens). @experimental */
 export const ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
 /** The kind of tokens a gen_ai.client.token.usage point counts: input or output. @experimental */

@@ -7,6 +7,8 @@
  * the old names; ours is the current model, so the old names have a value of their own.
  */
 import {
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_WRITE_INPUT_TOKENS,
   ATTR_FOOTPRINT_ROUTE_PATH,
   ATTR_FOOTPRINT_SKILL_PATH,
   ATTR_FOOTPRINT_TURN_OUTCOME,
@@ -36,6 +38,8 @@ const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
   ['footprint.agent.next_step', EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED],
   [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
   ['NextStep', 'Route'],
+  // semantic-conventions-genai #440 renamed the chat span's cache-write count.
+  [ATTR_GEN_AI_USAGE_CACHE_WRITE_INPUT_TOKENS, ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS],
 ]);
 
 /**

@@ -11,7 +11,7 @@
  * does not exist.
  */
 import { SpanKind, type Attributes, type Link, type SpanContext } from '@opentelemetry/api';
-import type { EventPayloads, ExportedEvent, TokenUsage, TypedEvent } from '../../events/index.js';
+import type { EventPayloads, ExportedEvent, TypedEvent } from '../../events/index.js';
 import {
   boundedJson,
   boundString,
@@ -59,11 +59,6 @@ import {
   ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
-  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   inputMessages,
   LINK_RETRY_OF,
   MAX_CONTENT_CHARS,
@@ -83,7 +78,7 @@ import {
 } from '../encoding/index.js';
 import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
 import type { RunRollups } from './runRollups.js';
-import { toolSpanNameIn } from './skillToolSpan.js';
+import { SpanNames } from './spanNames.js';
 
 /** One check the runtime made of a model's answer (score 0: the answer failed it). */
 export interface Evaluation {
@@ -134,15 +129,15 @@ export class CallSpans {
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
   private readonly conversationId?: string;
-  /** A tool span's name in the run's semconv mode (a skill load's carries its skill: skillToolSpan.ts). */
-  private readonly toolSpanName: (call: { toolName: string; skill?: string }, attributes: Attributes) => string;
+  /** The names the run's semconv mode gives its tool spans and usage counts (spanNames.ts). */
+  private readonly names: SpanNames;
 
   constructor(init: CallSpansInit) {
     this.run = init.run;
     this.layout = init.layout;
     this.rollups = init.rollups;
     this.conversationId = init.conversationId;
-    this.toolSpanName = (call, attributes) => toolSpanNameIn(init.semconv, call, attributes);
+    this.names = new SpanNames(init.semconv);
   }
 
   /** Model and tool calls arrive as their exported views (events/exportedView.ts): content is there only when it may be exported. */
@@ -198,7 +193,7 @@ export class CallSpans {
     const call = this.chats.get(p.callId);
     if (!call) return;
     const span = call.opened.span;
-    if (p.usage) span.setAttributes(usageAttributes(p.usage));
+    if (p.usage) span.setAttributes(this.names.usage(p.usage));
     if (p.stopReason !== undefined) {
       span.setAttribute(ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [boundString(finishReason(p.stopReason))]);
       if (p.content !== undefined) span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, outputMessages(p.content, p.toolCalls, p.stopReason));
@@ -261,7 +256,7 @@ export class CallSpans {
     if ('args' in p) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const opened = this.run.start(this.toolSpanName(p, attributes), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
+    const opened = this.run.start(this.names.tool(p, attributes), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
     this.run.activate(opened);
   }
@@ -305,18 +300,6 @@ export class CallSpans {
     for (const tool of tools) if (!offered.has(tool.name)) offered.set(tool.name, tool);
     agent.span.setAttribute(ATTR_GEN_AI_TOOL_DEFINITIONS, toolDefinitions([...offered.values()]));
   }
-}
-
-/** The usage the provider reported (a call without a report gets no usage attributes at all). */
-function usageAttributes(usage: TokenUsage): Attributes {
-  const attributes: Attributes = {
-    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: usage.input,
-    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: usage.output,
-  };
-  if (usage.cacheRead !== undefined) attributes[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheRead;
-  if (usage.cacheWrite !== undefined) attributes[ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWrite;
-  if (usage.reasoning !== undefined) attributes[ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = usage.reasoning;
-  return attributes;
 }
 
 /** Tool call ids are only unique within a model response, so they are keyed by the emitting stage. */
