@@ -28,6 +28,12 @@ export const {
 export const METHOD_TOOLS_CALL = 'tools/call';
 export const METHOD_TOOLS_LIST = 'tools/list';
 export const METHOD_INITIALIZE = 'initialize';
+/** The 2026-07-28 revision's handshake, in place of initialize (stateless: no session). */
+export const METHOD_SERVER_DISCOVER = 'server/discover';
+/** The stateless MCP revision connectMcp can pin (its `revision` option). */
+export const STATELESS_REVISION = '2026-07-28';
+/** Where a 2026-07-28 request's envelope names its protocol version (the SDK's PROTOCOL_VERSION_META_KEY). */
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const NOTIFICATION_CANCELLED = 'notifications/cancelled';
 
 /**

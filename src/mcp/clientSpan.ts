@@ -9,7 +9,7 @@
  * client span's start before its parent's.
  */
 import { context, createContextKey, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import { ATTR_GEN_AI_TOOL_CALL_RESULT, ATTR_MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, ATTR_NETWORK_TRANSPORT, ATTR_RPC_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
+import { ATTR_GEN_AI_TOOL_CALL_RESULT, ATTR_MCP_PROTOCOL_VERSION, mcpSpanName, METHOD_INITIALIZE, METHOD_SERVER_DISCOVER, ATTR_NETWORK_TRANSPORT, ATTR_RPC_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
 import { exportedView, now } from '../events/index.js';
 import { boundedContent } from './content.js';
 import { classify, exportedFailureText, isTyped, MCP_ERROR_TYPES, McpCallError } from './errors.js';
@@ -85,8 +85,8 @@ export async function tracedRequest<T>(call: ClientCall<T>): Promise<T> {
 }
 
 function finish(span: Span, call: ClientCall<unknown>, started: number, errorType: string | undefined, extra: Attributes | undefined, message?: string): void {
-  // initialize is what decides the session and the version: only its span reads them again at the end.
-  if (call.method === METHOD_INITIALIZE) span.setAttributes(addSession({}, call.peer.sessionId(), call.peer.protocolVersion()));
+  // The handshake (initialize, or server/discover) decides the session and the version: only its span reads them again at the end.
+  if (call.method === METHOD_INITIALIZE || call.method === METHOD_SERVER_DISCOVER) span.setAttributes(addSession({}, call.peer.sessionId(), call.peer.protocolVersion()));
   if (extra) span.setAttributes(extra);
   endRequestSpan(span, clientDuration(), started, metricAttributes(call), errorType, message, true);
 }

@@ -15,9 +15,9 @@ import { basename } from 'node:path';
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import type { Attributes } from '@opentelemetry/api';
 import type { Tool, ToolSource } from '../runtime/index.js';
-import { timeoutOption } from './options.js';
+import { revisionOption, timeoutOption } from './options.js';
 import { httpEndpoint, type Redactor } from './secrets.js';
-import { ATTR_FOOTPRINT_MCP_TOOLS_REFUSED, METHOD_INITIALIZE, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, ATTR_NETWORK_PROTOCOL_NAME, ATTR_NETWORK_TRANSPORT, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
+import { ATTR_FOOTPRINT_MCP_TOOLS_REFUSED, METHOD_INITIALIZE, METHOD_SERVER_DISCOVER, METHOD_TOOLS_CALL, METHOD_TOOLS_LIST, ATTR_NETWORK_PROTOCOL_NAME, ATTR_NETWORK_TRANSPORT, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from './attributes.js';
 import { tracedRequest, type PeerAttributes } from './clientSpan.js';
 import { propagateThrough } from './clientTransport.js';
 import { resolveCapture } from './content.js';
@@ -64,6 +64,12 @@ export interface McpConnectOptions {
   captureContent?: boolean;
   /** Called with the new tools after the server said tools/list_changed and the list was read again. */
   onToolsChanged?(tools: Tool[]): void;
+  /**
+   * '2026-07-28': speak the stateless MCP revision (the SDK's versionNegotiation pin): a
+   * `server/discover` handshake instead of initialize, no session; a server that does not speak it
+   * fails the connect. Default: the 2025 revisions, negotiated with initialize.
+   */
+  revision?: '2026-07-28';
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -99,7 +105,11 @@ export class McpConnection implements ToolSource {
    * (bench/mcp.ts: two channels to one server process). connect() is this over stdio or HTTP.
    */
   static async over({ transport, network, label, redactor }: MadeTransport, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const client = new (await mcpClientSdk()).client.Client({ name: 'footprint-otel', version: '0.1.0' });
+    const revision = revisionOption(options.revision);
+    const client = new (await mcpClientSdk()).client.Client(
+      { name: 'footprint-otel', version: '0.1.0' },
+      revision === undefined ? undefined : { versionNegotiation: { mode: { pin: revision } } },
+    );
     const peer: PeerAttributes = {
       server: options.name ?? label,
       network,
@@ -132,7 +142,7 @@ export class McpConnection implements ToolSource {
     connection = new McpConnection(client, transport, caller, connectTimeoutMs, options.onToolsChanged);
     try {
       await tracedRequest({
-        method: METHOD_INITIALIZE,
+        method: revision === undefined ? METHOD_INITIALIZE : METHOD_SERVER_DISCOVER,
         peer,
         capture: caller.capture,
         send: async () => {

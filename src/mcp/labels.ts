@@ -7,9 +7,10 @@
  */
 import { MCP_ERROR_TYPES } from './errors.js';
 
-/** Requests of the MCP specification (2025-11-25). */
+/** Requests of the MCP specification (2025-11-25, and the 2026-07-28 revision's handshake). */
 const METHODS = new Set([
   'initialize',
+  'server/discover',
   'ping',
   'tools/list',
   'tools/call',

@@ -11,7 +11,10 @@
  * never delays the answer. A request the client cancels (notifications/cancelled) ends at the cancel,
  * `cancelled`; a request id the client reuses while in flight opens a second span, and each answer
  * ends the oldest span of its id. The span records the protocol version the server answered
- * initialize with, never the one the client asked for. Telemetry never throws into the server.
+ * initialize with, never the one the client asked for; on the stateless 2026-07-28 revision, which has
+ * no initialize, the version each request's envelope names once the server has answered it (a
+ * request claiming a version the server does not serve is refused with an error, so an answered
+ * one was served at it). Telemetry never throws into the server.
  */
 import { context, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Transport } from '@modelcontextprotocol/server';
@@ -25,6 +28,7 @@ import {
   METHOD_TOOLS_CALL,
   ATTR_NETWORK_PROTOCOL_NAME,
   NOTIFICATION_CANCELLED,
+  PROTOCOL_VERSION_META_KEY,
   ATTR_NETWORK_TRANSPORT,
   ATTR_RPC_RESPONSE_STATUS_CODE,
 } from './attributes.js';
@@ -69,6 +73,8 @@ interface Handling {
   /** The session and version the span opened with: set again at its end only if the response changed them (initialize). */
   sessionId: string | undefined;
   protocolVersion: string | undefined;
+  /** The version the request's own envelope names (2026-07-28 and later: `_meta`), recorded once it is answered. */
+  claimed: string | undefined;
 }
 
 type OnMessage = NonNullable<Transport['onmessage']>;
@@ -128,7 +134,9 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     const span = mcpTracer().startSpan(mcpSpanName(message.method, toolName), { kind: SpanKind.SERVER, attributes, links }, parent);
     // the client names the method and the tool: on the metric, only the methods MCP defines and the tools this server listed
     const metric = durationAttributes(knownMethod(message.method), settings.name, networkTransport, toolName === undefined ? undefined : settings.listed.label(toolName));
-    return { span, started: now(), metric, sessionId, protocolVersion };
+    const meta = isRecord(params._meta) ? params._meta : {};
+    const claimed = typeof meta[PROTOCOL_VERSION_META_KEY] === 'string' ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+    return { span, started: now(), metric, sessionId, protocolVersion, claimed };
   };
 
   /** The oldest request still being handled under `id`, taken out of the queue. */
@@ -156,8 +164,9 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
       protocolVersion = message.result.protocolVersion;
     }
     const sessionId = transport.sessionId;
-    if (sessionId !== opened.sessionId || protocolVersion !== opened.protocolVersion) span.setAttributes(addSession({}, sessionId, protocolVersion));
-    if (protocolVersion !== undefined) metric[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
+    const served = protocolVersion ?? ('result' in message ? opened.claimed : undefined);
+    if (sessionId !== opened.sessionId || served !== opened.protocolVersion) span.setAttributes(addSession({}, sessionId, served));
+    if (served !== undefined) metric[ATTR_MCP_PROTOCOL_VERSION] = served;
     let errorType: string | undefined;
     let description: string | undefined;
     if ('error' in message) {
