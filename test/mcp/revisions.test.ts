@@ -8,15 +8,16 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { propagation, trace } from '@opentelemetry/api';
+import { propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { createMcpHandler, fromJsonSchema, McpServer, PROTOCOL_VERSION_META_KEY as SDK_PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { createMcpHandler, PROTOCOL_VERSION_META_KEY as SDK_PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ConfigError, scripted } from '../../src/index.js';
-import { connectMcp, traceMcpServer } from '../../src/mcp/index.js';
+import { connectMcp } from '../../src/mcp/index.js';
 import { PROTOCOL_VERSION_META_KEY } from '../../src/mcp/attributes.js';
 import { render } from '../support/traceTree.js';
 import { startSdk } from '../support/sdk.js';
+import { calcServer } from './fixtures/calcServer.js';
 import { serveHttp } from './fixtures/httpServe.js';
 
 const sdk = startSdk({ tracing: { detail: 'semantic' } });
@@ -32,17 +33,6 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-function calcServer(): McpServer {
-  const server = new McpServer({ name: 'calc', version: '1.0.0' });
-  const args = fromJsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
-  server.registerTool('add', { description: 'Adds', inputSchema: args }, async ({ a, b }) =>
-    trace.getTracer('calc').startActiveSpan('calc.add', (span) => {
-      span.end();
-      return { content: [{ type: 'text' as const, text: String(a + b) }] };
-    }),
-  );
-  return traceMcpServer(server, { name: 'calc' });
-}
 
 /** A stateless 2026-07-28 server: the SDK's createMcpHandler, one traced server per request, on node:http. */
 async function serveStateless(): Promise<number> {

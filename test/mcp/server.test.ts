@@ -9,11 +9,12 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { fromJsonSchema, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { traceMcpServer, type TraceMcpServerOptions } from '../../src/mcp/index.js';
+import type { TraceMcpServerOptions } from '../../src/mcp/index.js';
 import { startSdk } from '../support/sdk.js';
+import { calcServer } from './fixtures/calcServer.js';
 
 const sdk = startSdk({ tracing: false });
 propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -23,20 +24,6 @@ afterAll(async () => {
 });
 beforeEach(() => sdk.reset());
 
-function calcServer(options: TraceMcpServerOptions): McpServer {
-  const server = new McpServer({ name: 'calc', version: '1.0.0' });
-  const args = fromJsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
-  server.registerTool('add', { description: 'Adds', inputSchema: args }, async ({ a, b }) =>
-    trace.getTracer('calc').startActiveSpan('calc.add', (span) => {
-      span.end();
-      return { content: [{ type: 'text' as const, text: String(a + b) }] };
-    }),
-  );
-  server.registerTool('boom', { description: 'Fails', inputSchema: args }, async () => {
-    throw new Error('no');
-  });
-  return traceMcpServer(server, { name: 'calc', ...options });
-}
 
 async function connected(captureContent: boolean) {
   const server = calcServer({ captureContent });
