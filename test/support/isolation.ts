@@ -22,6 +22,7 @@ export const ISOLATED_TESTS = [
   'test/bench/spanTree.test.ts',
   'test/mcp/environment.test.ts',
   'test/mcp/server.test.ts',
+  'test/mcp/revisions.test.ts',
   'test/scenarios/cancelledTool.test.ts',
   'test/otel/metrics/prometheusOtlp.test.ts',
   'test/scenarios/otlp.test.ts',
