@@ -129,15 +129,16 @@ export class CallSpans {
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
   private readonly conversationId?: string;
-  /** The names the run's semconv mode gives its tool spans and usage counts (spanNames.ts). */
-  private readonly names: SpanNames;
 
-  constructor(init: CallSpansInit) {
+  /** `names`: what the run's semconv mode calls its tool spans and usage counts (spanNames.ts). */
+  constructor(
+    init: CallSpansInit,
+    private readonly names = new SpanNames(init.semconv),
+  ) {
     this.run = init.run;
     this.layout = init.layout;
     this.rollups = init.rollups;
     this.conversationId = init.conversationId;
-    this.names = new SpanNames(init.semconv);
   }
 
   /** Model and tool calls arrive as their exported views (events/exportedView.ts): content is there only when it may be exported. */
