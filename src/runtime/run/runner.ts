@@ -307,8 +307,10 @@ export abstract class Runner<Output = unknown> {
       const decided = outcome.answered(text);
       const result = resultOf(text, stopReasonOf(decided)!);
       if (conversationId !== undefined) {
-        const carry: Record<string, unknown> = {};
-        for (const session of sessions) Object.assign(carry, safely(() => session.appending?.()) ?? {});
+        const merged: Record<string, unknown> = {};
+        for (const session of sessions) Object.assign(merged, safely(() => session.appending?.()) ?? {});
+        // Plain JSON or nothing: what an instrument carries must never fail the append of the run's messages.
+        const carry = (safely(() => JSON.parse(JSON.stringify(merged)) as Record<string, unknown>)) ?? {};
         await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry }, result, options.signal));
       }
       return { outcome: decided, result };
