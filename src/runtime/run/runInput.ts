@@ -15,10 +15,16 @@ export interface ChartInput {
   message: string;
   /** A run-store list key: the conversation to open with (its last user message is `message`). */
   thread?: string;
+  /** A run-store record key: where `message` came from (run/lineage.ts's MessageOrigin). */
+  messageOrigin?: string;
+  /** A run-store record key: where the runner records where its answer came from, for whoever is handed it. */
+  answerTo?: string;
 }
 
 /** The list where a run keeps the conversation it opens with. */
 export const RUN_THREAD = 'run:thread';
+/** Where a run records its input's origin (run/lineage.ts). */
+export const RUN_INPUT_ORIGIN = 'origin:run:input';
 
 /** The input as messages, or a TypeError saying what is wrong with it. */
 export function inputMessages(input: unknown, method: string): LLMMessage[] | TypeError {

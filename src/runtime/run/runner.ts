@@ -24,6 +24,7 @@ import {
   stageIds,
   type EventPattern,
   type EventType,
+  type InputProducer,
   type Listener,
   type RunnerKind,
   type Unsubscribe,
@@ -35,18 +36,21 @@ import { ConversationStoreError, processConversationStore, type ConversationStor
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
+import { fingerprintKey } from './fingerprint.js';
 import { EventHub } from './hub.js';
 import { newId } from './ids.js';
-import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
+import { registeredInstruments, type RestoredEntry, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
+import { appendWithOrigins, keepOrigin, restoredStore, startedIn, type MessageOrigin } from './lineage.js';
 import { MemberIndex } from './members.js';
 import type { LLMMessage } from './messages.js';
 import { OutcomeTracker, stopReasonOf, type RunOutcome } from './outcome.js';
 import type { RunResult } from './result.js';
 import { ResultTracker } from './resultTracker.js';
-import { inputMessages, lastUserText, RUN_THREAD, type ChartInput } from './runInput.js';
+import { inputMessages, lastUserText, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import { RunStore, type SavedStore } from './store.js';
+import { appendRun, conversationOrigins, loadThread } from './threads.js';
 
 /** A string or `{ message }` (one user message), or a conversation: messages, oldest first. */
 export type RunInput = string | readonly LLMMessage[] | { message: string };
@@ -148,7 +152,7 @@ export abstract class Runner<Output = unknown> {
     if (messages instanceof TypeError) return Promise.reject(messages);
     const checked = checkedSignal(`${this.kind} "${this.id}": run()`, options);
     if (checked.problem) return Promise.reject(checked.problem);
-    return this.execute(newId('run'), options, { input: messages });
+    return this.execute(newId('run'), options, { input: messages, startedIn: startedIn() });
   }
 
   /**
@@ -163,10 +167,11 @@ export abstract class Runner<Output = unknown> {
   stream(input: RunInput, options: RunOptions = {}): RunStream<Output> {
     const messages = inputMessages(input, 'stream');
     const checked = checkedSignal(`${this.kind} "${this.id}": stream()`, options);
+    const parent = startedIn();
     return new RunStream<Output>(checked.signal, (signal, stream) => {
       if (checked.problem) return Promise.reject(checked.problem);
       if (messages instanceof TypeError) return Promise.reject(messages);
-      return this.execute(newId('run'), { ...options, signal }, { input: messages, stream });
+      return this.execute(newId('run'), { ...options, signal }, { input: messages, stream, startedIn: parent });
     });
   }
 
@@ -216,17 +221,28 @@ export abstract class Runner<Output = unknown> {
     const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
-    const store = new RunStore(resumed?.store);
+    // A resumed run's messages are restored from its checkpoint: their origins say so (lineage.ts).
+    const store = new RunStore(resumed && restoredStore(resumed.store));
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
     const conversationId = saved ? saved.conversationId : options.conversationId;
     const hub = new EventHub(runId, index, { conversationId, stream: how.stream });
-    const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub };
+    const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub, fingerprintKey: fingerprintKey() };
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
     const tally = new ResultTracker(hub);
     if (saved?.topTurnId) tally.topTurnId = saved.topTurnId;
-    const start: RunStart = { runId, conversationId, tree: index.tree, events: hub, executor, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
+    // What a stored conversation's entries carry, filled when the thread is loaded (a resumed run: as its first segment loaded it).
+    const restored: RestoredEntry[] = saved?.restored ? [...saved.restored] : [];
+    const start: RunStart = {
+      runId,
+      conversationId,
+      tree: index.tree,
+      events: hub,
+      executor,
+      resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt },
+      ...(conversationId === undefined ? {} : { restored }),
+    };
     const sessions = this.startSessions(start, index);
     const conversations = options.conversationStore ?? processConversationStore;
     const env = runEnv(run, options.signal);
@@ -265,12 +281,15 @@ export abstract class Runner<Output = unknown> {
     const call = async (): Promise<{ outcome: RunOutcome; result: RunResult }> => {
       let value: unknown;
       if (how.input) {
-        const loaded = conversationId === undefined ? [] : await loadThread(conversations, conversationId, options.signal);
-        conversation = { conversationId, after: loaded.length, input: how.input };
+        const loaded = conversationId === undefined ? { messages: [], runs: [] } : await loadThread(conversations, conversationId, options.signal);
+        restored.push(...loaded.runs.map(({ runId: from, carry }) => ({ runId: from, carry })));
+        conversation = { conversationId, after: loaded.messages.length, input: how.input, ...(restored.length > 0 ? { restored } : {}) };
         store.keep(RUN_CONVERSATION, conversation);
-        const args: ChartInput = { message: lastUserText(how.input) };
-        if (loaded.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
-          store.append(RUN_THREAD, ...loaded, ...how.input);
+        const inputOrigin: MessageOrigin = { origin: 'run_input', producer: how.startedIn ?? { kind: 'run', id: runId } };
+        keepOrigin(store, RUN_INPUT_ORIGIN, inputOrigin);
+        const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN };
+        if (loaded.messages.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
+          appendWithOrigins(store, RUN_THREAD, [...loaded.messages, ...how.input], [...conversationOrigins(loaded), ...how.input.map(() => inputOrigin)]);
           args.thread = RUN_THREAD;
         }
         value = await executor.run({ input: args, env });
@@ -288,7 +307,13 @@ export abstract class Runner<Output = unknown> {
       const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
       const decided = outcome.answered(text);
       const result = resultOf(text, stopReasonOf(decided)!);
-      if (conversationId !== undefined) await inRun(() => appendRun(conversations, conversationId, runId, conversation!.after, result, options.signal));
+      if (conversationId !== undefined) {
+        const merged: Record<string, unknown> = {};
+        for (const session of sessions) Object.assign(merged, safely(() => session.appending?.()) ?? {});
+        // Plain JSON or nothing: what an instrument carries must never fail the append of the run's messages.
+        const carry = (safely(() => JSON.parse(JSON.stringify(merged)) as Record<string, unknown>)) ?? {};
+        await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry }, result, options.signal));
+      }
       return { outcome: decided, result };
     };
 
@@ -334,6 +359,8 @@ export abstract class Runner<Output = unknown> {
 /** How execute() starts the executor: a fresh run (its input messages) or a resume, plain or streamed. */
 interface Execution {
   input?: LLMMessage[];
+  /** The tool call this run was started in (a runner run inside a tool): its input's producer. */
+  startedIn?: InputProducer;
   resumed?: RunStart['resumed'] & { store: SavedStore; flow: Checkpoint['flow'] };
   answer?: unknown;
   stream?: StreamSink;
@@ -350,41 +377,12 @@ interface RunConversation {
   input: LLMMessage[];
   /** The top-level agent turn, for a resumed run (its turn_start came before the pause). */
   topTurnId?: string;
+  /** The loaded conversation's entries (RunStart.restored), for a resumed run's instruments. */
+  restored?: RestoredEntry[];
 }
 
 function resumeWith(saved: Checkpoint, answer: unknown): Execution {
   return { resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store, flow: saved.flow }, answer };
-}
-
-async function loadThread(store: ConversationStore, conversationId: string, signal: AbortSignal | undefined): Promise<readonly LLMMessage[]> {
-  let loaded: unknown;
-  try {
-    loaded = await store.load(conversationId, signal ? { signal } : undefined);
-  } catch (error) {
-    throw storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to load it`);
-  }
-  const messages = (loaded as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages)) {
-    throw new ConversationStoreError(`conversation ${JSON.stringify(conversationId)}: the conversation store's load gave no messages array`, 'malformed');
-  }
-  return messages as LLMMessage[];
-}
-
-/** Appends the run's new messages; a failure rejects the run with ConversationStoreError carrying the result. */
-async function appendRun(store: ConversationStore, conversationId: string, runId: string, after: number, result: RunResult, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await store.append(conversationId, { runId, after, messages: result.messages }, signal ? { signal } : undefined);
-  } catch (error) {
-    const failure = storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to append run ${runId}'s messages`);
-    failure.result = result;
-    throw failure;
-  }
-}
-
-/** A store's failure as a ConversationStoreError (its own typed errors pass as they are). */
-function storeFailure(error: unknown, what: string): ConversationStoreError {
-  if (error instanceof ConversationStoreError) return error;
-  return new ConversationStoreError(`${what} (${describeError(error)})`, 'unavailable', { cause: error });
 }
 
 /** Claims the checkpoint's id in `store`: a second resume of one checkpoint is refused, whatever the store says went wrong. */
