@@ -39,12 +39,20 @@ export interface ProducerSpan {
   hop?: string;
 }
 
+/** An agent's latest answered model call and the tool calls its reply asked for. */
+export interface Reply {
+  callId: string;
+  toolCallIds: readonly { id: string }[];
+}
+
 /** What a run knows of producers outside it when it starts: the run before its pause, stored conversations' runs. */
 export interface KnownProducers {
   /** By producer id. */
   producers: ReadonlyMap<string, ProducerSpan>;
   /** Each earlier run's span, by run id: the link target of a producer of that run whose own span is not known. */
   runs: ReadonlyMap<string, SpanContext>;
+  /** The replies whose tool calls were still to run at a pause (a resumed tool call is caused by its reply), by agent id. */
+  replies: ReadonlyMap<string, Reply>;
 }
 
 /** The parts of one producer in one call: one link. */
@@ -70,7 +78,7 @@ export class RunLineage {
   /** Links a chat span may carry for its producers: the span link limit less one (a RETRY_OF link). */
   private readonly budget: number;
   /** Each agent's latest answered model call and the tool calls its reply asked for, by agent id. */
-  private readonly replies = new Map<string, { callId: string; toolCallIds: readonly { id: string }[] }>();
+  private readonly replies: Map<string, Reply>;
   /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
   private readonly turnAnswers: { answer: string; callId: string }[] = [];
 
@@ -79,6 +87,7 @@ export class RunLineage {
     this.budget = Math.max(0, init.linkLimit - 1);
     this.producers = new Map(init.known?.producers);
     this.runs = new Map(init.known?.runs);
+    this.replies = new Map(init.known?.replies);
     this.restored = init.restored ?? [];
   }
 
@@ -173,6 +182,11 @@ export class RunLineage {
   /** Every producer span known, oldest first (what a pause or a stored conversation carries on). */
   entries(): IterableIterator<[string, ProducerSpan]> {
     return this.producers.entries();
+  }
+
+  /** Each agent's latest reply (what a pause carries, for the tool calls resumed after it). */
+  latestReplies(): ReadonlyMap<string, Reply> {
+    return this.replies;
   }
 
   /** Takes the producers of the conversation entries loaded since the last call (a run's own producers win). */

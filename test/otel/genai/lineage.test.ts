@@ -304,6 +304,8 @@ describe('a stored conversation', () => {
       { runId: 'run_1', carry: { 'footprint-otel.lineage': 7 } },
       { carry: {} },
     ]);
-    expect([[...known.producers.keys()], [...known.runs.keys()]]).toEqual([['call_1'], []]);
+    expect([[...known.producers.keys()], [...known.runs.keys()], [...known.replies.keys()]]).toEqual([['call_1'], [], []]);
+    const replies = knownProducers([{ carry: { 'footprint-otel.lineage': { replies: { a: { callId: 'call_1', toolCallIds: ['t1', 7, 't2'] }, b: { callId: 3 }, c: 'x' } } } }]).replies;
+    expect([...replies]).toEqual([['a', { callId: 'call_1', toolCallIds: [{ id: 't1' }, { id: 't2' }] }]]);
   });
 });
