@@ -10,7 +10,7 @@
  */
 import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
-import { knownProducers, type CarriedBy } from './lineageCarry.js';
+import { knownProducers, type CarriedBy, type KnownProducers, type ProducerSpan, type Reply } from './lineageCarry.js';
 import {
   ATTR_FOOTPRINT_LINEAGE_CHARS,
   ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS,
@@ -32,28 +32,6 @@ import {
 
 /** The part arrays on a chat span hold the newest this many parts. */
 export const MAX_PART_ENTRIES = 128;
-
-/** The span that stands for a producer; `hop` when it is a stand-in for a hop (semantic detail: the invoke_agent span). */
-export interface ProducerSpan {
-  context: SpanContext;
-  hop?: string;
-}
-
-/** An agent's latest answered model call and the tool calls its reply asked for. */
-export interface Reply {
-  callId: string;
-  toolCallIds: readonly { id: string }[];
-}
-
-/** What a run knows of producers outside it when it starts: the run before its pause, stored conversations' runs. */
-export interface KnownProducers {
-  /** By producer id. */
-  producers: ReadonlyMap<string, ProducerSpan>;
-  /** Each earlier run's span, by run id: the link target of a producer of that run whose own span is not known. */
-  runs: ReadonlyMap<string, SpanContext>;
-  /** The replies whose tool calls were still to run at a pause (a resumed tool call is caused by its reply), by agent id. */
-  replies: ReadonlyMap<string, Reply>;
-}
 
 /** The parts of one producer in one call: one link. */
 interface ProducerParts {

@@ -7,7 +7,29 @@
  */
 import type { SpanContext } from '@opentelemetry/api';
 import { formatTraceparent, parseTraceparent } from '../encoding/index.js';
-import type { KnownProducers, ProducerSpan, Reply } from './lineage.js';
+
+/** The span that stands for a producer; `hop` when it is a stand-in for a hop (semantic detail: the invoke_agent span). */
+export interface ProducerSpan {
+  context: SpanContext;
+  hop?: string;
+}
+
+/** An agent's latest answered model call and the tool calls its reply asked for. */
+export interface Reply {
+  callId: string;
+  toolCallIds: readonly { id: string }[];
+}
+
+/** What a run knows of producers outside it when it starts: the run before its pause, stored conversations' runs. */
+export interface KnownProducers {
+  /** By producer id. */
+  producers: ReadonlyMap<string, ProducerSpan>;
+  /** Each earlier run's span, by run id: the link target of a producer of that run whose own span is not known. */
+  runs: ReadonlyMap<string, SpanContext>;
+  /** The replies whose tool calls were still to run at a pause (a resumed tool call is caused by its reply), by agent id. */
+  replies: ReadonlyMap<string, Reply>;
+}
+
 
 /** The key of the lineage in an instrument's carry. */
 export const CARRY_LINEAGE = 'footprint-otel.lineage';
