@@ -11,6 +11,7 @@
  */
 import type { Attributes, Link } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'vitest';
 import { toMs } from './traceTree.js';
 
 const NAMED = new Set([
@@ -103,4 +104,13 @@ export class LineageReader {
 /** The lineage of the spans given, as LineageReader.all() prints it. */
 export function lineageOf(spans: readonly ReadableSpan[]): Record<string, string[]> {
   return new LineageReader(spans).all();
+}
+
+/** The part arrays of a chat span sent only the run's input (no instructions, no tools), of `tokens` estimated tokens. */
+export function runInputParts(tokens: number): Record<string, unknown> {
+  return {
+    'footprint.lineage.part.origins': ['run_input'],
+    'footprint.lineage.part.producers': [expect.stringMatching(/^run_[0-9a-z]+$/)],
+    'footprint.lineage.part.tokens': [tokens],
+  };
 }
