@@ -26,12 +26,15 @@ import {
   ATTR_FOOTPRINT_LINEAGE_SLOT,
   ATTR_FOOTPRINT_LINEAGE_TOKENS,
   ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE,
+  boundString,
   LINK_CAUSED_BY_GENERATION,
   LINK_INFORMED_BY,
 } from '../encoding/index.js';
 
-/** The part arrays on a chat span hold the newest this many parts. */
+/** The part arrays on a chat span hold the newest this many parts; a link's part indexes and fingerprints, its newest this many. */
 export const MAX_PART_ENTRIES = 128;
+/** A producer id as exported (a model's tool call id is the model's to choose, of any length). */
+const MAX_PRODUCER = 256;
 
 /** The parts of one producer in one call: one link. */
 interface ProducerParts {
@@ -122,7 +125,7 @@ export class RunLineage {
     const chat = this.producers.get(reply.callId);
     const producer = `${reply.callId}:${toolCallId}`;
     if (!chat) return { producer, links: [] };
-    const attributes = { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_CAUSED_BY_GENERATION, [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: reply.callId };
+    const attributes = { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_CAUSED_BY_GENERATION, [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(reply.callId, MAX_PRODUCER) };
     return { producer, links: [{ context: chat.context, attributes }] };
   }
 
@@ -196,12 +199,12 @@ export class RunLineage {
       [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY,
       [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: first.origin,
       [ATTR_FOOTPRINT_LINEAGE_SLOT]: first.slot,
-      [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: group.indexes,
+      [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: newest(group.indexes),
       [ATTR_FOOTPRINT_LINEAGE_CHARS]: group.chars,
       [ATTR_FOOTPRINT_LINEAGE_TOKENS]: group.tokens,
-      [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: id,
+      [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
     };
-    if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = group.fingerprints;
+    if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
     if (known?.hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = known.hop;
     return { context, attributes };
   }
@@ -216,11 +219,16 @@ function partArrays(parts: readonly InputPart[], attributes: Attributes): void {
   for (let i = from; i < parts.length; i++) {
     const part = parts[i]!;
     origins.push(part.origin);
-    producers.push(part.producer.id);
+    producers.push(boundString(part.producer.id, MAX_PRODUCER));
     tokens.push(part.tokens);
   }
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] = origins;
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS] = producers;
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_TOKENS] = tokens;
   if (from > 0) attributes[ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED] = from;
+}
+
+/** The newest MAX_PART_ENTRIES entries of a link's list. */
+function newest<T>(list: T[]): T[] {
+  return list.length > MAX_PART_ENTRIES ? list.slice(list.length - MAX_PART_ENTRIES) : list;
 }

@@ -63,6 +63,8 @@ export function lineageCarry(run: SpanContext, producers: Iterable<[string, Prod
   const carried: Record<string, string> = {};
   const hops: string[] = [];
   for (const [id, span] of all.slice(Math.max(0, all.length - MAX_CARRIED))) {
+    // An id read back longer than MAX_ID is dropped: none is written.
+    if (id.length > MAX_ID) continue;
     carried[id] = formatTraceparent(span.context);
     if (span.hop !== undefined) hops.push(id);
   }
