@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunFailedError, scripted, type LLMProvider, type ScriptedReply } from '../../src/runtime/index.js';
-import { runInputParts } from '../support/lineage.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 
 const sdk = startSdk();

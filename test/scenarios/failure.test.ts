@@ -7,7 +7,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunCancelledError, RunFailedError, scripted } from '../../src/runtime/index.js';
-import { runInputParts } from '../support/lineage.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, payloadOf } from '../support/traceTree.js';
 

@@ -24,7 +24,7 @@ import {
 } from '../../src/index.js';
 import type { TraceDetail } from '../../src/otel/placement/index.js';
 import { twoToolAgent } from '../support/agents.js';
-import { lineageOf } from '../support/lineage.js';
+import { lineageOf } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { answer, callTool, diagnoseSkill, fixSkill, pick, PRICING, triageSkill } from '../support/skills.js';
 

@@ -19,7 +19,7 @@ import {
   type Runner,
   type TypedEvent,
 } from '../../src/index.js';
-import { runInputParts } from '../support/lineage.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { drain } from '../support/streams.js';
 import { render } from '../support/traceTree.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible, openaiResponses } from '../../src/index.js';
-import { runInputParts } from '../support/lineage.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { wireServerPerTest } from '../runtime/providers/perTest.js';
 import { targets } from '../runtime/providers/targets.js';

@@ -9,7 +9,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible } from '../../src/runtime/index.js';
 import { sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
-import { runInputParts } from '../support/lineage.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, structure } from '../support/traceTree.js';
 

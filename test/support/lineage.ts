@@ -1,116 +1,74 @@
 /**
- * Reading a run's lineage links back, to compare with the lineage written down from a scenario
- * (docs/lineage.md). Every link of every chat, execute_tool and run span becomes one line holding its
- * whole attribute map and the span it points to, named by kind and identity:
- *
- *   INFORMED_BY tool_result messages[2] 16c/4t call#1:c1 → execute_tool lookup c1
- *
- * Ids that differ per process are numbered in order of first appearance: model calls (`call#N`, by
- * chat span start), hops (`hop#N`), runs (`run#N`), tool call ids a scripted provider made up (`tool#N`). A target that is not among the spans given is
- * `(absent)`; an attribute the format does not name is printed as key=value, so none goes unchecked.
+ * Lineage scenarios' shared pieces (issue #36): the llm_start events of a run, in order, and the
+ * expected parts written down from a scenario's own texts: each builder measures the text it is
+ * given as the contract says (characters; tokens ceil(chars / 4)), never reads a part it checks.
  */
-import type { Attributes, Link } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { expect } from 'vitest';
-import { toMs } from './traceTree.js';
+import type { EventPayloads, InputOriginKind, InputPart, InputProducer, Runner, TypedEvent } from '../../src/index.js';
 
-const NAMED = new Set([
-  'gen_ai.attribution.link_type',
-  'footprint.link.type',
-  'footprint.lineage.origin',
-  'footprint.lineage.slot',
-  'footprint.lineage.part_indexes',
-  'footprint.lineage.chars',
-  'footprint.lineage.tokens',
-  'footprint.lineage.producer',
-  'footprint.lineage.hop',
-  'footprint.lineage.fingerprints',
-]);
+export type LlmStart = EventPayloads['footprint.stream.llm_start'];
 
-export class LineageReader {
-  private readonly spans: ReadableSpan[];
-  private readonly names = new Map<string, string>();
-  private readonly counts = { call: 0, hop: 0, run: 0, tool: 0 };
-
-  constructor(spans: readonly ReadableSpan[]) {
-    this.spans = [...spans].sort((a, b) => toMs(a.startTime) - toMs(b.startTime));
-    for (const span of this.spans) {
-      const callId = span.attributes['footprint.llm.call_id'];
-      if (typeof callId === 'string') this.id(callId, 'call');
-      const runId = span.attributes['footprint.run.id'];
-      if (typeof runId === 'string' && span.parentSpanContext === undefined) this.id(runId, 'run');
-    }
-  }
-
-  /** The links of every chat, execute_tool and run span that has any, by span label, in start order. */
-  all(): Record<string, string[]> {
-    const out: Record<string, string[]> = {};
-    for (const span of this.spans) {
-      if (span.links.length === 0) continue;
-      const label = this.label(span);
-      let key = label;
-      for (let n = 2; key in out; n++) key = `${label} (${n})`;
-      out[key] = span.links.map((link) => this.line(link));
-    }
-    return out;
-  }
-
-  /** The label of a span: `chat m1 call#2`, `execute_tool lookup c1`, `run invoke_agent Helper`, else its name (and member). */
-  label(span: ReadableSpan): string {
-    const a = span.attributes;
-    if (typeof a['footprint.llm.call_id'] === 'string') return `${span.name} ${this.id(a['footprint.llm.call_id'], 'call')}`;
-    if (typeof a['gen_ai.tool.call.id'] === 'string') return `${span.name} ${this.toolCall(a['gen_ai.tool.call.id'])}`;
-    if (span.parentSpanContext === undefined || a['footprint.run.id'] !== undefined) return `run ${span.name}`;
-    const member = a['footprint.member.id'] ?? a['gen_ai.agent.id'];
-    return member === undefined ? span.name : `${span.name} (${String(member)})`;
-  }
-
-  /** A producer id with its per-process ids numbered. */
-  producer(id: string): string {
-    const [head, ...rest] = id.split(':');
-    const kind = head!.startsWith('hop_') ? 'hop' : head!.startsWith('run_') ? 'run' : 'call';
-    return [this.id(head!, kind), ...rest.map((toolCallId) => this.toolCall(toolCallId))].join(':');
-  }
-
-  /** A tool call id, numbered when a scripted provider generated it (`call_<n>_<i>_<j>`, per process). */
-  private toolCall(id: string): string {
-    return /^call_\d+_\d+_\d+$/.test(id) ? this.id(id, 'tool') : id;
-  }
-
-  private line(link: Link): string {
-    const a: Attributes = link.attributes ?? {};
-    const words: string[] = [String(a['gen_ai.attribution.link_type'] ?? a['footprint.link.type'])];
-    if (a['footprint.lineage.origin'] !== undefined) words.push(String(a['footprint.lineage.origin']));
-    if (a['footprint.lineage.slot'] !== undefined) words.push(`${String(a['footprint.lineage.slot'])}[${(a['footprint.lineage.part_indexes'] as number[]).join(',')}]`);
-    if (a['footprint.lineage.chars'] !== undefined) words.push(`${String(a['footprint.lineage.chars'])}c/${String(a['footprint.lineage.tokens'])}t`);
-    if (a['footprint.lineage.producer'] !== undefined) words.push(this.producer(String(a['footprint.lineage.producer'])));
-    if (a['footprint.lineage.hop'] !== undefined) words.push(`hop=${this.producer(String(a['footprint.lineage.hop']))}`);
-    if (a['footprint.lineage.fingerprints'] !== undefined) words.push(`fp=${(a['footprint.lineage.fingerprints'] as string[]).length}`);
-    for (const [key, value] of Object.entries(a)) if (!NAMED.has(key)) words.push(`${key}=${JSON.stringify(value)}`);
-    const target = this.spans.find((s) => s.spanContext().spanId === link.context.spanId && s.spanContext().traceId === link.context.traceId);
-    return `${words.join(' ')} → ${target ? this.label(target) : '(absent)'}`;
-  }
-
-  private id(raw: string, kind: 'call' | 'hop' | 'run' | 'tool'): string {
-    let name = this.names.get(raw);
-    if (name === undefined) {
-      name = `${kind}#${++this.counts[kind]}`;
-      this.names.set(raw, name);
-    }
-    return name;
-  }
-}
-
-/** The lineage of the spans given, as LineageReader.all() prints it. */
-export function lineageOf(spans: readonly ReadableSpan[]): Record<string, string[]> {
-  return new LineageReader(spans).all();
-}
-
-/** The part arrays of a chat span sent only the run's input (no instructions, no tools), of `tokens` estimated tokens. */
-export function runInputParts(tokens: number): Record<string, unknown> {
+/** Every llm_start (and skill hop) a runner's runs emit, in order; chunks and the rest are not kept. */
+export function lineageLog(runner: Runner) {
+  const starts: TypedEvent<'footprint.stream.llm_start'>[] = [];
+  const hops: EventPayloads['footprint.skill.hop'][] = [];
+  runner.on('footprint.stream.llm_start', (event) => void starts.push(event));
+  runner.on('footprint.skill.hop', (event) => void hops.push(event.payload));
   return {
-    'footprint.lineage.part.origins': ['run_input'],
-    'footprint.lineage.part.producers': [expect.stringMatching(/^run_[0-9a-z]+$/)],
-    'footprint.lineage.part.tokens': [tokens],
+    starts,
+    hops,
+    /** The callIds of the model calls, in order. */
+    callIds: () => starts.map((s) => s.payload.callId),
+    /** The parts of every call, in order. */
+    parts: () => starts.map((s) => s.payload.parts),
+    /** The parts of the calls one agent made. */
+    partsOf: (agentId: string) => starts.filter((s) => s.payload.agentId === agentId).map((s) => s.payload.parts),
   };
+}
+
+const tokensOf = (chars: number) => Math.ceil(chars / 4);
+
+export const producer = {
+  run: (id: string, runId?: string): InputProducer => (runId === undefined ? { kind: 'run', id } : { kind: 'run', id, runId }),
+  member: (id: string): InputProducer => ({ kind: 'member', id }),
+  call: (id: string): InputProducer => ({ kind: 'model_call', id }),
+  tool: (callId: string, toolCallId: string, runId?: string): InputProducer =>
+    runId === undefined ? { kind: 'tool_call', id: `${callId}:${toolCallId}` } : { kind: 'tool_call', id: `${callId}:${toolCallId}`, runId },
+  hop: (id: string): InputProducer => ({ kind: 'hop', id }),
+};
+
+/** The agent's instructions part (the system slot's first). */
+export function instructions(agentId: string, text: string, index = 0): InputPart {
+  return { slot: 'system', index, role: 'system', origin: 'instructions', producer: producer.member(agentId), chars: text.length, tokens: tokensOf(text.length) };
+}
+
+/** The current skill's body in the system slot, as the cursor writes it ("## Current skill: id\nbody"). */
+export function skillBody(hopId: string, skill: { id: string; body: string }, index = 1): InputPart {
+  const chars = `## Current skill: ${skill.id}\n${skill.body}`.length;
+  return { slot: 'system', index, role: 'system', origin: 'skill', producer: producer.hop(hopId), chars, tokens: tokensOf(chars) };
+}
+
+/** The text a message counts: its text, and each tool call's name and JSON arguments. */
+export function messageChars(text: string, toolCalls: { name: string; args: unknown }[] = []): number {
+  return toolCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.args).length, text.length);
+}
+
+/** A message part; `restoredFrom` for a checkpoint or conversation part. */
+export function message(
+  index: number,
+  role: InputPart['role'],
+  origin: InputOriginKind,
+  from: InputProducer,
+  text: string,
+  options: { toolCalls?: { name: string; args: unknown }[]; restoredFrom?: InputPart['restoredFrom'] } = {},
+): InputPart {
+  const chars = messageChars(text, options.toolCalls);
+  const part: InputPart = { slot: 'messages', index, role, origin, producer: from, chars, tokens: tokensOf(chars) };
+  if (options.restoredFrom !== undefined) part.restoredFrom = options.restoredFrom;
+  return part;
+}
+
+/** The tool list part: the JSON of the tools as the model is given them. */
+export function toolList(agentId: string, tools: { name: string; description: string; inputSchema: Record<string, unknown> }[]): InputPart {
+  const chars = JSON.stringify(tools).length;
+  return { slot: 'tools', index: 0, role: 'system', origin: 'tool_definitions', producer: producer.member(agentId), chars, tokens: tokensOf(chars) };
 }
