@@ -4,7 +4,8 @@
  * semantic detail, against the lineage written down from the scenario (test/support/lineage.ts prints
  * one line per link: type, origin, slot[indexes], chars/tokens, producer → the span it points to).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectMcp, type McpConnection } from '../../src/mcp/index.js';
 import {
   Agent,
   Conditional,
@@ -25,6 +26,7 @@ import {
 import type { TraceDetail } from '../../src/otel/placement/index.js';
 import { twoToolAgent } from '../support/agents.js';
 import { lineageOf } from '../support/lineageLinks.js';
+import { FIXTURE, SLOW_START } from '../support/mcp/world.js';
 import { startSdk } from '../support/sdk.js';
 import { answer, callTool, diagnoseSkill, fixSkill, pick, PRICING, triageSkill } from '../support/skills.js';
 
@@ -310,5 +312,34 @@ describe('the link limit (OTEL_SPAN_LINK_COUNT_LIMIT)', () => {
       ['INFORMED_BY model_output messages[4] 24c/6t call#2 → chat m1 call#2', 'INFORMED_BY tool_result messages[5] 16c/4t call#2:c3 → execute_tool lookup c3'],
     ]);
     expect(spans.filter((s) => s.name === 'chat m1').map((s) => s.attributes['footprint.lineage.links_folded'])).toEqual([undefined, 1, 2]);
+  });
+});
+
+describe('an MCP tool (a real server process)', () => {
+  let mcp: McpConnection;
+  beforeAll(async () => {
+    mcp = await connectMcp({ command: process.execPath, args: [FIXTURE, 'stdio'], stderr: 'inherit' }, SLOW_START);
+  });
+  afterAll(() => mcp.close());
+
+  it.each(DETAILS)('its execute_tool span is the producer of the result; the MCP client span nests under it (%s detail)', async (detail) => {
+    traced(detail);
+    const provider = scripted({
+      replies: (request) => (request.messages.some((m) => m.role === 'tool') ? 'Shipped.' : { toolCalls: [{ id: 't1', name: 'lookup_order', args: { id: '7' } }] }),
+    });
+    await Agent.create({ provider, model: 'm1', id: 'desk' }).tools(mcp).build().run('Where is order 7?');
+    const spans = sdk.spans();
+    expect(lineageOf(spans)).toEqual({
+      'run invoke_agent desk': ['INFORMED_BY answer call#2 → chat m1 call#2'],
+      'execute_tool lookup_order t1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
+      // The reply (lookup_order and {"id":"7"}: 22 chars), the server's "order 7: shipped".
+      'chat m1 call#2': [
+        'INFORMED_BY model_output messages[1] 22c/6t call#1 → chat m1 call#1',
+        'INFORMED_BY tool_result messages[2] 16c/4t call#1:t1 → execute_tool lookup_order t1',
+      ],
+    });
+    const tool = spans.find((s) => s.name === 'execute_tool lookup_order')!;
+    const client = spans.find((s) => s.name === 'tools/call lookup_order')!;
+    expect(client.parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
   });
 });
