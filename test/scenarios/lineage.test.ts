@@ -99,6 +99,26 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .run('q'),
     lineage: () => ({}),
   },
+  // One agent instance in both branches: each branch's tool calls are caused by, and read by, its own calls.
+  'Parallel: one agent with tools in two branches': {
+    run: () => {
+      const helper = twoToolAgent();
+      return Parallel.create({ id: 'twice' }).branch('x', helper).branch('y', helper).merge((results) => results.map((r) => r.id).join(' ')).build().run('hi');
+    },
+    lineage: () => ({
+      'execute_tool lookup c1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
+      'execute_tool weather c2': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
+      'execute_tool lookup c1 (2)': ['CAUSED_BY_GENERATION call#2 → chat m1 call#2'],
+      'execute_tool weather c2 (2)': ['CAUSED_BY_GENERATION call#2 → chat m1 call#2'],
+      // Branch x's calls are 1, 3, 5; branch y's 2, 4, 6 (the two run side by side).
+      'chat m1 call#3': renumber(TWO_TOOL_LINEAGE['chat m1 call#2'], [1, 3]),
+      'chat m1 call#4': renumber(TWO_TOOL_LINEAGE['chat m1 call#2'], [2, 4]),
+      'execute_tool lookup c3': ['CAUSED_BY_GENERATION call#3 → chat m1 call#3'],
+      'execute_tool lookup c3 (2)': ['CAUSED_BY_GENERATION call#4 → chat m1 call#4'],
+      'chat m1 call#5': renumber(TWO_TOOL_LINEAGE['chat m1 call#3'], [1, 3]),
+      'chat m1 call#6': renumber(TWO_TOOL_LINEAGE['chat m1 call#3'], [2, 4]),
+    }),
+  },
   // The chosen branch gets the run's input; its answer is the run's.
   Conditional: {
     run: () =>
@@ -250,6 +270,11 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
     }),
   },
 };
+
+/** A lineage's lines with its calls 1 and 2 renamed to the given numbers. */
+function renumber(lines: readonly string[], [first, second]: [number, number]): string[] {
+  return lines.map((line) => line.replace(/call#([12])\b/g, (_, n: string) => `call#${n === '1' ? first : second}`));
+}
 
 const TWO_TOOL_LINEAGE = {
   'run invoke_agent Helper': ['INFORMED_BY answer call#3 → chat m1 call#3'],
