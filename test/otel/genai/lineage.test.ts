@@ -104,7 +104,7 @@ function linksOf(span: ReadableSpan, spans: readonly ReadableSpan[]) {
 function nameOf(link: Link, spans: readonly ReadableSpan[]): string {
   const target = spans.find((s) => s.spanContext().spanId === link.context.spanId && s.spanContext().traceId === link.context.traceId);
   if (!target) return `(not here) ${link.context.spanId}`;
-  const id = target.attributes['footprint.llm.call_id'] ?? target.attributes['gen_ai.tool.call.id'] ?? target.attributes['gen_ai.agent.id'];
+  const id = target.attributes['footprint.llm.call_id'] ?? target.attributes['gen_ai.tool.call.id'] ?? target.attributes['footprint.member.id'];
   return `${target.name} ${String(id)}`;
 }
 const chat = (spans: readonly ReadableSpan[], callId: string) => spans.find((s) => s.attributes['footprint.llm.call_id'] === callId)!;
