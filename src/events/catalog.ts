@@ -78,6 +78,43 @@ export interface CapturedMessage {
   toolCalls?: { id: string; name: string; args: unknown }[];
 }
 
+/** Where an input part of a model call came from (issue #36; docs/lineage.md). */
+export type InputOriginKind =
+  | 'instructions' // the agent's own system prompt (producer: the agent, kind 'member')
+  | 'skill' // the current skill's body in the system prompt (producer: the hop that entered it)
+  | 'run_input' // the run's input message(s) (producer: the run)
+  | 'model_output' // an earlier assistant message of this run (producer: the model call that wrote it)
+  | 'tool_result' // a tool message (producer: the tool call that returned it)
+  | 'handoff' // a message handed over by another member or a router (producer: that member's/router's model call)
+  | 'checkpoint' // a message restored from a checkpoint at resume (producer: as it was before the pause)
+  | 'conversation' // a message loaded from a stored conversation (producer: the earlier run's call / run)
+  | 'tool_definitions'; // the tool list (producer: the agent; one part for the whole slot)
+
+export interface InputProducer {
+  kind: 'model_call' | 'tool_call' | 'hop' | 'member' | 'run';
+  /** model_call: llm callId; tool_call: `${callId}:${toolCallId}` (callId = the model call that asked for it);
+   *  hop: hopId (footprint.skill.hop); member: agent/member id; run: runId. */
+  id: string;
+  /** Set when the producer belongs to another run (a stored conversation, a checkpoint's earlier run). */
+  runId?: string;
+}
+
+export interface InputPart {
+  slot: 'system' | 'messages' | 'tools';
+  /** Position within its slot as sent (system: 0 instructions, 1 skill body; messages: index in the sent window). */
+  index: number;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  origin: InputOriginKind;
+  producer: InputProducer;
+  /** For checkpoint/conversation parts: what the part was originally (model_output, tool_result, run_input, handoff). */
+  restoredFrom?: Exclude<InputOriginKind, 'checkpoint' | 'conversation'>;
+  chars: number;
+  /** Estimated: ceil(chars / 4). */
+  tokens: number;
+  /** Keyed fingerprint; absent without a key. */
+  fingerprint?: string;
+}
+
 /**
  * Which model call, made by whom and how: what a call's start (llm_start) and its record (llm_end)
  * both say, so the end can be recorded on its own.
@@ -176,6 +213,8 @@ export interface EventPayloads {
     compacted?: boolean;
     /** The structured output asked for (LLMRequest.responseFormat's name), when the agent has `output`. */
     responseFormat?: string;
+    /** Where each part sent came from, in the order sent (system slot, messages, tools); never content. */
+    parts?: InputPart[];
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -294,6 +333,8 @@ export interface EventPayloads {
 
   // ── route: the skill cursor's moves, and the loop guards ─────────────────────────────────────
   'footprint.skill.hop': {
+    /** Run-unique: the producer id of the skill body this hop put into the prompt. */
+    hopId?: string;
     agentId: string;
     turnId: string;
     iteration: number;

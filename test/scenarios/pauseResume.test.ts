@@ -70,9 +70,15 @@ describe('resume', () => {
     expect(answer.text).toBe('Refund issued.');
     const spans = sdk.spans();
     const root = expectResumedApprovalRun(spans, pausedRoot);
-    expect(root.links).toHaveLength(1);
-    expect(root.links[0].context.spanId).toBe(pausedRoot.spanContext().spanId);
-    expect(root.links[0].attributes).toEqual({ 'footprint.link.type': 'paused_run' });
+    // Linked to the paused run at start, and at its end to the chat span whose output is the answer.
+    const chat = spans.find((s) => s.name === 'chat m1')!;
+    expect(root.links.map((link) => ({ spanId: link.context.spanId, attributes: link.attributes }))).toEqual([
+      { spanId: pausedRoot.spanContext().spanId, attributes: { 'footprint.link.type': 'paused_run' } },
+      {
+        spanId: chat.spanContext().spanId,
+        attributes: { 'gen_ai.attribution.link_type': 'INFORMED_BY', 'footprint.lineage.origin': 'answer', 'footprint.lineage.producer': chat.attributes['footprint.llm.call_id'] },
+      },
+    ]);
     expect(root.attributes['footprint.run.id']).toBe(pausedRoot.attributes['footprint.run.id']);
     // The typed run.resumed event (on ToolCalls, below) is the resume; no flow onResume event.
     expect(root.events.map((e) => e.name)).toEqual([]);
@@ -108,7 +114,15 @@ describe('resume', () => {
     const root = child.spans.find((s) => s.name === 'invoke_agent Refunds')!;
     expect(root.parentSpanId).toBe(spanId);
     expect(root.parentIsRemote).toBe(true);
-    expect(root.links).toEqual([{ traceId, spanId, attributes: { 'footprint.link.type': 'paused_run' } }]);
+    const chat = child.spans.find((s) => s.name === 'chat m1')!;
+    expect(root.links).toEqual([
+      { traceId, spanId, attributes: { 'footprint.link.type': 'paused_run' } },
+      {
+        traceId,
+        spanId: chat.spanId,
+        attributes: { 'gen_ai.attribution.link_type': 'INFORMED_BY', 'footprint.lineage.origin': 'answer', 'footprint.lineage.producer': chat.attributes['footprint.llm.call_id'] },
+      },
+    ]);
     // The resumed run span: the paused run's id, the resumed segment's own counts, an exact attribute set.
     expect(root.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',

@@ -10,7 +10,7 @@
  */
 import { context, trace, type Attributes, type Link } from '@opentelemetry/api';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from '../../runtime/index.js';
-import { runnerIdentity } from '../genai/index.js';
+import { knownProducers, runnerIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 import { resolve, settle, type Settings, type TracingOptions } from './options.js';
 import { guard } from './safety.js';
@@ -64,6 +64,9 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   let parent = active;
   const links: Link[] = [];
   let carried: Record<string, MemberIdentity> | undefined;
+  // Producer spans outside this run segment: the stored conversation's runs, then the run before its pause.
+  const carries: { runId?: string; carry: Record<string, unknown> }[] = run.restored ? [...run.restored] : [];
+  if (run.resumed) carries.push({ carry: run.resumed.carry });
   if (run.resumed) {
     attributes[ATTR_FOOTPRINT_RESUMED] = true;
     const carry = run.resumed.carry;
@@ -88,6 +91,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     conversationId: run.conversationId,
     carried,
     expected: memberDirectory(run.tree, run.conversationId),
+    known: carries.length > 0 ? knownProducers(carries) : undefined,
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.events.subscribe(traced.onEvent);
@@ -95,6 +99,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   return {
     around: (call) => traced.within(call),
     paused: () => guard('tracing pause', () => traced.carry()),
+    appending: () => guard('tracing append', () => traced.lineageCarry()),
     finished: (outcome) => {
       guard('tracing finish', () => {
         unsubscribeEvents();

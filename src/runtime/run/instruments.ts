@@ -20,6 +20,8 @@ export interface RunStart {
   readonly executor: FlowChartExecutor;
   /** Present when this start is a resume: what instruments stored at pause time. */
   readonly resumed?: { readonly carry: Record<string, unknown>; readonly pausedAt: number };
+  /** The entries of a stored conversation the run continues, oldest first: each one's run and what instruments stored when it was appended. */
+  readonly restored?: readonly { runId: string; carry: Record<string, unknown> }[];
 }
 
 
@@ -28,6 +30,8 @@ export interface RunSession {
   around?<T>(call: () => Promise<T>): Promise<T>;
   /** The run paused: data to carry in the checkpoint for the resumed run (e.g. a traceparent). */
   paused?(): Record<string, unknown> | void;
+  /** The run's messages are about to be appended to its stored conversation: data to store with them for the runs that continue it. */
+  appending?(): Record<string, unknown> | void;
   /** The run ended; the outcome is decided once for all instruments (see outcome.ts). Called exactly once. */
   finished?(outcome: RunOutcome): void;
 }

@@ -8,7 +8,7 @@ import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { EventPayloads, EventType, MemberRef, TypedEvent } from '../../../src/events/index.js';
-import { EventSpans, RunRollups } from '../../../src/otel/genai/index.js';
+import { EventSpans, RunLineage, RunRollups } from '../../../src/otel/genai/index.js';
 import { RunSpans, runnerLayout, type TraceDetail } from '../../../src/otel/placement/index.js';
 import { WITHHELD_MESSAGE } from '../../../src/events/index.js';
 import { render } from '../../support/traceTree.js';
@@ -23,7 +23,7 @@ function mapping(detail: TraceDetail) {
   const run = new RunSpans({ tracer: provider.getTracer('test'), base: ROOT_CONTEXT, name: 'run', start: { startTime: 1_000 } });
   const rollups = new RunRollups(run.root.span);
   const layout = runnerLayout({ detail, run, carried: {}, semconv: 'current' });
-  const spans = new EventSpans({ run, layout, rollups, capture: false, semconv: 'current' });
+  const spans = new EventSpans({ run, layout, rollups, lineage: new RunLineage({ linkLimit: 128 }), capture: false, semconv: 'current' });
   let time = 1_000;
   const send = <K extends EventType>(type: K, payload: EventPayloads[K], at: { member: MemberRef; path: string[]; stage: string }) => {
     const event: TypedEvent<K> = {

@@ -1,0 +1,67 @@
+/**
+ * A run's producer spans carried past the run: into a pause's checkpoint (so the resumed run, in any
+ * process, links to the spans before the pause) and into each entry a stored conversation appends (so
+ * the next run of the conversation links across traces). Plain JSON, W3C traceparents, bounded both
+ * ways: the newest MAX_CARRIED producers are written, and what is read back is untrusted (a checkpoint
+ * or a database row), so only well-formed entries are kept, at most MAX_RESTORED in all.
+ */
+import type { SpanContext } from '@opentelemetry/api';
+import { formatTraceparent, parseTraceparent } from '../encoding/index.js';
+import type { KnownProducers, ProducerSpan } from './lineage.js';
+
+/** The key of the lineage in an instrument's carry. */
+export const CARRY_LINEAGE = 'footprint-otel.lineage';
+/** Producers one run carries on: its newest. */
+export const MAX_CARRIED = 256;
+/** Producers a run takes from what it resumes or continues: the newest. */
+export const MAX_RESTORED = 1024;
+/** A producer id longer than this is not one of ours. */
+const MAX_ID = 256;
+
+/** What is carried: the run span, and each producer's span by id (`hops`: the ids whose span is a hop's stand-in). */
+interface LineageCarry {
+  run: string;
+  producers: Record<string, string>;
+  hops: string[];
+}
+
+/** The carry of a run: its span and its newest producers. */
+export function lineageCarry(run: SpanContext, producers: Iterable<[string, ProducerSpan]>): Record<string, unknown> {
+  const all = [...producers];
+  const carried: Record<string, string> = {};
+  const hops: string[] = [];
+  for (const [id, span] of all.slice(Math.max(0, all.length - MAX_CARRIED))) {
+    carried[id] = formatTraceparent(span.context);
+    if (span.hop !== undefined) hops.push(id);
+  }
+  const carry: LineageCarry = { run: formatTraceparent(run), producers: carried, hops };
+  return { [CARRY_LINEAGE]: carry };
+}
+
+/**
+ * The producers known from carries, oldest first: a pause's carry (one; its run is this run), or a
+ * stored conversation's entries (oldest first, each with its run id).
+ */
+export function knownProducers(carries: readonly { runId?: string; carry: Record<string, unknown> }[]): KnownProducers {
+  const producers = new Map<string, ProducerSpan>();
+  const runs = new Map<string, SpanContext>();
+  for (let i = carries.length - 1; i >= 0 && producers.size < MAX_RESTORED; i--) {
+    const { runId, carry } = carries[i]!;
+    const value = carry[CARRY_LINEAGE];
+    if (typeof value !== 'object' || value === null) continue;
+    const { run, producers: carried, hops } = value as Partial<Record<keyof LineageCarry, unknown>>;
+    const runSpan = parseTraceparent(run);
+    if (runId !== undefined && runSpan && !runs.has(runId)) runs.set(runId, runSpan);
+    if (typeof carried !== 'object' || carried === null) continue;
+    const standIns = new Set(Array.isArray(hops) ? hops.filter((hop): hop is string => typeof hop === 'string') : []);
+    const entries = Object.entries(carried);
+    for (let j = entries.length - 1; j >= 0 && producers.size < MAX_RESTORED; j--) {
+      const [id, traceparent] = entries[j]!;
+      const context = id.length <= MAX_ID ? parseTraceparent(traceparent) : undefined;
+      if (!context || producers.has(id)) continue;
+      producers.set(id, standIns.has(id) ? { context, hop: id } : { context });
+    }
+  }
+  // Read newest first (the bound keeps the newest); kept oldest first, as a run's own producers are.
+  return { producers: new Map([...producers].reverse()), runs };
+}
