@@ -14,7 +14,7 @@ import { jsonLines } from './whyJson.js';
 import { kindOfSpan } from './whyGraph.js';
 import { fileSource } from './whyFiles.js';
 import { jaegerSource } from './whyJaeger.js';
-import { LINEAGE_ORIGIN, LINK_TYPE, LINK_INFORMED_BY, ORIGIN_ANSWER } from './whyNames.js';
+import { ORIGIN_ANSWER } from './whyNames.js';
 import { sliceFrom, type SliceResult } from './whySlice.js';
 import { TraceSpans } from './whySpans.js';
 import type { WhySource } from './whySource.js';
@@ -78,7 +78,7 @@ function startOf(spans: TraceSpans, traceId: string, spanId: string | undefined,
     if (!span) throw new CliError(`no span ${spanId} in trace ${traceId} in ${where}`);
     return { start: span, runId };
   }
-  const answer = root?.links.find((l) => l.attributes[LINK_TYPE] === LINK_INFORMED_BY && l.attributes[LINEAGE_ORIGIN] === ORIGIN_ANSWER);
+  const answer = root?.links.find((l) => l.attributes[semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE] === semconv.LINK_INFORMED_BY && l.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN] === ORIGIN_ANSWER);
   const answered = answer && answer.traceId === traceId ? spans.get(traceId, answer.spanId) : undefined;
   if (answered) return { start: answered, runId };
   const chats = all.filter((s) => kindOfSpan(s) === 'chat');

@@ -7,19 +7,6 @@
  */
 import { semconv } from '../index.js';
 import type { FileAttributeValue, FileSpan } from '../telemetry/index.js';
-import {
-  LINEAGE_HOP,
-  LINEAGE_ORIGIN,
-  LINEAGE_PART_INDEXES,
-  LINEAGE_PART_ORIGINS,
-  LINEAGE_PART_PRODUCERS,
-  LINEAGE_PART_TOKENS,
-  LINEAGE_TOKENS,
-  LINK_CAUSED_BY_GENERATION,
-  LINK_INFORMED_BY,
-  LINK_RETRY_OF,
-  LINK_TYPE,
-} from './whyNames.js';
 import type { TraceSpans } from './whySpans.js';
 
 /** Links of one span followed; a hostile span with more has the rest counted, not followed. */
@@ -36,7 +23,7 @@ export interface ProducerRef {
   hopId?: string;
 }
 
-const LINEAGE_LINK_TYPES = new Set([LINK_INFORMED_BY, LINK_CAUSED_BY_GENERATION, LINK_RETRY_OF]);
+const LINEAGE_LINK_TYPES = new Set([semconv.LINK_INFORMED_BY, semconv.LINK_CAUSED_BY_GENERATION, semconv.LINK_RETRY_OF]);
 /** Origins a chat span has no link for: their producer is one of its ancestors. */
 const ANCESTOR_ORIGINS = new Set(['run_input', 'instructions', 'tool_definitions']);
 
@@ -45,22 +32,22 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
   let followed = 0;
   let notFollowed = 0;
   for (const link of span.links) {
-    const linkType = link.attributes[LINK_TYPE];
+    const linkType = link.attributes[semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE];
     if (typeof linkType !== 'string' || !LINEAGE_LINK_TYPES.has(linkType)) continue;
     if (followed === MAX_LINKS_PER_SPAN) {
       notFollowed++;
       continue;
     }
     followed++;
-    const origin = link.attributes[LINEAGE_ORIGIN];
-    const tokens = link.attributes[LINEAGE_TOKENS];
-    const hopId = link.attributes[LINEAGE_HOP];
+    const origin = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN];
+    const tokens = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_TOKENS];
+    const hopId = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_HOP];
     producers.push({
       traceId: link.traceId,
       spanId: link.spanId,
       linkType,
-      origin: typeof origin === 'string' ? origin : linkType === LINK_CAUSED_BY_GENERATION ? 'generation' : linkType === LINK_RETRY_OF ? 'retry' : 'unknown',
-      partIndexes: integers(link.attributes[LINEAGE_PART_INDEXES]),
+      origin: typeof origin === 'string' ? origin : linkType === semconv.LINK_CAUSED_BY_GENERATION ? 'generation' : linkType === semconv.LINK_RETRY_OF ? 'retry' : 'unknown',
+      partIndexes: integers(link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]),
       ...(typeof tokens === 'number' ? { tokens } : {}),
       ...(typeof hopId === 'string' ? { hopId } : {}),
     });
@@ -71,10 +58,10 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
 
 /** The part table's parts whose producer is an ancestor, one edge per origin, to that ancestor. */
 function ancestorParts(span: FileSpan, spans: TraceSpans): ProducerRef[] {
-  const origins = span.attributes[LINEAGE_PART_ORIGINS];
+  const origins = span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS];
   if (!Array.isArray(origins)) return [];
-  const producers = span.attributes[LINEAGE_PART_PRODUCERS];
-  const tokens = span.attributes[LINEAGE_PART_TOKENS];
+  const producers = span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS];
+  const tokens = span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS];
   const byOrigin = new Map<string, ProducerRef>();
   origins.forEach((origin, index) => {
     if (typeof origin !== 'string' || !ANCESTOR_ORIGINS.has(origin)) return;

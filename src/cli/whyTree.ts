@@ -10,7 +10,6 @@
 import { semconv } from '../index.js';
 import type { TerminalLine } from './terminal.js';
 import type { WhyEdge, WhyGraph, WhyNode } from './whyGraph.js';
-import { LINEAGE_LINKS_FOLDED, LINEAGE_PARTS_FOLDED } from './whyNames.js';
 
 export const MAX_TREE_LINES = 2_000;
 export const MAX_TREE_DEPTH = 24;
@@ -98,8 +97,8 @@ function nodeText(node: WhyNode): string {
   if (node.kind === 'chat' && typeof cost === 'number') fields.push(`$${cost.toFixed(6)}`);
   if (node.status === 'error') fields.push('ERROR');
   const marks: string[] = [];
-  const linksFolded = a[LINEAGE_LINKS_FOLDED];
-  const partsFolded = a[LINEAGE_PARTS_FOLDED];
+  const linksFolded = a[semconv.ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED];
+  const partsFolded = a[semconv.ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED];
   if (typeof linksFolded === 'number' && linksFolded > 0) marks.push(`[${linksFolded} folded]`);
   if (typeof partsFolded === 'number' && partsFolded > 0) marks.push(`[${partsFolded} parts folded]`);
   if (node.linksNotFollowed) marks.push(`[${node.linksNotFollowed} links not followed]`);
