@@ -121,7 +121,8 @@ function hopOf(span: FileSpan, hopId: string | undefined): NonNullable<WhyNode['
     return typeof value === 'string' ? value : undefined;
   };
   const hop: NonNullable<WhyNode['hop']> = {};
-  if (hopId !== undefined) hop.id = hopId;
+  const id = hopId ?? field('hop_id');
+  if (id !== undefined) hop.id = id;
   const to = field('to');
   const from = field('from');
   const cause = field('cause');
