@@ -5,7 +5,7 @@
  * A fixture names its spans; `ids` maps each name to the span id the SDK gave it.
  */
 import { context, trace, type Attributes, type Link, type Span, type SpanContext } from '@opentelemetry/api';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
 import { semconv } from '../../src/index.js';
 
@@ -29,6 +29,10 @@ export interface SpanSpec {
   /** A hop event (footprint.skill.hop) on this span. */
   hop?: { id: string; to: string; from?: string; cause: string };
   error?: string;
+  /** Links added after every span is made (Span.addLink), so two spans can link each other. */
+  laterLinks?: LinkSpec[];
+  /** Never ended, so never exported: a span sampled out or lost. */
+  unexported?: true;
 }
 
 export interface Written {
@@ -37,21 +41,25 @@ export interface Written {
 }
 
 /**
- * Writes the spans into `directory` (files of one session), in the order given: a span's parent and
- * the spans it links to come before it; a link to a name not given (or given in `foreign`) points at
- * a span context made up for it, in the trace `foreign` names (default: the same trace).
+ * Writes the spans into `directory` (files of a session of their own), in the order given: a span's
+ * parent and the spans it links to at start come before it; `foreign` names span contexts of spans
+ * not written here (another trace, or one never exported). `answer` links the first span (the run's)
+ * to a chat span at its end, as the run span's answer link is made.
  */
 export async function writeLineage(
   directory: string,
   specs: SpanSpec[],
-  options: { answer?: string; foreign?: Record<string, SpanContext> } = {},
+  options: { answer?: string; foreign?: Record<string, SpanContext>; linkLimit?: number } = {},
 ): Promise<Written> {
   const exporter = fileSpanExporter({ directory });
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 100_000, maxExportBatchSize: 5_000 })],
+    ...(options.linkLimit === undefined ? {} : { spanLimits: { linkCountLimit: options.linkLimit } }),
+  });
   const tracer = provider.getTracer('why-fixture');
   const spans = new Map<string, Span>();
   const contexts = new Map<string, SpanContext>(Object.entries(options.foreign ?? {}));
-  const open: Span[] = [];
+  const unexported = new Set(specs.filter((s) => s.unexported).map((s) => s.name));
   for (const spec of specs) {
     const parent = spec.parent === undefined ? undefined : spans.get(spec.parent);
     const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
@@ -69,15 +77,17 @@ export async function writeLineage(
     if (spec.error) span.setStatus({ code: 2, message: spec.error });
     spans.set(spec.name, span);
     contexts.set(spec.name, span.spanContext());
-    open.push(span);
   }
   function contextOf(name: string): SpanContext {
     const known = contexts.get(name);
     if (known) return known;
     throw new Error(`fixture: link to ${name} before it was made`);
   }
-  if (options.answer) open[0]!.addLink({ context: contextOf(options.answer), attributes: { [semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: 'INFORMED_BY', [semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer' } });
-  for (const span of open.reverse()) span.end();
+  for (const spec of specs) {
+    for (const link of spec.laterLinks ?? []) spans.get(spec.name)!.addLink({ context: contextOf(link.to), attributes: linkAttributes(link) });
+  }
+  if (options.answer) spans.get(specs[0]!.name)!.addLink({ context: contextOf(options.answer), attributes: { [semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: 'INFORMED_BY', [semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer' } });
+  for (const [name, span] of [...spans].reverse()) if (!unexported.has(name)) span.end();
   await provider.forceFlush();
   await provider.shutdown();
   return {
