@@ -30,12 +30,12 @@ export function renderSlice(graph: WhyGraph): TerminalLine[] {
   const root = nodeOf(graph.traceId, graph.root);
   if (!root) return ['(nothing to walk from)'];
   const stack: Item[] = [{ node: root, prefix: '', last: true, depth: 0 }];
-  let omitted = 0;
+  let cut = false;
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (lines.length >= MAX_TREE_LINES) {
-      omitted++;
-      continue;
+      cut = true;
+      break;
     }
     const { node, edge, depth } = item;
     const branch = depth === 0 ? '' : `${item.prefix}${item.last ? '└─ ' : '├─ '}`;
@@ -55,7 +55,7 @@ export function renderSlice(graph: WhyGraph): TerminalLine[] {
       stack.push({ node: children[i]!.child, edge: children[i]!.edge, prefix: below, last: i === children.length - 1, depth: depth + 1 });
     }
   }
-  if (omitted > 0) lines.push(`(${omitted} more line(s) not drawn: the tree shows at most ${MAX_TREE_LINES}; --json gives the whole slice)`);
+  if (cut) lines.push(`(the tree stops at ${MAX_TREE_LINES} lines; --json gives the whole slice)`);
   if (graph.notWalked > 0) lines.push(`(${graph.notWalked} span(s) not walked further: a slice expands at most its node bound)`);
   return lines;
 }

@@ -13,7 +13,7 @@ import { whyCommand } from '../../src/cli/why.js';
 import type { WhyGraph } from '../../src/cli/whyGraph.js';
 import { semconv } from '../../src/index.js';
 import { cli, tempDir } from '../support/cli.js';
-import { chat, tool, writeLineage, type SpanSpec, type Written } from './whyFixtures.js';
+import { chat, isDag, tool, writeLineage, type SpanSpec, type Written } from './whyFixtures.js';
 
 const RUN = {
   [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_1',
@@ -178,31 +178,4 @@ describe('why on lineage written by the SDK', () => {
 
 function byEdge(a: { from: string; to: string; origin: string }, b: { from: string; to: string; origin: string }): number {
   return `${a.from}${a.to}${a.origin}`.localeCompare(`${b.from}${b.to}${b.origin}`);
-}
-
-/** No path leads from a node back to itself. */
-export function isDag(graph: WhyGraph): boolean {
-  const out = new Map<string, string[]>();
-  for (const edge of graph.edges) out.set(edge.from, [...(out.get(edge.from) ?? []), edge.to]);
-  const state = new Map<string, 'open' | 'done'>();
-  for (const start of graph.nodes.map((n) => n.spanId)) {
-    if (state.has(start)) continue;
-    const stack: { id: string; exit: boolean }[] = [{ id: start, exit: false }];
-    while (stack.length > 0) {
-      const { id, exit } = stack.pop()!;
-      if (exit) {
-        state.set(id, 'done');
-        continue;
-      }
-      if (state.get(id) === 'done') continue;
-      if (state.get(id) === 'open') return false;
-      state.set(id, 'open');
-      stack.push({ id, exit: true });
-      for (const to of out.get(id) ?? []) {
-        if (state.get(to) === 'open') return false;
-        if (state.get(to) !== 'done') stack.push({ id: to, exit: false });
-      }
-    }
-  }
-  return true;
 }

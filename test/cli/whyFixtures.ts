@@ -7,6 +7,7 @@
 import { context, trace, type Attributes, type Link, type Span, type SpanContext } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { fileSpanExporter } from '../../src/telemetry/files/fileExporters.js';
+import type { WhyGraph } from '../../src/cli/whyGraph.js';
 import { semconv } from '../../src/index.js';
 
 export interface LinkSpec {
@@ -134,4 +135,31 @@ export function tool(name: string, callId: string, iteration: number): Attribute
     [semconv.ATTR_FOOTPRINT_AGENT]: 'tech',
     [semconv.ATTR_FOOTPRINT_ITERATION]: iteration,
   };
+}
+
+/** No path leads from a node back to itself. */
+export function isDag(graph: WhyGraph): boolean {
+  const out = new Map<string, string[]>();
+  for (const edge of graph.edges) out.set(edge.from, [...(out.get(edge.from) ?? []), edge.to]);
+  const state = new Map<string, 'open' | 'done'>();
+  for (const start of graph.nodes.map((n) => n.spanId)) {
+    if (state.has(start)) continue;
+    const stack: { id: string; exit: boolean }[] = [{ id: start, exit: false }];
+    while (stack.length > 0) {
+      const { id, exit } = stack.pop()!;
+      if (exit) {
+        state.set(id, 'done');
+        continue;
+      }
+      if (state.get(id) === 'done') continue;
+      if (state.get(id) === 'open') return false;
+      state.set(id, 'open');
+      stack.push({ id, exit: true });
+      for (const to of out.get(id) ?? []) {
+        if (state.get(to) === 'open') return false;
+        if (state.get(to) !== 'done') stack.push({ id: to, exit: false });
+      }
+    }
+  }
+  return true;
 }
