@@ -7,6 +7,7 @@
  */
 import { appendFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Attributes } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { plainLine } from '../../src/cli/terminal.js';
 import { whyCommand } from '../../src/cli/why.js';
@@ -19,7 +20,7 @@ import { cli, tempDir } from '../support/cli.js';
 import { chat, isDag, writeLineage, type SpanSpec } from './whyFixtures.js';
 
 const run = (runId: string): SpanSpec => ({ name: 'run', title: 'invoke_workflow desk', attributes: { [semconv.ATTR_FOOTPRINT_RUN_ID]: runId } });
-const answer = (callId: string, extra: Record<string, unknown> = {}) => ({ ...chat({ callId, model: 'm', agent: 'tech', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [] }), ...extra });
+const answer = (callId: string, extra: Attributes = {}): Attributes => ({ ...chat({ callId, model: 'm', agent: 'tech', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [] }), ...extra });
 const ANSWER = 'chat m  member tech  route desk>tech  iteration 1  model m  tokens 10 in / 2 out  $0.001000';
 
 describe('why on hostile files', () => {
