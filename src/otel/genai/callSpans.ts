@@ -8,7 +8,7 @@
  * runtime's checks of that answer land on it (a failed call ends at llm_end). Each tool call is
  * `execute_tool {tool}`, active while the tool runs (a runner the tool calls nests under it),
  * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
- * does not exist.
+ * does not exist. Both start with their lineage links (lineage.ts).
  */
 import { SpanKind, type Attributes, type Link, type SpanContext } from '@opentelemetry/api';
 import type { EventPayloads, ExportedEvent, TokenUsage, TypedEvent } from '../../events/index.js';
