@@ -78,40 +78,57 @@ export interface CapturedMessage {
   toolCalls?: { id: string; name: string; args: unknown }[];
 }
 
-/** Where an input part of a model call came from (issue #36; docs/lineage.md). */
+/**
+ * Where an input part of a model call came from (llm_start.parts). Lineage: each part of what a model
+ * is sent names what produced it, so a wrong answer can be walked back to the context that shaped it.
+ */
 export type InputOriginKind =
-  | 'instructions' // the agent's own system prompt (producer: the agent, kind 'member')
-  | 'skill' // the current skill's body in the system prompt (producer: the hop that entered it)
-  | 'run_input' // the run's input message(s) (producer: the run)
-  | 'model_output' // an earlier assistant message of this run (producer: the model call that wrote it)
-  | 'tool_result' // a tool message (producer: the tool call that returned it)
-  | 'handoff' // a message handed over by another member or a router (producer: that member's/router's model call)
-  | 'checkpoint' // a message restored from a checkpoint at resume (producer: as it was before the pause)
-  | 'conversation' // a message loaded from a stored conversation (producer: the earlier run's call / run)
-  | 'tool_definitions'; // the tool list (producer: the agent; one part for the whole slot)
+  /** The agent's own system prompt (producer: the agent, kind 'member'); also the agent's own request to answer again (structured output). */
+  | 'instructions'
+  /** The current skill's body in the system prompt (producer: the hop that entered the skill). */
+  | 'skill'
+  /** The run's input message(s) (producer: the run; for a runner run inside a tool, that tool call). */
+  | 'run_input'
+  /** An earlier assistant message of this run (producer: the model call that wrote it). */
+  | 'model_output'
+  /** A tool message (producer: the tool call that returned it). */
+  | 'tool_result'
+  /** A message handed over by another member or a router (producer: that member's or router's model call). */
+  | 'handoff'
+  /** A message restored from a checkpoint at resume (producer: as it was before the pause). */
+  | 'checkpoint'
+  /** A message loaded from a stored conversation (producer: the earlier run that appended it). */
+  | 'conversation'
+  /** The tool list (producer: the agent; one part for the whole slot). */
+  | 'tool_definitions';
 
+/** What produced an input part. */
 export interface InputProducer {
   kind: 'model_call' | 'tool_call' | 'hop' | 'member' | 'run';
-  /** model_call: llm callId; tool_call: `${callId}:${toolCallId}` (callId = the model call that asked for it);
-   *  hop: hopId (footprint.skill.hop); member: agent/member id; run: runId. */
+  /**
+   * model_call: the llm callId; tool_call: `${callId}:${toolCallId}` (callId: the model call that asked
+   * for it); hop: the hopId of footprint.skill.hop; member: the agent's or member's id; run: the runId.
+   */
   id: string;
-  /** Set when the producer belongs to another run (a stored conversation, a checkpoint's earlier run). */
+  /** Set when the producer belongs to another run (a stored conversation's earlier run, the run a tool call that started this one belongs to). */
   runId?: string;
 }
 
+/** One part of a model call's input, as sent (no content: sizes, origin, producer, keyed fingerprint). */
 export interface InputPart {
   slot: 'system' | 'messages' | 'tools';
-  /** Position within its slot as sent (system: 0 instructions, 1 skill body; messages: index in the sent window). */
+  /** Position within its slot as sent (system: the instructions, then the skill body; messages: the index in the sent window; tools: 0). */
   index: number;
   role: 'system' | 'user' | 'assistant' | 'tool';
   origin: InputOriginKind;
   producer: InputProducer;
-  /** For checkpoint/conversation parts: what the part was originally (model_output, tool_result, run_input, handoff). */
+  /** For checkpoint and conversation parts: what the part was originally. */
   restoredFrom?: Exclude<InputOriginKind, 'checkpoint' | 'conversation'>;
+  /** Characters of text (tool calls: name and JSON arguments; tools: the JSON of their definitions); images count 0. */
   chars: number;
-  /** Estimated: ceil(chars / 4). */
+  /** Estimated, not the model's tokenizer: ceil(chars / 4), plus 1 000 per image. */
   tokens: number;
-  /** Keyed fingerprint; absent without a key. */
+  /** Keyed fingerprint (HMAC-SHA-256, docs/security.md); absent without a key. */
   fingerprint?: string;
 }
 
@@ -213,8 +230,8 @@ export interface EventPayloads {
     compacted?: boolean;
     /** The structured output asked for (LLMRequest.responseFormat's name), when the agent has `output`. */
     responseFormat?: string;
-    /** Where each part sent came from, in the order sent (system slot, messages, tools); never content. */
-    parts?: InputPart[];
+    /** Every part sent, in the order sent (system slot, messages, tools): origin, producer, size, fingerprint; never content. */
+    parts: InputPart[];
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -333,8 +350,8 @@ export interface EventPayloads {
 
   // ── route: the skill cursor's moves, and the loop guards ─────────────────────────────────────
   'footprint.skill.hop': {
-    /** Run-unique: the producer id of the skill body this hop put into the prompt. */
-    hopId?: string;
+    /** Unique in the run: what a skill part's producer names (InputProducer kind 'hop'). */
+    hopId: string;
     agentId: string;
     turnId: string;
     iteration: number;
@@ -452,7 +469,7 @@ export const EVENTS = {
     content: [],
   },
   'footprint.stream.llm_start': {
-    doc: 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any).',
+    doc: 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any), and its input parts: where each came from, what produced it, its size and keyed fingerprint (never content).',
     content: ['systemPrompt', 'messages', 'tools'],
   },
   'footprint.stream.llm_chunk': {
@@ -508,7 +525,7 @@ export const EVENTS = {
     content: [],
   },
   'footprint.skill.hop': {
-    doc: 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
+    doc: 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay; its hopId is what a skill part of a later model call names as its producer.',
     content: [],
   },
   'footprint.loop_guard.trip': {

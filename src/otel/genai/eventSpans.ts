@@ -166,7 +166,6 @@ export class EventSpans {
 
   /** A hop is the producer of the skill body it put into the prompt: its stage span, or (semantic detail) its agent's span standing in. */
   private hopProduced({ payload: p, meta }: ExportedEvent<'footprint.skill.hop'>): void {
-    if (p.hopId === undefined) return;
     const stage = this.layout.stage(meta.runtimeStageId);
     const span = stage ?? this.layout.container(meta.subflowPath);
     this.lineage.hop(p.hopId, span.span.spanContext(), stage === undefined);

@@ -10,4 +10,4 @@ export { EventSpans, type EventSpansInit } from './eventSpans.js';
 export { agentProfileIdentity, compositionIdentity, routerDecisionIdentity, runnerIdentity } from './memberIdentity.js';
 export { RunRollups } from './runRollups.js';
 export { RunLineage, type KnownProducers } from './lineage.js';
-export { knownProducers, lineageCarry } from './lineageCarry.js';
+export { knownProducers, lineageCarry, type CarriedBy } from './lineageCarry.js';

@@ -10,6 +10,7 @@
  */
 import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
+import { knownProducers, type CarriedBy } from './lineageCarry.js';
 import {
   ATTR_FOOTPRINT_LINEAGE_CHARS,
   ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS,
@@ -61,7 +62,10 @@ const ANCESTOR_ORIGINS: ReadonlySet<InputOriginKind> = new Set(['instructions', 
 export class RunLineage {
   /** Producer id → its span: this run's, after the producers it started with. */
   private readonly producers: Map<string, ProducerSpan>;
-  private readonly runs: ReadonlyMap<string, SpanContext>;
+  private readonly runs: Map<string, SpanContext>;
+  /** A stored conversation's entries (RunStart.restored): filled when the thread loads, after the run starts; read at each call. */
+  private readonly restored: readonly CarriedBy[];
+  private absorbed = 0;
   private readonly runId?: string;
   /** Links a chat span may carry for its producers: the span link limit less one (a RETRY_OF link). */
   private readonly budget: number;
@@ -70,15 +74,17 @@ export class RunLineage {
   /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
   private readonly turnAnswers: { answer: string; callId: string }[] = [];
 
-  constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers }) {
+  constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
     this.runId = init.runId;
     this.budget = Math.max(0, init.linkLimit - 1);
     this.producers = new Map(init.known?.producers);
-    this.runs = init.known?.runs ?? new Map();
+    this.runs = new Map(init.known?.runs);
+    this.restored = init.restored ?? [];
   }
 
   /** The links of a model call about to start, from its parts; its part arrays (and links folded) go into `attributes`. */
   chat(parts: readonly InputPart[], attributes: Attributes): Link[] {
+    if (this.absorbed < this.restored.length) this.absorbRestored();
     const groups = new Map<string, ProducerParts>();
     let newestOutput: string | undefined;
     for (const part of parts) {
@@ -167,6 +173,14 @@ export class RunLineage {
   /** Every producer span known, oldest first (what a pause or a stored conversation carries on). */
   entries(): IterableIterator<[string, ProducerSpan]> {
     return this.producers.entries();
+  }
+
+  /** Takes the producers of the conversation entries loaded since the last call (a run's own producers win). */
+  private absorbRestored(): void {
+    const known = knownProducers(this.restored.slice(this.absorbed));
+    this.absorbed = this.restored.length;
+    for (const [id, span] of known.producers) if (!this.producers.has(id)) this.producers.set(id, span);
+    for (const [runId, context] of known.runs) this.runs.set(runId, context);
   }
 
   /** A part has a link unless its producer is an ancestor of the chat span (the agent or this run). */

@@ -18,6 +18,12 @@ export const MAX_RESTORED = 1024;
 /** A producer id longer than this is not one of ours. */
 const MAX_ID = 256;
 
+/** A carry and the run it comes from (none: a pause's carry, of this run). */
+export interface CarriedBy {
+  runId?: string;
+  carry: Record<string, unknown>;
+}
+
 /** What is carried: the run span, and each producer's span by id (`hops`: the ids whose span is a hop's stand-in). */
 interface LineageCarry {
   run: string;
@@ -42,7 +48,7 @@ export function lineageCarry(run: SpanContext, producers: Iterable<[string, Prod
  * The producers known from carries, oldest first: a pause's carry (one; its run is this run), or a
  * stored conversation's entries (oldest first, each with its run id).
  */
-export function knownProducers(carries: readonly { runId?: string; carry: Record<string, unknown> }[]): KnownProducers {
+export function knownProducers(carries: readonly CarriedBy[]): KnownProducers {
   const producers = new Map<string, ProducerSpan>();
   const runs = new Map<string, SpanContext>();
   for (let i = carries.length - 1; i >= 0 && producers.size < MAX_RESTORED; i--) {

@@ -21,7 +21,7 @@ import {
   markFailed,
   recordFailure,
 } from '../encoding/index.js';
-import { EventSpans, lineageCarry, RunLineage, RunRollups, type KnownProducers } from '../genai/index.js';
+import { EventSpans, lineageCarry, RunLineage, RunRollups, type CarriedBy, type KnownProducers } from '../genai/index.js';
 import {
   activator,
   executorLayout,
@@ -54,8 +54,10 @@ export interface TracedRunInit {
   carried?: Record<string, MemberIdentity>;
   /** The run's members known before it starts (memberDirectory), by path key. */
   expected?: Record<string, MemberIdentity>;
-  /** Producer spans of the run before its pause and of the stored conversation it continues (lineageCarry.ts). */
+  /** Producer spans of the run before its pause (lineageCarry.ts). */
   known?: KnownProducers;
+  /** The stored conversation's entries the run continues (RunStart.restored: filled when the thread loads). */
+  restored?: readonly CarriedBy[];
 }
 
 export class TracedRun {
@@ -83,7 +85,7 @@ export class TracedRun {
     this.rollups = new RunRollups(this.run.root.span, semconv);
     if (init.source === 'runner') {
       const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {}, semconv });
-      const lineage = new RunLineage({ runId: init.runId, linkLimit: init.resolved.linkLimit, known: init.known });
+      const lineage = new RunLineage({ runId: init.runId, linkLimit: init.resolved.linkLimit, known: init.known, restored: init.restored });
       const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, lineage, capture, semconv, conversationId: init.conversationId });
       this.lineage = lineage;
       this.members = members;

@@ -64,9 +64,6 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   let parent = active;
   const links: Link[] = [];
   let carried: Record<string, MemberIdentity> | undefined;
-  // Producer spans outside this run segment: the stored conversation's runs, then the run before its pause.
-  const carries: { runId?: string; carry: Record<string, unknown> }[] = run.restored ? [...run.restored] : [];
-  if (run.resumed) carries.push({ carry: run.resumed.carry });
   if (run.resumed) {
     attributes[ATTR_FOOTPRINT_RESUMED] = true;
     const carry = run.resumed.carry;
@@ -91,7 +88,9 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     conversationId: run.conversationId,
     carried,
     expected: memberDirectory(run.tree, run.conversationId),
-    known: carries.length > 0 ? knownProducers(carries) : undefined,
+    // Producer spans outside this run segment: the run before its pause, the stored conversation's runs.
+    known: run.resumed && knownProducers([{ carry: run.resumed.carry }]),
+    restored: run.restored,
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.events.subscribe(traced.onEvent);

@@ -9,7 +9,7 @@ import { ROOT_CONTEXT, type Link } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { EventPayloads, EventType, InputPart, MemberRef, TypedEvent } from '../../../src/events/index.js';
-import { knownProducers, type KnownProducers } from '../../../src/otel/genai/index.js';
+import { knownProducers, type CarriedBy, type KnownProducers } from '../../../src/otel/genai/index.js';
 import type { TraceDetail } from '../../../src/otel/placement/index.js';
 import { TracedRun } from '../../../src/otel/wiring/tracedRun.js';
 
@@ -17,12 +17,12 @@ const SUPPORT: MemberRef = { kind: 'agent', id: 'support' };
 const BRAIN = { via: 'default' as const, provider: 'openai', model: 'm1' };
 
 /** One traced run over its own SDK, fed typed events of the agent `support`. */
-function tracedRun(options: { detail?: TraceDetail; runId?: string; linkLimit?: number; known?: KnownProducers } = {}) {
+function tracedRun(options: { detail?: TraceDetail; runId?: string; linkLimit?: number; known?: KnownProducers; restored?: CarriedBy[] } = {}) {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const resolved = { tracer: provider.getTracer('test'), detail: options.detail ?? 'semantic', capture: false, semconv: 'current' as const, linkLimit: options.linkLimit ?? 128 };
   const runId = options.runId ?? 'run_1';
-  const traced = new TracedRun({ source: 'runner', resolved, name: 'invoke_agent Support', attributes: {}, parent: ROOT_CONTEXT, runId, known: options.known });
+  const traced = new TracedRun({ source: 'runner', resolved, name: 'invoke_agent Support', attributes: {}, parent: ROOT_CONTEXT, runId, known: options.known, restored: options.restored });
   let time = 1_000;
   const send = <K extends EventType>(type: K, payload: EventPayloads[K]) => {
     const meta = { runId, runtimeStageId: `call-llm#${time}`, timestamp: ++time, member: SUPPORT, compositionPath: [], route: '', subflowPath: [] };
@@ -207,7 +207,7 @@ describe('the link limit', () => {
     traced.finish({ status: 'ok', output: 'done' });
     const all = spans();
     const third = chat(all, 'call_3');
-    expect(linksOf(third, all).map((link) => link.attributes['footprint.lineage.producer'])).toEqual(['call_1:t2', 'call_2', 'call_2:t1']);
+    expect(linksOf(third, all).map((link) => link.attributes!['footprint.lineage.producer'])).toEqual(['call_1:t2', 'call_2', 'call_2:t1']);
     expect(third.attributes['footprint.lineage.links_folded']).toBe(2);
     expect(chat(all, 'call_2').attributes['footprint.lineage.links_folded']).toBe(1);
     expect(chat(all, 'call_1').attributes['footprint.lineage.links_folded']).toBeUndefined();
@@ -270,7 +270,10 @@ describe('a stored conversation', () => {
     const oldRoot = old.find((s) => s.parentSpanContext === undefined)!.spanContext();
     const oldAnswer = chat(old, 'call_3').spanContext();
 
-    const next = tracedRun({ runId: 'run_2', known: knownProducers([{ runId: 'run_0', carry: stored }]) });
+    // As RunStart.restored: filled when the thread loads, after the run started.
+    const restored: CarriedBy[] = [];
+    const next = tracedRun({ runId: 'run_2', restored });
+    restored.push({ runId: 'run_0', carry: stored });
     const fromConversation = (index: number, role: InputPart['role'], restoredFrom: InputPart['restoredFrom'], producer: InputPart['producer'], chars: number): InputPart =>
       part('messages', index, role, 'conversation', producer, chars, { restoredFrom });
     next.send('footprint.agent.turn_start', { agentId: 'support', name: 'Support', provider: 'openai', model: 'm1', turnId: 'turn_2', message: 'more', skillGraph: false });

@@ -50,7 +50,7 @@ function oneTurn(send: ReturnType<typeof mapping>['send']) {
   send('footprint.composition.enter', { compositionId: 'desk', kind: 'swarm', childCount: 1 }, atDesk);
   send('footprint.composition.route_decided', { compositionId: 'desk', kind: 'swarm', chosen: 'billing', rationale: 'r', matched: 'route_fn', inRoster: true }, atDesk);
   send('footprint.agent.turn_start', { agentId: 'billing', name: 'Billing', provider: 'openai', model: 'm1', turnId: 't1', message: 'hi', skillGraph: false }, atBilling);
-  send('footprint.stream.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false }, atBilling);
+  send('footprint.stream.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false, parts: [] }, atBilling);
   send(
     'footprint.stream.llm_end',
     { callId: 'c1', agentId: 'billing', turnId: 't1', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, usage, cost: { usd: 0.25, priced: true }, stopReason: 'stop', durationMs: 5, toolCalls: [], content: 'ok' },
