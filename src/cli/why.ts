@@ -67,8 +67,11 @@ async function sliceAcrossTraces(start: FileSpan, spans: TraceSpans, source: Why
   return result;
 }
 
-/** The span to walk back from, and the run's id. */
-function startOf(spans: TraceSpans, traceId: string, spanId: string | undefined, where: string): { start: FileSpan; runId?: string } {
+/**
+ * The span to walk back from, and the run's id: --span, else the chat span the run span's `answer`
+ * link names, else the trace's last chat span to end.
+ */
+export function startOf(spans: TraceSpans, traceId: string, spanId: string | undefined, where: string): { start: FileSpan; runId?: string } {
   const all = spans.spansOf(traceId);
   const root = all.find((s) => s.parentSpanId === undefined && s.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] !== undefined) ?? all.find((s) => s.parentSpanId === undefined);
   const runIdValue = root?.attributes[semconv.ATTR_FOOTPRINT_RUN_ID];
