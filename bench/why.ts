@@ -25,7 +25,7 @@ const ROUNDS = 3;
 function demo(cwd: string): Promise<void> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(OTEL_|FOOTPRINT_)/.test(key)));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'demo', '--runs', String(SEED_RUNS), '--concurrency', '8'], { cwd, env, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/cli/main.ts'), 'demo', '--runs', String(SEED_RUNS), '--concurrency', '8'], { cwd, env, stdio: 'ignore' });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`demo exited ${code}`))));
   });

@@ -38,13 +38,14 @@ describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'j
     const { spans, traceId } = await waitFor(
       async () => {
         const [found] = await stack.jaeger.search(SERVICE, { 'footprint.trip.kinds': 'rejected_cap' });
-        if (!found) return undefined;
+        if (!found) throw new Error(`no rejected_cap trace yet; ${(await stack.jaeger.search(SERVICE)).length} trace(s) of ${SERVICE}`);
         const answer = await stack.jaeger.get<{ result: unknown }>(`/api/v3/traces/${found.traceID}`);
         const spans = spansOfTraceData(answer.result, (reason) => {
           throw new Error(reason);
         });
         // the whole trace: the run span (which ends last) is there
-        return spans.some((s) => s.parentSpanId === undefined) ? { spans, traceId: found.traceID } : undefined;
+        if (!spans.some((s) => s.parentSpanId === undefined)) throw new Error(`trace ${found.traceID}: ${spans.length} span(s), no root yet: ${JSON.stringify(answer).slice(0, 300)}`);
+        return { spans, traceId: found.traceID };
       },
       { what: 'a rejected_cap run, whole, in Jaeger', timeoutMs: 90_000, intervalMs: 2_000 },
     );
