@@ -36,7 +36,7 @@ function rewrite(text: string, copy: number): string {
   const tag = copy.toString(16).padStart(4, '0');
   return text
     .replace(/"(traceId|spanId|parentSpanId)":"([0-9a-f]{4})([0-9a-f]+)"/g, (_, key: string, _head: string, tail: string) => `"${key}":"${tag}${tail}"`)
-    .replace(/"(run_[0-9a-z]+)"/g, (_, id: string) => `"${id}_${tag}"`);
+    .replace(/"(run_[0-9a-z]{16})"/g, (_, id: string) => `"${id}_${tag}"`);
 }
 
 async function time(work: () => Promise<unknown>): Promise<number> {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
         writeFileSync(path.join(folder, name.replace(/^traces-.*-(\d{4,})\.jsonl$/, `traces-${session}-$1.jsonl`)), text);
       }
     }
-    const middleRun = /"(run_[0-9a-z]+_[0-9a-f]{4})"/.exec(rewrite(readFileSync(path.join(seedDir, seedFiles[0]!), 'utf8'), Math.floor(copies / 2)))![1]!;
+    const middleRun = /"(run_[0-9a-z]{16}_[0-9a-f]{4})"/.exec(rewrite(readFileSync(path.join(seedDir, seedFiles[0]!), 'utf8'), Math.floor(copies / 2)))![1]!;
     const cases: [string, () => Promise<unknown>][] = [
       ['view (newest run)', () => viewCommand({ path: folder, trips: false, list: false })],
       ['why (newest run)', () => whyCommand({ path: folder, json: false })],

@@ -4,10 +4,12 @@
  * v1 `/api/traces/{traceId}` its UI uses, whose span references keep a link's span id but drop its
  * attributes (link type, origin, parts), and the walk needs those. A run id is found through the v1
  * search (`/api/traces?service=…&tags=…`, the UI's), service by service. Every answer is bounded in
- * size and time; a trace Jaeger does not have (404) is absent.
+ * size and time; a trace Jaeger does not have (404) is absent. The run span's answer link, which
+ * Jaeger turns into its parent, is read back as a link (whyJaegerParents.ts).
  */
 import { spansOfTraceData, type FileSpan } from '../telemetry/index.js';
 import { CliError, UsageError } from './args.js';
+import { restoreLinkedRoots } from './whyJaegerParents.js';
 import type { RunWanted, WhySource } from './whySource.js';
 
 /** Largest answer read from Jaeger; a bigger one is refused (a hostile or mistaken endpoint). */
@@ -37,8 +39,8 @@ export function jaegerSource(url: string): WhySource {
         return want.trace.toLowerCase();
       }
       if (want.run === undefined) throw new UsageError('with --jaeger, name the run: --trace ID or --run RUN_ID');
-      const services = await get('/api/services');
-      const names = (isRecord(services.body) && Array.isArray(services.body.data) ? services.body.data : []).filter((s): s is string => typeof s === 'string');
+      const services = (await get('/api/services')).chunks[0];
+      const names = (isRecord(services) && Array.isArray(services.data) ? services.data : []).filter((s): s is string => typeof s === 'string');
       const end = Date.now() * 1000;
       for (const service of names.slice(0, MAX_SERVICES)) {
         const query = new URLSearchParams({
@@ -48,8 +50,8 @@ export function jaegerSource(url: string): WhySource {
           start: String(end - SEARCH_LOOKBACK_MS * 1000),
           end: String(end),
         });
-        const found = await get(`/api/traces?${query}`);
-        const first = isRecord(found.body) && Array.isArray(found.body.data) ? found.body.data[0] : undefined;
+        const found = (await get(`/api/traces?${query}`)).chunks[0];
+        const first = isRecord(found) && Array.isArray(found.data) ? found.data[0] : undefined;
         if (isRecord(first) && typeof first.traceID === 'string') return first.traceID;
       }
       throw new CliError(`no run with run id ${want.run} in ${where} (searched ${Math.min(names.length, MAX_SERVICES)} service(s))`);
@@ -62,9 +64,9 @@ export function jaegerSource(url: string): WhySource {
           out.set(traceId, []);
           continue;
         }
-        const result = isRecord(answer.body) ? answer.body.result : undefined;
         let bad = 0;
-        out.set(traceId, result === undefined ? [] : spansOfTraceData(result, () => bad++));
+        const spans = answer.chunks.flatMap((chunk) => (isRecord(chunk) && chunk.result !== undefined ? spansOfTraceData(chunk.result, () => bad++) : []));
+        out.set(traceId, restoreLinkedRoots(spans));
         if (bad > 0) warnings.push(`footprint-otel: ${bad} span(s) of trace ${traceId} from ${where} missing a required field skipped`);
       }
       return out;
@@ -73,8 +75,12 @@ export function jaegerSource(url: string): WhySource {
   };
 }
 
-/** One GET: JSON, at most MAX_JAEGER_BYTES, within JAEGER_TIMEOUT_MS; 404 is an answer, other errors are CliErrors. */
-async function getBounded(url: string): Promise<{ status: number; body: unknown }> {
+/**
+ * One GET: JSON, at most MAX_JAEGER_BYTES, within JAEGER_TIMEOUT_MS; 404 is an answer, other errors
+ * are CliErrors. The v3 trace endpoint streams (gRPC-gateway): its body may be several JSON objects
+ * one after another, each `{ result: TracesData }`, or an array of them; `chunks` holds each.
+ */
+async function getBounded(url: string): Promise<{ status: number; chunks: unknown[] }> {
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(JAEGER_TIMEOUT_MS), headers: { accept: 'application/json' } });
@@ -83,15 +89,40 @@ async function getBounded(url: string): Promise<{ status: number; body: unknown 
   }
   if (response.status === 404) {
     await response.body?.cancel();
-    return { status: 404, body: undefined };
+    return { status: 404, chunks: [] };
   }
   const text = await boundedText(response, url);
   if (!response.ok) throw new CliError(`Jaeger answered ${response.status} to ${url}: ${text.slice(0, 200)}`);
   try {
-    return { status: response.status, body: JSON.parse(text) };
+    const chunks = jsonValues(text).map((value) => JSON.parse(value) as unknown);
+    return { status: response.status, chunks: chunks.length === 1 && Array.isArray(chunks[0]) ? chunks[0] : chunks };
   } catch {
     throw new CliError(`Jaeger's answer to ${url} is not JSON`);
   }
+}
+
+/** The top-level JSON values of a text that holds one or more of them one after another (strings and escapes respected). */
+function jsonValues(text: string): string[] {
+  const values: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth++ === 0) start = i;
+    } else if (c === '}' || c === ']') {
+      if (--depth === 0) values.push(text.slice(start, i + 1));
+    }
+  }
+  if (depth !== 0 || values.length === 0) throw new SyntaxError('not JSON');
+  return values;
 }
 
 async function boundedText(response: Response, url: string): Promise<string> {
