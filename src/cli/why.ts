@@ -7,6 +7,7 @@
  * run's (a conversation's earlier run, a checkpoint's) are read too, at most MAX_LINKED_TRACES of
  * them. Asks no model and changes nothing: the same files give the same answer.
  */
+import { semconv } from '../index.js';
 import type { FileSpan } from '../telemetry/index.js';
 import { CliError } from './args.js';
 import type { TerminalLine } from './terminal.js';
@@ -19,7 +20,6 @@ import { sliceFrom, type SliceResult } from './whySlice.js';
 import { TraceSpans } from './whySpans.js';
 import type { WhySource } from './whySource.js';
 import { renderSlice } from './whyTree.js';
-import { semconv } from '../index.js';
 
 /** Traces read besides the run's own, for links that cross traces. */
 export const MAX_LINKED_TRACES = 16;

@@ -4,6 +4,7 @@
  * cycle in a hostile or broken file), and what the bounds left out. `--json` prints it as it is; the
  * tree (whyTree.ts) draws it.
  */
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { FileAttributeValue, FileSpan } from '../telemetry/index.js';
 import { semconv } from '../index.js';
 import { SHOWN_ATTRIBUTES } from './whyNames.js';
@@ -78,7 +79,7 @@ export function nodeOfSpan(span: FileSpan, kind: WhyNodeKind): WhyNode {
     name: span.name,
     kind,
     attributes,
-    ...(span.status.code === 2 ? { status: 'error' as const } : {}),
+    ...(span.status.code === SpanStatusCode.ERROR ? { status: 'error' as const } : {}),
     ...(excerpt === undefined ? {} : { excerpt }),
   };
 }

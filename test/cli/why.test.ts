@@ -96,6 +96,11 @@ describe('why on lineage written by the SDK', () => {
     ]);
   });
 
+  it('is deterministic: the same files, the same answer', async () => {
+    const [first, second] = [await whyCommand({ path: dir, json: true }), await whyCommand({ path: dir, json: true })];
+    expect(second).toEqual(first);
+  });
+
   it('--json is the same slice as a DAG: every node a span of the files, every edge with its link type, origin and parts', async () => {
     const graph = JSON.parse((await whyCommand({ path: dir, json: true })).lines.join('\n')) as WhyGraph;
     expect(graph.root).toBe(id('c3'));
