@@ -11,6 +11,7 @@ import { semconv } from '../index.js';
 import type { FileSpan } from '../telemetry/index.js';
 import { CliError } from './args.js';
 import type { TerminalLine } from './terminal.js';
+import { isBareLink } from './whyBareLinks.js';
 import { jsonLines } from './whyJson.js';
 import { kindOfSpan } from './whyGraph.js';
 import { fileSource } from './whyFiles.js';
@@ -81,7 +82,13 @@ export function startOf(spans: TraceSpans, traceId: string, spanId: string | und
     if (!span) throw new CliError(`no span ${spanId} in trace ${traceId} in ${where}`);
     return { start: span, runId };
   }
-  const answer = root?.links.find((l) => l.attributes[semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE] === semconv.LINK_INFORMED_BY && l.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN] === ORIGIN_ANSWER);
+  const answer =
+    root?.links.find((l) => l.attributes[semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE] === semconv.LINK_INFORMED_BY && l.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN] === ORIGIN_ANSWER) ??
+    // a backend that kept the link but not its attributes (Jaeger): the run span's one link to a chat span
+    root?.links.find((l) => {
+      const target = l.traceId === traceId && isBareLink(l) ? spans.get(traceId, l.spanId) : undefined;
+      return target !== undefined && kindOfSpan(target) === 'chat';
+    });
   const answered = answer && answer.traceId === traceId ? spans.get(traceId, answer.spanId) : undefined;
   if (answered) return { start: answered, runId };
   const chats = all.filter((s) => kindOfSpan(s) === 'chat');

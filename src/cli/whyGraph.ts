@@ -53,6 +53,8 @@ export interface WhyEdge {
   tokens?: number;
   /** The producer's trace, when it is not the consumer's. */
   toTraceId?: string;
+  /** The link's attributes were dropped (by Jaeger's storage): type, origin and parts read off the spans at both ends. */
+  inferred?: true;
 }
 
 export interface WhyGraph {

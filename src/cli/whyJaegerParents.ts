@@ -1,29 +1,24 @@
 /**
  * Undoes what Jaeger's span model does to a root span with a link. That model keeps a span's links
- * as references, and takes as a span's parent its first CHILD_OF reference, else its first
- * FOLLOWS_FROM reference in the same trace (jaeger `model.Span.ParentSpanID`); converted back to
- * OTLP (/api/v3), that reference is the span's parent and is gone from its links. So the run span's
- * `answer` link comes back as its parent: the chat span that gave the answer, a span below it, so
- * the run span's parent chain goes round. Such a span is a root again here, and the parent taken
- * from its link becomes that link again: INFORMED_BY, origin `answer` (its attributes are not kept
- * by Jaeger; on a run span no other link is its first). Only a span with a run id is restored: the
- * spans below it keep their parents (a hostile file's other cycles are bounded where parents are walked).
+ * as references (without their attributes), and takes as a span's parent its first CHILD_OF
+ * reference, else its first FOLLOWS_FROM reference in the same trace (jaeger
+ * `model.Span.ParentSpanID`); converted back to OTLP (/api/v3), the run span's `answer` link is also
+ * its parent: the chat span that gave the answer, a span below it, so the run span's parent chain goes
+ * round. Such a span is a root again here, with a link to that chat span (kept, or put back, bare: the
+ * walk reads a bare link by what it points at, whyBareLinks.ts). Only a span with a run id is
+ * restored: the spans below it keep their parents (a hostile file's other cycles are bounded where
+ * parents are walked).
  */
 import { semconv } from '../index.js';
 import type { FileSpan } from '../telemetry/index.js';
-import { ORIGIN_ANSWER } from './whyNames.js';
 
 export function restoreLinkedRoots(spans: FileSpan[]): FileSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   return spans.map((span) => {
     if (span.parentSpanId === undefined || span.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] === undefined || !parentChainReturns(span, byId)) return span;
     const { parentSpanId, ...root } = span;
-    const answer = {
-      traceId: span.traceId,
-      spanId: parentSpanId,
-      attributes: { [semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: semconv.LINK_INFORMED_BY, [semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN]: ORIGIN_ANSWER },
-    };
-    return { ...root, links: [answer, ...span.links] };
+    if (span.links.some((link) => link.traceId === span.traceId && link.spanId === parentSpanId)) return root;
+    return { ...root, links: [{ traceId: span.traceId, spanId: parentSpanId, attributes: {} }, ...span.links] };
   });
 }
 

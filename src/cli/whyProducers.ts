@@ -1,12 +1,15 @@
 /**
  * What produced a span's input, read off the span: its lineage links (gen_ai.attribution.link_type
  * INFORMED_BY, CAUSED_BY_GENERATION, RETRY_OF; links of other meanings are not lineage and are
- * passed over), and, for a chat span, the parts its part table names that have no link because
+ * passed over; a link a backend stripped of its attributes is read by what it points at,
+ * whyBareLinks.ts), and, for a chat span, the parts its part table names that have no link because
  * their producer is an ancestor: the run's input (the run span, or the tool call a nested runner was
  * started by) and the agent's instructions and tool list (its invoke_agent span).
  */
 import { semconv } from '../index.js';
 import type { FileAttributeValue, FileSpan } from '../telemetry/index.js';
+import { inferLink, isBareLink } from './whyBareLinks.js';
+import { listOf } from './whyLists.js';
 import type { TraceSpans } from './whySpans.js';
 
 /** Links of one span followed; a hostile span with more has the rest counted, not followed. */
@@ -21,6 +24,8 @@ export interface ProducerRef {
   tokens?: number;
   /** On a link to a hop's span (or its stand-in): the hop id. */
   hopId?: string;
+  /** Read off the spans at both ends: the link's own attributes were dropped (whyBareLinks.ts). */
+  inferred?: true;
 }
 
 const LINEAGE_LINK_TYPES = new Set([semconv.LINK_INFORMED_BY, semconv.LINK_CAUSED_BY_GENERATION, semconv.LINK_RETRY_OF]);
@@ -33,9 +38,17 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
   let notFollowed = 0;
   for (const link of span.links) {
     const linkType = link.attributes[semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE];
-    if (typeof linkType !== 'string' || !LINEAGE_LINK_TYPES.has(linkType)) continue;
+    const bare = isBareLink(link);
+    if (!bare && (typeof linkType !== 'string' || !LINEAGE_LINK_TYPES.has(linkType))) continue;
     if (followed === MAX_LINKS_PER_SPAN) {
       notFollowed++;
+      continue;
+    }
+    if (bare) {
+      const inferred = inferLink(span, link, spans);
+      if (!inferred) continue;
+      followed++;
+      producers.push({ traceId: link.traceId, spanId: link.spanId, inferred: true, ...inferred });
       continue;
     }
     followed++;
@@ -45,7 +58,7 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
     producers.push({
       traceId: link.traceId,
       spanId: link.spanId,
-      linkType,
+      linkType: linkType as string,
       origin: typeof origin === 'string' ? origin : linkType === semconv.LINK_CAUSED_BY_GENERATION ? 'generation' : linkType === semconv.LINK_RETRY_OF ? 'retry' : 'unknown',
       partIndexes: integers(link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]),
       ...(typeof tokens === 'number' ? { tokens } : {}),
@@ -58,10 +71,10 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
 
 /** The part table's parts whose producer is an ancestor, one edge per origin, to that ancestor. */
 function ancestorParts(span: FileSpan, spans: TraceSpans): ProducerRef[] {
-  const origins = span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS];
+  const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
   if (!Array.isArray(origins)) return [];
-  const producers = span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS];
-  const tokens = span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS];
+  const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]);
+  const tokens = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]);
   const byOrigin = new Map<string, ProducerRef>();
   origins.forEach((origin, index) => {
     if (typeof origin !== 'string' || !ANCESTOR_ORIGINS.has(origin)) return;
@@ -100,5 +113,5 @@ function ancestorProducer(span: FileSpan, spans: TraceSpans, origin: string, pro
 }
 
 function integers(value: FileAttributeValue | undefined): number[] {
-  return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number' && Number.isInteger(v)) : [];
+  return (listOf(value) ?? []).filter((v): v is number => typeof v === 'number' && Number.isInteger(v));
 }

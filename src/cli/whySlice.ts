@@ -91,6 +91,7 @@ export function sliceFrom(start: FileSpan, spans: TraceSpans, run: { runId?: str
         partIndexes: producer.partIndexes,
         ...(producer.tokens === undefined ? {} : { tokens: producer.tokens }),
         ...(producer.traceId === span.traceId ? {} : { toTraceId: producer.traceId }),
+        ...(producer.inferred ? { inferred: true as const } : {}),
       });
       if (!expanded.has(to)) next.push({ enter: true, traceId: producer.traceId, spanId: producer.spanId, kind: target.kind, hopId: producer.hopId });
     }

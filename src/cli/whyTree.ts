@@ -94,8 +94,9 @@ function shortName(node: WhyNode): string {
 
 /** `tool_result #2,3 (48 tok) INFORMED_BY`: what part of the input, and the kind of link (none for a part the part table names). */
 function edgeLabel(edge: WhyEdge): string {
+  if (edge.linkType === 'unknown') return 'a link whose attributes were dropped';
   const tokens = edge.tokens === undefined ? '' : ` (${edge.tokens} tok)`;
-  return `${edge.origin}${indexes(edge)}${tokens}${edge.linkType ? ` ${edge.linkType}` : ''}`;
+  return `${edge.origin}${indexes(edge)}${tokens}${edge.linkType ? ` ${edge.linkType}` : ''}${edge.inferred ? ' (inferred)' : ''}`;
 }
 
 function indexes(edge: WhyEdge): string {

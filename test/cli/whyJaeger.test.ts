@@ -1,10 +1,11 @@
 /**
  * `why --jaeger` against a server on 127.0.0.1 that answers as Jaeger's query API does: the v3 trace
  * endpoint streams its answer as several `{ result }` objects one after another (OTLP JSON, here the
- * very lines the file exporter wrote), and turns the run span's answer link into its parent (Jaeger's
- * span model takes a root's first same-trace FOLLOWS_FROM reference as its parent), dropping the link;
- * an unknown trace is a 404; a run id is found through the classic search. The slice read from it is
- * the slice read from the files.
+ * very lines the file exporter wrote), keeps each link without its attributes (but
+ * `opentracing.ref_type`), and makes the run span's answer link its parent too (Jaeger's span model
+ * takes a root's first same-trace FOLLOWS_FROM reference as its parent); an unknown trace is a 404; a
+ * run id is found through the classic search. The slice read from it is the slice read from the
+ * files, each link's meaning read off the spans it joins.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,14 +14,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainLine } from '../../src/cli/terminal.js';
 import { whyCommand } from '../../src/cli/why.js';
+import type { WhyGraph } from '../../src/cli/whyGraph.js';
 import { semconv } from '../../src/index.js';
 import { tempDir } from '../support/cli.js';
 import { chat, tool, writeLineage, type Written } from './whyFixtures.js';
 
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  arrayValue?: { values: OtlpValue[] };
+}
 interface OtlpSpanJson {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  attributes?: { key: string; value: OtlpValue }[];
   links?: { spanId: string; attributes: { key: string; value: { stringValue?: string } }[] }[];
 }
 interface OtlpLine {
@@ -78,7 +86,17 @@ describe('why --jaeger', () => {
     const fromJaeger = await whyCommand({ path: 'unused', jaeger: url, run: 'run_j', json: true });
     const fromFiles = await whyCommand({ path: dir, run: 'run_j', json: true });
     expect(fromJaeger.warnings).toEqual([]);
-    expect(JSON.parse(fromJaeger.lines.join('\n'))).toEqual(JSON.parse(fromFiles.lines.join('\n')));
+    // the same slice, each link's meaning read off the spans at both ends (marked inferred); the link
+    // into a trace Jaeger does not have cannot say what it was
+    const files = JSON.parse(fromFiles.lines.join('\n')) as WhyGraph;
+    expect(JSON.parse(fromJaeger.lines.join('\n'))).toEqual({
+      ...files,
+      edges: files.edges.map((edge) => {
+        if (edge.linkType === null) return edge;
+        if (edge.origin === 'conversation') return { ...edge, linkType: 'unknown', origin: 'unknown', partIndexes: [], inferred: true };
+        return { ...edge, inferred: true };
+      }),
+    });
     expect(requests).toEqual([
       '/api/services',
       expect.stringMatching(/^\/api\/traces\?service=other&/),
@@ -90,25 +108,35 @@ describe('why --jaeger', () => {
     expect(tree.lines.map(plainLine)).toEqual([
       `why: run run_j, trace ${written.traceIds.get('run')} from ${url}: the answer ← what its input came from`,
       'chat m  member tech  route desk>tech  iteration 2  model m  tokens 20 in / 3 out  $0.002000',
-      '├─ tool_result #1 (6 tok) INFORMED_BY ← execute_tool lookup  member tech  iteration 1',
-      '│  └─ generation CAUSED_BY_GENERATION ← chat m  member tech  route desk>tech  iteration 1  model m  tokens 10 in / 2 out  $0.001000',
+      '├─ tool_result #1 (6 tok) INFORMED_BY (inferred) ← execute_tool lookup  member tech  iteration 1',
+      '│  └─ generation CAUSED_BY_GENERATION (inferred) ← chat m  member tech  route desk>tech  iteration 1  model m  tokens 10 in / 2 out  $0.001000',
       "│     └─ run_input #0 (4 tok) ← the run's input: invoke_workflow desk  run run_j",
-      `├─ conversation #0 INFORMED_BY ← [not in these files: span ${'2'.repeat(16)} of trace ${'e'.repeat(32)}: its trace is not there (another run not exported here, or not kept)]`,
+      `├─ a link whose attributes were dropped ← [not in these files: span ${'2'.repeat(16)} of trace ${'e'.repeat(32)}: its trace is not there (another run not exported here, or not kept)]`,
       "└─ also, shown above: run_input #0 ← the run's input",
     ]);
   });
 });
 
-/** What Jaeger gives back of a span with a link and no parent: its first same-trace link as its parent, gone from its links. */
+/**
+ * What Jaeger (its Badger store, as deploy/ runs it) gives back of a span: an array attribute as its
+ * JSON text; each link a reference with no attribute but `opentracing.ref_type`; and a span with a
+ * link and no parent gets its first same-trace link as its parent too.
+ */
 function asJaegerStoresIt(line: OtlpLine): OtlpLine {
   for (const resource of line.resourceSpans) {
     for (const scope of resource.scopeSpans) {
       scope.spans = scope.spans.map((span) => {
-        const first = span.links?.[0];
-        if ((span.parentSpanId ?? '') !== '' || !first) return span;
-        return { ...span, parentSpanId: first.spanId, links: span.links!.slice(1) };
+        const links = span.links?.map((link) => ({ ...link, attributes: [{ key: 'opentracing.ref_type', value: { stringValue: 'follows_from' } }] }));
+        const first = links?.[0];
+        const root = (span.parentSpanId ?? '') === '' && first !== undefined;
+        const attributes = span.attributes?.map(({ key, value }) => ({ key, value: value.arrayValue ? { stringValue: JSON.stringify(value.arrayValue.values.map(plain)) } : value }));
+        return { ...span, ...(attributes ? { attributes } : {}), ...(links ? { links } : {}), ...(root ? { parentSpanId: first.spanId } : {}) };
       });
     }
   }
   return line;
+}
+
+function plain(value: OtlpValue): string | number {
+  return value.stringValue ?? Number(value.intValue);
 }
