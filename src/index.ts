@@ -73,6 +73,7 @@ export {
   type ConversationStore,
   type ConversationStoreErrorCode,
   type StoredConversation,
+  type ConversationEntry,
   type Paused,
   type Checkpoint,
   type CheckpointStore,
@@ -170,8 +171,13 @@ export {
   type TokenUsage,
   type ModelServer,
   type CapturedMessage,
+  type InputPart,
+  type InputOriginKind,
+  type InputProducer,
 } from './events/index.js';
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './runtime/index.js';
+// Lineage: the key that makes llm_start.parts carry keyed fingerprints (FOOTPRINT_FINGERPRINT_KEY, or set here).
+export { setFingerprintKey } from './runtime/index.js';
 
 // Take part in every run: instruments (tracing, metrics, your own).
 export {
@@ -179,6 +185,7 @@ export {
   type RunInstrument,
   type RunSession,
   type RunStart,
+  type RestoredEntry,
   type RunTree,
   type RunTreeNode,
   type RunnerProfile,

@@ -9,5 +9,5 @@
 export { EventSpans, type EventSpansInit } from './eventSpans.js';
 export { agentProfileIdentity, compositionIdentity, routerDecisionIdentity, runnerIdentity } from './memberIdentity.js';
 export { RunRollups } from './runRollups.js';
-export { RunLineage, type KnownProducers } from './lineage.js';
-export { knownProducers, lineageCarry, type CarriedBy } from './lineageCarry.js';
+export { RunLineage } from './lineage.js';
+export { knownProducers, lineageCarry, type CarriedBy, type KnownProducers, type ProducerSpan, type Reply } from './lineageCarry.js';

@@ -10,7 +10,7 @@
  */
 import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
-import { knownProducers, type CarriedBy } from './lineageCarry.js';
+import { knownProducers, type CarriedBy, type KnownProducers, type ProducerSpan, type Reply } from './lineageCarry.js';
 import {
   ATTR_FOOTPRINT_LINEAGE_CHARS,
   ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS,
@@ -26,26 +26,15 @@ import {
   ATTR_FOOTPRINT_LINEAGE_SLOT,
   ATTR_FOOTPRINT_LINEAGE_TOKENS,
   ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE,
+  boundString,
   LINK_CAUSED_BY_GENERATION,
   LINK_INFORMED_BY,
 } from '../encoding/index.js';
 
-/** The part arrays on a chat span hold the newest this many parts. */
+/** The part arrays on a chat span hold the newest this many parts; a link's part indexes and fingerprints, its newest this many. */
 export const MAX_PART_ENTRIES = 128;
-
-/** The span that stands for a producer; `hop` when it is a stand-in for a hop (semantic detail: the invoke_agent span). */
-export interface ProducerSpan {
-  context: SpanContext;
-  hop?: string;
-}
-
-/** What a run knows of producers outside it when it starts: the run before its pause, stored conversations' runs. */
-export interface KnownProducers {
-  /** By producer id. */
-  producers: ReadonlyMap<string, ProducerSpan>;
-  /** Each earlier run's span, by run id: the link target of a producer of that run whose own span is not known. */
-  runs: ReadonlyMap<string, SpanContext>;
-}
+/** A producer id as exported (a model's tool call id is the model's to choose, of any length). */
+const MAX_PRODUCER = 256;
 
 /** The parts of one producer in one call: one link. */
 interface ProducerParts {
@@ -69,8 +58,8 @@ export class RunLineage {
   private readonly runId?: string;
   /** Links a chat span may carry for its producers: the span link limit less one (a RETRY_OF link). */
   private readonly budget: number;
-  /** Each agent's latest answered model call and the tool calls its reply asked for, by agent id. */
-  private readonly replies = new Map<string, { callId: string; toolCallIds: readonly { id: string }[] }>();
+  /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
+  private readonly replies: Map<string, Reply>;
   /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
   private readonly turnAnswers: { answer: string; callId: string }[] = [];
 
@@ -79,6 +68,7 @@ export class RunLineage {
     this.budget = Math.max(0, init.linkLimit - 1);
     this.producers = new Map(init.known?.producers);
     this.runs = new Map(init.known?.runs);
+    this.replies = new Map(init.known?.replies);
     this.restored = init.restored ?? [];
   }
 
@@ -124,18 +114,18 @@ export class RunLineage {
   }
 
   /** A model call answered: its reply's tool calls are caused by it, and its answer may end the agent's turn. */
-  answered(agentId: string, callId: string, toolCalls: readonly { id: string }[]): void {
-    this.replies.set(agentId, { callId, toolCallIds: toolCalls });
+  answered(agent: string, callId: string, toolCalls: readonly { id: string }[]): void {
+    this.replies.set(agent, { callId, toolCallIds: toolCalls });
   }
 
   /** The producer id of a tool call (`${callId}:${toolCallId}`) and its CAUSED_BY_GENERATION link, when its asking call is known. */
-  tool(agentId: string, toolCallId: string): { producer: string; links: Link[] } | undefined {
-    const reply = this.replies.get(agentId);
+  tool(agent: string, toolCallId: string): { producer: string; links: Link[] } | undefined {
+    const reply = this.replies.get(agent);
     if (!reply || !reply.toolCallIds.some((call) => call.id === toolCallId)) return undefined;
     const chat = this.producers.get(reply.callId);
     const producer = `${reply.callId}:${toolCallId}`;
     if (!chat) return { producer, links: [] };
-    const attributes = { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_CAUSED_BY_GENERATION, [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: reply.callId };
+    const attributes = { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_CAUSED_BY_GENERATION, [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(reply.callId, MAX_PRODUCER) };
     return { producer, links: [{ context: chat.context, attributes }] };
   }
 
@@ -150,8 +140,8 @@ export class RunLineage {
   }
 
   /** An agent turn ended with `answer` (the raw text, compared with the run's output only). */
-  turnEnded(agentId: string, answer: string): void {
-    const reply = this.replies.get(agentId);
+  turnEnded(agent: string, answer: string): void {
+    const reply = this.replies.get(agent);
     if (reply) this.turnAnswers.push({ answer, callId: reply.callId });
   }
 
@@ -173,6 +163,11 @@ export class RunLineage {
   /** Every producer span known, oldest first (what a pause or a stored conversation carries on). */
   entries(): IterableIterator<[string, ProducerSpan]> {
     return this.producers.entries();
+  }
+
+  /** Each agent's latest reply (what a pause carries, for the tool calls resumed after it). */
+  latestReplies(): ReadonlyMap<string, Reply> {
+    return this.replies;
   }
 
   /** Takes the producers of the conversation entries loaded since the last call (a run's own producers win). */
@@ -204,12 +199,12 @@ export class RunLineage {
       [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY,
       [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: first.origin,
       [ATTR_FOOTPRINT_LINEAGE_SLOT]: first.slot,
-      [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: group.indexes,
+      [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: newest(group.indexes),
       [ATTR_FOOTPRINT_LINEAGE_CHARS]: group.chars,
       [ATTR_FOOTPRINT_LINEAGE_TOKENS]: group.tokens,
-      [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: id,
+      [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
     };
-    if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = group.fingerprints;
+    if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
     if (known?.hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = known.hop;
     return { context, attributes };
   }
@@ -224,11 +219,24 @@ function partArrays(parts: readonly InputPart[], attributes: Attributes): void {
   for (let i = from; i < parts.length; i++) {
     const part = parts[i]!;
     origins.push(part.origin);
-    producers.push(part.producer.id);
+    producers.push(boundString(part.producer.id, MAX_PRODUCER));
     tokens.push(part.tokens);
   }
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] = origins;
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS] = producers;
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_TOKENS] = tokens;
   if (from > 0) attributes[ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED] = from;
+}
+
+/**
+ * An agent as its replies are kept: its id where it is mounted, from an event's meta.subflowPath (the
+ * same agent in two Parallel branches is two agents; its model and tool calls share one mount).
+ */
+export function agentKey(agentId: string, subflowPath: readonly string[]): string {
+  return subflowPath.length === 0 ? agentId : `${subflowPath.join('/')}/${agentId}`;
+}
+
+/** The newest MAX_PART_ENTRIES entries of a link's list. */
+function newest<T>(list: T[]): T[] {
+  return list.length > MAX_PART_ENTRIES ? list.slice(list.length - MAX_PART_ENTRIES) : list;
 }

@@ -126,7 +126,7 @@ export class TracedRun {
 
   /** What the run's stored conversation entry carries for the runs that continue it: the run span and the producer spans. */
   lineageCarry(): Record<string, unknown> {
-    return this.lineage ? lineageCarry(this.spanContext(), this.lineage.entries()) : {};
+    return this.lineage ? lineageCarry(this.spanContext(), this.lineage.entries(), this.lineage.latestReplies()) : {};
   }
 
   /** Ends the run span (and anything still open) once, with the run's outcome and roll-ups. */

@@ -121,6 +121,10 @@ describe('the typed-event table over the semantic layout', () => {
       'gen_ai.response.finish_reasons': ['stop'],
       'footprint.cost.usd': 0.25,
       'footprint.cost.priced': true,
+      // The event lists no parts: the part table is there, empty.
+      'footprint.lineage.part.origins': [],
+      'footprint.lineage.part.producers': [],
+      'footprint.lineage.part.tokens': [],
     });
     const tool = spans.find((s) => s.name === 'execute_tool lookup')!;
     expect(tool.attributes).toEqual({
