@@ -23,6 +23,13 @@ export const USAGE = `Usage:
       Print the waterfall of a stored run (from ./telemetry unless a file or folder is named): the
       latest, the one with --trace ID, or the latest with a loop-guard trip (--trips). --list lists
       the stored runs (and trace fragments) instead.
+  footprint-otel why [file|dir] [--jaeger URL] [--trace ID | --run RUN_ID] [--span SPAN_ID] [--json]
+      Why a run answered what it did: from the run's answer (or --span) back along the lineage
+      links to every part of its input (tool results, the hop that set the skill, earlier answers,
+      hand-offs, the run's input), as a tree; --json prints the same slice as a DAG. Reads
+      ./telemetry unless a file or folder is named, or Jaeger's query API (--jaeger, with --trace
+      or --run). The newest run unless --trace (an id or prefix) or --run names one. Marks what it
+      cannot see: a producer not in these files, folded links, a cycle. See docs/why.md.
   footprint-otel --help
 
 Exit status: 0 done; 1 error; 2 usage error; 3 the demo ran but every span of its telemetry was
@@ -40,7 +47,8 @@ export class CliError extends Error {
 export type Command =
   | { kind: 'help' }
   | { kind: 'demo'; runs: number; concurrency: number; seed: number; ticket?: string; stream: boolean; runaway: boolean; color: boolean; runsGiven: boolean; mcp: boolean }
-  | { kind: 'view'; path: string; trace?: string; trips: boolean; list: boolean; color: boolean };
+  | { kind: 'view'; path: string; trace?: string; trips: boolean; list: boolean; color: boolean }
+  | { kind: 'why'; path: string; jaeger?: string; trace?: string; run?: string; span?: string; json: boolean; color: boolean };
 
 export function parseCommand(argv: string[], isTTY: boolean): Command {
   let parsed;
@@ -60,6 +68,10 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
         trips: { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
         mcp: { type: 'boolean', default: false },
+        jaeger: { type: 'string' },
+        run: { type: 'string' },
+        span: { type: 'string' },
+        json: { type: 'boolean', default: false },
         'no-color': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -71,6 +83,12 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   if (values.help) return { kind: 'help' };
   const color = isTTY && !values['no-color'] && !process.env.NO_COLOR;
   const [command = 'demo', ...rest] = positionals;
+  if (command !== 'why') {
+    for (const flag of ['jaeger', 'run', 'span', 'json'] as const) {
+      if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} is a why flag, not a ${command} flag`);
+    }
+  }
+  if (command === 'why') return whyCommandOf(rest, values, color);
   if (command === 'view') {
     if (rest.length > 1) throw new UsageError('view takes one file or directory (./telemetry when none is named)');
     for (const flag of ['runs', 'concurrency', 'seed', 'ticket'] as const) {
@@ -93,6 +111,38 @@ export function parseCommand(argv: string[], isTTY: boolean): Command {
   if (values.ticket !== undefined && values.ticket.trim() === '') throw new UsageError('--ticket needs some text');
   if (values.ticket !== undefined && values.runs !== undefined) throw new UsageError('--ticket runs one ticket; drop --runs');
   return { kind: 'demo', runs, concurrency, seed, ticket: values.ticket, stream: values.stream, runaway: values.runaway, color, runsGiven: values.runs !== undefined, mcp: values.mcp };
+}
+
+function whyCommandOf(
+  rest: string[],
+  values: { [flag: string]: string | boolean | undefined },
+  color: boolean,
+): Command {
+  if (rest.length > 1) throw new UsageError('why takes one file or directory (./telemetry when none is named)');
+  for (const flag of ['runs', 'concurrency', 'seed', 'ticket', 'stream', 'mcp', 'runaway', 'trips', 'list'] as const) {
+    if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} is not a why flag`);
+  }
+  const text = (flag: 'jaeger' | 'trace' | 'run' | 'span', what: string): string | undefined => {
+    const value = values[flag];
+    if (typeof value !== 'string') return undefined;
+    if (value.trim() === '') throw new UsageError(`--${flag} needs ${what}`);
+    return value.trim();
+  };
+  const trace = text('trace', 'a trace id (or a prefix of one)');
+  const run = text('run', 'a run id (footprint.run.id)');
+  if (trace !== undefined && run !== undefined) throw new UsageError('--trace and --run both name the run; give one');
+  const jaeger = text('jaeger', 'the URL of Jaeger\'s query API, e.g. http://127.0.0.1:16686');
+  if (jaeger !== undefined && rest.length > 0) throw new UsageError('why reads files or --jaeger, not both');
+  return {
+    kind: 'why',
+    path: rest[0] ?? DEFAULT_FILE_DIRECTORY,
+    ...(jaeger === undefined ? {} : { jaeger }),
+    ...(trace === undefined ? {} : { trace }),
+    ...(run === undefined ? {} : { run }),
+    ...(text('span', 'a span id') === undefined ? {} : { span: text('span', 'a span id') }),
+    json: values.json === true,
+    color,
+  };
 }
 
 const NUMERIC_FLAGS = ['--runs', '--concurrency', '--seed'];

@@ -3,7 +3,8 @@
  * and metered through startTelemetry(), or streamed (--stream: one ticket's answer is written as it
  * arrives, before the rest). Prints the waterfall of one run (the latest that tripped a
  * loop guard, else the latest) read back from this invocation's own telemetry files, a summary of
- * every run, and an exact account of the telemetry: spans and data points delivered and lost, by cause.
+ * every run, an exact account of the telemetry: spans and data points delivered and lost, by cause,
+ * and last the `footprint-otel why` command that walks the drawn run's answer back to its sources.
  *
  * Never loses telemetry silently: a new run starts only when the span queue has room for the spans
  * of the runs in flight (see spanBackpressure.ts), so a load faster than the exporter is slowed, not
@@ -156,7 +157,8 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
 
   const lines: TerminalLine[] = [];
   const warnings: string[] = [];
-  lines.push(...(windDown.pastDeadline() ? [stoppedWaterfallNote(telemetry)] : await waterfallOfOneRun(telemetry, warnings, options.mcp === true)));
+  const drawn = windDown.pastDeadline() ? { lines: [stoppedWaterfallNote(telemetry)] } : await waterfallOfOneRun(telemetry, warnings, options.mcp === true);
+  lines.push(...drawn.lines);
   if (answers.length > 0) lines.push('', `answer: ${answers[0]}`);
   lines.push('', `Support desk (${deskMode(models.mode, options)}):`, ...formatSummary(summary));
   if (stop.aborted) lines.push(`stopped: ${done} of ${tickets.length} runs done, ${tickets.length - done} not started`);
@@ -168,6 +170,9 @@ export async function demoCommand(options: DemoOptions): Promise<DemoResult> {
   }
   if (!flushed) {
     warnings.push(`warning: telemetry was not fully flushed within ${seconds(flushBoundMs)}; the rest is counted as lost`);
+  }
+  if (drawn.runId !== undefined && telemetry.destination.kind === 'files') {
+    lines.push('', `why did run ${drawn.runId} answer that: npx footprint-otel why ${telemetry.destination.directory} --run ${drawn.runId}`);
   }
   return { lines, warnings, summary, health, exitCode: everySpanLost(health) ? EXIT_TELEMETRY_LOST : 0 };
 }
@@ -190,11 +195,11 @@ function stoppedWaterfallNote(telemetry: TelemetryHandle): string {
   return `(no waterfall: the stop's deadline passed before the trace files could be read back.${where})`;
 }
 
-/** The waterfall of one of this invocation's runs, read back from its own trace files. */
-async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[], withServer: boolean): Promise<TerminalLine[]> {
+/** The waterfall of one of this invocation's runs, read back from its own trace files, and that run's id. */
+async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[], withServer: boolean): Promise<{ lines: TerminalLine[]; runId?: string }> {
   const destination = telemetry.destination;
-  if (destination.kind === 'disabled') return ['(telemetry is disabled, so there is no trace to show)'];
-  if (destination.kind !== 'files') return [waterfallNote(destination)];
+  if (destination.kind === 'disabled') return { lines: ['(telemetry is disabled, so there is no trace to show)'] };
+  if (destination.kind !== 'files') return { lines: [waterfallNote(destination)] };
   const own = telemetry.files().traces;
   // with --mcp the desk-tools server wrote its own session files in the same folder, started after ours
   const files = withServer && own.length > 0 ? (await listSignalFiles(destination.directory, 'traces')).filter((file) => file >= own[0]!) : own;
@@ -204,10 +209,10 @@ async function waterfallOfOneRun(telemetry: TelemetryHandle, warnings: string[],
   };
   const runs = await indexRuns(source);
   const run = chooseRun(runs, { trips: true }) ?? chooseRun(runs, {});
-  if (!run) return ['(no trace was written)'];
+  if (!run) return { lines: ['(no trace was written)'] };
   const why = run.trips ? `a run that tripped a loop guard (${run.trips})` : 'the latest run';
   const { spans, total } = await collectTrace({ ...source, onProblem: () => undefined }, run.traceId);
-  return [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { total })];
+  return { lines: [`Trace ${run.traceId}: ${why}`, ...renderWaterfall(spans, { total })], ...(run.root?.runId === undefined ? {} : { runId: run.root.runId }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The footprint-otel command line: `demo` (default; what `npm start` runs) and `view`.
+ * The footprint-otel command line: `demo` (default; what `npm start` runs), `view` and `why`.
  * Exit status: 0 done; 1 an error (reported in one line, e.g. an unreadable trace file, or a telemetry variable no exporter can use: an OTLP endpoint without a scheme, an unknown exporter or protocol, a malformed header list); 2 a usage error (a bad flag or flag value); 3 the demo ran but every
  * span of its telemetry was lost (the summary says why); 130 / 143 the demo was stopped by SIGINT /
  * SIGTERM (after winding down and reporting).
@@ -11,6 +11,7 @@ import { demoCommand, EXIT_FLUSH_BOUND_MS, IN_FLIGHT_GRACE_MS } from './demo.js'
 import { exitStatusFor, Interrupts } from './interrupts.js';
 import { escapeStreamed, writeLines, type TerminalLine } from './terminal.js';
 import { viewCommand } from './view.js';
+import { whyCommand } from './why.js';
 
 /** Everything the command prints goes through terminal.ts, which escapes outside text. */
 const out = (lines: readonly TerminalLine[], color = false) => writeLines(process.stdout, lines, color);
@@ -24,6 +25,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'view': {
       const result = await viewCommand(command);
+      out(result.lines, command.color);
+      err(...result.warnings);
+      return 0;
+    }
+    case 'why': {
+      const result = await whyCommand(command);
       out(result.lines, command.color);
       err(...result.warnings);
       return 0;

@@ -13,12 +13,12 @@ import { scanSpans, type FileSpan, type TraceFileProblem } from '../telemetry/in
 import type { ViewSpan } from './waterfall.js';
 
 /** Spans of one trace held for the waterfall; the rest are counted, not kept. */
-const MAX_TRACE_SPANS = 20_000;
+export const MAX_TRACE_SPANS = 20_000;
 
 export interface StoredRun {
   traceId: string;
-  /** The root span (no parent), absent for a fragment. */
-  root?: { name: string; startMs: number; endMs: number; outcome: string };
+  /** The root span (no parent), absent for a fragment; runId is its footprint.run.id. */
+  root?: { name: string; startMs: number; endMs: number; outcome: string; runId?: string };
   /** Earliest start of any span of the trace (orders fragments). */
   startMs: number;
   spanCount: number;
@@ -77,6 +77,7 @@ export async function indexRuns(source: RunSource): Promise<StoredRun[]> {
         startMs: span.startMs,
         endMs: span.endMs,
         outcome: String(span.attributes['footprint.run.outcome'] ?? statusOf(span)),
+        ...(typeof span.attributes['footprint.run.id'] === 'string' ? { runId: span.attributes['footprint.run.id'] } : {}),
       };
     }
   }
@@ -97,12 +98,32 @@ export async function collectTrace(source: RunSource, traceId: string): Promise<
 }
 
 /**
- * By trace id (or a prefix), else the latest rooted trace (with a trip, if asked): the latest that
- * holds a run when any does.
+ * By trace id (or a prefix), by run id (the root span's footprint.run.id), else the latest rooted
+ * trace (with a trip, if asked): the latest that holds a run when any does.
  */
-export function chooseRun(runs: StoredRun[], want: { trace?: string; trips?: boolean }): StoredRun | undefined {
+export function chooseRun(runs: StoredRun[], want: { trace?: string; run?: string; trips?: boolean }): StoredRun | undefined {
+  if (want.run) return runs.find((r) => r.root?.runId === want.run);
   if (want.trace) return runs.find((r) => r.traceId === want.trace || r.traceId.startsWith(want.trace!));
   const candidates = runs.filter((r) => r.root && (!want.trips || r.trips !== ''));
   const ofRuns = candidates.filter((r) => r.holdsRun);
   return (ofRuns.length > 0 ? ofRuns : candidates).at(-1);
+}
+
+/**
+ * The spans, as read, of the traces named (at most MAX_TRACE_SPANS each; links kept), in one pass;
+ * a trace not in the files maps to an empty list. `why` reads a run's trace and the traces its links lead to.
+ */
+export async function collectFileTraces(source: RunSource, traceIds: readonly string[]): Promise<Map<string, FileSpan[]>> {
+  const byTrace = new Map<string, FileSpan[]>(traceIds.map((id) => [id, []]));
+  for await (const span of spansOf(source)) {
+    const spans = byTrace.get(span.traceId);
+    if (spans && spans.length < MAX_TRACE_SPANS) spans.push(span);
+  }
+  return byTrace;
+}
+
+/** The trace that holds a span with this id, if any (the first in file order). */
+export async function traceOfSpan(source: RunSource, spanId: string): Promise<string | undefined> {
+  for await (const span of spansOf(source)) if (span.spanId === spanId) return span.traceId;
+  return undefined;
 }

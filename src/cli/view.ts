@@ -5,8 +5,9 @@
  * required field — is skipped and reported on stderr with file and line; the rest is shown.
  */
 import { statSync } from 'node:fs';
-import { listSignalFiles, type TraceFileProblem } from '../telemetry/index.js';
+import { listSignalFiles } from '../telemetry/index.js';
 import { CliError, UsageError } from './args.js';
+import { ProblemLog } from './problemLog.js';
 import { chooseRun, collectTrace, indexRuns, type RunSource, type StoredRun } from './traces.js';
 import type { TerminalLine } from './terminal.js';
 import { renderWaterfall } from './waterfall.js';
@@ -65,7 +66,7 @@ function noRunMessage(runs: StoredRun[], options: ViewOptions, where: string): s
 }
 
 /** The path as the messages name it; a folder must hold trace files. */
-async function traceSource(path: string): Promise<string> {
+export async function traceSource(path: string): Promise<string> {
   let stats;
   try {
     stats = statSync(path);
@@ -77,31 +78,4 @@ async function traceSource(path: string): Promise<string> {
     throw new CliError(`no trace files (traces*.jsonl) in ${path}; the demo writes them to ./telemetry/`);
   }
   return path;
-}
-
-/** Problems by kind: a count and the first place each was seen. */
-class ProblemLog {
-  private readonly byKind = new Map<TraceFileProblem['kind'], { count: number; first: TraceFileProblem }>();
-
-  add(problem: TraceFileProblem): void {
-    const seen = this.byKind.get(problem.kind);
-    if (seen) seen.count++;
-    else this.byKind.set(problem.kind, { count: 1, first: problem });
-  }
-
-  first(): TraceFileProblem | undefined {
-    return this.byKind.values().next().value?.first;
-  }
-
-  lines(): string[] {
-    const what: Record<TraceFileProblem['kind'], string> = {
-      torn_tail: 'torn last line(s) skipped',
-      not_json: 'line(s) that are not JSON skipped',
-      too_long: 'over-long line(s) skipped',
-      bad_span: 'span(s) missing a required field skipped',
-    };
-    return [...this.byKind.entries()].map(
-      ([kind, { count, first }]) => `footprint-otel: ${count} ${what[kind]}; first at ${first.file}:${first.line}: ${first.reason}`,
-    );
-  }
 }

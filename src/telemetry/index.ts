@@ -15,6 +15,8 @@ export { listSignalFiles } from './files/fileNames.js';
 export {
   readSpans,
   scanSpans,
+  spansOfTraceData,
+  type FileSpanLink,
   TraceFileError,
   type TraceFileProblem,
   type FileSpan,

@@ -60,9 +60,9 @@ const MAIN = {
 };
 
 const TELEMETRY = {
-  values: ['DEFAULT_FILE_DIRECTORY', 'EndpointError', 'TelemetryAlreadyStartedError', 'TelemetryConfigError', 'TraceFileError', 'describeCause', 'listSignalFiles', 'readSpans', 'scanSpans', 'startTelemetry', 'totalLost'],
+  values: ['DEFAULT_FILE_DIRECTORY', 'EndpointError', 'TelemetryAlreadyStartedError', 'TelemetryConfigError', 'TraceFileError', 'describeCause', 'listSignalFiles', 'readSpans', 'scanSpans', 'spansOfTraceData', 'startTelemetry', 'totalLost'],
   types: [
-    'Destination', 'FileAttributeValue', 'FileAttributes', 'FileSpan', 'FileSpanEvent', 'LossCause', 'OtlpProtocol', 'SignalHealth',
+    'Destination', 'FileAttributeValue', 'FileAttributes', 'FileSpan', 'FileSpanEvent', 'FileSpanLink', 'LossCause', 'OtlpProtocol', 'SignalHealth',
     'StartTelemetryOptions', 'TelemetryHandle', 'TelemetryHealth', 'TraceFileProblem',
   ],
 };

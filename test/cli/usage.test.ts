@@ -1,6 +1,7 @@
 /**
  * Bad command lines — an unknown flag or command, a count that is not a positive whole number, view
- * without a path or on a missing one, a view flag given to the demo — end with a one-line reason
+ * or why without a path or on a missing one, a view or why flag given to the demo, why's flags that
+ * contradict each other — end with a one-line reason
  * and the usage on stderr, nothing on stdout, exit code 2, and no telemetry started. --help prints
  * the usage on stdout with exit code 0.
  */
@@ -36,6 +37,17 @@ const BAD: [string[], string][] = [
   [['--ticket', 'hello', '--runs', '2'], '--ticket runs one ticket; drop --runs'],
   [['--ticket', '  '], '--ticket needs some text'],
   [['frobnicate'], 'unknown command "frobnicate"'],
+  [['why', 'a', 'b'], 'why takes one file or directory (./telemetry when none is named)'],
+  [['why'], 'no such file or directory: telemetry'],
+  [['why', '--trace', 'abc', '--run', 'run_1'], '--trace and --run both name the run; give one'],
+  [['why', '--run', ' '], '--run needs a run id (footprint.run.id)'],
+  [['why', '.', '--jaeger', 'http://127.0.0.1:1'], 'why reads files or --jaeger, not both'],
+  [['why', '--jaeger', 'nope', '--run', 'run_1'], '--jaeger needs a URL such as http://127.0.0.1:16686, not "nope"'],
+  [['why', '--jaeger', 'http://127.0.0.1:1'], 'with --jaeger, name the run: --trace ID or --run RUN_ID'],
+  [['why', '--jaeger', 'http://127.0.0.1:1', '--trace', 'abc'], 'with --jaeger, --trace takes a whole trace id (32 hex digits)'],
+  [['why', '--runs', '3'], '--runs is not a why flag'],
+  [['view', '.', '--json'], '--json is a why flag, not a view flag'],
+  [['--run', 'run_1'], '--run is a why flag, not a demo flag'],
 ];
 
 describe.concurrent('a bad command line', () => {

@@ -2,7 +2,8 @@
  * Reads the file default back: OTLP-JSON ExportTraceServiceRequest lines into plain spans — ids,
  * parent, name, kind, times, attributes, events, status, resource — for the CLI's trace view and for
  * tests. Streams: a file is read line by line and each line's spans are yielded one at a time, so
- * neither a big folder nor a line of 200,000 spans is ever held whole. Accepts any OTLP JSON: kinds and
+ * neither a big folder nor a line of 200,000 spans is ever held whole. Accepts any OTLP JSON (a span's
+ * links too, for `footprint-otel why`; Jaeger's /api/v3 answers in the same JSON): kinds and
  * status codes as numbers or enum names ("STATUS_CODE_ERROR"), times as strings or numbers. What it
  * cannot use is reported with file and line — a torn last line (a writer killed mid-write), a line
  * that is not JSON, a span missing a required field — and skipped; readSpans() throws on all but
@@ -23,6 +24,13 @@ export interface FileSpanEvent {
   attributes: FileAttributes;
 }
 
+/** A span link: the span it points to (maybe in another trace) and the link's own attributes. */
+export interface FileSpanLink {
+  traceId: string;
+  spanId: string;
+  attributes: FileAttributes;
+}
+
 export interface FileSpan {
   traceId: string;
   spanId: string;
@@ -38,6 +46,8 @@ export interface FileSpan {
   endMs: number;
   attributes: FileAttributes;
   events: FileSpanEvent[];
+  /** In the order written; a link without a trace or span id is left out. */
+  links: FileSpanLink[];
   status: { code: SpanStatusCode; message?: string };
   /** Instrumentation scope name. */
   scope: string;
@@ -89,6 +99,7 @@ interface OtlpSpan {
   endTimeUnixNano?: unknown;
   attributes?: OtlpKeyValue[];
   events?: { name?: unknown; timeUnixNano?: unknown; attributes?: OtlpKeyValue[] }[];
+  links?: { traceId?: unknown; spanId?: unknown; attributes?: OtlpKeyValue[] }[];
   status?: { code?: unknown; message?: unknown };
 }
 
@@ -149,6 +160,14 @@ async function traceFilesAt(fileOrFolder: string): Promise<string[]> {
   return listSignalFiles(fileOrFolder, 'traces');
 }
 
+/**
+ * The usable spans of an OTLP JSON TracesData object parsed from anywhere (Jaeger's /api/v3 answer's
+ * `result`); a span missing a required field is reported through `badSpan` and skipped.
+ */
+export function spansOfTraceData(data: unknown, badSpan: (reason: string) => void): FileSpan[] {
+  return [...spansOf(data as OtlpTraceRequest, badSpan)];
+}
+
 /** The usable spans of one ExportTraceServiceRequest; a span missing a required field is reported. */
 function* spansOf(request: OtlpTraceRequest, badSpan: (reason: string) => void): Generator<FileSpan> {
   if (!isObject(request)) {
@@ -184,6 +203,10 @@ function* spansOf(request: OtlpTraceRequest, badSpan: (reason: string) => void):
             const time = nanos(event.timeUnixNano);
             if (typeof event.name !== 'string' || time === undefined) return [];
             return [{ name: event.name, timeUnixNano: time, timeMs: nanosToMs(time), attributes: attributesOf(event.attributes) }];
+          }),
+          links: list(span.links).flatMap((link) => {
+            if (!isObject(link) || typeof link.traceId !== 'string' || typeof link.spanId !== 'string' || link.traceId === '' || link.spanId === '') return [];
+            return [{ traceId: link.traceId, spanId: link.spanId, attributes: attributesOf(link.attributes) }];
           }),
           status: {
             code: statusOf(span.status?.code),

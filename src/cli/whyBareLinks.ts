@@ -1,0 +1,98 @@
+/**
+ * Lineage links whose attributes a backend dropped, read by what they point at. Jaeger's storage
+ * keeps a link as a reference (trace, span, `opentracing.ref_type`) and nothing else: no
+ * gen_ai.attribution.link_type, origin or parts. The spans keep theirs, and a chat span's part
+ * table (footprint.lineage.part.*) names each part's producer, so a bare link is matched to the
+ * producer its target is: a chat span by its call id, an execute_tool span by `callId:toolCallId`
+ * (the call id of the chat span its own link points at), a hop's span by the hop ids of its hop
+ * events. Its origin and parts are then the part table's; the link type follows from the two spans:
+ * execute_tool → chat is CAUSED_BY_GENERATION, the run span → chat is its answer, chat → a failed
+ * chat span that is no producer of its parts is RETRY_OF, the rest INFORMED_BY; a link whose target
+ * is not there stays `unknown`. Every edge made so is marked inferred.
+ */
+import { SpanStatusCode } from '@opentelemetry/api';
+import { semconv } from '../index.js';
+import type { FileSpan, FileSpanLink } from '../telemetry/index.js';
+import { ORIGIN_ANSWER } from './whyNames.js';
+import { listOf } from './whyLists.js';
+import type { TraceSpans } from './whySpans.js';
+
+/** Jaeger's one attribute on a link it read back from a reference. */
+const REF_TYPE = 'opentracing.ref_type';
+
+/** A link that carries nothing but (maybe) Jaeger's reference type: its lineage attributes were dropped. */
+export function isBareLink(link: FileSpanLink): boolean {
+  const keys = Object.keys(link.attributes);
+  return keys.length === 0 || (keys.length === 1 && keys[0] === REF_TYPE);
+}
+
+export interface InferredLink {
+  linkType: string;
+  origin: string;
+  partIndexes: number[];
+  tokens?: number;
+}
+
+/**
+ * What a bare link of `span` means, from the spans at both ends: `unknown` when its target is not
+ * there to say; undefined (not lineage) from a span that is no chat, tool or run span.
+ */
+export function inferLink(span: FileSpan, link: FileSpanLink, spans: TraceSpans): InferredLink | undefined {
+  const from = operation(span);
+  const run = span.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] !== undefined;
+  if (from !== 'chat' && from !== 'execute_tool' && !run) return undefined;
+  const target = spans.get(link.traceId, link.spanId);
+  if (!target) return { linkType: 'unknown', origin: 'unknown', partIndexes: [] };
+  const to = operation(target);
+  if (from === 'execute_tool' && to === 'chat') return { linkType: semconv.LINK_CAUSED_BY_GENERATION, origin: 'generation', partIndexes: [] };
+  if (run && to === 'chat') return { linkType: semconv.LINK_INFORMED_BY, origin: ORIGIN_ANSWER, partIndexes: [] };
+  if (from !== 'chat') return { linkType: 'unknown', origin: 'unknown', partIndexes: [] };
+  const ids = producerIdsOf(target, spans);
+  const parts = partsOf(span, ids);
+  if (parts) return { linkType: semconv.LINK_INFORMED_BY, ...parts };
+  if (to === 'chat' && target.status.code === SpanStatusCode.ERROR) return { linkType: semconv.LINK_RETRY_OF, origin: 'retry', partIndexes: [] };
+  return { linkType: semconv.LINK_INFORMED_BY, origin: 'unknown', partIndexes: [] };
+}
+
+function operation(span: FileSpan): unknown {
+  return span.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME];
+}
+
+/** The producer ids a span stands for in a part table. */
+function producerIdsOf(target: FileSpan, spans: TraceSpans): Set<string> {
+  const ids = new Set<string>();
+  const callId = target.attributes[semconv.ATTR_FOOTPRINT_LLM_CALL_ID];
+  if (typeof callId === 'string') ids.add(callId);
+  const toolCallId = target.attributes[semconv.ATTR_GEN_AI_TOOL_CALL_ID];
+  if (typeof toolCallId === 'string') {
+    for (const link of target.links) {
+      const asker = spans.get(link.traceId, link.spanId)?.attributes[semconv.ATTR_FOOTPRINT_LLM_CALL_ID];
+      if (typeof asker === 'string') ids.add(`${asker}:${toolCallId}`);
+    }
+  }
+  for (const event of target.events) {
+    if (!/^footprint\.(skill|route)\.hop$/.test(event.name)) continue;
+    const hopId = event.attributes[`${event.name}.hop_id`];
+    if (typeof hopId === 'string') ids.add(hopId);
+  }
+  return ids;
+}
+
+/** The parts of the span's part table those producers made: the first one's origin, their positions, their tokens. */
+function partsOf(span: FileSpan, ids: Set<string>): { origin: string; partIndexes: number[]; tokens?: number } | undefined {
+  const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
+  const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]);
+  const tokens = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]);
+  if (!Array.isArray(origins) || !Array.isArray(producers)) return undefined;
+  let origin: string | undefined;
+  const partIndexes: number[] = [];
+  let sum: number | undefined;
+  producers.forEach((producer, index) => {
+    if (typeof producer !== 'string' || !ids.has(producer)) return;
+    origin ??= typeof origins[index] === 'string' ? origins[index] : 'unknown';
+    partIndexes.push(index);
+    const partTokens = Array.isArray(tokens) ? tokens[index] : undefined;
+    if (typeof partTokens === 'number') sum = (sum ?? 0) + partTokens;
+  });
+  return origin === undefined ? undefined : { origin, partIndexes, ...(sum === undefined ? {} : { tokens: sum }) };
+}
