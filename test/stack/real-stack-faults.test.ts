@@ -2,7 +2,10 @@
 // again. The app must never error, must count what it could not export, and must resume exporting;
 // a tripped trace the collector accepted after it came back must reach Jaeger whole. The collector
 // keeps every trace here (FOOTPRINT_SAMPLE_PERCENT=100, the compose knob), so "reached Jaeger" does
-// not depend on the baseline draw.
+// not depend on the baseline draw. The app's backlog reaches the restarted collector at once, so the
+// tail sampler decides those traces in the same tick and hands them to the Jaeger exporter together:
+// its batches must stay under Jaeger's gRPC message limit (real-stack-burst.test.ts), or the tripped
+// traces sent after the restart are all lost in one refused batch.
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { describeWithBackends, waitFor, type Program } from '../support/backends.js';
 import { runDemo, type DemoRun } from '../support/stack/clients.js';
