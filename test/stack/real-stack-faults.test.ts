@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { describeWithBackends, waitFor, type Program } from '../support/backends.js';
 import { runDemo, type DemoRun } from '../support/stack/clients.js';
-import { stackReport } from '../support/stack/diagnostics.js';
+import { selfCount, stackReport } from '../support/stack/diagnostics.js';
 import { startOtlpTap, TAP_PROTOCOL_ENV, type OtlpTap, type TappedTrace } from '../support/stack/otlp-tap.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 import { durationSeconds, loadYaml, PATHS } from './stack-files.js';
@@ -106,4 +106,25 @@ describeWithBackends('the real collector killed and restarted during a load', ['
     console.info(`[real-stack-faults] the tripped traces sent after the restart were in Jaeger ${((Date.now() - waitStart) / 1000).toFixed(1)} s after the wait began`);
     expect(await missingOf()).toEqual([]);
   }, 240_000);
+
+  it('forwards to Jaeger every span the restarted collector accepted: none refused, none dropped on the way', async () => {
+    reportOnFailure();
+    // Every trace is kept (FOOTPRINT_SAMPLE_PERCENT=100) and decided by now (the wait of beforeAll):
+    // what the receiver accepted, the Jaeger exporter must have sent, once its last batch is out.
+    const count = (name: string, labels?: Record<string, string>) => selfCount(stack.ports, 'otel-collector', name, labels);
+    const flow = async () => ({
+      accepted: await count('otelcol_receiver_accepted_spans'),
+      sent: await count('otelcol_exporter_sent_spans', { exporter: 'otlp_grpc/jaeger' }),
+      failed: await count('otelcol_exporter_send_failed_spans', { exporter: 'otlp_grpc/jaeger' }),
+      notEnqueued: await count('otelcol_exporter_enqueue_failed_spans', { exporter: 'otlp_grpc/jaeger' }),
+    });
+    const settled = (f: Awaited<ReturnType<typeof flow>>) => f.sent + f.failed + f.notEnqueued === f.accepted;
+    await waitFor(async () => settled(await flow()), { timeoutMs: 30_000, intervalMs: 1_000, what: 'the Jaeger exporter to account for every accepted span' }).catch(() => undefined);
+    const { accepted, ...rest } = await flow();
+    // It accepted at least every span of the traces that began after it was back.
+    const sentAfterRestart = [...tap.traces().values()].filter((t) => t.firstAcceptedAt > backAt).reduce((n, t) => n + t.spans.length, 0);
+    expect(sentAfterRestart).toBeGreaterThanOrEqual(1);
+    expect(accepted).toBeGreaterThanOrEqual(sentAfterRestart);
+    expect(rest).toEqual({ sent: accepted, failed: 0, notEnqueued: 0 });
+  }, 60_000);
 });

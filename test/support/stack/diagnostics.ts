@@ -14,14 +14,34 @@ export function flowSeries(page: string): string[] {
   return page.split('\n').filter((line) => /^otelcol_(receiver|exporter|processor)_/.test(line) && !/_bucket\{/.test(line));
 }
 
+async function telemetryPage(ports: PortTable, service: StackService): Promise<string> {
+  const res = await fetch(`http://${hostAddress(ports, service, TELEMETRY_PORT)}/metrics`, { signal: AbortSignal.timeout(5_000) });
+  if (!res.ok) throw new Error(`GET /metrics of ${service} -> ${res.status}`);
+  return res.text();
+}
+
 async function telemetry(ports: PortTable, service: StackService): Promise<string[]> {
   if (!LISTENERS[service].includes(TELEMETRY_PORT)) return [];
   try {
-    const res = await fetch(`http://${hostAddress(ports, service, TELEMETRY_PORT)}/metrics`, { signal: AbortSignal.timeout(5_000) });
-    return flowSeries(await res.text());
+    return flowSeries(await telemetryPage(ports, service));
   } catch (err) {
     return [`(its /metrics did not answer: ${(err as Error).message})`];
   }
+}
+
+/**
+ * The sum of a collector's (or Jaeger's) own counter `name` over its series whose labels include
+ * `labels`; 0 when it has none (a counter appears once it counted something).
+ */
+export async function selfCount(ports: PortTable, service: StackService, name: string, labels: Record<string, string> = {}): Promise<number> {
+  let sum = 0;
+  for (const line of flowSeries(await telemetryPage(ports, service))) {
+    const series = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (series?.[1] !== name) continue;
+    const own = Object.fromEntries([...(series[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => own[k] === v)) sum += Number(series[3]);
+  }
+  return sum;
 }
 
 /**
