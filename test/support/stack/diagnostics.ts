@@ -10,7 +10,7 @@ const TELEMETRY_PORT = 8888;
 const LOG_LINES = 60;
 
 /** The series of a `/metrics` page about the flow of data (histogram buckets left out). */
-export function flowSeries(page: string): string[] {
+function flowSeries(page: string): string[] {
   return page.split('\n').filter((line) => /^otelcol_(receiver|exporter|processor)_/.test(line) && !/_bucket\{/.test(line));
 }
 
