@@ -236,6 +236,38 @@ describe('the distributed profile: collector, Jaeger on OpenSearch, Prometheus r
   });
 });
 
+describe('OTLP/gRPC between the stack\'s own services', () => {
+  const MIB = 1024 * 1024;
+  const file = (rel: string) => ({ rel, doc: loadYaml(repoPath(rel)) });
+  const collector = file('deploy/otel-collector/config.yaml');
+  const gateway = file('deploy/otel-collector/gateway.yaml');
+  const distributed = file('deploy/otel-collector/distributed.yaml');
+  /** Every OTLP/gRPC exporter a shipped collector config has, with the config of what it sends to. */
+  const hops = [
+    { from: collector, exporter: 'otlp_grpc/jaeger', config: collector.doc.exporters['otlp_grpc/jaeger'], to: file('deploy/jaeger/config.yaml') },
+    { from: gateway, exporter: 'load_balancing', config: gateway.doc.exporters.load_balancing.protocol.otlp, to: collector },
+    { from: distributed, exporter: 'otlp_grpc/jaeger', config: distributed.doc.exporters['otlp_grpc/jaeger'], to: file('deploy/jaeger/opensearch.yaml') },
+  ];
+
+  it('the hops are every OTLP/gRPC exporter of the shipped collector configs', () => {
+    const grpcExporters = [collector, gateway, distributed].flatMap(({ rel, doc }) =>
+      Object.keys(doc.exporters)
+        .filter((name) => name.startsWith('otlp_grpc') || name === 'load_balancing')
+        .map((name) => `${rel} ${name}`),
+    );
+    expect(hops.map((h) => `${h.from.rel} ${h.exporter}`)).toEqual(grpcExporters);
+  });
+
+  // A batch over the receiver's message limit is refused with ResourceExhausted, which the exporter
+  // does not retry: all of its spans are lost (test/stack/real-stack-burst.test.ts).
+  it.each(hops.map((h) => [`${h.from.rel} ${h.exporter} -> ${h.to.rel}`, h]))('%s batches by bytes, below the receiver\'s gRPC message limit', (_name, hop) => {
+    expect(hop.config.sending_queue.batch).toEqual({ sizer: 'bytes', min_size: 1 * MIB, max_size: 3 * MIB });
+    const limitMib = hop.to.doc.receivers.otlp.protocols.grpc.max_recv_msg_size_mib;
+    expect(limitMib).toBe(4);
+    expect(hop.config.sending_queue.batch.max_size).toBeLessThan(limitMib * MIB);
+  });
+});
+
 describe('grafana provisioning', () => {
   const ds = loadYaml(PATHS.grafanaDatasources);
   const byUid = Object.fromEntries(ds.datasources.map((d: Json) => [d.uid, d]));
