@@ -7,7 +7,7 @@
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { metricDefinition, type MetricModel } from './metricDefinitions.js';
-import { SEMCONV_SCHEMA_URL, type SemconvModel } from './model.js';
+import type { SemconvModel } from './model.js';
 import type { Violation } from './violation.js';
 
 interface Scope {
