@@ -51,7 +51,8 @@ describe('the gen_ai.* catalog entries', () => {
   it("carry their model's instrument, unit, value type, buckets and attributes", () => {
     const model = loadSemconvModel();
     const problems: string[] = [];
-    for (const spec of genai) for (const by of modelsOf(spec)) {
+    const judged = genai.flatMap((spec) => modelsOf(spec).map((by) => [spec, by] as const));
+    for (const [spec, by] of judged) {
       const definition = metricDefinition(model, spec.name, by);
       if (!definition) {
         problems.push(`${spec.name}: not in the ${by} model`);

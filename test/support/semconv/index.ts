@@ -1,6 +1,7 @@
 /**
- * The GenAI conformance checker (test support; imports the vendored models — v1.41.0, and the
- * development channel for the metrics merged since — ajv and the OTel SDK types only). checkTelemetry() judges a scenario's exported spans and metric data and returns
+ * The GenAI conformance checker (test support; imports the vendored models — v1.41.0, the
+ * development channel for the metrics merged since, the current model at e9de14b — ajv and the OTel
+ * SDK types only). checkTelemetry() judges a scenario's exported spans and metric data and returns
  * every broken rule as a readable line; see test/semconv/README.md for what it checks and why.
  */
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
