@@ -39,7 +39,7 @@ describe('demo --runaway', () => {
       return {
         invocations,
         lookups: metricTotal(points, 'gen_ai.execute_tool.duration', { 'gen_ai.tool.name': 'lookup_invoice' }) / invocations,
-        modelCalls: metricTotal(points, 'gen_ai.client.operation.duration', { 'footprint.agent': 'billing' }) / invocations,
+        modelCalls: metricTotal(points, 'gen_ai.client.inference.duration', { 'footprint.agent': 'billing' }) / invocations,
         stoppedEarly: metricTotal(points, 'footprint.runs', { 'footprint.run.outcome': 'stopped_early' }),
       };
     };

@@ -169,4 +169,41 @@ describe('the current-model checker (spanModel: current)', () => {
       'tracer scope "by-hand" · schema URL must be https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev, is https://opentelemetry.io/schemas/1.41.0',
     ]);
   });
+
+  it("judges metrics by the current model: its names (v1.41's and the fe5608e channel's are not), required attributes, buckets and schema URL", async () => {
+    const DEV = 'https://opentelemetry.io/schemas/gen-ai-dev/1.42.0-dev';
+    const meter = metrics.getMeterProvider().getMeter('now', '1.0.0', { schemaUrl: DEV });
+    const AGENT_BUCKETS = [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4, 204.8, 409.6];
+    // A conforming point, and one without the required gen_ai.invocation.is_nested, on the wrong buckets.
+    const invocation = meter.createHistogram('gen_ai.invocation.duration', { unit: 's', advice: { explicitBucketBoundaries: AGENT_BUCKETS } });
+    invocation.record(1, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.invocation.is_nested': false, 'gen_ai.agent.name': 'A' });
+    meter.createHistogram('gen_ai.client.inference.duration', { unit: 's', advice: { explicitBucketBoundaries: [1] } }).record(0.5, CHAT);
+    // The names the default mode no longer records.
+    meter.createHistogram('gen_ai.invoke_agent.duration', { unit: 's', advice: { explicitBucketBoundaries: AGENT_BUCKETS } }).record(1, { 'gen_ai.agent.name': 'A' });
+    meter.createHistogram('gen_ai.workflow.duration', { unit: 's' }).record(1, { 'gen_ai.workflow.name': 'desk' });
+    const available = (metric: string): readonly string[] => (metric === 'gen_ai.client.inference.duration' ? ['gen_ai.request.model'] : ['gen_ai.agent.name']);
+    const lines = checkTelemetry({ spans: [], availableOnSpan: () => [], metrics: await telemetry.collectMetrics(), availableOnPoint: available, spanModel: 'current' });
+    expect(lines).toEqual(
+      [
+        'metric gen_ai.invoke_agent.duration · not a metric of the current model',
+        'metric gen_ai.workflow.duration · not a metric of the current model',
+        `metric gen_ai.client.inference.duration ${JSON.stringify(CHAT)} · bucket boundaries must be [0.01,0.02,0.04,0.08,0.16,0.32,0.64,1.28,2.56,5.12,10.24,20.48,40.96,81.92]`,
+      ].sort(),
+    );
+    invocation.record(2, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'B' });
+    const missing = checkTelemetry({ spans: [], availableOnSpan: () => [], metrics: await telemetry.collectMetrics(), availableOnPoint: available, spanModel: 'current' });
+    expect(missing).toContain('metric gen_ai.invocation.duration {"gen_ai.operation.name":"invoke_agent","gen_ai.agent.name":"B"} · gen_ai.invocation.is_nested · missing: required');
+  });
+
+  it("judges span events by the current model's events: a gen_ai.* name it lacks, and its required attributes", () => {
+    const span = current().startSpan('invoke_agent Desk', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Desk' } });
+    span.addEvent('gen_ai.evaluation.result', { 'gen_ai.evaluation.score.value': 0.9 });
+    span.addEvent('gen_ai.content.prompt');
+    span.end();
+    const lines = checkTelemetry({ spans: telemetry.spans(), spanModel: 'current', availableOnSpan: () => ['gen_ai.agent.name'] });
+    expect(lines).toEqual([
+      'span "invoke_agent Desk" [span.gen_ai.invocation.internal] event "gen_ai.content.prompt" · not an event of the model',
+      'span "invoke_agent Desk" [span.gen_ai.invocation.internal] event "gen_ai.evaluation.result" · gen_ai.evaluation.name · missing: required',
+    ]);
+  });
 });

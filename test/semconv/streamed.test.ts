@@ -28,8 +28,8 @@ conformanceSuite(
         .filter((m): m is HistogramMetricData => m.dataPointType === DataPointType.HISTOGRAM && /time_(to_first|per_output)_chunk$/.test(m.descriptor.name));
       // The answer is 17 characters in chunks of 4 (5 chunks); the tool call's arguments, 17 characters (5 fragments): 4 + 4 gaps.
       expect(histograms.map((m) => [m.descriptor.name, m.dataPoints.map((p) => p.value.count)])).toEqual([
-        ['gen_ai.client.operation.time_to_first_chunk', [2]],
-        ['gen_ai.client.operation.time_per_output_chunk', [8]],
+        ['gen_ai.client.inference.time_to_first_chunk', [2]],
+        ['gen_ai.client.inference.time_per_output_chunk', [8]],
       ]);
     });
 

@@ -233,7 +233,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     expect(cleanTrips).toEqual({ ping_pong: 0, rejected_cap: 0 });
 
     const p95 = byLabel(
-      await prom!.query(`histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_operation_duration_seconds_bucket{service_name="${TRIPPING}"}))`),
+      await prom!.query(`histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_inference_duration_seconds_bucket{service_name="${TRIPPING}"}))`),
       'gen_ai_request_model',
     );
     expect(p95['m-large']).toBeGreaterThan(2.56);
@@ -251,7 +251,7 @@ describeWithBackends('OTLP metrics -> Prometheus 3 (shipped rules) -> Alertmanag
     );
     expect(tokens).toEqual({ input: 10 * 1200 + 20 * 200, output: 10 * 300 + 20 * 50 });
 
-    const errors = byLabel(await prom!.query(`sum by (error_type) (gen_ai_client_operation_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');
+    const errors = byLabel(await prom!.query(`sum by (error_type) (gen_ai_client_inference_duration_seconds_count{service_name="${TRIPPING}", error_type!=""})`), 'error_type');
     expect(errors).toEqual({ timeout: 1 });
     const runs = byLabel(await prom!.query(`sum by (footprint_run_outcome) (footprint_runs_total{service_name="${TRIPPING}"})`), 'footprint_run_outcome');
     expect(runs).toEqual({ ok: 3, error: 1 });

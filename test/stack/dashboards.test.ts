@@ -111,14 +111,17 @@ describe('dashboard content', () => {
   it('llm-performance shows span-metrics latency with exemplars and the SDK histogram', () => {
     const targets = panelsOf(byName['llm-performance']).flatMap((p) => p.targets ?? []);
     expect(targets.some((t: Json) => t.exemplar === true && /traces_span_metrics_duration_seconds_bucket/.test(t.expr))).toBe(true);
-    expect(targets.some((t: Json) => /histogram_quantile\(0\.95,.*gen_ai_client_operation_duration_seconds_bucket/.test(t.expr))).toBe(true);
+    // Either mode's name, per series (a both-mode process's v1.41-mode series is dropped by the `or`).
+    expect(
+      targets.some((t: Json) => /histogram_quantile\(0\.95,.*\(rate\(gen_ai_client_inference_duration_seconds_bucket\{[^}]*\}\[[^\]]+\]\) or rate\(gen_ai_client_operation_duration_seconds_bucket\{/.test(t.expr)),
+    ).toBe(true);
     expect(targets.some((t: Json) => /error_type!=""/.test(t.expr))).toBe(true);
     expect(targets.some((t: Json) => /gen_ai_client_token_usage_sum/.test(t.expr) && /footprint_route, gen_ai_token_type/.test(t.expr))).toBe(true);
   });
 
   it('llm-performance shows p50 and p95 time to first chunk of streamed calls, by model and by route', () => {
     const panels = panelsOf(byName['llm-performance']).filter((p) => /time to first chunk/.test(p.title ?? ''));
-    const quantiles = panels.map((p) => p.targets.map((t: Json) => /^histogram_quantile\((0\.\d+), sum by \(le, (\w+)\) \(rate\(gen_ai_client_operation_time_to_first_chunk_seconds_bucket\{/.exec(t.expr)?.slice(1)));
+    const quantiles = panels.map((p) => p.targets.map((t: Json) => /^histogram_quantile\((0\.\d+), sum by \(le, (\w+)\) \(\(rate\(gen_ai_client_inference_time_to_first_chunk_seconds_bucket\{[^}]*\}\[\$__rate_interval\]\) or rate\(gen_ai_client_operation_time_to_first_chunk_seconds_bucket\{/.exec(t.expr)?.slice(1)));
     expect(quantiles).toEqual([
       [['0.50', 'gen_ai_request_model'], ['0.95', 'gen_ai_request_model']],
       [['0.50', 'footprint_route'], ['0.95', 'footprint_route']],

@@ -37,25 +37,27 @@ export const MCP_METRICS: Readonly<Record<string, readonly string[]>> = {
   ...histogram('mcp_server_operation_duration_seconds', MCP),
 };
 
-/** A streamed model call's histograms: exported only by processes that stream (runner.stream(), demo --stream). */
+/**
+ * A streamed model call's histograms: exported only by processes that stream (runner.stream(), demo
+ * --stream), under the current model's names (gen_ai.client.inference.*) or the v1.41 mode's
+ * (gen_ai.client.operation.*), both in the both mode.
+ */
 export const STREAMED_METRICS: Readonly<Record<string, readonly string[]>> = {
-  // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, histograms s
+  // gen_ai.client.inference.time_to_first_chunk / .time_per_output_chunk, histograms s
+  ...histogram('gen_ai_client_inference_time_to_first_chunk_seconds', GEN_AI_CALL),
+  ...histogram('gen_ai_client_inference_time_per_output_chunk_seconds', GEN_AI_CALL),
+  // gen_ai.client.operation.time_to_first_chunk / .time_per_output_chunk, their v1.41-mode names
   ...histogram('gen_ai_client_operation_time_to_first_chunk_seconds', GEN_AI_CALL),
   ...histogram('gen_ai_client_operation_time_per_output_chunk_seconds', GEN_AI_CALL),
 };
 
 /** The runtime's instruments (src/otel bridge), by Prometheus series name -> attribute labels: what every run exports. */
 const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
-  // gen_ai.client.operation.duration, histogram s (error.type only on failed calls)
-  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
-  // The conventions' development channel (a second meter scope): gen_ai.invoke_agent.duration (s),
-  // .inference_calls {inference_call} and .tool_calls {tool_call}, gen_ai.execute_tool.duration (s),
-  // gen_ai.workflow.duration (s); error.type only on failed ones.
-  ...histogram('gen_ai_invoke_agent_duration_seconds', ['gen_ai_agent_name', 'footprint_agent', 'error_type']),
+  // The conventions' agent metrics (a second meter scope): gen_ai.invoke_agent.inference_calls
+  // {inference_call} and .tool_calls {tool_call}, gen_ai.execute_tool.duration (s); error.type only on failed ones.
   ...histogram('gen_ai_invoke_agent_inference_calls', ['gen_ai_agent_name', 'footprint_agent']),
   ...histogram('gen_ai_invoke_agent_tool_calls', ['gen_ai_agent_name', 'footprint_agent']),
   ...histogram('gen_ai_execute_tool_duration_seconds', ['gen_ai_tool_name', 'gen_ai_tool_type', 'gen_ai_agent_name', 'footprint_agent', 'error_type']),
-  ...histogram('gen_ai_workflow_duration_seconds', ['gen_ai_workflow_name', 'error_type']),
   // footprint.llm.cost.usd, counter {USD}
   footprint_llm_cost_usd_total: ['gen_ai_request_model', 'gen_ai_provider_name', 'footprint_agent', 'footprint_skill', 'footprint_route'],
   // footprint.route.decisions, counter {decision}
@@ -71,14 +73,22 @@ const RUN_METRICS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * The metrics renamed between the semconv modes (src/otel/encoding/semconvMode.ts, docs/conventions.md):
- * token usage as the current model's counters and the loop-guard trips as footprint.loop_guard.trips
- * (default; 'both' too), or as v1.41's histogram and footprint.route.trips ('v1.41'; 'both' too). The cache and
+ * token usage as the current model's counters, a model call's duration as gen_ai.client.inference.duration,
+ * agent turns and compositions as gen_ai.invocation.duration and the loop-guard trips as
+ * footprint.loop_guard.trips (default; 'both' too), or as v1.41's histogram, gen_ai.client.operation.duration,
+ * gen_ai.invoke_agent.duration with gen_ai.workflow.duration, and footprint.route.trips ('v1.41'; 'both' too). The cache and
  * reasoning counters are in the catalog contract only: v1.41's histogram has no such split, so no
  * shipped panel can show them in both modes, and no dashboard queries them.
  */
 const TOKEN_LABELS = [...GEN_AI_CALL, 'gen_ai_token_modality'];
 const TRIP_LABELS = ['footprint_trip_kind', 'footprint_agent', 'footprint_route'];
+/** An agent turn's or composition's duration (gen_ai.invocation.duration): agents carry the agent labels, compositions gen_ai_workflow_name. */
+const INVOCATION_LABELS = ['gen_ai_operation_name', 'gen_ai_invocation_is_nested', 'gen_ai_agent_name', 'gen_ai_workflow_name', 'footprint_agent', 'error_type'];
 export const CURRENT_MODE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // gen_ai.client.inference.duration, histogram s (error.type only on failed calls)
+  ...histogram('gen_ai_client_inference_duration_seconds', [...GEN_AI_CALL, 'error_type']),
+  // gen_ai.invocation.duration, histogram s: agent turns (invoke_agent) and compositions (invoke_workflow)
+  ...histogram('gen_ai_invocation_duration_seconds', INVOCATION_LABELS),
   // footprint.loop_guard.trips, counter {trip}; every kind pre-created at 0
   footprint_loop_guard_trips_total: TRIP_LABELS,
   // gen_ai.client.inference.usage.input_tokens / .output_tokens, counters {token}
@@ -91,6 +101,11 @@ export const CACHE_AND_REASONING_METRICS: Readonly<Record<string, readonly strin
   gen_ai_client_inference_usage_reasoning_output_tokens_total: TOKEN_LABELS,
 };
 export const V1_41_MODE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  // gen_ai.client.operation.duration, gen_ai.client.inference.duration's v1.41-mode name
+  ...histogram('gen_ai_client_operation_duration_seconds', [...GEN_AI_CALL, 'error_type']),
+  // gen_ai.invoke_agent.duration and gen_ai.workflow.duration (the development channel at fe5608e), histograms s
+  ...histogram('gen_ai_invoke_agent_duration_seconds', ['gen_ai_agent_name', 'footprint_agent', 'error_type']),
+  ...histogram('gen_ai_workflow_duration_seconds', ['gen_ai_workflow_name', 'error_type']),
   // footprint.route.trips, the same counter under its v1.41-mode name
   footprint_route_trips_total: TRIP_LABELS,
   // gen_ai.client.token.usage, histogram {token}

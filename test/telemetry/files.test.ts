@@ -138,7 +138,7 @@ describe('the trace files', () => {
     expect(pointsOf(last, 'footprint.runs')).toEqual([
       { attributes: { 'footprint.runner.kind': 'agent', 'footprint.runner.id': 'billing', 'footprint.run.outcome': 'ok' }, value: 1 },
     ]);
-    expect(pointsOf(last, 'gen_ai.client.operation.duration')[0]!.value).toBe(2);
+    expect(pointsOf(last, 'gen_ai.client.inference.duration')[0]!.value).toBe(2);
   });
 });
 

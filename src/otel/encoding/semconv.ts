@@ -109,6 +109,8 @@ export const ATTR_GEN_AI_AGENT_ID = 'gen_ai.agent.id';
 export const ATTR_GEN_AI_AGENT_DESCRIPTION = 'gen_ai.agent.description';
 /** The workflow's human-readable name. @experimental */
 export const ATTR_GEN_AI_WORKFLOW_NAME = 'gen_ai.workflow.name';
+/** Whether an invocation runs inside another in-process invocation (on gen_ai.invocation.duration). @experimental */
+export const ATTR_GEN_AI_INVOCATION_IS_NESTED = 'gen_ai.invocation.is_nested';
 /** The conversation (session) the operation belongs to. @experimental */
 export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 /** The request was sent only part of its conversation (a context window policy dropped older messages); semantic-conventions-genai #162. */
@@ -302,13 +304,21 @@ export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_READ_INPUT_TOKENS = 'gen
 export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_WRITE_INPUT_TOKENS = 'gen_ai.client.inference.usage.cache_write.input_tokens';
 /** Output tokens spent reasoning (part of the output counter). @experimental */
 export const METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.client.inference.usage.reasoning.output_tokens';
-/** Duration of each model call. @experimental */
+/** Duration of each model call (the current model's name, metrics.yaml at e9de14b, #521). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_DURATION = 'gen_ai.client.inference.duration';
+/** A streamed call's time to its first chunk (the current model's name). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_TIME_TO_FIRST_CHUNK = 'gen_ai.client.inference.time_to_first_chunk';
+/** A streamed call's time between chunks (the current model's name). @experimental */
+export const METRIC_GEN_AI_CLIENT_INFERENCE_TIME_PER_OUTPUT_CHUNK = 'gen_ai.client.inference.time_per_output_chunk';
+/** gen_ai.client.inference.duration under its v1.41-mode name. @experimental */
 export const METRIC_GEN_AI_CLIENT_OPERATION_DURATION = 'gen_ai.client.operation.duration';
-/** A streamed call's time to its first chunk. @experimental */
+/** gen_ai.client.inference.time_to_first_chunk under its v1.41-mode name. @experimental */
 export const METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK = 'gen_ai.client.operation.time_to_first_chunk';
-/** A streamed call's time between chunks. @experimental */
+/** gen_ai.client.inference.time_per_output_chunk under its v1.41-mode name. @experimental */
 export const METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK = 'gen_ai.client.operation.time_per_output_chunk';
-/** Duration of one agent invocation. @experimental */
+/** Duration of one agent invocation or composition run, nested or not (the current model's name, #571). @experimental */
+export const METRIC_GEN_AI_INVOCATION_DURATION = 'gen_ai.invocation.duration';
+/** An agent invocation's duration under its v1.41-mode name (gen_ai.invocation.duration in the current mode). @experimental */
 export const METRIC_GEN_AI_INVOKE_AGENT_DURATION = 'gen_ai.invoke_agent.duration';
 /** Model calls one agent invocation made itself. @experimental */
 export const METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS = 'gen_ai.invoke_agent.inference_calls';
@@ -316,7 +326,7 @@ export const METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS = 'gen_ai.invoke_agent.i
 export const METRIC_GEN_AI_INVOKE_AGENT_TOOL_CALLS = 'gen_ai.invoke_agent.tool_calls';
 /** Duration of one tool call. @experimental */
 export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration';
-/** Duration of one composition run (the development channel's name at the pinned commit). @experimental */
+/** A composition run's duration under its v1.41-mode name (gen_ai.invocation.duration in the current mode). @experimental */
 export const METRIC_GEN_AI_WORKFLOW_DURATION = 'gen_ai.workflow.duration';
 /** Each MCP request from sent to answered. @experimental */
 export const METRIC_MCP_CLIENT_OPERATION_DURATION = 'mcp.client.operation.duration';

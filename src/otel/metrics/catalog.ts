@@ -20,11 +20,15 @@ import {
   METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_INPUT_TOKENS,
   METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_OUTPUT_TOKENS,
   METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS,
+  METRIC_GEN_AI_CLIENT_INFERENCE_DURATION,
+  METRIC_GEN_AI_CLIENT_INFERENCE_TIME_PER_OUTPUT_CHUNK,
+  METRIC_GEN_AI_CLIENT_INFERENCE_TIME_TO_FIRST_CHUNK,
   METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
   METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK,
   METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
   METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_GEN_AI_INVOCATION_DURATION,
   METRIC_GEN_AI_INVOKE_AGENT_DURATION,
   METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS,
   METRIC_GEN_AI_INVOKE_AGENT_TOOL_CALLS,
@@ -62,7 +66,7 @@ export const TOKEN_BUCKETS = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ] as const;
 
-/** OTel GenAI semconv bucket advice for gen_ai.client.operation.duration and the two streamed-call histograms (seconds). */
+/** The GenAI conventions' bucket advice for a model call's duration and the two streamed-call histograms, under either name (seconds). */
 export const DURATION_BUCKETS = [
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ] as const;
@@ -75,7 +79,7 @@ export const RUN_DURATION_BUCKETS = [
 /** The GenAI conventions' bucket advice for mcp.client/server.operation.duration (seconds). */
 export const MCP_DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300] as const;
 // The development channel's advice (docs/gen-ai/gen-ai-metrics.md of the pinned genai model).
-/** gen_ai.invoke_agent.duration (seconds): 0.1 s doubling to 409.6 s. */
+/** gen_ai.invocation.duration, and gen_ai.invoke_agent.duration before it (seconds): 0.1 s doubling to 409.6 s. */
 export const INVOKE_AGENT_DURATION_BUCKETS = [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4, 204.8, 409.6] as const;
 /** gen_ai.workflow.duration (seconds): 1 s to 2 h. */
 export const WORKFLOW_DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200] as const;
@@ -106,6 +110,51 @@ function usageCounter<Name extends string>(name: Name, description: string) {
   } as const;
 }
 
+/** A model call's duration (never recorded for a call that did not end); failed calls carry error.type. */
+function modelCallDuration<Name extends string, Names extends 'current' | 'v1.41'>(name: Name, names: Names, schemaUrl?: string) {
+  return {
+    name,
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Duration of each model call; failed calls carry error.type.',
+    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.errorType],
+    buckets: DURATION_BUCKETS,
+    ...(schemaUrl === undefined ? {} : { schemaUrl }),
+    names,
+  } as const;
+}
+
+/** A streamed call's time to its first chunk (never recorded for a call that did not stream). */
+function timeToFirstChunk<Name extends string, Names extends 'current' | 'v1.41'>(name: Name, names: Names, schemaUrl?: string) {
+  return {
+    name,
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Time from the request of a streamed model call to its first chunk.',
+    attributes: [...LLM, ...LLM_CONDITIONAL],
+    buckets: DURATION_BUCKETS,
+    ...(schemaUrl === undefined ? {} : { schemaUrl }),
+    names,
+  } as const;
+}
+
+/** A streamed call's time between consecutive chunks, one record per chunk after the first. */
+function timePerOutputChunk<Name extends string, Names extends 'current' | 'v1.41'>(name: Name, names: Names, schemaUrl?: string) {
+  return {
+    name,
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description: 'Time between consecutive chunks of a streamed model call, one record per chunk after the first.',
+    attributes: [...LLM, ...LLM_CONDITIONAL],
+    buckets: DURATION_BUCKETS,
+    ...(schemaUrl === undefined ? {} : { schemaUrl }),
+    names,
+  } as const;
+}
+
 export const METRICS = {
   tokenUsage: {
     name: METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
@@ -124,35 +173,15 @@ export const METRICS = {
   inferenceCacheReadTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_READ_INPUT_TOKENS, 'Input tokens served from the provider cache (part of the input tokens).'),
   inferenceCacheWriteTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_CACHE_WRITE_INPUT_TOKENS, 'Input tokens written to the provider cache (part of the input tokens).'),
   inferenceReasoningTokens: usageCounter(METRIC_GEN_AI_CLIENT_INFERENCE_USAGE_REASONING_OUTPUT_TOKENS, 'Output tokens spent reasoning (part of the output tokens).'),
-  operationDuration: {
-    name: METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
-    kind: 'histogram',
-    unit: 's',
-    valueType: 'double',
-    description: 'Duration of each model call; failed calls carry error.type.',
-    attributes: [...LLM, ...LLM_CONDITIONAL, ATTR.errorType],
-    buckets: DURATION_BUCKETS,
-  },
-  // The two histograms of a streamed call (never recorded for a call that did not stream); the
-  // conventions advise them the operation duration's boundaries.
-  timeToFirstChunk: {
-    name: METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
-    kind: 'histogram',
-    unit: 's',
-    valueType: 'double',
-    description: 'Time from the request of a streamed model call to its first chunk.',
-    attributes: [...LLM, ...LLM_CONDITIONAL],
-    buckets: DURATION_BUCKETS,
-  },
-  timePerOutputChunk: {
-    name: METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK,
-    kind: 'histogram',
-    unit: 's',
-    valueType: 'double',
-    description: 'Time between consecutive chunks of a streamed model call, one record per chunk after the first.',
-    attributes: [...LLM, ...LLM_CONDITIONAL],
-    buckets: DURATION_BUCKETS,
-  },
+  // A model call's duration and a streamed call's two histograms: the current model's names
+  // (gen_ai.client.inference.*, metrics.yaml at e9de14b, #521), and the v1.41 ones before them.
+  // The same attributes and buckets under either name; the both mode records each call under each.
+  inferenceDuration: modelCallDuration(METRIC_GEN_AI_CLIENT_INFERENCE_DURATION, 'current', GENAI_DEV_SCHEMA_URL),
+  operationDuration: modelCallDuration(METRIC_GEN_AI_CLIENT_OPERATION_DURATION, 'v1.41'),
+  inferenceTimeToFirstChunk: timeToFirstChunk(METRIC_GEN_AI_CLIENT_INFERENCE_TIME_TO_FIRST_CHUNK, 'current', GENAI_DEV_SCHEMA_URL),
+  timeToFirstChunk: timeToFirstChunk(METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK, 'v1.41'),
+  inferenceTimePerOutputChunk: timePerOutputChunk(METRIC_GEN_AI_CLIENT_INFERENCE_TIME_PER_OUTPUT_CHUNK, 'current', GENAI_DEV_SCHEMA_URL),
+  timePerOutputChunk: timePerOutputChunk(METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK, 'v1.41'),
   llmCost: {
     name: METRIC_FOOTPRINT_LLM_COST_USD,
     kind: 'counter',
@@ -213,7 +242,22 @@ export const METRICS = {
     description: 'read_skill requests refused (target not reachable), by agent and current skill.',
     attributes: [ATTR.agent, ATTR.skill],
   },
-  // ── the conventions' development channel: one agent invocation, one tool call, one workflow ──
+  // ── the conventions' agent metrics: one invocation (an agent turn or a composition run), one tool call ──
+  // The current model's one duration for both (metrics.yaml at e9de14b, #571), with whether the
+  // invocation runs inside another; the v1.41 mode keeps the two names of the development channel
+  // at fe5608e, gen_ai.invoke_agent.duration and gen_ai.workflow.duration.
+  invocationDuration: {
+    name: METRIC_GEN_AI_INVOCATION_DURATION,
+    kind: 'histogram',
+    unit: 's',
+    valueType: 'double',
+    description:
+      'Duration of each agent invocation (invoke_agent: an agent turn, a router step) and composition run (invoke_workflow), nested ones included (gen_ai.invocation.is_nested); failed ones carry error.type.',
+    attributes: [ATTR.operation, ATTR.isNested, ATTR.agentName, ATTR.workflowName, ATTR.agent, ATTR.errorType],
+    buckets: INVOKE_AGENT_DURATION_BUCKETS,
+    schemaUrl: GENAI_DEV_SCHEMA_URL,
+    names: 'current',
+  },
   invokeAgentDuration: {
     name: METRIC_GEN_AI_INVOKE_AGENT_DURATION,
     kind: 'histogram',
@@ -223,6 +267,7 @@ export const METRICS = {
     attributes: [ATTR.agentName, ATTR.agent, ATTR.errorType],
     buckets: INVOKE_AGENT_DURATION_BUCKETS,
     schemaUrl: GENAI_DEV_SCHEMA_URL,
+    names: 'v1.41',
   },
   invokeAgentInferenceCalls: {
     name: METRIC_GEN_AI_INVOKE_AGENT_INFERENCE_CALLS,
@@ -264,6 +309,7 @@ export const METRICS = {
     attributes: [ATTR.workflowName, ATTR.errorType],
     buckets: WORKFLOW_DURATION_BUCKETS,
     schemaUrl: GENAI_DEV_SCHEMA_URL,
+    names: 'v1.41',
   },
   runs: {
     name: METRIC_FOOTPRINT_RUNS,

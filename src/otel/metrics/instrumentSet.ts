@@ -37,14 +37,21 @@ export interface RunInstruments {
   tokenUsage?: Histogram;
   /** The current model's token counters: absent in the 'v1.41' mode. */
   inferenceUsage?: InferenceUsageCounters;
-  operationDuration: Histogram;
-  timeToFirstChunk: Histogram;
-  timePerOutputChunk: Histogram;
-  invokeAgentDuration: Histogram;
+  /** A model call's duration under each name the mode emits (two in 'both'): every call is recorded in each. */
+  modelCallDurations: readonly Histogram[];
+  /** A streamed call's time to first chunk, likewise. */
+  timeToFirstChunk: readonly Histogram[];
+  /** A streamed call's time between chunks, likewise. */
+  timePerOutputChunk: readonly Histogram[];
+  /** The current model's invocation duration (agent turns and compositions): absent in the 'v1.41' mode. */
+  invocationDuration?: Histogram;
+  /** The v1.41 mode's agent-turn duration: absent in the 'current' mode. */
+  invokeAgentDuration?: Histogram;
+  /** The v1.41 mode's composition duration: absent in the 'current' mode. */
+  workflowDuration?: Histogram;
   invokeAgentInferenceCalls: Histogram;
   invokeAgentToolCalls: Histogram;
   executeToolDuration: Histogram;
-  workflowDuration: Histogram;
   llmCost: Counter;
   routeDecisions: Counter;
   /** The loop-guard trip counter under each name the mode emits (two in 'both'): every trip is added to each. */
@@ -74,6 +81,9 @@ export type MeterForSchema = (schemaUrl: string | undefined) => Meter;
 export function createRunInstruments(meterFor: MeterForSchema, mode: SemconvMode): RunInstruments {
   const histogram = (spec: HistogramSpec) => createHistogram(meterFor(spec.schemaUrl), spec);
   const counter = (spec: CounterSpec) => createCounter(meterFor(spec.schemaUrl), spec);
+  /** The histograms of those specs the mode emits, in the order given. */
+  const histograms = (...specs: HistogramSpec[]) => specs.filter((spec) => emitsNamesOf(mode, spec.names)).map(histogram);
+  const ifEmitted = (spec: HistogramSpec) => (emitsNamesOf(mode, spec.names) ? histogram(spec) : undefined);
   return {
     tokenUsage: emitsNamesOf(mode, METRICS.tokenUsage.names) ? histogram(METRICS.tokenUsage) : undefined,
     inferenceUsage: emitsNamesOf(mode, METRICS.inferenceInputTokens.names)
@@ -85,14 +95,15 @@ export function createRunInstruments(meterFor: MeterForSchema, mode: SemconvMode
           reasoning: counter(METRICS.inferenceReasoningTokens),
         }
       : undefined,
-    operationDuration: histogram(METRICS.operationDuration),
-    timeToFirstChunk: histogram(METRICS.timeToFirstChunk),
-    timePerOutputChunk: histogram(METRICS.timePerOutputChunk),
-    invokeAgentDuration: histogram(METRICS.invokeAgentDuration),
+    modelCallDurations: histograms(METRICS.inferenceDuration, METRICS.operationDuration),
+    timeToFirstChunk: histograms(METRICS.inferenceTimeToFirstChunk, METRICS.timeToFirstChunk),
+    timePerOutputChunk: histograms(METRICS.inferenceTimePerOutputChunk, METRICS.timePerOutputChunk),
+    invocationDuration: ifEmitted(METRICS.invocationDuration),
+    invokeAgentDuration: ifEmitted(METRICS.invokeAgentDuration),
+    workflowDuration: ifEmitted(METRICS.workflowDuration),
     invokeAgentInferenceCalls: histogram(METRICS.invokeAgentInferenceCalls),
     invokeAgentToolCalls: histogram(METRICS.invokeAgentToolCalls),
     executeToolDuration: histogram(METRICS.executeToolDuration),
-    workflowDuration: histogram(METRICS.workflowDuration),
     llmCost: counter(METRICS.llmCost),
     routeDecisions: counter(METRICS.routeDecisions),
     trips: [METRICS.loopGuardTrips, METRICS.routeTrips].filter((spec) => emitsNamesOf(mode, spec.names)).map(counter),

@@ -25,12 +25,15 @@ interface OpenInvocation {
   startedAt: number;
   inferenceCalls: number;
   toolCalls: number;
+  /** Whether it runs inside another open invocation or composition of the run (gen_ai.invocation.is_nested). */
+  nested: boolean;
 }
 
 /** One composition run in flight. */
 interface OpenWorkflow {
   id: string;
   startedAt: number;
+  nested: boolean;
 }
 
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
@@ -45,17 +48,32 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     [ATTR.agentName]: metricValue(invocation.name),
     [ATTR.agent]: metricValue(invocation.agentId),
   });
+  /**
+   * Whether an invocation starting at `key` runs inside one still open: an agent turn or composition
+   * at an enclosing subflow path (a member's key extends its composition's; the top level is '').
+   */
+  const nestedAt = (key: string): boolean => {
+    for (const open of [invocations.keys(), workflows.keys()]) {
+      for (const outer of open) if (outer !== key && (outer === '' || key.startsWith(`${outer}/`))) return true;
+    }
+    return false;
+  };
   /** One invocation's duration and call counts (the conventions record all three at its end). */
   const recordInvocation = (invocation: OpenInvocation, endedAt: number, errorType?: string): void => {
     const attributes = agentAttributes(invocation);
     const failed = errorType === undefined ? {} : { [ATTR.errorType]: metricValue(errorType) };
-    instruments.invokeAgentDuration.record((endedAt - invocation.startedAt) / 1000, { ...attributes, ...failed });
+    const seconds = (endedAt - invocation.startedAt) / 1000;
+    instruments.invocationDuration?.record(seconds, { [ATTR.operation]: 'invoke_agent', [ATTR.isNested]: invocation.nested, ...attributes, ...failed });
+    instruments.invokeAgentDuration?.record(seconds, { ...attributes, ...failed });
     instruments.invokeAgentInferenceCalls.record(invocation.inferenceCalls, attributes);
     instruments.invokeAgentToolCalls.record(invocation.toolCalls, attributes);
   };
   const recordWorkflow = (workflow: OpenWorkflow, endedAt: number, errorType?: string): void => {
     const failed = errorType === undefined ? {} : { [ATTR.errorType]: metricValue(errorType) };
-    instruments.workflowDuration.record((endedAt - workflow.startedAt) / 1000, { [ATTR.workflowName]: metricValue(workflow.id), ...failed });
+    const seconds = (endedAt - workflow.startedAt) / 1000;
+    const name = { [ATTR.workflowName]: metricValue(workflow.id) };
+    instruments.invocationDuration?.record(seconds, { [ATTR.operation]: 'invoke_workflow', [ATTR.isNested]: workflow.nested, ...name, ...failed });
+    instruments.workflowDuration?.record(seconds, { ...name, ...failed });
   };
 
   /** Ends, with the error, every open invocation and composition whose key is `within`. */
@@ -89,7 +107,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   const handlers: EventHandlers = {
     'footprint.agent.turn_start': ({ payload: p, meta }) => {
       if (p.skillGraph) trips.prime(p.agentId, meta.route);
-      invocations.set(memberKey(meta), { agentId: p.agentId, name: p.name, startedAt: meta.timestamp, inferenceCalls: 0, toolCalls: 0 });
+      const key = memberKey(meta);
+      invocations.set(key, { agentId: p.agentId, name: p.name, startedAt: meta.timestamp, inferenceCalls: 0, toolCalls: 0, nested: nestedAt(key) });
     },
     'footprint.agent.turn_end': ({ meta }) => {
       const key = memberKey(meta);
@@ -100,7 +119,8 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       recordInvocation(invocation, meta.timestamp);
     },
     'footprint.composition.enter': ({ payload: p, meta }) => {
-      workflows.set(memberKey(meta), { id: p.compositionId, startedAt: meta.timestamp });
+      const key = memberKey(meta);
+      workflows.set(key, { id: p.compositionId, startedAt: meta.timestamp, nested: nestedAt(key) });
     },
     'footprint.composition.exit': ({ meta }) => {
       const key = memberKey(meta);
@@ -147,10 +167,11 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const attributes = llmAttributes(p, meta);
       if (p.streamed) recordStreamed(instruments, p.streamed, attributes);
       if (p.error) {
-        instruments.operationDuration.record(p.durationMs / 1000, { [ATTR.errorType]: modelCallErrorType(p.error.type), ...attributes });
+        const failed = { [ATTR.errorType]: modelCallErrorType(p.error.type), ...attributes };
+        for (const duration of instruments.modelCallDurations) duration.record(p.durationMs / 1000, failed);
         return;
       }
-      instruments.operationDuration.record(p.durationMs / 1000, attributes);
+      for (const duration of instruments.modelCallDurations) duration.record(p.durationMs / 1000, attributes);
       // An answered call's cost (0 when not priced): a failed one has none, as its chat span has none.
       instruments.llmCost.add(p.cost.usd, {
         [ATTR.model]: attributes[ATTR.model],
@@ -212,8 +233,11 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
  * define it. A call cut off mid-stream still reports what arrived; a call that never streamed, nothing.
  */
 function recordStreamed(instruments: RunInstruments, streamed: NonNullable<EventPayloads['footprint.stream.llm_end']['streamed']>, attributes: Attributes): void {
-  if (streamed.firstChunkMs !== undefined) instruments.timeToFirstChunk.record(streamed.firstChunkMs / 1000, attributes);
-  for (const gapMs of streamed.chunkGapsMs) instruments.timePerOutputChunk.record(gapMs / 1000, attributes);
+  const firstChunkMs = streamed.firstChunkMs;
+  if (firstChunkMs !== undefined) for (const histogram of instruments.timeToFirstChunk) histogram.record(firstChunkMs / 1000, attributes);
+  for (const histogram of instruments.timePerOutputChunk) {
+    for (const gapMs of streamed.chunkGapsMs) histogram.record(gapMs / 1000, attributes);
+  }
 }
 
 function memberKey(meta: EventMeta): string {

@@ -1,5 +1,5 @@
 /**
- * Every `error.type` value the runtime reports — on failed spans, in gen_ai.client.operation.duration
+ * Every `error.type` value the runtime reports — on failed spans, in gen_ai.client.inference.duration (gen_ai.client.operation.duration in the v1.41 mode)
  * and in the failure payloads of llm_end, tool_end, branch_end and run.failed — in one table: the
  * reference page's list (docs/reference.md) is generated from ERROR_TYPE_DOCS (npm run reference), as
  * the semantic conventions ask instrumentations to document. It lives in providers/ because that is
@@ -29,7 +29,7 @@ export interface ErrorTypeDoc {
   means: string;
 }
 
-const MODEL_CALL = 'a model call: `chat` span, gen_ai.client.operation.duration, llm_end';
+const MODEL_CALL = 'a model call: `chat` span, gen_ai.client.inference.duration (gen_ai.client.operation.duration in the v1.41 mode), llm_end';
 const TOOL_CALL = 'a tool call: `execute_tool` span, tool_end';
 
 export const ERROR_TYPE_DOCS: readonly ErrorTypeDoc[] = [

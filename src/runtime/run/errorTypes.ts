@@ -1,5 +1,5 @@
 /**
- * The fixed `error.type` values the runtime reports (on failed spans, in gen_ai.client.operation.duration
+ * The fixed `error.type` values the runtime reports (on failed spans, in gen_ai.client.inference.duration (gen_ai.client.operation.duration in the v1.41 mode)
  * and in the failure payloads of llm_end, tool_end, branch_end and run.failed): code that reports a
  * fixed value takes it from FIXED_ERROR_TYPES. The reference list of every value, with the model-call
  * kinds, is providers/errorTypeDocs.ts.

@@ -86,10 +86,10 @@ describe('instruments created by a run', () => {
       'footprint.llm.cost.usd',
       'footprint.run.duration',
       'footprint.runs',
+      'gen_ai.client.inference.duration',
       'gen_ai.client.inference.usage.input_tokens',
       'gen_ai.client.inference.usage.output_tokens',
-      'gen_ai.client.operation.duration',
-      'gen_ai.invoke_agent.duration',
+      'gen_ai.invocation.duration',
       'gen_ai.invoke_agent.inference_calls',
       'gen_ai.invoke_agent.tool_calls',
     ]);

@@ -1,8 +1,10 @@
 /**
- * The development channel's agent, tool and workflow metrics, from real runs: one record per agent
+ * The conventions' agent, tool and workflow metrics, from real runs: one record per agent
  * invocation (duration, model calls, tool calls, each its own and none of a nested agent's), one per
  * tool call, one per composition run, with exactly the attributes the catalog lists and error.type
- * only where the operation failed.
+ * only where the operation failed. The runs record in the both mode: each duration once under the
+ * current model's gen_ai.invocation.duration (with the operation and whether it is nested) and once
+ * under the v1.41-mode name (gen_ai.invoke_agent.duration, gen_ai.workflow.duration), the same value.
  */
 import { describe, expect, it } from 'vitest';
 import { Agent, Parallel, ProviderError, scripted, Sequence, type ScriptedReply } from '../../../src/index.js';
@@ -33,6 +35,11 @@ describe('an agent that calls tools', () => {
     const duration = only(c, METRICS.invokeAgentDuration.name, helper);
     expect(duration.attributes).toEqual(helper);
     expect(duration.histogram!.count).toBe(1);
+    // The same invocation under the current model's name: a top-level agent is not nested.
+    const invocation = only(c, METRICS.invocationDuration.name, helper);
+    expect(invocation.attributes).toEqual({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.invocation.is_nested': false, ...helper });
+    expect([invocation.histogram!.count, invocation.value]).toEqual([1, duration.value]);
+    expect(invocation.histogram!.buckets.boundaries).toEqual([0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4, 204.8, 409.6]);
     // The invocation contains its tool calls. The calls of one reply run at once (their durations
     // overlap: each waits on the schema worker), so what adds up is one tool's calls, each in its own
     // iteration here: lookup's two, weather's one.
@@ -91,6 +98,18 @@ describe('a Sequence of two agents', () => {
       expect(shape(c, METRICS.invokeAgentToolCalls.name, who)).toEqual([1, 0, [1, 0, 0, 0, 0, 0, 0, 0, 0]]);
       expect(only(c, METRICS.invokeAgentDuration.name, who).attributes).toEqual(who);
     }
+    // Under the current model's name: the composition at the top, its agents nested in it.
+    expect(c.series(METRICS.invocationDuration.name, { 'gen_ai.workflow.name': 'pipeline' }).map((s) => [s.attributes, s.histogram!.count, s.value])).toEqual([
+      [{ 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.invocation.is_nested': false, 'gen_ai.workflow.name': 'pipeline' }, 1, workflow.value],
+    ]);
+    for (const id of ['writer', 'editor']) {
+      expect(only(c, METRICS.invocationDuration.name, { 'footprint.agent': id }).attributes).toEqual({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.invocation.is_nested': true,
+        'gen_ai.agent.name': id.toUpperCase(),
+        'footprint.agent': id,
+      });
+    }
     // The workflow lasts at least as long as its two agents together.
     const agents = ['writer', 'editor'].map((id) => only(c, METRICS.invokeAgentDuration.name, { 'footprint.agent': id }).value);
     expect(workflow.value).toBeGreaterThanOrEqual(agents[0]! + agents[1]!);
@@ -111,6 +130,17 @@ describe('failures', () => {
     expect(only(c, METRICS.invokeAgentDuration.name, { 'footprint.agent': 'good' }).attributes).toEqual({ 'gen_ai.agent.name': 'GOOD', 'footprint.agent': 'good' });
     expect(shape(c, METRICS.invokeAgentInferenceCalls.name, { 'footprint.agent': 'bad' })).toEqual([1, 1, [1, 0, 0, 0, 0, 0, 0, 0, 0]]);
     expect(c.series(METRICS.workflowDuration.name, { 'error.type': '500' }).map((s) => s.attributes['gen_ai.workflow.name']).sort()).toEqual(['inner', 'outer']);
+    // The current model's name: the outer composition alone is not nested.
+    expect(
+      c
+        .series(METRICS.invocationDuration.name, { 'error.type': '500' })
+        .map((s) => [s.attributes['gen_ai.workflow.name'] ?? s.attributes['footprint.agent'], s.attributes['gen_ai.invocation.is_nested']])
+        .sort(),
+    ).toEqual([
+      ['bad', true],
+      ['inner', true],
+      ['outer', false],
+    ]);
   });
 
   it('a failed Parallel branch ends the invocation inside it with its error, while the run answers', async () => {

@@ -102,7 +102,7 @@ describeWithBackends('metrics in Prometheus 3 over OTLP', ['prometheus'], (bins)
     expect(cost['']).toBeCloseTo(fastCall + (6 * (1000 * 10 + 100 * 20)) / 1_000_000, 12);
 
     const p95 = await settled(
-      `histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_operation_duration_seconds_bucket{${sel}}))`,
+      `histogram_quantile(0.95, sum by (le, gen_ai_request_model) (gen_ai_client_inference_duration_seconds_bucket{${sel}}))`,
       (r) => 'slow-1' in r && 'fast-1' in r,
       'gen_ai_request_model',
     );

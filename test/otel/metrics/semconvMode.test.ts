@@ -75,3 +75,36 @@ describe('the token metrics of each mode', () => {
     expect(await tokenSeries('both')).toEqual({ ...CURRENT, ...V1_41 });
   });
 });
+
+/** The duration metrics a scripted agent's one call records in `mode`, by name: [attributes, count] per series. */
+async function durationSeries(mode: SemconvMode | undefined) {
+  meter = startMeter();
+  unregister = registerInstrument(metricsInstrument(mode === undefined ? {} : { semconv: mode }));
+  await Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm', id: 'a', name: 'A' }).build().run('hi');
+  const c = await meter.collect();
+  const names = c.names().filter((name) => name.endsWith('.duration') && name.startsWith('gen_ai.'));
+  return Object.fromEntries(names.map((name) => [name, c.series(name).map((s) => [s.attributes, s.histogram!.count])]));
+}
+
+const AGENT = { 'gen_ai.agent.name': 'A', 'footprint.agent': 'a' };
+// metrics.yaml at e9de14b: gen_ai.client.inference.duration for model calls (#521), gen_ai.invocation.duration for agents (#571).
+const CURRENT_DURATIONS = {
+  'gen_ai.client.inference.duration': [[CALL, 1]],
+  'gen_ai.invocation.duration': [[{ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.invocation.is_nested': false, ...AGENT }, 1]],
+};
+const V1_41_DURATIONS = {
+  'gen_ai.client.operation.duration': [[CALL, 1]],
+  'gen_ai.invoke_agent.duration': [[AGENT, 1]],
+};
+
+describe('the duration metrics of each mode', () => {
+  it('default (current): gen_ai.client.inference.duration and gen_ai.invocation.duration only', async () => {
+    expect(await durationSeries(undefined)).toEqual(CURRENT_DURATIONS);
+  });
+  it("'v1.41': gen_ai.client.operation.duration and gen_ai.invoke_agent.duration only", async () => {
+    expect(await durationSeries('v1.41')).toEqual(V1_41_DURATIONS);
+  });
+  it("'both': each call and invocation once under each name", async () => {
+    expect(await durationSeries('both')).toEqual({ ...CURRENT_DURATIONS, ...V1_41_DURATIONS });
+  });
+});

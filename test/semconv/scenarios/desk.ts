@@ -55,5 +55,5 @@ export function deskSpanFacts(span: ReadableSpan): readonly string[] {
 
 /** A desk model call fails only at the tech provider's scripted outage (error.type 503 on its points). */
 export function deskPointFacts(metric: string, attributes: Attributes): readonly string[] {
-  return pointAttributes(metric, { failed: attributes['error.type'] !== undefined });
+  return pointAttributes(metric, { operation: attributes['gen_ai.operation.name'], failed: attributes['error.type'] !== undefined });
 }

@@ -88,7 +88,7 @@ export function workflowAttributes(facts: { conversation?: boolean }): string[] 
 }
 
 /**
- * The development channel's agent, tool and workflow metrics: every agent and composition has a
+ * The agent, tool and workflow metrics (the development channel's, and the current model's): every agent and composition has a
  * name, every tool is a function the agent runs. gen_ai.request.model is not applicable on the agent
  * metrics: the conventions set it only for agents with one fixed model, and an agent here changes its
  * model with its skill and its escalation brain.
@@ -101,8 +101,19 @@ const AGENT_POINT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   'gen_ai.workflow.duration': ['gen_ai.workflow.name'],
 };
 
+/**
+ * The current model's gen_ai.invocation.duration: an agent's point names the agent, a composition's
+ * the workflow (each conditionally required "when the invoked entity is" one); gen_ai.request.model
+ * is not applicable, as on the agent metrics above (and "SHOULD NOT" be set for workflows).
+ */
+const INVOCATION_POINT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  invoke_agent: ['gen_ai.agent.name'],
+  invoke_workflow: ['gen_ai.workflow.name'],
+};
+
 /** A GenAI metric point: for a model call, the request model always, the response model when a response came back. */
-export function pointAttributes(metric: string, facts: { failed: boolean; server?: boolean }): readonly string[] {
+export function pointAttributes(metric: string, facts: { failed: boolean; server?: boolean; operation?: unknown }): readonly string[] {
+  if (metric === 'gen_ai.invocation.duration') return INVOCATION_POINT_ATTRIBUTES[String(facts.operation)] ?? [];
   const agentLevel = AGENT_POINT_ATTRIBUTES[metric];
   if (agentLevel) return agentLevel;
   const present = ['gen_ai.request.model'];

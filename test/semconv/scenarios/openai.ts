@@ -97,9 +97,9 @@ export function panelFacts(span: ReadableSpan): readonly string[] {
 
 /** Points of calls to the fake server carry its address; a point with error.type counts failed calls. */
 export function serverPointFacts(metric: string, attributes: Attributes): readonly string[] {
-  return pointAttributes(metric, { failed: attributes['error.type'] !== undefined, server: true });
+  return pointAttributes(metric, { operation: attributes['gen_ai.operation.name'], failed: attributes['error.type'] !== undefined, server: true });
 }
 
 export function panelPointFacts(metric: string, attributes: Attributes): readonly string[] {
-  return pointAttributes(metric, { failed: attributes['error.type'] !== undefined, server: attributes['footprint.agent'] === 'second' });
+  return pointAttributes(metric, { operation: attributes['gen_ai.operation.name'], failed: attributes['error.type'] !== undefined, server: attributes['footprint.agent'] === 'second' });
 }

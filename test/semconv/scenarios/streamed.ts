@@ -47,6 +47,6 @@ export function streamedFacts(span: ReadableSpan): readonly string[] {
   }
 }
 
-export function streamedPointFacts(metric: string, _attributes: Attributes): readonly string[] {
-  return pointAttributes(metric, { failed: false, server: true });
+export function streamedPointFacts(metric: string, attributes: Attributes): readonly string[] {
+  return pointAttributes(metric, { operation: attributes['gen_ai.operation.name'], failed: false, server: true });
 }

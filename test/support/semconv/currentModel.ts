@@ -1,15 +1,17 @@
 /**
- * The conventions' current span model (semantic-conventions-genai at e9de14b, the excerpt vendored
- * in test/fixtures/semconv-genai-e9de14b), read from its own `definition/2` YAML: the span types and
- * refinements with their `ref_group` chains resolved, as the Group shape model.ts gives, and the
- * registry entries v1.41 lacks (or typed otherwise) over v1.41's registry. Metrics and events stay
- * v1.41's and the development channel's (metricDefinitions.ts). spanRules.ts judges the default
- * mode's spans with it: span types by operation, names by the model's name notes.
+ * The conventions' current model (semantic-conventions-genai at e9de14b, the excerpt vendored in
+ * test/fixtures/semconv-genai-e9de14b), read from its own `definition/2` YAML: the span types and
+ * refinements, the metrics (metrics.yaml at the pin, with the token counters of token-metrics.yaml at
+ * 066d4a7) and the events, with their `ref_group` chains resolved, as the Group shape model.ts gives,
+ * and the registry entries v1.41 lacks (or typed otherwise) over v1.41's registry. spanRules.ts judges
+ * the default mode's spans with it (span types by operation, names by the model's name notes, events),
+ * metricRules.ts its metrics (metricDefinitions.ts).
  */
 import type { Attributes } from '@opentelemetry/api';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { GENAI_TOKEN_METRICS_FIXTURE_DIR } from './devModel.js';
 import { loadSemconvModel, overrideUse, type AttributeDefinition, type AttributeUse, type Group, type SemconvModel } from './model.js';
 
 export const CURRENT_MODEL_COMMIT = 'e9de14bafd9725937c6b0c219897260074a2896c';
@@ -30,6 +32,18 @@ interface RawSpans {
   span_refinements: Array<{ id: string; ref: string; attributes: RawRef[] }>;
 }
 
+interface RawMetrics {
+  attribute_groups?: Array<{ id: string; attributes: RawRef[] }>;
+  metrics: Array<{ name: string; instrument: string; unit: string; annotations?: { code_generation?: { metric_value_type?: string } }; attributes?: RawRef[] }>;
+}
+
+interface RawEvents {
+  events: Array<{ name: string; attributes?: RawRef[] }>;
+}
+
+/** The model's metric files: metrics.yaml at the pin, and the token counters' file (not stored at the pin; the fixture's README). */
+const METRIC_FILES = [`${CURRENT_FIXTURE_DIR}model/gen-ai/metrics-excerpt.yaml`, `${GENAI_TOKEN_METRICS_FIXTURE_DIR}model/gen-ai/token-metrics.yaml`];
+
 let cached: SemconvModel | undefined;
 
 export function loadCurrentModel(): SemconvModel {
@@ -46,10 +60,14 @@ function build(): SemconvModel {
     const definition: AttributeDefinition = { id: entry.key, type: entry.type, members: [], stability: entry.stability, deprecated: false };
     attributes.set(entry.key, definition);
   }
-  const sets = new Map(raw.attribute_groups.map((g) => [g.id, g.attributes]));
+  const metricFiles = METRIC_FILES.map((file) => parse(readFileSync(file, 'utf8')) as RawMetrics);
+  const events = parse(readFileSync(`${CURRENT_FIXTURE_DIR}model/gen-ai/events-excerpt.yaml`, 'utf8')) as RawEvents;
+  const sets = new Map([...raw.attribute_groups, ...metricFiles.flatMap((f) => f.attribute_groups ?? [])].map((g) => [g.id, g.attributes]));
   const resolve = (entries: RawRef[], into = new Map<string, AttributeUse>()): Map<string, AttributeUse> => {
     for (const entry of entries) {
       if (entry.ref_group === undefined) overrideUse(into, entry.ref!, entry);
+      // An event's `ref_group: span.gen_ai.client.inference` takes that span type's attributes as resolved.
+      else if (groups.has(entry.ref_group)) for (const [key, use] of groups.get(entry.ref_group)!.attributes) into.set(key, use);
       else resolve(sets.get(entry.ref_group) ?? missing(entry.ref_group), into);
     }
     return into;
@@ -62,12 +80,24 @@ function build(): SemconvModel {
     const base = groups.get(`span.${refinement.ref}`) ?? missing(refinement.ref);
     groups.set(`span.${refinement.id}`, { ...base, id: `span.${refinement.id}`, attributes: resolve(refinement.attributes, new Map(base.attributes)) });
   }
+  for (const file of metricFiles) {
+    for (const metric of file.metrics) {
+      const id = `metric.${metric.name}`;
+      const valueType = metric.annotations?.code_generation?.metric_value_type;
+      groups.set(id, { id, type: 'metric', metricName: metric.name, instrument: metric.instrument, unit: metric.unit, valueType, deprecated: false, attributes: resolve(metric.attributes ?? []) });
+    }
+  }
+  for (const event of events.events) {
+    const id = `event.${event.name}`;
+    groups.set(id, { id, type: 'event', eventName: event.name, deprecated: false, attributes: resolve(event.attributes ?? []) });
+  }
+  const live = new Set(events.events.map((event) => event.name));
   return {
     attributes,
     groups,
     group: (id) => groups.get(id) ?? missing(id),
-    metric: (name) => core.metric(name),
-    eventNames: () => core.eventNames(),
+    metric: (name) => groups.get(`metric.${name}`),
+    eventNames: () => ({ live, deprecated: new Set<string>() }),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Rules for exported metric data against the GenAI metric definitions (v1.41 for what it defines,
- * else the pinned development channel: metricDefinitions.ts): instrument kind, unit, value type and
+ * Rules for exported metric data against the GenAI metric definitions of the model a mode follows
+ * (the current model; or v1.41 for what it defines, else the pinned development channel: metricDefinitions.ts): instrument kind, unit, value type and
  * the spec's bucket boundaries per metric; per data point the required attributes, server.port
  * with server.address, the rest present exactly when the scenario says the data exists, and the
  * attribute rules every map gets. Metrics outside gen_ai.* (the project's own) are not judged here.
@@ -8,7 +8,7 @@
 import { ValueType, type Attributes } from '@opentelemetry/api';
 import { DataPointType, type MetricData } from '@opentelemetry/sdk-metrics';
 import { attributeViolations } from './attributeRules.js';
-import { metricDefinition } from './metricDefinitions.js';
+import { metricDefinition, type MetricModel } from './metricDefinitions.js';
 import type { AttributeUse, SemconvModel } from './model.js';
 import type { Violation } from './violation.js';
 
@@ -25,11 +25,11 @@ function exportedInstrument(metric: MetricData): string {
 
 const VALUE_TYPES: Record<string, ValueType> = { int: ValueType.INT, double: ValueType.DOUBLE };
 
-export function metricViolations(model: SemconvModel, metric: MetricData, available: AvailableOnPoint): Violation[] {
+export function metricViolations(model: SemconvModel, metric: MetricData, available: AvailableOnPoint, metricModel: MetricModel = 'v1.41'): Violation[] {
   const name = metric.descriptor.name;
   const where = `metric ${name}`;
-  const definition = metricDefinition(model, name);
-  if (!definition) return name.startsWith('gen_ai.') ? [{ where, rule: 'not a v1.41 or gen-ai-dev metric' }] : [];
+  const definition = metricDefinition(model, name, metricModel);
+  if (!definition) return name.startsWith('gen_ai.') ? [{ where, rule: metricModel === 'current' ? 'not a metric of the current model' : 'not a v1.41 or gen-ai-dev metric' }] : [];
   const { group, boundaries } = definition;
   const found: Violation[] = [];
   const { descriptor } = metric;

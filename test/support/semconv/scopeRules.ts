@@ -6,8 +6,8 @@
  */
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { metricDefinition } from './metricDefinitions.js';
-import { SEMCONV_SCHEMA_URL, type SemconvModel } from './model.js';
+import { metricDefinition, type MetricModel } from './metricDefinitions.js';
+import type { SemconvModel } from './model.js';
 import type { Violation } from './violation.js';
 
 interface Scope {
@@ -16,7 +16,7 @@ interface Scope {
   schemaUrl?: string;
 }
 
-export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpan[], metrics: ResourceMetrics | undefined, tracerSchemaUrl: string): Violation[] {
+export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpan[], metrics: ResourceMetrics | undefined, tracerSchemaUrl: string, metricModel: MetricModel = 'v1.41'): Violation[] {
   /** Each scope once, with the schema URLs its GenAI telemetry requires. */
   const scopes = new Map<string, { kind: string; scope: Scope; required: Set<string> }>();
   const note = (kind: string, scope: Scope, schemaUrl: string) => {
@@ -31,7 +31,9 @@ export function scopeViolations(model: SemconvModel, spans: readonly ReadableSpa
   for (const { scope, metrics: data } of metrics?.scopeMetrics ?? []) {
     for (const metric of data) {
       const name = metric.descriptor.name;
-      if (name.startsWith('gen_ai.')) note('meter', scope, metricDefinition(model, name)?.schemaUrl ?? SEMCONV_SCHEMA_URL);
+      // A gen_ai.* name the model lacks has no schema URL to require (the metric rules name it).
+      const definition = name.startsWith('gen_ai.') ? metricDefinition(model, name, metricModel) : undefined;
+      if (definition) note('meter', scope, definition.schemaUrl);
     }
   }
   const found: Violation[] = [];

@@ -159,7 +159,12 @@ function eventViolations(model: SemconvModel, where: string, span: ReadableSpan)
   for (const event of span.events) {
     const at = `${where} event "${event.name}"`;
     if (names.deprecated.has(event.name)) found.push({ where: at, rule: 'event name deprecated in v1.41' });
+    else if (event.name.startsWith('gen_ai.') && !names.live.has(event.name)) found.push({ where: at, rule: 'not an event of the model' });
     found.push(...attributeViolations(model, at, event.attributes ?? {}));
+    const group = [...model.groups.values()].find((g) => g.type === 'event' && g.eventName === event.name);
+    for (const use of group?.attributes.values() ?? []) {
+      if (use.requirement === 'required' && event.attributes?.[use.id] === undefined) found.push({ where: at, attribute: use.id, rule: 'missing: required' });
+    }
     if (event.name !== 'exception') continue;
     const type = event.attributes?.['exception.type'];
     if (type === undefined && event.attributes?.['exception.message'] === undefined) {
