@@ -46,7 +46,8 @@ export const SPANS: readonly SpanDoc[] = [
     what: 'One per run() or resume() of a top-level runner: the trace root, with the run roll-ups.',
     attributes: [
       S.ATTR_FOOTPRINT_RUN_ID, S.ATTR_FOOTPRINT_RUNNER_KIND, S.ATTR_FOOTPRINT_RUNNER_ID, S.ATTR_FOOTPRINT_RUN_OUTCOME, S.ATTR_FOOTPRINT_TOKENS_INPUT, S.ATTR_FOOTPRINT_TOKENS_OUTPUT, S.ATTR_FOOTPRINT_COST_USD,
-      S.ATTR_FOOTPRINT_LLM_CALLS, S.ATTR_FOOTPRINT_SKILL_PATH, S.ATTR_FOOTPRINT_TRIP_KINDS, S.ATTR_FOOTPRINT_ESCALATED, S.ATTR_FOOTPRINT_RESUMED, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_FOOTPRINT_RUN_STOP_REASON, S.ATTR_ERROR_TYPE,
+      S.ATTR_FOOTPRINT_LLM_CALLS, S.ATTR_FOOTPRINT_SKILL_PATH, S.ATTR_FOOTPRINT_TRIP_KINDS, S.ATTR_FOOTPRINT_ESCALATED, S.ATTR_FOOTPRINT_RESUMED, S.ATTR_FOOTPRINT_PAUSED, S.ATTR_FOOTPRINT_RUN_STOP_REASON,
+      S.ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID, S.ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER, S.ATTR_ERROR_TYPE,
     ],
   },
   {
@@ -146,8 +147,10 @@ function spansSection(): string[] {
       `span, that caller (\`resumed_by\`). A fallback's \`chat\` span links the failed call it retries on another provider ` +
       `(${code(S.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). ` +
       `Lineage (docs/lineage.md): a \`chat\` span links the spans that produced its input (\`${S.LINK_INFORMED_BY}\`), an \`execute_tool\` span the \`chat\` span ` +
-      `that asked for it (\`${S.LINK_CAUSED_BY_GENERATION}\`), the run span the \`chat\` span whose output became its answer; on a link: ` +
-      `${[S.ATTR_FOOTPRINT_LINEAGE_ORIGIN, S.ATTR_FOOTPRINT_LINEAGE_SLOT, S.ATTR_FOOTPRINT_LINEAGE_PART_INDEXES, S.ATTR_FOOTPRINT_LINEAGE_CHARS, S.ATTR_FOOTPRINT_LINEAGE_TOKENS, S.ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS, S.ATTR_FOOTPRINT_LINEAGE_PRODUCER, S.ATTR_FOOTPRINT_LINEAGE_HOP].map(code).join(', ')}. A failed span has status ERROR and ${code(S.ATTR_ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `that asked for it (\`${S.LINK_CAUSED_BY_GENERATION}\`); on a link: ` +
+      `${[S.ATTR_FOOTPRINT_LINEAGE_ORIGIN, S.ATTR_FOOTPRINT_LINEAGE_SLOT, S.ATTR_FOOTPRINT_LINEAGE_PART_INDEXES, S.ATTR_FOOTPRINT_LINEAGE_CHARS, S.ATTR_FOOTPRINT_LINEAGE_TOKENS, S.ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS, S.ATTR_FOOTPRINT_LINEAGE_PRODUCER, S.ATTR_FOOTPRINT_LINEAGE_HOP].map(code).join(', ')}. ` +
+      `The run span names the \`chat\` span whose output became its answer in ${code(S.ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID)} and ${code(S.ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER)} ` +
+      `(attributes, not a link: Jaeger would make that link the root span's parent). A failed span has status ERROR and ${code(S.ATTR_ERROR_TYPE)}; one failure is one \`exception\` event, ` +
       `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',

@@ -1,7 +1,7 @@
 /**
  * `footprint-otel why [path] [--jaeger URL] [--trace ID | --run RUN_ID] [--span SPAN_ID] [--json]`:
- * why the agent answered what it did. From the run's answer (the chat span its root span links to
- * with origin `answer`, else its last chat span) or from --span, walks backwards along the lineage
+ * why the agent answered what it did. From the run's answer (the chat span its run span names in
+ * footprint.lineage.answer.span_id, else its last chat span) or from --span, walks backwards along the lineage
  * links (issue #36) to the spans that produced each part of the input, back to the run's input, and
  * prints that slice as a tree (whyTree.ts) or as a DAG in JSON (--json). Linked traces that are not the
  * run's (a conversation's earlier run, a checkpoint's) are read too, at most MAX_LINKED_TRACES of
@@ -11,12 +11,10 @@ import { semconv } from '../index.js';
 import type { FileSpan } from '../telemetry/index.js';
 import { CliError } from './args.js';
 import type { TerminalLine } from './terminal.js';
-import { isBareLink } from './whyBareLinks.js';
 import { jsonLines } from './whyJson.js';
 import { kindOfSpan } from './whyGraph.js';
 import { fileSource } from './whyFiles.js';
 import { jaegerSource } from './whyJaeger.js';
-import { ORIGIN_ANSWER } from './whyNames.js';
 import { sliceFrom, type SliceResult } from './whySlice.js';
 import { TraceSpans } from './whySpans.js';
 import type { WhySource } from './whySource.js';
@@ -69,8 +67,8 @@ async function sliceAcrossTraces(start: FileSpan, spans: TraceSpans, source: Why
 }
 
 /**
- * The span to walk back from, and the run's id: --span, else the chat span the run span's `answer`
- * link names, else the trace's last chat span to end.
+ * The span to walk back from, and the run's id: --span, else the chat span the run span names as its
+ * answer's (footprint.lineage.answer.span_id), else the trace's last chat span to end.
  */
 export function startOf(spans: TraceSpans, traceId: string, spanId: string | undefined, where: string): { start: FileSpan; runId?: string } {
   const all = spans.spansOf(traceId);
@@ -82,17 +80,26 @@ export function startOf(spans: TraceSpans, traceId: string, spanId: string | und
     if (!span) throw new CliError(`no span ${spanId} in trace ${traceId} in ${where}`);
     return { start: span, runId };
   }
-  const answer =
-    root?.links.find((l) => l.attributes[semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE] === semconv.LINK_INFORMED_BY && l.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN] === ORIGIN_ANSWER) ??
-    // a backend that kept the link but not its attributes (Jaeger): the run span's one link to a chat span
-    root?.links.find((l) => {
-      const target = l.traceId === traceId && isBareLink(l) ? spans.get(traceId, l.spanId) : undefined;
-      return target !== undefined && kindOfSpan(target) === 'chat';
-    });
-  const answered = answer && answer.traceId === traceId ? spans.get(traceId, answer.spanId) : undefined;
+  const answered = answerOf(all, root, traceId, spans);
   if (answered) return { start: answered, runId };
   const chats = all.filter((s) => kindOfSpan(s) === 'chat');
   const last = chats.reduce<FileSpan | undefined>((latest, s) => (!latest || s.endMs > latest.endMs ? s : latest), undefined);
   if (!last) throw new CliError(`no model call in trace ${traceId} in ${where}: no answer to walk back from`);
   return { start: last, runId };
+}
+
+/**
+ * The chat span that gave the run's answer, as the run's span names it: the root, or a resumed
+ * segment of the same run (same run id, in the trace), the newest to end that names one.
+ */
+function answerOf(all: readonly FileSpan[], root: FileSpan | undefined, traceId: string, spans: TraceSpans): FileSpan | undefined {
+  const runId = root?.attributes[semconv.ATTR_FOOTPRINT_RUN_ID];
+  let newest: FileSpan | undefined;
+  for (const span of all) {
+    if (span !== root && (runId === undefined || span.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] !== runId)) continue;
+    if (typeof span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID] !== 'string') continue;
+    if (!newest || span.endMs > newest.endMs) newest = span;
+  }
+  const spanId = newest?.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID];
+  return typeof spanId === 'string' ? spans.get(traceId, spanId) : undefined;
 }

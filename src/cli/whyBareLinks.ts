@@ -6,14 +6,13 @@
  * producer its target is: a chat span by its call id, an execute_tool span by `callId:toolCallId`
  * (the call id of the chat span its own link points at), a hop's span by the hop ids of its hop
  * events. Its origin and parts are then the part table's; the link type follows from the two spans:
- * execute_tool → chat is CAUSED_BY_GENERATION, the run span → chat is its answer, chat → a failed
- * chat span that is no producer of its parts is RETRY_OF, the rest INFORMED_BY; a link whose target
- * is not there stays `unknown`. Every edge made so is marked inferred.
+ * execute_tool → chat is CAUSED_BY_GENERATION, chat → a failed chat span that is no producer of its
+ * parts is RETRY_OF, the rest INFORMED_BY; a link whose target is not there stays `unknown`. Every
+ * edge made so is marked inferred.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import { semconv } from '../index.js';
 import type { FileSpan, FileSpanLink } from '../telemetry/index.js';
-import { ORIGIN_ANSWER } from './whyNames.js';
 import { listOf } from './whyLists.js';
 import type { TraceSpans } from './whySpans.js';
 
@@ -35,17 +34,16 @@ export interface InferredLink {
 
 /**
  * What a bare link of `span` means, from the spans at both ends: `unknown` when its target is not
- * there to say; undefined (not lineage) from a span that is no chat, tool or run span.
+ * there to say; undefined (not lineage) from a span that is no chat or tool span (a run span's links,
+ * to the run that paused and its resumer, are not lineage).
  */
 export function inferLink(span: FileSpan, link: FileSpanLink, spans: TraceSpans): InferredLink | undefined {
   const from = operation(span);
-  const run = span.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] !== undefined;
-  if (from !== 'chat' && from !== 'execute_tool' && !run) return undefined;
+  if (from !== 'chat' && from !== 'execute_tool') return undefined;
   const target = spans.get(link.traceId, link.spanId);
   if (!target) return { linkType: 'unknown', origin: 'unknown', partIndexes: [] };
   const to = operation(target);
   if (from === 'execute_tool' && to === 'chat') return { linkType: semconv.LINK_CAUSED_BY_GENERATION, origin: 'generation', partIndexes: [] };
-  if (run && to === 'chat') return { linkType: semconv.LINK_INFORMED_BY, origin: ORIGIN_ANSWER, partIndexes: [] };
   if (from !== 'chat') return { linkType: 'unknown', origin: 'unknown', partIndexes: [] };
   const ids = producerIdsOf(target, spans);
   const parts = partsOf(span, ids);

@@ -4,12 +4,10 @@
  * v1 `/api/traces/{traceId}` its UI uses, whose span references keep a link's span id but drop its
  * attributes (link type, origin, parts), and the walk needs those. A run id is found through the v1
  * search (`/api/traces?service=…&tags=…`, the UI's), service by service. Every answer is bounded in
- * size and time; a trace Jaeger does not have (404) is absent. The run span's answer link, which
- * Jaeger turns into its parent, is read back as a link (whyJaegerParents.ts).
+ * size and time; a trace Jaeger does not have (404) is absent.
  */
 import { spansOfTraceData, type FileSpan } from '../telemetry/index.js';
 import { CliError, UsageError } from './args.js';
-import { restoreLinkedRoots } from './whyJaegerParents.js';
 import type { RunWanted, WhySource } from './whySource.js';
 
 /** Largest answer read from Jaeger; a bigger one is refused (a hostile or mistaken endpoint). */
@@ -66,7 +64,7 @@ export function jaegerSource(url: string): WhySource {
         }
         let bad = 0;
         const spans = answer.chunks.flatMap((chunk) => (isRecord(chunk) && chunk.result !== undefined ? spansOfTraceData(chunk.result, () => bad++) : []));
-        out.set(traceId, restoreLinkedRoots(spans));
+        out.set(traceId, spans);
         if (bad > 0) warnings.push(`footprint-otel: ${bad} span(s) of trace ${traceId} from ${where} missing a required field skipped`);
       }
       return out;

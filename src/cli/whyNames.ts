@@ -4,9 +4,6 @@
  */
 import { semconv } from '../index.js';
 
-/** The origin a link to the chat span that gave the run's answer carries (on the run span). */
-export const ORIGIN_ANSWER = 'answer';
-
 /** Span attributes a slice's node keeps (the --json subset) and its line shows. */
 export const SHOWN_ATTRIBUTES = [
   semconv.ATTR_GEN_AI_OPERATION_NAME,

@@ -4,7 +4,8 @@
  * (keys sorted) and span event (keys and values) in full detail, semantic detail, and full detail with content
  * capture on. Run ids, turn ids and call ids are random or counter-based per process, so each
  * distinct one is replaced by a numbered placeholder in order of appearance (equal ids stay equal);
- * times are left out. The expected trees live next to this file as text.
+ * a span id in an attribute (the run span's answer) is replaced by the span it names, by name and
+ * start order; times are left out. The expected trees live next to this file as text.
  */
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -62,15 +63,25 @@ describe('the benchmark turn traces exactly as pinned', () => {
 });
 
 const ID_PATTERN = /\b(run|turn|call)_[0-9a-f]+(?:_[0-9a-f]+)*\b/g;
+const SPAN_ID_PATTERN = /\b[0-9a-f]{16}\b/g;
 
 /** One trace as indented text: children in start order, each span's attributes and events in full. */
 function renderTrace(spans: readonly ReadableSpan[]): string {
   const ids = new Map<string, string>();
+  // A span id names its span: `<span chat gpt-4o-mini #3>`, the third span of that name to start.
+  const spanNames = new Map<string, string>();
+  const named = new Map<string, number>();
+  for (const span of inStartOrder([...spans])) {
+    named.set(span.name, (named.get(span.name) ?? 0) + 1);
+    spanNames.set(span.spanContext().spanId, `<span ${span.name} #${named.get(span.name)}>`);
+  }
   const stable = (text: string) =>
-    text.replace(ID_PATTERN, (id, kind: string) => {
-      if (!ids.has(id)) ids.set(id, `<${kind}-id-${ids.size + 1}>`);
-      return ids.get(id)!;
-    });
+    text
+      .replace(ID_PATTERN, (id, kind: string) => {
+        if (!ids.has(id)) ids.set(id, `<${kind}-id-${ids.size + 1}>`);
+        return ids.get(id)!;
+      })
+      .replace(SPAN_ID_PATTERN, (id) => spanNames.get(id) ?? id);
   const byParent = new Map<string | undefined, ReadableSpan[]>();
   const spanIds = new Set(spans.map((s) => s.spanContext().spanId));
   for (const span of spans) {

@@ -176,6 +176,36 @@ describe('why on lineage written by the SDK', () => {
   }, 60_000);
 });
 
+describe('why on a paused and resumed run', () => {
+  const temp = tempDir('why-resumed');
+  const dir = path.join(temp.dir, 'telemetry');
+  afterAll(() => temp.remove());
+
+  it('starts at the chat span the resumed segment names as its answer, not the trace\'s last chat span to end', async () => {
+    const run = { [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_r', [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' };
+    // Spans end in reverse order of creation: c1 (before the pause) is the last chat span to end.
+    const written = await writeLineage(dir, [
+      { name: 'paused', title: 'invoke_agent Refunds', attributes: run },
+      { name: 'c1', title: 'chat m1', parent: 'paused', attributes: chat({ callId: 'call_1', model: 'm1', agent: 'refunds', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [['run_input', 'run_r', 4]] }) },
+      { name: 'resumed', title: 'invoke_agent Refunds', parent: 'paused', attributes: { ...run, [semconv.ATTR_FOOTPRINT_RESUMED]: true } },
+      {
+        name: 'c2', title: 'chat m1', parent: 'resumed',
+        attributes: chat({ callId: 'call_2', model: 'm1', agent: 'refunds', iteration: 2, input: 20, output: 3, cost: 0.002, parts: [['run_input', 'run_r', 4], ['checkpoint', 'call_1', 2]] }),
+        links: [{ to: 'c1', type: 'INFORMED_BY', origin: 'checkpoint', parts: [1], tokens: 2, producer: 'call_1' }],
+      },
+    ], { answer: 'c2', answerOn: 'resumed' });
+    const graph = JSON.parse((await whyCommand({ path: dir, run: 'run_r', json: true })).lines.join('\n')) as WhyGraph;
+    expect([graph.root, graph.edges.map((e) => [e.from, e.to, e.origin])]).toEqual([
+      written.ids.get('c2'),
+      [
+        [written.ids.get('c2'), written.ids.get('c1'), 'checkpoint'],
+        [written.ids.get('c2'), written.ids.get('resumed'), 'run_input'],
+        [written.ids.get('c1'), written.ids.get('paused'), 'run_input'],
+      ],
+    ]);
+  });
+});
+
 function byEdge(a: { from: string; to: string; origin: string }, b: { from: string; to: string; origin: string }): number {
   return `${a.from}${a.to}${a.origin}`.localeCompare(`${b.from}${b.to}${b.origin}`);
 }

@@ -1,7 +1,7 @@
 /**
  * Lineage written the way the exporter writes it: spans made with the real OTel SDK (a
- * BasicTracerProvider, links given at start with the contract's attributes, the run's answer link
- * added at its end) and written through the project's file exporter, so `why` reads the real format.
+ * BasicTracerProvider, links given at start with the contract's attributes, the run's answer named
+ * by attributes at its end) and written through the project's file exporter, so `why` reads the real format.
  * A fixture names its spans; `ids` maps each name to the span id the SDK gave it.
  */
 import { context, trace, type Attributes, type Link, type Span, type SpanContext } from '@opentelemetry/api';
@@ -44,13 +44,14 @@ export interface Written {
 /**
  * Writes the spans into `directory` (files of a session of their own), in the order given: a span's
  * parent and the spans it links to at start come before it; `foreign` names span contexts of spans
- * not written here (another trace, or one never exported). `answer` links the first span (the run's)
- * to a chat span at its end, as the run span's answer link is made.
+ * not written here (another trace, or one never exported). `answer` names a chat span
+ * in the footprint.lineage.answer.* attributes of the run's span at its end, as the run span does: the
+ * first span, or `answerOn` (a resumed segment's span).
  */
 export async function writeLineage(
   directory: string,
   specs: SpanSpec[],
-  options: { answer?: string; foreign?: Record<string, SpanContext>; linkLimit?: number } = {},
+  options: { answer?: string; answerOn?: string; foreign?: Record<string, SpanContext>; linkLimit?: number } = {},
 ): Promise<Written> {
   const exporter = fileSpanExporter({ directory });
   const provider = new BasicTracerProvider({
@@ -87,7 +88,13 @@ export async function writeLineage(
   for (const spec of specs) {
     for (const link of spec.laterLinks ?? []) spans.get(spec.name)!.addLink({ context: contextOf(link.to), attributes: linkAttributes(link) });
   }
-  if (options.answer) spans.get(specs[0]!.name)!.addLink({ context: contextOf(options.answer), attributes: { [semconv.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: 'INFORMED_BY', [semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer' } });
+  if (options.answer) {
+    const callId = specs.find((spec) => spec.name === options.answer)?.attributes?.[semconv.ATTR_FOOTPRINT_LLM_CALL_ID];
+    spans.get(options.answerOn ?? specs[0]!.name)!.setAttributes({
+      [semconv.ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID]: contextOf(options.answer).spanId,
+      ...(typeof callId === 'string' ? { [semconv.ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER]: callId } : {}),
+    });
+  }
   for (const [name, span] of [...spans].reverse()) if (!unexported.has(name)) span.end();
   await provider.forceFlush();
   await provider.shutdown();

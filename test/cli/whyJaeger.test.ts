@@ -2,9 +2,10 @@
  * `why --jaeger` against a server on 127.0.0.1 that answers as Jaeger's query API does: the v3 trace
  * endpoint streams its answer as several `{ result }` objects one after another (OTLP JSON, here the
  * very lines the file exporter wrote), keeps each link without its attributes (but
- * `opentracing.ref_type`), and makes the run span's answer link its parent too (Jaeger's span model
- * takes a root's first same-trace FOLLOWS_FROM reference as its parent); an unknown trace is a 404; a
- * run id is found through the classic search. The slice read from it is the slice read from the
+ * `opentracing.ref_type`), and makes a root span's first same-trace link its parent (Jaeger's span
+ * model takes a root's first same-trace FOLLOWS_FROM reference as its parent: the run span names its
+ * answer by attributes, so it stays a root); an unknown trace is a 404; a run id is found through the
+ * classic search. The slice read from it is the slice read from the
  * files, each link's meaning read off the spans it joins.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ interface OtlpSpanJson {
   spanId: string;
   parentSpanId?: string;
   attributes?: { key: string; value: OtlpValue }[];
-  links?: { spanId: string; attributes: { key: string; value: { stringValue?: string } }[] }[];
+  links?: { traceId: string; spanId: string; attributes: { key: string; value: { stringValue?: string } }[] }[];
 }
 interface OtlpLine {
   resourceSpans: { scopeSpans: { spans: OtlpSpanJson[] }[] }[];
@@ -82,7 +83,7 @@ describe('why --jaeger', () => {
     temp.remove();
   });
 
-  it('reads the run by run id, across streamed chunks, its answer link back from the parent Jaeger made of it: the same slice as from the files', async () => {
+  it('reads the run by run id, across streamed chunks, its run span still a root: the same slice as from the files', async () => {
     const fromJaeger = await whyCommand({ path: 'unused', jaeger: url, run: 'run_j', json: true });
     const fromFiles = await whyCommand({ path: dir, run: 'run_j', json: true });
     expect(fromJaeger.warnings).toEqual([]);
@@ -120,14 +121,14 @@ describe('why --jaeger', () => {
 /**
  * What Jaeger (its Badger store, as deploy/ runs it) gives back of a span: an array attribute as its
  * JSON text; each link a reference with no attribute but `opentracing.ref_type`; and a span with a
- * link and no parent gets its first same-trace link as its parent too.
+ * same-trace link and no parent gets the first such link as its parent.
  */
 function asJaegerStoresIt(line: OtlpLine): OtlpLine {
   for (const resource of line.resourceSpans) {
     for (const scope of resource.scopeSpans) {
       scope.spans = scope.spans.map((span) => {
         const links = span.links?.map((link) => ({ ...link, attributes: [{ key: 'opentracing.ref_type', value: { stringValue: 'follows_from' } }] }));
-        const first = links?.[0];
+        const first = links?.find((link) => link.traceId === span.traceId);
         const root = (span.parentSpanId ?? '') === '' && first !== undefined;
         const attributes = span.attributes?.map(({ key, value }) => ({ key, value: value.arrayValue ? { stringValue: JSON.stringify(value.arrayValue.values.map(plain)) } : value }));
         return { ...span, ...(attributes ? { attributes } : {}), ...(links ? { links } : {}), ...(root ? { parentSpanId: first.spanId } : {}) };

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
 import { Agent, LLMCall, MemoryConversationStore, scripted } from '../../src/runtime/index.js';
-import { activeSpanName, activeSpanProbe, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
+import { activeSpanName, activeSpanProbe, answerAttributes, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -61,9 +61,9 @@ describe('Agent with two tools over three iterations', () => {
     const spans = sdk.spans();
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     expect(root.kind).toBe(SpanKind.INTERNAL);
-    expect(root.attributes).toEqual(twoToolRunAttributes({ sessionId: 'session-7' }));
-
     const chats = spans.filter((s) => s.name === 'chat m1');
+    expect(root.attributes).toEqual(twoToolRunAttributes(chats[2]!, { sessionId: 'session-7' }));
+
     expect(chats.map((c) => c.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT, SpanKind.CLIENT]);
     // The chat span's exact attribute set (content capture off: no gen_ai.input.messages).
     expect(chats.map((c) => c.attributes)).toEqual(([1, 2, 3] as const).map((i) => twoToolChatAttributes(i, { sessionId: 'session-7' })));
@@ -228,6 +228,8 @@ describe('an agent stopped by its iteration cap', () => {
       'footprint.tokens.input': 3,
       'footprint.tokens.output': 1,
       'footprint.cost.usd': 0,
+      // Stopped early, the run still answered: its one call's output.
+      ...answerAttributes(spans.find((s) => s.name === 'chat m1')!),
     });
     expect(spans.some((s) => s.name.startsWith('execute_tool'))).toBe(false);
   });
@@ -291,6 +293,7 @@ describe('LLMCall', () => {
       'footprint.tokens.input': 100,
       'footprint.tokens.output': 20,
       'footprint.cost.usd': expect.closeTo(CALL_COST, 12),
+      ...answerAttributes(spans.find((s) => s.name === 'chat m1')!),
     });
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);

@@ -26,6 +26,7 @@ import {
   swarm,
   type ScriptedReply,
 } from '../../src/runtime/index.js';
+import { answerAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, toMs, payloadOf } from '../support/traceTree.js';
 
@@ -99,6 +100,8 @@ describe('Sequence', () => {
       'footprint.tokens.input': 4,
       'footprint.tokens.output': 4,
       'footprint.cost.usd': 0,
+      // The editor's answer is the run's.
+      ...answerAttributes(sdk.spans().find((s) => s.name === 'chat m-editor')!),
     });
     // A member's span: its own GenAI attributes and roll-ups, no run id or outcome of its own.
     const writer = sdk.spans().find((s) => s.name === 'invoke_agent Writer')!;
@@ -506,6 +509,8 @@ describe('a skill graph', () => {
       'footprint.tokens.input': 615,
       'footprint.tokens.output': 12,
       'footprint.cost.usd': 0,
+      // The escalated model's call gave the answer.
+      ...answerAttributes(spans.find((s) => s.name === 'chat big')!),
     });
     const eventsOf = (name: string) =>
       spans.filter((s) => s.events.some((e) => e.name === name)).map((s) => [s.name, s.attributes['footprint.stage.loop_iteration'] ?? 0]);

@@ -78,17 +78,17 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
   // One call on the run's input: no producer but the run; the answer is that call's.
   LLMCall: {
     run: () => LLMCall.create({ provider: scripted({ replies: ['sum'] }), model: 'm', id: 'summarize' }).build().run('text'),
-    lineage: () => ({ 'run llm_call summarize': ['INFORMED_BY answer call#1 → chat m call#1'] }),
+    lineage: () => ({ 'run llm_call summarize': ['answer call#1 → chat m call#1'] }),
   },
   // The editor is handed the writer's answer ("a draft", 7 chars) as its message 0.
   Sequence: {
     run: () => Sequence.create({ id: 'pipeline' }).step('draft', agent('writer', 'a draft', 'Writer')).step('edit', agent('editor', 'edited', 'Editor')).build().run('write'),
     lineage: () => ({
-      'run invoke_workflow pipeline': ['INFORMED_BY answer call#2 → chat m-editor call#2'],
+      'run invoke_workflow pipeline': ['answer call#2 → chat m-editor call#2'],
       'chat m-editor call#2': ['INFORMED_BY handoff messages[0] 7c/2t call#1 → chat m-writer call#1'],
     }),
   },
-  // Both branches get the run's input (no link); the merge made the answer, no model call did: no answer link.
+  // Both branches get the run's input (no link); the merge made the answer, no model call did: no answer named.
   Parallel: {
     run: () =>
       Parallel.create({ id: 'panel' })
@@ -127,13 +127,13 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .otherwise('general', agent('general', 'hello', 'General'))
         .build()
         .run('about invoice 42'),
-    lineage: () => ({ 'run invoke_workflow desk': ['INFORMED_BY answer call#1 → chat m-billing call#1'] }),
+    lineage: () => ({ 'run invoke_workflow desk': ['answer call#1 → chat m-billing call#1'] }),
   },
   // The second round is handed the first's answer ("better", 6 chars).
   Loop: {
     run: () => Loop.create({ id: 'polish' }).repeat(Agent.create({ provider: scripted({ replies: ['better', 'best'] }), model: 'm-editor', id: 'editor', name: 'Editor' }).build()).times(2).build().run('text'),
     lineage: () => ({
-      'run invoke_workflow polish': ['INFORMED_BY answer call#2 → chat m-editor call#2'],
+      'run invoke_workflow polish': ['answer call#2 → chat m-editor call#2'],
       'chat m-editor call#2': ['INFORMED_BY handoff messages[0] 6c/2t call#1 → chat m-editor call#1'],
     }),
   },
@@ -149,7 +149,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         pick: ({ lastAgent }) => (lastAgent === undefined ? 'a' : lastAgent === 'a' ? 'b' : undefined),
       }).run('go'),
     lineage: () => ({
-      'run invoke_workflow team': ['INFORMED_BY answer call#2 → chat m-b call#2'],
+      'run invoke_workflow team': ['answer call#2 → chat m-b call#2'],
       'chat m-b call#2': ['INFORMED_BY handoff messages[1] 25c/7t call#1 → chat m-a call#1'],
     }),
   },
@@ -166,12 +166,12 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         ],
       }).run('money back'),
     lineage: () => ({
-      'run invoke_workflow desk': ['INFORMED_BY answer call#2 → chat m-billing call#2'],
+      'run invoke_workflow desk': ['answer call#2 → chat m-billing call#2'],
       'chat m-billing call#2': ['INFORMED_BY handoff messages[1] 14c/4t call#1 → chat router-m call#1'],
       'chat router-m call#3': ['INFORMED_BY handoff messages[0] 61c/16t call#2 → chat m-billing call#2'],
     }),
   },
-  // The router step reads the run's input; its answer is a parse of its model's JSON, which no agent turn answered: no answer link.
+  // The router step reads the run's input; its answer is a parse of its model's JSON, which no agent turn answered: no answer named.
   'the router step': {
     run: () => {
       const router = llmRouter({ provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7', reason: 'money' })] }), model: 'router-m', agents: roster });
@@ -188,7 +188,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .build()
         .run('The link flaps.'),
     lineage: (detail) => ({
-      'run invoke_agent desk': ['INFORMED_BY answer call#4 → chat small-1 call#4'],
+      'run invoke_agent desk': ['answer call#4 → chat small-1 call#4'],
       'chat small-1 call#1': [skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'run invoke_agent desk')],
       'execute_tool read_skill diagnose tool#1': ['CAUSED_BY_GENERATION call#1 → chat small-1 call#1'],
       'chat small-1 call#2': [
@@ -222,7 +222,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .build()
         .run('The link flaps.'),
     lineage: (detail) => ({
-      'run invoke_agent desk': ['INFORMED_BY answer call#3 → chat strong-1 call#3'],
+      'run invoke_agent desk': ['answer call#3 → chat strong-1 call#3'],
       'chat small-1 call#1': [skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'run invoke_agent desk')],
       'execute_tool read_skill diagnose tool#1': ['CAUSED_BY_GENERATION call#1 → chat small-1 call#1'],
       'chat small-1 call#2': [
@@ -249,9 +249,9 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .run('go');
     },
     lineage: () => ({
-      'run invoke_agent Outer': ['INFORMED_BY answer call#3 → chat m-outer call#3'],
+      'run invoke_agent Outer': ['answer call#3 → chat m-outer call#3'],
       'execute_tool ask_inner ask': ['CAUSED_BY_GENERATION call#1 → chat m-outer call#1'],
-      'run invoke_agent Inner': ['INFORMED_BY answer call#2 → chat m-inner call#2'],
+      'run invoke_agent Inner': ['answer call#2 → chat m-inner call#2'],
       'chat m-outer call#3': ['INFORMED_BY model_output messages[1] 18c/5t call#1 → chat m-outer call#1', 'INFORMED_BY tool_result messages[2] 12c/3t call#1:ask → execute_tool ask_inner ask'],
     }),
   },
@@ -264,8 +264,8 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
       await chat.run('second', { conversationId: 'conv-1', conversationStore: store });
     },
     lineage: () => ({
-      'run invoke_agent Chat': ['INFORMED_BY answer call#1 → chat m-chat call#1'],
-      'run invoke_agent Chat (2)': ['INFORMED_BY answer call#2 → chat m-chat call#2'],
+      'run invoke_agent Chat': ['answer call#1 → chat m-chat call#1'],
+      'run invoke_agent Chat (2)': ['answer call#2 → chat m-chat call#2'],
       'chat m-chat call#2': ['INFORMED_BY conversation messages[0,1] 11c/4t run#1 → run invoke_agent Chat'],
     }),
   },
@@ -277,7 +277,7 @@ function renumber(lines: readonly string[], [first, second]: [number, number]): 
 }
 
 const TWO_TOOL_LINEAGE = {
-  'run invoke_agent Helper': ['INFORMED_BY answer call#3 → chat m1 call#3'],
+  'run invoke_agent Helper': ['answer call#3 → chat m1 call#3'],
   'execute_tool lookup c1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
   'execute_tool weather c2': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
   // Its reply with two tool calls (46 chars: names and JSON arguments), and their results ("found invoice 42", "sunny").
@@ -336,7 +336,7 @@ describe('an MCP tool (a real server process)', () => {
     await Agent.create({ provider, model: 'm1', id: 'desk' }).tools(mcp).build().run('Where is order 7?');
     const spans = sdk.spans();
     expect(lineageOf(spans)).toEqual({
-      'run invoke_agent desk': ['INFORMED_BY answer call#2 → chat m1 call#2'],
+      'run invoke_agent desk': ['answer call#2 → chat m1 call#2'],
       'execute_tool lookup_order t1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
       // The reply (lookup_order and {"id":"7"}: 22 chars), the server's "order 7: shipped".
       'chat m1 call#2': [

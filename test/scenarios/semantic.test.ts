@@ -49,7 +49,7 @@ describe('detail semantic', () => {
     );
     const root = spans.find((s) => s.name === 'invoke_agent Helper')!;
     // The same run span as in full detail: the exact attribute set.
-    expect(root.attributes).toEqual(twoToolRunAttributes());
+    expect(root.attributes).toEqual(twoToolRunAttributes(spans.filter((s) => s.name === 'chat m1')[2]!));
     expect(root.events.map((e) => e.name)).toContain('footprint.agent.next_step');
     expect(structure(spans).problems).toEqual([]);
     expect(sdk.unended()).toEqual([]);

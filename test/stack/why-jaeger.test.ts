@@ -1,8 +1,9 @@
 // Lineage links through the real stack: `footprint-otel demo` over OTLP into the collector, whose tail
 // sampler keeps every tripped run, into Jaeger v2. A tripped run's answer is read back through
 // Jaeger's query API (/api/v3, and the classic /api/traces as FOLLOWS_FROM references): the run
-// span's `answer` link (which Jaeger also makes the run span's parent) and that chat span's links,
-// one per producer, to the refused read_skill calls and the hop's stage span. Jaeger's store drops a
+// span, still the trace's one root (it names its answer's chat span by attributes, not a link, which
+// Jaeger would make its parent), and that chat span's links, one per producer, to the refused
+// read_skill calls and the hop's stage span. Jaeger's store drops a
 // link's attributes and keeps an array attribute as JSON text; the part table says what each link was. Then `footprint-otel why --jaeger` walks that run from Jaeger, by run id, to the
 // refused read_skill calls and the hop.
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 
 const SERVICE = 'footprint-stack-why';
 const ORIGINS = new Set(['skill', 'handoff', 'model_output', 'tool_result']);
+/** A read_skill call's span (named by the skill it asked for: `execute_tool read_skill refunds`). */
+const readSkill = (s: { attributes: Record<string, unknown> }) => s.attributes[semconv.ATTR_GEN_AI_TOOL_NAME] === 'read_skill';
 
 describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'jaeger', 'prometheus', 'alertmanager'], (bins) => {
   let stack: RunningStack;
@@ -33,7 +36,7 @@ describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'j
     temp.remove();
   });
 
-  it("reads a tripped run's answer links back through Jaeger's query API", async () => {
+  it("reads a tripped run's answer and its links back through Jaeger's query API, the run span the trace's one root", async () => {
     expect(run.exitCode).toBe(0);
     expect(run.summary.trips.rejected_cap).toBeGreaterThan(0);
     const { spans, traceId } = await waitFor(
@@ -51,14 +54,19 @@ describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'j
       { what: 'a rejected_cap run, whole, in Jaeger', timeoutMs: 90_000, intervalMs: 2_000 },
     );
     const byId = new Map(spans.map((s) => [s.spanId, s]));
-    // Jaeger's store keeps a link as a reference: its span, and no attribute but the reference type;
-    // and its span model takes a root's first same-trace FOLLOWS_FROM reference as its parent, so the
-    // run span's answer link comes back as its parent (the answer's chat span) too
+    // Jaeger's store keeps a link as a reference: its span, and no attribute but the reference type.
+    // Its span model takes a root's first same-trace FOLLOWS_FROM reference as its parent: the run
+    // span has no link (it names its answer by attributes), so it stays the trace's one root
     const FOLLOWS_FROM = { 'opentracing.ref_type': 'follows_from' };
     const root = spans.find((s) => s.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] !== undefined && s.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME] === 'invoke_workflow')!;
-    const answer = byId.get(root.parentSpanId!)!;
-    expect(root.links).toEqual([{ traceId, spanId: answer.spanId, attributes: FOLLOWS_FROM }]);
-    expect([answer.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME], answer.traceId]).toEqual(['chat', traceId]);
+    expect(spans.filter((s) => s.parentSpanId === undefined).map((s) => s.spanId)).toEqual([root.spanId]);
+    expect(root.links).toEqual([]);
+    const answer = byId.get(String(root.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID]))!;
+    expect([answer.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME], answer.traceId, answer.attributes[semconv.ATTR_FOOTPRINT_LLM_CALL_ID]]).toEqual([
+      'chat',
+      traceId,
+      root.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER],
+    ]);
     // the answer's links: one per producer, each to a span of this trace, their attributes dropped
     expect(answer.links.map((l) => [l.traceId, byId.has(l.spanId), l.attributes])).toEqual(answer.links.map(() => [traceId, true, FOLLOWS_FROM]));
     // its part table is kept, an array attribute as its JSON text: the producers its links point at
@@ -66,8 +74,8 @@ describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'j
     const origins = JSON.parse(String(answer.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS])) as string[];
     expect(origins.filter((o) => o === 'tool_result')).toHaveLength(3);
     // the tool results it read are the trace's refused read_skill calls, each linked to the chat span that asked for it
-    const refused = spans.filter((s) => s.name.startsWith('execute_tool read_skill ') && s.status.code === 2).map((s) => s.spanId).sort();
-    expect(answer.links.map((l) => l.spanId).filter((id) => byId.get(id)!.name.startsWith('execute_tool read_skill ')).sort()).toEqual(refused);
+    const refused = spans.filter((s) => readSkill(s) && s.status.code === 2).map((s) => s.spanId).sort();
+    expect(answer.links.map((l) => l.spanId).filter((id) => readSkill(byId.get(id)!)).sort()).toEqual(refused);
     for (const id of refused) {
       const tool = byId.get(id)!;
       expect(tool.links.map((l) => [byId.get(l.spanId)?.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME], l.attributes])).toEqual([['chat', FOLLOWS_FROM]]);
@@ -93,8 +101,8 @@ describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'j
     expect([result.code, result.stderr]).toEqual([0, '']);
     const graph = JSON.parse(result.stdout) as WhyGraph;
     expect([graph.traceId, graph.runId]).toEqual([found!.traceID, runId]);
-    const refused = spans.filter((s) => s.name.startsWith('execute_tool read_skill ') && s.status.code === 2).map((s) => s.spanId).sort();
-    expect(graph.nodes.filter((n) => n.name.startsWith('execute_tool read_skill ')).map((n) => n.spanId).sort()).toEqual(refused);
+    const refused = spans.filter((s) => readSkill(s) && s.status.code === 2).map((s) => s.spanId).sort();
+    expect(graph.nodes.filter(readSkill).map((n) => n.spanId).sort()).toEqual(refused);
     expect(graph.nodes.filter((n) => n.kind === 'hop')).toHaveLength(1);
     expect(graph.nodes.filter((n) => n.missing)).toEqual([]);
     // every link's meaning read off the spans it joins

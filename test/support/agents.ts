@@ -48,9 +48,10 @@ export function twoToolAgent(options: { answer?: string; delayMs?: number } = {}
 
 /**
  * The exact attribute set of the run span of a twoToolAgent() run that answered in three calls, in
- * either detail level (volatile values as matchers); `sessionId` when the run was given one.
+ * either detail level (volatile values as matchers); `answer` is the third chat span, which the run
+ * span names as its answer's; `sessionId` when the run was given one.
  */
-export function twoToolRunAttributes(options: { sessionId?: string } = {}) {
+export function twoToolRunAttributes(answer: ReadableSpan, options: { sessionId?: string } = {}) {
   return {
     'gen_ai.operation.name': 'invoke_agent',
     'gen_ai.agent.name': 'Helper',
@@ -73,7 +74,13 @@ export function twoToolRunAttributes(options: { sessionId?: string } = {}) {
     'footprint.tokens.input': 300,
     'footprint.tokens.output': 60,
     'footprint.cost.usd': expect.closeTo(3 * CALL_COST, 12),
+    ...answerAttributes(answer),
   };
+}
+
+/** What a run span says of the chat span whose output became its answer (docs/lineage.md). */
+export function answerAttributes(chat: ReadableSpan) {
+  return { 'footprint.lineage.answer.span_id': chat.spanContext().spanId, 'footprint.lineage.answer.producer': chat.attributes['footprint.llm.call_id'] };
 }
 
 /**

@@ -5,6 +5,11 @@
  *
  *   INFORMED_BY tool_result messages[2] 16c/4t call#1:c1 → execute_tool lookup c1
  *
+ * A run span names the chat span of its answer in attributes, not a link (footprint.lineage.answer.*:
+ * Jaeger would reparent a root span on a same-trace link); they make its first line,
+ *
+ *   answer call#3 → chat m1 call#3
+ *
  * Ids that differ per process are numbered in order of first appearance: model calls (`call#N`, by
  * chat span start), hops (`hop#N`), runs (`run#N`), tool call ids a scripted provider made up (`tool#N`). A target that is not among the spans given is
  * `(absent)`; an attribute the format does not name is printed as key=value, so none goes unchecked.
@@ -42,17 +47,27 @@ export class LineageReader {
     }
   }
 
-  /** The links of every chat, execute_tool and run span that has any, by span label, in start order. */
+  /** The links of every chat, execute_tool and run span that has any (a run span's answer first), by span label, in start order. */
   all(): Record<string, string[]> {
     const out: Record<string, string[]> = {};
     for (const span of this.spans) {
-      if (span.links.length === 0) continue;
+      const answer = this.answer(span);
+      if (span.links.length === 0 && answer === undefined) continue;
       const label = this.label(span);
       let key = label;
       for (let n = 2; key in out; n++) key = `${label} (${n})`;
-      out[key] = span.links.map((link) => this.line(link));
+      out[key] = [...(answer === undefined ? [] : [answer]), ...span.links.map((link) => this.line(link))];
     }
     return out;
+  }
+
+  /** A run span's answer attributes as a line (`answer call#3 → chat m1 call#3`); undefined without them. */
+  answer(span: ReadableSpan): string | undefined {
+    const spanId = span.attributes['footprint.lineage.answer.span_id'];
+    const producer = span.attributes['footprint.lineage.answer.producer'];
+    if (spanId === undefined && producer === undefined) return undefined;
+    const target = this.spans.find((s) => s.spanContext().spanId === spanId && s.spanContext().traceId === span.spanContext().traceId);
+    return `answer ${this.producer(String(producer))} → ${target ? this.label(target) : '(absent)'}`;
   }
 
   /** The label of a span: `chat m1 call#2`, `execute_tool lookup c1`, `run invoke_agent Helper`, else its name (and member). */

@@ -175,13 +175,13 @@ export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
 export const ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE = 'gen_ai.attribution.link_type';
 /** The link type of a fallback's chat span to the failed call's span it retries on another provider. */
 export const LINK_RETRY_OF = 'RETRY_OF';
-/** The link type of a span to a span whose output it read: a chat span to its input's producers, the run span to its answer's chat span. */
+/** The link type of a span to a span whose output it read: a chat span to its input's producers. */
 export const LINK_INFORMED_BY = 'INFORMED_BY';
 /** The link type of an execute_tool span to the chat span whose reply asked for the call. */
 export const LINK_CAUSED_BY_GENERATION = 'CAUSED_BY_GENERATION';
 
 // ── lineage: what a link says beyond its type (footprint.*; docs/lineage.md) ──
-/** On a link: where the linked span's parts came into this call (an input origin kind, or `answer` on the run span's link). */
+/** On a link: where the linked span's parts came into this call (an input origin kind). */
 export const ATTR_FOOTPRINT_LINEAGE_ORIGIN = 'footprint.lineage.origin';
 /** On a link: the slot the producer's parts were sent in (system, messages, tools). */
 export const ATTR_FOOTPRINT_LINEAGE_SLOT = 'footprint.lineage.slot';
@@ -207,6 +207,13 @@ export const ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS = 'footprint.lineage.part.origi
 export const ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS = 'footprint.lineage.part.producers';
 /** On a chat span: each part's estimated tokens, in the order sent. */
 export const ATTR_FOOTPRINT_LINEAGE_PART_TOKENS = 'footprint.lineage.part.tokens';
+/**
+ * On the run span: the span id (hex) of the chat span whose output became the run's answer. An
+ * attribute, not a link: Jaeger makes a root span's first same-trace link its parent (docs/lineage.md).
+ */
+export const ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID = 'footprint.lineage.answer.span_id';
+/** On the run span: the model call id (`call_…`) whose output became the run's answer. */
+export const ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER = 'footprint.lineage.answer.producer';
 
 // ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
 export const ATTR_FOOTPRINT_RUN_ID = 'footprint.run.id';

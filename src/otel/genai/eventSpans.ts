@@ -75,7 +75,7 @@ export class EventSpans {
   }
 
   onEvent(received: TypedEvent): void {
-    // A turn's answer is compared with the run's output (the run span's answer link), never exported: read before the view.
+    // A turn's answer is compared with the run's output (the run span's footprint.lineage.answer.* attributes), never exported: read before the view.
     if (isTurnEnd(received)) this.lineage.turnEnded(agentKey(received.payload.agentId, received.meta.subflowPath), received.payload.answer);
     // Every rule below sees the event as it may be exported: content only under capture.
     const event = exportedView(received, this.capture);

@@ -5,13 +5,15 @@
  * execute_tool and hop spans start and seeded with the producers of earlier runs or of the run before
  * its pause (lineageCarry.ts). From an llm_start's parts it gives the chat span its links (one per
  * producer span, at span start, so samplers see them) and its part arrays; an execute_tool span its
- * link to the chat span that asked for it; the run span the link to the chat span whose output became
- * the answer. The work per call is one pass over the call's parts.
+ * link to the chat span that asked for it; the run span the attributes naming the chat span whose
+ * output became the answer. The work per call is one pass over the call's parts.
  */
 import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
 import { knownProducers, type CarriedBy, type KnownProducers, type ProducerSpan, type Reply } from './lineageCarry.js';
 import {
+  ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER,
+  ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID,
   ATTR_FOOTPRINT_LINEAGE_CHARS,
   ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS,
   ATTR_FOOTPRINT_LINEAGE_HOP,
@@ -145,17 +147,18 @@ export class RunLineage {
     if (reply) this.turnAnswers.push({ answer, callId: reply.callId });
   }
 
-  /** The run span's link to the chat span whose output became the run's answer (the latest turn that answered it). */
-  answerLink(output: string): Link | undefined {
+  /**
+   * What the run span says of the chat span whose output became the run's answer (the latest turn
+   * that answered it): its span id and model call id, as attributes. Not a link: Jaeger takes a root
+   * span's first same-trace link as its parent, which would hang the run span below its own answer.
+   */
+  answerAttributes(output: string): Attributes | undefined {
     for (let i = this.turnAnswers.length - 1; i >= 0; i--) {
       const turn = this.turnAnswers[i]!;
       if (turn.answer !== output) continue;
       const chat = this.producers.get(turn.callId);
       if (!chat) return undefined;
-      return {
-        context: chat.context,
-        attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY, [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer', [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: turn.callId },
-      };
+      return { [ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID]: chat.context.spanId, [ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER]: boundString(turn.callId, MAX_PRODUCER) };
     }
     return undefined;
   }

@@ -144,9 +144,9 @@ export class TracedRun {
       root.setAttributes(this.rollups.attributes());
       if (outcome.status === 'paused') root.setAttribute(ATTR_FOOTPRINT_PAUSED, true);
       if (outcome.status === 'stopped_early') root.setAttribute(ATTR_FOOTPRINT_RUN_STOP_REASON, boundString(outcome.reason));
-      // The one link known only at the end: the chat span whose output became the answer.
-      const answer = 'output' in outcome ? this.lineage?.answerLink(outcome.output) : undefined;
-      if (answer) root.addLink(answer);
+      // Known only at the end: the chat span whose output became the answer (attributes, not a link: docs/lineage.md).
+      const answer = 'output' in outcome ? this.lineage?.answerAttributes(outcome.output) : undefined;
+      if (answer) root.setAttributes(answer);
       root.setAttribute(ATTR_FOOTPRINT_RUN_OUTCOME, outcomeLabel(outcome));
     } finally {
       try {
