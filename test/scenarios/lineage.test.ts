@@ -171,13 +171,19 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
       'chat router-m call#3': ['INFORMED_BY handoff messages[0] 61c/16t call#2 → chat m-billing call#2'],
     }),
   },
-  // The router step reads the run's input; its answer is a parse of its model's JSON, which no agent turn answered: no answer link.
+  // The router step reads the run's input; its answer, the message parsed from its model's JSON, is that call's output.
   'the router step': {
     run: () => {
       const router = llmRouter({ provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7', reason: 'money' })] }), model: 'router-m', agents: roster });
       return Sequence.create({ id: 'desk' }).step('triage', router.step).build().run('I want my money back');
     },
-    lineage: () => ({}),
+    lineage: () => ({ 'run invoke_workflow desk': ['INFORMED_BY answer call#1 → chat router-m call#1'] }),
+  },
+  // Run on its own, the router step is the run: its answer is its model call's.
+  'the router step run on its own': {
+    run: () =>
+      llmRouter({ provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' })] }), model: 'router-m', agents: roster, id: 'triage' }).step.run('I want my money back'),
+    lineage: () => ({ 'run invoke_workflow triage': ['INFORMED_BY answer call#1 → chat router-m call#1'] }),
   },
   // hop 1 enters triage; read_skill(diagnose) -> hop 2; read_skill(triage) -> hop 3 (a ping-pong of 2: a trip, labelled); probe; the answer.
   'a skill graph with hops and a trip': {

@@ -75,8 +75,6 @@ export class EventSpans {
   }
 
   onEvent(received: TypedEvent): void {
-    // A turn's answer is compared with the run's output (the run span's answer link), never exported: read before the view.
-    if (isTurnEnd(received)) this.lineage.turnEnded(agentKey(received.payload.agentId, received.meta.subflowPath), received.payload.answer);
     // Every rule below sees the event as it may be exported: content only under capture.
     const event = exportedView(received, this.capture);
     const rule: SpanRule<EventType> = this.rules[event.type];
@@ -245,8 +243,4 @@ export class EventSpans {
     this.layout.container(meta.subflowPath).span.setAttribute(ATTR_FOOTPRINT_COMPOSITION_STATUS, p.status);
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
-}
-
-function isTurnEnd(event: TypedEvent): event is TypedEvent<'footprint.agent.turn_end'> {
-  return event.type === 'footprint.agent.turn_end';
 }

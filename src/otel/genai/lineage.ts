@@ -60,8 +60,6 @@ export class RunLineage {
   private readonly budget: number;
   /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
   private readonly replies: Map<string, Reply>;
-  /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
-  private readonly turnAnswers: { answer: string; callId: string }[] = [];
 
   constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
     this.runId = init.runId;
@@ -139,25 +137,14 @@ export class RunLineage {
     this.producers.set(hopId, standIn ? { context, hop: hopId } : { context });
   }
 
-  /** An agent turn ended with `answer` (the raw text, compared with the run's output only). */
-  turnEnded(agent: string, answer: string): void {
-    const reply = this.replies.get(agent);
-    if (reply) this.turnAnswers.push({ answer, callId: reply.callId });
-  }
-
-  /** The run span's link to the chat span whose output became the run's answer (the latest turn that answered it). */
-  answerLink(output: string): Link | undefined {
-    for (let i = this.turnAnswers.length - 1; i >= 0; i--) {
-      const turn = this.turnAnswers[i]!;
-      if (turn.answer !== output) continue;
-      const chat = this.producers.get(turn.callId);
-      if (!chat) return undefined;
-      return {
-        context: chat.context,
-        attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY, [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer', [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: turn.callId },
-      };
-    }
-    return undefined;
+  /** The run span's link to the chat span of `callId`, the model call whose output became the run's answer (RunOutcome.answeredBy). */
+  answerLink(callId: string): Link | undefined {
+    const chat = this.producers.get(callId);
+    if (!chat) return undefined;
+    return {
+      context: chat.context,
+      attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY, [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer', [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(callId, MAX_PRODUCER) },
+    };
   }
 
   /** Every producer span known, oldest first (what a pause or a stored conversation carries on). */
