@@ -171,6 +171,17 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
       'chat router-m call#3': ['INFORMED_BY handoff messages[0] 61c/16t call#2 → chat m-billing call#2'],
     }),
   },
+  // The router names no agent: its own message is the swarm's answer, its call the answer's producer.
+  'llmSwarm whose router answers itself': {
+    run: () =>
+      llmSwarm({
+        id: 'desk',
+        provider: scripted({ replies: [JSON.stringify({ message: 'Nothing to route.' })] }),
+        model: 'router-m',
+        agents: [{ ...roster[0]!, runner: agent('billing', 'refunded', 'Billing') }],
+      }).run('hello'),
+    lineage: () => ({ 'run invoke_workflow desk': ['INFORMED_BY answer call#1 → chat router-m call#1'] }),
+  },
   // The router step reads the run's input; its answer, the message parsed from its model's JSON, is that call's output.
   'the router step': {
     run: () => {
