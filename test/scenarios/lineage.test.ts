@@ -272,7 +272,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
       'chat m-outer call#3': ['INFORMED_BY model_output messages[1] 18c/5t call#1 → chat m-outer call#1', 'INFORMED_BY tool_result messages[2] 12c/3t call#1:ask → execute_tool ask_inner ask'],
     }),
   },
-  // The second run continues the first's stored conversation ("first", "seen 1": 11 chars): one link into the first run's trace, to its span.
+  // The second run continues the first's stored conversation: "first" (5 chars) was the first run's input (its span), "seen 1" its call's answer (test/postgres/conversationLinks.test.ts: tools, two providers).
   'a run that continues a stored conversation': {
     run: async () => {
       const store = new MemoryConversationStore();
@@ -283,7 +283,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
     lineage: () => ({
       'run invoke_agent Chat': ['INFORMED_BY answer call#1 → chat m-chat call#1'],
       'run invoke_agent Chat (2)': ['INFORMED_BY answer call#2 → chat m-chat call#2'],
-      'chat m-chat call#2': ['INFORMED_BY conversation messages[0,1] 11c/4t run#1 → run invoke_agent Chat'],
+      'chat m-chat call#2': ['INFORMED_BY conversation messages[0] 5c/2t run#1 → run invoke_agent Chat', 'INFORMED_BY conversation messages[1] 6c/2t call#1 → chat m-chat call#1'],
     }),
   },
 };

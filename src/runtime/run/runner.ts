@@ -50,7 +50,7 @@ import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_T
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import { RunStore, type SavedStore } from './store.js';
-import { appendRun, conversationOrigins, loadThread } from './threads.js';
+import { appendRun, conversationOrigins, loadThread, producersOf } from './threads.js';
 
 /** A string or `{ message }` (one user message), or a conversation: messages, oldest first. */
 export type RunInput = string | readonly LLMMessage[] | { message: string };
@@ -212,6 +212,11 @@ export abstract class Runner<Output = unknown> {
     return undefined;
   }
 
+  /** Where each of turnMessages() came from (run/lineage.ts), one per message. */
+  protected turnOrigins(_store: RunStore, _turnId: string, _runId: string): readonly MessageOrigin[] | undefined {
+    return undefined;
+  }
+
   /** The validated structured output of this runner's own agent turn (AgentOptions.output), if any. */
   protected turnOutput(_store: RunStore, _turnId: string): unknown {
     return undefined;
@@ -315,7 +320,8 @@ export abstract class Runner<Output = unknown> {
         for (const session of sessions) Object.assign(merged, safely(() => session.appending?.()) ?? {});
         // Plain JSON or nothing: what an instrument carries must never fail the append of the run's messages.
         const carry = (safely(() => JSON.parse(JSON.stringify(merged)) as Record<string, unknown>)) ?? {};
-        await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry }, result, options.signal));
+        const producers = this.appendedProducers(store, tally.topTurnId, runId, conversation!.input.length, result.messages.length, decided);
+        await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry, producers }, result, options.signal));
       }
       return { outcome: decided, result };
     };
@@ -343,6 +349,18 @@ export abstract class Runner<Output = unknown> {
       if (error instanceof ConversationStoreError) throw error;
       throw new RunFailedError(runId, origin.member, origin.stage, error);
     }
+  }
+
+  /**
+   * What produced each message the run appends (its input: the run; its own turn's messages: their
+   * model and tool calls; a composition's answer: the call that answered, RunOutcome.answeredBy).
+   */
+  private appendedProducers(store: RunStore, topTurnId: string | undefined, runId: string, inputs: number, total: number, decided: RunOutcome): (string | null)[] {
+    const own = topTurnId === undefined ? undefined : this.turnOrigins(store, topTurnId, runId);
+    const produced = own ? producersOf(own) : 'answeredBy' in decided && decided.answeredBy !== undefined ? [decided.answeredBy] : [];
+    const producers: (string | null)[] = Array.from({ length: inputs }, () => null);
+    for (let i = inputs; i < total; i++) producers.push(produced[i - inputs] ?? null);
+    return producers;
   }
 
   private startSessions(start: RunStart, index: MemberIndex): RunSession[] {
