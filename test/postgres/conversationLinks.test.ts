@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { MemoryConversationStore, registerInstrument, tracingInstrument, type ConversationStore, type StoredConversation } from '../../src/index.js';
+import { ConversationStoreError, MemoryConversationStore, registerInstrument, tracingInstrument, type ConversationStore, type StoredConversation } from '../../src/index.js';
 import { PostgresConversationStore } from '../../src/postgres/index.js';
 import { twoToolAgent } from '../support/agents.js';
 import { lineageOf } from '../support/lineageLinks.js';
@@ -85,7 +85,27 @@ describe('a run that continues a conversation in memory', () => {
   });
 });
 
+describe('producers that are not one id (or null) per message', () => {
+  it('the in-memory store keeps the entry without them', async () => {
+    const store = new MemoryConversationStore();
+    await store.append('odd', { runId: 'r1', after: 0, messages: [{ role: 'user', content: 'hi' }], producers: ['call_1', 'call_2'] });
+    await store.append('odd', { runId: 'r2', after: 1, messages: [{ role: 'assistant', content: 'yo' }], producers: [7 as unknown as string] });
+    expect((await store.load('odd')).runs).toEqual([
+      { runId: 'r1', messages: 1, carry: {} },
+      { runId: 'r2', messages: 1, carry: {} },
+    ]);
+  });
+});
+
 describeWithPostgres('a run that continues a conversation in PostgreSQL', server, (s) => {
+  it('refuses an append whose producers are not one per message, writing nothing', async () => {
+    const store = new PostgresConversationStore({ pool: s.pool() });
+    await store.ensureSchema();
+    const appending = store.append('odd-pg', { runId: 'r1', after: 0, messages: [{ role: 'user', content: 'hi' }], producers: ['call_1', 'call_2'] });
+    await expect(appending).rejects.toEqual(new ConversationStoreError('conversation odd-pg: the producers of run r1 must be one id (or null) per message', 'malformed'));
+    expect(await store.load('odd-pg')).toEqual({ messages: [], runs: [] });
+  });
+
   it("links to the earlier run's chat and execute_tool spans, in the earlier trace; the rows keep each message's producer", async () => {
     const store = new PostgresConversationStore({ pool: s.pool() });
     await store.ensureSchema();
