@@ -50,10 +50,10 @@ export class PostgresConversationStore implements ConversationStore {
       attributes: conversationAttributes(conversationId),
       signal: options.signal,
       work: async (client) => {
-        const { rows } = await client.query(`SELECT seq, run_id, message, carry FROM ${TABLE} WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
+        const { rows } = await client.query(`SELECT seq, run_id, message, carry, producer FROM ${TABLE} WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
         const messages: Message[] = [];
-        const runs: { runId: string; messages: number; carry: Record<string, unknown> }[] = [];
-        for (const row of rows as { seq: number; run_id: string; message: unknown; carry: unknown }[]) {
+        const runs: { runId: string; messages: number; carry: Record<string, unknown>; producers: (string | null)[] }[] = [];
+        for (const row of rows as { seq: number; run_id: string; message: unknown; carry: unknown; producer: string | null }[]) {
           const message = readMessage(row.message);
           if (row.seq !== messages.length || message === undefined) {
             throw typedFailure(
@@ -63,10 +63,14 @@ export class PostgresConversationStore implements ConversationStore {
           messages.push(message);
           // A run's rows are consecutive: a new run_id starts its entry (its first row holds the carry).
           const last = runs[runs.length - 1];
-          if (last?.runId === row.run_id) last.messages++;
-          else runs.push({ runId: row.run_id, messages: 1, carry: isObject(row.carry) ? row.carry : {} });
+          const producer = typeof row.producer === 'string' ? row.producer : null;
+          if (last?.runId === row.run_id) {
+            last.messages++;
+            last.producers.push(producer);
+          } else runs.push({ runId: row.run_id, messages: 1, carry: isObject(row.carry) ? row.carry : {}, producers: [producer] });
         }
-        return { messages, runs };
+        // Rows that name no producer (a run's input, rows of an earlier version) are an entry without producers.
+        return { messages, runs: runs.map(({ producers, ...run }) => (producers.every((id) => id === null) ? run : { ...run, producers })) };
       },
       fail: (failure, cause) => storeError(`conversation ${conversationId} could not be loaded`, failure, cause),
     });
@@ -74,7 +78,7 @@ export class PostgresConversationStore implements ConversationStore {
 
   async append(
     conversationId: string,
-    entry: { runId: string; after: number; messages: readonly Message[]; carry?: Record<string, unknown> },
+    entry: { runId: string; after: number; messages: readonly Message[]; carry?: Record<string, unknown>; producers?: readonly (string | null)[] },
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     const append = checkedAppend(conversationId, entry);
@@ -113,9 +117,10 @@ export class PostgresConversationStore implements ConversationStore {
         }
         if (found.length !== append.after) throw conflict(append, `the thread holds ${found.length} messages, not the ${append.after} the run loaded`);
         await client.query(
-          `INSERT INTO ${TABLE} (conversation_id, seq, run_id, message, carry)
-           SELECT $1, $2::int + (m.ord - 1)::int, $3, m.message, CASE WHEN m.ord = 1 THEN $5::jsonb END FROM unnest($4::json[]) WITH ORDINALITY AS m(message, ord)`,
-          [append.conversationId, append.after, append.runId, append.rows, append.carry],
+          `INSERT INTO ${TABLE} (conversation_id, seq, run_id, message, carry, producer)
+           SELECT $1, $2::int + (m.ord - 1)::int, $3, m.message, CASE WHEN m.ord = 1 THEN $5::jsonb END, m.producer
+           FROM unnest($4::json[], $6::text[]) WITH ORDINALITY AS m(message, producer, ord)`,
+          [append.conversationId, append.after, append.runId, append.rows, append.carry, append.producers],
         );
       });
     } catch (error) {

@@ -3,7 +3,7 @@
  * position, each message's shape, each one serialisable to JSON), and a stored row read back as a
  * message only if it is one.
  */
-import type { StoredConversation } from '../runtime/index.js';
+import { wellFormedProducers, type StoredConversation } from '../runtime/index.js';
 
 /** A message as the store keeps it: the contract's message type (runtime/providers' Message). */
 export type Message = StoredConversation['messages'][number];
@@ -16,6 +16,8 @@ export interface Append {
   rows: string[];
   /** The run's instruments' carry as JSON text (kept on the run's first row). */
   carry: string;
+  /** What produced each message (ConversationEntry.producers), one per row; null: the run. */
+  producers: (string | null)[];
 }
 
 /** The highest position a thread can hold (seq is a PostgreSQL integer). */
@@ -25,7 +27,7 @@ const MAX_SEQ = 2_147_483_647;
 export function checkedAppend(conversationId: unknown, entry: unknown): Append | string {
   if (typeof conversationId !== 'string' || conversationId === '') return 'the conversation id must be a non-empty string';
   if (typeof entry !== 'object' || entry === null) return `conversation ${conversationId}: the entry must be { runId, after, messages }`;
-  const { runId, after, messages, carry } = entry as { runId?: unknown; after?: unknown; messages?: unknown; carry?: unknown };
+  const { runId, after, messages, carry, producers } = entry as { runId?: unknown; after?: unknown; messages?: unknown; carry?: unknown; producers?: unknown };
   if (typeof runId !== 'string' || runId === '') return `conversation ${conversationId}: runId must be a non-empty string`;
   if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) return `conversation ${conversationId}: after must be a whole number from 0, got ${String(after)}`;
   if (!Array.isArray(messages)) return `conversation ${conversationId}: messages must be an array`;
@@ -43,7 +45,10 @@ export function checkedAppend(conversationId: unknown, entry: unknown): Append |
   }
   const carried = carryJson(carry);
   if (carried === undefined) return `conversation ${conversationId}: the carry of run ${runId} is not an object JSON can hold`;
-  return { conversationId, runId, after, rows, carry: carried };
+  if (producers !== undefined && wellFormedProducers(producers, messages.length) === undefined) {
+    return `conversation ${conversationId}: the producers of run ${runId} must be one id (or null) per message`;
+  }
+  return { conversationId, runId, after, rows, carry: carried, producers: wellFormedProducers(producers, messages.length) ?? rows.map(() => null) };
 }
 
 /** The carry as JSON text ('{}' when none), or undefined when it is not a plain object JSON can hold. */

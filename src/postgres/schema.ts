@@ -10,8 +10,9 @@ export const CONVERSATIONS_TABLE = 'footprint_conversation_messages';
 export const CLAIMS_TABLE = 'footprint_checkpoint_claims';
 
 /**
- * One message per row, at its position `seq` in the thread; run_id is the run that appended it, and
- * its first row keeps `carry`, what the run's instruments carried (RunSession.appending): a column
+ * One message per row, at its position `seq` in the thread; run_id is the run that appended it,
+ * `producer` what produced the message in that run (a model or tool call's id; null: the run), and
+ * its first row keeps `carry`, what the run's instruments carried (RunSession.appending): columns
  * added to a table an earlier version made, by the same idempotent step.
  */
 export const CONVERSATIONS_DDL = [
@@ -25,6 +26,7 @@ export const CONVERSATIONS_DDL = [
   )`,
   `CREATE INDEX IF NOT EXISTS ${CONVERSATIONS_TABLE}_run ON ${CONVERSATIONS_TABLE} (conversation_id, run_id)`,
   `ALTER TABLE ${CONVERSATIONS_TABLE} ADD COLUMN IF NOT EXISTS carry jsonb`,
+  `ALTER TABLE ${CONVERSATIONS_TABLE} ADD COLUMN IF NOT EXISTS producer text`,
 ];
 
 /** One row per resumed checkpoint: the primary key is the claim. */

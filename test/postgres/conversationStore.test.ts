@@ -69,6 +69,7 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
       { column_name: 'message', data_type: 'json' },
       { column_name: 'appended_at', data_type: 'timestamp with time zone' },
       { column_name: 'carry', data_type: 'jsonb' },
+      { column_name: 'producer', data_type: 'text' },
     ]);
     const spans = sdk.spans();
     expect(spans.map((span) => [span.name, span.kind, span.status.code])).toEqual(

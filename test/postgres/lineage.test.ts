@@ -1,8 +1,9 @@
 /**
  * Lineage over a conversation kept in PostgreSQL (issue #36), against a real PostgreSQL 15: a table
  * made by the version before (no carry column) gets it from ensureSchema(), idempotently; a run that
- * continues the conversation sends the loaded messages as conversation parts of the run that appended
- * them, and its instruments get that run's carry back (RunStart.restored).
+ * continues the conversation sends the loaded messages as conversation parts of what produced them in
+ * the run that appended them (its input: the run; its answer: its model call), and its instruments get
+ * that run's carry back (RunStart.restored).
  */
 import { afterEach, expect, it } from 'vitest';
 import { Agent, registerInstrument, scripted, type RunStart } from '../../src/index.js';
@@ -18,7 +19,7 @@ describeWithPostgres('lineage over the PostgreSQL conversation store', server, (
   const unregister: (() => void)[] = [];
   afterEach(() => unregister.splice(0).forEach((off) => off()));
 
-  it("adds the carry column to an earlier version's table, once, however often it is asked", async () => {
+  it("adds the carry and producer columns to an earlier version's table, once, however often it is asked", async () => {
     // The table as the version before made it.
     await pool.query(`CREATE TABLE ${TABLE} (
       conversation_id text NOT NULL, seq integer NOT NULL CHECK (seq >= 0), run_id text NOT NULL, message json NOT NULL,
@@ -27,13 +28,19 @@ describeWithPostgres('lineage over the PostgreSQL conversation store', server, (
     const stores = [1, 2, 3].map(() => new PostgresConversationStore({ pool: s.pool() }));
     await Promise.all(stores.map((store) => store.ensureSchema()));
     await stores[0]!.ensureSchema();
-    const { rows } = await pool.query(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 AND column_name = 'carry'`, [TABLE]);
-    expect(rows).toEqual([{ column_name: 'carry', data_type: 'jsonb' }]);
-    // A row written before the column existed reads back with an empty carry.
+    const { rows } = await pool.query(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 AND column_name IN ('carry', 'producer') ORDER BY column_name`,
+      [TABLE],
+    );
+    expect(rows).toEqual([
+      { column_name: 'carry', data_type: 'jsonb' },
+      { column_name: 'producer', data_type: 'text' },
+    ]);
+    // A row written before the columns existed reads back with an empty carry and no producers.
     expect(await stores[0]!.load('old')).toEqual({ messages: [{ role: 'user', content: 'hi' }], runs: [{ runId: 'run-old', messages: 1, carry: {} }] });
   });
 
-  it('continues a stored conversation: conversation parts by the run that appended them, and its carry back', async () => {
+  it('continues a stored conversation: conversation parts by what produced them in the run that appended them, and its carry back', async () => {
     const restoredSeen: RunStart['restored'][] = [];
     unregister.push(
       registerInstrument({
@@ -49,10 +56,10 @@ describeWithPostgres('lineage over the PostgreSQL conversation store', server, (
     const log = lineageLog(agent);
     const first = await agent.run('Is INV-7 paid?', { conversationId: 'pg-1', conversationStore: conversations });
     const second = await agent.run('When?', { conversationId: 'pg-1', conversationStore: conversations });
-    const earlier = producer.run(first.runId, first.runId);
+    const [firstCall] = log.callIds() as [string];
     expect(log.parts()[1]).toEqual([
-      message(0, 'user', 'conversation', earlier, 'Is INV-7 paid?', { restoredFrom: 'run_input' }),
-      message(1, 'assistant', 'conversation', earlier, 'It is paid.', { restoredFrom: 'model_output' }),
+      message(0, 'user', 'conversation', producer.run(first.runId, first.runId), 'Is INV-7 paid?', { restoredFrom: 'run_input' }),
+      message(1, 'assistant', 'conversation', producer.call(firstCall, first.runId), 'It is paid.', { restoredFrom: 'model_output' }),
       message(2, 'user', 'run_input', producer.run(second.runId), 'When?'),
     ]);
     expect(restoredSeen).toEqual([[], [{ runId: first.runId, carry: { wrote: first.runId } }]]);

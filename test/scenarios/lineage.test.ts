@@ -171,13 +171,30 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
       'chat router-m call#3': ['INFORMED_BY handoff messages[0] 61c/16t call#2 → chat m-billing call#2'],
     }),
   },
-  // The router step reads the run's input; its answer is a parse of its model's JSON, which no agent turn answered: no answer named.
+  // The router names no agent: its own message is the swarm's answer, its call the answer's producer.
+  'llmSwarm whose router answers itself': {
+    run: () =>
+      llmSwarm({
+        id: 'desk',
+        provider: scripted({ replies: [JSON.stringify({ message: 'Nothing to route.' })] }),
+        model: 'router-m',
+        agents: [{ ...roster[0]!, runner: agent('billing', 'refunded', 'Billing') }],
+      }).run('hello'),
+    lineage: () => ({ 'run invoke_workflow desk': ['answer call#1 → chat router-m call#1'] }),
+  },
+  // The router step reads the run's input; its answer, the message parsed from its model's JSON, is that call's output.
   'the router step': {
     run: () => {
       const router = llmRouter({ provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7', reason: 'money' })] }), model: 'router-m', agents: roster });
       return Sequence.create({ id: 'desk' }).step('triage', router.step).build().run('I want my money back');
     },
-    lineage: () => ({}),
+    lineage: () => ({ 'run invoke_workflow desk': ['answer call#1 → chat router-m call#1'] }),
+  },
+  // Run on its own, the router step is the run: its answer is its model call's.
+  'the router step run on its own': {
+    run: () =>
+      llmRouter({ provider: scripted({ replies: [JSON.stringify({ agentId: 'billing', message: 'refund order 7' })] }), model: 'router-m', agents: roster, id: 'triage' }).step.run('I want my money back'),
+    lineage: () => ({ 'run invoke_workflow triage': ['answer call#1 → chat router-m call#1'] }),
   },
   // hop 1 enters triage; read_skill(diagnose) -> hop 2; read_skill(triage) -> hop 3 (a ping-pong of 2: a trip, labelled); probe; the answer.
   'a skill graph with hops and a trip': {
@@ -255,7 +272,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
       'chat m-outer call#3': ['INFORMED_BY model_output messages[1] 18c/5t call#1 → chat m-outer call#1', 'INFORMED_BY tool_result messages[2] 12c/3t call#1:ask → execute_tool ask_inner ask'],
     }),
   },
-  // The second run continues the first's stored conversation ("first", "seen 1": 11 chars): one link into the first run's trace, to its span.
+  // The second run continues the first's stored conversation: "first" (5 chars) was the first run's input (its span), "seen 1" its call's answer (test/postgres/conversationLinks.test.ts: tools, two providers).
   'a run that continues a stored conversation': {
     run: async () => {
       const store = new MemoryConversationStore();
@@ -266,7 +283,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
     lineage: () => ({
       'run invoke_agent Chat': ['answer call#1 → chat m-chat call#1'],
       'run invoke_agent Chat (2)': ['answer call#2 → chat m-chat call#2'],
-      'chat m-chat call#2': ['INFORMED_BY conversation messages[0,1] 11c/4t run#1 → run invoke_agent Chat'],
+      'chat m-chat call#2': ['INFORMED_BY conversation messages[0] 5c/2t run#1 → run invoke_agent Chat', 'INFORMED_BY conversation messages[1] 6c/2t call#1 → chat m-chat call#1'],
     }),
   },
 };

@@ -30,7 +30,7 @@ const tokensOf = (chars: number) => Math.ceil(chars / 4);
 export const producer = {
   run: (id: string, runId?: string): InputProducer => (runId === undefined ? { kind: 'run', id } : { kind: 'run', id, runId }),
   member: (id: string): InputProducer => ({ kind: 'member', id }),
-  call: (id: string): InputProducer => ({ kind: 'model_call', id }),
+  call: (id: string, runId?: string): InputProducer => (runId === undefined ? { kind: 'model_call', id } : { kind: 'model_call', id, runId }),
   tool: (callId: string, toolCallId: string, runId?: string): InputProducer =>
     runId === undefined ? { kind: 'tool_call', id: `${callId}:${toolCallId}` } : { kind: 'tool_call', id: `${callId}:${toolCallId}`, runId },
   hop: (id: string): InputProducer => ({ kind: 'hop', id }),

@@ -116,13 +116,13 @@ export class CallSpans {
   private readonly chats = new Map<string, Call>();
   private readonly tools = new Map<string, Call>();
   /**
-   * The latest chat span of each agent (by agent id), kept open after its end time is decided until
+   * The latest chat span of each agent (by agentKey(): its id where it is mounted), kept open after its end time is decided until
    * the agent's next step, so the runtime's checks of that answer (a refused skill jump, tool
    * arguments that fail their schema, a router answer outside the roster) land on it.
    */
-  private readonly judged = new Map<string, OpenSpan>();
+  private readonly judged = new Map<string, { opened: OpenSpan; agentId: string; path: readonly string[] }>();
   /**
-   * The failed chat span of each agent's latest call (by agent id), until its next call starts: a
+   * The failed chat span of each agent's latest call (by agentKey()), until its next call starts: a
    * fallback's chat span links to it (RETRY_OF), given at span start as samplers want links.
    */
   private readonly failedCall = new Map<string, { callId: string; context: SpanContext }>();
@@ -148,7 +148,8 @@ export class CallSpans {
 
   /** Model and tool calls arrive as their exported views (events/exportedView.ts): content is there only when it may be exported. */
   llmStart({ payload: p, meta }: ExportedEvent<'footprint.stream.llm_start'>): void {
-    this.release(p.agentId);
+    const agent = agentKey(p.agentId, meta.subflowPath);
+    this.release(agent);
     const attributes: Attributes = {
       [ATTR_GEN_AI_OPERATION_NAME]: p.operation,
       [ATTR_GEN_AI_PROVIDER_NAME]: providerName(p.provider),
@@ -190,7 +191,7 @@ export class CallSpans {
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     // Given at span start, as samplers want links: the producers of its input, then the attempt it retries.
     const links = this.lineage.chat(p.parts, attributes);
-    const retry = this.retryLink(p.agentId, p.fallbackFrom?.callId);
+    const retry = this.retryLink(agent, p.fallbackFrom?.callId);
     if (retry) links.push(retry);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp, links });
     this.lineage.chatStarted(p.callId, opened.span.spanContext());
@@ -219,22 +220,23 @@ export class CallSpans {
     if (p.error) {
       // The one exception event of this failure: typed by the error's class, error.type its kind (e.g. 429).
       recordFailure(span, { name: p.error.name, message: p.error.message }, meta.timestamp, p.error.type);
-      this.failedCall.set(p.agentId, { callId: p.callId, context: span.spanContext() });
+      this.failedCall.set(agentKey(p.agentId, meta.subflowPath), { callId: p.callId, context: span.spanContext() });
       this.rollups.failureRecorded();
       this.run.end(call.opened, meta.timestamp);
       return;
     }
     span.setAttributes({ [ATTR_FOOTPRINT_COST_USD]: p.cost.usd, [ATTR_FOOTPRINT_COST_PRICED]: p.cost.priced });
-    this.lineage.answered(agentKey(p.agentId, meta.subflowPath), p.callId, p.toolCalls);
+    const agent = agentKey(p.agentId, meta.subflowPath);
+    this.lineage.answered(agent, p.callId, p.toolCalls);
     // Its end time is decided; it stays open for evaluations until the agent's next step.
     this.run.setEndTime(call.opened, meta.timestamp);
-    this.release(p.agentId);
-    this.judged.set(p.agentId, call.opened);
+    this.release(agent);
+    this.judged.set(agent, { opened: call.opened, agentId: p.agentId, path: meta.subflowPath });
   }
 
-  /** The runtime judged the latest answer of `agentId`: a gen_ai.evaluation.result event on its chat span. */
-  evaluate(agentId: string, result: Evaluation, time: number): void {
-    const chat = this.judged.get(agentId);
+  /** The runtime judged the latest answer of `agent` (an agentKey()): a gen_ai.evaluation.result event on its chat span. */
+  evaluate(agent: string, result: Evaluation, time: number): void {
+    const chat = this.judged.get(agent)?.opened;
     if (!chat) return;
     const attributes: Attributes = {
       [ATTR_GEN_AI_EVALUATION_NAME]: result.name,
@@ -245,12 +247,25 @@ export class CallSpans {
     chat.span.addEvent(EVENT_GEN_AI_EVALUATION_RESULT, attributes, time);
   }
 
-  /** The agent moved on (its next call, the end of its iteration or turn): its last chat span ends, at its decided time. */
-  release(agentId: string): void {
-    const chat = this.judged.get(agentId);
+  /** The agent (an agentKey()) moved on (its next call, the end of its iteration or turn): its last chat span ends, at its decided time. */
+  release(agent: string): void {
+    const chat = this.judged.get(agent)?.opened;
     if (!chat) return;
-    this.judged.delete(agentId);
+    this.judged.delete(agent);
     this.run.end(chat);
+  }
+
+  /**
+   * The agentKey() of a router's latest judged call: a router's decision (or its failure) is emitted by
+   * the composition around it, at `path`, above the mount of the router's own model call, so the
+   * newest judged call of `routerId` mounted under `path` is its.
+   */
+  routerCall(routerId: string, path: readonly string[]): string | undefined {
+    let found: string | undefined;
+    for (const [key, judged] of this.judged) {
+      if (judged.agentId === routerId && path.every((name, i) => judged.path[i] === name)) found = key;
+    }
+    return found;
   }
 
   toolStart({ payload: p, meta }: ExportedEvent<'footprint.stream.tool_start'>): void {
@@ -286,7 +301,7 @@ export class CallSpans {
     if (p.result !== undefined && p.status === 'ok') span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, boundString(p.result, MAX_CONTENT_CHARS));
     if (p.status === 'invalid_args') {
       const explanation = p.error?.message ?? `the arguments for "${p.toolName}" do not match its input schema`;
-      this.evaluate(p.agentId, { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
+      this.evaluate(agentKey(p.agentId, meta.subflowPath), { name: EVAL_TOOL_ARGUMENTS, label: 'invalid', explanation }, meta.timestamp);
     }
     if (FAILED_TOOL_STATUSES.has(p.status)) {
       const type = p.error?.type ?? '_OTHER';
@@ -299,9 +314,9 @@ export class CallSpans {
 
   /** The agent span lists every tool its turn offered the model so far (skills change the set). */
   /** The link to the failed call this one falls back from (none for a first attempt); forgets the agent's failed call either way. */
-  private retryLink(agentId: string, fallbackFrom: string | undefined): Link | undefined {
-    const failed = this.failedCall.get(agentId);
-    this.failedCall.delete(agentId);
+  private retryLink(agent: string, fallbackFrom: string | undefined): Link | undefined {
+    const failed = this.failedCall.get(agent);
+    this.failedCall.delete(agent);
     if (fallbackFrom === undefined || failed?.callId !== fallbackFrom) return undefined;
     return { context: failed.context, attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } };
   }

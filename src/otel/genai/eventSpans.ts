@@ -75,8 +75,6 @@ export class EventSpans {
   }
 
   onEvent(received: TypedEvent): void {
-    // A turn's answer is compared with the run's output (the run span's footprint.lineage.answer.* attributes), never exported: read before the view.
-    if (isTurnEnd(received)) this.lineage.turnEnded(agentKey(received.payload.agentId, received.meta.subflowPath), received.payload.answer);
     // Every rule below sees the event as it may be exported: content only under capture.
     const event = exportedView(received, this.capture);
     const rule: SpanRule<EventType> = this.rules[event.type];
@@ -101,7 +99,7 @@ export class EventSpans {
     'footprint.agent.iteration_end': {
       spanEvent: true,
       after: (e) => {
-        if (e.meta.member.kind === 'agent') this.genai.release(e.payload.agentId);
+        if (e.meta.member.kind === 'agent') this.genai.release(agentKey(e.payload.agentId, e.meta.subflowPath));
       },
     },
     'footprint.agent.next_step': { spanEvent: true },
@@ -176,7 +174,7 @@ export class EventSpans {
 
   private skillRejected({ payload: p, meta }: ExportedEvent<'footprint.skill.rejected'>): void {
     const explanation = `"${p.requested}" is not reachable from "${p.current}" (allowed: ${p.allowed.join(', ') || 'none'})`;
-    this.genai.evaluate(p.agentId, { name: EVAL_SKILL_JUMP, label: 'refused', explanation }, meta.timestamp);
+    this.genai.evaluate(agentKey(p.agentId, meta.subflowPath), { name: EVAL_SKILL_JUMP, label: 'refused', explanation }, meta.timestamp);
   }
 
   /**
@@ -186,10 +184,12 @@ export class EventSpans {
   private routeDecided({ payload: p, meta }: ExportedEvent<'footprint.composition.route_decided'>): void {
     this.rollups.step(p.chosen);
     if (p.router === undefined) return;
+    const router = this.genai.routerCall(p.router, meta.subflowPath);
+    if (router === undefined) return;
     if (p.inRoster === false) {
-      this.genai.evaluate(p.router, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
+      this.genai.evaluate(router, { name: EVAL_ROUTER_CHOICE, label: 'not_in_roster', explanation: 'the router named an agent outside its roster' }, meta.timestamp);
     }
-    this.genai.release(p.router);
+    this.genai.release(router);
   }
 
   /** A router whose answer could not be parsed (RoutingDecisionError) fails the run: that answer is judged malformed. */
@@ -197,15 +197,17 @@ export class EventSpans {
     if (p.memberKind !== 'router' || p.error.type !== ROUTING_DECISION_ERROR) return;
     // The error's message is the parser's fixed wording (the model's raw text stays on the error only).
     const explanation = p.error.message.startsWith(`${ROUTING_DECISION_ERROR}: `) ? p.error.message.slice(ROUTING_DECISION_ERROR.length + 2) : p.error.message;
-    this.genai.evaluate(p.member, { name: EVAL_ROUTER_CHOICE, label: 'malformed', explanation }, meta.timestamp);
-    this.genai.release(p.member);
+    const router = this.genai.routerCall(p.member, meta.subflowPath);
+    if (router === undefined) return;
+    this.genai.evaluate(router, { name: EVAL_ROUTER_CHOICE, label: 'malformed', explanation }, meta.timestamp);
+    this.genai.release(router);
   }
 
   private turnEnd({ payload: p, meta }: ExportedEvent<'footprint.agent.turn_end'>): void {
     const kind = meta.member.kind;
     if (kind !== 'agent' && kind !== 'router') return;
     // A router's chat span stays open for the router's decision (routeDecided).
-    if (kind === 'agent') this.genai.release(p.agentId);
+    if (kind === 'agent') this.genai.release(agentKey(p.agentId, meta.subflowPath));
     const member = this.layout.container(meta.subflowPath);
     const finish = turnFinishReason(p.outcome, p.stoppedEarly?.reason);
     member.span.setAttributes({
@@ -241,8 +243,4 @@ export class EventSpans {
     this.layout.container(meta.subflowPath).span.setAttribute(ATTR_FOOTPRINT_COMPOSITION_STATUS, p.status);
     this.layout.exitMember(meta.subflowPath, meta.timestamp);
   }
-}
-
-function isTurnEnd(event: TypedEvent): event is TypedEvent<'footprint.agent.turn_end'> {
-  return event.type === 'footprint.agent.turn_end';
 }

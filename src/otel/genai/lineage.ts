@@ -62,8 +62,6 @@ export class RunLineage {
   private readonly budget: number;
   /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
   private readonly replies: Map<string, Reply>;
-  /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
-  private readonly turnAnswers: { answer: string; callId: string }[] = [];
 
   constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
     this.runId = init.runId;
@@ -141,26 +139,15 @@ export class RunLineage {
     this.producers.set(hopId, standIn ? { context, hop: hopId } : { context });
   }
 
-  /** An agent turn ended with `answer` (the raw text, compared with the run's output only). */
-  turnEnded(agent: string, answer: string): void {
-    const reply = this.replies.get(agent);
-    if (reply) this.turnAnswers.push({ answer, callId: reply.callId });
-  }
-
   /**
-   * What the run span says of the chat span whose output became the run's answer (the latest turn
-   * that answered it): its span id and model call id, as attributes. Not a link: Jaeger takes a root
-   * span's first same-trace link as its parent, which would hang the run span below its own answer.
+   * What the run span says of the chat span of `callId`, the model call whose output became the run's
+   * answer (RunOutcome.answeredBy): its span id and model call id, as attributes. Not a link: Jaeger
+   * takes a root span's first same-trace link as its parent, which would hang the run span below its own answer.
    */
-  answerAttributes(output: string): Attributes | undefined {
-    for (let i = this.turnAnswers.length - 1; i >= 0; i--) {
-      const turn = this.turnAnswers[i]!;
-      if (turn.answer !== output) continue;
-      const chat = this.producers.get(turn.callId);
-      if (!chat) return undefined;
-      return { [ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID]: chat.context.spanId, [ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER]: boundString(turn.callId, MAX_PRODUCER) };
-    }
-    return undefined;
+  answerAttributes(callId: string): Attributes | undefined {
+    const chat = this.producers.get(callId);
+    if (!chat) return undefined;
+    return { [ATTR_FOOTPRINT_LINEAGE_ANSWER_SPAN_ID]: chat.context.spanId, [ATTR_FOOTPRINT_LINEAGE_ANSWER_PRODUCER]: boundString(callId, MAX_PRODUCER) };
   }
 
   /** Every producer span known, oldest first (what a pause or a stored conversation carries on). */

@@ -145,7 +145,7 @@ export class TracedRun {
       if (outcome.status === 'paused') root.setAttribute(ATTR_FOOTPRINT_PAUSED, true);
       if (outcome.status === 'stopped_early') root.setAttribute(ATTR_FOOTPRINT_RUN_STOP_REASON, boundString(outcome.reason));
       // Known only at the end: the chat span whose output became the answer (attributes, not a link: docs/lineage.md).
-      const answer = 'output' in outcome ? this.lineage?.answerAttributes(outcome.output) : undefined;
+      const answer = 'answeredBy' in outcome && outcome.answeredBy !== undefined ? this.lineage?.answerAttributes(outcome.answeredBy) : undefined;
       if (answer) root.setAttributes(answer);
       root.setAttribute(ATTR_FOOTPRINT_RUN_OUTCOME, outcomeLabel(outcome));
     } finally {

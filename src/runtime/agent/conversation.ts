@@ -20,6 +20,12 @@ export function turnAddedMessages(store: RunStore, turnId: string): LLMMessage[]
   return turn && store.list<LLMMessage>(turn.historyKey).slice(turn.openedWith);
 }
 
+/** The origins of what the turn `turnId` added, one per message of turnAddedMessages(). */
+export function turnAddedOrigins(store: RunStore, turnId: string, runId: string): readonly MessageOrigin[] | undefined {
+  const turn = store.record<Turn>(turnRecordKey(turnId));
+  return turn && originsOf(store, turn.historyKey, runId).slice(turn.openedWith);
+}
+
 /** The validated structured output of a turn kept in `store` (AgentOptions.output). */
 export function turnOutput(store: RunStore, turnId: string): unknown {
   return store.record<Turn>(turnRecordKey(turnId))?.output;

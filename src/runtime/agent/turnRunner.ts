@@ -5,10 +5,10 @@
  */
 import type { FlowChart } from 'footprintjs';
 import type { LLMMessage } from '../providers/index.js';
-import { Runner, type RunStore } from '../run/index.js';
+import { Runner, type MessageOrigin, type RunStore } from '../run/index.js';
 import { buildAgentChart } from './chart.js';
 import type { AgentConfig } from './config.js';
-import { turnAddedMessages, turnOutput } from './conversation.js';
+import { turnAddedMessages, turnAddedOrigins, turnOutput } from './conversation.js';
 
 export abstract class TurnRunner<Output> extends Runner<Output> {
   readonly id: string;
@@ -27,6 +27,11 @@ export abstract class TurnRunner<Output> extends Runner<Output> {
   /** The run's new messages past its input: what its turn added (assistant replies, tool results). */
   protected override turnMessages(store: RunStore, turnId: string): readonly LLMMessage[] | undefined {
     return turnAddedMessages(store, turnId);
+  }
+
+  /** Where each of those messages came from. */
+  protected override turnOrigins(store: RunStore, turnId: string, runId: string): readonly MessageOrigin[] | undefined {
+    return turnAddedOrigins(store, turnId, runId);
   }
 
   /** The turn's answer as validated against the `output` schema, when one was given. */

@@ -26,7 +26,14 @@ export interface ConversationEntry {
   readonly messages: number;
   /** What the run's instruments carried (RunSession.appending); `{}` when none. */
   readonly carry: Record<string, unknown>;
+  /**
+   * What produced each message the run appended, in the run (issue #36): a model call's id, a tool
+   * call's `${callId}:${toolCallId}`, or null where the run itself is the producer (its input). Optional:
+   * without it the run is the producer of every message it appended.
+   */
+  readonly producers?: readonly (string | null)[];
 }
+
 
 export interface ConversationStore {
   /** The whole thread, oldest first; an unknown id is an empty thread. */
@@ -35,10 +42,11 @@ export interface ConversationStore {
    * Appends one run's new messages at position `after` (the thread length the run loaded).
    * Idempotent per runId: the same runId at the same position again is a no-op (a retry after a lost
    * reply never appends twice). Another run already wrote at `after`: ConversationConflictError.
+   * `producers`, one per message, is kept as the entry's (ConversationEntry.producers) by a store that can.
    */
   append(
     conversationId: string,
-    entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown> },
+    entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown>; producers?: readonly (string | null)[] },
     options?: { signal?: AbortSignal },
   ): Promise<void>;
 }
@@ -102,15 +110,23 @@ export class MemoryConversationStore implements ConversationStore {
     return { messages: structuredClone(thread?.messages ?? []), runs: structuredClone(thread?.runs ?? []) };
   }
 
-  async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown> }): Promise<void> {
+  async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown>; producers?: readonly (string | null)[] }): Promise<void> {
     const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>(), runs: [] };
     if (thread.appended.get(entry.runId) === entry.after) return;
     if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, `another run appended there (the thread now has ${thread.messages.length} messages)`);
     thread.messages.push(...structuredClone(entry.messages as LLMMessage[]));
     thread.appended.set(entry.runId, entry.after);
-    thread.runs.push({ runId: entry.runId, messages: entry.messages.length, carry: structuredClone(entry.carry ?? {}) });
+    const kept: ConversationEntry = { runId: entry.runId, messages: entry.messages.length, carry: structuredClone(entry.carry ?? {}) };
+    const producers = wellFormedProducers(entry.producers, entry.messages.length);
+    thread.runs.push(producers ? { ...kept, producers } : kept);
     this.threads.set(conversationId, thread);
   }
+}
+
+/** A run's producers when there is one per message, each an id or null (a copy); else undefined. */
+export function wellFormedProducers(producers: unknown, messages: number): (string | null)[] | undefined {
+  if (!Array.isArray(producers) || producers.length !== messages) return undefined;
+  return producers.every((id) => id === null || typeof id === 'string') ? [...(producers as (string | null)[])] : undefined;
 }
 
 /** The store a run uses when its options name none: one per process. */

@@ -14,6 +14,7 @@ export {
   type ConversationStore,
   type ConversationStoreErrorCode,
   type StoredConversation,
+  wellFormedProducers,
 } from './conversationStore.js';
 export {
   appendFrom,

@@ -15,8 +15,8 @@ import type { StopReason } from './result.js';
 export type EarlyStop = Extract<StopReason, 'loop_guard' | 'max_iterations' | 'budget_exhausted'>;
 
 export type RunOutcome =
-  | { status: 'ok'; output: string }
-  | { status: 'stopped_early'; output: string; reason: EarlyStop }
+  | { status: 'ok'; output: string; answeredBy?: string }
+  | { status: 'stopped_early'; output: string; reason: EarlyStop; answeredBy?: string }
   | { status: 'paused' }
   | { status: 'failed'; error: unknown; origin?: FailureOrigin }
   | { status: 'cancelled'; error: unknown; origin?: FailureOrigin };
@@ -60,10 +60,14 @@ export class OutcomeTracker {
     this.unsubscribe = events.subscribe((event) => this.onEvent(event));
   }
 
-  /** The run returned an answer: answered, unless its top-level member stopped early. */
-  answered(output: string): RunOutcome {
+  /**
+   * The run returned an answer: answered, unless its top-level member stopped early. `answeredBy`: the
+   * model call (its callId) whose output became the answer, when one did (absent for a Parallel's merge).
+   */
+  answered(output: string, answeredBy?: string): RunOutcome {
     this.unsubscribe();
-    return this.stopReason === undefined ? { status: 'ok', output } : { status: 'stopped_early', output, reason: this.stopReason };
+    const by = answeredBy === undefined ? undefined : { answeredBy };
+    return this.stopReason === undefined ? { status: 'ok', output, ...by } : { status: 'stopped_early', output, reason: this.stopReason, ...by };
   }
 
   paused(): RunOutcome {

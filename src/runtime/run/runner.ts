@@ -40,17 +40,17 @@ import { fingerprintKey } from './fingerprint.js';
 import { EventHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RestoredEntry, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
-import { appendWithOrigins, keepOrigin, restoredStore, startedIn, type MessageOrigin } from './lineage.js';
+import { appendWithOrigins, keepOrigin, originAt, restoredStore, startedIn, type MessageOrigin } from './lineage.js';
 import { MemberIndex } from './members.js';
 import type { LLMMessage } from './messages.js';
 import { OutcomeTracker, stopReasonOf, type RunOutcome } from './outcome.js';
 import type { RunResult } from './result.js';
 import { ResultTracker } from './resultTracker.js';
-import { inputMessages, lastUserText, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
+import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import { RunStore, type SavedStore } from './store.js';
-import { appendRun, conversationOrigins, loadThread } from './threads.js';
+import { appendRun, conversationOrigins, loadThread, producersOf } from './threads.js';
 
 /** A string or `{ message }` (one user message), or a conversation: messages, oldest first. */
 export type RunInput = string | readonly LLMMessage[] | { message: string };
@@ -212,6 +212,11 @@ export abstract class Runner<Output = unknown> {
     return undefined;
   }
 
+  /** Where each of turnMessages() came from (run/lineage.ts), one per message. */
+  protected turnOrigins(_store: RunStore, _turnId: string, _runId: string): readonly MessageOrigin[] | undefined {
+    return undefined;
+  }
+
   /** The validated structured output of this runner's own agent turn (AgentOptions.output), if any. */
   protected turnOutput(_store: RunStore, _turnId: string): unknown {
     return undefined;
@@ -220,9 +225,11 @@ export abstract class Runner<Output = unknown> {
   private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult<Output>> {
     const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
-    const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
     // A resumed run's messages are restored from its checkpoint: their origins say so (lineage.ts).
     const store = new RunStore(resumed && restoredStore(resumed.store));
+    // A resumed chart reads the input its run started with (footprintjs keeps no input in a checkpoint): where its answer goes, too.
+    const startedWith = store.record<ChartInput>(RUN_ARGS);
+    const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
     const conversationId = saved ? saved.conversationId : options.conversationId;
@@ -287,11 +294,12 @@ export abstract class Runner<Output = unknown> {
         store.keep(RUN_CONVERSATION, conversation);
         const inputOrigin: MessageOrigin = { origin: 'run_input', producer: how.startedIn ?? { kind: 'run', id: runId } };
         keepOrigin(store, RUN_INPUT_ORIGIN, inputOrigin);
-        const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN };
+        const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN, answerTo: RUN_ANSWER_ORIGIN };
         if (loaded.messages.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
           appendWithOrigins(store, RUN_THREAD, [...loaded.messages, ...how.input], [...conversationOrigins(loaded), ...how.input.map(() => inputOrigin)]);
           args.thread = RUN_THREAD;
         }
+        store.keep(RUN_ARGS, args);
         value = await executor.run({ input: args, env });
       } else {
         value = await executor.resume(resumed!.flow, how.answer, { env });
@@ -305,14 +313,15 @@ export abstract class Runner<Output = unknown> {
         return { outcome: outcome.paused(), result: resultOf('', 'paused', paused) };
       }
       const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-      const decided = outcome.answered(text);
+      const decided = outcome.answered(text, answeredBy(store));
       const result = resultOf(text, stopReasonOf(decided)!);
       if (conversationId !== undefined) {
         const merged: Record<string, unknown> = {};
         for (const session of sessions) Object.assign(merged, safely(() => session.appending?.()) ?? {});
         // Plain JSON or nothing: what an instrument carries must never fail the append of the run's messages.
         const carry = (safely(() => JSON.parse(JSON.stringify(merged)) as Record<string, unknown>)) ?? {};
-        await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry }, result, options.signal));
+        const producers = this.appendedProducers(store, tally.topTurnId, runId, conversation!.input.length, result.messages.length, decided);
+        await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry, producers }, result, options.signal));
       }
       return { outcome: decided, result };
     };
@@ -342,6 +351,18 @@ export abstract class Runner<Output = unknown> {
     }
   }
 
+  /**
+   * What produced each message the run appends (its input: the run; its own turn's messages: their
+   * model and tool calls; a composition's answer: the call that answered, RunOutcome.answeredBy).
+   */
+  private appendedProducers(store: RunStore, topTurnId: string | undefined, runId: string, inputs: number, total: number, decided: RunOutcome): (string | null)[] {
+    const own = topTurnId === undefined ? undefined : this.turnOrigins(store, topTurnId, runId);
+    const produced = own ? producersOf(own) : 'answeredBy' in decided && decided.answeredBy !== undefined ? [decided.answeredBy] : [];
+    const producers: (string | null)[] = Array.from({ length: inputs }, () => null);
+    for (let i = inputs; i < total; i++) producers.push(produced[i - inputs] ?? null);
+    return producers;
+  }
+
   private startSessions(start: RunStart, index: MemberIndex): RunSession[] {
     if (!this.treeInstruments) {
       this.treeInstruments = [];
@@ -365,6 +386,15 @@ interface Execution {
   answer?: unknown;
   stream?: StreamSink;
 }
+
+/** The model call whose output became the run's answer, as the top-level runner recorded it (none: no model's output is the answer). */
+function answeredBy(store: RunStore): string | undefined {
+  const producer = originAt(store, RUN_ANSWER_ORIGIN)?.producer;
+  return producer?.kind === 'model_call' ? producer.id : undefined;
+}
+
+/** The run-store record of the chart input a run started with (a pause saves it with the checkpoint). */
+const RUN_ARGS = 'run:args';
 
 /** The run-store record of the conversation a run continues (a pause saves it with the checkpoint). */
 const RUN_CONVERSATION = 'run:conversation';

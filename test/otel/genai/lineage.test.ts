@@ -125,7 +125,7 @@ describe('an agent with tools over three iterations, a skill hop (semantic detai
   it('gives every chat, execute_tool and run span exactly its links', () => {
     const { traced, send, spans } = tracedRun();
     threeIterations(send);
-    traced.finish({ status: 'ok', output: 'done' });
+    traced.finish({ status: 'ok', output: 'done', answeredBy: 'call_3' });
     const all = spans();
     const standIn = informedBy('skill', 'system', [1], 80, 'hop_1', { 'footprint.lineage.hop': 'hop_1' });
     expect(linksOf(chat(all, 'call_1'), all)).toEqual([{ to: 'invoke_agent Support support', attributes: standIn }]);

@@ -82,7 +82,7 @@ describe('a run that continues a stored conversation', () => {
   const unregister: (() => void)[] = [];
   afterEach(() => unregister.splice(0).forEach((off) => off()));
 
-  it('sends the loaded messages as conversation parts of the run that appended them; its carry comes back', async () => {
+  it('sends the loaded messages as conversation parts of what produced them in the run that appended them; its carry comes back', async () => {
     const restoredSeen: RunStart['restored'][] = [];
     unregister.push(
       registerInstrument({
@@ -98,19 +98,20 @@ describe('a run that continues a stored conversation', () => {
     const first = await agent.run('Is INV-7 paid?', { conversationId: 'c-1', conversationStore: conversations });
     const second = await agent.run('When?', { conversationId: 'c-1', conversationStore: conversations });
     expect(second.text).toBe('Yes, on May 2.');
-    const earlier = producer.run(first.runId, first.runId);
+    const [firstCall, secondCall] = log.callIds() as [string, string];
     expect(log.parts()).toEqual([
       [message(0, 'user', 'run_input', producer.run(first.runId), 'Is INV-7 paid?')],
       [
-        message(0, 'user', 'conversation', earlier, 'Is INV-7 paid?', { restoredFrom: 'run_input' }),
-        message(1, 'assistant', 'conversation', earlier, 'It is paid.', { restoredFrom: 'model_output' }),
+        // The first run's input was the run's; its answer, its model call's.
+        message(0, 'user', 'conversation', producer.run(first.runId, first.runId), 'Is INV-7 paid?', { restoredFrom: 'run_input' }),
+        message(1, 'assistant', 'conversation', producer.call(firstCall, first.runId), 'It is paid.', { restoredFrom: 'model_output' }),
         message(2, 'user', 'run_input', producer.run(second.runId), 'When?'),
       ],
     ]);
-    // The store keeps each run's entry with its carry; the second run's instruments got the first's back.
+    // The store keeps each run's entry with its carry and each message's producer; the second run's instruments got the first's carry back.
     expect((await conversations.load('c-1')).runs).toEqual([
-      { runId: first.runId, messages: 2, carry: { wrote: first.runId } },
-      { runId: second.runId, messages: 2, carry: { wrote: second.runId } },
+      { runId: first.runId, messages: 2, carry: { wrote: first.runId }, producers: [null, firstCall] },
+      { runId: second.runId, messages: 2, carry: { wrote: second.runId }, producers: [null, secondCall] },
     ]);
     expect(restoredSeen).toEqual([[], [{ runId: first.runId, carry: { wrote: first.runId } }]]);
   });
@@ -135,10 +136,11 @@ describe('a run that continues a stored conversation', () => {
     unregister.push(registerInstrument({ id: 'lineage-test-bad-carry', start: () => ({ appending: () => ({ big: 1n }) }) }));
     const conversations = new MemoryConversationStore();
     const agent = Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm1', id: 'desk' }).build();
+    const log = lineageLog(agent);
     const result = await agent.run('hi', { conversationId: 'c-2', conversationStore: conversations });
     expect(await conversations.load('c-2')).toEqual({
       messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'ok' }],
-      runs: [{ runId: result.runId, messages: 2, carry: {} }],
+      runs: [{ runId: result.runId, messages: 2, carry: {}, producers: [null, log.callIds()[0]] }],
     });
   });
 

@@ -53,7 +53,7 @@ describe('an agent turn and the run store', () => {
     expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual(['turnId']);
     // The conversation, and beside it where each of its messages came from (run/lineage.ts).
     expect(Object.keys(out.paused.checkpoint.store.lists)).toEqual([`history:${turnId}`, `origins:history:${turnId}`]);
-    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', 'origin:run:input', `turn:${turnId}`]);
+    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', 'origin:run:input', 'run:args', `turn:${turnId}`]);
     expect(out.paused.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
       turnId,
       userMessage: 'Refund INV-7 please',
