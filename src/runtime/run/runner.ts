@@ -35,6 +35,7 @@ import { ConversationStoreError, processConversationStore, type ConversationStor
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
+import { executedChart } from './executedChart.js';
 import { EventHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
@@ -215,7 +216,7 @@ export abstract class Runner<Output = unknown> {
   private async execute(runId: string, options: RunOptions, how: Execution): Promise<RunResult<Output>> {
     const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
-    const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off' });
+    const executor = new FlowChartExecutor(executedChart(this.chart()), { readTracking: 'off', writeTracking: 'off' });
     const store = new RunStore(resumed?.store);
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
