@@ -39,7 +39,7 @@ export async function recordTurn(turn: () => Promise<unknown>): Promise<Step[]> 
 export function replayTurn(steps: readonly Step[], options: { tracer: Tracer; detail: 'full' | 'semantic' }): void {
   const run = new TracedRun({
     source: 'runner',
-    resolved: { tracer: options.tracer, detail: options.detail, capture: false, semconv: 'current' },
+    resolved: { tracer: options.tracer, detail: options.detail, capture: false, semconv: 'current', linkLimit: 128 },
     name: 'invoke_agent',
     attributes: {},
     parent: ROOT_CONTEXT,

@@ -32,7 +32,7 @@ function partial(id: string, { recorder, events }: { recorder: boolean; events: 
   return {
     id,
     start(run) {
-      const traced = new TracedRun({ source: 'runner', resolved: { tracer, detail, capture: false, semconv: 'current' }, name: 'run', attributes: {}, parent: context.active(), runId: run.runId });
+      const traced = new TracedRun({ source: 'runner', resolved: { tracer, detail, capture: false, semconv: 'current', linkLimit: 128 }, name: 'run', attributes: {}, parent: context.active(), runId: run.runId });
       if (recorder && traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
       const unsubscribe = events
         ? run.events.subscribe((event: TypedEvent) => {

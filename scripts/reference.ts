@@ -77,7 +77,8 @@ export const SPANS: readonly SpanDoc[] = [
       S.ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
       S.ATTR_GEN_AI_USAGE_INPUT_TOKENS, S.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, S.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
       S.ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, S.ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS, S.ATTR_GEN_AI_CONVERSATION_ID, S.ATTR_FOOTPRINT_AGENT, S.ATTR_FOOTPRINT_SKILL, S.ATTR_FOOTPRINT_ROUTE, S.ATTR_FOOTPRINT_BRAIN,
-      S.ATTR_FOOTPRINT_ITERATION, S.ATTR_FOOTPRINT_LLM_CALL_ID, S.ATTR_FOOTPRINT_COST_USD, S.ATTR_FOOTPRINT_COST_PRICED, S.ATTR_ERROR_TYPE,
+      S.ATTR_FOOTPRINT_ITERATION, S.ATTR_FOOTPRINT_LLM_CALL_ID, S.ATTR_FOOTPRINT_COST_USD, S.ATTR_FOOTPRINT_COST_PRICED, S.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS,
+      S.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS, S.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS, S.ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED, S.ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED, S.ATTR_ERROR_TYPE,
     ],
   },
   {
@@ -139,7 +140,10 @@ function spansSection(): string[] {
     '',
     `A resumed run's span links the run that paused (${code(S.ATTR_FOOTPRINT_LINK_TYPE)} \`paused_run\`) and, when resumed under another ` +
       `span, that caller (\`resumed_by\`). A fallback's \`chat\` span links the failed call it retries on another provider ` +
-      `(${code(S.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). A failed span has status ERROR and ${code(S.ATTR_ERROR_TYPE)}; one failure is one \`exception\` event, ` +
+      `(${code(S.ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE)} \`${S.LINK_RETRY_OF}\`, given at span start; proposed in semantic-conventions-genai PR #370, not merged). ` +
+      `Lineage (docs/lineage.md): a \`chat\` span links the spans that produced its input (\`${S.LINK_INFORMED_BY}\`), an \`execute_tool\` span the \`chat\` span ` +
+      `that asked for it (\`${S.LINK_CAUSED_BY_GENERATION}\`), the run span the \`chat\` span whose output became its answer; on a link: ` +
+      `${[S.ATTR_FOOTPRINT_LINEAGE_ORIGIN, S.ATTR_FOOTPRINT_LINEAGE_SLOT, S.ATTR_FOOTPRINT_LINEAGE_PART_INDEXES, S.ATTR_FOOTPRINT_LINEAGE_CHARS, S.ATTR_FOOTPRINT_LINEAGE_TOKENS, S.ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS, S.ATTR_FOOTPRINT_LINEAGE_PRODUCER, S.ATTR_FOOTPRINT_LINEAGE_HOP].map(code).join(', ')}. A failed span has status ERROR and ${code(S.ATTR_ERROR_TYPE)}; one failure is one \`exception\` event, ` +
       `on the span where it happened (the failed \`chat\` call, else the stage that threw, else the run span). ` +
       `Content — ${CONTENT_ATTRIBUTES.map(code).join(', ')} — is recorded only when ${code(S.CAPTURE_CONTENT_ENV)} is \`span_only\` or \`true\`.`,
     '',

@@ -170,8 +170,13 @@ export {
   type TokenUsage,
   type ModelServer,
   type CapturedMessage,
+  type InputPart,
+  type InputOriginKind,
+  type InputProducer,
 } from './events/index.js';
 export { outcomeLabel, type RunOutcome, type RunOutcomeLabel } from './runtime/index.js';
+// Lineage: the key that makes llm_start.parts carry keyed fingerprints (FOOTPRINT_FINGERPRINT_KEY, or set here).
+export { setFingerprintKey } from './runtime/index.js';
 
 // Take part in every run: instruments (tracing, metrics, your own).
 export {

@@ -79,6 +79,60 @@ export interface CapturedMessage {
 }
 
 /**
+ * Where an input part of a model call came from (llm_start.parts). Lineage: each part of what a model
+ * is sent names what produced it, so a wrong answer can be walked back to the context that shaped it.
+ */
+export type InputOriginKind =
+  /** The agent's own system prompt (producer: the agent, kind 'member'); also the agent's own request to answer again (structured output). */
+  | 'instructions'
+  /** The current skill's body in the system prompt (producer: the hop that entered the skill). */
+  | 'skill'
+  /** The run's input message(s) (producer: the run; for a runner run inside a tool, that tool call). */
+  | 'run_input'
+  /** An earlier assistant message of this run (producer: the model call that wrote it). */
+  | 'model_output'
+  /** A tool message (producer: the tool call that returned it). */
+  | 'tool_result'
+  /** A message handed over by another member or a router (producer: that member's or router's model call). */
+  | 'handoff'
+  /** A message restored from a checkpoint at resume (producer: as it was before the pause). */
+  | 'checkpoint'
+  /** A message loaded from a stored conversation (producer: the earlier run that appended it). */
+  | 'conversation'
+  /** The tool list (producer: the agent; one part for the whole slot). */
+  | 'tool_definitions';
+
+/** What produced an input part. */
+export interface InputProducer {
+  kind: 'model_call' | 'tool_call' | 'hop' | 'member' | 'run';
+  /**
+   * model_call: the llm callId; tool_call: `${callId}:${toolCallId}` (callId: the model call that asked
+   * for it); hop: the hopId of footprint.skill.hop; member: the agent's or member's id; run: the runId.
+   */
+  id: string;
+  /** Set when the producer belongs to another run (a stored conversation's earlier run, the run a tool call that started this one belongs to). */
+  runId?: string;
+}
+
+/** One part of a model call's input, as sent (no content: sizes, origin, producer, keyed fingerprint). */
+export interface InputPart {
+  slot: 'system' | 'messages' | 'tools';
+  /** Position within its slot as sent (system: the instructions, then the skill body; messages: the index in the sent window; tools: 0). */
+  index: number;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  origin: InputOriginKind;
+  producer: InputProducer;
+  /** For checkpoint and conversation parts: what the part was originally. */
+  restoredFrom?: Exclude<InputOriginKind, 'checkpoint' | 'conversation'>;
+  /** Characters of text (tool calls: name and JSON arguments; tools: the JSON of their definitions); images count 0. */
+  chars: number;
+  /** Estimated, not the model's tokenizer: ceil(chars / 4), plus 1 000 per image. */
+  tokens: number;
+  /** Keyed fingerprint (HMAC-SHA-256, docs/security.md); absent without a key. */
+  fingerprint?: string;
+}
+
+/**
  * Which model call, made by whom and how: what a call's start (llm_start) and its record (llm_end)
  * both say, so the end can be recorded on its own.
  */
@@ -176,6 +230,8 @@ export interface EventPayloads {
     compacted?: boolean;
     /** The structured output asked for (LLMRequest.responseFormat's name), when the agent has `output`. */
     responseFormat?: string;
+    /** Every part sent, in the order sent (system slot, messages, tools): origin, producer, size, fingerprint; never content. */
+    parts: InputPart[];
   };
   'footprint.stream.llm_chunk': {
     callId: string;
@@ -294,6 +350,8 @@ export interface EventPayloads {
 
   // ── route: the skill cursor's moves, and the loop guards ─────────────────────────────────────
   'footprint.skill.hop': {
+    /** Unique in the run: what a skill part's producer names (InputProducer kind 'hop'). */
+    hopId: string;
     agentId: string;
     turnId: string;
     iteration: number;
@@ -411,7 +469,7 @@ export const EVENTS = {
     content: [],
   },
   'footprint.stream.llm_start': {
-    doc: 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any).',
+    doc: 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any), and its input parts: where each came from, what produced it, its size and keyed fingerprint (never content).',
     content: ['systemPrompt', 'messages', 'tools'],
   },
   'footprint.stream.llm_chunk': {
@@ -467,7 +525,7 @@ export const EVENTS = {
     content: [],
   },
   'footprint.skill.hop': {
-    doc: 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay.',
+    doc: 'The skill cursor moved (or stayed), and why: entry, declared edge, model pick, stay; its hopId is what a skill part of a later model call names as its producer.',
     content: [],
   },
   'footprint.loop_guard.trip': {

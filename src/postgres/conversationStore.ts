@@ -50,9 +50,10 @@ export class PostgresConversationStore implements ConversationStore {
       attributes: conversationAttributes(conversationId),
       signal: options.signal,
       work: async (client) => {
-        const { rows } = await client.query(`SELECT seq, message FROM ${TABLE} WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
+        const { rows } = await client.query(`SELECT seq, run_id, message, carry FROM ${TABLE} WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
         const messages: Message[] = [];
-        for (const row of rows as { seq: number; message: unknown }[]) {
+        const runs: { runId: string; messages: number; carry: Record<string, unknown> }[] = [];
+        for (const row of rows as { seq: number; run_id: string; message: unknown; carry: unknown }[]) {
           const message = readMessage(row.message);
           if (row.seq !== messages.length || message === undefined) {
             throw typedFailure(
@@ -60,8 +61,12 @@ export class PostgresConversationStore implements ConversationStore {
             );
           }
           messages.push(message);
+          // A run's rows are consecutive: a new run_id starts its entry (its first row holds the carry).
+          const last = runs[runs.length - 1];
+          if (last?.runId === row.run_id) last.messages++;
+          else runs.push({ runId: row.run_id, messages: 1, carry: isObject(row.carry) ? row.carry : {} });
         }
-        return { messages };
+        return { messages, runs };
       },
       fail: (failure, cause) => storeError(`conversation ${conversationId} could not be loaded`, failure, cause),
     });
@@ -69,7 +74,7 @@ export class PostgresConversationStore implements ConversationStore {
 
   async append(
     conversationId: string,
-    entry: { runId: string; after: number; messages: readonly Message[] },
+    entry: { runId: string; after: number; messages: readonly Message[]; carry?: Record<string, unknown> },
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     const append = checkedAppend(conversationId, entry);
@@ -108,9 +113,9 @@ export class PostgresConversationStore implements ConversationStore {
         }
         if (found.length !== append.after) throw conflict(append, `the thread holds ${found.length} messages, not the ${append.after} the run loaded`);
         await client.query(
-          `INSERT INTO ${TABLE} (conversation_id, seq, run_id, message)
-           SELECT $1, $2::int + (m.ord - 1)::int, $3, m.message FROM unnest($4::json[]) WITH ORDINALITY AS m(message, ord)`,
-          [append.conversationId, append.after, append.runId, append.rows],
+          `INSERT INTO ${TABLE} (conversation_id, seq, run_id, message, carry)
+           SELECT $1, $2::int + (m.ord - 1)::int, $3, m.message, CASE WHEN m.ord = 1 THEN $5::jsonb END FROM unnest($4::json[]) WITH ORDINALITY AS m(message, ord)`,
+          [append.conversationId, append.after, append.runId, append.rows, append.carry],
         );
       });
     } catch (error) {
@@ -121,6 +126,10 @@ export class PostgresConversationStore implements ConversationStore {
       throw conflict(append, 'another run appended at the same position first');
     }
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function conversationAttributes(conversationId: string): Attributes {

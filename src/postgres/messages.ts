@@ -14,6 +14,8 @@ export interface Append {
   runId: string;
   after: number;
   rows: string[];
+  /** The run's instruments' carry as JSON text (kept on the run's first row). */
+  carry: string;
 }
 
 /** The highest position a thread can hold (seq is a PostgreSQL integer). */
@@ -23,7 +25,7 @@ const MAX_SEQ = 2_147_483_647;
 export function checkedAppend(conversationId: unknown, entry: unknown): Append | string {
   if (typeof conversationId !== 'string' || conversationId === '') return 'the conversation id must be a non-empty string';
   if (typeof entry !== 'object' || entry === null) return `conversation ${conversationId}: the entry must be { runId, after, messages }`;
-  const { runId, after, messages } = entry as { runId?: unknown; after?: unknown; messages?: unknown };
+  const { runId, after, messages, carry } = entry as { runId?: unknown; after?: unknown; messages?: unknown; carry?: unknown };
   if (typeof runId !== 'string' || runId === '') return `conversation ${conversationId}: runId must be a non-empty string`;
   if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) return `conversation ${conversationId}: after must be a whole number from 0, got ${String(after)}`;
   if (!Array.isArray(messages)) return `conversation ${conversationId}: messages must be an array`;
@@ -39,7 +41,20 @@ export function checkedAppend(conversationId: unknown, entry: unknown): Append |
     if (json === undefined) return `conversation ${conversationId}: message ${index} of run ${runId} is not a message (role, content) that JSON can hold`;
     rows.push(json);
   }
-  return { conversationId, runId, after, rows };
+  const carried = carryJson(carry);
+  if (carried === undefined) return `conversation ${conversationId}: the carry of run ${runId} is not an object JSON can hold`;
+  return { conversationId, runId, after, rows, carry: carried };
+}
+
+/** The carry as JSON text ('{}' when none), or undefined when it is not a plain object JSON can hold. */
+function carryJson(carry: unknown): string | undefined {
+  if (carry === undefined) return '{}';
+  if (typeof carry !== 'object' || carry === null || Array.isArray(carry)) return undefined;
+  try {
+    return JSON.stringify(carry);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The message a stored row holds, or undefined when it holds something else. */

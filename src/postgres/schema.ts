@@ -9,7 +9,11 @@ import type { PgClient } from './connection.js';
 export const CONVERSATIONS_TABLE = 'footprint_conversation_messages';
 export const CLAIMS_TABLE = 'footprint_checkpoint_claims';
 
-/** One message per row, at its position `seq` in the thread; run_id is the run that appended it. */
+/**
+ * One message per row, at its position `seq` in the thread; run_id is the run that appended it, and
+ * its first row keeps `carry`, what the run's instruments carried (RunSession.appending): a column
+ * added to a table an earlier version made, by the same idempotent step.
+ */
 export const CONVERSATIONS_DDL = [
   `CREATE TABLE IF NOT EXISTS ${CONVERSATIONS_TABLE} (
     conversation_id text NOT NULL,
@@ -20,6 +24,7 @@ export const CONVERSATIONS_DDL = [
     PRIMARY KEY (conversation_id, seq)
   )`,
   `CREATE INDEX IF NOT EXISTS ${CONVERSATIONS_TABLE}_run ON ${CONVERSATIONS_TABLE} (conversation_id, run_id)`,
+  `ALTER TABLE ${CONVERSATIONS_TABLE} ADD COLUMN IF NOT EXISTS carry jsonb`,
 ];
 
 /** One row per resumed checkpoint: the primary key is the claim. */

@@ -68,6 +68,7 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
       { column_name: 'run_id', data_type: 'text' },
       { column_name: 'message', data_type: 'json' },
       { column_name: 'appended_at', data_type: 'timestamp with time zone' },
+      { column_name: 'carry', data_type: 'jsonb' },
     ]);
     const spans = sdk.spans();
     expect(spans.map((span) => [span.name, span.kind, span.status.code])).toEqual(
@@ -78,11 +79,18 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
   });
 
   it('keeps a thread in order: an unknown id is empty, each run appends after what it loaded', async () => {
-    expect(await store.load('thread-1')).toEqual({ messages: [] });
-    await store.append('thread-1', { runId: 'run-1', after: 0, messages: turn('Is INV-1 paid?', 1) });
+    expect(await store.load('thread-1')).toEqual({ messages: [], runs: [] });
+    await store.append('thread-1', { runId: 'run-1', after: 0, messages: turn('Is INV-1 paid?', 1), carry: { traceparent: '00-a-b-01' } });
     await store.append('thread-1', { runId: 'run-2', after: 4, messages: turn('And INV-2?', 2) });
-    expect(await store.load('thread-1')).toEqual({ messages: [...turn('Is INV-1 paid?', 1), ...turn('And INV-2?', 2)] });
-    expect(await store.load('thread-2')).toEqual({ messages: [] });
+    // Each run's entry: how many messages it appended, and its instruments' carry ({} when none).
+    expect(await store.load('thread-1')).toEqual({
+      messages: [...turn('Is INV-1 paid?', 1), ...turn('And INV-2?', 2)],
+      runs: [
+        { runId: 'run-1', messages: 4, carry: { traceparent: '00-a-b-01' } },
+        { runId: 'run-2', messages: 4, carry: {} },
+      ],
+    });
+    expect(await store.load('thread-2')).toEqual({ messages: [], runs: [] });
   });
 
   it('appends a run once: the same runId at the same position again is a no-op', async () => {
@@ -189,14 +197,14 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
     await expect(bounded.load('busy')).rejects.toMatchObject({ name: 'ConversationStoreError', code: 'timeout', message: 'conversation busy could not be loaded: timeout: no answer within 200 ms' });
     expect(performance.now() - started).toBeLessThan(1_000);
     held.release();
-    expect(await bounded.load('busy')).toEqual({ messages: [] });
+    expect(await bounded.load('busy')).toEqual({ messages: [], runs: [] });
     expect({ total: single.totalCount, idle: single.idleCount, waiting: single.waitingCount }).toEqual({ total: 1, idle: 1, waiting: 0 });
   });
 
   it('makes and closes its own pool from connection settings, and refuses options that cannot work', async () => {
     const own = new PostgresConversationStore({ pool: { ...s.settings } });
     await own.append('own-pool', { runId: 'r', after: 0, messages: turn('q', 1) });
-    expect(await own.load('own-pool')).toEqual({ messages: turn('q', 1) });
+    expect(await own.load('own-pool')).toEqual({ messages: turn('q', 1), runs: [{ runId: 'r', messages: 4, carry: {} }] });
     await own.close();
     await expect(own.load('own-pool')).rejects.toMatchObject({ code: 'unavailable' });
     expect(() => new PostgresConversationStore({ pool: pool, timeoutMs: 0 })).toThrow(ConfigError);

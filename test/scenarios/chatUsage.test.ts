@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunFailedError, scripted, type LLMProvider, type ScriptedReply } from '../../src/runtime/index.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 
 const sdk = startSdk();
@@ -30,6 +31,8 @@ const CALL = {
   'footprint.agent': 'helper',
   'footprint.iteration': 1,
   'footprint.brain': 'default',
+  // Sent the run's input alone ("hi").
+  ...runInputParts(1),
 };
 
 function chatSpan() {

@@ -370,6 +370,10 @@ describe('llmRouter and llmSwarm', () => {
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
       'footprint.cost.priced': true,
       'footprint.cost.usd': expect.closeTo(60 / 1e6, 12),
+      // The router's prompt (its roster) and the run's input ("I want my money back").
+      'footprint.lineage.part.origins': ['instructions', 'run_input'],
+      'footprint.lineage.part.producers': ['router', expect.stringMatching(/^run_[0-9a-z]+$/)],
+      'footprint.lineage.part.tokens': [244, 5],
     });
     const decide = spans.find((s) => s.name === 'Decide')!;
     expect(decide.events[0].name).toBe('footprint.composition.route_decided');
@@ -563,6 +567,16 @@ describe('a skill graph', () => {
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
       'footprint.cost.priced': false,
       'footprint.cost.usd': 0,
+      // The triage body (entered by the last hop), the input, seven read_skill replies and their results
+      // (billing, triage, billing, triage, then three refusals), the tool list.
+      'footprint.lineage.part.origins': ['skill', 'run_input', ...Array.from({ length: 7 }, () => ['model_output', 'tool_result']).flat(), 'tool_definitions'],
+      'footprint.lineage.part.producers': [
+        expect.stringMatching(/^hop_[0-9a-z]+$/),
+        expect.stringMatching(/^run_[0-9a-z]+$/),
+        ...Array.from({ length: 7 }, () => [expect.stringMatching(/^call_[0-9a-z]+$/), expect.stringMatching(/^call_[0-9a-z]+:call_\d+_\d+_\d+$/)]).flat(),
+        'desk',
+      ],
+      'footprint.lineage.part.tokens': [9, 2, 7, 14, 7, 13, 7, 14, 7, 13, 7, 41, 7, 41, 7, 41, 67],
     });
     expect(spans.filter((s) => s.name === 'execute_tool read_skill').at(-1)!.attributes).toEqual({
       'gen_ai.operation.name': 'execute_tool',

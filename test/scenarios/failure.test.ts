@@ -7,6 +7,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, ProviderError, RunCancelledError, RunFailedError, scripted } from '../../src/runtime/index.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, payloadOf } from '../support/traceTree.js';
 
@@ -46,6 +47,7 @@ describe('a failure inside the agent', () => {
       'footprint.brain': 'default',
       'footprint.iteration': 1,
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      ...runInputParts(1),
     });
     // No response: no usage, no finish reason, only the failure.
     expect(Object.keys(chat.attributes).filter((key) => /^gen_ai\.(usage|response)\./.test(key))).toEqual([]);

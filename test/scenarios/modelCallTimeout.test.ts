@@ -19,6 +19,7 @@ import {
   type Runner,
   type TypedEvent,
 } from '../../src/index.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { drain } from '../support/streams.js';
 import { render } from '../support/traceTree.js';
@@ -88,7 +89,7 @@ function failureView(spans: ReadableSpan[]) {
   const root = rootOf(spans);
   return {
     tree: render(spans, { attrs: ['error.type'] }),
-    chat: { status: chat.status.code, attributes: { ...chat.attributes, 'footprint.llm.call_id': 'call' } },
+    chat: { status: chat.status.code, attributes: { ...chat.attributes, 'footprint.llm.call_id': 'call', 'footprint.lineage.part.producers': ['run'] } },
     root: { status: root.status.code, outcome: root.attributes['footprint.run.outcome'], events: root.events.map((event) => event.name) },
   };
 }
@@ -137,6 +138,8 @@ describe('a custom provider that never answers', () => {
       'footprint.brain': 'default',
       'footprint.iteration': 1,
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      // Sent the run's input alone ("Is invoice 42 paid?").
+      ...runInputParts(5),
     });
     expect(rootOf(spans).attributes['footprint.run.outcome']).toBe('error');
     expect(sdk.unended()).toEqual([]);
@@ -191,6 +194,8 @@ describe('a custom stream that stalls after one part', () => {
       'footprint.brain': 'default',
       'footprint.iteration': 1,
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      // Sent the run's input alone ("Is invoice 42 paid?").
+      ...runInputParts(5),
     });
     expect(sdk.unended()).toEqual([]);
   });

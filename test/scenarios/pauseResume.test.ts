@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { isPaused, type Paused } from '../../src/runtime/index.js';
+import { DETAIL_ENV, tracingInstrument } from '../../src/otel/index.js';
+import { isPaused, registerInstrument, type Paused } from '../../src/runtime/index.js';
 import { approvalAgent, CALL_COST, expectResumedApprovalRun, TURN_UP_TO_CHAT } from '../support/agents.js';
 import { compiled } from '../support/compiled.js';
 import { startSdk } from '../support/sdk.js';
@@ -70,9 +71,15 @@ describe('resume', () => {
     expect(answer.text).toBe('Refund issued.');
     const spans = sdk.spans();
     const root = expectResumedApprovalRun(spans, pausedRoot);
-    expect(root.links).toHaveLength(1);
-    expect(root.links[0].context.spanId).toBe(pausedRoot.spanContext().spanId);
-    expect(root.links[0].attributes).toEqual({ 'footprint.link.type': 'paused_run' });
+    // Linked to the paused run at start, and at its end to the chat span whose output is the answer.
+    const chat = spans.find((s) => s.name === 'chat m1')!;
+    expect(root.links.map((link) => ({ spanId: link.context.spanId, attributes: link.attributes }))).toEqual([
+      { spanId: pausedRoot.spanContext().spanId, attributes: { 'footprint.link.type': 'paused_run' } },
+      {
+        spanId: chat.spanContext().spanId,
+        attributes: { 'gen_ai.attribution.link_type': 'INFORMED_BY', 'footprint.lineage.origin': 'answer', 'footprint.lineage.producer': chat.attributes['footprint.llm.call_id'] },
+      },
+    ]);
     expect(root.attributes['footprint.run.id']).toBe(pausedRoot.attributes['footprint.run.id']);
     // The typed run.resumed event (on ToolCalls, below) is the resume; no flow onResume event.
     expect(root.events.map((e) => e.name)).toEqual([]);
@@ -108,7 +115,15 @@ describe('resume', () => {
     const root = child.spans.find((s) => s.name === 'invoke_agent Refunds')!;
     expect(root.parentSpanId).toBe(spanId);
     expect(root.parentIsRemote).toBe(true);
-    expect(root.links).toEqual([{ traceId, spanId, attributes: { 'footprint.link.type': 'paused_run' } }]);
+    const chat = child.spans.find((s) => s.name === 'chat m1')!;
+    expect(root.links).toEqual([
+      { traceId, spanId, attributes: { 'footprint.link.type': 'paused_run' } },
+      {
+        traceId,
+        spanId: chat.spanId,
+        attributes: { 'gen_ai.attribution.link_type': 'INFORMED_BY', 'footprint.lineage.origin': 'answer', 'footprint.lineage.producer': chat.attributes['footprint.llm.call_id'] },
+      },
+    ]);
     // The resumed run span: the paused run's id, the resumed segment's own counts, an exact attribute set.
     expect(root.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',
@@ -142,12 +157,12 @@ describe('resume', () => {
 });
 
 /** Resumes `checkpoint` on an approval agent in a child process (test/fixtures/resumeInChild.ts). */
-function runChild(checkpoint: string): Promise<string> {
+function runChild(checkpoint: string, env: Record<string, string> = {}): Promise<string> {
   const cwd = fileURLToPath(new URL('../..', import.meta.url));
   const file = join(scratch(), 'checkpoint.json');
   writeFileSync(file, checkpoint);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'approval', file, 'yes'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'approval', file, 'yes'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -156,3 +171,49 @@ function runChild(checkpoint: string): Promise<string> {
     child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`child exited ${code}: ${stderr}`))));
   });
 }
+
+describe('lineage across the pause', () => {
+  it.each(['full', 'semantic'] as const)('a run resumed in another process links to the spans before the pause: its chat span, its tool spans, the reply that asked (%s detail)', async (detail) => {
+    // This detail for the pause, then the file's own tracing instrument again.
+    registerInstrument(tracingInstrument({ detail }));
+    const paused = await pauseOnce().finally(() => registerInstrument(tracingInstrument()));
+    const before = sdk.spans();
+    const child = JSON.parse(await runChild(JSON.stringify(paused.checkpoint), { [DETAIL_ENV]: detail })) as {
+      spans: { name: string; traceId: string; spanId: string; attributes: Record<string, unknown>; links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[] }[];
+    };
+    const name = new Map([...before.map((s) => [s.spanContext().spanId, `paused: ${s.name}`] as const), ...child.spans.map((s) => [s.spanId, `resumed: ${s.name}`] as const)]);
+    const firstCall = before.find((s) => s.name === 'chat m1')!.attributes['footprint.llm.call_id'] as string;
+    const secondCall = child.spans.find((s) => s.name === 'chat m1')!.attributes['footprint.llm.call_id'] as string;
+    const linked = child.spans.filter((s) => s.links.length > 0).map((s) => ({ span: s.name, links: s.links.map((link) => ({ to: name.get(link.spanId), traceId: link.traceId, attributes: link.attributes })) }));
+    const traceId = before[0]!.spanContext().traceId;
+    const informedBy = (origin: string, index: number, chars: number, producer: string) => ({
+      'gen_ai.attribution.link_type': 'INFORMED_BY',
+      'footprint.lineage.origin': origin,
+      'footprint.lineage.slot': 'messages',
+      'footprint.lineage.part_indexes': [index],
+      'footprint.lineage.chars': chars,
+      'footprint.lineage.tokens': Math.ceil(chars / 4),
+      'footprint.lineage.producer': producer,
+    });
+    expect(linked).toEqual([
+      // The approval resumes: still caused by the reply before the pause (the checkpoint carried it).
+      { span: 'execute_tool approve', links: [{ to: 'paused: chat m1', traceId, attributes: { 'gen_ai.attribution.link_type': 'CAUSED_BY_GENERATION', 'footprint.lineage.producer': firstCall } }] },
+      {
+        span: 'chat m1',
+        links: [
+          // The reply restored from the checkpoint (lookup + approve: 17 chars); the tool results were appended after the resume.
+          { to: 'paused: chat m1', traceId, attributes: informedBy('checkpoint', 1, 17, firstCall) },
+          { to: 'paused: execute_tool lookup', traceId, attributes: informedBy('tool_result', 2, 7, `${firstCall}:c1`) },
+          { to: 'resumed: execute_tool approve', traceId, attributes: informedBy('tool_result', 3, 13, `${firstCall}:c2`) },
+        ],
+      },
+      {
+        span: 'invoke_agent Refunds',
+        links: [
+          { to: 'paused: invoke_agent Refunds', traceId, attributes: { 'footprint.link.type': 'paused_run' } },
+          { to: 'resumed: chat m1', traceId, attributes: { 'gen_ai.attribution.link_type': 'INFORMED_BY', 'footprint.lineage.origin': 'answer', 'footprint.lineage.producer': secondCall } },
+        ],
+      },
+    ]);
+  }, 60_000);
+});

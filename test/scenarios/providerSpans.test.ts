@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible, openaiResponses } from '../../src/index.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { wireServerPerTest } from '../runtime/providers/perTest.js';
 import { targets } from '../runtime/providers/targets.js';
@@ -50,6 +51,7 @@ describe.each(targets)('$label telemetry', (target) => {
       'footprint.agent': 'helper',
       'footprint.iteration': 1,
       'footprint.brain': 'default',
+      ...runInputParts(1),
       'gen_ai.response.model': target.okReads.model,
       'gen_ai.response.id': target.okReads.id,
       'gen_ai.response.finish_reasons': ['stop'],
@@ -90,6 +92,7 @@ describe('local models through openaiCompatible (the Ollama and vLLM recipe)', (
       'footprint.agent': 'local',
       'footprint.iteration': 1,
       'footprint.brain': 'default',
+      ...runInputParts(1),
       'gen_ai.response.model': model,
       'gen_ai.response.id': id,
       'gen_ai.response.finish_reasons': ['stop'],

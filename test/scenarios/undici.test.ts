@@ -9,6 +9,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, openaiCompatible } from '../../src/runtime/index.js';
 import { sendJson, startWireServer, type WireServer } from '../runtime/providers/wireServer.js';
+import { runInputParts } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { childrenOf, structure } from '../support/traceTree.js';
 
@@ -58,6 +59,7 @@ describe('provider HTTP spans', () => {
       'footprint.brain': 'default',
       'footprint.iteration': 1,
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
+      ...runInputParts(1),
       'footprint.cost.priced': false,
       'footprint.cost.usd': 0,
     });

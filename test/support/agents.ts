@@ -100,8 +100,33 @@ export function twoToolChatAttributes(iteration: 1 | 2 | 3, options: { sessionId
     'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
     'footprint.cost.priced': true,
     'footprint.cost.usd': expect.closeTo(CALL_COST, 12),
+    ...twoToolParts(iteration),
   };
 }
+
+/**
+ * The part arrays of a twoToolAgent() call asked 'Is invoice 42 paid?': the instructions ("Be terse."),
+ * the input, each earlier reply and tool result, the tool list; tokens are ceil(chars / 4).
+ */
+function twoToolParts(iteration: 1 | 2 | 3) {
+  const call = expect.stringMatching(/^call_[0-9a-z]+$/);
+  const toolCall = (id: string) => expect.stringMatching(new RegExp(`^call_[0-9a-z]+:${id}$`));
+  // The first reply (lookup + weather: 46 chars), "found invoice 42", "sunny"; the second (lookup: 24 chars), "found invoice 43".
+  const earlier = [
+    [],
+    [['model_output', call, 12], ['tool_result', toolCall('c1'), 4], ['tool_result', toolCall('c2'), 2]],
+    [['model_output', call, 12], ['tool_result', toolCall('c1'), 4], ['tool_result', toolCall('c2'), 2], ['model_output', call, 6], ['tool_result', toolCall('c3'), 4]],
+  ][iteration - 1]!;
+  const parts = [['instructions', 'helper', 3], ['run_input', expect.stringMatching(/^run_[0-9a-z]+$/), 5], ...earlier, ['tool_definitions', 'helper', TWO_TOOL_DEFINITIONS_TOKENS]];
+  return {
+    'footprint.lineage.part.origins': parts.map((part) => part[0]),
+    'footprint.lineage.part.producers': parts.map((part) => part[1]),
+    'footprint.lineage.part.tokens': parts.map((part) => part[2]),
+  };
+}
+
+/** The tool list of twoToolAgent() as sent: the JSON of both definitions, 169 chars. */
+const TWO_TOOL_DEFINITIONS_TOKENS = 43;
 
 /** Asks for lookup + approve; approve pauses for a human; after the answer, the model answers. */
 export function approvalAgent() {

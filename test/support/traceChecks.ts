@@ -12,11 +12,14 @@ import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { MAX_LIST } from '../../src/otel/encoding/bounded.js';
 import { MAX_CONTENT_CHARS } from '../../src/otel/encoding/content.js';
+import { MAX_PART_ENTRIES } from '../../src/otel/genai/lineage.js';
 
 /** The longest string any attribute may hold: the content cap plus a '…(+N chars)' marker. */
 export const ATTRIBUTE_CAP = MAX_CONTENT_CHARS + 32;
 /** A list holds at most MAX_LIST items plus a '+N more' marker. */
 export const LIST_CAP = MAX_LIST + 1;
+/** The lineage's part lists hold up to MAX_PART_ENTRIES entries (docs/lineage.md: the newest 128 parts). */
+const LINEAGE_LIST_CAP = MAX_PART_ENTRIES;
 /** exception.message / exception.stacktrace: no documented cap, but never megabytes. */
 export const EXCEPTION_CEILING = 64 * 1024;
 const EXCEPTION_TEXT = new Set(['exception.message', 'exception.stacktrace']);
@@ -88,7 +91,7 @@ export function attributeProblems(span: ReadableSpan): string[] {
   const check = (attributes: Attributes | undefined, where: string, exception = false) => {
     for (const [key, value] of Object.entries(attributes ?? {})) {
       const cap = exception && EXCEPTION_TEXT.has(key) ? EXCEPTION_CEILING : ATTRIBUTE_CAP;
-      const problem = valueProblem(value, cap);
+      const problem = valueProblem(value, cap, key.startsWith('footprint.lineage.') ? LINEAGE_LIST_CAP : LIST_CAP);
       if (problem) problems.push(`${label(span.name)} ${where}${key}: ${problem}`);
     }
   };
@@ -100,10 +103,10 @@ export function attributeProblems(span: ReadableSpan): string[] {
   return problems;
 }
 
-function valueProblem(value: AttributeValue | undefined, cap: number): string | undefined {
+function valueProblem(value: AttributeValue | undefined, cap: number, listCap: number): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (Array.isArray(value)) {
-    if (value.length > LIST_CAP) return `list of ${value.length} items`;
+    if (value.length > listCap) return `list of ${value.length} items`;
     for (const item of value) {
       if (typeof item === 'string' && item.length > cap) return `list item of ${item.length} chars`;
     }

@@ -167,6 +167,38 @@ export { CAPTURE_CONTENT_ENV } from '../../events/index.js';
 export const ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE = 'gen_ai.attribution.link_type';
 /** The link type of a fallback's chat span to the failed call's span it retries on another provider. */
 export const LINK_RETRY_OF = 'RETRY_OF';
+/** The link type of a span to a span whose output it read: a chat span to its input's producers, the run span to its answer's chat span. */
+export const LINK_INFORMED_BY = 'INFORMED_BY';
+/** The link type of an execute_tool span to the chat span whose reply asked for the call. */
+export const LINK_CAUSED_BY_GENERATION = 'CAUSED_BY_GENERATION';
+
+// ── lineage: what a link says beyond its type (footprint.*; docs/lineage.md) ──
+/** On a link: where the linked span's parts came into this call (an input origin kind, or `answer` on the run span's link). */
+export const ATTR_FOOTPRINT_LINEAGE_ORIGIN = 'footprint.lineage.origin';
+/** On a link: the slot the producer's parts were sent in (system, messages, tools). */
+export const ATTR_FOOTPRINT_LINEAGE_SLOT = 'footprint.lineage.slot';
+/** On a link: the producer's parts, by index in their slot. */
+export const ATTR_FOOTPRINT_LINEAGE_PART_INDEXES = 'footprint.lineage.part_indexes';
+/** On a link: characters of the producer's parts, summed. */
+export const ATTR_FOOTPRINT_LINEAGE_CHARS = 'footprint.lineage.chars';
+/** On a link: estimated tokens of the producer's parts (ceil(chars / 4) each), summed. */
+export const ATTR_FOOTPRINT_LINEAGE_TOKENS = 'footprint.lineage.tokens';
+/** On a link: the keyed fingerprints of the producer's parts (only with a fingerprint key). */
+export const ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS = 'footprint.lineage.fingerprints';
+/** On a link: the producer's id (a model call `call_…`, a tool call `call_…:toolu_…`, a hop `hop_…`). */
+export const ATTR_FOOTPRINT_LINEAGE_PRODUCER = 'footprint.lineage.producer';
+/** On a link to a stand-in (semantic detail: the invoke_agent span for a hop's stage span): the hop id. */
+export const ATTR_FOOTPRINT_LINEAGE_HOP = 'footprint.lineage.hop';
+/** On a chat span: producer links left out to stay under the span link limit (absent when none). */
+export const ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED = 'footprint.lineage.links_folded';
+/** On a chat span: parts left out of the part arrays (they hold the newest 128; absent when none). */
+export const ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED = 'footprint.lineage.parts_folded';
+/** On a chat span: each part's origin kind, in the order sent. */
+export const ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS = 'footprint.lineage.part.origins';
+/** On a chat span: each part's producer id, in the order sent. */
+export const ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS = 'footprint.lineage.part.producers';
+/** On a chat span: each part's estimated tokens, in the order sent. */
+export const ATTR_FOOTPRINT_LINEAGE_PART_TOKENS = 'footprint.lineage.part.tokens';
 
 // ── footprint.* attributes ───────────────────────────────────────────────────────────────────────
 export const ATTR_FOOTPRINT_RUN_ID = 'footprint.run.id';

@@ -8,7 +8,7 @@
  * runtime's checks of that answer land on it (a failed call ends at llm_end). Each tool call is
  * `execute_tool {tool}`, active while the tool runs (a runner the tool calls nests under it),
  * correlated start-to-end by tool call id, and failed when the tool failed, got invalid arguments or
- * does not exist.
+ * does not exist. Both start with their lineage links (lineage.ts).
  */
 import { SpanKind, type Attributes, type Link, type SpanContext } from '@opentelemetry/api';
 import type { EventPayloads, ExportedEvent, TokenUsage, TypedEvent } from '../../events/index.js';
@@ -82,6 +82,7 @@ import {
   toolSpanName,
 } from '../encoding/index.js';
 import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
+import type { RunLineage } from './lineage.js';
 import type { RunRollups } from './runRollups.js';
 
 /** One check the runtime made of a model's answer (score 0: the answer failed it). */
@@ -107,6 +108,8 @@ export interface CallSpansInit {
   run: RunSpans;
   layout: SpanLayout;
   rollups: RunRollups;
+  /** The run's producer spans: the links of chat and execute_tool spans (lineage.ts). */
+  lineage: RunLineage;
   /** The run's session id, as gen_ai.conversation.id. */
   conversationId?: string;
 }
@@ -130,12 +133,14 @@ export class CallSpans {
   private readonly run: RunSpans;
   private readonly layout: SpanLayout;
   private readonly rollups: RunRollups;
+  private readonly lineage: RunLineage;
   private readonly conversationId?: string;
 
   constructor(init: CallSpansInit) {
     this.run = init.run;
     this.layout = init.layout;
     this.rollups = init.rollups;
+    this.lineage = init.lineage;
     this.conversationId = init.conversationId;
   }
 
@@ -181,8 +186,12 @@ export class CallSpans {
     }
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const links = this.retryLinks(p.agentId, p.fallbackFrom?.callId);
+    // Given at span start, as samplers want links: the producers of its input, then the attempt it retries.
+    const links = this.lineage.chat(p.parts, attributes);
+    const retry = this.retryLink(p.agentId, p.fallbackFrom?.callId);
+    if (retry) links.push(retry);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp, links });
+    this.lineage.chatStarted(p.callId, opened.span.spanContext());
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
   }
@@ -214,6 +223,7 @@ export class CallSpans {
       return;
     }
     span.setAttributes({ [ATTR_FOOTPRINT_COST_USD]: p.cost.usd, [ATTR_FOOTPRINT_COST_PRICED]: p.cost.priced });
+    this.lineage.answered(p.agentId, p.callId, p.toolCalls);
     // Its end time is decided; it stays open for evaluations until the agent's next step.
     this.run.setEndTime(call.opened, meta.timestamp);
     this.release(p.agentId);
@@ -255,7 +265,9 @@ export class CallSpans {
     if ('args' in p) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp });
+    const caused = this.lineage.tool(p.agentId, p.toolCallId);
+    const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp, links: caused?.links });
+    if (caused) this.lineage.toolStarted(caused.producer, opened.span.spanContext());
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });
     this.run.activate(opened);
   }
@@ -285,11 +297,11 @@ export class CallSpans {
 
   /** The agent span lists every tool its turn offered the model so far (skills change the set). */
   /** The link to the failed call this one falls back from (none for a first attempt); forgets the agent's failed call either way. */
-  private retryLinks(agentId: string, fallbackFrom: string | undefined): Link[] | undefined {
+  private retryLink(agentId: string, fallbackFrom: string | undefined): Link | undefined {
     const failed = this.failedCall.get(agentId);
     this.failedCall.delete(agentId);
     if (fallbackFrom === undefined || failed?.callId !== fallbackFrom) return undefined;
-    return [{ context: failed.context, attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } }];
+    return { context: failed.context, attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } };
   }
 
   private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {

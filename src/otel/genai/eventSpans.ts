@@ -30,6 +30,7 @@ import {
 import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP, type CallSpansInit } from './callSpans.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from './memberIdentity.js';
 import { emitterSpan, type MemberLayout } from '../placement/index.js';
+import type { RunLineage } from './lineage.js';
 import type { RunRollups } from './runRollups.js';
 
 /** The error.type of a router answer that is no usable decision (src/runtime/routing/errors.ts). */
@@ -60,8 +61,10 @@ export class EventSpans {
   private readonly semconv: SemconvMode;
   private readonly conversationId?: string;
   private readonly genai: CallSpans;
+  private readonly lineage: RunLineage;
 
   constructor(init: EventSpansInit) {
+    this.lineage = init.lineage;
     this.layout = init.layout;
     this.rollups = init.rollups;
     this.capture = init.capture;
@@ -71,6 +74,8 @@ export class EventSpans {
   }
 
   onEvent(received: TypedEvent): void {
+    // A turn's answer is compared with the run's output (the run span's answer link), never exported: read before the view.
+    if (isTurnEnd(received)) this.lineage.turnEnded(received.payload.agentId, received.payload.answer);
     // Every rule below sees the event as it may be exported: content only under capture.
     const event = exportedView(received, this.capture);
     const rule: SpanRule<EventType> = this.rules[event.type];
@@ -116,8 +121,9 @@ export class EventSpans {
     'footprint.conversation.compacted': { spanEvent: true },
     'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
     'footprint.skill.hop': {
-      before: ({ payload }) => {
-        if (payload.cause !== 'stay') this.rollups.step(payload.to);
+      before: (e) => {
+        if (e.payload.cause !== 'stay') this.rollups.step(e.payload.to);
+        this.hopProduced(e);
       },
       spanEvent: true,
     },
@@ -156,6 +162,13 @@ export class EventSpans {
       kind === 'agent' ? agentProfileIdentity({ id: p.agentId, name: p.name, ...profile }) : routerDecisionIdentity({ id: p.agentId, name: p.agentId, ...profile });
     const member = this.layout.enterMember(meta.subflowPath, identity, meta.timestamp);
     if (p.message !== undefined) member.span.setAttribute(ATTR_GEN_AI_INPUT_MESSAGES, textMessage('user', p.message));
+  }
+
+  /** A hop is the producer of the skill body it put into the prompt: its stage span, or (semantic detail) its agent's span standing in. */
+  private hopProduced({ payload: p, meta }: ExportedEvent<'footprint.skill.hop'>): void {
+    const stage = this.layout.stage(meta.runtimeStageId);
+    const span = stage ?? this.layout.container(meta.subflowPath);
+    this.lineage.hop(p.hopId, span.span.spanContext(), stage === undefined);
   }
 
   private skillRejected({ payload: p, meta }: ExportedEvent<'footprint.skill.rejected'>): void {
@@ -224,3 +237,6 @@ export class EventSpans {
   }
 }
 
+function isTurnEnd(event: TypedEvent): event is TypedEvent<'footprint.agent.turn_end'> {
+  return event.type === 'footprint.agent.turn_end';
+}

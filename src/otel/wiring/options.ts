@@ -1,7 +1,7 @@
 /**
  * What a traced run is configured with, and where each choice comes from: explicit options first,
  * then the environment (FOOTPRINT_OTEL_DETAIL, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
- * OTEL_SEMCONV_STABILITY_OPT_IN),
+ * OTEL_SEMCONV_STABILITY_OPT_IN, OTEL_SPAN_LINK_COUNT_LIMIT),
  * then defaults. The environment is read once, when tracingInstrument() or traceExecutor() is
  * called (settle), never during a run. Whether tracing is on is decided at each run start: without
  * an explicit TracerProvider and with no SDK registered behind the API's global proxy, there is
@@ -29,6 +29,10 @@ import type { TraceDetail } from '../placement/index.js';
 export type { TraceDetail };
 
 export const DETAIL_ENV = 'FOOTPRINT_OTEL_DETAIL';
+/** The SDK's span link limit (the OTel environment specification); lineage links stay under it. */
+export const LINK_LIMIT_ENV = 'OTEL_SPAN_LINK_COUNT_LIMIT';
+/** The SDK's default span link limit. */
+const DEFAULT_LINK_LIMIT = 128;
 
 export interface TracingOptions {
   /** Default: FOOTPRINT_OTEL_DETAIL, else 'full'. */
@@ -49,6 +53,8 @@ export interface Settings {
   detail: TraceDetail;
   capture: boolean;
   semconv: SemconvMode;
+  /** Links a span may carry (OTEL_SPAN_LINK_COUNT_LIMIT, else the SDK's 128). */
+  linkLimit: number;
   tracerProvider?: TracerProvider;
 }
 
@@ -57,6 +63,7 @@ export interface Resolved {
   detail: TraceDetail;
   capture: boolean;
   semconv: SemconvMode;
+  linkLimit: number;
 }
 
 let warnedDetail = false;
@@ -91,6 +98,12 @@ function resolveDetail(detail: TraceDetail | undefined, env: NodeJS.ProcessEnv):
   return 'full';
 }
 
+/** The span link limit as the SDK reads it: a non-negative integer, else its default. */
+function resolveLinkLimit(env: NodeJS.ProcessEnv): number {
+  const value = Number(env[LINK_LIMIT_ENV]?.trim() || Number.NaN);
+  return Number.isSafeInteger(value) && value >= 0 ? value : DEFAULT_LINK_LIMIT;
+}
+
 /** The tracer to use, or undefined when no SDK is there to receive spans (tracing stays off). */
 function resolveTracer(provider?: TracerProvider): Tracer | undefined {
   const options = { schemaUrl: SEMCONV_SCHEMA_URL };
@@ -108,6 +121,7 @@ export function settle(options: TracingOptions, env: NodeJS.ProcessEnv = process
     detail: resolveDetail(options.detail, env),
     capture: options.captureContent ?? resolveCapture(env),
     semconv: options.semconv ?? semconvModeFromEnv(env),
+    linkLimit: resolveLinkLimit(env),
     tracerProvider: options.tracerProvider,
   };
 }
@@ -116,5 +130,5 @@ export function settle(options: TracingOptions, env: NodeJS.ProcessEnv = process
 export function resolve(settings: Settings): Resolved | undefined {
   const tracer = resolveTracer(settings.tracerProvider);
   if (!tracer) return undefined;
-  return { tracer, detail: settings.detail, capture: settings.capture, semconv: settings.semconv };
+  return { tracer, detail: settings.detail, capture: settings.capture, semconv: settings.semconv, linkLimit: settings.linkLimit };
 }

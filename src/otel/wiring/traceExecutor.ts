@@ -91,6 +91,7 @@ function settingsOfRun(options: TracingOptions, fromEnvironment: Settings): Sett
     detail: options.detail ?? registered.detail,
     capture: options.captureContent ?? registered.capture,
     semconv: options.semconv ?? registered.semconv,
+    linkLimit: registered.linkLimit,
     tracerProvider: options.tracerProvider ?? registered.tracerProvider,
   };
 }

@@ -21,7 +21,7 @@ import {
   markFailed,
   recordFailure,
 } from '../encoding/index.js';
-import { EventSpans, RunRollups } from '../genai/index.js';
+import { EventSpans, lineageCarry, RunLineage, RunRollups, type CarriedBy, type KnownProducers } from '../genai/index.js';
 import {
   activator,
   executorLayout,
@@ -54,6 +54,10 @@ export interface TracedRunInit {
   carried?: Record<string, MemberIdentity>;
   /** The run's members known before it starts (memberDirectory), by path key. */
   expected?: Record<string, MemberIdentity>;
+  /** Producer spans of the run before its pause (lineageCarry.ts). */
+  known?: KnownProducers;
+  /** The stored conversation's entries the run continues (RunStart.restored: filled when the thread loads). */
+  restored?: readonly CarriedBy[];
 }
 
 export class TracedRun {
@@ -67,6 +71,8 @@ export class TracedRun {
   private readonly rollups: RunRollups;
   private readonly layout: SpanLayout;
   private readonly members?: MemberLayout;
+  /** The run's producer spans (runner runs: typed events name the producers). */
+  private readonly lineage?: RunLineage;
   /** Content capture: what a failure's exported view holds (events/exportedView.ts). */
   private readonly capture: boolean;
   private finished = false;
@@ -79,7 +85,9 @@ export class TracedRun {
     this.rollups = new RunRollups(this.run.root.span, semconv);
     if (init.source === 'runner') {
       const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {}, semconv });
-      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, capture, semconv, conversationId: init.conversationId });
+      const lineage = new RunLineage({ runId: init.runId, linkLimit: init.resolved.linkLimit, known: init.known, restored: init.restored });
+      const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, lineage, capture, semconv, conversationId: init.conversationId });
+      this.lineage = lineage;
       this.members = members;
       this.layout = members;
       this.onEvent = guarded('typed event', (event: TypedEvent) => events.onEvent(event));
@@ -103,16 +111,22 @@ export class TracedRun {
     return this.run.root.span.spanContext();
   }
 
-  /** What a paused run's checkpoint carries: the run span's W3C context and the open members. */
+  /** What a paused run's checkpoint carries: the run span's W3C context, the open members and the producer spans. */
   carry(): Record<string, unknown> {
     const spanContext = this.spanContext();
     const carry: Record<string, unknown> = {
       [CARRY_TRACEPARENT]: formatTraceparent(spanContext),
       [CARRY_MEMBERS]: this.members?.openMembers() ?? {},
+      ...this.lineageCarry(),
     };
     const traceState = spanContext.traceState?.serialize();
     if (traceState) carry[CARRY_TRACESTATE] = traceState;
     return carry;
+  }
+
+  /** What the run's stored conversation entry carries for the runs that continue it: the run span and the producer spans. */
+  lineageCarry(): Record<string, unknown> {
+    return this.lineage ? lineageCarry(this.spanContext(), this.lineage.entries(), this.lineage.latestReplies()) : {};
   }
 
   /** Ends the run span (and anything still open) once, with the run's outcome and roll-ups. */
@@ -130,6 +144,9 @@ export class TracedRun {
       root.setAttributes(this.rollups.attributes());
       if (outcome.status === 'paused') root.setAttribute(ATTR_FOOTPRINT_PAUSED, true);
       if (outcome.status === 'stopped_early') root.setAttribute(ATTR_FOOTPRINT_RUN_STOP_REASON, boundString(outcome.reason));
+      // The one link known only at the end: the chat span whose output became the answer.
+      const answer = 'output' in outcome ? this.lineage?.answerLink(outcome.output) : undefined;
+      if (answer) root.addLink(answer);
       root.setAttribute(ATTR_FOOTPRINT_RUN_OUTCOME, outcomeLabel(outcome));
     } finally {
       try {

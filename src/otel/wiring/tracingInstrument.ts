@@ -10,7 +10,7 @@
  */
 import { context, trace, type Attributes, type Link } from '@opentelemetry/api';
 import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from '../../runtime/index.js';
-import { runnerIdentity } from '../genai/index.js';
+import { knownProducers, runnerIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 import { resolve, settle, type Settings, type TracingOptions } from './options.js';
 import { guard } from './safety.js';
@@ -88,6 +88,9 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     conversationId: run.conversationId,
     carried,
     expected: memberDirectory(run.tree, run.conversationId),
+    // Producer spans outside this run segment: the run before its pause, the stored conversation's runs.
+    known: run.resumed && knownProducers([{ carry: run.resumed.carry }]),
+    restored: run.restored,
   });
   if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.events.subscribe(traced.onEvent);
@@ -95,6 +98,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
   return {
     around: (call) => traced.within(call),
     paused: () => guard('tracing pause', () => traced.carry()),
+    appending: () => guard('tracing append', () => traced.lineageCarry()),
     finished: (outcome) => {
       guard('tracing finish', () => {
         unsubscribeEvents();

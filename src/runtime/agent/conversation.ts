@@ -1,12 +1,12 @@
 /**
  * An agent turn's conversation. It only grows, and footprintjs copies the whole state on every stage
  * that writes, so it lives in the run's store (run/store.ts) under the turn's `historyKey`: each
- * message is appended once and never copied by the engine.
+ * message is appended once and never copied by the engine, with its origin beside it (run/lineage.ts).
  */
 import type { LLMMessage } from '../providers/index.js';
 import type { Turn } from './state.js';
 import type { AgentScope } from './stages/scope.js';
-import type { RunStore } from '../run/index.js';
+import { appendFrom, appendWithOrigins, currentRun, originsOf, type MessageOrigin, type RunStore } from '../run/index.js';
 import { runStore, turnRecordKey } from './turn.js';
 
 /** The conversation so far, as a copy: a request or an event holding it must not see later messages. */
@@ -25,6 +25,17 @@ export function turnOutput(store: RunStore, turnId: string): unknown {
   return store.record<Turn>(turnRecordKey(turnId))?.output;
 }
 
-export function appendToConversation(scope: AgentScope, turn: Turn, ...messages: LLMMessage[]): void {
-  runStore(scope).append(turn.historyKey, ...messages);
+/** Where each message of the conversation came from, one origin per message. */
+export function conversationOrigins(scope: AgentScope, turn: Turn): readonly MessageOrigin[] {
+  return originsOf(runStore(scope), turn.historyKey, currentRun(scope)!.runId);
+}
+
+/** Appends messages of one origin. */
+export function appendToConversation(scope: AgentScope, turn: Turn, origin: MessageOrigin, ...messages: LLMMessage[]): void {
+  appendFrom(runStore(scope), turn.historyKey, origin, ...messages);
+}
+
+/** Appends messages, each with its own origin. */
+export function appendEach(scope: AgentScope, turn: Turn, messages: readonly LLMMessage[], origins: readonly MessageOrigin[]): void {
+  appendWithOrigins(runStore(scope), turn.historyKey, messages, origins);
 }

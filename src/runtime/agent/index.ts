@@ -8,4 +8,4 @@ export type { AgentOptions } from './types.js';
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.js';
 export { LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';
 export { StructuredOutputError, type OutputOf, type OutputSchema } from './structuredOutput.js';
-export { estimateTokens, IMAGE_TOKEN_ESTIMATE, type ConversationWindow } from './window.js';
+export { estimateTokens, type ConversationWindow } from './window.js';

@@ -36,6 +36,10 @@ export interface Turn {
    */
   request: { readonly systemPrompt?: string; readonly tools: readonly string[] };
   response?: Pick<LLMResponse, 'content' | 'toolCalls'>;
+  /** The model call that gave `response`: the producer of its tool calls' results, and of the answer. */
+  responseCallId?: string;
+  /** The hop (footprint.skill.hop's hopId) that entered the current skill: its body's producer. */
+  skillHop?: string;
   /** Results of this iteration's tool calls that already ran (a paused iteration resumes with them). */
   doneTools: Record<string, SavedToolResult>;
   pausedAt?: number;

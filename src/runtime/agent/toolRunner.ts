@@ -3,9 +3,9 @@
  * deadline, and turns invalid calls, unknown tools, throwing and overdue tools into error results the
  * model sees (never a crash). Pause requests are the stage's business (tools/pauseLatch.ts).
  */
-import { ownTextOf, type EventError, type EventPayloads } from '../../events/index.js';
+import { ownTextOf, type EventError, type EventPayloads, type InputProducer } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
-import { describeError, errorType, FIXED_ERROR_TYPES } from '../run/index.js';
+import { describeError, errorType, FIXED_ERROR_TYPES, whileStartingIn } from '../run/index.js';
 import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
@@ -22,6 +22,8 @@ export interface ToolOutcome {
 /** What a call runs with: the agent, the run's signal, the agent's default deadline and ctx.pause. */
 export interface ToolRun {
   agentId: string;
+  /** The call as a producer (its run's id with it): a runner run the tool starts has its input from here. */
+  producer: InputProducer;
   /** The run's AbortSignal, if the caller passed one. */
   runSignal?: AbortSignal;
   /** The deadline of a tool that sets no `timeoutMs` of its own. */
@@ -78,7 +80,7 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
       },
       pause: run.pause,
     };
-    const work = new Promise<unknown>((resolve) => resolve(compiled.tool.execute(verdict.value, context)));
+    const work = new Promise<unknown>((resolve) => resolve(whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context))));
     const value = await stop.race(work);
     return done('ok', toToolText(value));
   } catch (error) {

@@ -7,7 +7,7 @@
  * When it drops something, the model call says so (gen_ai.conversation.compacted on the chat span,
  * and footprint.conversation.compacted).
  */
-import { ConfigError, numberSetting } from '../run/index.js';
+import { ConfigError, measure, numberSetting } from '../run/index.js';
 import type { LLMMessage } from '../providers/index.js';
 
 export interface ConversationWindow {
@@ -17,20 +17,13 @@ export interface ConversationWindow {
   maxTokens?: number;
 }
 
-/** Tokens an image part counts for in the estimate. */
-export const IMAGE_TOKEN_ESTIMATE = 1_000;
-
 /**
  * A rough token count of a message: its characters (text, tool call names and arguments) over four,
- * rounded up, and IMAGE_TOKEN_ESTIMATE per image. An estimate, not the model's tokenizer.
+ * rounded up, and IMAGE_TOKEN_ESTIMATE per image. An estimate, not the model's tokenizer; measured
+ * once per message (run/inputParts.ts, where llm_start.parts get the same numbers).
  */
 export function estimateTokens(message: LLMMessage): number {
-  let chars = 0;
-  let images = 0;
-  if (typeof message.content === 'string') chars += message.content.length;
-  else for (const part of message.content) part.type === 'text' ? (chars += part.text.length) : images++;
-  for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.args).length;
-  return Math.ceil(chars / 4) + images * IMAGE_TOKEN_ESTIMATE;
+  return measure(message).tokens;
 }
 
 /** What the window let through, and what it dropped (0: the whole conversation). */

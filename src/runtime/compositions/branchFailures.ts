@@ -41,9 +41,9 @@ export const branchFailureInstrument: RunInstrument = {
   },
 };
 
-/** The mapped input of a branch: its message (and conversation) plus the token its failures are filed under. */
-export function branchInput(message: string, token: string, thread: string | undefined): Record<string, unknown> {
-  return thread === undefined ? { message, [TOKEN_KEY]: token } : { message, thread, [TOKEN_KEY]: token };
+/** The mapped input of a branch: its message (its conversation, where the message came from) plus the token its failures are filed under. */
+export function branchInput({ message, token, thread, messageOrigin }: { message: string; token: string; thread: string | undefined; messageOrigin: string }): Record<string, unknown> {
+  return thread === undefined ? { message, messageOrigin, [TOKEN_KEY]: token } : { message, thread, messageOrigin, [TOKEN_KEY]: token };
 }
 
 /** What the branch with this token threw in the run `scope` belongs to, if it failed. */

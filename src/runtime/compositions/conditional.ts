@@ -15,6 +15,7 @@ import { emit, type MemberRef } from '../../events/index.js';
 import { ConfigError, quietLogger, Runner, stage, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
+import { answerKey } from './lineage.js';
 import { checkMember, mountOptions } from './members.js';
 
 const STAGES = ['enter', 'route', 'exit'] as const;
@@ -74,6 +75,7 @@ export class Conditional extends Composition {
         branch.runner.chart(),
         branch.runner.name,
         mountOptions<ConditionalState>(
+          branch.mountId,
           (state) => state.current,
           (output) => ({ reply: output }),
           () => true,
@@ -82,7 +84,7 @@ export class Conditional extends Composition {
     }
     return decider
       .end()
-      .addFunction('Exit', closingStage<ConditionalState>(m, { close: (scope) => ({ answer: scope.reply }) }), 'exit')
+      .addFunction('Exit', closingStage<ConditionalState>(m, { close: (scope) => ({ answer: scope.reply, answerFrom: answerKey(scope, scope.chosen) }) }), 'exit')
       .setLogger(quietLogger)
       .build();
   }

@@ -18,3 +18,4 @@ export {
   type PickInput,
 } from './swarm.js';
 export { checkMember, mountOptions } from './members.js';
+export { answerKey, openLineage, recordAnswer, type LineageState } from './lineage.js';

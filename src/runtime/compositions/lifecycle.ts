@@ -11,9 +11,10 @@
  */
 import type { TypedScope } from 'footprintjs';
 import { emit, now, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { stage } from '../run/index.js';
+import { stage, type MessageOrigin } from '../run/index.js';
+import { openLineage, recordAnswer, type LineageState } from './lineage.js';
 
-export interface CompositionState {
+export interface CompositionState extends LineageState {
   /**
    * The message the next member receives: the input, then each member's output in turn. (Not
    * `message`: that is the run's input key, which footprintjs keeps read-only.)
@@ -41,6 +42,7 @@ function enter(scope: CompositionScope, member: MemberRef, childCount: number): 
   const args = scope.$getArgs<{ message?: unknown; thread?: unknown }>();
   scope.current = String(args.message ?? '');
   if (typeof args.thread === 'string') scope.givenThread = args.thread;
+  openLineage(scope);
   scope.startedAt = now();
   emit(scope, 'footprint.composition.enter', { compositionId: member.id, kind: member.kind, childCount });
   return true;
@@ -84,6 +86,8 @@ export function openingStage<S extends CompositionState>(member: MemberRef, open
 /** How a composition closes: its answer, and its status and stop reason when not plain 'ok'. */
 export interface Closing {
   answer: string;
+  /** Where the answer came from: a record key of the visit (a member's answer key, `currentFrom`) or an origin. */
+  answerFrom: string | MessageOrigin;
   status?: ExitStatus;
   stopReason?: string;
 }
@@ -94,7 +98,10 @@ export function closingStage<S extends CompositionState>(
   options: { stageId?: string; close: (scope: CompositionScope<S>) => Closing | Promise<Closing> },
 ) {
   return stage(member, options.stageId ?? 'exit', (scope: CompositionScope<S>) => {
-    const finish = ({ answer, status, stopReason }: Closing) => exit(scope, member, answer, status, stopReason);
+    const finish = ({ answer, answerFrom, status, stopReason }: Closing) => {
+      recordAnswer(scope, answerFrom);
+      return exit(scope, member, answer, status, stopReason);
+    };
     const closing = options.close(scope);
     return closing instanceof Promise ? closing.then(finish) : finish(closing);
   });

@@ -67,8 +67,9 @@ export class Loop extends Composition {
         this.body.runner.chart(),
         this.body.runner.name,
         mountOptions<LoopState>(
+          this.body.mountId,
           (state) => state.current,
-          (output) => ({ current: output }),
+          (output, _state, answerFrom) => ({ current: output, currentFrom: answerFrom }),
           // The first pass gets the conversation; each later one the pass before's output.
           (state) => state.iteration === 1,
         ),
@@ -91,6 +92,7 @@ export class Loop extends Composition {
         closingStage<LoopState>(m, {
           close: (scope) => ({
             answer: scope.current,
+            answerFrom: scope.currentFrom,
             status: scope.stopReason === 'ceiling' ? 'budget_exhausted' : 'ok',
             stopReason: scope.stopReason,
           }),

@@ -5,6 +5,7 @@
  * composition's own stages (mounts and stages share one id space in a chart).
  */
 import { ConfigError, Runner, type MountedMember } from '../run/index.js';
+import { answerKey, type LineageState } from './lineage.js';
 
 const FORBIDDEN = /[/#~\s]/;
 
@@ -37,18 +38,23 @@ export function asText(output: unknown): string {
 }
 
 /**
- * Mount options for a member: its input message is read from the composition's state, and its
- * output is written back by `write` (a subflow's return value is what the outputMapper receives).
+ * Mount options for the member mounted at `mountId`: its input message is read from the
+ * composition's state, and its output is written back by `write` (a subflow's return value is what
+ * the outputMapper receives), with the key where the member recorded its answer's origin (lineage.ts).
  * When `given(state)` says the member gets the composition's own input, it gets the conversation
- * the composition was given too (ChartInput.thread).
+ * the composition was given too (ChartInput.thread). The message's origin is `currentFrom`.
  */
-export function mountOptions<S extends { givenThread?: string }>(
+export function mountOptions<S extends { givenThread?: string } & LineageState>(
+  mountId: string,
   read: (state: S) => string,
-  write: (output: string, state: S) => Record<string, unknown>,
+  write: (output: string, state: S, answerFrom: string) => Record<string, unknown>,
   given: (state: S) => boolean = () => false,
 ) {
   return {
-    inputMapper: (state: S) => (state.givenThread !== undefined && given(state) ? { message: read(state), thread: state.givenThread } : { message: read(state) }),
-    outputMapper: (output: unknown, state: S) => write(asText(output), state),
+    inputMapper: (state: S) => {
+      const lineage = { messageOrigin: state.currentFrom, answerTo: answerKey(state, mountId) };
+      return state.givenThread !== undefined && given(state) ? { message: read(state), thread: state.givenThread, ...lineage } : { message: read(state), ...lineage };
+    },
+    outputMapper: (output: unknown, state: S) => write(asText(output), state, answerKey(state, mountId)),
   };
 }

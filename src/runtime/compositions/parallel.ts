@@ -18,6 +18,7 @@ import {
   errorType,
   failureOrigin,
   FIXED_ERROR_TYPES,
+  handoffFrom,
   newId,
   quietLogger,
   Runner,
@@ -97,7 +98,7 @@ export class Parallel extends Composition {
     );
     this.branches.forEach((branch, index) => {
       chart = chart.addSubFlowChart(branch.mountId, branch.runner.chart(), branch.runner.name, {
-        inputMapper: (state: ParallelState) => branchInput(state.current, tokenOf(state, index), state.givenThread),
+        inputMapper: (state: ParallelState) => branchInput({ message: state.current, token: tokenOf(state, index), thread: state.givenThread, messageOrigin: state.currentFrom }),
         outputMapper: (output: unknown) => ({ [outputKey(index)]: asText(output) }),
       });
     });
@@ -123,7 +124,9 @@ export class Parallel extends Composition {
             }
             const failed = results.filter((r) => r.status === 'error').map((r) => r.id);
             const answer = asText(await merge(results));
-            return failed.length === 0 ? { answer } : { answer, status: 'partial', stopReason: `failed: ${failed.join(', ')}` };
+            // merge made the answer of the branches' outputs: the Parallel is its producer.
+            const answerFrom = handoffFrom({ kind: 'member', id: m.id });
+            return failed.length === 0 ? { answer, answerFrom } : { answer, answerFrom, status: 'partial', stopReason: `failed: ${failed.join(', ')}` };
           },
         }),
         'merge',

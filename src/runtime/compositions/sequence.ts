@@ -46,15 +46,16 @@ export class Sequence extends Composition {
         step.runner.chart(),
         step.runner.name,
         mountOptions<CompositionState>(
+          step.mountId,
           (state) => state.current,
-          (output) => ({ current: output }),
+          (output, _state, answerFrom) => ({ current: output, currentFrom: answerFrom }),
           // The first step gets the conversation; each later one the step before's output.
           () => index === 0,
         ),
       );
     }
     return chart
-      .addFunction('Exit', closingStage(m, { close: (scope) => ({ answer: scope.current }) }), 'exit')
+      .addFunction('Exit', closingStage(m, { close: (scope) => ({ answer: scope.current, answerFrom: scope.currentFrom }) }), 'exit')
       .setLogger(quietLogger)
       .build();
   }

@@ -21,9 +21,10 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { ConfigError, currentRun, newId, numberSetting, quietLogger, Runner, stage, type LLMMessage, type MountedMember } from '../run/index.js';
+import { appendFrom, appendWithOrigins, ConfigError, currentRun, newId, numberSetting, originAt, originsOf, quietLogger, Runner, stage, type LLMMessage, type MessageOrigin, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
+import { answerKey, inputKey } from './lineage.js';
 import { asText, checkMember } from './members.js';
 
 export const DEFAULT_MAX_HANDOFFS = 10;
@@ -169,11 +170,16 @@ export class Swarm extends Composition {
         prelude.runner.chart(),
         prelude.runner.name,
         {
-          inputMapper: (state: SwarmState) => prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent }),
-          outputMapper: (output: unknown) => {
+          // The router is asked about what `current` holds (the request, or the last agent's reply).
+          inputMapper: (state: SwarmState) => ({
+            messageOrigin: state.currentFrom,
+            answerTo: answerKey(state, prelude.mountId),
+            ...prelude.input({ request: state.request, current: state.current, lastAgent: state.lastAgent }),
+          }),
+          outputMapper: (output: unknown, state: SwarmState) => {
             const { message, chosen, reason } = prelude.read(output);
             // null, not absent: a mapped-out key left undefined would keep the previous turn's value.
-            return { current: message, routed: chosen ?? null, routedReason: reason ?? null };
+            return { current: message, currentFrom: answerKey(state, prelude.mountId), routed: chosen ?? null, routedReason: reason ?? null };
           },
         },
       );
@@ -185,7 +191,10 @@ export class Swarm extends Composition {
         agent.runner.chart(),
         agent.runner.name,
         {
-          inputMapper: (state: SwarmState) => (state.agentThread === undefined ? { message: state.current } : { message: state.current, thread: state.agentThread }),
+          inputMapper: (state: SwarmState) => {
+            const lineage = { messageOrigin: state.currentFrom, answerTo: answerKey(state, agent.mountId) };
+            return state.agentThread === undefined ? { message: state.current, ...lineage } : { message: state.current, thread: state.agentThread, ...lineage };
+          },
           outputMapper: (output: unknown) => ({ reply: asText(output) }),
         },
       );
@@ -196,7 +205,10 @@ export class Swarm extends Composition {
         'Stop',
         stage(m, STAGE.stop, (scope: CompositionScope<SwarmState>) => {
           // The answer is the last agent's reply: never a message meant for an agent, nor (unless asked) a router's rewrite of it.
-          if (scope.lastReply !== undefined && !(prelude?.rewritesAnswer && scope.stop?.reason === 'no_route')) scope.current = scope.lastReply;
+          if (scope.lastReply !== undefined && !(prelude?.rewritesAnswer && scope.stop?.reason === 'no_route')) {
+            scope.current = scope.lastReply;
+            scope.currentFrom = answerKey(scope, scope.lastAgent!);
+          }
         }),
       )
       .end()
@@ -207,6 +219,7 @@ export class Swarm extends Composition {
           scope.handoffs = scope.handoffs + 1;
           scope.lastReply = scope.reply;
           scope.current = scope.reply;
+          scope.currentFrom = answerKey(scope, scope.lastAgent!);
         }),
         STAGE.settle,
       )
@@ -221,7 +234,7 @@ export class Swarm extends Composition {
         STAGE.exit,
         'Exit',
         closingStage<SwarmState>(m, {
-          close: (scope) => ({ answer: scope.current, status: scope.stop?.status, stopReason: scope.stop?.reason }),
+          close: (scope) => ({ answer: scope.current, answerFrom: scope.currentFrom, status: scope.stop?.status, stopReason: scope.stop?.reason }),
         }),
       )
       .end()
@@ -291,16 +304,21 @@ export class Swarm extends Composition {
    * What the chosen agent is given: the conversation the swarm was given (so the user's request is
    * never lost), then, after a hand-off, one user message with what it is handed: the previous agent's
    * reply (labelled with its id), or the router's message in an llmSwarm. The first agent of a swarm
-   * without a router gets the conversation as it came.
+   * without a router gets the conversation as it came. Each message keeps its origin: the given
+   * conversation's own, and the hand-off's is where `current` came from (that agent's or the router's call).
    */
   private handoffThread(scope: CompositionScope<SwarmState>, lastAgent: string | undefined): string | undefined {
     const store = currentRun(scope)?.store;
     if (!store || (lastAgent === undefined && !this.prelude)) return scope.givenThread;
+    const run = currentRun(scope)!;
     const given = scope.givenThread === undefined ? [] : store.list<LLMMessage>(scope.givenThread);
+    const input = originAt(store, inputKey(scope)) ?? { origin: 'run_input', producer: { kind: 'run', id: run.runId } };
     const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: scope.request }];
+    const openingOrigins: readonly MessageOrigin[] = given.length > 0 ? originsOf(store, scope.givenThread!, run.runId) : [input];
     const handed = this.prelude || lastAgent === undefined ? scope.current : `Agent "${lastAgent}" replied:\n${scope.current}`;
     const key = `handoff:${newId('handoff')}`;
-    store.append<LLMMessage>(key, ...opening, { role: 'user', content: handed });
+    appendWithOrigins(store, key, opening, openingOrigins);
+    appendFrom(store, key, originAt(store, scope.currentFrom) ?? input, { role: 'user', content: handed });
     return key;
   }
 }

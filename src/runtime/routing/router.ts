@@ -22,7 +22,7 @@
 import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
 import { LLMCall } from '../agent/index.js';
-import { mountOptions } from '../compositions/index.js';
+import { answerKey, mountOptions, openLineage, recordAnswer, type LineageState } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
 import { ConfigError, quietLogger, Runner, RUNNER_FACTS, stage, type RunnerFacts } from '../run/index.js';
@@ -65,7 +65,7 @@ export interface RouterInput {
   handoff?: boolean;
 }
 
-interface RouterState {
+interface RouterState extends LineageState {
   question: string;
   /** Never set: the router's model is asked the question alone. */
   givenThread?: string;
@@ -132,6 +132,7 @@ export class RouterStep extends Runner {
         const args = scope.$getArgs<Partial<Record<keyof RouterInput, unknown>>>();
         scope.question = String(args.message ?? '');
         scope.handsChoiceOn = args.handoff === true;
+        openLineage(scope);
       }),
       'ask',
     )
@@ -140,6 +141,7 @@ export class RouterStep extends Runner {
         this.llm.chart(),
         this.llm.name,
         mountOptions<RouterState>(
+          MODEL_CALL_MOUNT,
           (state) => state.question,
           (output) => ({ raw: output }),
         ),
@@ -163,6 +165,8 @@ export class RouterStep extends Runner {
       reason: parsed.reason,
     });
     scope.output = parsed.message;
+    // The message it hands on is its model's: the router's chat call.
+    recordAnswer(scope, answerKey(scope, MODEL_CALL_MOUNT));
     // Asked by a swarm, the step hands its choice on; the swarm reports the one decision.
     if (scope.handsChoiceOn) return { message: parsed.message, requested: named, reason: parsed.reason };
     emit(scope, 'footprint.composition.route_decided', {

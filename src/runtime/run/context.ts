@@ -9,6 +9,7 @@
  * that is enabled costs each promise the process creates, traced or not. The caller's AbortSignal is
  * the env's own `signal`.
  */
+import type { KeyObject } from 'node:crypto';
 import type { EventHub } from './hub.js';
 import type { StreamSink } from './runStream.js';
 import type { RunStore } from './store.js';
@@ -23,6 +24,8 @@ export interface RunContext {
   readonly stream?: StreamSink;
   /** Where the run's events go. */
   readonly events: EventHub;
+  /** The fingerprint key the run started with (fingerprint.ts), or undefined: no fingerprints. */
+  readonly fingerprintKey?: KeyObject;
 }
 
 const RUN_CONTEXT = Symbol('footprint-otel.runContext');

@@ -12,6 +12,20 @@ import type { RunResult } from './result.js';
 
 export interface StoredConversation {
   readonly messages: readonly LLMMessage[];
+  /**
+   * The runs that appended the messages, oldest first: each run's id, how many messages it appended
+   * and its instruments' carry. Optional: a store that keeps none leaves the messages' producers unknown.
+   */
+  readonly runs?: readonly ConversationEntry[];
+}
+
+/** One run's append to a conversation, as a store keeps it. */
+export interface ConversationEntry {
+  readonly runId: string;
+  /** How many messages the run appended. */
+  readonly messages: number;
+  /** What the run's instruments carried (RunSession.appending); `{}` when none. */
+  readonly carry: Record<string, unknown>;
 }
 
 export interface ConversationStore {
@@ -24,7 +38,7 @@ export interface ConversationStore {
    */
   append(
     conversationId: string,
-    entry: { runId: string; after: number; messages: readonly LLMMessage[] },
+    entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown> },
     options?: { signal?: AbortSignal },
   ): Promise<void>;
 }
@@ -76,6 +90,7 @@ interface Thread {
   messages: LLMMessage[];
   /** Which run appended at which position, for idempotent retries. */
   appended: Map<string, number>;
+  runs: ConversationEntry[];
 }
 
 /** Threads kept in this process, as copies (what a caller changes later does not change the thread). */
@@ -83,15 +98,17 @@ export class MemoryConversationStore implements ConversationStore {
   private readonly threads = new Map<string, Thread>();
 
   async load(conversationId: string): Promise<StoredConversation> {
-    return { messages: structuredClone(this.threads.get(conversationId)?.messages ?? []) };
+    const thread = this.threads.get(conversationId);
+    return { messages: structuredClone(thread?.messages ?? []), runs: structuredClone(thread?.runs ?? []) };
   }
 
-  async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[] }): Promise<void> {
-    const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>() };
+  async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown> }): Promise<void> {
+    const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>(), runs: [] };
     if (thread.appended.get(entry.runId) === entry.after) return;
     if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, `another run appended there (the thread now has ${thread.messages.length} messages)`);
     thread.messages.push(...structuredClone(entry.messages as LLMMessage[]));
     thread.appended.set(entry.runId, entry.after);
+    thread.runs.push({ runId: entry.runId, messages: entry.messages.length, carry: structuredClone(entry.carry ?? {}) });
     this.threads.set(conversationId, thread);
   }
 }

@@ -6,7 +6,28 @@
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type MountedMember } from './runner.js';
 export type { RunResult, StopReason } from './result.js';
 export { messageText, type ImagePart, type LLMMessage, type Message, type MessagePart, type TextPart, type ToolCall } from './messages.js';
-export { ConversationConflictError, ConversationStoreError, MemoryConversationStore, type ConversationStore, type ConversationStoreErrorCode, type StoredConversation } from './conversationStore.js';
+export {
+  ConversationConflictError,
+  ConversationStoreError,
+  MemoryConversationStore,
+  type ConversationEntry,
+  type ConversationStore,
+  type ConversationStoreErrorCode,
+  type StoredConversation,
+} from './conversationStore.js';
+export {
+  appendFrom,
+  appendWithOrigins,
+  handoffFrom,
+  keepOrigin,
+  originAt,
+  originKey,
+  originsOf,
+  whileStartingIn,
+  type MessageOrigin,
+} from './lineage.js';
+export { canonicalMessage, IMAGE_TOKEN_ESTIMATE, measure, messagePart, slotPart } from './inputParts.js';
+export { FINGERPRINT_KEY_ENV, setFingerprintKey } from './fingerprint.js';
 export type { ChartInput } from './runInput.js';
 export { EventHub } from './hub.js';
 export type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
@@ -17,6 +38,7 @@ export type { RunStreamPart, StreamPartSource } from './streamParts.js';
 export {
   registerInstrument,
   registeredInstruments,
+  type RestoredEntry,
   type RunInstrument,
   type RunSession,
   type RunStart,

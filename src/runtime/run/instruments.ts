@@ -20,6 +20,18 @@ export interface RunStart {
   readonly executor: FlowChartExecutor;
   /** Present when this start is a resume: what instruments stored at pause time. */
   readonly resumed?: { readonly carry: Record<string, unknown>; readonly pausedAt: number };
+  /**
+   * Present when the run continues a stored conversation (conversationId): one entry per run that
+   * appended to the loaded thread, oldest first, with what instruments carried when it appended
+   * (RunSession.appending). Filled once the thread is loaded, inside `around`, before the first stage.
+   */
+  readonly restored?: readonly RestoredEntry[];
+}
+
+/** A loaded conversation's entry: the run that appended it and its instruments' carry. */
+export interface RestoredEntry {
+  readonly runId: string;
+  readonly carry: Record<string, unknown>;
 }
 
 
@@ -28,6 +40,11 @@ export interface RunSession {
   around?<T>(call: () => Promise<T>): Promise<T>;
   /** The run paused: data to carry in the checkpoint for the resumed run (e.g. a traceparent). */
   paused?(): Record<string, unknown> | void;
+  /**
+   * The run is about to append its messages to a stored conversation: data to keep with them, handed
+   * to the instruments of a later run that loads them (RunStart.restored). Plain JSON.
+   */
+  appending?(): Record<string, unknown> | void;
   /** The run ended; the outcome is decided once for all instruments (see outcome.ts). Called exactly once. */
   finished?(outcome: RunOutcome): void;
 }

@@ -15,10 +15,17 @@ export interface ChartInput {
   message: string;
   /** A run-store list key: the conversation to open with (its last user message is `message`). */
   thread?: string;
+  /** A run-store record key: where `message` came from (run/lineage.ts's MessageOrigin). */
+  messageOrigin?: string;
+  /** A run-store record key: where the runner records where its answer came from, for whoever is handed it. */
+  answerTo?: string;
 }
 
 /** The list where a run keeps the conversation it opens with. */
 export const RUN_THREAD = 'run:thread';
+/** Where a run records its input's origin, and where its top-level runner records its answer's. */
+export const RUN_INPUT_ORIGIN = 'origin:run:input';
+export const RUN_ANSWER_ORIGIN = 'origin:run:answer';
 
 /** The input as messages, or a TypeError saying what is wrong with it. */
 export function inputMessages(input: unknown, method: string): LLMMessage[] | TypeError {

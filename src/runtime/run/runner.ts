@@ -36,17 +36,20 @@ import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, 
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { executedChart } from './executedChart.js';
+import { fingerprintKey } from './fingerprint.js';
 import { EventHub } from './hub.js';
 import { newId } from './ids.js';
-import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
+import { registeredInstruments, type RestoredEntry, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
+import { appendWithOrigins, byRole, keepOrigin, restoredStore, startedIn, type MessageOrigin } from './lineage.js';
 import { MemberIndex } from './members.js';
 import type { LLMMessage } from './messages.js';
 import { OutcomeTracker, stopReasonOf, type RunOutcome } from './outcome.js';
 import type { RunResult } from './result.js';
 import { ResultTracker } from './resultTracker.js';
-import { inputMessages, lastUserText, RUN_THREAD, type ChartInput } from './runInput.js';
+import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
+import type { InputProducer } from '../../events/index.js';
 import { RunStore, type SavedStore } from './store.js';
 
 /** A string or `{ message }` (one user message), or a conversation: messages, oldest first. */
@@ -149,7 +152,7 @@ export abstract class Runner<Output = unknown> {
     if (messages instanceof TypeError) return Promise.reject(messages);
     const checked = checkedSignal(`${this.kind} "${this.id}": run()`, options);
     if (checked.problem) return Promise.reject(checked.problem);
-    return this.execute(newId('run'), options, { input: messages });
+    return this.execute(newId('run'), options, { input: messages, startedIn: startedIn() });
   }
 
   /**
@@ -164,10 +167,11 @@ export abstract class Runner<Output = unknown> {
   stream(input: RunInput, options: RunOptions = {}): RunStream<Output> {
     const messages = inputMessages(input, 'stream');
     const checked = checkedSignal(`${this.kind} "${this.id}": stream()`, options);
+    const parent = startedIn();
     return new RunStream<Output>(checked.signal, (signal, stream) => {
       if (checked.problem) return Promise.reject(checked.problem);
       if (messages instanceof TypeError) return Promise.reject(messages);
-      return this.execute(newId('run'), { ...options, signal }, { input: messages, stream });
+      return this.execute(newId('run'), { ...options, signal }, { input: messages, stream, startedIn: parent });
     });
   }
 
@@ -217,17 +221,28 @@ export abstract class Runner<Output = unknown> {
     const { resumed } = how;
     const index = (this.index ??= new MemberIndex(this));
     const executor = new FlowChartExecutor(executedChart(this.chart()), { readTracking: 'off', writeTracking: 'off' });
-    const store = new RunStore(resumed?.store);
+    // A resumed run's messages are restored from its checkpoint: their origins say so (lineage.ts).
+    const store = new RunStore(resumed && restoredStore(resumed.store));
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
     const conversationId = saved ? saved.conversationId : options.conversationId;
     const hub = new EventHub(runId, index, { conversationId, stream: how.stream });
-    const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub };
+    const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub, fingerprintKey: fingerprintKey() };
     executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
     const tally = new ResultTracker(hub);
     if (saved?.topTurnId) tally.topTurnId = saved.topTurnId;
-    const start: RunStart = { runId, conversationId, tree: index.tree, events: hub, executor, resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt } };
+    // What a stored conversation's entries carry, filled when the thread is loaded (a resumed run: as its first segment loaded it).
+    const restored: RestoredEntry[] = saved?.restored ? [...saved.restored] : [];
+    const start: RunStart = {
+      runId,
+      conversationId,
+      tree: index.tree,
+      events: hub,
+      executor,
+      resumed: resumed && { carry: resumed.carry, pausedAt: resumed.pausedAt },
+      ...(conversationId === undefined ? {} : { restored }),
+    };
     const sessions = this.startSessions(start, index);
     const conversations = options.conversationStore ?? processConversationStore;
     const env = runEnv(run, options.signal);
@@ -266,12 +281,15 @@ export abstract class Runner<Output = unknown> {
     const call = async (): Promise<{ outcome: RunOutcome; result: RunResult }> => {
       let value: unknown;
       if (how.input) {
-        const loaded = conversationId === undefined ? [] : await loadThread(conversations, conversationId, options.signal);
-        conversation = { conversationId, after: loaded.length, input: how.input };
+        const loaded = conversationId === undefined ? { messages: [], runs: [] } : await loadThread(conversations, conversationId, options.signal);
+        restored.push(...loaded.runs.map(({ runId: from, carry }) => ({ runId: from, carry })));
+        conversation = { conversationId, after: loaded.messages.length, input: how.input, ...(restored.length > 0 ? { restored } : {}) };
         store.keep(RUN_CONVERSATION, conversation);
-        const args: ChartInput = { message: lastUserText(how.input) };
-        if (loaded.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
-          store.append(RUN_THREAD, ...loaded, ...how.input);
+        const inputOrigin: MessageOrigin = { origin: 'run_input', producer: how.startedIn ?? { kind: 'run', id: runId } };
+        keepOrigin(store, RUN_INPUT_ORIGIN, inputOrigin);
+        const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN, answerTo: RUN_ANSWER_ORIGIN };
+        if (loaded.messages.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
+          appendWithOrigins(store, RUN_THREAD, [...loaded.messages, ...how.input], [...conversationOrigins(loaded), ...how.input.map(() => inputOrigin)]);
           args.thread = RUN_THREAD;
         }
         value = await executor.run({ input: args, env });
@@ -289,7 +307,11 @@ export abstract class Runner<Output = unknown> {
       const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
       const decided = outcome.answered(text);
       const result = resultOf(text, stopReasonOf(decided)!);
-      if (conversationId !== undefined) await inRun(() => appendRun(conversations, conversationId, runId, conversation!.after, result, options.signal));
+      if (conversationId !== undefined) {
+        const carry: Record<string, unknown> = {};
+        for (const session of sessions) Object.assign(carry, safely(() => session.appending?.()) ?? {});
+        await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry }, result, options.signal));
+      }
       return { outcome: decided, result };
     };
 
@@ -335,6 +357,8 @@ export abstract class Runner<Output = unknown> {
 /** How execute() starts the executor: a fresh run (its input messages) or a resume, plain or streamed. */
 interface Execution {
   input?: LLMMessage[];
+  /** The tool call this run was started in (a runner run inside a tool): its input's producer. */
+  startedIn?: InputProducer;
   resumed?: RunStart['resumed'] & { store: SavedStore; flow: Checkpoint['flow'] };
   answer?: unknown;
   stream?: StreamSink;
@@ -351,13 +375,21 @@ interface RunConversation {
   input: LLMMessage[];
   /** The top-level agent turn, for a resumed run (its turn_start came before the pause). */
   topTurnId?: string;
+  /** The loaded conversation's entries (RunStart.restored), for a resumed run's instruments. */
+  restored?: RestoredEntry[];
 }
 
 function resumeWith(saved: Checkpoint, answer: unknown): Execution {
   return { resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store, flow: saved.flow }, answer };
 }
 
-async function loadThread(store: ConversationStore, conversationId: string, signal: AbortSignal | undefined): Promise<readonly LLMMessage[]> {
+/** A loaded thread: its messages, and the runs that appended them (empty when the store keeps none). */
+interface LoadedThread {
+  messages: readonly LLMMessage[];
+  runs: readonly { runId: string; messages: number; carry: Record<string, unknown> }[];
+}
+
+async function loadThread(store: ConversationStore, conversationId: string, signal: AbortSignal | undefined): Promise<LoadedThread> {
   let loaded: unknown;
   try {
     loaded = await store.load(conversationId, signal ? { signal } : undefined);
@@ -368,13 +400,49 @@ async function loadThread(store: ConversationStore, conversationId: string, sign
   if (!Array.isArray(messages)) {
     throw new ConversationStoreError(`conversation ${JSON.stringify(conversationId)}: the conversation store's load gave no messages array`, 'malformed');
   }
-  return messages as LLMMessage[];
+  return { messages: messages as LLMMessage[], runs: storedRuns((loaded as { runs?: unknown }).runs, messages.length) };
 }
 
-/** Appends the run's new messages; a failure rejects the run with ConversationStoreError carrying the result. */
-async function appendRun(store: ConversationStore, conversationId: string, runId: string, after: number, result: RunResult, signal: AbortSignal | undefined): Promise<void> {
+/** A store's `runs`, when they are whole and account for every message; else none (producers then unknown). */
+function storedRuns(runs: unknown, messages: number): LoadedThread['runs'] {
+  if (!Array.isArray(runs)) return [];
+  const whole: { runId: string; messages: number; carry: Record<string, unknown> }[] = [];
+  let counted = 0;
+  for (const entry of runs as { runId?: unknown; messages?: unknown; carry?: unknown }[]) {
+    if (typeof entry?.runId !== 'string' || typeof entry.messages !== 'number' || !Number.isInteger(entry.messages) || entry.messages < 0) return [];
+    const carry = typeof entry.carry === 'object' && entry.carry !== null && !Array.isArray(entry.carry) ? (entry.carry as Record<string, unknown>) : {};
+    whole.push({ runId: entry.runId, messages: entry.messages, carry });
+    counted += entry.messages;
+  }
+  return counted === messages ? whole : [];
+}
+
+/**
+ * The origins of a loaded thread's messages: each loaded from the conversation, produced by the run
+ * that appended it (what it was, by its role); a store that keeps no runs leaves the run unknown ('').
+ */
+function conversationOrigins(loaded: LoadedThread): MessageOrigin[] {
+  const origins: MessageOrigin[] = [];
+  let at = 0;
+  for (const { runId, messages } of loaded.runs.length > 0 ? loaded.runs : [{ runId: '', messages: loaded.messages.length }]) {
+    const producer: InputProducer = { kind: 'run', id: runId, runId };
+    for (const end = at + messages; at < end; at++) {
+      origins.push({ origin: 'conversation', producer, restoredFrom: byRole(loaded.messages[at]!.role, producer).origin as MessageOrigin['restoredFrom'] });
+    }
+  }
+  return origins;
+}
+
+/** Appends the run's new messages (with its instruments' carry); a failure rejects the run with ConversationStoreError carrying the result. */
+async function appendRun(
+  store: ConversationStore,
+  conversationId: string,
+  { runId, after, carry }: { runId: string; after: number; carry: Record<string, unknown> },
+  result: RunResult,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   try {
-    await store.append(conversationId, { runId, after, messages: result.messages }, signal ? { signal } : undefined);
+    await store.append(conversationId, { runId, after, messages: result.messages, carry }, signal ? { signal } : undefined);
   } catch (error) {
     const failure = storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to append run ${runId}'s messages`);
     failure.result = result;

@@ -123,7 +123,7 @@ describe('footprint.route on model calls', () => {
     const brain = { via: 'default' as const, provider: 'scripted', model: 'm-small' };
     hub.publish(
       'footprint.stream.llm_start',
-      { ...start, callId: 'c1', brain, skill: 'invoices', messageCount: 1, toolCount: 0, messages: [], stream: false },
+      { ...start, callId: 'c1', brain, skill: 'invoices', messageCount: 1, toolCount: 0, messages: [], stream: false, parts: [] },
       'billing/call-llm#5',
     );
     // The call's one record: its cost, tokens and duration are all recorded from it.

@@ -8,7 +8,7 @@ import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { EventPayloads, EventType, MemberRef, TypedEvent } from '../../../src/events/index.js';
-import { EventSpans, RunRollups } from '../../../src/otel/genai/index.js';
+import { EventSpans, RunLineage, RunRollups } from '../../../src/otel/genai/index.js';
 import { RunSpans, runnerLayout, type TraceDetail } from '../../../src/otel/placement/index.js';
 import { WITHHELD_MESSAGE } from '../../../src/events/index.js';
 import { render } from '../../support/traceTree.js';
@@ -23,7 +23,7 @@ function mapping(detail: TraceDetail) {
   const run = new RunSpans({ tracer: provider.getTracer('test'), base: ROOT_CONTEXT, name: 'run', start: { startTime: 1_000 } });
   const rollups = new RunRollups(run.root.span);
   const layout = runnerLayout({ detail, run, carried: {}, semconv: 'current' });
-  const spans = new EventSpans({ run, layout, rollups, capture: false, semconv: 'current' });
+  const spans = new EventSpans({ run, layout, rollups, lineage: new RunLineage({ linkLimit: 128 }), capture: false, semconv: 'current' });
   let time = 1_000;
   const send = <K extends EventType>(type: K, payload: EventPayloads[K], at: { member: MemberRef; path: string[]; stage: string }) => {
     const event: TypedEvent<K> = {
@@ -50,7 +50,7 @@ function oneTurn(send: ReturnType<typeof mapping>['send']) {
   send('footprint.composition.enter', { compositionId: 'desk', kind: 'swarm', childCount: 1 }, atDesk);
   send('footprint.composition.route_decided', { compositionId: 'desk', kind: 'swarm', chosen: 'billing', rationale: 'r', matched: 'route_fn', inRoster: true }, atDesk);
   send('footprint.agent.turn_start', { agentId: 'billing', name: 'Billing', provider: 'openai', model: 'm1', turnId: 't1', message: 'hi', skillGraph: false }, atBilling);
-  send('footprint.stream.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false }, atBilling);
+  send('footprint.stream.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false, parts: [] }, atBilling);
   send(
     'footprint.stream.llm_end',
     { callId: 'c1', agentId: 'billing', turnId: 't1', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, usage, cost: { usd: 0.25, priced: true }, stopReason: 'stop', durationMs: 5, toolCalls: [], content: 'ok' },
@@ -121,6 +121,10 @@ describe('the typed-event table over the semantic layout', () => {
       'gen_ai.response.finish_reasons': ['stop'],
       'footprint.cost.usd': 0.25,
       'footprint.cost.priced': true,
+      // The event lists no parts: the part table is there, empty.
+      'footprint.lineage.part.origins': [],
+      'footprint.lineage.part.producers': [],
+      'footprint.lineage.part.tokens': [],
     });
     const tool = spans.find((s) => s.name === 'execute_tool lookup')!;
     expect(tool.attributes).toEqual({

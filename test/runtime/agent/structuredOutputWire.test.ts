@@ -17,6 +17,7 @@ import { wireServerPerTest } from '../providers/perTest.js';
 import { sse } from '../providers/streaming.js';
 import { geminiChunk, geminiUsage, MESSAGE_ITEM, responsesEvent, responsesMessage, responsesObject, responsesUsage } from '../providers/targets.js';
 import { sendJson, writeBody, type SeenRequest } from '../providers/wireServer.js';
+import { runInputParts } from '../../support/lineageLinks.js';
 
 const serve = wireServerPerTest();
 let sdk: Sdk;
@@ -113,6 +114,8 @@ describe('structured output on the OpenAI Responses API', () => {
     expect(result.stopReason).toBe('answered');
     expect(chatAttributes('gpt-4.1')).toEqual({
       ...structuredChat(server.url, 'gpt-4.1'),
+      // Sent the run's input alone ("Weather in Oslo?").
+      ...runInputParts(4),
       'gen_ai.provider.name': 'openai',
       'gen_ai.response.model': 'gpt-4.1-2025-04-14',
       'gen_ai.response.id': 'resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b',
@@ -214,6 +217,8 @@ describe('structured output on the Gemini API', () => {
     expect(result.stopReason).toBe('answered');
     expect(chatAttributes(MODEL)).toEqual({
       ...structuredChat(server.url, MODEL),
+      // Sent the run's input alone ("Weather in Oslo?").
+      ...runInputParts(4),
       'gen_ai.provider.name': 'gcp.gemini',
       'gen_ai.response.model': 'gemini-2.5-flash',
       'gen_ai.response.id': 'mBwjaPmNMeWAz7IPqPXa0Qc',

@@ -51,8 +51,9 @@ describe('an agent turn and the run store', () => {
     const turnId = String(state.turnId);
     expect(turnId).toMatch(/^turn/);
     expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual(['turnId']);
-    expect(Object.keys(out.paused.checkpoint.store.lists)).toEqual([`history:${turnId}`]);
-    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', `turn:${turnId}`]);
+    // The conversation, and beside it where each of its messages came from (run/lineage.ts).
+    expect(Object.keys(out.paused.checkpoint.store.lists)).toEqual([`history:${turnId}`, `origins:history:${turnId}`]);
+    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', 'origin:run:input', `turn:${turnId}`]);
     expect(out.paused.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
       turnId,
       userMessage: 'Refund INV-7 please',

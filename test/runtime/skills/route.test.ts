@@ -50,11 +50,15 @@ describe('a normal route through three skills', () => {
     expect((await agent.run('Port 3 keeps dropping.')).text).toBe('Replace the cable on port 3.');
 
     const turnId = log.of('footprint.agent.turn_start')[0]!.turnId;
+    const hopIds = log.of('footprint.skill.hop').map((hop) => hop.hopId);
     expect(log.of('footprint.skill.hop')).toEqual([
-      { agentId: 'netops', turnId, iteration: 1, from: undefined, to: 'triage', cause: 'entry', edgeLabel: undefined },
-      { agentId: 'netops', turnId, iteration: 2, from: 'triage', to: 'diagnose', cause: 'model_pick', edgeLabel: undefined },
-      { agentId: 'netops', turnId, iteration: 3, from: 'diagnose', to: 'fix', cause: 'edge', edgeLabel: 'CRC>0' },
+      { hopId: hopIds[0], agentId: 'netops', turnId, iteration: 1, from: undefined, to: 'triage', cause: 'entry', edgeLabel: undefined },
+      { hopId: hopIds[1], agentId: 'netops', turnId, iteration: 2, from: 'triage', to: 'diagnose', cause: 'model_pick', edgeLabel: undefined },
+      { hopId: hopIds[2], agentId: 'netops', turnId, iteration: 3, from: 'diagnose', to: 'fix', cause: 'edge', edgeLabel: 'CRC>0' },
     ]);
+    // Each hop has an id of its own, unique in the run (what a skill part's producer names).
+    expect(new Set(hopIds).size).toBe(3);
+    for (const hopId of hopIds) expect(hopId).toMatch(/^hop_[0-9a-f]{12}[0-9a-z]{4,}$/);
     expect(log.of('footprint.skill.entered').map((e) => [e.from, e.skillId, e.iteration])).toEqual([
       [undefined, 'triage', 1],
       ['triage', 'diagnose', 2],

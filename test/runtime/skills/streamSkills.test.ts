@@ -33,7 +33,7 @@ function desk() {
  * call ids name their provider instance (`call_<instance>_<call>_<i>`): the instance is dropped.
  */
 function comparable(event: TypedEvent): unknown {
-  const { callId, turnId, durationMs, stream, streamed, ...payload } = event.payload as Record<string, unknown>;
+  const { callId, turnId, durationMs, stream, streamed, hopId, parts, ...payload } = event.payload as Record<string, unknown>;
   const sameIds = JSON.parse(JSON.stringify(payload).replace(/call_\d+_(\d+_\d+)/g, 'call_$1'));
   return { type: event.type, payload: sameIds, member: event.meta.member, route: event.meta.route, stage: event.meta.runtimeStageId };
 }

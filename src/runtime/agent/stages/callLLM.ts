@@ -12,7 +12,7 @@
  */
 import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
-import { currentRun, describeError, errorClass, errorType, newId } from '../../run/index.js';
+import { currentRun, describeError, errorClass, errorType, newId, type MessageOrigin } from '../../run/index.js';
 import {
   isProviderError,
   validateResponse,
@@ -24,7 +24,8 @@ import {
 import { READ_SKILL, READ_SKILL_SCHEMA, type Brain, type SkillTurnState } from '../../skills/index.js';
 import type { Turn } from '../state.js';
 import type { AgentConfig } from '../config.js';
-import { appendToConversation, conversation } from '../conversation.js';
+import { callParts } from '../callParts.js';
+import { appendToConversation, conversation, conversationOrigins } from '../conversation.js';
 import type { CompiledTool } from '../toolRunner.js';
 import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
@@ -50,7 +51,7 @@ export function callLLMStage(config: AgentConfig) {
     for (let attempt = 1; ; attempt++) {
       const { callId, response: reply } = await callWithFallbacks(scope, turn, config, brain);
       const response = output ? answerOf(reply, output) : reply;
-      answered(scope, turn, config, response);
+      answered(scope, turn, config, { callId, response });
       if (!output || response.toolCalls.length > 0) return;
       const verdict = await judgeAnswer(output, response.content);
       if (verdict.ok) {
@@ -69,7 +70,7 @@ export function callLLMStage(config: AgentConfig) {
         error: { type: 'invalid_output', message: verdict.message, ...(verdict.ownText ? { ownText: true } : {}) },
       });
       if (!retrying) throw new StructuredOutputError(config.member.id, attempt, verdict.message, response.content);
-      appendToConversation(scope, turn, { role: 'user', content: askAgain(verdict.message) });
+      appendToConversation(scope, turn, { origin: 'instructions', producer: { kind: 'member', id: config.member.id } }, { role: 'user', content: askAgain(verdict.message) });
     }
   };
 }
@@ -110,6 +111,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
   const windowed = config.window && applyWindow(thread, config.window);
   const request = assembleRequest(turn, config, served.model, windowed ? windowed.messages : thread);
   const compacted = windowed !== undefined && windowed.dropped > 0;
+  const parts = callParts(turn, config, { request, origins: conversationOrigins(scope, turn), dropped: windowed ? windowed.dropped : 0 }, run?.fingerprintKey);
   const callId = newId('call');
   const iteration = turn.iteration;
   const skill = turn.skill?.current;
@@ -132,6 +134,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     tools: request.tools,
     stream: sink !== undefined,
     compacted,
+    parts,
     ...call,
     ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     ...(fallbackFrom ? { fallbackFrom } : {}),
@@ -205,10 +208,12 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
   return { callId, response, chunks: streaming?.totals.chunks ?? 0 };
 }
 
-/** The answer becomes the turn's response and the conversation's next assistant message. */
-function answered(scope: AgentScope, turn: Turn, config: AgentConfig, response: LLMResponse): void {
+/** The answer becomes the turn's response and the conversation's next assistant message, produced by the call. */
+function answered(scope: AgentScope, turn: Turn, config: AgentConfig, { callId, response }: { callId: string; response: LLMResponse }): void {
   turn.response = { content: response.content, toolCalls: response.toolCalls };
-  appendToConversation(scope, turn, {
+  turn.responseCallId = callId;
+  const origin: MessageOrigin = { origin: 'model_output', producer: { kind: 'model_call', id: callId } };
+  appendToConversation(scope, turn, origin, {
     role: 'assistant',
     content: response.content,
     // the calls that will have a result: past the cap, one stands for the rest (tools/answeredCalls.ts)

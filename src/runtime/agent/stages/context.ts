@@ -12,10 +12,10 @@
  */
 import { emit, noModelCalls } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
-import { newId, type ChartInput } from '../../run/index.js';
+import { currentRun, newId, originAt, originsOf, type ChartInput, type MessageOrigin } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
-import { appendToConversation } from '../conversation.js';
+import { appendEach } from '../conversation.js';
 import type { Turn } from '../state.js';
 import { offeredTools } from '../toolTable.js';
 import { openTurn, runStore, turnOf } from '../turn.js';
@@ -48,7 +48,11 @@ export function contextStage(config: AgentConfig) {
       const state = { ...turn.skill! };
       const move = cursor.advance(state, turn.lastTool);
       turn.skill = state;
+      const hopId = newId('hop');
+      // The hop that put the current skill into the prompt (a stay keeps the one before).
+      if (move.cause !== 'stay' || turn.skillHop === undefined) turn.skillHop = hopId;
       emit(scope, 'footprint.skill.hop', {
+        hopId,
         agentId,
         turnId: turn.turnId,
         iteration,
@@ -69,13 +73,18 @@ export function contextStage(config: AgentConfig) {
 
 /**
  * The turn's record on its first visit, its conversation opened with what it was given: the run's
- * (or its composition's) conversation when there is one (ChartInput.thread), else the one message.
+ * (or its composition's) conversation when there is one (ChartInput.thread), else the one message;
+ * each with its origin (the thread's own, or where the message came from: ChartInput.messageOrigin).
  */
 function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
   const args = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>();
   const message = String(args.message ?? '');
-  const given: readonly LLMMessage[] = typeof args.thread === 'string' ? runStore(scope).list<LLMMessage>(args.thread) : [];
+  const store = runStore(scope);
+  const runId = currentRun(scope)!.runId;
+  const given: readonly LLMMessage[] = typeof args.thread === 'string' ? store.list<LLMMessage>(args.thread) : [];
   const opening: readonly LLMMessage[] = given.length > 0 ? given : [{ role: 'user', content: message }];
+  const origins: readonly MessageOrigin[] =
+    given.length > 0 ? originsOf(store, args.thread as string, runId) : [originAt(store, args.messageOrigin) ?? { origin: 'run_input', producer: { kind: 'run', id: runId } }];
   const turnId = newId('turn');
   const turn = openTurn(scope, {
     turnId,
@@ -88,7 +97,7 @@ function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
     totals: noModelCalls(),
     ...(config.cursor ? { skill: config.cursor.initial() } : {}),
   });
-  appendToConversation(scope, turn, ...opening);
+  appendEach(scope, turn, opening, origins);
   return turn;
 }
 

@@ -1,7 +1,11 @@
-/** Final: closes the turn with its outcome, totals and answer; the answer is the runner's output. */
+/**
+ * Final: closes the turn with its outcome, totals and answer; the answer is the runner's output, and
+ * where it came from (the model call that gave it) is recorded for whoever is handed it (ChartInput.answerTo).
+ */
 import { emit } from '../../../events/index.js';
+import { handoffFrom, keepOrigin, type ChartInput } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
-import { turnOf } from '../turn.js';
+import { runStore, turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
 
 export function finalStage(config: AgentConfig) {
@@ -26,6 +30,11 @@ export function finalStage(config: AgentConfig) {
       stoppedEarly: stopped && { ...stopped },
       answer,
     });
+    const answerTo = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>().answerTo;
+    if (typeof answerTo === 'string') {
+      const from = content !== '' && turn.responseCallId !== undefined ? { kind: 'model_call' as const, id: turn.responseCallId } : { kind: 'member' as const, id: agentId };
+      keepOrigin(runStore(scope), answerTo, handoffFrom(from));
+    }
     scope.output = answer;
     return answer;
   };

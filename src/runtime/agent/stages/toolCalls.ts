@@ -9,8 +9,9 @@
  */
 import { emit, now } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
+import type { MessageOrigin } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
-import { appendToConversation } from '../conversation.js';
+import { appendEach } from '../conversation.js';
 import type { ToolOutcome } from '../toolRunner.js';
 import type { Turn } from '../state.js';
 import { turnOf } from '../turn.js';
@@ -59,7 +60,14 @@ function pauseRun(scope: AgentScope, turn: Turn, { config, iteration, outcomes, 
 
 /** Appends the results to the conversation, moves the skill state on, escalates past the refusal threshold. */
 function finishIteration(scope: AgentScope, turn: Turn, { config, iteration, outcomes }: Settled): void {
-  appendToConversation(scope, turn, ...outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })));
+  // Each result's producer is its tool call: the model call that asked for it, and the call's id.
+  const askedBy = turn.responseCallId ?? '';
+  appendEach(
+    scope,
+    turn,
+    outcomes.map((o): LLMMessage => ({ role: 'tool', content: o.text, toolCallId: o.call.id })),
+    outcomes.map((o): MessageOrigin => ({ origin: 'tool_result', producer: { kind: 'tool_call', id: `${askedBy}:${o.call.id}` } })),
+  );
   const last = outcomes[outcomes.length - 1];
   if (last) turn.lastTool = { toolName: last.call.name, result: last.text, status: last.status };
   if (Object.keys(iteration.done).length > 0) turn.doneTools = {};

@@ -14,7 +14,7 @@ import type { ToolCall } from '../../../providers/index.js';
 import { READ_SKILL, type SkillTurnState } from '../../../skills/index.js';
 import type { AgentConfig } from '../../config.js';
 import type { SavedToolResult, Turn } from '../../state.js';
-import { FIXED_ERROR_TYPES } from '../../../run/index.js';
+import { currentRun, FIXED_ERROR_TYPES } from '../../../run/index.js';
 import { cancelledOutcome, runToolCall, type CompiledTool, type ToolOutcome } from '../../toolRunner.js';
 import { offeredTools } from '../../toolTable.js';
 import { toolSpec } from '../callLLM.js';
@@ -128,6 +128,7 @@ export class ToolIteration {
     const compiled = this.available.includes(call.name) ? this.offered.get(call.name) : undefined;
     return runToolCall(call, compiled, this.stillOffered, {
       agentId: this.agentId,
+      producer: { kind: 'tool_call', id: `${this.turn.responseCallId ?? ''}:${call.id}`, runId: currentRun(this.scope)!.runId },
       runSignal: this.runSignal,
       timeoutMs: this.config.toolLimits.timeoutMs,
       pause: (question: string) => this.pause.pause(call, question),

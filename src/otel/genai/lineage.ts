@@ -1,0 +1,234 @@
+/**
+ * One run's lineage as span links (issue #36, docs/lineage.md): which span produced what a model
+ * call was sent. It keeps a map of producer id (a model call's callId, a tool call's
+ * `${callId}:${toolCallId}`, a hop's hopId) to the span that stands for it, filled as the run's chat,
+ * execute_tool and hop spans start and seeded with the producers of earlier runs or of the run before
+ * its pause (lineageCarry.ts). From an llm_start's parts it gives the chat span its links (one per
+ * producer span, at span start, so samplers see them) and its part arrays; an execute_tool span its
+ * link to the chat span that asked for it; the run span the link to the chat span whose output became
+ * the answer. The work per call is one pass over the call's parts.
+ */
+import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
+import type { InputOriginKind, InputPart } from '../../events/index.js';
+import { knownProducers, type CarriedBy, type KnownProducers, type ProducerSpan, type Reply } from './lineageCarry.js';
+import {
+  ATTR_FOOTPRINT_LINEAGE_CHARS,
+  ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS,
+  ATTR_FOOTPRINT_LINEAGE_HOP,
+  ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED,
+  ATTR_FOOTPRINT_LINEAGE_ORIGIN,
+  ATTR_FOOTPRINT_LINEAGE_PART_INDEXES,
+  ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS,
+  ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS,
+  ATTR_FOOTPRINT_LINEAGE_PART_TOKENS,
+  ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED,
+  ATTR_FOOTPRINT_LINEAGE_PRODUCER,
+  ATTR_FOOTPRINT_LINEAGE_SLOT,
+  ATTR_FOOTPRINT_LINEAGE_TOKENS,
+  ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE,
+  boundString,
+  LINK_CAUSED_BY_GENERATION,
+  LINK_INFORMED_BY,
+} from '../encoding/index.js';
+
+/** The part arrays on a chat span hold the newest this many parts; a link's part indexes and fingerprints, its newest this many. */
+export const MAX_PART_ENTRIES = 128;
+/** A producer id as exported (a model's tool call id is the model's to choose, of any length). */
+const MAX_PRODUCER = 256;
+
+/** The parts of one producer in one call: one link. */
+interface ProducerParts {
+  first: InputPart;
+  indexes: number[];
+  chars: number;
+  tokens: number;
+  fingerprints: string[];
+}
+
+/** Parts whose producer is an ancestor of the chat span (the agent, the run): no link, the part arrays show them. */
+const ANCESTOR_ORIGINS: ReadonlySet<InputOriginKind> = new Set(['instructions', 'run_input', 'tool_definitions']);
+
+export class RunLineage {
+  /** Producer id → its span: this run's, after the producers it started with. */
+  private readonly producers: Map<string, ProducerSpan>;
+  private readonly runs: Map<string, SpanContext>;
+  /** A stored conversation's entries (RunStart.restored): filled when the thread loads, after the run starts; read at each call. */
+  private readonly restored: readonly CarriedBy[];
+  private absorbed = 0;
+  private readonly runId?: string;
+  /** Links a chat span may carry for its producers: the span link limit less one (a RETRY_OF link). */
+  private readonly budget: number;
+  /** Each agent's latest answered model call and the tool calls its reply asked for, by agent id. */
+  private readonly replies: Map<string, Reply>;
+  /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
+  private readonly turnAnswers: { answer: string; callId: string }[] = [];
+
+  constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
+    this.runId = init.runId;
+    this.budget = Math.max(0, init.linkLimit - 1);
+    this.producers = new Map(init.known?.producers);
+    this.runs = new Map(init.known?.runs);
+    this.replies = new Map(init.known?.replies);
+    this.restored = init.restored ?? [];
+  }
+
+  /** The links of a model call about to start, from its parts; its part arrays (and links folded) go into `attributes`. */
+  chat(parts: readonly InputPart[], attributes: Attributes): Link[] {
+    if (this.absorbed < this.restored.length) this.absorbRestored();
+    const groups = new Map<string, ProducerParts>();
+    let newestOutput: string | undefined;
+    for (const part of parts) {
+      if (!this.linksTo(part)) continue;
+      const id = part.producer.id;
+      let group = groups.get(id);
+      if (group === undefined) {
+        group = { first: part, indexes: [], chars: 0, tokens: 0, fingerprints: [] };
+        groups.set(id, group);
+      }
+      group.indexes.push(part.index);
+      group.chars += part.chars;
+      group.tokens += part.tokens;
+      if (part.fingerprint !== undefined) group.fingerprints.push(part.fingerprint);
+      if ((part.restoredFrom ?? part.origin) === 'model_output') {
+        // Only the newest earlier answer is linked: the older ones are reachable through its chain.
+        if (newestOutput !== undefined && newestOutput !== id) groups.delete(newestOutput);
+        newestOutput = id;
+      }
+    }
+    const links: Link[] = [];
+    for (const [id, group] of groups) {
+      const link = this.informedBy(id, group);
+      if (link) links.push(link);
+    }
+    partArrays(parts, attributes);
+    const folded = links.length - this.budget;
+    if (folded <= 0) return links;
+    // The newest producers win; the older ones stay reachable through the chain of chat links.
+    attributes[ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED] = folded;
+    return links.slice(folded);
+  }
+
+  /** A model call's span started: it stands for the call. */
+  chatStarted(callId: string, context: SpanContext): void {
+    this.producers.set(callId, { context });
+  }
+
+  /** A model call answered: its reply's tool calls are caused by it, and its answer may end the agent's turn. */
+  answered(agentId: string, callId: string, toolCalls: readonly { id: string }[]): void {
+    this.replies.set(agentId, { callId, toolCallIds: toolCalls });
+  }
+
+  /** The producer id of a tool call (`${callId}:${toolCallId}`) and its CAUSED_BY_GENERATION link, when its asking call is known. */
+  tool(agentId: string, toolCallId: string): { producer: string; links: Link[] } | undefined {
+    const reply = this.replies.get(agentId);
+    if (!reply || !reply.toolCallIds.some((call) => call.id === toolCallId)) return undefined;
+    const chat = this.producers.get(reply.callId);
+    const producer = `${reply.callId}:${toolCallId}`;
+    if (!chat) return { producer, links: [] };
+    const attributes = { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_CAUSED_BY_GENERATION, [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(reply.callId, MAX_PRODUCER) };
+    return { producer, links: [{ context: chat.context, attributes }] };
+  }
+
+  /** A tool call's span started: it stands for the call. */
+  toolStarted(producer: string, context: SpanContext): void {
+    this.producers.set(producer, { context });
+  }
+
+  /** A hop was emitted from `context`'s span; `standIn` when that span is its agent's, not a stage's (semantic detail). */
+  hop(hopId: string, context: SpanContext, standIn: boolean): void {
+    this.producers.set(hopId, standIn ? { context, hop: hopId } : { context });
+  }
+
+  /** An agent turn ended with `answer` (the raw text, compared with the run's output only). */
+  turnEnded(agentId: string, answer: string): void {
+    const reply = this.replies.get(agentId);
+    if (reply) this.turnAnswers.push({ answer, callId: reply.callId });
+  }
+
+  /** The run span's link to the chat span whose output became the run's answer (the latest turn that answered it). */
+  answerLink(output: string): Link | undefined {
+    for (let i = this.turnAnswers.length - 1; i >= 0; i--) {
+      const turn = this.turnAnswers[i]!;
+      if (turn.answer !== output) continue;
+      const chat = this.producers.get(turn.callId);
+      if (!chat) return undefined;
+      return {
+        context: chat.context,
+        attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY, [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: 'answer', [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: turn.callId },
+      };
+    }
+    return undefined;
+  }
+
+  /** Every producer span known, oldest first (what a pause or a stored conversation carries on). */
+  entries(): IterableIterator<[string, ProducerSpan]> {
+    return this.producers.entries();
+  }
+
+  /** Each agent's latest reply (what a pause carries, for the tool calls resumed after it). */
+  latestReplies(): ReadonlyMap<string, Reply> {
+    return this.replies;
+  }
+
+  /** Takes the producers of the conversation entries loaded since the last call (a run's own producers win). */
+  private absorbRestored(): void {
+    const known = knownProducers(this.restored.slice(this.absorbed));
+    this.absorbed = this.restored.length;
+    for (const [id, span] of known.producers) if (!this.producers.has(id)) this.producers.set(id, span);
+    for (const [runId, context] of known.runs) this.runs.set(runId, context);
+  }
+
+  /** A part has a link unless its producer is an ancestor of the chat span (the agent or this run). */
+  private linksTo(part: InputPart): boolean {
+    if (ANCESTOR_ORIGINS.has(part.restoredFrom ?? part.origin)) return part.producer.kind === 'run' && this.isOtherRun(part.producer.runId);
+    if (part.producer.kind === 'member') return false;
+    return part.producer.kind !== 'run' || this.isOtherRun(part.producer.runId);
+  }
+
+  private isOtherRun(runId: string | undefined): boolean {
+    return runId !== undefined && runId !== this.runId;
+  }
+
+  /** The INFORMED_BY link to a producer's span (else its run's span, for another run's producer); none when neither is known. */
+  private informedBy(id: string, group: ProducerParts): Link | undefined {
+    const { first } = group;
+    const known = this.producers.get(id);
+    const context = known?.context ?? (first.producer.runId === undefined ? undefined : this.runs.get(first.producer.runId));
+    if (!context) return undefined;
+    const attributes: Attributes = {
+      [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY,
+      [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: first.origin,
+      [ATTR_FOOTPRINT_LINEAGE_SLOT]: first.slot,
+      [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: newest(group.indexes),
+      [ATTR_FOOTPRINT_LINEAGE_CHARS]: group.chars,
+      [ATTR_FOOTPRINT_LINEAGE_TOKENS]: group.tokens,
+      [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
+    };
+    if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
+    if (known?.hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = known.hop;
+    return { context, attributes };
+  }
+}
+
+/** The part table of a call as parallel arrays, the newest MAX_PART_ENTRIES parts. */
+function partArrays(parts: readonly InputPart[], attributes: Attributes): void {
+  const from = Math.max(0, parts.length - MAX_PART_ENTRIES);
+  const origins: string[] = [];
+  const producers: string[] = [];
+  const tokens: number[] = [];
+  for (let i = from; i < parts.length; i++) {
+    const part = parts[i]!;
+    origins.push(part.origin);
+    producers.push(boundString(part.producer.id, MAX_PRODUCER));
+    tokens.push(part.tokens);
+  }
+  attributes[ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] = origins;
+  attributes[ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS] = producers;
+  attributes[ATTR_FOOTPRINT_LINEAGE_PART_TOKENS] = tokens;
+  if (from > 0) attributes[ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED] = from;
+}
+
+/** The newest MAX_PART_ENTRIES entries of a link's list. */
+function newest<T>(list: T[]): T[] {
+  return list.length > MAX_PART_ENTRIES ? list.slice(list.length - MAX_PART_ENTRIES) : list;
+}

@@ -1,0 +1,91 @@
+/**
+ * The parts of a model call's input as llm_start.parts lists them (issue #36): size, estimated
+ * tokens and keyed fingerprint of each message, with its origin. A turn sends its whole conversation
+ * again at every call, so what a message measures is computed once per message object and kept
+ * beside it (a WeakMap: a message dropped by the run is dropped here too), and so is its part while
+ * its position and origin stay the same: a later call pays one lookup per earlier message, no hashing.
+ * The estimate is the conversation window's too (agent/window.ts), from the same numbers.
+ */
+import type { KeyObject } from 'node:crypto';
+import type { InputPart, InputProducer } from '../../events/index.js';
+import { fingerprint } from './fingerprint.js';
+import type { MessageOrigin } from './lineage.js';
+import type { LLMMessage, MessagePart } from './messages.js';
+
+/** Tokens an image counts for in the estimate (it counts 0 characters). */
+export const IMAGE_TOKEN_ESTIMATE = 1_000;
+
+interface Measured {
+  readonly chars: number;
+  readonly tokens: number;
+  /** The fingerprint under `key` (computed on first use with a key). */
+  fingerprint?: string;
+  key?: KeyObject;
+  /** The last part made of the message, reused while index, origin and key are the same. */
+  part?: InputPart;
+  origin?: MessageOrigin;
+}
+
+const measured = new WeakMap<LLMMessage, Measured>();
+
+/** A message's characters and estimated tokens, measured once per message object. */
+export function measure(message: LLMMessage): Measured {
+  let found = measured.get(message);
+  if (found === undefined) {
+    let chars = 0;
+    let images = 0;
+    if (typeof message.content === 'string') chars += message.content.length;
+    else for (const part of message.content) part.type === 'text' ? (chars += part.text.length) : images++;
+    for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.args).length;
+    found = { chars, tokens: Math.ceil(chars / 4) + images * IMAGE_TOKEN_ESTIMATE };
+    measured.set(message, found);
+  }
+  return found;
+}
+
+/**
+ * The part of `message` sent at `index` of the messages slot, from `origin`; the same object as the
+ * call before when nothing about it changed. Listeners must not change it.
+ */
+export function messagePart(message: LLMMessage, index: number, origin: MessageOrigin, key: KeyObject | undefined): InputPart {
+  const m = measure(message);
+  const last = m.part;
+  if (last !== undefined && last.index === index && m.origin === origin && m.key === key) return last;
+  if (key !== undefined && m.key !== key) {
+    m.fingerprint = fingerprint(key, 'messages', canonicalMessage(message));
+    m.key = key;
+  }
+  const part: InputPart =
+    origin.restoredFrom === undefined
+      ? { slot: 'messages', index, role: message.role, origin: origin.origin, producer: origin.producer, chars: m.chars, tokens: m.tokens }
+      : { slot: 'messages', index, role: message.role, origin: origin.origin, producer: origin.producer, restoredFrom: origin.restoredFrom, chars: m.chars, tokens: m.tokens };
+  if (key !== undefined) part.fingerprint = m.fingerprint;
+  m.part = part;
+  m.origin = origin;
+  if (key === undefined) m.key = undefined;
+  return part;
+}
+
+/** A part of the system slot or the tool list: text measured and fingerprinted as given (callers keep it per slot assembly). */
+export function slotPart(slot: 'system' | 'tools', index: number, origin: 'instructions' | 'skill' | 'tool_definitions', producer: InputProducer, text: string, key: KeyObject | undefined): InputPart {
+  const chars = text.length;
+  const part: InputPart = { slot, index, role: 'system', origin, producer, chars, tokens: Math.ceil(chars / 4) };
+  if (key !== undefined) part.fingerprint = fingerprint(key, slot, text);
+  return part;
+}
+
+/**
+ * A message's content as one text, for its fingerprint: the text itself, or the JSON of its parts
+ * (an image by its media type and its data or URL); an assistant message with tool calls, the JSON of
+ * its content and its calls' names and arguments (not their ids, which differ from call to call).
+ */
+export function canonicalMessage(message: LLMMessage): string {
+  const content = typeof message.content === 'string' ? message.content : message.content.map(canonicalPart);
+  if (message.toolCalls === undefined || message.toolCalls.length === 0) return typeof content === 'string' ? content : JSON.stringify(content);
+  return JSON.stringify({ content, toolCalls: message.toolCalls.map((call) => ({ name: call.name, args: call.args })) });
+}
+
+function canonicalPart(part: MessagePart): Record<string, string> {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return part.data !== undefined ? { type: 'image', mediaType: part.mediaType, data: part.data } : { type: 'image', mediaType: part.mediaType, url: part.url ?? '' };
+}

@@ -1,0 +1,116 @@
+/**
+ * Reading a run's lineage links back, to compare with the lineage written down from a scenario
+ * (docs/lineage.md). Every link of every chat, execute_tool and run span becomes one line holding its
+ * whole attribute map and the span it points to, named by kind and identity:
+ *
+ *   INFORMED_BY tool_result messages[2] 16c/4t call#1:c1 → execute_tool lookup c1
+ *
+ * Ids that differ per process are numbered in order of first appearance: model calls (`call#N`, by
+ * chat span start), hops (`hop#N`), runs (`run#N`), tool call ids a scripted provider made up (`tool#N`). A target that is not among the spans given is
+ * `(absent)`; an attribute the format does not name is printed as key=value, so none goes unchecked.
+ */
+import type { Attributes, Link } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'vitest';
+import { toMs } from './traceTree.js';
+
+const NAMED = new Set([
+  'gen_ai.attribution.link_type',
+  'footprint.link.type',
+  'footprint.lineage.origin',
+  'footprint.lineage.slot',
+  'footprint.lineage.part_indexes',
+  'footprint.lineage.chars',
+  'footprint.lineage.tokens',
+  'footprint.lineage.producer',
+  'footprint.lineage.hop',
+  'footprint.lineage.fingerprints',
+]);
+
+export class LineageReader {
+  private readonly spans: ReadableSpan[];
+  private readonly names = new Map<string, string>();
+  private readonly counts = { call: 0, hop: 0, run: 0, tool: 0 };
+
+  constructor(spans: readonly ReadableSpan[]) {
+    this.spans = [...spans].sort((a, b) => toMs(a.startTime) - toMs(b.startTime));
+    for (const span of this.spans) {
+      const callId = span.attributes['footprint.llm.call_id'];
+      if (typeof callId === 'string') this.id(callId, 'call');
+      const runId = span.attributes['footprint.run.id'];
+      if (typeof runId === 'string' && span.parentSpanContext === undefined) this.id(runId, 'run');
+    }
+  }
+
+  /** The links of every chat, execute_tool and run span that has any, by span label, in start order. */
+  all(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const span of this.spans) {
+      if (span.links.length === 0) continue;
+      const label = this.label(span);
+      let key = label;
+      for (let n = 2; key in out; n++) key = `${label} (${n})`;
+      out[key] = span.links.map((link) => this.line(link));
+    }
+    return out;
+  }
+
+  /** The label of a span: `chat m1 call#2`, `execute_tool lookup c1`, `run invoke_agent Helper`, else its name (and member). */
+  label(span: ReadableSpan): string {
+    const a = span.attributes;
+    if (typeof a['footprint.llm.call_id'] === 'string') return `${span.name} ${this.id(a['footprint.llm.call_id'], 'call')}`;
+    if (typeof a['gen_ai.tool.call.id'] === 'string') return `${span.name} ${this.toolCall(a['gen_ai.tool.call.id'])}`;
+    if (span.parentSpanContext === undefined || a['footprint.run.id'] !== undefined) return `run ${span.name}`;
+    const member = a['footprint.member.id'] ?? a['gen_ai.agent.id'];
+    return member === undefined ? span.name : `${span.name} (${String(member)})`;
+  }
+
+  /** A producer id with its per-process ids numbered. */
+  producer(id: string): string {
+    const [head, ...rest] = id.split(':');
+    const kind = head!.startsWith('hop_') ? 'hop' : head!.startsWith('run_') ? 'run' : 'call';
+    return [this.id(head!, kind), ...rest.map((toolCallId) => this.toolCall(toolCallId))].join(':');
+  }
+
+  /** A tool call id, numbered when a scripted provider generated it (`call_<n>_<i>_<j>`, per process). */
+  private toolCall(id: string): string {
+    return /^call_\d+_\d+_\d+$/.test(id) ? this.id(id, 'tool') : id;
+  }
+
+  private line(link: Link): string {
+    const a: Attributes = link.attributes ?? {};
+    const words: string[] = [String(a['gen_ai.attribution.link_type'] ?? a['footprint.link.type'])];
+    if (a['footprint.lineage.origin'] !== undefined) words.push(String(a['footprint.lineage.origin']));
+    if (a['footprint.lineage.slot'] !== undefined) words.push(`${String(a['footprint.lineage.slot'])}[${(a['footprint.lineage.part_indexes'] as number[]).join(',')}]`);
+    if (a['footprint.lineage.chars'] !== undefined) words.push(`${String(a['footprint.lineage.chars'])}c/${String(a['footprint.lineage.tokens'])}t`);
+    if (a['footprint.lineage.producer'] !== undefined) words.push(this.producer(String(a['footprint.lineage.producer'])));
+    if (a['footprint.lineage.hop'] !== undefined) words.push(`hop=${this.producer(String(a['footprint.lineage.hop']))}`);
+    if (a['footprint.lineage.fingerprints'] !== undefined) words.push(`fp=${(a['footprint.lineage.fingerprints'] as string[]).length}`);
+    for (const [key, value] of Object.entries(a)) if (!NAMED.has(key)) words.push(`${key}=${JSON.stringify(value)}`);
+    const target = this.spans.find((s) => s.spanContext().spanId === link.context.spanId && s.spanContext().traceId === link.context.traceId);
+    return `${words.join(' ')} → ${target ? this.label(target) : '(absent)'}`;
+  }
+
+  private id(raw: string, kind: 'call' | 'hop' | 'run' | 'tool'): string {
+    let name = this.names.get(raw);
+    if (name === undefined) {
+      name = `${kind}#${++this.counts[kind]}`;
+      this.names.set(raw, name);
+    }
+    return name;
+  }
+}
+
+/** The lineage of the spans given, as LineageReader.all() prints it. */
+export function lineageOf(spans: readonly ReadableSpan[]): Record<string, string[]> {
+  return new LineageReader(spans).all();
+}
+
+/** The part arrays of a chat span sent only the run's input (no instructions, no tools), of `tokens` estimated tokens. */
+export function runInputParts(tokens: number): Record<string, unknown> {
+  return {
+    'footprint.lineage.part.origins': ['run_input'],
+    'footprint.lineage.part.producers': [expect.stringMatching(/^run_[0-9a-z]+$/)],
+    'footprint.lineage.part.tokens': [tokens],
+  };
+}
