@@ -7,7 +7,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type { InputPart } from '../../events/index.js';
-import { messagePart, slotPart, type MessageOrigin } from '../run/index.js';
+import { messagePart, safeStringify, slotPart, type MessageOrigin } from '../run/index.js';
 import type { LLMRequest } from '../providers/index.js';
 import type { AgentConfig } from './config.js';
 import type { Turn } from './state.js';
@@ -41,7 +41,7 @@ function slotPartsOf(turn: Turn, config: AgentConfig, request: LLMRequest, key: 
   if (config.systemPrompt !== '') system.push(slotPart('system', system.length, 'instructions', agent, config.systemPrompt, key));
   const skillBody = config.cursor && turn.skill ? config.cursor.body(turn.skill) : '';
   if (skillBody !== '') system.push(slotPart('system', system.length, 'skill', { kind: 'hop', id: turn.skillHop ?? '' }, skillBody, key));
-  const tools = request.tools === undefined ? [] : [slotPart('tools', 0, 'tool_definitions', agent, JSON.stringify(request.tools), key)];
+  const tools = request.tools === undefined ? [] : [slotPart('tools', 0, 'tool_definitions', agent, safeStringify(request.tools), key)];
   const made = { key, system, tools };
   slotParts.set(assembly, made);
   return made;

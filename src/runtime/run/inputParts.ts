@@ -11,6 +11,7 @@ import type { InputPart, InputProducer } from '../../events/index.js';
 import { fingerprint } from './fingerprint.js';
 import type { MessageOrigin } from './lineage.js';
 import type { LLMMessage, MessagePart } from './messages.js';
+import { safeStringify } from './safeJson.js';
 
 /** Tokens an image counts for in the estimate (it counts 0 characters). */
 export const IMAGE_TOKEN_ESTIMATE = 1_000;
@@ -34,9 +35,17 @@ export function measure(message: LLMMessage): Measured {
   if (found === undefined) {
     let chars = 0;
     let images = 0;
-    if (typeof message.content === 'string') chars += message.content.length;
-    else for (const part of message.content) part.type === 'text' ? (chars += part.text.length) : images++;
-    for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.args).length;
+    // What a provider or a caller handed in is measured as it is: odd content counts nothing rather than failing the call.
+    const content: unknown = message.content;
+    if (typeof content === 'string') chars += content.length;
+    else if (Array.isArray(content)) {
+      for (const part of content as MessagePart[]) {
+        if (part?.type === 'image') images++;
+        else if (typeof part?.text === 'string') chars += part.text.length;
+      }
+    }
+    // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
+    for (const call of message.toolCalls ?? []) chars += String(call.name).length + safeStringify(call.args).length;
     found = { chars, tokens: Math.ceil(chars / 4) + images * IMAGE_TOKEN_ESTIMATE };
     measured.set(message, found);
   }
@@ -80,12 +89,12 @@ export function slotPart(slot: 'system' | 'tools', index: number, origin: 'instr
  * its content and its calls' names and arguments (not their ids, which differ from call to call).
  */
 export function canonicalMessage(message: LLMMessage): string {
-  const content = typeof message.content === 'string' ? message.content : message.content.map(canonicalPart);
+  const content = typeof message.content === 'string' ? message.content : Array.isArray(message.content) ? message.content.map(canonicalPart) : safeStringify(message.content);
   if (message.toolCalls === undefined || message.toolCalls.length === 0) return typeof content === 'string' ? content : JSON.stringify(content);
-  return JSON.stringify({ content, toolCalls: message.toolCalls.map((call) => ({ name: call.name, args: call.args })) });
+  return safeStringify({ content, toolCalls: message.toolCalls.map((call) => ({ name: call.name, args: call.args })) });
 }
 
 function canonicalPart(part: MessagePart): Record<string, string> {
-  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part?.type !== 'image') return { type: 'text', text: String(part?.text) };
   return part.data !== undefined ? { type: 'image', mediaType: part.mediaType, data: part.data } : { type: 'image', mediaType: part.mediaType, url: part.url ?? '' };
 }
