@@ -27,6 +27,8 @@ const MAIN = {
     'READ_SKILL', 'defineSkill', 'skillGraph', 'skillPathRecorder',
     // listen to events
     'EVENT_TYPES', 'isFootprintEvent', 'outcomeLabel',
+    // lineage: keyed fingerprints of input parts
+    'setFingerprintKey',
     // take part in every run
     'registerInstrument', 'semconv', 'tracingFailures', 'tracingInstrument',
     // trace a plain flowchart
@@ -40,7 +42,7 @@ const MAIN = {
     'LlmRouter', 'LlmRouterOptions', 'LlmSwarmOptions', 'LoopBuilder', 'MergeFn', 'ParallelBuilder', 'Paused', 'PickFn', 'PickInput', 'Predicate',
     'RoutingDecision', 'RoutingProblem', 'RunInput', 'RunOptions', 'RunResult', 'RunStreamPart', 'SequenceBuilder',
     'StreamPartSource', 'SwarmOptions', 'Tool', 'ToolArgs', 'StopReason',
-    'ConversationStore', 'ConversationStoreErrorCode', 'StoredConversation', 'ConversationWindow',
+    'ConversationStore', 'ConversationStoreErrorCode', 'StoredConversation', 'ConversationWindow', 'ConversationEntry',
     'ToolContext', 'ToolInputSchema', 'ToolSource', 'UntilFn', 'Verdict',
     'OutputOf', 'OutputSchema',
     'AnthropicOptions', 'CompleteOptions', 'FetchLike', 'LLMMessage', 'LLMProvider', 'LLMRequest', 'LLMResponse', 'LLMStreamPart',
@@ -49,9 +51,9 @@ const MAIN = {
     'GeminiOptions', 'ImagePart', 'Message', 'MessagePart', 'OpenAIResponsesOptions', 'ReasoningEffort', 'ResponseFormat', 'TextPart', 'ToolChoice',
     'BrainSpec', 'FallbackBrain', 'EscalationSpec', 'LastToolResult', 'LoopGuardOptions', 'OnTrip', 'RecordedHop', 'RecordedRejection', 'RecordedTrip', 'SkillEdge',
     'SkillPathRecorder', 'SkillPathRecorderOptions', 'Skill', 'SkillDefinition', 'SkillGraph', 'SkillGraphBuilder', 'SkillGraphOptions',
-    'CapturedMessage', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
+    'CapturedMessage', 'InputOriginKind', 'InputPart', 'InputProducer', 'EventMeta', 'EventPattern', 'EventPayloads', 'EventType', 'Listener', 'MemberRef', 'ModelServer', 'RunOutcome',
     'RunOutcomeLabel', 'RunnerKind', 'TokenUsage', 'TypedEvent', 'Unsubscribe',
-    'RunEvents', 'RunInstrument', 'RunSession', 'RunStart', 'RunTree', 'RunTreeNode', 'RunnerProfile', 'SemconvMode', 'TraceDetail', 'TracingOptions',
+    'RestoredEntry', 'RunEvents', 'RunInstrument', 'RunSession', 'RunStart', 'RunTree', 'RunTreeNode', 'RunnerProfile', 'SemconvMode', 'TraceDetail', 'TracingOptions',
     'TraceExecutorOptions',
     'MetricKey', 'MetricSpec', 'MetricsInstrumentOptions',
   ],

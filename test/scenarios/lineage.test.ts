@@ -4,7 +4,8 @@
  * semantic detail, against the lineage written down from the scenario (test/support/lineage.ts prints
  * one line per link: type, origin, slot[indexes], chars/tokens, producer → the span it points to).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectMcp, type McpConnection } from '../../src/mcp/index.js';
 import {
   Agent,
   Conditional,
@@ -25,6 +26,7 @@ import {
 import type { TraceDetail } from '../../src/otel/placement/index.js';
 import { twoToolAgent } from '../support/agents.js';
 import { lineageOf } from '../support/lineageLinks.js';
+import { FIXTURE, SLOW_START } from '../support/mcp/world.js';
 import { startSdk } from '../support/sdk.js';
 import { answer, callTool, diagnoseSkill, fixSkill, pick, PRICING, triageSkill } from '../support/skills.js';
 
@@ -96,6 +98,26 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .build()
         .run('q'),
     lineage: () => ({}),
+  },
+  // One agent instance in both branches: each branch's tool calls are caused by, and read by, its own calls.
+  'Parallel: one agent with tools in two branches': {
+    run: () => {
+      const helper = twoToolAgent();
+      return Parallel.create({ id: 'twice' }).branch('x', helper).branch('y', helper).merge((results) => results.map((r) => r.id).join(' ')).build().run('hi');
+    },
+    lineage: () => ({
+      'execute_tool lookup c1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
+      'execute_tool weather c2': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
+      'execute_tool lookup c1 (2)': ['CAUSED_BY_GENERATION call#2 → chat m1 call#2'],
+      'execute_tool weather c2 (2)': ['CAUSED_BY_GENERATION call#2 → chat m1 call#2'],
+      // Branch x's calls are 1, 3, 5; branch y's 2, 4, 6 (the two run side by side).
+      'chat m1 call#3': renumber(TWO_TOOL_LINEAGE['chat m1 call#2'], [1, 3]),
+      'chat m1 call#4': renumber(TWO_TOOL_LINEAGE['chat m1 call#2'], [2, 4]),
+      'execute_tool lookup c3': ['CAUSED_BY_GENERATION call#3 → chat m1 call#3'],
+      'execute_tool lookup c3 (2)': ['CAUSED_BY_GENERATION call#4 → chat m1 call#4'],
+      'chat m1 call#5': renumber(TWO_TOOL_LINEAGE['chat m1 call#3'], [1, 3]),
+      'chat m1 call#6': renumber(TWO_TOOL_LINEAGE['chat m1 call#3'], [2, 4]),
+    }),
   },
   // The chosen branch gets the run's input; its answer is the run's.
   Conditional: {
@@ -249,6 +271,11 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
   },
 };
 
+/** A lineage's lines with its calls 1 and 2 renamed to the given numbers. */
+function renumber(lines: readonly string[], [first, second]: [number, number]): string[] {
+  return lines.map((line) => line.replace(/call#([12])\b/g, (_, n: string) => `call#${n === '1' ? first : second}`));
+}
+
 const TWO_TOOL_LINEAGE = {
   'run invoke_agent Helper': ['INFORMED_BY answer call#3 → chat m1 call#3'],
   'execute_tool lookup c1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
@@ -294,21 +321,31 @@ describe('50 concurrent runs on one Agent instance', () => {
   });
 });
 
-describe('the link limit (OTEL_SPAN_LINK_COUNT_LIMIT)', () => {
-  const LIMIT_ENV = 'OTEL_SPAN_LINK_COUNT_LIMIT';
-  afterEach(() => delete process.env[LIMIT_ENV]);
+describe('an MCP tool (a real server process)', () => {
+  let mcp: McpConnection;
+  beforeAll(async () => {
+    mcp = await connectMcp({ command: process.execPath, args: [FIXTURE, 'stdio'], stderr: 'inherit' }, SLOW_START);
+  });
+  afterAll(() => mcp.close());
 
-  it('a call with more producers than the limit less one keeps the newest and says how many it folded', async () => {
-    process.env[LIMIT_ENV] = '3';
-    unregister = registerInstrument(tracingInstrument({}));
-    await twoToolAgent().run('hi');
+  it.each(DETAILS)('its execute_tool span is the producer of the result; the MCP client span nests under it (%s detail)', async (detail) => {
+    traced(detail);
+    const provider = scripted({
+      replies: (request) => (request.messages.some((m) => m.role === 'tool') ? 'Shipped.' : { toolCalls: [{ id: 't1', name: 'lookup_order', args: { id: '7' } }] }),
+    });
+    await Agent.create({ provider, model: 'm1', id: 'desk' }).tools(mcp).build().run('Where is order 7?');
     const spans = sdk.spans();
-    const lineage = lineageOf(spans);
-    // Two links a span (three less one): call 2 had three producers, call 3 four.
-    expect([lineage['chat m1 call#2'], lineage['chat m1 call#3']]).toEqual([
-      ['INFORMED_BY tool_result messages[2] 16c/4t call#1:c1 → execute_tool lookup c1', 'INFORMED_BY tool_result messages[3] 5c/2t call#1:c2 → execute_tool weather c2'],
-      ['INFORMED_BY model_output messages[4] 24c/6t call#2 → chat m1 call#2', 'INFORMED_BY tool_result messages[5] 16c/4t call#2:c3 → execute_tool lookup c3'],
-    ]);
-    expect(spans.filter((s) => s.name === 'chat m1').map((s) => s.attributes['footprint.lineage.links_folded'])).toEqual([undefined, 1, 2]);
+    expect(lineageOf(spans)).toEqual({
+      'run invoke_agent desk': ['INFORMED_BY answer call#2 → chat m1 call#2'],
+      'execute_tool lookup_order t1': ['CAUSED_BY_GENERATION call#1 → chat m1 call#1'],
+      // The reply (lookup_order and {"id":"7"}: 22 chars), the server's "order 7: shipped".
+      'chat m1 call#2': [
+        'INFORMED_BY model_output messages[1] 22c/6t call#1 → chat m1 call#1',
+        'INFORMED_BY tool_result messages[2] 16c/4t call#1:t1 → execute_tool lookup_order t1',
+      ],
+    });
+    const tool = spans.find((s) => s.name === 'execute_tool lookup_order')!;
+    const client = spans.find((s) => s.name === 'tools/call lookup_order')!;
+    expect(client.parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
   });
 });

@@ -174,9 +174,9 @@ function runChild(checkpoint: string, env: Record<string, string> = {}): Promise
 
 describe('lineage across the pause', () => {
   it.each(['full', 'semantic'] as const)('a run resumed in another process links to the spans before the pause: its chat span, its tool spans, the reply that asked (%s detail)', async (detail) => {
-    // This detail for the pause, then the file's own tracing instrument again.
-    registerInstrument(tracingInstrument({ detail }));
-    const paused = await pauseOnce().finally(() => registerInstrument(tracingInstrument()));
+    // This detail for the pause (it takes the place of the file's tracing instrument: these tests come last).
+    const unregister = registerInstrument(tracingInstrument({ detail }));
+    const paused = await pauseOnce().finally(unregister);
     const before = sdk.spans();
     const child = JSON.parse(await runChild(JSON.stringify(paused.checkpoint), { [DETAIL_ENV]: detail })) as {
       spans: { name: string; traceId: string; spanId: string; attributes: Record<string, unknown>; links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[] }[];

@@ -25,6 +25,7 @@ export const ISOLATED_TESTS = [
   'test/scenarios/cancelledTool.test.ts',
   'test/otel/metrics/prometheusOtlp.test.ts',
   'test/scenarios/otlp.test.ts',
+  'test/scenarios/lineageLimit.test.ts',
   'test/otel/placement/activation.test.ts',
   'test/scenarios/pii.test.ts',
   'test/scenarios/safety.test.ts',

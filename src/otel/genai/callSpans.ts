@@ -82,7 +82,7 @@ import {
   toolSpanName,
 } from '../encoding/index.js';
 import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
-import type { RunLineage } from './lineage.js';
+import { agentKey, type RunLineage } from './lineage.js';
 import type { RunRollups } from './runRollups.js';
 
 /** One check the runtime made of a model's answer (score 0: the answer failed it). */
@@ -223,7 +223,7 @@ export class CallSpans {
       return;
     }
     span.setAttributes({ [ATTR_FOOTPRINT_COST_USD]: p.cost.usd, [ATTR_FOOTPRINT_COST_PRICED]: p.cost.priced });
-    this.lineage.answered(p.agentId, p.callId, p.toolCalls);
+    this.lineage.answered(agentKey(p.agentId, meta.subflowPath), p.callId, p.toolCalls);
     // Its end time is decided; it stays open for evaluations until the agent's next step.
     this.run.setEndTime(call.opened, meta.timestamp);
     this.release(p.agentId);
@@ -265,7 +265,7 @@ export class CallSpans {
     if ('args' in p) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = boundedJson(p.args);
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
-    const caused = this.lineage.tool(p.agentId, p.toolCallId);
+    const caused = this.lineage.tool(agentKey(p.agentId, meta.subflowPath), p.toolCallId);
     const opened = this.run.start(toolSpanName(boundString(p.toolName, MAX_NAME)), parent, { kind: SpanKind.INTERNAL, attributes, startTime: meta.timestamp, links: caused?.links });
     if (caused) this.lineage.toolStarted(caused.producer, opened.span.spanContext());
     this.tools.set(toolKey(meta.runtimeStageId, p.toolCallId), { opened, parent });

@@ -30,7 +30,7 @@ import {
 import { CallSpans, EVAL_ROUTER_CHOICE, EVAL_SKILL_JUMP, type CallSpansInit } from './callSpans.js';
 import { agentProfileIdentity, compositionIdentity, routerDecisionIdentity } from './memberIdentity.js';
 import { emitterSpan, type MemberLayout } from '../placement/index.js';
-import type { RunLineage } from './lineage.js';
+import { agentKey, type RunLineage } from './lineage.js';
 import type { RunRollups } from './runRollups.js';
 
 /** The error.type of a router answer that is no usable decision (src/runtime/routing/errors.ts). */
@@ -75,7 +75,7 @@ export class EventSpans {
 
   onEvent(received: TypedEvent): void {
     // A turn's answer is compared with the run's output (the run span's answer link), never exported: read before the view.
-    if (isTurnEnd(received)) this.lineage.turnEnded(received.payload.agentId, received.payload.answer);
+    if (isTurnEnd(received)) this.lineage.turnEnded(agentKey(received.payload.agentId, received.meta.subflowPath), received.payload.answer);
     // Every rule below sees the event as it may be exported: content only under capture.
     const event = exportedView(received, this.capture);
     const rule: SpanRule<EventType> = this.rules[event.type];

@@ -58,7 +58,7 @@ export class RunLineage {
   private readonly runId?: string;
   /** Links a chat span may carry for its producers: the span link limit less one (a RETRY_OF link). */
   private readonly budget: number;
-  /** Each agent's latest answered model call and the tool calls its reply asked for, by agent id. */
+  /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
   private readonly replies: Map<string, Reply>;
   /** Each agent turn's answer (compared with the run's output, never exported) and the call that gave it. */
   private readonly turnAnswers: { answer: string; callId: string }[] = [];
@@ -114,13 +114,13 @@ export class RunLineage {
   }
 
   /** A model call answered: its reply's tool calls are caused by it, and its answer may end the agent's turn. */
-  answered(agentId: string, callId: string, toolCalls: readonly { id: string }[]): void {
-    this.replies.set(agentId, { callId, toolCallIds: toolCalls });
+  answered(agent: string, callId: string, toolCalls: readonly { id: string }[]): void {
+    this.replies.set(agent, { callId, toolCallIds: toolCalls });
   }
 
   /** The producer id of a tool call (`${callId}:${toolCallId}`) and its CAUSED_BY_GENERATION link, when its asking call is known. */
-  tool(agentId: string, toolCallId: string): { producer: string; links: Link[] } | undefined {
-    const reply = this.replies.get(agentId);
+  tool(agent: string, toolCallId: string): { producer: string; links: Link[] } | undefined {
+    const reply = this.replies.get(agent);
     if (!reply || !reply.toolCallIds.some((call) => call.id === toolCallId)) return undefined;
     const chat = this.producers.get(reply.callId);
     const producer = `${reply.callId}:${toolCallId}`;
@@ -140,8 +140,8 @@ export class RunLineage {
   }
 
   /** An agent turn ended with `answer` (the raw text, compared with the run's output only). */
-  turnEnded(agentId: string, answer: string): void {
-    const reply = this.replies.get(agentId);
+  turnEnded(agent: string, answer: string): void {
+    const reply = this.replies.get(agent);
     if (reply) this.turnAnswers.push({ answer, callId: reply.callId });
   }
 
@@ -226,6 +226,14 @@ function partArrays(parts: readonly InputPart[], attributes: Attributes): void {
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS] = producers;
   attributes[ATTR_FOOTPRINT_LINEAGE_PART_TOKENS] = tokens;
   if (from > 0) attributes[ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED] = from;
+}
+
+/**
+ * An agent as its replies are kept: its id where it is mounted, from an event's meta.subflowPath (the
+ * same agent in two Parallel branches is two agents; its model and tool calls share one mount).
+ */
+export function agentKey(agentId: string, subflowPath: readonly string[]): string {
+  return subflowPath.length === 0 ? agentId : `${subflowPath.join('/')}/${agentId}`;
 }
 
 /** The newest MAX_PART_ENTRIES entries of a link's list. */

@@ -94,7 +94,7 @@ function asRestored(origin: MessageOrigin): MessageOrigin {
 /**
  * The tool call whose `execute` is being called right now (a runner run started there has it as its
  * input's producer). Set only for the synchronous part of the call: a run a tool starts before its
- * first await is found; one started after it is a run of its own (docs/lineage.md says so).
+ * first await is found; one started after it is a run of its own (docs/api.md, Lineage, says so).
  */
 let startingIn: InputProducer | undefined;
 

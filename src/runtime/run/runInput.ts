@@ -23,9 +23,8 @@ export interface ChartInput {
 
 /** The list where a run keeps the conversation it opens with. */
 export const RUN_THREAD = 'run:thread';
-/** Where a run records its input's origin, and where its top-level runner records its answer's. */
+/** Where a run records its input's origin (run/lineage.ts). */
 export const RUN_INPUT_ORIGIN = 'origin:run:input';
-export const RUN_ANSWER_ORIGIN = 'origin:run:answer';
 
 /** The input as messages, or a TypeError saying what is wrong with it. */
 export function inputMessages(input: unknown, method: string): LLMMessage[] | TypeError {

@@ -46,7 +46,7 @@ import type { LLMMessage } from './messages.js';
 import { OutcomeTracker, stopReasonOf, type RunOutcome } from './outcome.js';
 import type { RunResult } from './result.js';
 import { ResultTracker } from './resultTracker.js';
-import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
+import { inputMessages, lastUserText, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
 import type { InputProducer } from '../../events/index.js';
@@ -287,7 +287,7 @@ export abstract class Runner<Output = unknown> {
         store.keep(RUN_CONVERSATION, conversation);
         const inputOrigin: MessageOrigin = { origin: 'run_input', producer: how.startedIn ?? { kind: 'run', id: runId } };
         keepOrigin(store, RUN_INPUT_ORIGIN, inputOrigin);
-        const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN, answerTo: RUN_ANSWER_ORIGIN };
+        const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN };
         if (loaded.messages.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
           appendWithOrigins(store, RUN_THREAD, [...loaded.messages, ...how.input], [...conversationOrigins(loaded), ...how.input.map(() => inputOrigin)]);
           args.thread = RUN_THREAD;
@@ -308,8 +308,10 @@ export abstract class Runner<Output = unknown> {
       const decided = outcome.answered(text);
       const result = resultOf(text, stopReasonOf(decided)!);
       if (conversationId !== undefined) {
-        const carry: Record<string, unknown> = {};
-        for (const session of sessions) Object.assign(carry, safely(() => session.appending?.()) ?? {});
+        const merged: Record<string, unknown> = {};
+        for (const session of sessions) Object.assign(merged, safely(() => session.appending?.()) ?? {});
+        // Plain JSON or nothing: what an instrument carries must never fail the append of the run's messages.
+        const carry = (safely(() => JSON.parse(JSON.stringify(merged)) as Record<string, unknown>)) ?? {};
         await inRun(() => appendRun(conversations, conversationId, { runId, after: conversation!.after, carry }, result, options.signal));
       }
       return { outcome: decided, result };

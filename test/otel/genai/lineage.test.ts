@@ -6,7 +6,7 @@
  * span links into the earlier trace; untrusted carries. Real SDK, InMemorySpanExporter.
  */
 import { ROOT_CONTEXT, type Link } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor, type ReadableSpan, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { EventPayloads, EventType, InputPart, MemberRef, TypedEvent } from '../../../src/events/index.js';
 import { knownProducers, type CarriedBy, type KnownProducers } from '../../../src/otel/genai/index.js';
@@ -17,9 +17,9 @@ const SUPPORT: MemberRef = { kind: 'agent', id: 'support' };
 const BRAIN = { via: 'default' as const, provider: 'openai', model: 'm1' };
 
 /** One traced run over its own SDK, fed typed events of the agent `support`. */
-function tracedRun(options: { detail?: TraceDetail; runId?: string; linkLimit?: number; known?: KnownProducers; restored?: CarriedBy[] } = {}) {
+function tracedRun(options: { detail?: TraceDetail; runId?: string; linkLimit?: number; known?: KnownProducers; restored?: CarriedBy[]; sampler?: Sampler } = {}) {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)], sampler: options.sampler });
   const resolved = { tracer: provider.getTracer('test'), detail: options.detail ?? 'semantic', capture: false, semconv: 'current' as const, linkLimit: options.linkLimit ?? 128 };
   const runId = options.runId ?? 'run_1';
   const traced = new TracedRun({ source: 'runner', resolved, name: 'invoke_agent Support', attributes: {}, parent: ROOT_CONTEXT, runId, known: options.known, restored: options.restored });
@@ -155,6 +155,28 @@ describe('an agent with tools over three iterations, a skill hop (semantic detai
     const root = all.find((s) => s.name === 'invoke_agent Support' && s.parentSpanContext === undefined)!;
     expect(linksOf(root, all)).toEqual([
       { to: 'chat m1 call_3', attributes: { 'gen_ai.attribution.link_type': 'INFORMED_BY', 'footprint.lineage.origin': 'answer', 'footprint.lineage.producer': 'call_3' } },
+    ]);
+  });
+
+  it('gives the links at span start: a sampler sees them', () => {
+    const seen: [string, string[]][] = [];
+    const sampler: Sampler = {
+      shouldSample: (_context, _traceId, name, _kind, _attributes, links) => {
+        seen.push([name, links.map((link) => String(link.attributes?.['footprint.lineage.producer']))]);
+        return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+      },
+      toString: () => 'recording',
+    };
+    const { traced, send } = tracedRun({ sampler });
+    threeIterations(send);
+    traced.finish({ status: 'ok', output: 'done' });
+    expect(seen.filter(([name]) => name !== 'invoke_agent Support')).toEqual([
+      ['chat m1', ['hop_1']],
+      ['execute_tool lookup', ['call_1']],
+      ['execute_tool lookup', ['call_1']],
+      ['chat m1', ['hop_1', 'call_1', 'call_1:t1', 'call_1:t2']],
+      ['execute_tool lookup', ['call_2']],
+      ['chat m1', ['hop_1', 'call_1:t1', 'call_1:t2', 'call_2', 'call_2:t1']],
     ]);
   });
 

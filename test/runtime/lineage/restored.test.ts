@@ -115,6 +115,17 @@ describe('a run that continues a stored conversation', () => {
     expect(restoredSeen).toEqual([[], [{ runId: first.runId, carry: { wrote: first.runId } }]]);
   });
 
+  it("an instrument's carry that is no JSON is dropped, never failing the append", async () => {
+    unregister.push(registerInstrument({ id: 'lineage-test-bad-carry', start: () => ({ appending: () => ({ big: 1n }) }) }));
+    const conversations = new MemoryConversationStore();
+    const agent = Agent.create({ provider: scripted({ replies: ['ok'] }), model: 'm1', id: 'desk' }).build();
+    const result = await agent.run('hi', { conversationId: 'c-2', conversationStore: conversations });
+    expect(await conversations.load('c-2')).toEqual({
+      messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'ok' }],
+      runs: [{ runId: result.runId, messages: 2, carry: {} }],
+    });
+  });
+
   it('a run without a conversation has no restored entries at all', async () => {
     const starts: RunStart[] = [];
     unregister.push(registerInstrument({ id: 'lineage-test-start', start: (run) => void starts.push(run) }));

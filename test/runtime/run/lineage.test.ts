@@ -1,0 +1,63 @@
+/**
+ * run/lineage.ts and run/inputParts.ts on their own: origins kept beside a list, a list kept without
+ * them (a checkpoint of the version before) read by role, a checkpoint's origins restored as
+ * `checkpoint` keeping their producers and what they were first, and a message measured once.
+ */
+import { describe, expect, it } from 'vitest';
+import { appendFrom, appendWithOrigins, canonicalMessage, measure, originsOf, type MessageOrigin } from '../../../src/runtime/run/index.js';
+import { restoredStore } from '../../../src/runtime/run/lineage.js';
+import { RunStore } from '../../../src/runtime/run/store.js';
+
+const byCall: MessageOrigin = { origin: 'model_output', producer: { kind: 'model_call', id: 'call_1' } };
+const loaded: MessageOrigin = { origin: 'conversation', producer: { kind: 'run', id: 'run_0', runId: 'run_0' }, restoredFrom: 'tool_result' };
+
+describe('origins in the run store', () => {
+  it('keeps one origin per message, beside the list', () => {
+    const store = new RunStore();
+    appendWithOrigins(store, 'history:t', [{ role: 'user', content: 'q' }], [{ origin: 'run_input', producer: { kind: 'run', id: 'run_1' } }]);
+    appendFrom(store, 'history:t', byCall, { role: 'assistant', content: 'a' }, { role: 'assistant', content: 'b' });
+    expect(originsOf(store, 'history:t', 'run_1')).toEqual([{ origin: 'run_input', producer: { kind: 'run', id: 'run_1' } }, byCall, byCall]);
+  });
+
+  it('reads a list kept without origins (a checkpoint of the version before) by role, produced by the run', () => {
+    const store = new RunStore({ lists: { 'history:t': [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }, { role: 'tool', content: 'r', toolCallId: 'x' }] }, records: {} });
+    const run = { kind: 'run', id: 'run_1' };
+    expect(originsOf(store, 'history:t', 'run_1')).toEqual([
+      { origin: 'run_input', producer: run },
+      { origin: 'model_output', producer: run },
+      { origin: 'tool_result', producer: run },
+    ]);
+  });
+
+  it("restores a checkpoint's origins as checkpoint ones: producers kept, what each was first kept", () => {
+    const saved = { lists: { 'history:t': [{}, {}], 'origins:history:t': [byCall, loaded] }, records: { r: {} } };
+    expect(restoredStore(saved)).toEqual({
+      lists: {
+        'history:t': [{}, {}],
+        'origins:history:t': [
+          { origin: 'checkpoint', producer: { kind: 'model_call', id: 'call_1' }, restoredFrom: 'model_output' },
+          { origin: 'checkpoint', producer: { kind: 'run', id: 'run_0', runId: 'run_0' }, restoredFrom: 'tool_result' },
+        ],
+      },
+      records: { r: {} },
+    });
+  });
+});
+
+describe('a message measured', () => {
+  it('once per message object: characters of text, tool call names and arguments; 1 000 tokens an image', () => {
+    const message = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'look' }, { type: 'image' as const, mediaType: 'image/png', data: 'AAAA' }], toolCalls: [{ id: 'c', name: 'find', args: { q: 1 } }] };
+    const first = measure(message);
+    expect(first).toEqual({ chars: 4 + 4 + '{"q":1}'.length, tokens: Math.ceil(15 / 4) + 1_000 });
+    expect(measure(message)).toBe(first);
+  });
+
+  it('canonical content for a fingerprint: text, the JSON of parts, calls by name and arguments (not ids); cycles do not throw', () => {
+    expect(canonicalMessage({ role: 'user', content: 'hi' })).toBe('hi');
+    expect(canonicalMessage({ role: 'user', content: [{ type: 'image', mediaType: 'image/png', url: 'https://x/y.png' }] })).toBe('[{"type":"image","mediaType":"image/png","url":"https://x/y.png"}]');
+    expect(canonicalMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'any', name: 'f', args: { a: 1 } }] })).toBe('{"content":"","toolCalls":[{"name":"f","args":{"a":1}}]}');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(canonicalMessage({ role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'f', args: cyclic }] })).toBe('{"content":"","toolCalls":[{"name":"f","args":{"self":"[circular]"}}]}');
+  });
+});
