@@ -24,6 +24,7 @@ import {
   stageIds,
   type EventPattern,
   type EventType,
+  type InputProducer,
   type Listener,
   type RunnerKind,
   type Unsubscribe,
@@ -40,7 +41,7 @@ import { fingerprintKey } from './fingerprint.js';
 import { EventHub } from './hub.js';
 import { newId } from './ids.js';
 import { registeredInstruments, type RestoredEntry, type RunInstrument, type RunSession, type RunStart } from './instruments.js';
-import { appendWithOrigins, byRole, keepOrigin, restoredStore, startedIn, type MessageOrigin } from './lineage.js';
+import { appendWithOrigins, keepOrigin, restoredStore, startedIn, type MessageOrigin } from './lineage.js';
 import { MemberIndex } from './members.js';
 import type { LLMMessage } from './messages.js';
 import { OutcomeTracker, stopReasonOf, type RunOutcome } from './outcome.js';
@@ -49,8 +50,8 @@ import { ResultTracker } from './resultTracker.js';
 import { inputMessages, lastUserText, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
-import type { InputProducer } from '../../events/index.js';
 import { RunStore, type SavedStore } from './store.js';
+import { appendRun, conversationOrigins, loadThread } from './threads.js';
 
 /** A string or `{ message }` (one user message), or a conversation: messages, oldest first. */
 export type RunInput = string | readonly LLMMessage[] | { message: string };
@@ -383,79 +384,6 @@ interface RunConversation {
 
 function resumeWith(saved: Checkpoint, answer: unknown): Execution {
   return { resumed: { carry: saved.carry, pausedAt: saved.pausedAt, store: saved.store, flow: saved.flow }, answer };
-}
-
-/** A loaded thread: its messages, and the runs that appended them (empty when the store keeps none). */
-interface LoadedThread {
-  messages: readonly LLMMessage[];
-  runs: readonly { runId: string; messages: number; carry: Record<string, unknown> }[];
-}
-
-async function loadThread(store: ConversationStore, conversationId: string, signal: AbortSignal | undefined): Promise<LoadedThread> {
-  let loaded: unknown;
-  try {
-    loaded = await store.load(conversationId, signal ? { signal } : undefined);
-  } catch (error) {
-    throw storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to load it`);
-  }
-  const messages = (loaded as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages)) {
-    throw new ConversationStoreError(`conversation ${JSON.stringify(conversationId)}: the conversation store's load gave no messages array`, 'malformed');
-  }
-  return { messages: messages as LLMMessage[], runs: storedRuns((loaded as { runs?: unknown }).runs, messages.length) };
-}
-
-/** A store's `runs`, when they are whole and account for every message; else none (producers then unknown). */
-function storedRuns(runs: unknown, messages: number): LoadedThread['runs'] {
-  if (!Array.isArray(runs)) return [];
-  const whole: { runId: string; messages: number; carry: Record<string, unknown> }[] = [];
-  let counted = 0;
-  for (const entry of runs as { runId?: unknown; messages?: unknown; carry?: unknown }[]) {
-    if (typeof entry?.runId !== 'string' || typeof entry.messages !== 'number' || !Number.isInteger(entry.messages) || entry.messages < 0) return [];
-    const carry = typeof entry.carry === 'object' && entry.carry !== null && !Array.isArray(entry.carry) ? (entry.carry as Record<string, unknown>) : {};
-    whole.push({ runId: entry.runId, messages: entry.messages, carry });
-    counted += entry.messages;
-  }
-  return counted === messages ? whole : [];
-}
-
-/**
- * The origins of a loaded thread's messages: each loaded from the conversation, produced by the run
- * that appended it (what it was, by its role); a store that keeps no runs leaves the run unknown ('').
- */
-function conversationOrigins(loaded: LoadedThread): MessageOrigin[] {
-  const origins: MessageOrigin[] = [];
-  let at = 0;
-  for (const { runId, messages } of loaded.runs.length > 0 ? loaded.runs : [{ runId: '', messages: loaded.messages.length }]) {
-    const producer: InputProducer = { kind: 'run', id: runId, runId };
-    for (const end = at + messages; at < end; at++) {
-      origins.push({ origin: 'conversation', producer, restoredFrom: byRole(loaded.messages[at]!.role, producer).origin as MessageOrigin['restoredFrom'] });
-    }
-  }
-  return origins;
-}
-
-/** Appends the run's new messages (with its instruments' carry); a failure rejects the run with ConversationStoreError carrying the result. */
-async function appendRun(
-  store: ConversationStore,
-  conversationId: string,
-  { runId, after, carry }: { runId: string; after: number; carry: Record<string, unknown> },
-  result: RunResult,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  try {
-    await store.append(conversationId, { runId, after, messages: result.messages, carry }, signal ? { signal } : undefined);
-  } catch (error) {
-    const failure = storeFailure(error, `conversation ${JSON.stringify(conversationId)}: the conversation store failed to append run ${runId}'s messages`);
-    failure.result = result;
-    throw failure;
-  }
-}
-
-/** A store's failure as a ConversationStoreError (its own typed errors pass as they are). */
-function storeFailure(error: unknown, what: string): ConversationStoreError {
-  if (error instanceof ConversationStoreError) return error;
-  return new ConversationStoreError(`${what} (${describeError(error)})`, 'unavailable', { cause: error });
 }
 
 /** Claims the checkpoint's id in `store`: a second resume of one checkpoint is refused, whatever the store says went wrong. */
