@@ -1,10 +1,11 @@
 /**
- * The link limit on a real run (docs/lineage.md): OTEL_SPAN_LINK_COUNT_LIMIT, read when the tracing
- * instrument settles its options, less one; a chat span keeps its newest producers' links and says how
- * many it folded. Sets an environment variable: runs in a worker of its own (test/support/isolation.ts).
+ * Lineage links under process-wide settings (docs/lineage.md), so in a worker of its own
+ * (test/support/isolation.ts): the link limit, OTEL_SPAN_LINK_COUNT_LIMIT, read when the tracing
+ * instrument settles its options, less one (a chat span keeps its newest producers' links and says how
+ * many it folded); and the fingerprint key, whose fingerprints the links carry.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerInstrument, tracingInstrument } from '../../src/index.js';
+import { registerInstrument, setFingerprintKey, tracingInstrument, type InputPart } from '../../src/index.js';
 import { twoToolAgent } from '../support/agents.js';
 import { lineageOf } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
@@ -33,3 +34,22 @@ describe('the link limit (OTEL_SPAN_LINK_COUNT_LIMIT)', () => {
     expect(spans.filter((s) => s.name === 'chat m1').map((s) => s.attributes['footprint.lineage.links_folded'])).toEqual([undefined, 1, 2]);
   });
 });
+
+describe('with a fingerprint key', () => {
+  afterEach(() => setFingerprintKey(undefined));
+
+  it("each link carries its producer's parts' fingerprints, the ones llm_start gave", async () => {
+    setFingerprintKey('lineage-test-key');
+    unregister = registerInstrument(tracingInstrument({}));
+    const helper = twoToolAgent();
+    const parts: InputPart[][] = [];
+    helper.on('footprint.stream.llm_start', (event) => void parts.push(event.payload.parts));
+    await helper.run('hi');
+    const third = sdk.spans().filter((s) => s.name === 'chat m1')[2]!;
+    // call 3: the first reply's tool results (2, 3), the second reply (4) and its result (5).
+    const fingerprintsAt = (indexes: number[]) => indexes.map((index) => parts[2]!.find((part) => part.slot === 'messages' && part.index === index)!.fingerprint);
+    expect(third.links.map((link) => link.attributes!['footprint.lineage.fingerprints'])).toEqual([[2], [3], [4], [5]].map(fingerprintsAt));
+    expect(fingerprintsAt([2, 3, 4, 5]).every((fingerprint) => /^[A-Za-z0-9_-]{16}$/.test(fingerprint!))).toBe(true);
+  });
+});
+

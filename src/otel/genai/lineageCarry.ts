@@ -3,7 +3,8 @@
  * process, links to the spans before the pause) and into each entry a stored conversation appends (so
  * the next run of the conversation links across traces). Plain JSON, W3C traceparents, bounded both
  * ways: the newest MAX_CARRIED producers are written, and what is read back is untrusted (a checkpoint
- * or a database row), so only well-formed entries are kept, at most MAX_RESTORED in all.
+ * or a database row), so only well-formed entries are kept, at most MAX_RESTORED in all. The types of
+ * what is carried live here, so lineage.ts imports this file and not the other way round.
  */
 import type { SpanContext } from '@opentelemetry/api';
 import { formatTraceparent, parseTraceparent } from '../encoding/index.js';

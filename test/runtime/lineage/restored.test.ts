@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, isPaused, MemoryConversationStore, registerInstrument, scripted, type RunStart } from '../../../src/index.js';
+import { Agent, isPaused, MemoryConversationStore, registerInstrument, scripted, type ConversationStore, type Message, type RunStart } from '../../../src/index.js';
 import { refundAgent } from '../../fixtures/refundAgent.js';
 import { compiled } from '../../support/compiled.js';
 import { lineageLog, message, producer, toolList } from '../../support/lineage.js';
@@ -113,6 +113,22 @@ describe('a run that continues a stored conversation', () => {
       { runId: second.runId, messages: 2, carry: { wrote: second.runId } },
     ]);
     expect(restoredSeen).toEqual([[], [{ runId: first.runId, carry: { wrote: first.runId } }]]);
+  });
+
+  it("a store of one's own that keeps no runs still works: the loaded messages' producer is unknown ('')", async () => {
+    const kept: { messages: Message[] } = { messages: [{ role: 'user', content: 'Is INV-7 paid?' }, { role: 'assistant', content: 'It is paid.' }] };
+    const store: ConversationStore = { load: async () => kept, append: async () => {} };
+    const agent = Agent.create({ provider: scripted({ replies: ['On May 2.'] }), model: 'm1', id: 'desk' }).build();
+    const log = lineageLog(agent);
+    const result = await agent.run('When?', { conversationId: 'c-3', conversationStore: store });
+    const unknown = producer.run('', '');
+    expect(log.parts()).toEqual([
+      [
+        message(0, 'user', 'conversation', unknown, 'Is INV-7 paid?', { restoredFrom: 'run_input' }),
+        message(1, 'assistant', 'conversation', unknown, 'It is paid.', { restoredFrom: 'model_output' }),
+        message(2, 'user', 'run_input', producer.run(result.runId), 'When?'),
+      ],
+    ]);
   });
 
   it("an instrument's carry that is no JSON is dropped, never failing the append", async () => {
