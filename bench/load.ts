@@ -5,8 +5,10 @@
  *                             counts what arrived
  *   unpaced <receiverUrl>     32 runs in flight, past what the exporter keeps up with: drops are
  *                             counted, runs never blocked
- *   memory-traced             heap (after GC) every 10% of BENCH_MEMORY_RUNS traced runs
+ *   memory-traced             heap (after GC) every 10% of BENCH_MEMORY_RUNS runs traced in full detail
  *   memory-paused             the same for runs that pause and are never resumed
+ *                             (both with the heap's slope after the first 10%: targets.ts heapSlope;
+ *                             `npm run bench:heap` runs memory-traced alone)
  * Prints one JSON line.
  */
 import type { TelemetryHealth } from '../src/telemetry/index.js';
@@ -81,6 +83,9 @@ if (mode === 'paced' || mode === 'unpaced') {
   });
   trace.setGlobalTracerProvider(provider);
   const { referenceAgent, pausingAgent, MESSAGE } = await import('./scenario.js');
+  const { registerInstrument, tracingInstrument } = await import('../src/index.js');
+  // Traced, in full detail: every run's spans go through the bridge and the SDK's batch.
+  registerInstrument(tracingInstrument({ detail: 'full' }));
   const agent = mode === 'memory-paused' ? pausingAgent() : referenceAgent();
   const total = Number(process.env.BENCH_MEMORY_RUNS ?? 100_000);
   const curve: { runs: number; heapMb: number }[] = [{ runs: 0, heapMb: heapMb() }];
@@ -90,5 +95,6 @@ if (mode === 'paced' || mode === 'unpaced') {
     if (i % (total / 10) === 0) curve.push({ runs: i, heapMb: heapMb() });
   }
   await provider.shutdown();
-  process.stdout.write(`${JSON.stringify({ mode, gc: gc !== undefined, curve })}\n`);
+  const { heapSlope } = await import('./targets.js');
+  process.stdout.write(`${JSON.stringify({ mode, gc: gc !== undefined, curve, slopeMbPer10kRuns: heapSlope(curve) })}\n`);
 }

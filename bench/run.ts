@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import type { CloneBytes } from './cloneBytes.js';
+import type { ConversationResult } from './conversation.js';
 import type { PeerResult } from './peer.js';
 import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
@@ -79,6 +80,8 @@ process.stderr.write('bench: unpaced\n');
 const unpaced = await child<LoadResult>('bench/load.ts', ['unpaced', receiver.url]);
 process.stderr.write('bench: peer (the same turn on the Vercel AI SDK, one process)\n');
 const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])]);
+process.stderr.write('bench: conversation (20 messages against one, one process)\n');
+const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])]);
 const memory: Record<string, { curve: { runs: number; heapMb: number }[] }> = {};
 for (const mode of ['memory-traced', 'memory-paused']) {
   process.stderr.write(`bench: ${mode}\n`);
@@ -147,6 +150,10 @@ const table = [
   ...peer.reported.map((r) => `  ${r.name}: ${r.value.toFixed(2)}x`),
   ...peer.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
   '',
+  `a ${longer.length}-message conversation against one message (bench/conversation.ts: one process, interleaved, process CPU µs per turn):`,
+  `  ${Object.entries(longer.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}; untraced ${longer.ratio.untraced!.toFixed(2)}x`,
+  ...longer.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
+  '',
   `throughput (startTelemetry -> OTLP/HTTP receiver on 127.0.0.1, full spans, default queue 2048):`,
   `  paced ${paced.rate} runs/s: ${paced.runs} runs, ${receivedSpans} spans received, ${paced.droppedSpans} dropped, ${paced.failedExports} failed exports`,
   `  unpaced (32 in flight): ${unpaced.runsPerSecond.toFixed(0)} runs/s, ${unpaced.droppedSpans} spans dropped (counted), ${unpaced.failedExports} failed exports; runs never waited on export`,
@@ -158,5 +165,5 @@ const table = [
 console.log(table.join('\n'));
 mkdirSync('bench/results', { recursive: true });
 const stamp = quick ? 'quick' : 'latest';
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
 writeFileSync(`bench/results/${stamp}.txt`, `${table.join('\n')}\n`);

@@ -7,11 +7,28 @@ import { Agent, scripted } from '../src/index.js';
 
 export const MESSAGE = 'What is the status of order 1234 and its shipping cost to Lyon?';
 
+/**
+ * A conversation of `length` messages that ends with MESSAGE: earlier user questions and the
+ * assistant's answers, alternating, as an app that keeps its history passes them to run().
+ */
+export function conversation(length: number): { role: 'user' | 'assistant'; content: string }[] {
+  // Counted from the end, so the message before MESSAGE is the assistant's (the first may be its greeting).
+  const earlier = Array.from({ length: length - 1 }, (_, i) =>
+    (length - 1 - i) % 2 === 1
+      ? { role: 'assistant' as const, content: `Order ${1000 + i} left the warehouse on day ${i} and arrives in ${i % 5} days.` }
+      : { role: 'user' as const, content: `Earlier question ${i}: where is order ${1000 + i + 1}?` },
+  );
+  return [...earlier, { role: 'user', content: MESSAGE }];
+}
+
 /** The reference turn's agent, built on `pkg`: these sources, or a compiled build's exports (bench/ab.ts). */
 export function referenceAgent(pkg: { Agent: typeof Agent; scripted: typeof scripted } = { Agent, scripted }) {
   const provider = pkg.scripted({
     replies: (request) => {
-      const round = request.messages.filter((m) => m.role === 'assistant').length;
+      // This turn's round: the assistant messages since the last user message (a longer conversation
+      // given as the run's input replays the same turn, bench/conversation.ts).
+      let round = 0;
+      for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role !== 'user'; i--) if (request.messages[i]!.role === 'assistant') round++;
       if (round === 0) return { toolCalls: [{ name: 'order_status', args: { id: '1234' } }], usage: { input: 420, output: 24 } };
       if (round === 1) return { toolCalls: [{ name: 'shipping_cost', args: { to: 'Lyon', kg: 2 } }], usage: { input: 510, output: 22 } };
       return { content: 'Order 1234 shipped; shipping to Lyon costs 12 EUR.', usage: { input: 600, output: 18 } };

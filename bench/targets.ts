@@ -36,7 +36,7 @@ export function overheadTargets(m: Measured): Target[] {
     measured: `${value.toFixed(2)}${unit} (limit ${limit}${unit})`,
   });
   const heapGrowth = (curve: { runs: number; heapMb: number }[]) => curve.at(-1)!.heapMb - curve[1]!.heapMb;
-  const heap = Object.entries(m.heapCurves).map(([mode, curve]) => ({ mode, growth: heapGrowth(curve), runs: curve.at(-1)!.runs }));
+  const heap = Object.entries(m.heapCurves).map(([mode, curve]) => ({ mode, growth: heapGrowth(curve), slope: heapSlope(curve), runs: curve.at(-1)!.runs }));
   const expected = m.paced.runs * m.paced.spansPerRun;
   return [
     { name: 'traced turn (full detail) <= 2x the engine+SDK floor', ...ratio(m.usPer('full-noop') / floorUs(m), 2) },
@@ -46,7 +46,9 @@ export function overheadTargets(m: Measured): Target[] {
     {
       name: `heap flat (growth after the first 10% of runs <= ${FLAT_HEAP_MB} MB)`,
       met: heap.every((h) => h.growth <= FLAT_HEAP_MB),
-      measured: heap.map((h) => `${h.mode} ${h.growth >= 0 ? '+' : ''}${h.growth.toFixed(2)} MB over ${h.runs / 1000}k runs`).join(', '),
+      measured: heap
+        .map((h) => `${h.mode} ${h.growth >= 0 ? '+' : ''}${h.growth.toFixed(2)} MB over ${h.runs / 1000}k runs (slope ${h.slope >= 0 ? '+' : ''}${(h.slope * 1024).toFixed(1)} KB per 10k runs)`)
+        .join(', '),
     },
     {
       name: `no span lost at the documented rate (${m.paced.rate} runs/s)`,
@@ -54,4 +56,22 @@ export function overheadTargets(m: Measured): Target[] {
       measured: `${m.paced.receivedSpans} of ${expected} spans received, ${m.paced.droppedSpans} dropped, ${m.paced.failedExports} failed exports`,
     },
   ];
+}
+
+/**
+ * The heap's least-squares slope, MB per 10,000 runs, over the samples after the first (the first
+ * 10% of the runs warm caches and pools up): flat is about 0, a leak of 100 bytes per run is 0.95.
+ */
+export function heapSlope(curve: readonly { runs: number; heapMb: number }[]): number {
+  const points = curve.slice(1);
+  const n = points.length;
+  const meanX = points.reduce((sum, p) => sum + p.runs, 0) / n;
+  const meanY = points.reduce((sum, p) => sum + p.heapMb, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const p of points) {
+    covariance += (p.runs - meanX) * (p.heapMb - meanY);
+    variance += (p.runs - meanX) ** 2;
+  }
+  return variance === 0 ? 0 : (covariance / variance) * 10_000;
 }

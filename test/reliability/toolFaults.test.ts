@@ -293,6 +293,25 @@ describe('a tool that never settles and no signal', () => {
     expect(traceProblems(sdk.spans(), { unended: sdk.unended(), traces: 1 })).toEqual([]);
   });
 
+  it('gives a tool that first reads ctx.signal after its deadline a signal already aborted with the TimeoutError', async () => {
+    let late: AbortSignal | undefined;
+    let lateRead!: Promise<void>;
+    const agent = Agent.create({ provider: scripted({ replies: [{ toolCalls: [{ id: 'l', name: 'late', args: {} }] }, 'done'] }), model: 'm', toolTimeoutMs: 20 })
+      .tool({
+        name: 'late',
+        description: 'Reads its signal only after its deadline',
+        inputSchema: { type: 'object' },
+        execute: (_args, ctx) => {
+          lateRead = new Promise((resolve) => setTimeout(() => resolve(void (late = ctx.signal)), 60));
+          return new Promise(() => {});
+        },
+      })
+      .build();
+    expect((await agent.run('go')).text).toBe('done');
+    await lateRead;
+    expect([late!.aborted, (late!.reason as DOMException).name, (late!.reason as DOMException).message]).toEqual([true, 'TimeoutError', 'no result within 20 ms']);
+  });
+
   it("ends at the agent's toolTimeoutMs when the tool sets none", async () => {
     const agent = Agent.create({ provider: scripted({ replies: [{ toolCalls: [{ id: 'h', name: 'odd', args: {} }] }, 'done'] }), model: 'm', toolTimeoutMs: 30 })
       .tool({ name: 'odd', description: 'Hangs', inputSchema: { type: 'object' }, execute: () => new Promise(() => {}) })

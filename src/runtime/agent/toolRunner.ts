@@ -71,7 +71,15 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   const timeoutMs = compiled.tool.timeoutMs ?? run.timeoutMs;
   const stop = new CallStop(run.runSignal, timeoutMs);
   try {
-    const context: ToolContext = { toolCallId: call.id, agentId: run.agentId, signal: stop.signal, pause: run.pause };
+    // The signal is read on demand (CallStop.signal): a tool that never reads it costs no AbortController.
+    const context: ToolContext = {
+      toolCallId: call.id,
+      agentId: run.agentId,
+      get signal() {
+        return stop.signal;
+      },
+      pause: run.pause,
+    };
     const work = new Promise<unknown>((resolve) => resolve(whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context))));
     const value = await stop.race(work);
     return done('ok', toToolText(value));
@@ -107,14 +115,19 @@ export function cancelledOutcome(call: ToolCall, durationMs: number): ToolOutcom
 }
 
 /**
- * One call's stop: its own AbortController, aborted by the run's signal or by the deadline, and
- * the race that ends the call's wait the moment it aborts. release() clears the timer and the
- * listener, so a finished call leaves nothing behind.
+ * One call's stop: aborted by the run's signal or by the deadline, and the race that ends the call's
+ * wait the moment it stops. The tool's AbortController is made when the tool first reads its signal
+ * (aborted at once if the call has already stopped): most tools never read it, and an
+ * AbortController with its signal costs about 2 µs to make (docs/benchmarks.md). release() clears
+ * the timer and the listener, so a finished call leaves nothing behind.
  */
 class CallStop {
-  private readonly controller = new AbortController();
+  private controller?: AbortController;
+  /** Why the call stopped, once it has. */
+  private stopped?: { reason: unknown };
+  private rejectWait?: (reason: unknown) => void;
   private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly onRunAbort = () => this.controller.abort(this.runSignal?.reason);
+  private readonly onRunAbort = () => this.stop(this.runSignal?.reason);
   timedOut = false;
 
   constructor(
@@ -123,28 +136,39 @@ class CallStop {
   ) {
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.controller.abort(new DOMException(`no result within ${timeoutMs} ms`, 'TimeoutError'));
+      this.stop(new DOMException(`no result within ${timeoutMs} ms`, 'TimeoutError'));
     }, timeoutMs);
     if (runSignal?.aborted) this.onRunAbort();
     else runSignal?.addEventListener('abort', this.onRunAbort, { once: true });
   }
 
+  /** The tool's signal: aborted with the run's, or at the deadline. */
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopped.reason);
+    }
     return this.controller.signal;
   }
 
-  /** The work's result, or a rejection as soon as the call's signal aborts. */
+  /** The work's result, or a rejection as soon as the call stops. */
   race<T>(work: Promise<T>): Promise<T> {
-    const signal = this.controller.signal;
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      if (this.stopped) return reject(this.stopped.reason);
+      this.rejectWait = reject;
+      work.then(resolve, reject);
     });
   }
 
+  private stop(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = { reason };
+    this.rejectWait?.(reason);
+    this.controller?.abort(reason);
+  }
+
   release(): void {
+    this.rejectWait = undefined;
     clearTimeout(this.timer);
     this.runSignal?.removeEventListener('abort', this.onRunAbort);
   }

@@ -36,6 +36,7 @@ import { ConversationStoreError, processConversationStore, type ConversationStor
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
+import { executedChart } from './executedChart.js';
 import { fingerprintKey } from './fingerprint.js';
 import { EventHub } from './hub.js';
 import { newId } from './ids.js';
@@ -229,7 +230,7 @@ export abstract class Runner<Output = unknown> {
     const store = new RunStore(resumed && restoredStore(resumed.store));
     // A resumed chart reads the input its run started with (footprintjs keeps no input in a checkpoint): where its answer goes, too.
     const startedWith = store.record<ChartInput>(RUN_ARGS);
-    const executor = new FlowChartExecutor(this.chart(), { readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
+    const executor = new FlowChartExecutor(executedChart(this.chart()), { readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
     const conversationId = saved ? saved.conversationId : options.conversationId;
