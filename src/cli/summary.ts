@@ -45,8 +45,8 @@ export function emptySummary(): DemoSummary {
 export function summarize(runner: Runner, summary: DemoSummary): () => void {
   const stopListening = runner.on('*', (event: TypedEvent) => {
     switch (event.type) {
-      case 'footprint.stream.llm_end': {
-        const p = event.payload as TypedEvent<'footprint.stream.llm_end'>['payload'];
+      case 'footprint.call.llm_end': {
+        const p = event.payload as TypedEvent<'footprint.call.llm_end'>['payload'];
         Object.assign(summary, addModelCall(summary, p));
         if (p.streamed?.firstChunkMs !== undefined) summary.firstChunksMs.push(p.streamed.firstChunkMs);
         if (p.error) break;
@@ -66,8 +66,8 @@ export function summarize(runner: Runner, summary: DemoSummary): () => void {
       case 'footprint.skill.rejected':
         summary.rejections++;
         break;
-      case 'footprint.stream.tool_end':
-        if ((event.payload as TypedEvent<'footprint.stream.tool_end'>['payload']).status === 'error') summary.toolFailures++;
+      case 'footprint.call.tool_end':
+        if ((event.payload as TypedEvent<'footprint.call.tool_end'>['payload']).status === 'error') summary.toolFailures++;
         break;
     }
   });

@@ -207,8 +207,8 @@ export interface EventPayloads {
     rationale: string;
   };
 
-  // ── stream: model calls and tool calls ───────────────────────────────────────────────────────
-  'footprint.stream.llm_start': ModelCallSubject & {
+  // ── call: model calls and tool calls ────────────────────────────────────────────────────────
+  'footprint.call.llm_start': ModelCallSubject & {
     temperature?: number;
     maxTokens?: number;
     messageCount: number;
@@ -233,7 +233,7 @@ export interface EventPayloads {
     /** Every part sent, in the order sent (system slot, messages, tools): origin, producer, size, fingerprint; never content. */
     parts: InputPart[];
   };
-  'footprint.stream.llm_chunk': {
+  'footprint.call.llm_chunk': {
     callId: string;
     agentId: string;
     /** 0 for the call's first chunk. */
@@ -248,7 +248,7 @@ export interface EventPayloads {
    * (agent, turn, skill, brain, provider, model; the route is meta.route) travels here once, answered
    * or failed. events/modelCalls.ts is how records add up.
    */
-  'footprint.stream.llm_end': ModelCallSubject & {
+  'footprint.call.llm_end': ModelCallSubject & {
     /** The agent turn the call belongs to (turn_start.turnId). */
     turnId: string;
     responseModel?: string;
@@ -274,7 +274,7 @@ export interface EventPayloads {
     /** `name` is the error's class, e.g. ProviderError. */
     error?: EventError & { name: string; status?: number; retryable?: boolean };
   };
-  'footprint.stream.tool_start': {
+  'footprint.call.tool_start': {
     agentId: string;
     iteration: number;
     toolCallId: string;
@@ -287,7 +287,7 @@ export interface EventPayloads {
     /** read_skill only: the skill the call asks to load, its id as text (not content, as footprint.skill.rejected's `requested`). */
     skill?: string;
   };
-  'footprint.stream.tool_end': {
+  'footprint.call.tool_end': {
     agentId: string;
     iteration: number;
     toolCallId: string;
@@ -470,23 +470,23 @@ export const EVENTS = {
     doc: "The agent's NextStep stage chose tool calls, the final answer, or a stop.",
     content: [],
   },
-  'footprint.stream.llm_start': {
+  'footprint.call.llm_start': {
     doc: 'A model call starts: provider, model, the brain that serves it, skill and route (and the call it falls back from, if any), and its input parts: where each came from, what produced it, its size and keyed fingerprint (never content).',
     content: ['systemPrompt', 'messages', 'tools'],
   },
-  'footprint.stream.llm_chunk': {
+  'footprint.call.llm_chunk': {
     doc: 'A streamed model call delivered a chunk (to listeners only: no span, span event or metric write when it arrives).',
     content: ['part.delta', 'part.argumentsDelta'],
   },
-  'footprint.stream.llm_end': {
+  'footprint.call.llm_end': {
     doc: 'A model call ends, answered or failed: the one record of the call (usage, cost, skill, brain, turn; the route is meta.route), with stop reason, duration, tool calls asked for, or the error.',
     content: ['content', 'error.message'],
   },
-  'footprint.stream.tool_start': {
+  'footprint.call.tool_start': {
     doc: 'A tool call starts (parallel calls in one turn share a parallelCount).',
     content: ['args'],
   },
-  'footprint.stream.tool_end': {
+  'footprint.call.tool_end': {
     doc: 'A tool call ends: ok, error, invalid arguments, unknown tool, paused, timeout, cancelled, or too many calls.',
     content: ['result', 'error.message'],
   },

@@ -1,5 +1,5 @@
 /**
- * Listener registry behind every runner's `on(...)`: exact type, domain wildcard ('footprint.stream.*')
+ * Listener registry behind every runner's `on(...)`: exact type, domain wildcard ('footprint.call.*')
  * or '*'. A throwing listener is isolated: the error is reported once per listener through a Node
  * warning and counted, and the run goes on.
  */

@@ -1,5 +1,5 @@
 /**
- * The one way model calls add up. A model call is one `footprint.stream.llm_end` record: every call
+ * The one way model calls add up. A model call is one `footprint.call.llm_end` record: every call
  * the runtime sent that ended, answered or failed. Its usage, cost, skill and brain travel in that
  * record only, so every total made of them (an agent turn's, the run span's, the demo summary's) is
  * this fold over the same records and cannot disagree with another: same call count, same tokens,
@@ -9,8 +9,8 @@
  */
 import type { EventPayloads, TokenUsage } from './catalog.js';
 
-/** The record of one model call (the payload of footprint.stream.llm_end). */
-export type ModelCallRecord = EventPayloads['footprint.stream.llm_end'];
+/** The record of one model call (the payload of footprint.call.llm_end). */
+export type ModelCallRecord = EventPayloads['footprint.call.llm_end'];
 
 /** What a set of model calls spent: how many there were, the tokens they reported, their priced cost. */
 export interface ModelCallTotals {

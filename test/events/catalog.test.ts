@@ -33,7 +33,7 @@ describe('the typed event catalog', () => {
       expect(EVENT_DOCS[type].length).toBeGreaterThan(10);
     }
     const domains = new Set(EVENT_TYPES.map((t) => t.split('.')[1]));
-    expect([...domains].sort()).toEqual(['agent', 'composition', 'conversation', 'loop_guard', 'run', 'skill', 'stream']);
+    expect([...domains].sort()).toEqual(['agent', 'call', 'composition', 'conversation', 'loop_guard', 'run', 'skill']);
   });
 
   it('declares nothing that is never emitted', () => {

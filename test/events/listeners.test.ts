@@ -11,12 +11,12 @@ describe('runner listeners', () => {
     const exact: string[] = [];
     const domain: string[] = [];
     const all: string[] = [];
-    const offExact = a.on('footprint.stream.llm_end', (e) => exact.push(e.type));
-    a.on('footprint.stream.*', (e) => domain.push(e.type));
+    const offExact = a.on('footprint.call.llm_end', (e) => exact.push(e.type));
+    a.on('footprint.call.*', (e) => domain.push(e.type));
     a.on('*', (e) => all.push(e.type));
     await a.run('hello');
-    expect(exact).toEqual(['footprint.stream.llm_end']);
-    expect(domain).toEqual(['footprint.stream.llm_start', 'footprint.stream.llm_end']);
+    expect(exact).toEqual(['footprint.call.llm_end']);
+    expect(domain).toEqual(['footprint.call.llm_start', 'footprint.call.llm_end']);
     expect(all).toContain('footprint.agent.turn_end');
     offExact();
     await a.run('again');

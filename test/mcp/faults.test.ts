@@ -147,8 +147,8 @@ describe('the connection', () => {
     const agent = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk' }).tools(mcp).build();
     const offered: string[][] = [];
     const results: [string, string, string][] = [];
-    agent.on('footprint.stream.llm_start', (e) => offered.push((e.payload.tools ?? []).map((t) => t.name)));
-    agent.on('footprint.stream.tool_end', (e) => results.push([e.payload.toolName, e.payload.status, e.payload.result]));
+    agent.on('footprint.call.llm_start', (e) => offered.push((e.payload.tools ?? []).map((t) => t.name)));
+    agent.on('footprint.call.tool_end', (e) => results.push([e.payload.toolName, e.payload.status, e.payload.result]));
     expect((await agent.run('Escalate ticket 9.')).text).toBe('done');
     expect(offered).toEqual([listed, [...listed, 'escalate'], [...listed, 'escalate'], listed, listed]);
     expect(results).toEqual([

@@ -70,7 +70,7 @@ describe('prices', () => {
   it('a NaN price is no price: the call is not priced, and the cost counter stays a number', async () => {
     const agent = agentAnswering({ content: 'ok', usage: { input: 10, output: 5 } }, { pricing: { 'm-num': { input: Number.NaN, output: 1 } } });
     const costs: unknown[] = [];
-    agent.on('footprint.stream.llm_end', (e) => costs.push(e.payload.cost));
+    agent.on('footprint.call.llm_end', (e) => costs.push(e.payload.cost));
     expect((await agent.run('go')).text).toBe('ok');
     expect(costs).toEqual([{ usd: 0, priced: false }]);
     expect(await exportProblems()).toEqual([]);

@@ -317,7 +317,7 @@ describe('a tool that never settles and no signal', () => {
       .tool({ name: 'odd', description: 'Hangs', inputSchema: { type: 'object' }, execute: () => new Promise(() => {}) })
       .build();
     const ends: string[] = [];
-    agent.on('footprint.stream.tool_end', (e) => ends.push(`${e.payload.status}: ${e.payload.error?.message}`));
+    agent.on('footprint.call.tool_end', (e) => ends.push(`${e.payload.status}: ${e.payload.error?.message}`));
     expect((await agent.run('go')).text).toBe('done');
     expect(ends).toEqual(['timeout: no result within 30 ms']);
   });
@@ -367,7 +367,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
   it('runs the first maxToolCallsPerReply (default 32), 8 at a time; the rest cost one refusal, one span and one message, however many', async () => {
     const { agent, seen, stats, asked } = fanOutAgent(10_000);
     const statuses: Record<string, number> = {};
-    agent.on('footprint.stream.tool_end', (e) => (statuses[e.payload.status] = (statuses[e.payload.status] ?? 0) + 1));
+    agent.on('footprint.call.tool_end', (e) => (statuses[e.payload.status] = (statuses[e.payload.status] ?? 0) + 1));
     expect((await agent.run('go')).text).toBe('done');
     expect(stats).toEqual({ executed: 32, maxInFlight: 8 });
     expect(statuses).toEqual({ ok: 32, too_many_calls: 1 });
@@ -387,7 +387,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
   it('takes its own cap and concurrency', async () => {
     const { agent, seen, stats } = fanOutAgent(10, { maxToolCallsPerReply: 6, toolConcurrency: 2 });
     const refused: unknown[] = [];
-    agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
+    agent.on('footprint.call.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
     expect((await agent.run('go')).text).toBe('done');
     expect(refused).toEqual([['w6', { type: 'too_many_calls', message: 'calls 7 to 10 of 10 in one reply; at most 6 run' }]]);
     expect(stats).toEqual({ executed: 6, maxInFlight: 2 });
@@ -405,7 +405,7 @@ describe('a reply asking for more tool calls than the agent runs', () => {
   it('one call past the cap is refused as that one call', async () => {
     const { agent, seen } = fanOutAgent(7, { maxToolCallsPerReply: 6 });
     const refused: unknown[] = [];
-    agent.on('footprint.stream.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
+    agent.on('footprint.call.tool_end', (e) => e.payload.status === 'too_many_calls' && refused.push([e.payload.toolCallId, e.payload.error]));
     expect((await agent.run('go')).text).toBe('done');
     expect(refused).toEqual([['w6', { type: 'too_many_calls', message: 'call 7 of 7 in one reply; at most 6 run' }]]);
     expect(seen.at(-1)).toBe('Tool call not run: this reply asked for 7 tool calls and at most 6 run per reply. Ask again for the ones you still need.');
@@ -414,8 +414,8 @@ describe('a reply asking for more tool calls than the agent runs', () => {
   it('a call waiting for a slot is reported when it starts: each span covers the run, not the wait', async () => {
     const { agent } = fanOutAgent(4, { toolConcurrency: 1 });
     const order: string[] = [];
-    agent.on('footprint.stream.tool_start', (e) => order.push(`start ${e.payload.toolCallId}`));
-    agent.on('footprint.stream.tool_end', (e) => order.push(`end ${e.payload.toolCallId}`));
+    agent.on('footprint.call.tool_start', (e) => order.push(`start ${e.payload.toolCallId}`));
+    agent.on('footprint.call.tool_end', (e) => order.push(`end ${e.payload.toolCallId}`));
     await agent.run('go');
     expect(order).toEqual(['start w0', 'end w0', 'start w1', 'end w1', 'start w2', 'end w2', 'start w3', 'end w3']);
   });

@@ -228,8 +228,7 @@ describe('an agent stopped by its iteration cap', () => {
       'footprint.tokens.input': 3,
       'footprint.tokens.output': 1,
       'footprint.cost.usd': 0,
-      // Stopped early, the run still answered: its one call's output.
-      ...answerAttributes(spans.find((s) => s.name === 'chat m1')!),
+      // Its answer is the runtime's "Stopped early" text, no model's output: no footprint.lineage.answer.* attributes.
     });
     expect(spans.some((s) => s.name.startsWith('execute_tool'))).toBe(false);
   });

@@ -104,7 +104,7 @@ describe('a run cancelled during a tool call', () => {
     const seen = collect(agent);
     await cancelOnceStarted(agent, started);
 
-    expect(seen.of('footprint.stream.tool_end').map((e) => [e.toolName, e.status, e.error])).toEqual([
+    expect(seen.of('footprint.call.tool_end').map((e) => [e.toolName, e.status, e.error])).toEqual([
       ['quick', 'ok', undefined],
       ['waits', 'cancelled', { type: 'cancelled', message: 'the run was cancelled' }],
     ]);
@@ -157,8 +157,8 @@ describe('a run cancelled during a tool call', () => {
     const seen = collect(agent);
     await cancelOnceStarted(agent, started);
     expect(runs).toBe(1);
-    expect(seen.of('footprint.stream.tool_start').map((e) => e.toolCallId)).toEqual(['a']);
-    expect(seen.of('footprint.stream.tool_end').map((e) => [e.toolCallId, e.status])).toEqual([['a', 'cancelled']]);
+    expect(seen.of('footprint.call.tool_start').map((e) => e.toolCallId)).toEqual(['a']);
+    expect(seen.of('footprint.call.tool_end').map((e) => [e.toolCallId, e.status])).toEqual([['a', 'cancelled']]);
     expect(exceptionEvents(sdk.spans())).toEqual(['ToolCalls']);
   });
 
@@ -171,7 +171,7 @@ describe('a run cancelled during a tool call', () => {
     const seen = collect(agent);
     await expect(agent.run('go', { signal: AbortSignal.timeout(50) })).rejects.toBeInstanceOf(RunCancelledError);
     expect(calls).toBe(1);
-    expect(seen.of('footprint.stream.tool_end').map((e) => e.status)).toEqual(['cancelled']);
+    expect(seen.of('footprint.call.tool_end').map((e) => e.status)).toEqual(['cancelled']);
     expect(exceptionEvents(sdk.spans())).toEqual(['ToolCalls']);
   });
 });

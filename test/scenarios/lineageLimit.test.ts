@@ -43,7 +43,7 @@ describe('with a fingerprint key', () => {
     unregister = registerInstrument(tracingInstrument({}));
     const helper = twoToolAgent();
     const parts: InputPart[][] = [];
-    helper.on('footprint.stream.llm_start', (event) => void parts.push(event.payload.parts));
+    helper.on('footprint.call.llm_start', (event) => void parts.push(event.payload.parts));
     await helper.run('hi');
     const third = sdk.spans().filter((s) => s.name === 'chat m1')[2]!;
     // call 3: the first reply's tool results (2, 3), the second reply (4) and its result (5).

@@ -1,5 +1,5 @@
 /**
- * One model-call record: every call (answered or failed) is one footprint.stream.llm_end carrying its
+ * One model-call record: every call (answered or failed) is one footprint.call.llm_end carrying its
  * usage, cost, skill, brain and turn, and every total of calls is made of those records the same way
  * (events/modelCalls.ts). So the run span, the metrics and the demo summary agree on the number of
  * calls, the tokens and the cost of a run with a failed call and a call that reported no usage; no
@@ -43,9 +43,9 @@ function panel(ids: { priced: string; broken: string; silent: string } = { price
 describe('one model-call record', () => {
   it('is one llm_end per call, answered or failed, with usage, cost, skill, brain and turn', async () => {
     const runner = panel();
-    const ends: TypedEvent<'footprint.stream.llm_end'>[] = [];
+    const ends: TypedEvent<'footprint.call.llm_end'>[] = [];
     const types: string[] = [];
-    runner.on('footprint.stream.llm_end', (e) => ends.push(e));
+    runner.on('footprint.call.llm_end', (e) => ends.push(e));
     runner.on('*', (e) => types.push(e.type));
     expect((await runner.run('q')).text).toBe('ok,error,ok');
 
@@ -62,7 +62,7 @@ describe('one model-call record', () => {
 
     // The record is the only one: no second event repeats a call's usage or cost (the former footprint.cost.tick).
     expect(types.filter((type) => type.startsWith('footprint.cost.'))).toEqual([]);
-    expect(types.filter((type) => type === 'footprint.stream.llm_end')).toHaveLength(3);
+    expect(types.filter((type) => type === 'footprint.call.llm_end')).toHaveLength(3);
   });
 
   it('adds up the same on the run span, in the metrics and in the demo summary, failed call and unknown usage included', async () => {

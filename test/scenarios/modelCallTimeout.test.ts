@@ -71,8 +71,8 @@ function agentOn(provider: LLMProvider): Runner {
 
 /** Runs `work` on `runner`, returning what it rejected with and the run's llm_end records. */
 async function failed(runner: Runner, work: (runner: Runner) => Promise<unknown>) {
-  const ends: TypedEvent<'footprint.stream.llm_end'>['payload'][] = [];
-  runner.on('footprint.stream.llm_end', (event) => ends.push(event.payload));
+  const ends: TypedEvent<'footprint.call.llm_end'>['payload'][] = [];
+  runner.on('footprint.call.llm_end', (event) => ends.push(event.payload));
   const error = await work(runner).then(
     () => new Error('expected the run to fail'),
     (rejected: unknown) => rejected,

@@ -60,7 +60,7 @@ describe('a streamed chat span', () => {
   it('says it streamed and when its first chunk came, and is otherwise the span run() gives', async () => {
     const streamedAgent = agentOn(scripted({ name: 'openai', chunkChars: 6, chunkDelayMs: 2, replies: replies() }));
     const firstChunks: number[] = [];
-    streamedAgent.on('footprint.stream.llm_chunk', (event) => {
+    streamedAgent.on('footprint.call.llm_chunk', (event) => {
       if (event.payload.index === 0) firstChunks.push(event.payload.atMs);
     });
     const streamed = await traced(false, async () => textOf(await drain(streamedAgent.stream('Is invoice 42 paid?'))));
@@ -98,7 +98,7 @@ describe('a streamed chat span', () => {
     const provider = scripted({ name: 'openai', replies: [{ chunks: ['One ', 'two ', 'three'], error: broken, errorAfterChunks: 2 }] });
     const agent = Agent.create({ provider, model: 'm1', id: 'helper' }).build();
     const firstChunks: number[] = [];
-    agent.on('footprint.stream.llm_chunk', (event) => {
+    agent.on('footprint.call.llm_chunk', (event) => {
       if (event.payload.index === 0) firstChunks.push(event.payload.atMs);
     });
     const { result, chats } = await traced(false, async () => drain(agent.stream('count')).catch((error: unknown) => error));

@@ -5,13 +5,13 @@
  */
 import type { EventPayloads, InputOriginKind, InputPart, InputProducer, Runner, TypedEvent } from '../../src/index.js';
 
-export type LlmStart = EventPayloads['footprint.stream.llm_start'];
+export type LlmStart = EventPayloads['footprint.call.llm_start'];
 
 /** Every llm_start (and skill hop) a runner's runs emit, in order; chunks and the rest are not kept. */
 export function lineageLog(runner: Runner) {
-  const starts: TypedEvent<'footprint.stream.llm_start'>[] = [];
+  const starts: TypedEvent<'footprint.call.llm_start'>[] = [];
   const hops: EventPayloads['footprint.skill.hop'][] = [];
-  runner.on('footprint.stream.llm_start', (event) => void starts.push(event));
+  runner.on('footprint.call.llm_start', (event) => void starts.push(event));
   runner.on('footprint.skill.hop', (event) => void hops.push(event.payload));
   return {
     starts,

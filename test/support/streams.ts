@@ -58,7 +58,7 @@ export function observed(provider: LLMProvider): { provider: LLMProvider; log: S
 export function chunksHeard(runner: Runner, count: number): Promise<void> {
   return new Promise((resolve) => {
     let heard = 0;
-    const stop = runner.on('footprint.stream.llm_chunk', () => {
+    const stop = runner.on('footprint.call.llm_chunk', () => {
       if (++heard < count) return;
       stop();
       resolve();

@@ -17,7 +17,7 @@ import { thrownType, type EventPayloads } from '../../events/index.js';
 import { boundString } from './bounded.js';
 import { ATTR_ERROR_TYPE } from './semconv.js';
 
-type ToolStatus = EventPayloads['footprint.stream.tool_end']['status'];
+type ToolStatus = EventPayloads['footprint.call.tool_end']['status'];
 
 /** Tool-call statuses that are failures: one exception event on the execute_tool span. */
 export const FAILED_TOOL_STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['error', 'invalid_args', 'unknown_tool', 'timeout']);

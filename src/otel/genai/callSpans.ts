@@ -147,7 +147,7 @@ export class CallSpans {
   }
 
   /** Model and tool calls arrive as their exported views (events/exportedView.ts): content is there only when it may be exported. */
-  llmStart({ payload: p, meta }: ExportedEvent<'footprint.stream.llm_start'>): void {
+  llmStart({ payload: p, meta }: ExportedEvent<'footprint.call.llm_start'>): void {
     const agent = agentKey(p.agentId, meta.subflowPath);
     this.release(agent);
     const attributes: Attributes = {
@@ -199,7 +199,7 @@ export class CallSpans {
     this.run.activate(opened);
   }
 
-  llmEnd({ payload: p, meta }: ExportedEvent<'footprint.stream.llm_end'>): void {
+  llmEnd({ payload: p, meta }: ExportedEvent<'footprint.call.llm_end'>): void {
     this.rollups.llmCall(p);
     const call = this.chats.get(p.callId);
     if (!call) return;
@@ -268,7 +268,7 @@ export class CallSpans {
     return found;
   }
 
-  toolStart({ payload: p, meta }: ExportedEvent<'footprint.stream.tool_start'>): void {
+  toolStart({ payload: p, meta }: ExportedEvent<'footprint.call.tool_start'>): void {
     const attributes: Attributes = {
       [ATTR_GEN_AI_OPERATION_NAME]: OP_EXECUTE_TOOL,
       [ATTR_GEN_AI_TOOL_NAME]: boundString(p.toolName),
@@ -289,7 +289,7 @@ export class CallSpans {
     this.run.activate(opened);
   }
 
-  toolEnd({ payload: p, meta }: ExportedEvent<'footprint.stream.tool_end'>): void {
+  toolEnd({ payload: p, meta }: ExportedEvent<'footprint.call.tool_end'>): void {
     const key = toolKey(meta.runtimeStageId, p.toolCallId);
     const call = this.tools.get(key);
     if (!call) return;
@@ -321,7 +321,7 @@ export class CallSpans {
     return { context: failed.context, attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } };
   }
 
-  private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.stream.llm_start']['tools']>): void {
+  private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.call.llm_start']['tools']>): void {
     const agent = this.layout.container(meta.subflowPath);
     const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();
     this.offered.set(agent, offered);

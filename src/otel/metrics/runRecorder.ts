@@ -135,7 +135,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
       const branch = stageIds.pathKey([...meta.subflowPath, p.branch]);
       endOpen(meta.timestamp, p.error?.type ?? OTHER_VALUE, (key) => key === branch || key.startsWith(`${branch}/`));
     },
-    'footprint.stream.tool_end': ({ payload: p, meta }) => {
+    'footprint.call.tool_end': ({ payload: p, meta }) => {
       const invocation = invocations.get(memberKey(meta));
       if (invocation) invocation.toolCalls++;
       instruments.executeToolDuration.record(p.durationMs / 1000, {
@@ -152,7 +152,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
     'footprint.agent.iteration_start': ({ payload: p, meta }) => {
       skills.set(memberKey(meta), metricValue(p.skill));
     },
-    'footprint.stream.llm_start': ({ payload: p }) => {
+    'footprint.call.llm_start': ({ payload: p }) => {
       if (!p.fallbackFrom) return;
       // Model ids come from the app's configuration (its brains and fallbacks): a bounded set.
       instruments.llmFallbacks.add(1, {
@@ -161,7 +161,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
         [ATTR.agent]: metricValue(p.agentId),
       });
     },
-    'footprint.stream.llm_end': ({ payload: p, meta }) => {
+    'footprint.call.llm_end': ({ payload: p, meta }) => {
       const invocation = invocations.get(memberKey(meta));
       if (invocation) invocation.inferenceCalls++;
       const attributes = llmAttributes(p, meta);
@@ -232,7 +232,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
  * first chunk, and one time_per_output_chunk record per chunk after the first, as the conventions
  * define it. A call cut off mid-stream still reports what arrived; a call that never streamed, nothing.
  */
-function recordStreamed(instruments: RunInstruments, streamed: NonNullable<EventPayloads['footprint.stream.llm_end']['streamed']>, attributes: Attributes): void {
+function recordStreamed(instruments: RunInstruments, streamed: NonNullable<EventPayloads['footprint.call.llm_end']['streamed']>, attributes: Attributes): void {
   const firstChunkMs = streamed.firstChunkMs;
   if (firstChunkMs !== undefined) for (const histogram of instruments.timeToFirstChunk) histogram.record(firstChunkMs / 1000, attributes);
   for (const histogram of instruments.timePerOutputChunk) {

@@ -9,7 +9,7 @@ import { describeError, errorType, FIXED_ERROR_TYPES, whileStartingIn } from '..
 import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
-export type ToolStatus = EventPayloads['footprint.stream.tool_end']['status'];
+export type ToolStatus = EventPayloads['footprint.call.tool_end']['status'];
 
 export interface ToolOutcome {
   call: ToolCall;

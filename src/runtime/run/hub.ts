@@ -16,7 +16,7 @@ import type { StreamSink } from './runStream.js';
 
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
 /** The one event the instruments never see (see the header). */
-const LISTENERS_ONLY: EventType = 'footprint.stream.llm_chunk';
+const LISTENERS_ONLY: EventType = 'footprint.call.llm_chunk';
 
 export interface EventHubOptions {
   conversationId?: string;

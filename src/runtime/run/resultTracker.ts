@@ -43,7 +43,7 @@ export class ResultTracker {
   }
 
   private readonly handlers: EventHandlers = {
-    'footprint.stream.llm_end': ({ payload, meta }) => {
+    'footprint.call.llm_end': ({ payload, meta }) => {
       this.totals = addModelCall(this.totals, payload);
       if (!payload.cost.priced) this.priced = false;
       if (payload.stopReason !== undefined) this.lastFinish.set(pathOf(meta), payload.stopReason);

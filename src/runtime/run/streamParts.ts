@@ -17,7 +17,7 @@ export interface StreamPartSource {
   route: string;
 }
 
-type ToolEnd = EventPayloads['footprint.stream.tool_end'];
+type ToolEnd = EventPayloads['footprint.call.tool_end'];
 
 export type RunStreamPart =
   /** A piece of a model reply's text, as the provider streamed it; `callId` ties the pieces of one reply. */
@@ -76,23 +76,23 @@ export class StreamParts {
   }
 
   private readonly handlers: EventHandlers = {
-    'footprint.stream.llm_start': (e) => {
+    'footprint.call.llm_start': (e) => {
       if (e.payload.responseFormat !== undefined) this.structured.set(e.payload.callId, { format: e.payload.responseFormat, json: '' });
     },
-    'footprint.stream.llm_chunk': (e) => {
+    'footprint.call.llm_chunk': (e) => {
       const { part, callId } = e.payload;
       if (part.type === 'text') this.push({ type: 'text', delta: part.delta, callId, ...sourceOf(e) });
       const call = this.structured.get(callId);
       if (call) this.partialOutput(e, call, part);
     },
-    'footprint.stream.llm_end': (e) => {
+    'footprint.call.llm_end': (e) => {
       this.structured.delete(e.payload.callId);
     },
-    'footprint.stream.tool_start': (e) => {
+    'footprint.call.tool_start': (e) => {
       const { toolCallId, toolName, args } = e.payload;
       this.push({ type: 'tool_call', toolCallId, toolName, args, ...sourceOf(e) });
     },
-    'footprint.stream.tool_end': (e) => {
+    'footprint.call.tool_end': (e) => {
       const { toolCallId, toolName, status, result, error } = e.payload;
       this.push({ type: 'tool_result', toolCallId, toolName, status, result, ...(error ? { error } : {}), ...sourceOf(e) });
     },
@@ -104,7 +104,7 @@ export class StreamParts {
   };
 }
 
-type ChunkEvent = TypedEvent<'footprint.stream.llm_chunk'>;
+type ChunkEvent = TypedEvent<'footprint.call.llm_chunk'>;
 
 function sourceOf({ meta }: TypedEvent): StreamPartSource {
   return { member: meta.member, route: meta.route, ...(meta.agentId !== undefined ? { agentId: meta.agentId } : {}) };

@@ -50,11 +50,11 @@ const toolList = part('tools', 0, 'system', 'tool_definitions', { kind: 'member'
 const reply = (index: number, callId: string) => part('messages', index, 'assistant', 'model_output', { kind: 'model_call', id: callId }, 20);
 const toolResult = (index: number, id: string, chars = 30, extra: Partial<InputPart> = {}) => part('messages', index, 'tool', 'tool_result', { kind: 'tool_call', id }, chars, extra);
 
-function llmStart(send: Send, callId: string, iteration: number, parts: InputPart[], extra: Partial<EventPayloads['footprint.stream.llm_start']> = {}) {
-  send('footprint.stream.llm_start', { callId, agentId: 'support', iteration, operation: 'chat', provider: 'openai', model: 'm1', brain: BRAIN, messageCount: parts.length, toolCount: 1, messages: [], stream: false, parts, ...extra });
+function llmStart(send: Send, callId: string, iteration: number, parts: InputPart[], extra: Partial<EventPayloads['footprint.call.llm_start']> = {}) {
+  send('footprint.call.llm_start', { callId, agentId: 'support', iteration, operation: 'chat', provider: 'openai', model: 'm1', brain: BRAIN, messageCount: parts.length, toolCount: 1, messages: [], stream: false, parts, ...extra });
 }
 function llmEnd(send: Send, callId: string, iteration: number, toolCalls: string[], content = '') {
-  send('footprint.stream.llm_end', {
+  send('footprint.call.llm_end', {
     callId,
     agentId: 'support',
     turnId: 'turn_1',
@@ -72,8 +72,8 @@ function llmEnd(send: Send, callId: string, iteration: number, toolCalls: string
   });
 }
 function tool(send: Send, iteration: number, toolCallId: string) {
-  send('footprint.stream.tool_start', { agentId: 'support', iteration, toolCallId, toolName: 'lookup', parallelCount: 1, args: {} });
-  send('footprint.stream.tool_end', { agentId: 'support', iteration, toolCallId, toolName: 'lookup', status: 'ok', durationMs: 1, result: 'r' });
+  send('footprint.call.tool_start', { agentId: 'support', iteration, toolCallId, toolName: 'lookup', parallelCount: 1, args: {} });
+  send('footprint.call.tool_end', { agentId: 'support', iteration, toolCallId, toolName: 'lookup', status: 'ok', durationMs: 1, result: 'r' });
 }
 
 /**
@@ -208,7 +208,7 @@ describe('an agent with tools over three iterations, a skill hop (semantic detai
     send('footprint.agent.turn_start', { agentId: 'support', name: 'Support', provider: 'openai', model: 'm1', turnId: 'turn_1', message: 'hi', skillGraph: true });
     send('footprint.skill.hop', { hopId: 'hop_1', agentId: 'support', turnId: 'turn_1', iteration: 1, to: 'triage', cause: 'entry' });
     llmStart(send, 'call_1', 1, [instructions, skillBody, runInput]);
-    send('footprint.stream.llm_end', {
+    send('footprint.call.llm_end', {
       callId: 'call_1', agentId: 'support', turnId: 'turn_1', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: BRAIN,
       cost: { usd: 0, priced: false }, durationMs: 1, toolCalls: [], content: '', error: { type: '503', message: 'down', name: 'ProviderError' },
     });
@@ -258,7 +258,7 @@ describe('across a pause', () => {
     before.send('footprint.skill.hop', { hopId: 'hop_1', agentId: 'support', turnId: 'turn_1', iteration: 1, to: 'triage', cause: 'entry' });
     llmStart(before.send, 'call_1', 1, [instructions, skillBody, runInput]);
     llmEnd(before.send, 'call_1', 1, ['t1']);
-    before.send('footprint.stream.tool_start', { agentId: 'support', iteration: 1, toolCallId: 't1', toolName: 'approve', parallelCount: 1, args: {} });
+    before.send('footprint.call.tool_start', { agentId: 'support', iteration: 1, toolCallId: 't1', toolName: 'approve', parallelCount: 1, args: {} });
     const checkpoint = JSON.parse(JSON.stringify(before.traced.carry())) as Record<string, unknown>;
     before.traced.finish({ status: 'paused' });
     const paused = before.spans();

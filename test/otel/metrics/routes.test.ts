@@ -122,13 +122,13 @@ describe('footprint.route on model calls', () => {
     const start = { agentId: 'billing', iteration: 1, operation: 'chat' as const, provider: 'scripted', model: 'm-small' };
     const brain = { via: 'default' as const, provider: 'scripted', model: 'm-small' };
     hub.publish(
-      'footprint.stream.llm_start',
+      'footprint.call.llm_start',
       { ...start, callId: 'c1', brain, skill: 'invoices', messageCount: 1, toolCount: 0, messages: [], stream: false, parts: [] },
       'billing/call-llm#5',
     );
     // The call's one record: its cost, tokens and duration are all recorded from it.
     hub.publish(
-      'footprint.stream.llm_end',
+      'footprint.call.llm_end',
       {
         ...start,
         callId: 'c1',

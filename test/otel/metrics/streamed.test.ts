@@ -27,8 +27,8 @@ const PER_CHUNK = METRICS.timePerOutputChunk.name;
 function agent(model: string, reply: { chunks: string[]; delayMs?: number; chunkDelayMs?: number }) {
   const provider = scripted({ name: 'openai', replies: [{ ...reply, usage: { input: 5, output: 5 } }] });
   const built = Agent.create({ provider, model, id: 'helper' }).build();
-  const ends: EventPayloads['footprint.stream.llm_end'][] = [];
-  built.on('footprint.stream.llm_end', (event) => void ends.push(event.payload));
+  const ends: EventPayloads['footprint.call.llm_end'][] = [];
+  built.on('footprint.call.llm_end', (event) => void ends.push(event.payload));
   return { agent: built, ends };
 }
 

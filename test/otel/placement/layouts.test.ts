@@ -50,9 +50,9 @@ function oneTurn(send: ReturnType<typeof mapping>['send']) {
   send('footprint.composition.enter', { compositionId: 'desk', kind: 'swarm', childCount: 1 }, atDesk);
   send('footprint.composition.route_decided', { compositionId: 'desk', kind: 'swarm', chosen: 'billing', rationale: 'r', matched: 'pick_fn', inRoster: true }, atDesk);
   send('footprint.agent.turn_start', { agentId: 'billing', name: 'Billing', provider: 'openai', model: 'm1', turnId: 't1', message: 'hi', skillGraph: false }, atBilling);
-  send('footprint.stream.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false, parts: [] }, atBilling);
+  send('footprint.call.llm_start', { callId: 'c1', agentId: 'billing', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, messageCount: 1, toolCount: 0, messages: [], stream: false, parts: [] }, atBilling);
   send(
-    'footprint.stream.llm_end',
+    'footprint.call.llm_end',
     { callId: 'c1', agentId: 'billing', turnId: 't1', iteration: 1, operation: 'chat', provider: 'openai', model: 'm1', brain: { via: 'default', provider: 'openai', model: 'm1' }, usage, cost: { usd: 0.25, priced: true }, stopReason: 'stop', durationMs: 5, toolCalls: [], content: 'ok' },
     atBilling,
   );
@@ -102,8 +102,8 @@ describe('the typed-event table over the semantic layout', () => {
   it('gives chat and execute_tool spans exactly their attribute sets', () => {
     const { send, finish } = mapping('semantic');
     oneTurn(send);
-    send('footprint.stream.tool_start', { agentId: 'billing', iteration: 1, toolCallId: 'call-1', toolName: 'lookup', parallelCount: 1, args: { id: 7 } }, atBilling);
-    send('footprint.stream.tool_end', { agentId: 'billing', iteration: 1, toolCallId: 'call-1', toolName: 'lookup', status: 'error', durationMs: 3, result: 'boom', error: { type: 'TypeError', message: 'boom' } }, atBilling);
+    send('footprint.call.tool_start', { agentId: 'billing', iteration: 1, toolCallId: 'call-1', toolName: 'lookup', parallelCount: 1, args: { id: 7 } }, atBilling);
+    send('footprint.call.tool_end', { agentId: 'billing', iteration: 1, toolCallId: 'call-1', toolName: 'lookup', status: 'error', durationMs: 3, result: 'boom', error: { type: 'TypeError', message: 'boom' } }, atBilling);
     const spans = finish();
     expect(spans.find((s) => s.name === 'chat m1')!.attributes).toEqual({
       'gen_ai.operation.name': 'chat',

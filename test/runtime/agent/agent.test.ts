@@ -58,7 +58,7 @@ describe('Agent (ReAct loop)', () => {
     expect(seen.types().at(-1)).toBe('footprint.agent.turn_end');
     expect(seen.of('footprint.agent.iteration_start').map((p) => p.iteration)).toEqual([1, 2, 3]);
     expect(seen.of('footprint.agent.next_step').map((p) => p.chosen)).toEqual(['tool-calls', 'tool-calls', 'final']);
-    const llmEnds = seen.of('footprint.stream.llm_end');
+    const llmEnds = seen.of('footprint.call.llm_end');
     expect(llmEnds.map((p) => p.usage?.input)).toEqual([100, 200, 300]);
     expect(llmEnds[0]!.toolCalls).toEqual([{ id: 't1', name: 'lookup' }, { id: 't2', name: 'add' }]);
     const end = seen.of('footprint.agent.turn_end')[0]!;
@@ -96,7 +96,7 @@ describe('Agent (ReAct loop)', () => {
     const seen = collect(agent);
     expect((await agent.run('go')).text).toBe('recovered');
     // the calls run concurrently: each ends when it is done (a JSON Schema check is a message to the schema worker)
-    const ends = [...seen.of('footprint.stream.tool_end')].sort((x, y) => x.toolCallId.localeCompare(y.toolCallId));
+    const ends = [...seen.of('footprint.call.tool_end')].sort((x, y) => x.toolCallId.localeCompare(y.toolCallId));
     expect(ends.map((e) => [e.toolCallId, e.status])).toEqual([['a', 'invalid_args'], ['b', 'unknown_tool'], ['c', 'error']]);
     expect(ends[2]!.error).toEqual({ type: 'TypeError', message: 'TypeError: kaput' });
     const toolMessages = provider.calls[1]!.messages.filter((m) => m.role === 'tool');
@@ -124,7 +124,7 @@ describe('Agent (ReAct loop)', () => {
     const asked = provider.calls[1]!.messages.find((m) => m.role === 'assistant')!;
     expect(asked.toolCalls).toEqual([{ id: 't1', name: 'tidy', args: { tags: ['a'] } }]);
     expect(provider.calls[1]!.messages.find((m) => m.role === 'tool')!.content).toBe('2');
-    expect(seen.of('footprint.stream.tool_start').map((p) => p.args)).toEqual([{ tags: ['a'] }]);
+    expect(seen.of('footprint.call.tool_start').map((p) => p.args)).toEqual([{ tags: ['a'] }]);
   });
 
   it('runs the tool calls of one turn in parallel', async () => {
@@ -147,9 +147,9 @@ describe('Agent (ReAct loop)', () => {
     // every call started before any finished: they overlapped
     const firstEnd = Math.min(...Object.values(spans).map((s) => s.end));
     expect(Object.values(spans).every((s) => s.start < firstEnd)).toBe(true);
-    const tools = seen.events.filter((e) => e.type.startsWith('footprint.stream.tool_'));
-    expect(tools.slice(0, 3).every((e) => e.type === 'footprint.stream.tool_start')).toBe(true);
-    expect(seen.of('footprint.stream.tool_start').map((p) => p.parallelCount)).toEqual([3, 3, 3]);
+    const tools = seen.events.filter((e) => e.type.startsWith('footprint.call.tool_'));
+    expect(tools.slice(0, 3).every((e) => e.type === 'footprint.call.tool_start')).toBe(true);
+    expect(seen.of('footprint.call.tool_start').map((p) => p.parallelCount)).toEqual([3, 3, 3]);
   });
 
   it('stops at maxIterations with a clear stopped-early outcome', async () => {
@@ -176,7 +176,7 @@ describe('Agent (ReAct loop)', () => {
     expect(error).toBeInstanceOf(RunFailedError);
     expect(error).toMatchObject({ member: { kind: 'agent', id: 'fragile' }, stage: 'call-llm' });
     expect((error as RunFailedError).cause).toBeInstanceOf(ProviderError);
-    expect(seen.of('footprint.stream.llm_end')[0]!.error).toMatchObject({ type: '500', status: 500, retryable: true });
+    expect(seen.of('footprint.call.llm_end')[0]!.error).toMatchObject({ type: '500', status: 500, retryable: true });
     expect(seen.of('footprint.run.failed')[0]).toMatchObject({ member: 'fragile', memberKind: 'agent', stage: 'call-llm' });
   });
 

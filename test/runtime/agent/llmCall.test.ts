@@ -10,8 +10,8 @@ describe('LLMCall', () => {
     expect((await summarize.run('a very long text')).text).toBe('short summary');
     expect(provider.calls).toHaveLength(1);
     expect(provider.calls[0]).toMatchObject({ model: 'claude-haiku-4-5', systemPrompt: 'Summarize.', tools: undefined });
-    expect(seen.of('footprint.stream.llm_start')).toHaveLength(1);
-    const call = seen.of('footprint.stream.llm_end')[0]!;
+    expect(seen.of('footprint.call.llm_start')).toHaveLength(1);
+    const call = seen.of('footprint.call.llm_end')[0]!;
     // claude-haiku-4-5: $1 in / $5 out per million
     expect(call.cost.usd).toBeCloseTo((1000 * 1 + 50 * 5) / 1e6, 12);
     expect(seen.events.every((e) => e.meta.member.kind === 'llm_call' && e.meta.member.id === 'summarize')).toBe(true);

@@ -212,7 +212,7 @@ describe('structured output on Anthropic Messages', () => {
       { role: 'user', content: `Your answer is not valid for the required output schema: ${problem}. Answer again with JSON that matches the schema.` },
       { role: 'assistant', content: '{"city":"Oslo","celsius":4}' },
     ]);
-    expect(events.filter((e) => e.type === 'footprint.stream.tool_start')).toEqual([]);
+    expect(events.filter((e) => e.type === 'footprint.call.tool_start')).toEqual([]);
     expect(invalidEvents(events).map(({ attempt, retrying, error }) => ({ attempt, retrying, error }))).toEqual([
       { attempt: 1, retrying: true, error: { type: 'invalid_output', message: problem, ownText: true } },
     ]);

@@ -20,11 +20,11 @@ function mutableSource(initial: Tool[]): ToolSource & { list: Tool[] } {
   return source;
 }
 
-const offeredAt = (seen: ReturnType<typeof collect>) => seen.of('footprint.stream.llm_start').map((p) => (p.tools ?? []).map((t) => t.name));
+const offeredAt = (seen: ReturnType<typeof collect>) => seen.of('footprint.call.llm_start').map((p) => (p.tools ?? []).map((t) => t.name));
 /** Every call's name, status and result, in the order of the calls' ids (parallel calls end in any order). */
 const results = (seen: ReturnType<typeof collect>) =>
   seen
-    .of('footprint.stream.tool_end')
+    .of('footprint.call.tool_end')
     .sort((a, b) => a.toolCallId.localeCompare(b.toolCallId))
     .map((p) => [p.toolName, p.status, p.result]);
 

@@ -41,7 +41,7 @@ describe('Conditional', () => {
       matched: 'predicate',
       evidence: { bangs: 2 },
     });
-    const call = ofType(events, 'footprint.stream.llm_end')[0]!;
+    const call = ofType(events, 'footprint.call.llm_end')[0]!;
     expect(call.meta).toMatchObject({
       member: { kind: 'agent', id: 'urgent' },
       agentId: 'urgent',
@@ -69,7 +69,7 @@ describe('Conditional', () => {
       rationale: 'no predicate matched; the fallback "general" took it',
       matched: 'fallback',
     });
-    expect(ofType(events, 'footprint.stream.llm_end')[0]!.meta.route).toBe('desk>general');
+    expect(ofType(events, 'footprint.call.llm_end')[0]!.meta.route).toBe('desk>general');
   });
 
   it('fails the run naming the chosen agent when its model call throws', async () => {

@@ -35,7 +35,7 @@ describe('nested compositions', () => {
     expect(stages.filter((s) => s.startsWith('research/short/'))).toEqual(agentTurn('research/short'));
     expect(stages.slice(-2)).toEqual(['research/merge', 'exit']);
 
-    const editorCall = ofType(events, 'footprint.stream.llm_end').find((e) => e.meta.agentId === 'editor')!;
+    const editorCall = ofType(events, 'footprint.call.llm_end').find((e) => e.meta.agentId === 'editor')!;
     expect(editorCall.meta).toMatchObject({
       member: { kind: 'agent', id: 'editor' },
       compositionPath: ['conditional:desk', 'parallel:panel', 'sequence:pipe', 'agent:editor'],

@@ -24,8 +24,8 @@ describe('Parallel', () => {
     const events = collect(panel);
 
     expect((await panel.run('q')).text).toBe('legal(q) | tech(q) | money(q)');
-    const starts = ofType(events, 'footprint.stream.llm_start').map((e) => e.meta.timestamp);
-    const ends = ofType(events, 'footprint.stream.llm_end');
+    const starts = ofType(events, 'footprint.call.llm_start').map((e) => e.meta.timestamp);
+    const ends = ofType(events, 'footprint.call.llm_end');
     expect(starts).toHaveLength(3);
     // Every model call started before any of them finished: the branches overlapped.
     expect(Math.max(...starts)).toBeLessThan(Math.min(...ends.map((e) => e.meta.timestamp)));
@@ -45,7 +45,7 @@ describe('Parallel', () => {
       ['money', 'ok'],
     ]);
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'ok' });
-    const call = ofType(events, 'footprint.stream.llm_end').find((e) => e.meta.agentId === 'tech')!;
+    const call = ofType(events, 'footprint.call.llm_end').find((e) => e.meta.agentId === 'tech')!;
     expect(call.meta).toMatchObject({ member: { kind: 'agent', id: 'tech' }, compositionPath: ['parallel:panel', 'agent:tech'], route: '' });
   });
 
@@ -78,7 +78,7 @@ describe('Parallel', () => {
       error: { type: 'Error', message: 'tech model is down' },
     });
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'partial', stopReason: 'failed: tech' });
-    expect(ofType(events, 'footprint.stream.llm_end').find((e) => e.meta.agentId === 'tech')!.payload.error?.message).toContain('tech model is down');
+    expect(ofType(events, 'footprint.call.llm_end').find((e) => e.meta.agentId === 'tech')!.payload.error?.message).toContain('tech model is down');
     expect(ofType(events, 'footprint.run.failed')).toHaveLength(0);
   });
 

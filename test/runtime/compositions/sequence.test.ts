@@ -36,7 +36,7 @@ describe('Sequence', () => {
     const events = collect(pipeline);
     await pipeline.run('hello');
 
-    const calls = ofType(events, 'footprint.stream.llm_end');
+    const calls = ofType(events, 'footprint.call.llm_end');
     expect(calls.map((t) => t.meta.member)).toEqual([
       { kind: 'agent', id: 'writer' },
       { kind: 'agent', id: 'editor' },
@@ -47,7 +47,7 @@ describe('Sequence', () => {
       route: '',
       subflowPath: ['edit'],
     });
-    expect(ofType(events, 'footprint.stream.llm_start').map((e) => [e.meta.agentId, e.meta.runtimeStageId.split('#')[0]])).toEqual([
+    expect(ofType(events, 'footprint.call.llm_start').map((e) => [e.meta.agentId, e.meta.runtimeStageId.split('#')[0]])).toEqual([
       ['writer', 'draft/call-llm'],
       ['editor', 'edit/call-llm'],
     ]);

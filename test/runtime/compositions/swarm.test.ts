@@ -43,7 +43,7 @@ describe('swarm', () => {
     expect(decisions[1]!.rationale).toBe('pick chose "billing" (hand-off 2 of at most 10)');
     expect(ofType(events, 'footprint.composition.iteration').map((e) => e.payload.iteration)).toEqual([1, 2, 3]);
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ compositionId: 'desk', kind: 'swarm', status: 'no_route', stopReason: 'no_route' });
-    expect(ofType(events, 'footprint.stream.llm_end').map((e) => [e.meta.agentId, e.meta.route])).toEqual([
+    expect(ofType(events, 'footprint.call.llm_end').map((e) => [e.meta.agentId, e.meta.route])).toEqual([
       ['triage', 'desk>triage'],
       ['billing', 'desk>billing'],
     ]);

@@ -34,7 +34,7 @@ describe('cost', () => {
       .build();
     const seen = collect(agent);
     expect((await agent.run('q')).text).toBe('done');
-    expect(seen.of('footprint.stream.llm_end').map((p) => ['usage' in p, p.usage, p.cost, p.stopReason])).toEqual([
+    expect(seen.of('footprint.call.llm_end').map((p) => ['usage' in p, p.usage, p.cost, p.stopReason])).toEqual([
       [true, { input: 100, output: 10 }, { usd: (100 * 1 + 10 * 2) / 1e6, priced: true }, 'tool_use'],
       [false, undefined, { usd: 0, priced: false }, 'end_turn'],
     ]);
@@ -49,7 +49,7 @@ describe('cost', () => {
     const seen = collect(agent);
     await agent.run('q');
     const turnId = seen.of('footprint.agent.turn_start')[0]!.turnId;
-    expect(seen.of('footprint.stream.llm_end')[0]).toMatchObject({
+    expect(seen.of('footprint.call.llm_end')[0]).toMatchObject({
       agentId: 'billing',
       turnId,
       model: 'gpt-4o',
@@ -57,8 +57,8 @@ describe('cost', () => {
       brain: { via: 'default', provider: 'scripted', model: 'gpt-4o' },
       cost: { usd: (2_000 * 1 + 1_000 * 2) / 1e6, priced: true },
     });
-    expect(seen.of('footprint.stream.llm_end')[0]!.skill).toBeUndefined();
-    expect(seen.events.find((e) => e.type === 'footprint.stream.llm_end')!.meta.route).toBe('');
+    expect(seen.of('footprint.call.llm_end')[0]!.skill).toBeUndefined();
+    expect(seen.events.find((e) => e.type === 'footprint.call.llm_end')!.meta.route).toBe('');
   });
 
 });

@@ -124,7 +124,7 @@ describe('a run on a model the table does not price', () => {
     const agent = Agent.create({ provider: scripted({ replies: [{ content: 'ok', usage: { input: 1_000, output: 500 } }] }), model, id: `unpriced-${model}` }).build();
     const seen = collect(agent);
     expect((await agent.run('q')).text).toBe('ok');
-    expect(seen.of('footprint.stream.llm_end').map((call) => call.cost)).toEqual([{ usd: 0, priced: false }]);
+    expect(seen.of('footprint.call.llm_end').map((call) => call.cost)).toEqual([{ usd: 0, priced: false }]);
     expect(seen.of('footprint.agent.turn_end')[0]).toMatchObject({ costUsd: 0 });
     const series = (await meter.collect()).series(METRICS.llmCost.name, { 'footprint.agent': `unpriced-${model}` });
     expect(series.map((s) => [s.attributes['gen_ai.request.model'], s.value])).toEqual([[model, 0]]);

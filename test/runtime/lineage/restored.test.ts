@@ -66,7 +66,7 @@ describe('a run paused and resumed', () => {
     const child = await promisify(execFile)(process.execPath, [compiled('test/fixtures/resumeInChild.ts'), 'refund', file, 'yes'], { cwd: process.cwd() });
     const report = JSON.parse(child.stdout) as { pid: number; events: { type: string; parts?: unknown }[] };
     expect(report.pid).not.toBe(process.pid);
-    expect(report.events.filter((e) => e.type === 'footprint.stream.llm_start').map((e) => e.parts)).toEqual([
+    expect(report.events.filter((e) => e.type === 'footprint.call.llm_start').map((e) => e.parts)).toEqual([
       [
         message(0, 'user', 'checkpoint', producer.run(out.runId), 'Refund INV-7 please', { restoredFrom: 'run_input' }),
         message(1, 'assistant', 'checkpoint', producer.call(c1), '', { toolCalls: ASKED, restoredFrom: 'model_output' }),

@@ -119,7 +119,7 @@ describe('50 concurrent runs on one Agent instance', () => {
       .tool({ name: 'lookup', description: 'Finds', inputSchema: { type: 'object' }, execute: async () => 'found' })
       .build();
     const byRun = new Map<string, { callIds: string[]; parts: InputPart[][] }>();
-    agent.on('footprint.stream.llm_start', (event) => {
+    agent.on('footprint.call.llm_start', (event) => {
       const mine = byRun.get(event.meta.runId) ?? { callIds: [], parts: [] };
       mine.callIds.push(event.payload.callId);
       mine.parts.push(event.payload.parts);

@@ -61,7 +61,7 @@ describe('llmSwarm', () => {
       ['swarm', 'tech', 'llm', 'router', { reason: 'SECRET-REASON-2' }],
       ['swarm', '', 'llm', 'router', { reason: 'all done' }],
     ]);
-    const routerCalls = ofType(events, 'footprint.stream.llm_end').filter((e) => e.meta.member.kind === 'router');
+    const routerCalls = ofType(events, 'footprint.call.llm_end').filter((e) => e.meta.member.kind === 'router');
     expect(routerCalls).toHaveLength(3);
     expect(routerCalls[0]!.meta).toMatchObject({ member: { kind: 'router', id: 'router' }, compositionPath: ['swarm:desk', 'router:router'] });
     expect(ofType(events, 'footprint.composition.exit')[0]!.payload).toMatchObject({ status: 'no_route', stopReason: 'no_route' });

@@ -109,12 +109,12 @@ describe('llmRouter', () => {
     expect(provider.calls[0]!.messages).toEqual([{ role: 'user', content: 'I was charged twice for order 7' }]);
     expect(provider.calls[0]!.temperature).toBe(0);
 
-    for (const type of ['footprint.stream.llm_start', 'footprint.stream.llm_end'] as const) {
+    for (const type of ['footprint.call.llm_start', 'footprint.call.llm_end'] as const) {
       const found = ofType(events, type);
       expect(found, type).toHaveLength(1);
       expect(found[0]!.meta).toMatchObject({ member: { kind: 'router', id: 'triage' }, agentId: 'triage', compositionPath: ['router:triage'] });
     }
-    expect(ofType(events, 'footprint.stream.llm_end')[0]!.payload).toMatchObject({ model: 'gpt-4o-mini', usage: { input: 100, output: 20 }, cost: { priced: true } });
+    expect(ofType(events, 'footprint.call.llm_end')[0]!.payload).toMatchObject({ model: 'gpt-4o-mini', usage: { input: 100, output: 20 }, cost: { priced: true } });
 
     expect(ofType(events, 'footprint.composition.route_decided')[0]!.payload).toEqual({
       compositionId: 'triage',

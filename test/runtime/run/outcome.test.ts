@@ -12,7 +12,7 @@ beforeAll(() => {
     id: 'test.outcomes',
     start: ({ events }) => {
       events.subscribe((event) => {
-        if (event.type === 'footprint.stream.llm_end') answeredCalls.push((event.payload as { callId: string }).callId);
+        if (event.type === 'footprint.call.llm_end') answeredCalls.push((event.payload as { callId: string }).callId);
       });
       return { finished: (outcome) => void seen.push(outcome) };
     },

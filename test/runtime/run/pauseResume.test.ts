@@ -26,7 +26,7 @@ describe('pause and resume', () => {
     expect(seen.of('footprint.run.paused')).toEqual([
       { question: 'Approve a refund of $40 for INV-7?', toolCallId: 'ref', toolName: 'refund', agentId: 'refunds' },
     ]);
-    const ends = seen.of('footprint.stream.tool_end');
+    const ends = seen.of('footprint.call.tool_end');
     expect(ends.map((e) => [e.toolName, e.status])).toEqual([['lookup_invoice', 'ok'], ['refund', 'paused']]);
     expect(seen.of('footprint.agent.turn_end')).toEqual([]);
   });
@@ -46,11 +46,11 @@ describe('pause and resume', () => {
     expect(report.pid).not.toBe(process.pid);
     expect(report.result).toBe('Done: invoice INV-7: $40 paid | refunded $40');
     const types = report.events.map((e) => e.type);
-    expect(types[0]).toBe('footprint.stream.tool_start');
+    expect(types[0]).toBe('footprint.call.tool_start');
     expect(types).toContain('footprint.run.resumed');
     expect(types.at(-1)).toBe('footprint.agent.turn_end');
     // the lookup that finished before the pause is not run again; only the paused tool re-runs
-    expect(report.events.filter((e) => e.type === 'footprint.stream.tool_start')).toHaveLength(1);
+    expect(report.events.filter((e) => e.type === 'footprint.call.tool_start')).toHaveLength(1);
     const runId = seen.events[0]!.meta.runId;
     expect(new Set(report.events.map((e) => e.runId))).toEqual(new Set([runId]));
   });

@@ -65,17 +65,17 @@ describe('Agent.stream()', () => {
     const agent = invoiceAgent();
     const seen = collect(agent);
     await drain(agent.stream('Is invoice 42 paid?'));
-    expect(seen.of('footprint.stream.llm_start').map((p) => p.stream)).toEqual([true, true]);
-    const chunks = seen.of('footprint.stream.llm_chunk');
+    expect(seen.of('footprint.call.llm_start').map((p) => p.stream)).toEqual([true, true]);
+    const chunks = seen.of('footprint.call.llm_chunk');
     expect(chunks.map(({ index, part }) => ({ index, part }))).toEqual([
       { index: 0, part: { type: 'tool_call', index: 0, id: 't1', name: 'lookup', argumentsDelta: '{"q":"invoice 42"}' } },
       { index: 0, part: { type: 'text', delta: 'Invoice ' } },
       { index: 1, part: { type: 'text', delta: '42 ' } },
       { index: 2, part: { type: 'text', delta: 'is paid.' } },
     ]);
-    const starts = seen.of('footprint.stream.llm_start').map((p) => p.callId);
+    const starts = seen.of('footprint.call.llm_start').map((p) => p.callId);
     expect(chunks.map((c) => c.callId)).toEqual([starts[0], starts[1], starts[1], starts[1]]);
-    const ends = seen.of('footprint.stream.llm_end');
+    const ends = seen.of('footprint.call.llm_end');
     expect(ends.map((e) => e.streamed)).toEqual([
       { firstChunkMs: chunks[0]!.atMs, chunks: 1, chunkGapsMs: [] },
       { firstChunkMs: chunks[1]!.atMs, chunks: 3, chunkGapsMs: [chunks[2]!.atMs - chunks[1]!.atMs, chunks[3]!.atMs - chunks[2]!.atMs] },
@@ -96,22 +96,22 @@ describe('Agent.stream()', () => {
     const agent = invoiceAgent();
     const seen = collect(agent);
     expect((await agent.run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
-    expect(seen.of('footprint.stream.llm_start').map((p) => p.stream)).toEqual([false, false]);
-    expect(seen.of('footprint.stream.llm_chunk')).toEqual([]);
-    expect(seen.of('footprint.stream.llm_end').map((e) => e.streamed)).toEqual([undefined, undefined]);
+    expect(seen.of('footprint.call.llm_start').map((p) => p.stream)).toEqual([false, false]);
+    expect(seen.of('footprint.call.llm_chunk')).toEqual([]);
+    expect(seen.of('footprint.call.llm_end').map((e) => e.streamed)).toEqual([undefined, undefined]);
   });
 
   it('assembles a tool call from argument fragments before the tool runs', async () => {
     const agent = invoiceAgent({ chunkChars: 6 });
     const seen = collect(agent);
     const parts = await drain(agent.stream('Is invoice 42 paid?'));
-    const firstCall = seen.of('footprint.stream.llm_chunk').filter((c) => c.part.type === 'tool_call');
+    const firstCall = seen.of('footprint.call.llm_chunk').filter((c) => c.part.type === 'tool_call');
     expect(firstCall.map((c) => c.part)).toEqual([
       { type: 'tool_call', index: 0, id: 't1', name: 'lookup', argumentsDelta: '{"q":"' },
       { type: 'tool_call', index: 0, argumentsDelta: 'invoic' },
       { type: 'tool_call', index: 0, argumentsDelta: 'e 42"}' },
     ]);
-    expect(seen.of('footprint.stream.tool_start').map((p) => p.args)).toEqual([{ q: 'invoice 42' }]);
+    expect(seen.of('footprint.call.tool_start').map((p) => p.args)).toEqual([{ q: 'invoice 42' }]);
     expect(parts[0]).toMatchObject({ type: 'tool_call', args: { q: 'invoice 42' } });
     expect(parts[1]).toMatchObject({ type: 'tool_result', result: 'found invoice 42' });
     expect(textOf(parts)).toBe('Invoice 42 is paid.');
@@ -126,7 +126,7 @@ describe('Agent.stream()', () => {
     const seen = collect(agent);
     const stream = agent.stream('hi');
     expect(await drain(stream)).toEqual([text('Whole answer.', AGENT), { type: 'end', result: expect.objectContaining({ text: 'Whole answer.' }) }]);
-    expect(seen.of('footprint.stream.llm_end').map((e) => [e.streamed?.chunks, e.usage])).toEqual([[1, { input: 3, output: 2 }]]);
+    expect(seen.of('footprint.call.llm_end').map((e) => [e.streamed?.chunks, e.usage])).toEqual([[1, { input: 3, output: 2 }]]);
   });
 
   it('fails the call with the typed error when the provider stream breaks mid-way; the chunks before reached the listener', async () => {
@@ -146,12 +146,12 @@ describe('Agent.stream()', () => {
     expect(thrown).toBeInstanceOf(RunFailedError);
     expect((thrown as RunFailedError).cause).toBe(broken);
     await expect(stream.result).rejects.toBe(thrown);
-    expect(seen.of('footprint.stream.llm_chunk').map((c) => c.part)).toEqual([
+    expect(seen.of('footprint.call.llm_chunk').map((c) => c.part)).toEqual([
       { type: 'text', delta: 'One ' },
       { type: 'text', delta: 'two ' },
     ]);
-    const [end] = seen.of('footprint.stream.llm_end');
-    const [first, second] = seen.of('footprint.stream.llm_chunk');
+    const [end] = seen.of('footprint.call.llm_end');
+    const [first, second] = seen.of('footprint.call.llm_chunk');
     expect(end!.streamed).toEqual({ firstChunkMs: first!.atMs, chunks: 2, chunkGapsMs: [second!.atMs - first!.atMs] });
     expect(end!.error).toEqual({ type: 'malformed_response', name: 'ProviderError', ownText: true, message: 'ProviderError: connection reset mid-stream', status: undefined, retryable: false });
     // One attempt: nothing is retried once a chunk was handed out.
@@ -199,13 +199,13 @@ describe('Agent.stream()', () => {
       }),
     );
     await drain(invoiceAgent().stream('Is invoice 42 paid?'));
-    expect(seenByInstrument.filter((t) => t.startsWith('footprint.stream.'))).toEqual([
-      'footprint.stream.llm_start',
-      'footprint.stream.llm_end',
-      'footprint.stream.tool_start',
-      'footprint.stream.tool_end',
-      'footprint.stream.llm_start',
-      'footprint.stream.llm_end',
+    expect(seenByInstrument.filter((t) => t.startsWith('footprint.call.'))).toEqual([
+      'footprint.call.llm_start',
+      'footprint.call.llm_end',
+      'footprint.call.tool_start',
+      'footprint.call.tool_end',
+      'footprint.call.llm_start',
+      'footprint.call.llm_end',
     ]);
   });
 });

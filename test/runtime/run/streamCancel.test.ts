@@ -35,7 +35,7 @@ describe('a consumer that never reads', () => {
     await settle();
     expect(STREAM_CAPACITY).toBe(16);
     expect(log.pulled).toBe(STREAM_CAPACITY);
-    expect(seen.of('footprint.stream.llm_chunk')).toHaveLength(STREAM_CAPACITY);
+    expect(seen.of('footprint.call.llm_chunk')).toHaveLength(STREAM_CAPACITY);
     const oneMore = chunksHeard(agent, 1);
     expect((await stream.next()).value).toMatchObject({ type: 'text', delta: 'a' });
     await oneMore;
@@ -58,7 +58,7 @@ describe('a consumer that never reads', () => {
     const request = (error as RunCancelledError).cause as ProviderError;
     expect([request.kind, request.cause instanceof StreamClosedError]).toEqual(['aborted', true]);
     expect(log.endings).toEqual(['returned']);
-    expect(seen.of('footprint.stream.llm_end').map((e) => [e.error?.type, e.streamed?.chunks])).toEqual([['aborted', STREAM_CAPACITY]]);
+    expect(seen.of('footprint.call.llm_end').map((e) => [e.error?.type, e.streamed?.chunks])).toEqual([['aborted', STREAM_CAPACITY]]);
     // The stream is over: nothing more to read.
     expect(await stream.next()).toEqual({ value: undefined, done: true });
   });
@@ -90,7 +90,7 @@ describe('a signal that fires while a chunk is delivered', () => {
   it('cancels the run even when that chunk filled the stream', async () => {
     const { agent, log } = chunkyAgent();
     const controller = new AbortController();
-    agent.on('footprint.stream.llm_chunk', ({ payload }) => {
+    agent.on('footprint.call.llm_chunk', ({ payload }) => {
       if (payload.index === STREAM_CAPACITY - 1) controller.abort(new Error('enough'));
     });
     const stream = agent.stream('go', { signal: controller.signal });
@@ -107,7 +107,7 @@ describe('a slow consumer', () => {
     let emitted = 0;
     let read = 0;
     let mostWaiting = 0;
-    agent.on('footprint.stream.llm_chunk', () => {
+    agent.on('footprint.call.llm_chunk', () => {
       emitted++;
       mostWaiting = Math.max(mostWaiting, emitted - read);
     });
@@ -121,7 +121,7 @@ describe('a slow consumer', () => {
     expect(parts.at(-1)).toEqual({ type: 'end', result: expect.objectContaining({ text: content }) });
     expect(emitted).toBe(80);
     expect(mostWaiting).toBe(STREAM_CAPACITY);
-    expect(seen.of('footprint.stream.llm_end')[0]!.streamed?.chunks).toBe(80);
+    expect(seen.of('footprint.call.llm_end')[0]!.streamed?.chunks).toBe(80);
   });
 });
 
@@ -140,7 +140,7 @@ describe('ending early', () => {
     expect(log.endings).toEqual(['threw']);
     expect(log.abortedAtEnd).toEqual([true]);
     expect(await rejection(stream.result)).toBeInstanceOf(RunCancelledError);
-    expect(seen.of('footprint.stream.llm_end').map((e) => [e.error?.type, e.streamed?.chunks])).toEqual([['aborted', 1]]);
+    expect(seen.of('footprint.call.llm_end').map((e) => [e.error?.type, e.streamed?.chunks])).toEqual([['aborted', 1]]);
     expect(seen.of('footprint.agent.turn_end')).toEqual([]);
   });
 

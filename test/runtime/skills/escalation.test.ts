@@ -34,7 +34,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
   expect(escalated.map((e) => e.payload)).toEqual([escalatedToStrong({ refusals: 2, reason: 'refusals', iteration: 2 })]);
   expect(escalated[0]!.meta.runtimeStageId).toBe(log.events('footprint.skill.rejected')[1]!.meta.runtimeStageId);
   // Escalation outranks the skill brain: diagnose (iteration 5) is still served by the strong model.
-  const brains = () => log.of('footprint.stream.llm_start').map((e) => [e.iteration, e.skill, e.brain.via, e.provider, e.model]);
+  const brains = () => log.of('footprint.call.llm_start').map((e) => [e.iteration, e.skill, e.brain.via, e.provider, e.model]);
   expect(brains()).toEqual([
     [1, 'triage', 'default', 'small', 'small-1'],
     [2, 'triage', 'default', 'small', 'small-1'],
@@ -42,7 +42,7 @@ it('escalates after 2 refusals for the rest of the turn, and de-escalates on the
     [4, 'triage', 'escalation', 'strong', 'strong-1'],
     [5, 'diagnose', 'escalation', 'strong', 'strong-1'],
   ]);
-  expect(log.of('footprint.stream.llm_end').map((t) => [t.skill, t.brain.via, t.cost.usd])).toEqual([
+  expect(log.of('footprint.call.llm_end').map((t) => [t.skill, t.brain.via, t.cost.usd])).toEqual([
     ['triage', 'default', usdOf('small-1')],
     ['triage', 'default', usdOf('small-1')],
     ['triage', 'escalation', usdOf('strong-1')],

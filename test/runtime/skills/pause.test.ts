@@ -66,13 +66,13 @@ it('keeps the cursor, its brain and the guards across pause and resume on a new 
     [4, 'diagnose', 'diagnose', 'stay', turnId],
     [5, 'diagnose', 'diagnose', 'stay', turnId],
   ]);
-  expect(after.of('footprint.stream.llm_start').map((e) => [e.iteration, e.skill, e.brain.via, e.provider])).toEqual([
+  expect(after.of('footprint.call.llm_start').map((e) => [e.iteration, e.skill, e.brain.via, e.provider])).toEqual([
     [4, 'diagnose', 'skill', 'big'],
     [5, 'diagnose', 'skill', 'big'],
   ]);
   expect(second.small.calls).toHaveLength(0);
   // The paused tool re-ran with the answer; the read_skill refusal before the pause was not re-asked.
-  expect(after.of('footprint.stream.tool_end').map((e) => [e.iteration, e.toolName, e.status, e.result])).toEqual([
+  expect(after.of('footprint.call.tool_end').map((e) => [e.iteration, e.toolName, e.status, e.result])).toEqual([
     [3, 'ask_human', 'ok', 'engineer says: yes'],
     [4, 'read_skill', 'error', expect.stringContaining('"triage" is not reachable from "diagnose"')],
   ]);

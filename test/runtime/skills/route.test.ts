@@ -80,7 +80,7 @@ describe('a normal route through three skills', () => {
     const log = record(agent);
     await agent.run('Port 3 keeps dropping.');
 
-    expect(log.of('footprint.stream.llm_start').map((e) => [e.skill, e.brain])).toEqual([
+    expect(log.of('footprint.call.llm_start').map((e) => [e.skill, e.brain])).toEqual([
       ['triage', { via: 'default', provider: 'small', model: 'small-1', skillId: undefined }],
       ['diagnose', { via: 'skill', provider: 'big', model: 'big-1', skillId: 'diagnose' }],
       ['fix', { via: 'skill', provider: 'small', model: 'fix-1', skillId: 'fix' }],
@@ -96,7 +96,7 @@ describe('a normal route through three skills', () => {
   it('gives providers and listeners a snapshot of each request, not a live view of the turn', async () => {
     const { agent, small, big } = build();
     const starts: unknown[] = [];
-    agent.on('footprint.stream.llm_start', (e) => starts.push(structuredClone(e.payload)));
+    agent.on('footprint.call.llm_start', (e) => starts.push(structuredClone(e.payload)));
     agent.on('footprint.agent.turn_end', (e) => starts.push(structuredClone(e.payload)));
     await agent.run('Port 3 keeps dropping.');
 
@@ -110,7 +110,7 @@ describe('a normal route through three skills', () => {
     const log = record(agent);
     await agent.run('Port 3 keeps dropping.');
 
-    const calls = log.of('footprint.stream.llm_end');
+    const calls = log.of('footprint.call.llm_end');
     expect(calls.map((t) => [t.skill, t.model, t.brain.via, t.cost.priced])).toEqual([
       ['triage', 'small-1', 'default', true],
       ['diagnose', 'big-1', 'skill', true],

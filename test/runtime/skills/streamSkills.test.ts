@@ -48,7 +48,7 @@ describe('a skill-graph turn, streamed', () => {
     expect((await stream.result).text).toBe(answerOfRun.text);
     expect(answerOfRun.text).toBe('The optic, replace it.');
 
-    const withoutChunks = streamed.log.all.filter((e) => e.type !== 'footprint.stream.llm_chunk');
+    const withoutChunks = streamed.log.all.filter((e) => e.type !== 'footprint.call.llm_chunk');
     expect(withoutChunks.map(comparable)).toEqual(ran.log.all.map(comparable));
     // The scenario did walk refusals (three in a row: a labelled rejected-cap trip), escalation and a labelled ping-pong.
     expect(streamed.log.of('footprint.skill.escalated').map((e) => e.reason)).toEqual(['refusals']);
@@ -61,9 +61,9 @@ describe('a skill-graph turn, streamed', () => {
       ran.recorder.getTrips().map(({ runtimeStageId, turnId, ...trip }) => trip),
     );
     // Streaming adds only its own: every call streamed, every chunk reported.
-    expect(streamed.log.of('footprint.stream.llm_start').every((e) => e.stream)).toBe(true);
-    const chunks = streamed.log.of('footprint.stream.llm_chunk').length;
-    const counted = streamed.log.of('footprint.stream.llm_end').reduce((sum, e) => sum + (e.streamed?.chunks ?? 0), 0);
+    expect(streamed.log.of('footprint.call.llm_start').every((e) => e.stream)).toBe(true);
+    const chunks = streamed.log.of('footprint.call.llm_chunk').length;
+    const counted = streamed.log.of('footprint.call.llm_end').reduce((sum, e) => sum + (e.streamed?.chunks ?? 0), 0);
     expect(counted).toBe(chunks);
   });
 });

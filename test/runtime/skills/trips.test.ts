@@ -69,7 +69,7 @@ describe('ping-pong', () => {
     expect(trips[0]!.meta.runtimeStageId).toBe(at6.meta.runtimeStageId);
     expect(trips[0]!.meta.agentId).toBe('desk');
     expect(trips[0]!.meta.timestamp).toBeGreaterThanOrEqual(at6.meta.timestamp);
-    const llmAt6 = log.events('footprint.stream.llm_start').find((e) => e.payload.iteration === 6)!;
+    const llmAt6 = log.events('footprint.call.llm_start').find((e) => e.payload.iteration === 6)!;
     expect(trips[0]!.meta.timestamp).toBeLessThan(llmAt6.meta.timestamp);
     // Label only: the turn went on and answered.
     expect(log.of('footprint.agent.turn_end')[0]).toMatchObject({ outcome: 'ok', iterations: 13 });
@@ -103,13 +103,13 @@ describe('ping-pong', () => {
     ]);
     expect(log.of('footprint.loop_guard.trip')[0]!.tokensSinceLoop).toBe(CALL_TOKENS);
     expect(log.of('footprint.skill.escalated')).toEqual([escalatedToStrong({ refusals: 0, reason: 'loop_guard', iteration: 3 })]);
-    expect(log.of('footprint.stream.llm_start').map((e) => [e.iteration, e.brain.via, e.provider, e.model])).toEqual([
+    expect(log.of('footprint.call.llm_start').map((e) => [e.iteration, e.brain.via, e.provider, e.model])).toEqual([
       [1, 'default', 'small', 'small-1'],
       [2, 'default', 'small', 'small-1'],
       [3, 'escalation', 'strong', 'strong-1'],
     ]);
     expect([small.calls.length, strong.calls.length]).toEqual([2, 1]);
-    expect(log.of('footprint.stream.llm_end')[2]).toMatchObject({ skill: 'triage', brain: { via: 'escalation' }, cost: { usd: usdOf('strong-1') } });
+    expect(log.of('footprint.call.llm_end')[2]).toMatchObject({ skill: 'triage', brain: { via: 'escalation' }, cost: { usd: usdOf('strong-1') } });
   });
 });
 

@@ -8,7 +8,7 @@ import { Agent, scripted, type EventPayloads, type Tool } from '../../../src/ind
 export interface OneCall {
   /** The tool message the model got back. */
   toolMessage: string;
-  end: EventPayloads['footprint.stream.tool_end'];
+  end: EventPayloads['footprint.call.tool_end'];
   /** The tools of the first model request, as the provider was given them. */
   offered: { name: string; description: string; inputSchema: Record<string, unknown> }[];
 }
@@ -18,8 +18,8 @@ export async function callOnce(tool: Tool, args: Record<string, unknown>): Promi
     replies: [{ toolCalls: [{ id: 'call-1', name: tool.name, args }] }, 'done'],
   });
   const agent = Agent.create({ provider, model: 'm-schemas', id: 'typed' }).tool(tool).build();
-  const ends: EventPayloads['footprint.stream.tool_end'][] = [];
-  agent.on('footprint.stream.tool_end', (event) => void ends.push(event.payload));
+  const ends: EventPayloads['footprint.call.tool_end'][] = [];
+  agent.on('footprint.call.tool_end', (event) => void ends.push(event.payload));
   await agent.run('go');
   const toolMessage = provider.calls[1]!.messages.find((m) => m.role === 'tool')!;
   return { toolMessage: String(toolMessage.content), end: ends[0]!, offered: (provider.calls[0]!.tools ?? []) as OneCall['offered'] };

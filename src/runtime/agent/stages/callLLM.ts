@@ -90,7 +90,7 @@ async function callWithFallbacks(scope: AgentScope, turn: Turn, config: AgentCon
 }
 
 type Served = Pick<Brain, 'provider' | 'model'>;
-type FallbackFrom = NonNullable<EventPayloads['footprint.stream.llm_start']['fallbackFrom']>;
+type FallbackFrom = NonNullable<EventPayloads['footprint.call.llm_start']['fallbackFrom']>;
 
 /** One model call's outcome: its response, or its error and how many chunks it handed out first. */
 type Attempt = { callId: string; response: LLMResponse; error?: undefined; chunks: number } | { callId: string; response?: undefined; error: unknown; chunks: number };
@@ -123,7 +123,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
   // optional field) last: on Node 20's V8 a property written after a spread in an object literal
   // is a slow runtime call, microseconds each on a record of twenty fields.
   const call = { callId, agentId, iteration, operation: 'chat' as const, provider: provider.name, model: served.model, brain: choice, skill, ...(server ? { server } : {}) };
-  emit(scope, 'footprint.stream.llm_start', {
+  emit(scope, 'footprint.call.llm_start', {
     temperature: request.temperature,
     maxTokens: request.maxTokens,
     messageCount: request.messages.length,
@@ -183,7 +183,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
       ...call,
       ...(streaming ? { streamed: streaming.totals } : {}),
     };
-    emit(scope, 'footprint.stream.llm_end', failed);
+    emit(scope, 'footprint.call.llm_end', failed);
     turn.totals = addModelCall(turn.totals, failed);
     return { callId, error, chunks: streaming?.totals.chunks ?? 0 };
   } finally {
@@ -203,7 +203,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
     ...(response.usage ? { usage: response.usage } : {}),
     ...(streaming ? { streamed: streaming.totals } : {}),
   };
-  emit(scope, 'footprint.stream.llm_end', record);
+  emit(scope, 'footprint.call.llm_end', record);
   turn.totals = addModelCall(turn.totals, record);
   return { callId, response, chunks: streaming?.totals.chunks ?? 0 };
 }

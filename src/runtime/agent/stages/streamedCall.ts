@@ -26,7 +26,7 @@ import type { ModelCallStop } from './modelCallStop.js';
 import type { AgentScope } from './scope.js';
 
 /** What llm_end reports of a streamed call; filled in as chunks arrive, so a failed call reports what came. */
-export type StreamTotals = NonNullable<EventPayloads['footprint.stream.llm_end']['streamed']>;
+export type StreamTotals = NonNullable<EventPayloads['footprint.call.llm_end']['streamed']>;
 
 export interface StreamedCall {
   provider: LLMProvider;
@@ -74,7 +74,7 @@ function report(scope: AgentScope, call: StreamedCall, part: ChunkPart, lastChun
   const index = call.totals.chunks++;
   if (index === 0) call.totals.firstChunkMs = atMs;
   else call.totals.chunkGapsMs.push(atMs - lastChunkMs);
-  emit(scope, 'footprint.stream.llm_chunk', { callId: call.callId, agentId: call.agentId, index, atMs, part });
+  emit(scope, 'footprint.call.llm_chunk', { callId: call.callId, agentId: call.agentId, index, atMs, part });
   return atMs;
 }
 

@@ -104,7 +104,7 @@ export class ToolIteration {
   }
 
   private reportStart(call: ToolCall): void {
-    const start: EventPayloads['footprint.stream.tool_start'] = {
+    const start: EventPayloads['footprint.call.tool_start'] = {
       agentId: this.agentId,
       iteration: this.iteration,
       toolCallId: call.id,
@@ -114,7 +114,7 @@ export class ToolIteration {
       args: call.args,
     };
     if (call.name === READ_SKILL && this.config.cursor) start.skill = requestedSkill(call.args?.id);
-    emit(this.scope, 'footprint.stream.tool_start', start);
+    emit(this.scope, 'footprint.call.tool_start', start);
   }
 
   /** The description the model was given for this tool (read_skill's depends on the cursor). */
@@ -138,7 +138,7 @@ export class ToolIteration {
   }
 
   private reportEnd(outcome: ToolOutcome, paused: boolean): void {
-    emit(this.scope, 'footprint.stream.tool_end', {
+    emit(this.scope, 'footprint.call.tool_end', {
       agentId: this.agentId,
       iteration: this.iteration,
       toolCallId: outcome.call.id,
