@@ -69,21 +69,21 @@ function contractMeter(service: string, url: string) {
   const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': service }), readers: [reader] });
   const m = provider.getMeter('footprint-otel', '0.1.0');
   // The development channel's metrics, on their own scope as the bridge records them.
-  const dev = provider.getMeter('footprint-otel', '0.1.0', { schemaUrl: METRICS.invokeAgentDuration.schemaUrl });
+  const dev = provider.getMeter('footprint-otel', '0.1.0', { schemaUrl: METRICS.invocationDuration.schemaUrl });
   const devHistogram = (spec: { name: string; unit: string; buckets: readonly number[] }) =>
     dev.createHistogram(spec.name, { unit: spec.unit, advice: { explicitBucketBoundaries: [...spec.buckets] } });
   return {
-    agentDuration: devHistogram(METRICS.invokeAgentDuration),
+    invocationDuration: devHistogram(METRICS.invocationDuration),
     inferenceCalls: devHistogram(METRICS.invokeAgentInferenceCalls),
     toolCalls: devHistogram(METRICS.invokeAgentToolCalls),
     toolDuration: devHistogram(METRICS.executeToolDuration),
-    workflowDuration: devHistogram(METRICS.workflowDuration),
     provider,
     exporter,
     // The current conventions' token counters (the bridge's default mode), on the development channel's scope.
     inputTokens: dev.createCounter(METRICS.inferenceInputTokens.name, { unit: '{token}' }),
     outputTokens: dev.createCounter(METRICS.inferenceOutputTokens.name, { unit: '{token}' }),
-    duration: m.createHistogram('gen_ai.client.operation.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
+    // The current conventions' model-call duration (the bridge's default mode), on the development channel's scope.
+    duration: devHistogram(METRICS.inferenceDuration),
     cost: m.createCounter('footprint.llm.cost.usd', { unit: '{USD}' }),
     decisions: m.createCounter('footprint.route.decisions', { unit: '{decision}' }),
     trips: m.createCounter(METRICS.loopGuardTrips.name, { unit: '{trip}' }),
@@ -118,11 +118,12 @@ function run(s: ContractMeter, outcome: string, seconds: number) {
   s.runDuration.record(seconds, attrs);
   // The run's one agent invocation (two model calls, one tool call) inside its one workflow.
   const agent = { 'gen_ai.agent.name': 'Desk', 'footprint.agent': 'desk' };
-  s.agentDuration.record(seconds, outcome === 'error' ? { ...agent, 'error.type': 'timeout' } : agent);
+  const invocation = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.invocation.is_nested': true, ...agent };
+  s.invocationDuration.record(seconds, outcome === 'error' ? { ...invocation, 'error.type': 'timeout' } : invocation);
   s.inferenceCalls.record(2, agent);
   s.toolCalls.record(1, agent);
   s.toolDuration.record(0.02, { 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.type': 'function', ...agent });
-  s.workflowDuration.record(seconds, { 'gen_ai.workflow.name': 'front' });
+  s.invocationDuration.record(seconds, { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.invocation.is_nested': false, 'gen_ai.workflow.name': 'front' });
 }
 
 /** What the bridge does at startup: every trip kind exists at 0. */
