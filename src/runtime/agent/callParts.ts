@@ -25,10 +25,15 @@ export interface SentWindow {
 
 export function callParts(turn: Turn, config: AgentConfig, { request, origins, dropped }: SentWindow, key: KeyObject | undefined): InputPart[] {
   const slots = slotPartsOf(turn, config, request, key);
-  const parts: InputPart[] = [...slots.system];
+  const system = slots.system;
+  const tools = slots.tools;
   const messages = request.messages;
-  for (let i = 0; i < messages.length; i++) parts.push(messagePart(messages[i]!, i, origins[dropped + i]!, key));
-  for (const part of slots.tools) parts.push(part);
+  // Sized once and filled by index: one allocation per call, no spread.
+  const parts = new Array<InputPart>(system.length + messages.length + tools.length);
+  let at = 0;
+  for (let i = 0; i < system.length; i++) parts[at++] = system[i]!;
+  for (let i = 0; i < messages.length; i++) parts[at++] = messagePart(messages[i]!, i, origins[dropped + i]!, key);
+  for (let i = 0; i < tools.length; i++) parts[at++] = tools[i]!;
   return parts;
 }
 
