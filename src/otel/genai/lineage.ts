@@ -47,6 +47,13 @@ interface ProducerParts {
   fingerprints: string[];
 }
 
+/** A link's attributes as last given to a producer, and the parts they were made of. */
+interface KeptLink {
+  group: ProducerParts;
+  hop: string | undefined;
+  attributes: Attributes;
+}
+
 /** Parts whose producer is an ancestor of the chat span (the agent, the run): no link, the part arrays show them. */
 const ANCESTOR_ORIGINS: ReadonlySet<InputOriginKind> = new Set(['instructions', 'run_input', 'tool_definitions']);
 
@@ -62,6 +69,14 @@ export class RunLineage {
   private readonly budget: number;
   /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
   private readonly replies: Map<string, Reply>;
+  /** The parts of the call being linked, by producer (one map for the run, emptied per call: chat() never nests). */
+  private readonly groups = new Map<string, ProducerParts>();
+  /**
+   * Each producer's link attributes as last made: a later call that sends the same parts of it gets
+   * the same object (the SDK copies a link's attributes at span start), so a turn that sends its
+   * conversation again builds a link's seven attributes only when that producer's parts changed.
+   */
+  private readonly kept = new Map<string, KeptLink>();
 
   constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
     this.runId = init.runId;
@@ -75,7 +90,8 @@ export class RunLineage {
   /** The links of a model call about to start, from its parts; its part arrays (and links folded) go into `attributes`. */
   chat(parts: readonly InputPart[], attributes: Attributes): Link[] {
     if (this.absorbed < this.restored.length) this.absorbRestored();
-    const groups = new Map<string, ProducerParts>();
+    const groups = this.groups;
+    groups.clear();
     let newestOutput: string | undefined;
     for (const part of parts) {
       if (!this.linksTo(part)) continue;
@@ -100,6 +116,7 @@ export class RunLineage {
       const link = this.informedBy(id, group);
       if (link) links.push(link);
     }
+    groups.clear();
     partArrays(parts, attributes);
     const folded = links.length - this.budget;
     if (folded <= 0) return links;
@@ -185,6 +202,9 @@ export class RunLineage {
     const known = this.producers.get(id);
     const context = known?.context ?? (first.producer.runId === undefined ? undefined : this.runs.get(first.producer.runId));
     if (!context) return undefined;
+    const hop = known?.hop;
+    const kept = this.kept.get(id);
+    if (kept !== undefined && kept.hop === hop && sameParts(kept.group, group)) return { context, attributes: kept.attributes };
     const attributes: Attributes = {
       [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY,
       [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: first.origin,
@@ -195,9 +215,21 @@ export class RunLineage {
       [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
     };
     if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
-    if (known?.hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = known.hop;
+    if (hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = hop;
+    this.kept.set(id, { group, hop, attributes });
     return { context, attributes };
   }
+}
+
+/** True when two calls sent the same parts of one producer: what its link's attributes are made of. */
+function sameParts(a: ProducerParts, b: ProducerParts): boolean {
+  return a.first.origin === b.first.origin && a.first.slot === b.first.slot && a.chars === b.chars && a.tokens === b.tokens && sameList(a.indexes, b.indexes) && sameList(a.fingerprints, b.fingerprints);
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The part table of a call as parallel arrays, the newest MAX_PART_ENTRIES parts. */

@@ -64,6 +64,33 @@ describe('an Agent with tools over three iterations', () => {
   });
 });
 
+describe("an Agent's next run", () => {
+  it("takes its last run's instruction and tool-list parts when they are the same (its tool definitions serialised once)", async () => {
+    const agent = threeIterations();
+    const log = lineageLog(agent);
+    await agent.run('Is invoice 42 paid?');
+    const second = await agent.run('Is invoice 43 paid?');
+    const calls = log.parts();
+    const [firstRun, secondRun] = [calls[0]!, calls[3]!];
+    expect(secondRun).toEqual([instructions('helper', 'Be terse.'), message(0, 'user', 'run_input', producer.run(second.runId), 'Is invoice 43 paid?'), toolList('helper', [LOOKUP, WEATHER])]);
+    expect(secondRun[0]).toBe(firstRun[0]);
+    expect(secondRun[2]).toBe(firstRun[2]);
+  });
+
+  it('makes them again under a new fingerprint key', async () => {
+    const agent = threeIterations();
+    const log = lineageLog(agent);
+    await agent.run('Is invoice 42 paid?');
+    setFingerprintKey('k3y-for-the-slot-reuse-test-0123456789');
+    await agent.run('Is invoice 43 paid?');
+    const calls = log.parts();
+    expect([calls[0]!, calls[3]!].map((parts) => parts.map((part) => Object.hasOwn(part, 'fingerprint')))).toEqual([
+      [false, false, false],
+      [true, true, true],
+    ]);
+  });
+});
+
 describe('an LLMCall', () => {
   it('sends its instructions and the run input, nothing else', async () => {
     const call = LLMCall.create({ provider: scripted({ replies: ['Bonjour'] }), model: 'm1', id: 'translate' }).system('Translate to French.').build();
