@@ -184,16 +184,21 @@ describeWithBackends(
         .filter(exercisedByTheLoad)
         .flatMap((q) => lintPromQL(q.expr).selectors.map((s) => ({ where: q.where, text: s.text })));
       for (const { where, text } of selectors) if ((await stack.thanos.query(`count(${text})`)).length === 0) empty.push(`${where}: ${text}`);
-      // The series no run of the recipe writes: the trip counter's v1.41 name (the rules read either;
-      // the recipe runs in the default mode). Failed model calls have series: the demo's tech provider
-      // has scripted outages (cli/desk/providers.ts), which its fallback answers.
+      // The series no run of the recipe writes: the v1.41 names of the trip counter and of the model
+      // call duration (the rules read either; the recipe runs in the default mode). Failed model calls
+      // have series under the current name: the demo's tech provider has scripted outages
+      // (cli/desk/providers.ts), which its fallback answers.
       expect(empty).toEqual([
         'footprint-alerts.yml FootprintPingPongTrip: footprint_route_trips_total{footprint_trip_kind="ping_pong"}',
         'footprint-alerts.yml FootprintPingPongTrip: footprint_route_trips_total{footprint_trip_kind="ping_pong"}',
         'footprint-alerts.yml FootprintRejectedCapTrips: footprint_route_trips_total{footprint_trip_kind="rejected_cap"}',
         'footprint-alerts.yml FootprintRejectedCapTrips: footprint_route_trips_total{footprint_trip_kind="rejected_cap"}',
+        'footprint-alerts.yml FootprintLLMErrorRate: gen_ai_client_operation_duration_seconds_count{error_type!=""}',
+        'footprint-alerts.yml FootprintLLMErrorRate: gen_ai_client_operation_duration_seconds_count',
+        'footprint-alerts.yml FootprintLLMErrorRate: gen_ai_client_operation_duration_seconds_count',
+        'footprint-alerts.yml FootprintLLMErrorRate: gen_ai_client_operation_duration_seconds_count',
       ]);
-      figures['alert rule selectors with data'] = `${selectors.length - empty.length} of ${selectors.length} (the others: the trip counter's v1.41 name)`;
+      figures['alert rule selectors with data'] = `${selectors.length - empty.length} of ${selectors.length} (the others: the v1.41 names of the trip counter and the model call duration)`;
       type Rules = { data: { groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> } };
       const rules = await waitFor(
         async () => {
