@@ -51,6 +51,20 @@ const roster = [
   { id: 'tech', description: 'Errors and outages' },
 ];
 
+/** The links of a ping-pong's first two calls (hop 1 enters triage; read_skill(diagnose), read_skill(triage)), the same whether the trip stops or escalates. */
+function pingPongOpening(detail: TraceDetail): Record<string, string[]> {
+  return {
+    'chat small-1 call#1': [skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'run invoke_agent desk')],
+    'execute_tool read_skill diagnose tool#1': ['CAUSED_BY_GENERATION call#1 → chat small-1 call#1'],
+    'chat small-1 call#2': [
+      skillLink(detail, 'system[0]', '42c/11t', 'hop#2', 'run invoke_agent desk'),
+      'INFORMED_BY model_output messages[1] 27c/7t call#1 → chat small-1 call#1',
+      'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
+    ],
+    'execute_tool read_skill triage tool#2': ['CAUSED_BY_GENERATION call#2 → chat small-1 call#2'],
+  };
+}
+
 /** A ping-pong graph: triage <-> diagnose. */
 function pingPong() {
   const [triage, diagnose] = [triageSkill(), diagnoseSkill()];
@@ -206,14 +220,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .run('The link flaps.'),
     lineage: (detail) => ({
       'run invoke_agent desk': ['answer call#4 → chat small-1 call#4'],
-      'chat small-1 call#1': [skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'run invoke_agent desk')],
-      'execute_tool read_skill diagnose tool#1': ['CAUSED_BY_GENERATION call#1 → chat small-1 call#1'],
-      'chat small-1 call#2': [
-        skillLink(detail, 'system[0]', '42c/11t', 'hop#2', 'run invoke_agent desk'),
-        'INFORMED_BY model_output messages[1] 27c/7t call#1 → chat small-1 call#1',
-        'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
-      ],
-      'execute_tool read_skill triage tool#2': ['CAUSED_BY_GENERATION call#2 → chat small-1 call#2'],
+      ...pingPongOpening(detail),
       'chat small-1 call#3': [
         skillLink(detail, 'system[0]', '46c/12t', 'hop#3', 'run invoke_agent desk'),
         'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
@@ -240,14 +247,7 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .run('The link flaps.'),
     lineage: (detail) => ({
       'run invoke_agent desk': ['answer call#3 → chat strong-1 call#3'],
-      'chat small-1 call#1': [skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'run invoke_agent desk')],
-      'execute_tool read_skill diagnose tool#1': ['CAUSED_BY_GENERATION call#1 → chat small-1 call#1'],
-      'chat small-1 call#2': [
-        skillLink(detail, 'system[0]', '42c/11t', 'hop#2', 'run invoke_agent desk'),
-        'INFORMED_BY model_output messages[1] 27c/7t call#1 → chat small-1 call#1',
-        'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
-      ],
-      'execute_tool read_skill triage tool#2': ['CAUSED_BY_GENERATION call#2 → chat small-1 call#2'],
+      ...pingPongOpening(detail),
       'chat strong-1 call#3': [
         skillLink(detail, 'system[0]', '46c/12t', 'hop#3', 'run invoke_agent desk'),
         'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
