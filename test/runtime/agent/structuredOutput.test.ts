@@ -6,14 +6,14 @@
  * agent.output_invalid event, a span event on the trace), retries used up fail the run with
  * StructuredOutputError, and a streamed object yields its partial objects.
  */
-import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, anthropic, LLMCall, openaiCompatible, RunFailedError, StructuredOutputError, type RunStreamPart, type TypedEvent } from '../../../src/index.js';
 import { startSdk, type Sdk } from '../../support/sdk.js';
 import { wireServerPerTest } from '../providers/perTest.js';
 import { sse } from '../providers/streaming.js';
-import { sendJson, writeBody, type SeenRequest } from '../providers/wireServer.js';
+import { writeBody } from '../providers/wireServer.js';
+import { inTurn, invalidEvents, retriedOsloAnswer } from './structuredOutputSupport.js';
 
 const serve = wireServerPerTest();
 let sdk: Sdk;
@@ -66,15 +66,6 @@ function claudeToolAnswer(input: unknown) {
   };
 }
 
-/** Answers the n-th request with the n-th body. */
-function inTurn(bodies: unknown[]) {
-  return (_request: SeenRequest, res: ServerResponse, index: number) => sendJson(res, 200, bodies[index]);
-}
-
-function invalidEvents(events: TypedEvent[]) {
-  return events.flatMap((e) => (e.type === 'footprint.agent.output_invalid' ? [(e as TypedEvent<'footprint.agent.output_invalid'>).payload] : []));
-}
-
 function spanEvents(name: string) {
   return sdk.spans().flatMap((span) => span.events.filter((e) => e.name === name).map((e) => ({ span: span.name, attributes: e.attributes })));
 }
@@ -118,18 +109,7 @@ describe('structured output on Chat Completions', () => {
       response_format: OPENAI_FORMAT,
     });
     expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
-    expect(invalidEvents(events)).toEqual([
-      {
-        agentId: 'desk',
-        turnId: expect.stringMatching(/^turn_/),
-        iteration: 1,
-        callId: expect.stringMatching(/^call_/),
-        attempt: 1,
-        retrying: true,
-        text: '{"city":"Oslo"}',
-        error: { type: 'invalid_output', message: problem },
-      },
-    ]);
+    expect(invalidEvents(events)).toEqual([retriedOsloAnswer(problem)]);
     // On the trace: a span event on CallLLM (the model's text and zod's words are content: left out without content capture).
     expect(spanEvents('footprint.agent.output_invalid')).toEqual([
       {

@@ -8,7 +8,6 @@
  * partial objects. The chat span of such a call says gen_ai.output.type `json`. Chat Completions and
  * Anthropic Messages: structuredOutput.test.ts.
  */
-import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, gemini, openaiResponses, type RunStreamPart, type TypedEvent } from '../../../src/index.js';
@@ -16,7 +15,8 @@ import { startSdk, type Sdk } from '../../support/sdk.js';
 import { wireServerPerTest } from '../providers/perTest.js';
 import { sse } from '../providers/streaming.js';
 import { geminiChunk, geminiUsage, MESSAGE_ITEM, responsesEvent, responsesMessage, responsesObject, responsesUsage } from '../providers/targets.js';
-import { sendJson, writeBody, type SeenRequest } from '../providers/wireServer.js';
+import { writeBody } from '../providers/wireServer.js';
+import { inTurn, invalidEvents, retriedOsloAnswer } from './structuredOutputSupport.js';
 import { runInputParts } from '../../support/lineageLinks.js';
 
 const serve = wireServerPerTest();
@@ -66,15 +66,6 @@ const WEATHER_JSON_SCHEMA = {
 };
 const PROBLEM = 'output/celsius: Invalid input: expected number, received undefined';
 const ASK_AGAIN = `Your answer is not valid for the required output schema: ${PROBLEM}. Answer again with JSON that matches the schema.`;
-
-/** Answers the n-th request with the n-th body. */
-function inTurn(bodies: unknown[]) {
-  return (_request: SeenRequest, res: ServerResponse, index: number) => sendJson(res, 200, bodies[index]);
-}
-
-function invalidEvents(events: TypedEvent[]) {
-  return events.flatMap((e) => (e.type === 'footprint.agent.output_invalid' ? [(e as TypedEvent<'footprint.agent.output_invalid'>).payload] : []));
-}
 
 async function partsOf(stream: AsyncIterable<RunStreamPart>): Promise<RunStreamPart[]> {
   const parts: RunStreamPart[] = [];
@@ -141,18 +132,7 @@ describe('structured output on the OpenAI Responses API', () => {
       text: RESPONSES_FORMAT,
     });
     expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
-    expect(invalidEvents(events)).toEqual([
-      {
-        agentId: 'desk',
-        turnId: expect.stringMatching(/^turn_/),
-        iteration: 1,
-        callId: expect.stringMatching(/^call_/),
-        attempt: 1,
-        retrying: true,
-        text: '{"city":"Oslo"}',
-        error: { type: 'invalid_output', message: PROBLEM },
-      },
-    ]);
+    expect(invalidEvents(events)).toEqual([retriedOsloAnswer(PROBLEM)]);
   });
 
   it('with storeResponses the second request continues the invalid answer by previous_response_id, sending only the ask again', async () => {
@@ -240,18 +220,7 @@ describe('structured output on the Gemini API', () => {
       generationConfig: GEMINI_CONFIG,
     });
     expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
-    expect(invalidEvents(events)).toEqual([
-      {
-        agentId: 'desk',
-        turnId: expect.stringMatching(/^turn_/),
-        iteration: 1,
-        callId: expect.stringMatching(/^call_/),
-        attempt: 1,
-        retrying: true,
-        text: '{"city":"Oslo"}',
-        error: { type: 'invalid_output', message: PROBLEM },
-      },
-    ]);
+    expect(invalidEvents(events)).toEqual([retriedOsloAnswer(PROBLEM)]);
   });
 
   it('a streamed object yields exactly its partial objects, then the validated output', async () => {
