@@ -6,25 +6,15 @@
  * infinite; no attribute value is longer than 16 KiB; no span name longer than 256 characters.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, DEFAULT_PRICING, priceFor, registerInstrument, RunFailedError, scripted, type LLMProvider, type ScriptedReply } from '../../src/index.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { Agent, DEFAULT_PRICING, priceFor, RunFailedError, scripted, type LLMProvider, type ScriptedReply } from '../../src/index.js';
 import { costOf } from '../../src/runtime/cost/index.js';
-import { metricsInstrument } from '../../src/otel/metrics/index.js';
-import { startMeter, type MeterHarness } from '../support/meter.js';
+import { meteredRuns } from '../support/meter.js';
 import { startSdk } from '../support/sdk.js';
 
 const sdk = startSdk({ tracing: { captureContent: true } });
-let meter: MeterHarness;
-let unregister: () => void;
-beforeAll(() => {
-  meter = startMeter();
-  unregister = registerInstrument(metricsInstrument());
-});
-afterAll(async () => {
-  unregister();
-  await meter.shutdown();
-  await sdk.shutdown();
-});
+const meter = meteredRuns({});
+afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
 
 const MAX_ATTRIBUTE = 16 * 1024;

@@ -5,7 +5,7 @@
  */
 import { metrics, type Attributes } from '@opentelemetry/api';
 import { afterAll, beforeAll } from 'vitest';
-import { metricsInstrument } from '../../src/otel/index.js';
+import { metricsInstrument, type MetricsInstrumentOptions } from '../../src/otel/index.js';
 import { registerInstrument } from '../../src/runtime/index.js';
 import {
   DataPointType,
@@ -98,14 +98,14 @@ export function only(collection: Collection, name: string, match: Attributes): S
 
 /**
  * For a test file (or describe block) that runs runners and reads their metrics: a global meter and
- * the metrics instrument, registered before its tests and removed after them.
+ * the metrics instrument (by default in the both-names mode), registered before its tests and removed after them.
  */
-export function meteredRuns(): { collect(): Promise<Collection> } {
+export function meteredRuns(options: MetricsInstrumentOptions = { semconv: 'both' }): { collect(): Promise<Collection> } {
   let meter: MeterHarness | undefined;
   let unregister = () => {};
   beforeAll(() => {
     meter = startMeter();
-    unregister = registerInstrument(metricsInstrument({ semconv: 'both' }));
+    unregister = registerInstrument(metricsInstrument(options));
   });
   afterAll(async () => {
     unregister();

@@ -3,12 +3,12 @@
  * prefix; every row cited (a provider page and a day); prototype names and unknown ids unpriced, and
  * a run on such a model reports priced false, cost 0 and adds exactly 0 to footprint.llm.cost.usd.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, DEFAULT_PRICING, PRICING_AS_OF, priceFor, registerInstrument, scripted } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { Agent, DEFAULT_PRICING, PRICING_AS_OF, priceFor, scripted } from '../../../src/index.js';
 import { mergePricing } from '../../../src/runtime/cost/index.js';
-import { METRICS, metricsInstrument } from '../../../src/otel/metrics/index.js';
+import { METRICS } from '../../../src/otel/metrics/index.js';
 import { collect } from '../../fixtures/collect.js';
-import { startMeter, type MeterHarness } from '../../support/meter.js';
+import { meteredRuns } from '../../support/meter.js';
 
 const ROWS = [...DEFAULT_PRICING];
 const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
@@ -109,16 +109,7 @@ describe('the pricing option', () => {
 });
 
 describe('a run on a model the table does not price', () => {
-  let meter: MeterHarness;
-  let unregister: () => void;
-  beforeAll(() => {
-    meter = startMeter();
-    unregister = registerInstrument(metricsInstrument());
-  });
-  afterAll(async () => {
-    unregister();
-    await meter.shutdown();
-  });
+  const meter = meteredRuns({});
 
   it.each(['constructor', 'toString', '__proto__', 'valueOf', 'o3-pro-2099', 'gpt-5-pro-max'])('%s: priced false, cost 0, and exactly 0 in footprint.llm.cost.usd', async (model) => {
     const agent = Agent.create({ provider: scripted({ replies: [{ content: 'ok', usage: { input: 1_000, output: 500 } }] }), model, id: `unpriced-${model}` }).build();
