@@ -16,7 +16,6 @@ import { runDemo, type DemoRun } from '../support/stack/clients.js';
 import { startStack, type RunningStack } from '../support/stack/start-stack.js';
 
 const SERVICE = 'footprint-stack-why';
-const ORIGINS = new Set(['skill', 'handoff', 'model_output', 'tool_result']);
 /** A read_skill call's span (named by the skill it asked for: `execute_tool read_skill refunds`). */
 const readSkill = (s: { attributes: Record<string, unknown> }) => s.attributes[semconv.ATTR_GEN_AI_TOOL_NAME] === 'read_skill';
 
