@@ -133,13 +133,14 @@ function whyCommandOf(
   if (trace !== undefined && run !== undefined) throw new UsageError('--trace and --run both name the run; give one');
   const jaeger = text('jaeger', 'the URL of Jaeger\'s query API, e.g. http://127.0.0.1:16686');
   if (jaeger !== undefined && rest.length > 0) throw new UsageError('why reads files or --jaeger, not both');
+  const span = text('span', 'a span id');
   return {
     kind: 'why',
     path: rest[0] ?? DEFAULT_FILE_DIRECTORY,
     ...(jaeger === undefined ? {} : { jaeger }),
     ...(trace === undefined ? {} : { trace }),
     ...(run === undefined ? {} : { run }),
-    ...(text('span', 'a span id') === undefined ? {} : { span: text('span', 'a span id') }),
+    ...(span === undefined ? {} : { span }),
     json: values.json === true,
     color,
   };

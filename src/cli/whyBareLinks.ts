@@ -14,6 +14,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { semconv } from '../index.js';
 import type { FileSpan, FileSpanLink } from '../telemetry/index.js';
 import { listOf } from './whyLists.js';
+import { HOP_EVENT } from './whyNames.js';
 import type { TraceSpans } from './whySpans.js';
 
 /** Jaeger's one attribute on a link it read back from a reference. */
@@ -69,7 +70,7 @@ function producerIdsOf(target: FileSpan, spans: TraceSpans): Set<string> {
     }
   }
   for (const event of target.events) {
-    if (!/^footprint\.(skill|route)\.hop$/.test(event.name)) continue;
+    if (!HOP_EVENT.test(event.name)) continue;
     const hopId = event.attributes[`${event.name}.hop_id`];
     if (typeof hopId === 'string') ids.add(hopId);
   }

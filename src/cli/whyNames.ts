@@ -23,3 +23,6 @@ export const SHOWN_ATTRIBUTES = [
   semconv.ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED,
   semconv.ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED,
 ] as const;
+
+/** The hop events a hop's span carries (footprint.skill.hop, or its v1.41-mode name footprint.route.hop). */
+export const HOP_EVENT = /^footprint\.(skill|route)\.hop$/;

@@ -8,6 +8,7 @@
  */
 import type { FileSpan } from '../telemetry/index.js';
 import { kindOfSpan, missingNode, nodeOfSpan, type WhyEdge, type WhyGraph, type WhyNode, type WhyNodeKind } from './whyGraph.js';
+import { HOP_EVENT } from './whyNames.js';
 import { producersOf } from './whyProducers.js';
 import type { TraceSpans } from './whySpans.js';
 
@@ -115,7 +116,7 @@ export function sliceFrom(start: FileSpan, spans: TraceSpans, run: { runId?: str
 
 /** A hop's span: the hop event it emitted (by hop id when the link names one, else its last). */
 function hopOf(span: FileSpan, hopId: string | undefined): NonNullable<WhyNode['hop']> {
-  const hops = span.events.filter((e) => /^footprint\.(skill|route)\.hop$/.test(e.name));
+  const hops = span.events.filter((e) => HOP_EVENT.test(e.name));
   const event = (hopId === undefined ? undefined : hops.find((e) => Object.values(e.attributes).includes(hopId))) ?? hops.at(-1);
   const field = (name: string) => {
     const value = event?.attributes[`${event.name}.${name}`];
