@@ -45,10 +45,11 @@ export function checkedAppend(conversationId: unknown, entry: unknown): Append |
   }
   const carried = carryJson(carry);
   if (carried === undefined) return `conversation ${conversationId}: the carry of run ${runId} is not an object JSON can hold`;
-  if (producers !== undefined && wellFormedProducers(producers, messages.length) === undefined) {
+  const named = wellFormedProducers(producers, messages.length);
+  if (producers !== undefined && named === undefined) {
     return `conversation ${conversationId}: the producers of run ${runId} must be one id (or null) per message`;
   }
-  return { conversationId, runId, after, rows, carry: carried, producers: wellFormedProducers(producers, messages.length) ?? rows.map(() => null) };
+  return { conversationId, runId, after, rows, carry: carried, producers: named ?? rows.map(() => null) };
 }
 
 /** The carry as JSON text ('{}' when none), or undefined when it is not a plain object JSON can hold. */

@@ -29,6 +29,11 @@ interface Measured {
 
 const measured = new WeakMap<LLMMessage, Measured>();
 
+/** The estimated tokens of `chars` characters of text: four to a token, rounded up. */
+function textTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
 /** A message's characters and estimated tokens, measured once per message object. */
 export function measure(message: LLMMessage): Measured {
   let found = measured.get(message);
@@ -46,7 +51,7 @@ export function measure(message: LLMMessage): Measured {
     }
     // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
     for (const call of message.toolCalls ?? []) chars += String(call.name).length + safeStringify(call.args).length;
-    found = { chars, tokens: Math.ceil(chars / 4) + images * IMAGE_TOKEN_ESTIMATE };
+    found = { chars, tokens: textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE };
     measured.set(message, found);
   }
   return found;
@@ -78,7 +83,7 @@ export function messagePart(message: LLMMessage, index: number, origin: MessageO
 /** A part of the system slot or the tool list: text measured and fingerprinted as given (callers keep it per slot assembly). */
 export function slotPart(slot: 'system' | 'tools', index: number, origin: 'instructions' | 'skill' | 'tool_definitions', producer: InputProducer, text: string, key: KeyObject | undefined): InputPart {
   const chars = text.length;
-  const part: InputPart = { slot, index, role: 'system', origin, producer, chars, tokens: Math.ceil(chars / 4) };
+  const part: InputPart = { slot, index, role: 'system', origin, producer, chars, tokens: textTokens(chars) };
   if (key !== undefined) part.fingerprint = fingerprint(key, slot, text);
   return part;
 }

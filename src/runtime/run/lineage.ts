@@ -45,13 +45,13 @@ export function originsOf(store: RunStore, key: string, runId: string): readonly
   const messages = store.list<LLMMessage>(key);
   if (origins.length === messages.length) return origins;
   const filled = [...origins];
-  for (let i = origins.length; i < messages.length; i++) filled.push(byRole(messages[i]!.role, { kind: 'run', id: runId }));
+  for (let i = origins.length; i < messages.length; i++) filled.push({ origin: roleOrigin(messages[i]!.role), producer: { kind: 'run', id: runId } });
   return filled;
 }
 
-/** A message's origin known only by its role: what a run's messages are when nothing else is known. */
-export function byRole(role: LLMMessage['role'], producer: InputProducer): MessageOrigin {
-  return { origin: role === 'assistant' ? 'model_output' : role === 'tool' ? 'tool_result' : 'run_input', producer };
+/** What a message of `role` is when nothing else is known: the run's input, the model's output, a tool's result. */
+export function roleOrigin(role: LLMMessage['role']): 'run_input' | 'model_output' | 'tool_result' {
+  return role === 'assistant' ? 'model_output' : role === 'tool' ? 'tool_result' : 'run_input';
 }
 
 /** Records where a message or an answer came from, under `key` (a ChartInput.messageOrigin / answerTo key). */

@@ -7,7 +7,7 @@
 import type { InputProducer } from '../../events/index.js';
 import { ConversationStoreError, wellFormedProducers, type ConversationStore } from './conversationStore.js';
 import { describeError } from './errors.js';
-import { byRole, type MessageOrigin } from './lineage.js';
+import { roleOrigin, type MessageOrigin } from './lineage.js';
 import type { LLMMessage } from './messages.js';
 import type { RunResult } from './result.js';
 
@@ -69,7 +69,7 @@ export function conversationOrigins(loaded: LoadedThread): MessageOrigin[] {
       const named = producers?.[i];
       // A tool call's id is `${callId}:${toolCallId}`; a model call's has no colon.
       const producer: InputProducer = typeof named === 'string' ? { kind: named.includes(':') ? 'tool_call' : 'model_call', id: named, runId } : run;
-      origins.push({ origin: 'conversation', producer, restoredFrom: byRole(loaded.messages[at]!.role, producer).origin as MessageOrigin['restoredFrom'] });
+      origins.push({ origin: 'conversation', producer, restoredFrom: roleOrigin(loaded.messages[at]!.role) });
     }
   }
   return origins;
