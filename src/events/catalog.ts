@@ -467,7 +467,7 @@ export const EVENTS = {
     content: ['text', 'error.message'],
   },
   'footprint.agent.next_step': {
-    doc: "The agent's NextStep stage chose tool calls, the final answer, or a stop.",
+    doc: "The agent's next step after a model call (decided by CallLLM): tool calls, the final answer, or a stop.",
     content: [],
   },
   'footprint.call.llm_start': {

@@ -34,18 +34,15 @@ describe('Agent with two tools over three iterations', () => {
         'invoke_agent Helper',
         ...indent(UP_TO_CHAT),
         '    chat m1 [CLIENT]',
-        '  NextStep',
         '  ToolCalls',
         '    execute_tool lookup',
         '    execute_tool weather',
         ...indent(UP_TO_CHAT),
         '    chat m1 [CLIENT]',
-        '  NextStep',
         '  ToolCalls',
         '    execute_tool lookup',
         ...indent(UP_TO_CHAT),
         '    chat m1 [CLIENT]',
-        '  NextStep',
         '  Final',
       ].join('\n'),
     );
@@ -93,21 +90,22 @@ describe('Agent with two tools over three iterations', () => {
       'footprint.stage.id': 'call-llm',
       'footprint.stage.runtime_id': expect.stringMatching(/^call-llm#\d+$/),
     });
-    const routes = spans.filter((s) => s.name === 'NextStep');
-    expect(routes.map((r) => r.attributes['footprint.stage.loop_iteration'])).toEqual([undefined, 1, 2]);
+    const calls = spans.filter((s) => s.name === 'CallLLM');
+    expect(calls.map((c) => c.attributes['footprint.stage.loop_iteration'])).toEqual([undefined, 1, 2]);
   });
 
   it('turns typed events into span events on the emitting stage, and decisions with their choice', async () => {
     await twoToolAgent().run('Is invoice 42 paid?');
     const spans = sdk.spans();
-    expect(render(spans, { events: true }).split('\n').slice(0, 6)).toEqual([
+    expect(render(spans, { events: true }).split('\n').slice(0, 5)).toEqual([
       'invoke_agent Helper',
       '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
-      ...TURN_UP_TO_CHAT,
-      '  NextStep <footprint.agent.next_step>',
+      '  CallLLM <footprint.agent.next_step>',
+      '    chat m1 [CLIENT]',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
-    const route = spans.find((s) => s.name === 'NextStep')!;
+    // CallLLM decides the next step: the decision is on its span, after its chat span.
+    const route = spans.find((s) => s.name === 'CallLLM')!;
     const decided = route.events.find((e) => e.name === 'footprint.agent.next_step')!;
     expect(payloadOf(decided)).toEqual({
       chosen: 'tool-calls',
@@ -177,14 +175,14 @@ describe('Agent with two tools over three iterations', () => {
 });
 
 describe('an agent stopped by its iteration cap', () => {
-  it('records the iteration cap on the NextStep span (once: not its deprecated alias) and ends the run stopped_early', async () => {
+  it('records the iteration cap on the CallLLM span (the decider) (once: not its deprecated alias) and ends the run stopped_early', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 'x1', name: 'lookup', args: { q: 'again' } }] }] });
     const agent = Agent.create({ provider, model: 'm1', name: 'Capped', maxIterations: 1 })
       .tool({ name: 'lookup', description: 'never reached', inputSchema: { type: 'object' }, execute: () => 'x' })
       .build();
     expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
-    const route = spans.find((s) => s.name === 'NextStep')!;
+    const route = spans.find((s) => s.name === 'CallLLM')!;
     expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.next_step']);
     expect(payloadOf(route.events[0])).toEqual({
       max_iterations: 1,
@@ -253,7 +251,7 @@ describe('full detail for runner runs', () => {
       expect(recorder[hook]).toBeUndefined();
     }
     expect((executor as unknown as { narrativeEnabled: boolean }).narrativeEnabled).toBe(false);
-    expect(sdk.spans().filter((s) => s.name === 'NextStep')).toHaveLength(3);
+    expect(sdk.spans().filter((s) => s.name === 'CallLLM')).toHaveLength(3);
   });
 });
 
@@ -275,7 +273,6 @@ describe('LLMCall', () => {
         'llm_call Summarize footprint.runner.kind=llm_call',
         ...UP_TO_CHAT.map((n) => `  ${n}`),
         '    chat m1 [CLIENT] gen_ai.provider.name=anthropic',
-        '  NextStep',
         '  Final',
       ].join('\n'),
     );

@@ -48,7 +48,6 @@ const pad = (depth: number) => '  '.repeat(depth);
 const turn = (depth: number, model: string) => [
   ...['Context', 'CallLLM'].map((n) => pad(depth) + n),
   `${pad(depth + 1)}chat ${model} [CLIENT]`,
-  `${pad(depth)}NextStep`,
   `${pad(depth)}Final`,
 ];
 

@@ -2,7 +2,7 @@
  * The semconv switch reaches the span writers (src/otel/encoding/semconvMode.ts: spellingIn): the
  * span events and the run-span attribute issue #33 renamed are written under their current names by
  * default, under their v1.41 names in 'v1.41' (payload keys follow the event's name), and under each
- * once in 'both'; the turn outcome's value `ok` is `answered` and the NextStep stage span `Route` in 'v1.41'; OTEL_SEMCONV_STABILITY_OPT_IN chooses when no option does. Real SDK, scripted model.
+ * once in 'both'; the turn outcome's value `ok` is `answered` in 'v1.41'; the next-step decision is on the CallLLM span in every mode (no stage span of its own, `Route` in 'v1.41' before); OTEL_SEMCONV_STABILITY_OPT_IN chooses when no option does. Real SDK, scripted model.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -34,10 +34,16 @@ async function pingPongRun(options: TracingOptions): Promise<ReadableSpan[]> {
 
 const RENAMED = /^footprint\.(skill\.hop|loop_guard\.trip|agent\.next_step|route\.hop|route\.trip|agent\.route_decided)$/;
 
-/** How many spans the agent's next-step stage opened, by span name (full detail). */
+/**
+ * Where the agent's next-step decisions are written, by span name (full detail), with any span of the
+ * former next-step stage (`NextStep`, `Route` in the v1.41 mode): CallLLM decides, in every mode.
+ */
 function stageSpans(spans: ReadableSpan[]): Record<string, number> {
+  const decision = /^footprint\.agent\.(next_step|route_decided)$/;
   const counts: Record<string, number> = {};
-  for (const span of spans) if (span.name === 'NextStep' || span.name === 'Route') counts[span.name] = (counts[span.name] ?? 0) + 1;
+  for (const span of spans) {
+    if (span.name === 'NextStep' || span.name === 'Route' || span.events.some((e) => decision.test(e.name))) counts[span.name] = (counts[span.name] ?? 0) + 1;
+  }
   return counts;
 }
 
@@ -86,13 +92,13 @@ const CURRENT = {
   events: { 'footprint.agent.next_step': 5, 'footprint.loop_guard.trip': 1, 'footprint.skill.hop': 5 },
   tripKeys: [['footprint.loop_guard.trip', TRIP_KEYS]] as Array<[string, string[]]>,
   path: { 'footprint.skill.path': PATH, 'footprint.turn.outcome': 'ok', 'footprint.agent.turn_end.outcome': 'ok' },
-  stages: { NextStep: 5 },
+  stages: { CallLLM: 5 },
 };
 const V1_41 = {
   events: { 'footprint.agent.route_decided': 5, 'footprint.route.trip': 1, 'footprint.route.hop': 5 },
   tripKeys: [['footprint.route.trip', TRIP_KEYS]] as Array<[string, string[]]>,
   path: { 'footprint.route.path': PATH, 'footprint.turn.outcome': 'answered', 'footprint.agent.turn_end.outcome': 'answered' },
-  stages: { Route: 5 },
+  stages: { CallLLM: 5 },
 };
 
 describe('the semconv switch on spans', () => {

@@ -114,12 +114,10 @@ describe('a streamed run as a trace', () => {
         'invoke_agent Helper footprint.run.outcome=ok',
         '  Context',
         ...TURN_UP_TO_CHAT,
-        '  NextStep',
         '  ToolCalls',
         '    execute_tool lookup',
         '  Context',
         ...TURN_UP_TO_CHAT,
-        '  NextStep',
         '  Final',
       ].join('\n'),
     );

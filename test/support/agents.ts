@@ -166,7 +166,6 @@ export function expectResumedApprovalRun(spans: readonly ReadableSpan[], pausedR
       '    execute_tool approve',
       '  Context',
       ...TURN_UP_TO_CHAT,
-      '  NextStep',
       '  Final',
     ].join('\n'),
   );

@@ -82,5 +82,5 @@ export function recordStages(): { stages: string[]; stop: () => void } {
 
 /** The stages of one tool-less agent turn, mounted at `path`. */
 export function agentTurn(path: string): string[] {
-  return ['context', 'call-llm', 'next-step', 'final'].map((s) => `${path}/${s}`);
+  return ['context', 'call-llm', 'final'].map((s) => `${path}/${s}`);
 }

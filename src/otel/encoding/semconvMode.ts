@@ -28,16 +28,15 @@ export const OPT_IN_BOTH = 'gen_ai_latest_experimental/dup';
 export const OPT_IN_V1_41 = 'gen_ai_v1.41';
 
 /**
- * Each renamed span-event name, attribute key and stage span name by its current name, with its
- * v1.41-mode spelling (the agent's NextStep stage span, full detail, was `Route`; a span has one
- * name, so the both mode writes the current one).
+ * Each renamed span-event name and attribute key by its current name, with its v1.41-mode spelling.
+ * (The agent's decider stage span of full detail, `Route` in v1.41, is gone in every mode: CallLLM
+ * decides the next step, agent/stages/nextStep.ts.)
  */
 const V1_41_SPELLINGS: ReadonlyMap<string, string> = new Map([
   ['footprint.skill.hop', EVENT_FOOTPRINT_ROUTE_HOP],
   ['footprint.loop_guard.trip', EVENT_FOOTPRINT_ROUTE_TRIP],
   ['footprint.agent.next_step', EVENT_FOOTPRINT_AGENT_ROUTE_DECIDED],
   [ATTR_FOOTPRINT_SKILL_PATH, ATTR_FOOTPRINT_ROUTE_PATH],
-  ['NextStep', 'Route'],
   // semantic-conventions-genai #440 renamed the chat span's cache-write count.
   [ATTR_GEN_AI_USAGE_CACHE_WRITE_INPUT_TOKENS, ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS],
 ]);

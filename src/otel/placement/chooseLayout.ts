@@ -7,7 +7,6 @@ import { ExecutorLayout } from './executorLayout.js';
 import type { MemberIdentity, MemberLayout, SpanLayout } from './layout.js';
 import { RunnerLayout } from './runnerLayout.js';
 import type { RunSpans } from './runSpans.js';
-import type { SemconvMode } from '../encoding/index.js';
 import { SemanticLayout } from './semanticLayout.js';
 
 /** 'full': a span per stage execution plus the GenAI spans; 'semantic': the GenAI spans only. */
@@ -20,12 +19,10 @@ export interface RunnerLayoutChoice {
   carried: Record<string, MemberIdentity>;
   /** The identities of the run's members known before it starts, by path key (full detail names spans at start with them; semantic detail takes descriptions from them). */
   expected?: Record<string, MemberIdentity>;
-  /** How a renamed stage span name is spelled (full detail; encoding/semconvMode.ts). */
-  semconv: SemconvMode;
 }
 
-export function runnerLayout({ detail, run, carried, expected, semconv }: RunnerLayoutChoice): MemberLayout {
-  return detail === 'full' ? new RunnerLayout({ run, carried, expected }, semconv) : new SemanticLayout({ run, carried, expected });
+export function runnerLayout({ detail, run, carried, expected }: RunnerLayoutChoice): MemberLayout {
+  return detail === 'full' ? new RunnerLayout({ run, carried, expected }) : new SemanticLayout({ run, carried, expected });
 }
 
 export interface ExecutorLayoutChoice {

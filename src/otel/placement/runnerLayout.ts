@@ -21,8 +21,6 @@ import {
   failureOf,
   markFailed,
   recordFailure,
-  spellingIn,
-  type SemconvMode,
 } from '../encoding/index.js';
 import type { HookGuard, LayoutEnd, MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
 import { KnownMembers } from './knownMembers.js';
@@ -61,10 +59,7 @@ export class RunnerLayout implements MemberLayout {
   private readonly run: RunSpans;
   private readonly known: KnownMembers;
 
-  constructor(
-    init: MemberLayoutInit,
-    private readonly semconv: SemconvMode = 'current',
-  ) {
+  constructor(init: MemberLayoutInit) {
     this.run = init.run;
     this.known = new KnownMembers(init);
     this.root = { key: '', opened: init.run.root, pending: 0, lastChildEnd: 0, ended: false, pipeline: '', visits: new Map() };
@@ -165,7 +160,7 @@ export class RunnerLayout implements MemberLayout {
     member.visits.set(event.stageId, visits + 1);
     const attributes: Record<string, string | number> = { [ATTR_FOOTPRINT_STAGE_ID]: event.stageId, [ATTR_FOOTPRINT_STAGE_RUNTIME_ID]: rsid };
     if (visits > 0) attributes[ATTR_FOOTPRINT_STAGE_LOOP_ITERATION] = visits;
-    const opened = this.run.start(stageIds.displayName(spellingIn(this.semconv, event.stageName), path), member.opened, { startTime: time, attributes });
+    const opened = this.run.start(stageIds.displayName(event.stageName, path), member.opened, { startTime: time, attributes });
     member.pending++;
     this.stages.set(rsid, { opened, member, stageId: event.stageId, attempts: 1 });
     this.run.activate(opened);

@@ -84,7 +84,7 @@ export class TracedRun {
     this.run = new RunSpans({ tracer, base: init.parent, name: init.name, start: { attributes, links: init.links }, activation: activator() });
     this.rollups = new RunRollups(this.run.root.span, semconv);
     if (init.source === 'runner') {
-      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {}, semconv });
+      const members = runnerLayout({ detail, run: this.run, carried: init.carried ?? {}, expected: init.expected ?? {} });
       const lineage = new RunLineage({ runId: init.runId, linkLimit: init.resolved.linkLimit, known: init.known, restored: init.restored });
       const events = new EventSpans({ run: this.run, layout: members, rollups: this.rollups, lineage, capture, semconv, conversationId: init.conversationId });
       this.lineage = lineage;

@@ -1,9 +1,11 @@
 /**
  * The Agent's flowchart, one flat ReAct loop:
- *   Context -> CallLLM -> NextStep
- *     NextStep: tool-calls -> ToolCalls -> (loop to Context) | final -> Final
+ *   Context -> CallLLM
+ *     CallLLM (the decider: it calls the model, then chooses the next step, stages/nextStep.ts):
+ *       tool-calls -> ToolCalls -> (loop to Context) | final -> Final
  * Context engineers the context slots (system prompt, tools) itself, only when they have work
- * (stages/context.ts).
+ * (stages/context.ts). Every stage execution costs footprintjs's machinery (and, in full detail, a
+ * span), so a few lines of logic ride in the stage before them rather than in a stage of their own.
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { quietLogger, stage } from '../run/index.js';
@@ -11,7 +13,7 @@ import type { AgentConfig } from './config.js';
 import { callLLMStage } from './stages/callLLM.js';
 import { contextStage } from './stages/context.js';
 import { finalStage } from './stages/final.js';
-import { FINAL, nextStepStage, TOOL_CALLS } from './stages/nextStep.js';
+import { FINAL, TOOL_CALLS } from './stages/nextStep.js';
 import type { AgentScope } from './stages/scope.js';
 import { toolCallsStage } from './stages/toolCalls.js';
 import type { AgentState } from './state.js';
@@ -19,8 +21,7 @@ import type { AgentState } from './state.js';
 export function buildAgentChart(config: AgentConfig): FlowChart {
   const m = config.member;
   return flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
-    .addFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
-    .addDeciderFunction('NextStep', stage(m, 'next-step', nextStepStage(config)), 'next-step')
+    .addDeciderFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))
     .loopTo('context')
     .addFunctionBranch(FINAL, 'Final', stage(m, 'final', finalStage(config)))

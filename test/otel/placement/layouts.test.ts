@@ -22,7 +22,7 @@ function mapping(detail: TraceDetail) {
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const run = new RunSpans({ tracer: provider.getTracer('test'), base: ROOT_CONTEXT, name: 'run', start: { startTime: 1_000 } });
   const rollups = new RunRollups(run.root.span);
-  const layout = runnerLayout({ detail, run, carried: {}, semconv: 'current' });
+  const layout = runnerLayout({ detail, run, carried: {} });
   const spans = new EventSpans({ run, layout, rollups, lineage: new RunLineage({ linkLimit: 128 }), capture: false, semconv: 'current' });
   let time = 1_000;
   const send = <K extends EventType>(type: K, payload: EventPayloads[K], at: { member: MemberRef; path: string[]; stage: string }) => {

@@ -3,12 +3,14 @@
  * > default), then to each of the brain's fallbacks while the one before failed retryably (each
  * attempt its own llm_start / llm_end, the next naming the one it falls back from), bounds its
  * wait (the run's AbortSignal, and the agent's modelCallTimeoutMs: modelCallStop.ts), and reports
- * the call: llm_start, then llm_end,
- * the call's one record (usage, cost, skill, brain, turn), which is also what the turn's totals add
- * up (events/modelCalls.ts). The agent's window (window.ts) bounds the conversation sent. A loop guard's stop or escalation is honoured here, before any more
+ * the call: llm_start, then llm_end, the call's one record (usage, cost, skill, brain, turn), which
+ * is also what the turn's totals add up (events/modelCalls.ts). The agent's window (window.ts)
+ * bounds the conversation sent. A loop guard's stop or escalation is honoured here, before any more
  * money is spent. In a streamed run (runner.stream()) the reply is streamed (streamedCall.ts) and
  * assembled into the same response; run() keeps the one-piece complete() call. With structured
  * output (structuredOutput.ts) the answer is judged here and an invalid one asked again.
+ * Its last act is the turn's next step (nextStep.ts), the branch it returns: CallLLM is the chart's
+ * decider, so that choice costs no stage execution (nor, in full detail, a stage span) of its own.
  */
 import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
@@ -31,6 +33,7 @@ import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
 import { answerOf, askAgain, judgeAnswer, StructuredOutputError } from '../structuredOutput.js';
 import { applyWindow } from '../window.js';
+import { nextStep, type NextBranch } from './nextStep.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
 import type { AgentScope } from './scope.js';
@@ -38,13 +41,14 @@ import { streamReply, type StreamedCall } from './streamedCall.js';
 import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
+  const decide = nextStep(config);
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
-  return async (scope: AgentScope) => {
+  return async (scope: AgentScope): Promise<NextBranch> => {
     const turn = turnOf(scope);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
       turn.response = undefined;
-      return;
+      return decide(scope);
     }
     const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
     const output = config.output;
@@ -52,11 +56,11 @@ export function callLLMStage(config: AgentConfig) {
       const { callId, response: reply } = await callWithFallbacks(scope, turn, config, brain);
       const response = output ? answerOf(reply, output) : reply;
       answered(scope, turn, config, { callId, response });
-      if (!output || response.toolCalls.length > 0) return;
+      if (!output || response.toolCalls.length > 0) return decide(scope);
       const verdict = await judgeAnswer(output, response.content);
       if (verdict.ok) {
         turn.output = verdict.value;
-        return;
+        return decide(scope);
       }
       const retrying = attempt <= output.retries;
       emit(scope, 'footprint.agent.output_invalid', {

@@ -1,7 +1,8 @@
 /**
- * The agent's next step: the decider after each model call (stage NextStep; its span is `Route` in
- * the v1.41 semconv mode). Tool calls loop back through ToolCalls; an answer, a loop-guard stop or
- * the iteration cap go to Final. The choice and its rationale are emitted (agent.next_step).
+ * The agent's next step after each model call: tool calls loop back through ToolCalls; an answer, a
+ * loop-guard stop or the iteration cap go to Final. The choice and its rationale are emitted
+ * (agent.next_step). CallLLM decides it as its last act (it is the chart's decider: chart.ts), so
+ * an iteration costs no stage of its own for a few lines of logic.
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
@@ -11,7 +12,9 @@ import type { AgentScope } from './scope.js';
 export const TOOL_CALLS = 'tool-calls';
 export const FINAL = 'final';
 
-export function nextStepStage(config: AgentConfig) {
+export type NextBranch = typeof TOOL_CALLS | typeof FINAL;
+
+export function nextStep(config: AgentConfig): (scope: AgentScope) => NextBranch {
   const agentId = config.member.id;
   return (scope: AgentScope) => {
     const turn = turnOf(scope);
