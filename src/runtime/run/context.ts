@@ -7,7 +7,8 @@
  * when it has string keys) stay as they were. Carrying it there instead of in an AsyncLocalStorage
  * keeps a run to the one async context a traced run needs anyway (OTel's): every AsyncLocalStorage
  * that is enabled costs each promise the process creates, traced or not. The caller's AbortSignal is
- * the env's own `signal`.
+ * the env's own `signal`. Each stage's scope is given an env of its own (stageEnv, made by
+ * stageScope.ts): the run's, with the stage's runtime id (its typed events' stamp) and its input.
  */
 import type { KeyObject } from 'node:crypto';
 import { EMIT_TARGET, EMITTING_STAGE } from '../../events/index.js';
