@@ -69,11 +69,6 @@ export function stageEnv(env: RunEnv, runtimeStageId: string, input: unknown): S
   return stage;
 }
 
-/** Whether `env` is a run's (an executor of a runner run) rather than a bare executor's. */
-export function isRunEnv(env: unknown): env is RunEnv {
-  return typeof env === 'object' && env !== null && RUN_CONTEXT in env;
-}
-
 /** The context of the run `scope` belongs to (undefined outside a runner run: a chart run on a bare executor). */
 export function currentRun(scope: EnvScope): RunContext | undefined {
   return (scope.$getEnv() as { [RUN_CONTEXT]?: RunContext })[RUN_CONTEXT];

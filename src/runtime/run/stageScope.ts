@@ -5,11 +5,11 @@
  * and the stage's input. footprintjs's ScopeFacade deep-freezes a copy of the input it is given for
  * every stage; our stages only read their input (context.ts stageInput), so the facade is given none.
  * footprintjs hands subflow stages the same factory, so a composed run's every stage gets its env here.
- * A factory that is given no run env (a chart on a bare executor) passes everything through unchanged.
+ * Only a runner's executor has this factory, and it always runs with its run's env (runner.ts).
  */
 import type { FlowChart, ScopeFactory } from 'footprintjs';
 import { createTypedScopeFactory } from 'footprintjs/advanced';
-import { isRunEnv, stageEnv } from './context.js';
+import { stageEnv, type RunEnv } from './context.js';
 
 const factories = new WeakMap<FlowChart, ScopeFactory>();
 
@@ -17,8 +17,7 @@ export function stageScopeFactory(chart: FlowChart): ScopeFactory {
   let factory = factories.get(chart);
   if (factory === undefined) {
     const scopeOf: ScopeFactory = chart.scopeFactory ?? createTypedScopeFactory();
-    factory = (context, stageName, input, env) =>
-      isRunEnv(env) ? scopeOf(context, stageName, undefined, stageEnv(env, context.runtimeStageId, input) as typeof env) : scopeOf(context, stageName, input, env);
+    factory = (context, stageName, input, env) => scopeOf(context, stageName, undefined, stageEnv(env as RunEnv, context.runtimeStageId, input) as typeof env);
     factories.set(chart, factory);
   }
   return factory;
