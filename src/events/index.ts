@@ -1,7 +1,7 @@
 /** The typed event catalog: names, payload types, the envelope, the emit helper and listener sets. */
 export * from './catalog.js';
 export * from './envelope.js';
-export { emit, isFootprintEvent, type EmitScope } from './emit.js';
+export { emit, EMIT_TARGET, EMITTING_STAGE, isFootprintEvent, type EmitScope, type TypedEventSink } from './emit.js';
 export { ListenerSet } from './listeners.js';
 export { now } from './clock.js';
 export * as stageIds from './stageIds.js';

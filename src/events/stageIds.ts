@@ -27,6 +27,11 @@ export function subflowPathOf(runtimeStageId: string): string[] {
   return subflowPath === undefined ? [] : pathOfKey(subflowPath);
 }
 
+/** The key of the subflow a runtime stage id runs in: 'a/b/stage#3' -> 'a/b'; 'stage#0' -> ''. */
+export function subflowKeyOf(runtimeStageId: string): string {
+  return parseRuntimeStageId(runtimeStageId).subflowPath ?? '';
+}
+
 /** The key of a subflow path, as footprintjs names the subflow: ['a', 'b'] -> 'a/b'; [] -> ''. */
 export function pathKey(path: SubflowPath): string {
   return path.join('/');

@@ -11,7 +11,7 @@
  */
 import type { TypedScope } from 'footprintjs';
 import { emit, now, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { stage, type MessageOrigin } from '../run/index.js';
+import { stage, stageInput, type MessageOrigin } from '../run/index.js';
 import { openLineage, recordAnswer, type LineageState } from './lineage.js';
 
 export interface CompositionState extends LineageState {
@@ -34,12 +34,12 @@ export type CompositionScope<S extends CompositionState = CompositionState> = Ty
 export type ExitStatus = EventPayloads['footprint.composition.exit']['status'];
 
 /**
- * Opens the composition: reads `$getArgs().message` and emits composition.enter. Returns false (and
+ * Opens the composition: reads its input's `message` (stageInput) and emits composition.enter. Returns false (and
  * does nothing) when the composition is already open, i.e. a resumed run is replaying its opening.
  */
 function enter(scope: CompositionScope, member: MemberRef, childCount: number): boolean {
   if (scope.startedAt !== undefined) return false;
-  const args = scope.$getArgs<{ message?: unknown; thread?: unknown }>();
+  const args = stageInput<{ message: unknown; thread: unknown }>(scope);
   scope.current = String(args.message ?? '');
   if (typeof args.thread === 'string') scope.givenThread = args.thread;
   openLineage(scope);

@@ -7,7 +7,7 @@
  * A member is handed `currentFrom` as its ChartInput.messageOrigin, and its answer key as answerTo.
  */
 import type { TypedScope } from 'footprintjs';
-import { currentRun, keepOrigin, newId, originAt, originKey, type ChartInput, type MessageOrigin } from '../run/index.js';
+import { currentRun, stageInput, keepOrigin, newId, originAt, originKey, type ChartInput, type MessageOrigin } from '../run/index.js';
 
 export interface LineageState {
   /** Unique per visit of the composition: its origin records are kept under keys made of it. */
@@ -23,7 +23,7 @@ export function openLineage(scope: TypedScope<LineageState>): void {
   const key = inputKey(scope);
   scope.currentFrom = key;
   if (!run) return;
-  const args = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>();
+  const args = stageInput<Record<keyof ChartInput, unknown>>(scope);
   const given: MessageOrigin = originAt(run.store, args.messageOrigin) ?? { origin: 'run_input', producer: { kind: 'run', id: run.runId } };
   keepOrigin(run.store, key, given);
 }
@@ -41,7 +41,7 @@ export function answerKey(state: LineageState, mountId: string): string {
 /** Records where the composition's answer came from (a record key of its visit, or an origin) for whoever is handed it. */
 export function recordAnswer(scope: TypedScope<LineageState>, from: string | MessageOrigin): void {
   const run = currentRun(scope);
-  const answerTo = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>().answerTo;
+  const answerTo = stageInput<Record<keyof ChartInput, unknown>>(scope).answerTo;
   if (!run || typeof answerTo !== 'string') return;
   const origin = typeof from === 'string' ? originAt(run.store, from) : from;
   if (origin) keepOrigin(run.store, answerTo, origin);

@@ -7,9 +7,11 @@
  * when it has string keys) stay as they were. Carrying it there instead of in an AsyncLocalStorage
  * keeps a run to the one async context a traced run needs anyway (OTel's): every AsyncLocalStorage
  * that is enabled costs each promise the process creates, traced or not. The caller's AbortSignal is
- * the env's own `signal`.
+ * the env's own `signal`. Each stage's scope is given an env of its own (stageEnv, made by
+ * stageScope.ts): the run's, with the stage's runtime id (its typed events' stamp) and its input.
  */
 import type { KeyObject } from 'node:crypto';
+import { EMIT_TARGET, EMITTING_STAGE } from '../../events/index.js';
 import type { EventHub } from './hub.js';
 import type { StreamSink } from './runStream.js';
 import type { RunStore } from './store.js';
@@ -28,21 +30,56 @@ export interface RunContext {
   readonly fingerprintKey?: KeyObject;
 }
 
-const RUN_CONTEXT = Symbol('footprint-otel.runContext');
+/** The run's context is what its stages' typed events go to (its `events`, events/emit.ts). */
+const RUN_CONTEXT: typeof EMIT_TARGET = EMIT_TARGET;
+/** The stage's input, as footprintjs hands it to the stage's scope factory (stageScope.ts). */
+const STAGE_INPUT = Symbol('footprint-otel.stageInput');
 
 /** The part of a footprintjs scope this needs (every TypedScope has it). */
 export interface EnvScope {
   $getEnv(): { readonly signal?: AbortSignal };
+  $getArgs<T = Record<string, unknown>>(): T;
 }
 
 /** The executor env of one run: its context, and the caller's AbortSignal when there is one. */
-export function runEnv(run: RunContext, signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  const env: { signal?: AbortSignal; [RUN_CONTEXT]: RunContext } = { [RUN_CONTEXT]: run };
+export interface RunEnv {
+  signal?: AbortSignal;
+  readonly [RUN_CONTEXT]: RunContext;
+}
+
+/** One stage's env: its run's, with the runtime stage id its events carry and the stage's input. */
+interface StageEnv extends RunEnv {
+  readonly [EMITTING_STAGE]: string;
+  readonly [STAGE_INPUT]: unknown;
+}
+
+export function runEnv(run: RunContext, signal: AbortSignal | undefined): RunEnv {
+  const env: RunEnv = { [RUN_CONTEXT]: run };
   if (signal) env.signal = signal;
   return env;
+}
+
+/**
+ * The env of one stage of a run (`env` is the run's, runEnv()). The signal is set only when the
+ * run has one: an env without string keys is one footprintjs notes no read of.
+ */
+export function stageEnv(env: RunEnv, runtimeStageId: string, input: unknown): StageEnv {
+  const stage: StageEnv = { [RUN_CONTEXT]: env[RUN_CONTEXT], [EMITTING_STAGE]: runtimeStageId, [STAGE_INPUT]: input };
+  if (env.signal) stage.signal = env.signal;
+  return stage;
 }
 
 /** The context of the run `scope` belongs to (undefined outside a runner run: a chart run on a bare executor). */
 export function currentRun(scope: EnvScope): RunContext | undefined {
   return (scope.$getEnv() as { [RUN_CONTEXT]?: RunContext })[RUN_CONTEXT];
+}
+
+/**
+ * The input of the chart `scope`'s stage runs in (a runner's ChartInput, a subflow's mapped input):
+ * what footprintjs's `$getArgs()` gives, without the frozen copy footprintjs makes of it for every
+ * stage (stageScope.ts). Stages only read it.
+ */
+export function stageInput<T>(scope: EnvScope): Partial<T> {
+  const env = scope.$getEnv() as Partial<StageEnv>;
+  return (STAGE_INPUT in env ? env[STAGE_INPUT] ?? {} : scope.$getArgs()) as Partial<T>;
 }

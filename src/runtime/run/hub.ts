@@ -1,15 +1,16 @@
 /**
  * One event hub per top-level run: the single path every typed event takes (the run's other state,
- * its store and stream, is its context, context.ts). Stage emits arrive through a
- * footprintjs emit recorder (synchronously, at the call site), derived events (run failures) through
- * publish(); the emits that are no typed event go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
+ * its store and stream, is its context, context.ts). Stage emits arrive from the emit helper with the
+ * emitting stage's runtime id (emitFrom, synchronously, at the call site: events/emit.ts), derived
+ * events (run failures) through publish(); the emits that are no typed event come through a
+ * footprintjs emit recorder and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
  * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
  * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
  * llm_end's totals, so no instrument pays per chunk.
  */
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
-import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent } from '../../events/index.js';
+import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent, type TypedEventSink } from '../../events/index.js';
 import type { MemberEntry, MemberIndex } from './members.js';
 import type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
 import type { StreamSink } from './runStream.js';
@@ -24,7 +25,13 @@ export interface EventHubOptions {
   stream?: StreamSink;
 }
 
-export class EventHub implements RunEvents {
+/** Where a subflow's events go: its path and the member chain that hears them (members.ts). */
+interface Place {
+  path: readonly string[];
+  chain: MemberEntry[];
+}
+
+export class EventHub implements RunEvents, TypedEventSink {
   private readonly subscribers: HubListener[] = [];
   private readonly otherListeners: OtherEmitListener[] = [];
   /** Events raised while another is being delivered (by a subscriber or listener of that one). */
@@ -33,6 +40,11 @@ export class EventHub implements RunEvents {
   readonly recorder: EmitRecorder;
   private readonly conversationId?: string;
   private readonly stream?: StreamSink;
+  /** Each subflow's place, by its key ('' the top-level chart), found once per run. */
+  private readonly places = new Map<string, Place>();
+  /** The last emitting stage and its place: a stage's events usually come together. */
+  private lastStage = '';
+  private lastPlace?: Place;
 
   constructor(
     private readonly runId: string,
@@ -44,7 +56,7 @@ export class EventHub implements RunEvents {
     this.recorder = {
       id: EVENTS_RECORDER_ID,
       onEmit: (event: EmitEvent) => {
-        if (isFootprintEvent(event.name)) this.deliver(event.name, event.payload, event.runtimeStageId, event.subflowPath);
+        if (isFootprintEvent(event.name)) this.emitFrom(event.name, event.payload, event.runtimeStageId);
         else for (const listener of this.otherListeners) listener(event);
       },
     };
@@ -66,11 +78,29 @@ export class EventHub implements RunEvents {
 
   /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */
   publish<K extends EventType>(type: K, payload: EventPayloads[K], runtimeStageId: string): void {
-    this.deliver(type, payload, runtimeStageId, stageIds.subflowPathOf(runtimeStageId));
+    this.emitFrom(type, payload, runtimeStageId);
   }
 
-  private deliver(type: EventType, payload: unknown, runtimeStageId: string, subflowPath: readonly string[]): void {
-    const chain = this.members.chain(subflowPath);
+  /** Delivers a typed event raised by the stage `runtimeStageId` (events/emit.ts). */
+  emitFrom(type: EventType, payload: unknown, runtimeStageId: string): void {
+    if (runtimeStageId !== this.lastStage || !this.lastPlace) {
+      this.lastStage = runtimeStageId;
+      this.lastPlace = this.placeOf(stageIds.subflowKeyOf(runtimeStageId));
+    }
+    this.deliver(type, payload, runtimeStageId, this.lastPlace);
+  }
+
+  private placeOf(key: string): Place {
+    let place = this.places.get(key);
+    if (!place) {
+      const path = Object.freeze(stageIds.pathOfKey(key));
+      place = { path, chain: this.members.chain(path) };
+      this.places.set(key, place);
+    }
+    return place;
+  }
+
+  private deliver(type: EventType, payload: unknown, runtimeStageId: string, { path: subflowPath, chain }: Place): void {
     const owner = chain[0];
     if (!owner) return;
     const agentId = (payload as { agentId?: unknown } | null)?.agentId;

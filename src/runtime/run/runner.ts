@@ -7,7 +7,7 @@
  * stream() runs the same way with the hub handing the run's parts to a RunStream (runStream.ts),
  * and the model calls streaming; it is defined here once, so every runner streams.
  *
- * Chart contract shared by all runners: input is `$getArgs()` as ChartInput (runInput.ts: the
+ * Chart contract shared by all runners: input is the stage input (context.ts stageInput) as ChartInput (runInput.ts: the
  * message, and the conversation to open with); the final stage writes the answer to scope key
  * `output` and returns it. run() resolves to a RunResult (result.ts).
  *
@@ -50,6 +50,7 @@ import { ResultTracker } from './resultTracker.js';
 import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
+import { stageScopeFactory } from './stageScope.js';
 import { RunStore, type SavedStore } from './store.js';
 import { appendRun, conversationOrigins, loadThread, producersOf } from './threads.js';
 
@@ -230,7 +231,8 @@ export abstract class Runner<Output = unknown> {
     const store = new RunStore(resumed && restoredStore(resumed.store));
     // A resumed chart reads the input its run started with (footprintjs keeps no input in a checkpoint): where its answer goes, too.
     const startedWith = store.record<ChartInput>(RUN_ARGS);
-    const executor = new FlowChartExecutor(executedChart(this.chart()), { readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
+    const chart = executedChart(this.chart());
+    const executor = new FlowChartExecutor(chart, { scopeFactory: stageScopeFactory(chart), readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
     const conversationId = saved ? saved.conversationId : options.conversationId;

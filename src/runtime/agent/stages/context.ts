@@ -12,7 +12,7 @@
  */
 import { emit, noModelCalls } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
-import { currentRun, newId, originAt, originsOf, type ChartInput, type MessageOrigin } from '../../run/index.js';
+import { currentRun, newId, stageInput, originAt, originsOf, type ChartInput, type MessageOrigin } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendEach } from '../conversation.js';
@@ -77,7 +77,7 @@ export function contextStage(config: AgentConfig) {
  * each with its origin (the thread's own, or where the message came from: ChartInput.messageOrigin).
  */
 function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
-  const args = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>();
+  const args = stageInput<Record<keyof ChartInput, unknown>>(scope);
   const message = String(args.message ?? '');
   const store = runStore(scope);
   const runId = currentRun(scope)!.runId;

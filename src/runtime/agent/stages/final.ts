@@ -3,7 +3,7 @@
  * where it came from (the model call that gave it) is recorded for whoever is handed it (ChartInput.answerTo).
  */
 import { emit } from '../../../events/index.js';
-import { handoffFrom, keepOrigin, type ChartInput } from '../../run/index.js';
+import { handoffFrom, keepOrigin, stageInput, type ChartInput } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
 import { runStore, turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
@@ -30,7 +30,7 @@ export function finalStage(config: AgentConfig) {
       stoppedEarly: stopped && { ...stopped },
       answer,
     });
-    const answerTo = scope.$getArgs<Partial<Record<keyof ChartInput, unknown>>>().answerTo;
+    const answerTo = stageInput<Record<keyof ChartInput, unknown>>(scope).answerTo;
     if (typeof answerTo === 'string') {
       const from = content !== '' && turn.responseCallId !== undefined ? { kind: 'model_call' as const, id: turn.responseCallId } : { kind: 'member' as const, id: agentId };
       keepOrigin(runStore(scope), answerTo, handoffFrom(from));
