@@ -122,6 +122,8 @@ function viewAt(value: unknown, path: readonly string[], capture: boolean, paren
 /**
  * A copy of `value` without the `fields` it has; `value` itself when it has none. Copied key by key,
  * never with delete, so the copy keeps V8's fast properties (views are made on the per-event path).
+ * A for-in walk with the hasOwnProperty check V8 folds away: the same own keys in the same order as
+ * Object.keys, without an array of them per copy (a quarter of a view's time).
  */
 function without(value: unknown, fields: ReadonlySet<string>): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
@@ -130,7 +132,7 @@ function without(value: unknown, fields: ReadonlySet<string>): unknown {
   for (const field of fields) if (field in record) found = true;
   if (!found) return value;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (!fields.has(key)) copy[key] = record[key];
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key) && !fields.has(key)) copy[key] = record[key];
   return copy;
 }
 

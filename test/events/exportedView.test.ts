@@ -48,6 +48,21 @@ describe('the exported view of every event type in the catalog', () => {
     expect(JSON.stringify(view).split(SECRET).length - 1).toBe((EVENTS[type].content as readonly string[]).length);
   });
 
+  it('with capture off copies exactly the payload\'s own fields but the content, in their order', () => {
+    const payload = Object.assign(Object.create({ inherited: 'from the prototype' }) as object, {
+      callId: 'c1',
+      systemPrompt: SECRET,
+      agentId: 'a',
+      messages: [SECRET],
+      iteration: 2,
+    });
+    const event = { type: 'footprint.call.llm_start', payload, meta: META } as unknown as TypedEvent<'footprint.call.llm_start'>;
+    const view = exportedView(event, false);
+    expect(Object.keys(view.payload)).toEqual(['callId', 'agentId', 'iteration']);
+    expect(view.payload).toEqual({ callId: 'c1', agentId: 'a', iteration: 2 });
+    expect('inherited' in view.payload).toBe(false);
+  });
+
   it('classifies the fields that hold content, event by event', () => {
     const classified = Object.fromEntries(EVENT_TYPES.map((type) => [type, EVENTS[type].content]).filter(([, content]) => content!.length > 0));
     expect(classified).toEqual({

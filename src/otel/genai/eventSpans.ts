@@ -37,11 +37,11 @@ import type { RunRollups } from './runRollups.js';
 /** The error.type of a router answer that is no usable decision (src/runtime/routing/errors.ts). */
 const ROUTING_DECISION_ERROR = 'RoutingDecisionError';
 
-/** What one typed event does to spans (see EventSpans.rules). Methods, so one table holds every event type. */
+/** What one typed event does to spans (see EventSpans.rules). Methods, so one table holds every event type; they take the run's EventSpans, so one table serves every run. */
 interface SpanRule<K extends EventType> {
-  before?(event: ExportedEvent<K>): void;
+  before?(spans: EventSpans, event: ExportedEvent<K>): void;
   spanEvent: boolean;
-  after?(event: ExportedEvent<K>): void;
+  after?(spans: EventSpans, event: ExportedEvent<K>): void;
 }
 
 type SpanRules = { readonly [K in EventType]: SpanRule<K> };
@@ -75,12 +75,14 @@ export class EventSpans {
   }
 
   onEvent(received: TypedEvent): void {
+    const rule: SpanRule<EventType> = EventSpans.rules[received.type];
+    // An event no rule reads (a stream's chunk) gets no view.
+    if (!rule.spanEvent && rule.before === undefined && rule.after === undefined) return;
     // Every rule below sees the event as it may be exported: content only under capture.
     const event = exportedView(received, this.capture);
-    const rule: SpanRule<EventType> = this.rules[event.type];
-    rule.before?.(event);
+    rule.before?.(this, event);
     if (rule.spanEvent) this.addEvent(event);
-    rule.after?.(event);
+    rule.after?.(this, event);
   }
 
   /**
@@ -88,54 +90,56 @@ export class EventSpans {
    * typecheck until it has one): `before` runs before the event is recorded (it may open the span
    * the event lands on, or feed the run's roll-ups), `spanEvent` says whether the event becomes a
    * span event on its stage's (or member's) span, `after` runs once it is recorded (it may end that
-   * span). Model and tool calls become spans of their own instead of span events.
+   * span). Model and tool calls become spans of their own instead of span events. One table for
+   * every run (each rule takes the run's EventSpans): built per run, it was some 60 closures and
+   * objects of garbage per turn.
    */
-  private readonly rules: SpanRules = {
-    'footprint.agent.turn_start': { before: (e) => this.turnStart(e), spanEvent: true },
-    'footprint.agent.turn_end': { spanEvent: true, after: (e) => this.turnEnd(e) },
+  private static readonly rules: SpanRules = {
+    'footprint.agent.turn_start': { before: (s, e) => s.turnStart(e), spanEvent: true },
+    'footprint.agent.turn_end': { spanEvent: true, after: (s, e) => s.turnEnd(e) },
     'footprint.agent.iteration_start': { spanEvent: true },
     'footprint.agent.iteration_cap': { spanEvent: true },
     'footprint.agent.output_invalid': { spanEvent: true },
     'footprint.agent.iteration_end': {
       spanEvent: true,
-      after: (e) => {
-        if (e.meta.member.kind === 'agent') this.genai.release(agentKey(e.payload.agentId, e.meta.subflowPath));
+      after: (s, e) => {
+        if (e.meta.member.kind === 'agent') s.genai.release(agentKey(e.payload.agentId, e.meta.subflowPath));
       },
     },
     'footprint.agent.next_step': { spanEvent: true },
-    'footprint.call.llm_start': { before: (e) => this.genai.llmStart(e), spanEvent: false },
+    'footprint.call.llm_start': { before: (s, e) => s.genai.llmStart(e), spanEvent: false },
     // A chunk is for listeners: the call's span learns of the stream from llm_end's `streamed` totals.
     'footprint.call.llm_chunk': { spanEvent: false },
-    'footprint.call.llm_end': { before: (e) => this.genai.llmEnd(e), spanEvent: false },
-    'footprint.call.tool_start': { before: (e) => this.genai.toolStart(e), spanEvent: false },
-    'footprint.call.tool_end': { before: (e) => this.genai.toolEnd(e), spanEvent: false },
-    'footprint.composition.enter': { before: (e) => this.compositionEnter(e), spanEvent: true },
-    'footprint.composition.exit': { spanEvent: true, after: (e) => this.compositionExit(e) },
-    'footprint.composition.route_decided': { before: (e) => this.routeDecided(e), spanEvent: true },
+    'footprint.call.llm_end': { before: (s, e) => s.genai.llmEnd(e), spanEvent: false },
+    'footprint.call.tool_start': { before: (s, e) => s.genai.toolStart(e), spanEvent: false },
+    'footprint.call.tool_end': { before: (s, e) => s.genai.toolEnd(e), spanEvent: false },
+    'footprint.composition.enter': { before: (s, e) => s.compositionEnter(e), spanEvent: true },
+    'footprint.composition.exit': { spanEvent: true, after: (s, e) => s.compositionExit(e) },
+    'footprint.composition.route_decided': { before: (s, e) => s.routeDecided(e), spanEvent: true },
     'footprint.composition.fork': { spanEvent: true },
-    'footprint.composition.branch_end': { spanEvent: true, after: (e) => this.branchEnd(e) },
+    'footprint.composition.branch_end': { spanEvent: true, after: (s, e) => s.branchEnd(e) },
     'footprint.composition.iteration': { spanEvent: true },
     'footprint.skill.entered': { spanEvent: true },
-    'footprint.skill.rejected': { before: (e) => this.skillRejected(e), spanEvent: true },
+    'footprint.skill.rejected': { before: (s, e) => s.skillRejected(e), spanEvent: true },
     'footprint.conversation.compacted': { spanEvent: true },
-    'footprint.skill.escalated': { before: () => this.rollups.escalated(), spanEvent: true },
+    'footprint.skill.escalated': { before: (s) => s.rollups.escalated(), spanEvent: true },
     'footprint.skill.hop': {
-      before: (e) => {
-        if (e.payload.cause !== 'stay') this.rollups.step(e.payload.to);
-        this.hopProduced(e);
+      before: (s, e) => {
+        if (e.payload.cause !== 'stay') s.rollups.step(e.payload.to);
+        s.hopProduced(e);
       },
       spanEvent: true,
     },
-    'footprint.loop_guard.trip': { before: (e) => this.rollups.trip(e.payload.kind), spanEvent: true },
+    'footprint.loop_guard.trip': { before: (s, e) => s.rollups.trip(e.payload.kind), spanEvent: true },
     'footprint.run.paused': { spanEvent: true },
     'footprint.run.resumed': { spanEvent: true },
     'footprint.run.failed': {
-      before: (e) => {
-        this.rollups.failed(e.payload.error.type);
-        this.routerAnswerUnusable(e);
+      before: (s, e) => {
+        s.rollups.failed(e.payload.error.type);
+        s.routerAnswerUnusable(e);
       },
       spanEvent: true,
-      after: (e) => this.layout.failMembers(e.payload.error),
+      after: (s, e) => s.layout.failMembers(e.payload.error),
     },
   };
 

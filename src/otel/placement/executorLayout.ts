@@ -52,7 +52,7 @@ import {
   selectionAttributes,
   toList,
 } from '../encoding/index.js';
-import { emitterSpan, type HookGuard, type RecorderHooks, type SpanLayout } from './layout.js';
+import { emitterSpan, stagePath, type HookGuard, type RecorderHooks, type SpanLayout } from './layout.js';
 import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
@@ -136,7 +136,7 @@ export class ExecutorLayout implements SpanLayout {
     const time = now();
     const rsid = event.runtimeStageId;
     if (isRetry(this.stages, rsid, this.run, time)) return;
-    const path = stageIds.subflowPathOf(rsid);
+    const path = stagePath(rsid);
     const container = this.containerOf(path);
     const inFork = event.pipelineId !== '' ? container.fork : undefined;
     if (!inFork) this.closeFork(container);

@@ -62,7 +62,18 @@ export interface SpanLayout {
  * subflow path (`path`, when the caller already has it, as a typed event's meta does).
  */
 export function emitterSpan(layout: SpanLayout, runtimeStageId: string, path?: readonly string[]): OpenSpan {
-  return layout.stage(runtimeStageId) ?? layout.container(path ?? stageIds.subflowPathOf(runtimeStageId));
+  return layout.stage(runtimeStageId) ?? layout.container(path ?? stagePath(runtimeStageId));
+}
+
+/** The top-level chart's subflow path, shared: never written to. */
+const TOP_LEVEL: readonly string[] = Object.freeze([]);
+
+/**
+ * The subflow path of a runtime stage id, read-only. A stage of the top-level chart (no `/` in its
+ * id: most stages of a run) gets the one shared empty path instead of a parse and a new array per stage.
+ */
+export function stagePath(runtimeStageId: string): readonly string[] {
+  return runtimeStageId.includes('/') ? stageIds.subflowPathOf(runtimeStageId) : TOP_LEVEL;
 }
 
 /** What a member layout starts from: the run's spans and the identities of its members. */

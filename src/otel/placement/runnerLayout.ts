@@ -22,7 +22,7 @@ import {
   markFailed,
   recordFailure,
 } from '../encoding/index.js';
-import type { HookGuard, LayoutEnd, MemberFailure, MemberIdentity, MemberLayout, MemberLayoutInit, RecorderHooks } from './layout.js';
+import { stagePath, type HookGuard, type LayoutEnd, type MemberFailure, type MemberIdentity, type MemberLayout, type MemberLayoutInit, type RecorderHooks } from './layout.js';
 import { KnownMembers } from './knownMembers.js';
 import { isRetry } from './retries.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
@@ -153,7 +153,7 @@ export class RunnerLayout implements MemberLayout {
     const time = now();
     const rsid = event.runtimeStageId;
     if (isRetry(this.stages, rsid, this.run, time)) return;
-    const path = stageIds.subflowPathOf(rsid);
+    const path = stagePath(rsid);
     this.leave(path, event.pipelineId, time);
     const member = this.ensure(path, time, event.pipelineId);
     const visits = member.visits.get(event.stageId) ?? 0;
@@ -183,6 +183,7 @@ export class RunnerLayout implements MemberLayout {
   /** The member of `path`, opening every member on the way that is not open yet. */
   private ensure(path: readonly string[], time: number, pipeline: string): Member {
     let member = this.root;
+    if (path.length === 0) return member;
     for (const enclosing of stageIds.enclosingPaths(path)) {
       const existing = this.members.get(stageIds.pathKey(enclosing));
       member = existing && !existing.ended ? existing : this.open(enclosing, time, pipeline);

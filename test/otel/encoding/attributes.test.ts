@@ -20,6 +20,17 @@ describe('flatten', () => {
     expect(flatten('plain', '')).toEqual({ value: 'plain' });
   });
 
+  it("keeps an object's own fields in their order, never its prototype's", () => {
+    const inner = Object.assign(Object.create({ inherited: 1 }) as object, { z: 1, a: 2 });
+    const outer = Object.assign(Object.create({ leaked: 'x' }) as object, { b: true, inner, a: 'last' });
+    expect(Object.entries(flatten(outer, 'p'))).toEqual([
+      ['p.b', true],
+      ['p.inner.z', 1],
+      ['p.inner.a', 2],
+      ['p.a', 'last'],
+    ]);
+  });
+
   it('caps strings and lists with a visible marker', () => {
     const long = 'x'.repeat(MAX_STRING + 44);
     expect(flatten({ long }, '').long).toBe(`${'x'.repeat(MAX_STRING)}…(+44 chars)`);
