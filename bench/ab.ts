@@ -4,11 +4,13 @@
  * process-wide (an enabled AsyncLocalStorage costs every promise) hits both builds alike, so a
  * change of that kind is measured apart (bench/asyncStores.ts).
  *
- *   cp -r dist node_modules/.ab/a; (change, npm run build); node --import tsx bench/ab.ts node_modules/.ab/a ./dist
+ *   cp -r dist node_modules/.ab/a; (change, npm run build); node --expose-gc --import tsx bench/ab.ts node_modules/.ab/a ./dist
  *   (a copy inside the repository, so its imports of footprintjs and the OTel SDK resolve)
  *   env: AB_ROUNDS (15), AB_BLOCK (100 turns), AB_MODES (untraced,full,semantic). On a loaded
  *   machine, many short blocks (AB_BLOCK=40 AB_ROUNDS=80) and the same pair in both orders read
- *   steadier than the defaults (docs/benchmarks.md, round 5's second session).
+ *   steadier than the defaults (docs/benchmarks.md, round 5's second session). Under --expose-gc each
+ *   block starts on an empty young generation (bench/interleaved.ts): without it, the block after a
+ *   traced one pays for that one's garbage, and the two orders of a round disagree.
  */
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';

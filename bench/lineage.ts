@@ -3,7 +3,8 @@
  * reference turn (bench/scenario.ts) untraced, in full and in semantic detail, on the shipped build
  * (dist/) against the same build with lineage cut out (bench/lineageCut.ts: made from dist/ on every
  * run, under node_modules/.bench-lineage/cut), in ONE process, blocks interleaved
- * (bench/interleaved.ts), process CPU µs per turn, the median over rounds of shipped / cut.
+ * (bench/interleaved.ts; run under --expose-gc, as the npm script does, each block starts on an empty
+ * young generation), process CPU µs per turn, the median over rounds of shipped / cut.
  *
  * What the cut removes: the input parts (callParts returns none), the origins kept beside every
  * conversation list and the origin records handed between members (run/lineage.ts), and every link,

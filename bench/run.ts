@@ -87,7 +87,7 @@ const longer = await child<ConversationResult>('bench/conversation.ts', ['--json
 process.stderr.write('bench: lineage (the shipped build against it with lineage cut out, one process)\n');
 // bench/lineage.ts times dist/ (and a cut copy of it), whichever code the other modes measure.
 if (process.env.BENCH_FROM === 'src') await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
-const lineage = await child<LineageResult>('bench/lineage.ts', ['--json', ...(quick ? ['--quick'] : [])]);
+const lineage = await child<LineageResult>('bench/lineage.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 const memory: Record<string, { curve: { runs: number; heapMb: number }[] }> = {};
 for (const mode of ['memory-traced', 'memory-paused']) {
   process.stderr.write(`bench: ${mode}\n`);
