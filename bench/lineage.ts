@@ -3,14 +3,15 @@
  * reference turn (bench/scenario.ts) untraced, in full and in semantic detail, on the shipped build
  * (dist/) against the same build with lineage cut out (bench/lineageCut.ts: made from dist/ on every
  * run, under node_modules/.bench-lineage/cut), in ONE process, blocks interleaved
- * (bench/interleaved.ts; run under --expose-gc, as the npm script does, each block starts on an empty
- * young generation), process CPU µs per turn, the median over rounds of shipped / cut.
+ * (bench/interleaved.ts; under --expose-gc, as the npm script runs it, each block starts on an empty
+ * young generation and pays for the garbage it leaves), process CPU µs per turn, the median over
+ * rounds of shipped / cut.
  *
  * What the cut removes: the input parts (callParts returns none), the origins kept beside every
  * conversation list and the origin records handed between members (run/lineage.ts), and every link,
  * part array and answer attribute of the bridge (RunLineage). What it leaves in: the calls into those
- * entry points, the callers' origin literals, llm_start's empty parts array, a hop's id, the
- * RunLineage a traced run constructs. The cut build still pays those, so the ratio is a LOWER BOUND of
+ * entry points, the callers' origin literals, llm_start's empty parts array, a hop's id, a tool
+ * call's producer record, the RunLineage a traced run constructs. The cut build still pays those, so the ratio is a LOWER BOUND of
  * lineage's cost. Before timing, one turn of each build per mode is traced into an
  * InMemorySpanExporter (bench/lineageCheck.ts): the shipped build must list parts and emit links and
  * lineage attributes, the cut one none, both the same answer and spans; otherwise nothing is timed.

@@ -7,9 +7,9 @@
  *   fingerprinted or listed); the origin bookkeeping of run/lineage.ts keeps none (appendWithOrigins
  *   and appendFrom append the messages alone, originsOf gives an empty list, keepOrigin keeps
  *   nothing, originAt finds nothing, whileStartingIn just calls);
- * - the bridge: `RunLineage` links and records nothing (chat gives no links and no part arrays,
- *   tool no CAUSED_BY_GENERATION link, answerAttributes none; chatStarted, answered, toolStarted and
- *   hop keep no producer).
+ * - the bridge: `RunLineage` links and records nothing (chat gives no links, chatStarted puts no part
+ *   arrays on the span, tool gives no CAUSED_BY_GENERATION link, answerAttributes none; chatStarted,
+ *   answered, toolStarted and hop keep no producer).
  *
  * Left in, so the cut build still pays them: the callers' origin objects (one literal per append),
  * llm_start's empty `parts` array, the calls into the entry points themselves, a hop's id, a tool
