@@ -2,7 +2,8 @@
  * `npm run bench`: every mode in its own process, in interleaved rounds within ONE invocation (the
  * median of each mode's rounds is reported), so the ratios compare numbers taken side by side on the
  * same machine (these machines are noisy: read ratios, not absolute times). Prints the table, the
- * bytes footprintjs copies per turn, and the tracing-overhead targets (bench/targets.ts) marked MET or MISSED
+ * bytes footprintjs copies per turn, the tracing-overhead targets (bench/targets.ts) and the peer,
+ * conversation and lineage targets (bench/peer.ts, conversation.ts, lineage.ts) marked MET or MISSED
  * with the measured values; saves the raw numbers and the table under bench/results/.
  */
 import { execFile } from 'node:child_process';
@@ -11,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import type { CloneBytes } from './cloneBytes.js';
 import type { ConversationResult } from './conversation.js';
+import type { LineageResult } from './lineage.js';
 import type { PeerResult } from './peer.js';
 import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
@@ -82,6 +84,10 @@ process.stderr.write('bench: peer (the same turn on the Vercel AI SDK, one proce
 const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])]);
 process.stderr.write('bench: conversation (20 messages against one, one process)\n');
 const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])]);
+process.stderr.write('bench: lineage (the shipped build against it with lineage cut out, one process)\n');
+// bench/lineage.ts times dist/ (and a cut copy of it), whichever code the other modes measure.
+if (process.env.BENCH_FROM === 'src') await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
+const lineage = await child<LineageResult>('bench/lineage.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 const memory: Record<string, { curve: { runs: number; heapMb: number }[] }> = {};
 for (const mode of ['memory-traced', 'memory-paused']) {
   process.stderr.write(`bench: ${mode}\n`);
@@ -154,6 +160,10 @@ const table = [
   `  ${Object.entries(longer.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}; untraced ${longer.ratio.untraced!.toFixed(2)}x`,
   ...longer.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
   '',
+  `what lineage costs (bench/lineage.ts: dist/ against it with lineage cut out, one process, ${lineage.rounds} interleaved rounds of ${lineage.block} turns, process CPU µs per turn; a lower bound):`,
+  `  ${Object.entries(lineage.ratios).map(([mode, r]) => `${mode} ${lineage.us[`shipped ${mode}`]!.toFixed(0)} / ${lineage.us[`cut ${mode}`]!.toFixed(0)} = ${r.median.toFixed(3)}x`).join(', ')}`,
+  ...lineage.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(3)}x (limit ${t.limit}x)`),
+  '',
   `throughput (startTelemetry -> OTLP/HTTP receiver on 127.0.0.1, full spans, default queue 2048):`,
   `  paced ${paced.rate} runs/s: ${paced.runs} runs, ${receivedSpans} spans received, ${paced.droppedSpans} dropped, ${paced.failedExports} failed exports`,
   `  unpaced (32 in flight): ${unpaced.runsPerSecond.toFixed(0)} runs/s, ${unpaced.droppedSpans} spans dropped (counted), ${unpaced.failedExports} failed exports; runs never waited on export`,
@@ -165,5 +175,5 @@ const table = [
 console.log(table.join('\n'));
 mkdirSync('bench/results', { recursive: true });
 const stamp = quick ? 'quick' : 'latest';
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, lineage, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
 writeFileSync(`bench/results/${stamp}.txt`, `${table.join('\n')}\n`);

@@ -4,11 +4,11 @@
  * `${callId}:${toolCallId}`, a hop's hopId) to the span that stands for it, filled as the run's chat,
  * execute_tool and hop spans start and seeded with the producers of earlier runs or of the run before
  * its pause (lineageCarry.ts). From an llm_start's parts it gives the chat span its links (one per
- * producer span, at span start, so samplers see them) and its part arrays; an execute_tool span its
+ * producer span, at span start, so samplers see them) and, once started, its part arrays; an execute_tool span its
  * link to the chat span that asked for it; the run span the attributes naming the chat span whose
  * output became the answer. The work per call is one pass over the call's parts.
  */
-import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
+import type { Attributes, Link, Span, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
 import { knownProducers, type CarriedBy, type KnownProducers, type ProducerSpan, type Reply } from './lineageCarry.js';
 import {
@@ -44,7 +44,8 @@ interface ProducerParts {
   indexes: number[];
   chars: number;
   tokens: number;
-  fingerprints: string[];
+  /** Absent while none of its parts has a fingerprint (no key: no array made per call). */
+  fingerprints?: string[];
 }
 
 /** A link's attributes as last given to a producer, and the parts they were made of. */
@@ -57,10 +58,17 @@ interface KeptLink {
 /** Parts whose producer is an ancestor of the chat span (the agent, the run): no link, the part arrays show them. */
 const ANCESTOR_ORIGINS: ReadonlySet<InputOriginKind> = new Set(['instructions', 'run_input', 'tool_definitions']);
 
+/**
+ * The parts of the call being linked, by producer: one map for every run, emptied per call (chat() is
+ * synchronous and never nests), not one more map allocated per traced run.
+ */
+const groups = new Map<string, ProducerParts>();
+
 export class RunLineage {
   /** Producer id → its span: this run's, after the producers it started with. */
   private readonly producers: Map<string, ProducerSpan>;
-  private readonly runs: Map<string, SpanContext>;
+  /** Other runs' spans by run id: made only for a run that starts with some or loads a conversation. */
+  private runs?: Map<string, SpanContext>;
   /** A stored conversation's entries (RunStart.restored): filled when the thread loads, after the run starts; read at each call. */
   private readonly restored: readonly CarriedBy[];
   private absorbed = 0;
@@ -69,28 +77,27 @@ export class RunLineage {
   private readonly budget: number;
   /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
   private readonly replies: Map<string, Reply>;
-  /** The parts of the call being linked, by producer (one map for the run, emptied per call: chat() never nests). */
-  private readonly groups = new Map<string, ProducerParts>();
   /**
    * Each producer's link attributes as last made: a later call that sends the same parts of it gets
    * the same object (the SDK copies a link's attributes at span start), so a turn that sends its
    * conversation again builds a link's seven attributes only when that producer's parts changed.
    */
   private readonly kept = new Map<string, KeptLink>();
+  /** The parts of the call chat() linked last, until its span has started (chatStarted puts its part arrays on it). */
+  private sent: readonly InputPart[] = [];
 
   constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
     this.runId = init.runId;
     this.budget = Math.max(0, init.linkLimit - 1);
-    this.producers = new Map(init.known?.producers);
-    this.runs = new Map(init.known?.runs);
-    this.replies = new Map(init.known?.replies);
+    this.producers = init.known ? new Map(init.known.producers) : new Map();
+    if (init.known && init.known.runs.size > 0) this.runs = new Map(init.known.runs);
+    this.replies = init.known ? new Map(init.known.replies) : new Map();
     this.restored = init.restored ?? [];
   }
 
-  /** The links of a model call about to start, from its parts; its part arrays (and links folded) go into `attributes`. */
+  /** The links of a model call about to start, from its parts (links folded go into `attributes`; its part arrays onto its span: chatStarted). */
   chat(parts: readonly InputPart[], attributes: Attributes): Link[] {
     if (this.absorbed < this.restored.length) this.absorbRestored();
-    const groups = this.groups;
     groups.clear();
     let newestOutput: string | undefined;
     for (const part of parts) {
@@ -98,13 +105,15 @@ export class RunLineage {
       const id = part.producer.id;
       let group = groups.get(id);
       if (group === undefined) {
-        group = { first: part, indexes: [], chars: 0, tokens: 0, fingerprints: [] };
+        // Most producers have one part in a call: its index list is made with it, of that one.
+        group = { first: part, indexes: [part.index], chars: part.chars, tokens: part.tokens };
         groups.set(id, group);
+      } else {
+        group.indexes.push(part.index);
+        group.chars += part.chars;
+        group.tokens += part.tokens;
       }
-      group.indexes.push(part.index);
-      group.chars += part.chars;
-      group.tokens += part.tokens;
-      if (part.fingerprint !== undefined) group.fingerprints.push(part.fingerprint);
+      if (part.fingerprint !== undefined) (group.fingerprints ??= []).push(part.fingerprint);
       if ((part.restoredFrom ?? part.origin) === 'model_output') {
         // Only the newest earlier answer is linked: the older ones are reachable through its chain.
         if (newestOutput !== undefined && newestOutput !== id) groups.delete(newestOutput);
@@ -117,7 +126,7 @@ export class RunLineage {
       if (link) links.push(link);
     }
     groups.clear();
-    partArrays(parts, attributes);
+    this.sent = parts;
     const folded = links.length - this.budget;
     if (folded <= 0) return links;
     // The newest producers win; the older ones stay reachable through the chain of chat links.
@@ -125,9 +134,16 @@ export class RunLineage {
     return links.slice(folded);
   }
 
-  /** A model call's span started: it stands for the call. */
-  chatStarted(callId: string, context: SpanContext): void {
-    this.producers.set(callId, { context });
+  /**
+   * A model call's span started: it stands for the call, and gets the part arrays of the parts chat()
+   * was given. Set on the started span rather than given at its start: the SDK copies start attributes
+   * twice (each array sliced each time) and keeps an attribute set later as it is given.
+   */
+  chatStarted(callId: string, span: Span): void {
+    this.producers.set(callId, { context: span.spanContext() });
+    // An unsampled span records nothing: its arrays are not made.
+    if (span.isRecording()) partArrays(this.sent, span);
+    this.sent = [];
   }
 
   /** A model call answered: its reply's tool calls are caused by it, and its answer may end the agent's turn. */
@@ -138,7 +154,7 @@ export class RunLineage {
   /** The producer id of a tool call (`${callId}:${toolCallId}`) and its CAUSED_BY_GENERATION link, when its asking call is known. */
   tool(agent: string, toolCallId: string): { producer: string; links: Link[] } | undefined {
     const reply = this.replies.get(agent);
-    if (!reply || !reply.toolCallIds.some((call) => call.id === toolCallId)) return undefined;
+    if (!reply || !askedFor(reply, toolCallId)) return undefined;
     const chat = this.producers.get(reply.callId);
     const producer = `${reply.callId}:${toolCallId}`;
     if (!chat) return { producer, links: [] };
@@ -182,7 +198,10 @@ export class RunLineage {
     const known = knownProducers(this.restored.slice(this.absorbed));
     this.absorbed = this.restored.length;
     for (const [id, span] of known.producers) if (!this.producers.has(id)) this.producers.set(id, span);
-    for (const [runId, context] of known.runs) this.runs.set(runId, context);
+    if (known.runs.size > 0) {
+      const runs = (this.runs ??= new Map());
+      for (const [runId, context] of known.runs) runs.set(runId, context);
+    }
   }
 
   /** A part has a link unless its producer is an ancestor of the chat span (the agent or this run). */
@@ -200,7 +219,7 @@ export class RunLineage {
   private informedBy(id: string, group: ProducerParts): Link | undefined {
     const { first } = group;
     const known = this.producers.get(id);
-    const context = known?.context ?? (first.producer.runId === undefined ? undefined : this.runs.get(first.producer.runId));
+    const context = known?.context ?? (first.producer.runId === undefined ? undefined : this.runs?.get(first.producer.runId));
     if (!context) return undefined;
     const hop = known?.hop;
     const kept = this.kept.get(id);
@@ -214,7 +233,7 @@ export class RunLineage {
       [ATTR_FOOTPRINT_LINEAGE_TOKENS]: group.tokens,
       [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
     };
-    if (group.fingerprints.length > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
+    if (group.fingerprints !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
     if (hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = hop;
     this.kept.set(id, { group, hop, attributes });
     return { context, attributes };
@@ -226,28 +245,39 @@ function sameParts(a: ProducerParts, b: ProducerParts): boolean {
   return a.first.origin === b.first.origin && a.first.slot === b.first.slot && a.chars === b.chars && a.tokens === b.tokens && sameList(a.indexes, b.indexes) && sameList(a.fingerprints, b.fingerprints);
 }
 
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-/** The part table of a call as parallel arrays, the newest MAX_PART_ENTRIES parts. */
-function partArrays(parts: readonly InputPart[], attributes: Attributes): void {
+/** True when `reply` asked for the tool call `toolCallId`. */
+function askedFor(reply: Reply, toolCallId: string): boolean {
+  for (const call of reply.toolCallIds) if (call.id === toolCallId) return true;
+  return false;
+}
+
+/**
+ * The part table of a call as parallel arrays on its span, the newest MAX_PART_ENTRIES parts. Each
+ * array is made at its final length (the span holds it until export: no spare capacity kept with it).
+ */
+function partArrays(parts: readonly InputPart[], span: Span): void {
   const from = Math.max(0, parts.length - MAX_PART_ENTRIES);
-  const origins: string[] = [];
-  const producers: string[] = [];
-  const tokens: number[] = [];
-  for (let i = from; i < parts.length; i++) {
-    const part = parts[i]!;
-    origins.push(part.origin);
-    producers.push(boundString(part.producer.id, MAX_PRODUCER));
-    tokens.push(part.tokens);
+  const count = parts.length - from;
+  const origins = new Array<string>(count);
+  const producers = new Array<string>(count);
+  const tokens = new Array<number>(count);
+  for (let i = 0; i < count; i++) {
+    const part = parts[from + i]!;
+    origins[i] = part.origin;
+    producers[i] = boundString(part.producer.id, MAX_PRODUCER);
+    tokens[i] = part.tokens;
   }
-  attributes[ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] = origins;
-  attributes[ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS] = producers;
-  attributes[ATTR_FOOTPRINT_LINEAGE_PART_TOKENS] = tokens;
-  if (from > 0) attributes[ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED] = from;
+  span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS, origins);
+  span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS, producers);
+  span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PART_TOKENS, tokens);
+  if (from > 0) span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED, from);
 }
 
 /**
