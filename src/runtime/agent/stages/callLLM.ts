@@ -14,7 +14,7 @@
  */
 import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
-import { currentRun, describeError, errorClass, errorType, newId, type MessageOrigin } from '../../run/index.js';
+import { currentRun, describeError, errorClass, errorType, newId, OnceEnvScope, type MessageOrigin } from '../../run/index.js';
 import {
   isProviderError,
   validateResponse,
@@ -36,19 +36,20 @@ import { applyWindow } from '../window.js';
 import { nextStep, type NextBranch } from './nextStep.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
-import type { AgentScope } from './scope.js';
+import type { AgentScope, StageScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
 import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
   const decide = nextStep(config);
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
-  return async (scope: AgentScope): Promise<NextBranch> => {
-    const turn = turnOf(scope);
+  return async (agentScope: AgentScope): Promise<NextBranch> => {
+    const scope = new OnceEnvScope(agentScope);
+    const turn = turnOf(agentScope, scope);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
       turn.response = undefined;
-      return decide(scope);
+      return decide(scope, turn);
     }
     const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
     const output = config.output;
@@ -56,11 +57,11 @@ export function callLLMStage(config: AgentConfig) {
       const { callId, response: reply } = await callWithFallbacks(scope, turn, config, brain);
       const response = output ? answerOf(reply, output) : reply;
       answered(scope, turn, config, { callId, response });
-      if (!output || response.toolCalls.length > 0) return decide(scope);
+      if (!output || response.toolCalls.length > 0) return decide(scope, turn);
       const verdict = await judgeAnswer(output, response.content);
       if (verdict.ok) {
         turn.output = verdict.value;
-        return decide(scope);
+        return decide(scope, turn);
       }
       const retrying = attempt <= output.retries;
       emit(scope, 'footprint.agent.output_invalid', {
@@ -80,7 +81,7 @@ export function callLLMStage(config: AgentConfig) {
 }
 
 /** The brain, then each of its fallbacks while the one before failed retryably after its own retries. */
-async function callWithFallbacks(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain): Promise<{ callId: string; response: LLMResponse }> {
+async function callWithFallbacks(scope: StageScope, turn: Turn, config: AgentConfig, brain: Brain): Promise<{ callId: string; response: LLMResponse }> {
   let serving: Served = brain;
   let fallbackFrom: FallbackFrom | undefined;
   for (let next = 0; ; next++) {
@@ -103,12 +104,12 @@ type Attempt = { callId: string; response: LLMResponse; error?: undefined; chunk
  * A failure the next provider may answer: retryable (the provider's own retries are used up), the run
  * not cancelled, and nothing of the reply handed out yet (a streamed chunk cannot be taken back).
  */
-function fallsBack(error: unknown, chunks: number, scope: AgentScope): boolean {
+function fallsBack(error: unknown, chunks: number, scope: StageScope): boolean {
   return isProviderError(error) && error.retryable && chunks === 0 && scope.$getEnv().signal?.aborted !== true;
 }
 
 /** One call to `served` (the brain or one of its fallbacks), reported by llm_start and llm_end. */
-async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
+async function callOnce(scope: StageScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
   const run = currentRun(scope);
   const agentId = config.member.id;
   const thread = conversation(scope, turn);
@@ -213,7 +214,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
 }
 
 /** The answer becomes the turn's response and the conversation's next assistant message, produced by the call. */
-function answered(scope: AgentScope, turn: Turn, config: AgentConfig, { callId, response }: { callId: string; response: LLMResponse }): void {
+function answered(scope: StageScope, turn: Turn, config: AgentConfig, { callId, response }: { callId: string; response: LLMResponse }): void {
   turn.response = { content: response.content, toolCalls: response.toolCalls };
   turn.responseCallId = callId;
   const origin: MessageOrigin = { origin: 'model_output', producer: { kind: 'model_call', id: callId } };
