@@ -5,12 +5,12 @@
  */
 import type { LLMMessage } from '../providers/index.js';
 import type { Turn } from './state.js';
-import type { AgentScope } from './stages/scope.js';
+import type { StageScope } from './stages/scope.js';
 import { appendFrom, appendWithOrigins, currentRun, originsOf, type MessageOrigin, type RunStore } from '../run/index.js';
 import { runStore, turnRecordKey } from './turn.js';
 
 /** The conversation so far, as a copy: a request or an event holding it must not see later messages. */
-export function conversation(scope: AgentScope, turn: Turn): LLMMessage[] {
+export function conversation(scope: StageScope, turn: Turn): LLMMessage[] {
   return [...runStore(scope).list<LLMMessage>(turn.historyKey)];
 }
 
@@ -32,16 +32,16 @@ export function turnOutput(store: RunStore, turnId: string): unknown {
 }
 
 /** Where each message of the conversation came from, one origin per message. */
-export function conversationOrigins(scope: AgentScope, turn: Turn): readonly MessageOrigin[] {
+export function conversationOrigins(scope: StageScope, turn: Turn): readonly MessageOrigin[] {
   return originsOf(runStore(scope), turn.historyKey, currentRun(scope)!.runId);
 }
 
 /** Appends messages of one origin. */
-export function appendToConversation(scope: AgentScope, turn: Turn, origin: MessageOrigin, ...messages: LLMMessage[]): void {
+export function appendToConversation(scope: StageScope, turn: Turn, origin: MessageOrigin, ...messages: LLMMessage[]): void {
   appendFrom(runStore(scope), turn.historyKey, origin, ...messages);
 }
 
 /** Appends messages, each with its own origin. */
-export function appendEach(scope: AgentScope, turn: Turn, messages: readonly LLMMessage[], origins: readonly MessageOrigin[]): void {
+export function appendEach(scope: StageScope, turn: Turn, messages: readonly LLMMessage[], origins: readonly MessageOrigin[]): void {
   appendWithOrigins(runStore(scope), turn.historyKey, messages, origins);
 }

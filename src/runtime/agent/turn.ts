@@ -10,26 +10,29 @@
  */
 import { currentRun, defineRecordKind, type RunStore } from '../run/index.js';
 import type { Turn } from './state.js';
-import type { AgentScope } from './stages/scope.js';
+import type { AgentScope, StageScope } from './stages/scope.js';
 
 /** Keeps a new turn's record in the run's store and its id in the flow state; returns the record. */
-export function openTurn(scope: AgentScope, turn: Turn): Turn {
+export function openTurn(scope: AgentScope, stage: StageScope, turn: Turn): Turn {
   scope.turnId = turn.turnId;
-  return runStore(scope).keep(turnRecordKey(turn.turnId), turn);
+  return runStore(stage).keep(turnRecordKey(turn.turnId), turn);
 }
 
-/** The record of the turn this stage belongs to (undefined before Context opened it). */
-export function turnOf(scope: AgentScope): Turn;
-export function turnOf(scope: AgentScope, opened: 'if-open'): Turn | undefined;
-export function turnOf(scope: AgentScope, opened?: 'if-open'): Turn | undefined {
+/**
+ * The record of the turn this stage belongs to (undefined before Context opened it): `scope` names
+ * the turn, `stage` (the same scope, its env read once) has the run's store.
+ */
+export function turnOf(scope: AgentScope, stage: StageScope): Turn;
+export function turnOf(scope: AgentScope, stage: StageScope, opened: 'if-open'): Turn | undefined;
+export function turnOf(scope: AgentScope, stage: StageScope, opened?: 'if-open'): Turn | undefined {
   const turnId = scope.turnId;
-  const turn = turnId === undefined ? undefined : runStore(scope).record<Turn>(turnRecordKey(turnId));
+  const turn = turnId === undefined ? undefined : runStore(stage).record<Turn>(turnRecordKey(turnId));
   if (!turn && opened === undefined) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
   return turn;
 }
 
 /** The run's store, where a turn keeps its record and its conversation. */
-export function runStore(scope: AgentScope): RunStore {
+export function runStore(scope: StageScope): RunStore {
   const run = currentRun(scope);
   if (!run) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which provides its store');
   return run.store;
@@ -37,9 +40,17 @@ export function runStore(scope: AgentScope): RunStore {
 
 const TURN_PREFIX = 'turn:';
 
+/** The last turn's id and record key: each of a turn's stages looks its record up under the same key. */
+let lastTurnId = '';
+let lastTurnKey = '';
+
 /** Where a turn's record is kept in the run's store. */
 export function turnRecordKey(turnId: string): string {
-  return `${TURN_PREFIX}${turnId}`;
+  if (turnId !== lastTurnId) {
+    lastTurnKey = `${TURN_PREFIX}${turnId}`;
+    lastTurnId = turnId;
+  }
+  return lastTurnKey;
 }
 
 defineRecordKind({ prefix: TURN_PREFIX, flowKey: 'turnId', problem: turnProblem });

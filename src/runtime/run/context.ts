@@ -69,6 +69,32 @@ export function stageEnv(env: RunEnv, runtimeStageId: string, input: unknown): S
   return stage;
 }
 
+/**
+ * A stage's scope as our stage code uses it (its env, its input, its emit channel), with the env
+ * read once. footprintjs's scope proxy binds a new function on every `$getEnv` access, and a stage's
+ * helpers each read the env again (the run's store, the signal, every typed event's hub and stage
+ * id): a stage makes one of these at its top and hands it to its helpers in place of the scope.
+ */
+export class OnceEnvScope implements EnvScope {
+  private readonly env: RunEnv | Partial<StageEnv>;
+
+  constructor(private readonly scope: EnvScope & { $emit(name: string, payload?: unknown): void }) {
+    this.env = scope.$getEnv() as RunEnv;
+  }
+
+  $getEnv(): { readonly signal?: AbortSignal } {
+    return this.env;
+  }
+
+  $getArgs<T = Record<string, unknown>>(): T {
+    return this.scope.$getArgs<T>();
+  }
+
+  $emit(name: string, payload?: unknown): void {
+    this.scope.$emit(name, payload);
+  }
+}
+
 /** The context of the run `scope` belongs to (undefined outside a runner run: a chart run on a bare executor). */
 export function currentRun(scope: EnvScope): RunContext | undefined {
   return (scope.$getEnv() as { [RUN_CONTEXT]?: RunContext })[RUN_CONTEXT];

@@ -14,10 +14,11 @@
  */
 import { addModelCall, emit, ownTextOf, type EventPayloads, type ModelCallRecord } from '../../../events/index.js';
 import { costOf, NOT_PRICED } from '../../cost/index.js';
-import { currentRun, describeError, errorClass, errorType, newId, type MessageOrigin } from '../../run/index.js';
+import { currentRun, describeError, errorClass, errorType, newId, OnceEnvScope, type MessageOrigin } from '../../run/index.js';
 import {
   isProviderError,
   validateResponse,
+  type CompleteOptions,
   type LLMMessage,
   type LLMRequest,
   type LLMResponse,
@@ -36,19 +37,20 @@ import { applyWindow } from '../window.js';
 import { nextStep, type NextBranch } from './nextStep.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
-import type { AgentScope } from './scope.js';
+import type { AgentScope, StageScope } from './scope.js';
 import { streamReply, type StreamedCall } from './streamedCall.js';
 import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
   const decide = nextStep(config);
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
-  return async (scope: AgentScope): Promise<NextBranch> => {
-    const turn = turnOf(scope);
+  return async (agentScope: AgentScope): Promise<NextBranch> => {
+    const scope = new OnceEnvScope(agentScope);
+    const turn = turnOf(agentScope, scope);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
       turn.response = undefined;
-      return decide(scope);
+      return decide(scope, turn);
     }
     const brain = config.cursor && turn.skill ? config.cursor.brain(turn.skill) : defaultBrain;
     const output = config.output;
@@ -56,11 +58,11 @@ export function callLLMStage(config: AgentConfig) {
       const { callId, response: reply } = await callWithFallbacks(scope, turn, config, brain);
       const response = output ? answerOf(reply, output) : reply;
       answered(scope, turn, config, { callId, response });
-      if (!output || response.toolCalls.length > 0) return decide(scope);
+      if (!output || response.toolCalls.length > 0) return decide(scope, turn);
       const verdict = await judgeAnswer(output, response.content);
       if (verdict.ok) {
         turn.output = verdict.value;
-        return decide(scope);
+        return decide(scope, turn);
       }
       const retrying = attempt <= output.retries;
       emit(scope, 'footprint.agent.output_invalid', {
@@ -80,7 +82,7 @@ export function callLLMStage(config: AgentConfig) {
 }
 
 /** The brain, then each of its fallbacks while the one before failed retryably after its own retries. */
-async function callWithFallbacks(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain): Promise<{ callId: string; response: LLMResponse }> {
+async function callWithFallbacks(scope: StageScope, turn: Turn, config: AgentConfig, brain: Brain): Promise<{ callId: string; response: LLMResponse }> {
   let serving: Served = brain;
   let fallbackFrom: FallbackFrom | undefined;
   for (let next = 0; ; next++) {
@@ -103,12 +105,12 @@ type Attempt = { callId: string; response: LLMResponse; error?: undefined; chunk
  * A failure the next provider may answer: retryable (the provider's own retries are used up), the run
  * not cancelled, and nothing of the reply handed out yet (a streamed chunk cannot be taken back).
  */
-function fallsBack(error: unknown, chunks: number, scope: AgentScope): boolean {
+function fallsBack(error: unknown, chunks: number, scope: StageScope): boolean {
   return isProviderError(error) && error.retryable && chunks === 0 && scope.$getEnv().signal?.aborted !== true;
 }
 
 /** One call to `served` (the brain or one of its fallbacks), reported by llm_start and llm_end. */
-async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
+async function callOnce(scope: StageScope, turn: Turn, config: AgentConfig, brain: Brain, served: Served, fallbackFrom: FallbackFrom | undefined): Promise<Attempt> {
   const run = currentRun(scope);
   const agentId = config.member.id;
   const thread = conversation(scope, turn);
@@ -159,13 +161,19 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
   }
   const started = performance.now();
   const stop = new ModelCallStop(provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
+  // The signal is read on demand (ModelCallStop.signal): a provider that never reads it costs no AbortController.
+  const options: CompleteOptions = {
+    get signal() {
+      return stop.signal;
+    },
+  };
   // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
   const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
   let response: LLMResponse;
   try {
     const reply = streaming
       ? await streamReply(scope, { provider, request, stop, callId, agentId, started, ...streaming })
-      : await stop.wait(() => provider.complete(request, { signal: stop.signal }), 'no answer');
+      : await stop.wait(() => provider.complete(request, options), 'no answer');
     response = validateResponse(provider.name, reply);
   } catch (error) {
     // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).
@@ -213,7 +221,7 @@ async function callOnce(scope: AgentScope, turn: Turn, config: AgentConfig, brai
 }
 
 /** The answer becomes the turn's response and the conversation's next assistant message, produced by the call. */
-function answered(scope: AgentScope, turn: Turn, config: AgentConfig, { callId, response }: { callId: string; response: LLMResponse }): void {
+function answered(scope: StageScope, turn: Turn, config: AgentConfig, { callId, response }: { callId: string; response: LLMResponse }): void {
   turn.response = { content: response.content, toolCalls: response.toolCalls };
   turn.responseCallId = callId;
   const origin: MessageOrigin = { origin: 'model_output', producer: { kind: 'model_call', id: callId } };

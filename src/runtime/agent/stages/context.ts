@@ -12,7 +12,7 @@
  */
 import { emit, noModelCalls } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
-import { currentRun, newId, stageInput, originAt, originsOf, type ChartInput, type MessageOrigin } from '../../run/index.js';
+import { currentRun, newId, OnceEnvScope, stageInput, originAt, originsOf, type ChartInput, type MessageOrigin } from '../../run/index.js';
 import { READ_SKILL } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendEach } from '../conversation.js';
@@ -20,14 +20,15 @@ import type { Turn } from '../state.js';
 import { offeredTools } from '../toolTable.js';
 import { openTurn, runStore, turnOf } from '../turn.js';
 import { guardMove } from './guardMoves.js';
-import type { AgentScope } from './scope.js';
+import type { AgentScope, StageScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
   const agentId = config.member.id;
-  return (scope: AgentScope) => {
-    const opened = turnOf(scope, 'if-open');
+  return (agentScope: AgentScope) => {
+    const scope = new OnceEnvScope(agentScope);
+    const opened = turnOf(agentScope, scope, 'if-open');
     const firstVisit = opened === undefined;
-    const turn = opened ?? openTurnOf(scope, config);
+    const turn = opened ?? openTurnOf(agentScope, scope, config);
     if (firstVisit) {
       emit(scope, 'footprint.agent.turn_start', {
         agentId,
@@ -76,7 +77,7 @@ export function contextStage(config: AgentConfig) {
  * (or its composition's) conversation when there is one (ChartInput.thread), else the one message;
  * each with its origin (the thread's own, or where the message came from: ChartInput.messageOrigin).
  */
-function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
+function openTurnOf(agentScope: AgentScope, scope: StageScope, config: AgentConfig): Turn {
   const args = stageInput<Record<keyof ChartInput, unknown>>(scope);
   const message = String(args.message ?? '');
   const store = runStore(scope);
@@ -86,7 +87,7 @@ function openTurnOf(scope: AgentScope, config: AgentConfig): Turn {
   const origins: readonly MessageOrigin[] =
     given.length > 0 ? originsOf(store, args.thread as string, runId) : [originAt(store, args.messageOrigin) ?? { origin: 'run_input', producer: { kind: 'run', id: runId } }];
   const turnId = newId('turn');
-  const turn = openTurn(scope, {
+  const turn = openTurn(agentScope, scope, {
     turnId,
     userMessage: message,
     iteration: 1,

@@ -3,15 +3,16 @@
  * where it came from (the model call that gave it) is recorded for whoever is handed it (ChartInput.answerTo).
  */
 import { emit } from '../../../events/index.js';
-import { handoffFrom, keepOrigin, stageInput, type ChartInput } from '../../run/index.js';
+import { handoffFrom, keepOrigin, OnceEnvScope, stageInput, type ChartInput } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
 import { runStore, turnOf } from '../turn.js';
 import type { AgentScope } from './scope.js';
 
 export function finalStage(config: AgentConfig) {
   const agentId = config.member.id;
-  return (scope: AgentScope) => {
-    const turn = turnOf(scope);
+  return (agentScope: AgentScope) => {
+    const scope = new OnceEnvScope(agentScope);
+    const turn = turnOf(agentScope, scope);
     const { stopped, totals } = turn;
     const content = turn.response?.content ?? '';
     const answer =
@@ -35,7 +36,7 @@ export function finalStage(config: AgentConfig) {
       const from = content !== '' && turn.responseCallId !== undefined ? { kind: 'model_call' as const, id: turn.responseCallId } : { kind: 'member' as const, id: agentId };
       keepOrigin(runStore(scope), answerTo, handoffFrom(from));
     }
-    scope.output = answer;
+    agentScope.output = answer;
     return answer;
   };
 }

@@ -8,11 +8,11 @@ import { emit } from '../../../events/index.js';
 import { guardHop, guardRejection, type Finding, type Spend, type TurnGuard } from '../../skills/index.js';
 import type { AgentConfig } from '../config.js';
 import type { Turn } from '../state.js';
-import type { AgentScope } from './scope.js';
+import type { StageScope } from './scope.js';
 
 export type GuardedMove = { hop: { from?: string; to: string } } | { rejectedAt: string };
 
-export function guardMove(scope: AgentScope, turn: Turn, config: AgentConfig, move: GuardedMove): void {
+export function guardMove(scope: StageScope, turn: Turn, config: AgentConfig, move: GuardedMove): void {
   const loopGuard = config.loopGuard;
   if (!loopGuard) return;
   // the turn's own guard, changed in place by the guard functions (the record is no footprintjs state)
@@ -24,7 +24,7 @@ export function guardMove(scope: AgentScope, turn: Turn, config: AgentConfig, mo
   if (finding) trip(scope, turn, config, finding);
 }
 
-function trip(scope: AgentScope, turn: Turn, config: AgentConfig, finding: Finding): void {
+function trip(scope: StageScope, turn: Turn, config: AgentConfig, finding: Finding): void {
   const action = config.loopGuard!.onTrip;
   const { since, ...what } = finding;
   if (action !== 'label' && turn.pendingTrip === undefined) turn.pendingTrip = action;

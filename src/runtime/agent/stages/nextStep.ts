@@ -6,18 +6,17 @@
  */
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
-import { turnOf } from '../turn.js';
-import type { AgentScope } from './scope.js';
+import type { Turn } from '../state.js';
+import type { StageScope } from './scope.js';
 
 export const TOOL_CALLS = 'tool-calls';
 export const FINAL = 'final';
 
 export type NextBranch = typeof TOOL_CALLS | typeof FINAL;
 
-export function nextStep(config: AgentConfig): (scope: AgentScope) => NextBranch {
+export function nextStep(config: AgentConfig): (scope: StageScope, turn: Turn) => NextBranch {
   const agentId = config.member.id;
-  return (scope: AgentScope) => {
-    const turn = turnOf(scope);
+  return (scope: StageScope, turn: Turn) => {
     const iteration = turn.iteration;
     const wantsTools = (turn.response?.toolCalls.length ?? 0) > 0;
     let chosen: 'tool-calls' | 'final' | 'stopped';

@@ -6,9 +6,9 @@
 import { emit } from '../../../events/index.js';
 import type { AgentConfig } from '../config.js';
 import type { Turn } from '../state.js';
-import type { AgentScope } from './scope.js';
+import type { StageScope } from './scope.js';
 
-export function applyTrip(scope: AgentScope, turn: Turn, config: AgentConfig): void {
+export function applyTrip(scope: StageScope, turn: Turn, config: AgentConfig): void {
   const action = turn.pendingTrip;
   if (action === undefined) return;
   turn.pendingTrip = undefined;
@@ -20,7 +20,7 @@ export function applyTrip(scope: AgentScope, turn: Turn, config: AgentConfig): v
 }
 
 /** Switches the rest of the turn to the escalation brain; emits skill.escalated once per turn. */
-export function escalate(scope: AgentScope, turn: Turn, config: AgentConfig, reason: 'refusals' | 'loop_guard'): void {
+export function escalate(scope: StageScope, turn: Turn, config: AgentConfig, reason: 'refusals' | 'loop_guard'): void {
   const escalation = config.cursor?.brains.escalation;
   const state = turn.skill;
   if (!escalation || !state || state.escalated) return;

@@ -23,7 +23,7 @@ import {
   type LLMStreamPart,
 } from '../../providers/index.js';
 import type { ModelCallStop } from './modelCallStop.js';
-import type { AgentScope } from './scope.js';
+import type { StageScope } from './scope.js';
 
 /** What llm_end reports of a streamed call; filled in as chunks arrive, so a failed call reports what came. */
 export type StreamTotals = NonNullable<EventPayloads['footprint.call.llm_end']['streamed']>;
@@ -41,7 +41,7 @@ export interface StreamedCall {
   totals: StreamTotals;
 }
 
-export async function streamReply(scope: AgentScope, call: StreamedCall): Promise<LLMResponse> {
+export async function streamReply(scope: StageScope, call: StreamedCall): Promise<LLMResponse> {
   const { provider, stop, sink } = call;
   const assembler = new StreamAssembler(provider.name);
   const iterator = streamFrom(provider, call.request, { signal: stop.signal })[Symbol.asyncIterator]();
@@ -69,7 +69,7 @@ export async function streamReply(scope: AgentScope, call: StreamedCall): Promis
 }
 
 /** Counts and times the chunk (after the first: its gap since `lastChunkMs`), reports it to the run's listeners (and its stream); returns its atMs. */
-function report(scope: AgentScope, call: StreamedCall, part: ChunkPart, lastChunkMs: number): number {
+function report(scope: StageScope, call: StreamedCall, part: ChunkPart, lastChunkMs: number): number {
   const atMs = performance.now() - call.started;
   const index = call.totals.chunks++;
   if (index === 0) call.totals.firstChunkMs = atMs;

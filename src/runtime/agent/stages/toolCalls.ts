@@ -9,21 +9,22 @@
  */
 import { emit, now } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
-import type { MessageOrigin } from '../../run/index.js';
+import { OnceEnvScope, type MessageOrigin } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
 import { appendEach } from '../conversation.js';
 import type { ToolOutcome } from '../toolRunner.js';
 import type { Turn } from '../state.js';
 import { turnOf } from '../turn.js';
-import type { AgentScope } from './scope.js';
+import type { AgentScope, StageScope } from './scope.js';
 import { escalate } from './signals.js';
 import type { PauseRequest } from './tools/pauseLatch.js';
 import { ToolIteration } from './tools/toolIteration.js';
 
 export function toolCallsStage(config: AgentConfig) {
-  return async (scope: AgentScope) => {
-    const turn = turnOf(scope);
-    const iteration = new ToolIteration(scope, turn, config);
+  return async (agentScope: AgentScope) => {
+    const scope = new OnceEnvScope(agentScope);
+    const turn = turnOf(agentScope, scope);
+    const iteration = new ToolIteration(agentScope, scope, turn, config);
     const outcomes = await iteration.runAll();
     // A cancelled run ends here, at the stage its tools were cut short in: no cancelled call's text
     // reaches the conversation, and the next stage does not fail a second time.
@@ -41,7 +42,7 @@ interface Settled {
 }
 
 /** Keeps every finished result (the paused tool re-runs on resume), reports the pause and pauses. */
-function pauseRun(scope: AgentScope, turn: Turn, { config, iteration, outcomes, pause }: Settled & { pause: PauseRequest }): never {
+function pauseRun(scope: StageScope, turn: Turn, { config, iteration, outcomes, pause }: Settled & { pause: PauseRequest }): never {
   const done = { ...iteration.done };
   for (const outcome of outcomes) {
     if (outcome.call.id !== pause.call.id) done[outcome.call.id] = { status: outcome.status, text: outcome.text };
@@ -59,7 +60,7 @@ function pauseRun(scope: AgentScope, turn: Turn, { config, iteration, outcomes, 
 }
 
 /** Appends the results to the conversation, moves the skill state on, escalates past the refusal threshold. */
-function finishIteration(scope: AgentScope, turn: Turn, { config, iteration, outcomes }: Settled): void {
+function finishIteration(scope: StageScope, turn: Turn, { config, iteration, outcomes }: Settled): void {
   // Each result's producer is its tool call: the model call that asked for it, and the call's id.
   const askedBy = turn.responseCallId ?? '';
   appendEach(

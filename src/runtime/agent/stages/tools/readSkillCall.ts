@@ -11,10 +11,10 @@ import type { ToolOutcome } from '../../toolRunner.js';
 import type { AgentConfig } from '../../config.js';
 import { guardMove } from '../guardMoves.js';
 import type { Turn } from '../../state.js';
-import type { AgentScope } from '../scope.js';
+import type { StageScope } from '../scope.js';
 
 export interface ReadSkillCall {
-  scope: AgentScope;
+  scope: StageScope;
   turn: Turn;
   config: AgentConfig;
   cursor: SkillCursor;

@@ -18,7 +18,7 @@ import { currentRun, FIXED_ERROR_TYPES } from '../../../run/index.js';
 import { cancelledOutcome, runToolCall, type CompiledTool, type ToolOutcome } from '../../toolRunner.js';
 import { offeredTools } from '../../toolTable.js';
 import { toolSpec } from '../callLLM.js';
-import type { AgentScope } from '../scope.js';
+import type { AgentScope, StageScope } from '../scope.js';
 import { answeredCalls } from './answeredCalls.js';
 import { ConcurrencyGate } from './concurrencyGate.js';
 import { PauseLatch } from './pauseLatch.js';
@@ -40,8 +40,10 @@ export class ToolIteration {
   /** The names Context offered that are still offered: what an unknown tool's result lists. */
   private readonly stillOffered: string[];
 
+  /** `agentScope` pauses the run (pauseLatch.ts); `scope` is the same, its env read once (scope.ts). */
   constructor(
-    private readonly scope: AgentScope,
+    agentScope: AgentScope,
+    private readonly scope: StageScope,
     private readonly turn: Turn,
     private readonly config: AgentConfig,
   ) {
@@ -53,7 +55,7 @@ export class ToolIteration {
     this.available = turn.request.tools;
     this.offered = offeredTools(config, this.skillState);
     this.stillOffered = this.available.filter((name) => name === READ_SKILL || this.offered.has(name));
-    this.pause = new PauseLatch(scope, turn, this.agentId);
+    this.pause = new PauseLatch(agentScope, turn, this.agentId);
   }
 
   /** Runs the calls within the agent's bounds; resolves once all have settled, in the model's order. */
