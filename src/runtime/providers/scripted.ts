@@ -8,8 +8,7 @@
  *
  * It streams too (scriptedChunks.ts says how a reply is cut into chunks): `delayMs` before the first
  * chunk, `chunkDelayMs` between two chunks, so a test knows when every chunk arrives. complete()
- * answers after the same total time, in one piece; a reply without delay is answered at once, its
- * signal unread (the runtime makes a model call's AbortController only when it is read).
+ * answers after the same total time, in one piece.
  */
 import type { TokenUsage } from '../../events/index.js';
 import { ConfigError, optionalNumber, RULES } from '../run/index.js';
@@ -138,9 +137,7 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
       const played = await play(request);
       const gaps = played.chunkDelayMs > 0 ? Math.max(0, streamable(played, name).length - 1) : 0;
-      const delayMs = played.delayMs + gaps * played.chunkDelayMs;
-      // A reply due now has no wait to cut short: its signal is not read (a caller's may be made on demand).
-      if (delayMs > 0) await wait(delayMs, opts?.signal, name);
+      await wait(played.delayMs + gaps * played.chunkDelayMs, opts?.signal, name);
       if (played.reply.error) throw played.reply.error;
       return played.response;
     },

@@ -18,7 +18,6 @@ import { currentRun, describeError, errorClass, errorType, newId, OnceEnvScope, 
 import {
   isProviderError,
   validateResponse,
-  type CompleteOptions,
   type LLMMessage,
   type LLMRequest,
   type LLMResponse,
@@ -161,19 +160,13 @@ async function callOnce(scope: StageScope, turn: Turn, config: AgentConfig, brai
   }
   const started = performance.now();
   const stop = new ModelCallStop(provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
-  // The signal is read on demand (ModelCallStop.signal): a provider that never reads it costs no AbortController.
-  const options: CompleteOptions = {
-    get signal() {
-      return stop.signal;
-    },
-  };
   // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
   const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
   let response: LLMResponse;
   try {
     const reply = streaming
       ? await streamReply(scope, { provider, request, stop, callId, agentId, started, ...streaming })
-      : await stop.wait(() => provider.complete(request, options), 'no answer');
+      : await stop.wait(() => provider.complete(request, { signal: stop.signal }), 'no answer');
     response = validateResponse(provider.name, reply);
   } catch (error) {
     // No response: no usage and no stop reason to report (zeros would claim a usage never obtained).

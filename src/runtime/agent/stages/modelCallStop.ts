@@ -6,10 +6,6 @@
  * modelCallTimeoutMs (the call fails with ProviderError kind 'timeout', retryable, as an HTTP
  * provider's own deadline does: exchange.ts). Either way the wait in progress ends at once.
  *
- * The AbortController is made when the provider first reads its signal (aborted at once if the call
- * has already stopped), as a tool call's is (toolRunner.ts CallStop): a provider with nothing to cut
- * short (the scripted provider answering at once) costs no AbortController.
- *
  * Only the current wait is held, and one abort listener per call (racing each wait against one abort
  * promise would leave a reaction on it per streamed part). A provider promise that settles after its
  * wait ended is absorbed: its value is dropped and its rejection handled, never unhandled.
@@ -17,11 +13,10 @@
 import { cancelled, ProviderError } from '../../providers/index.js';
 
 export class ModelCallStop {
-  private controller?: AbortController;
+  private readonly controller = new AbortController();
   private rejectCurrent?: (error: unknown) => void;
-  /** Why the call stopped, once it has, and the reason its signal aborts with. */
+  /** Why the call stopped, once it has. */
   private failure?: ProviderError;
-  private abortReason?: unknown;
   private readonly onRunAbort = () => this.stop(cancelled(this.provider, this.runSignal?.reason), this.runSignal?.reason);
 
   constructor(
@@ -35,10 +30,6 @@ export class ModelCallStop {
 
   /** The signal the provider gets: aborted with the run's, or at the deadline. */
   get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.failure) this.controller.abort(this.abortReason);
-    }
     return this.controller.signal;
   }
 
@@ -73,8 +64,7 @@ export class ModelCallStop {
   private stop(failure: ProviderError, reason: unknown): void {
     if (this.failure) return;
     this.failure = failure;
-    this.abortReason = reason;
     this.rejectCurrent?.(failure);
-    this.controller?.abort(reason);
+    this.controller.abort(reason);
   }
 }
