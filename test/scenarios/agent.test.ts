@@ -20,7 +20,7 @@ beforeEach(() => sdk.reset());
 
 const realAttach = FlowChartExecutor.prototype.attachCombinedRecorder;
 
-/** An iteration's stages up to its model call (the chat span is CallLLM's child). */
+/** A turn's stages up to its first model call (the chat span is CallLLM's child; later iterations start at CallLLM). */
 const UP_TO_CHAT = ['Context', 'CallLLM'];
 
 describe('Agent with two tools over three iterations', () => {
@@ -37,11 +37,11 @@ describe('Agent with two tools over three iterations', () => {
         '  ToolCalls',
         '    execute_tool lookup',
         '    execute_tool weather',
-        ...indent(UP_TO_CHAT),
+        '  CallLLM',
         '    chat m1 [CLIENT]',
         '  ToolCalls',
         '    execute_tool lookup',
-        ...indent(UP_TO_CHAT),
+        '  CallLLM',
         '    chat m1 [CLIENT]',
         '  Final',
       ].join('\n'),
@@ -99,8 +99,8 @@ describe('Agent with two tools over three iterations', () => {
     const spans = sdk.spans();
     expect(render(spans, { events: true }).split('\n').slice(0, 5)).toEqual([
       'invoke_agent Helper',
-      '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
-      '  CallLLM <footprint.agent.next_step>',
+      '  Context <footprint.agent.turn_start>',
+      '  CallLLM <footprint.agent.iteration_start footprint.agent.next_step>',
       '    chat m1 [CLIENT]',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
@@ -183,8 +183,8 @@ describe('an agent stopped by its iteration cap', () => {
     expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'CallLLM')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.next_step']);
-    expect(payloadOf(route.events[0])).toEqual({
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_start', 'footprint.agent.iteration_cap', 'footprint.agent.next_step']);
+    expect(payloadOf(route.events[1])).toEqual({
       max_iterations: 1,
       iteration: 1,
       agent_id: 'agent',

@@ -1,5 +1,7 @@
 /**
- * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
+ * CallLLM: its first act is the iteration's context work (context.ts's iterationContext: the skill
+ * cursor's move, the slots that can change, iteration_start; ToolCalls loops back here, so that work
+ * costs no stage execution of its own). It then sends the assembled request to the brain that serves this iteration (escalation > skill
  * > default), then to each of the brain's fallbacks while the one before failed retryably (each
  * attempt its own llm_start / llm_end, the next naming the one it falls back from), bounds its
  * wait (the run's AbortSignal, and the agent's modelCallTimeoutMs: modelCallStop.ts), and reports
@@ -34,6 +36,7 @@ import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
 import { answerOf, askAgain, judgeAnswer, StructuredOutputError } from '../structuredOutput.js';
 import { applyWindow } from '../window.js';
+import { iterationContext } from './context.js';
 import { nextStep, type NextBranch } from './nextStep.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
@@ -42,11 +45,13 @@ import { streamReply, type StreamedCall } from './streamedCall.js';
 import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
+  const beginIteration = iterationContext(config);
   const decide = nextStep(config);
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
   return async (agentScope: AgentScope): Promise<NextBranch> => {
     const scope = new OnceEnvScope(agentScope);
     const turn = turnOf(agentScope, scope);
+    beginIteration(scope, turn);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
       turn.response = undefined;
