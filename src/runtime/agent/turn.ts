@@ -4,7 +4,7 @@
  * through its scope proxy; a turn's stages read and change a dozen keys per iteration, and every key
  * written there cost copies (bench/results/footprintjs-patch.md). As a plain object in the run's store the record
  * costs nothing between stages, a pause still saves it with the checkpoint (run/store.ts), and the
- * flow state keeps only what names the turn: its id, written once, on Context's first visit. A
+ * flow state keeps only what names the turn: its id, written once, when Context opens the turn. A
  * checkpoint whose store lacks a turn its flow state names, or holds one that is not whole, is refused
  * as malformed when it is read, before it is claimed (TURN_RECORDS).
  */

@@ -239,8 +239,8 @@ function answered(scope: StageScope, turn: Turn, config: AgentConfig, { callId, 
 }
 
 /**
- * The request the provider gets: Context's assembly of the slots (system prompt, tool names) joined with the
- * conversation and the tools' schemas. Context replaces the turn's assembled request rather than
+ * The request the provider gets: the slots as assembled (system prompt, tool names: context.ts) joined with the
+ * conversation and the tools' schemas. The assembly replaces the turn's request rather than
  * changing it, so the provider and the events get a stable snapshot without a copy.
  */
 function assembleRequest(turn: Turn, config: AgentConfig, model: string, messages: LLMMessage[]): LLMRequest {
@@ -266,7 +266,7 @@ function assembleRequest(turn: Turn, config: AgentConfig, model: string, message
 
 /**
  * The tool `name` as the model is given it, from the tools offered now (a name a tool source dropped
- * since Context assembled the slot has none); read_skill's description depends on the skill state.
+ * since the slot was assembled has none); read_skill's description depends on the skill state.
  */
 export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined, offered: ReadonlyMap<string, CompiledTool>, name: string): ToolSpec | undefined {
   if (name === READ_SKILL && config.cursor && skill) {
