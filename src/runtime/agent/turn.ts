@@ -19,15 +19,13 @@ export function openTurn(scope: AgentScope, stage: StageScope, turn: Turn): Turn
 }
 
 /**
- * The record of the turn this stage belongs to (undefined before Context opened it): `scope` names
- * the turn, `stage` (the same scope, its env read once) has the run's store.
+ * The record of the turn this stage belongs to (Context opened it): `scope` names the turn, `stage`
+ * (the same scope, its env read once) has the run's store.
  */
-export function turnOf(scope: AgentScope, stage: StageScope): Turn;
-export function turnOf(scope: AgentScope, stage: StageScope, opened: 'if-open'): Turn | undefined;
-export function turnOf(scope: AgentScope, stage: StageScope, opened?: 'if-open'): Turn | undefined {
+export function turnOf(scope: AgentScope, stage: StageScope): Turn {
   const turnId = scope.turnId;
   const turn = turnId === undefined ? undefined : runStore(stage).record<Turn>(turnRecordKey(turnId));
-  if (!turn && opened === undefined) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
+  if (!turn) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
   return turn;
 }
 

@@ -20,7 +20,7 @@ import type { AgentConfig } from '../config.js';
 import { appendEach } from '../conversation.js';
 import type { Turn } from '../state.js';
 import { offeredTools } from '../toolTable.js';
-import { openTurn, runStore, turnOf } from '../turn.js';
+import { openTurn, runStore } from '../turn.js';
 import { guardMove } from './guardMoves.js';
 import type { AgentScope, StageScope } from './scope.js';
 
@@ -28,7 +28,6 @@ export function contextStage(config: AgentConfig) {
   const slotsChange = slotsCanChange(config);
   return (agentScope: AgentScope) => {
     const scope = new OnceEnvScope(agentScope);
-    if (turnOf(agentScope, scope, 'if-open') !== undefined) return;
     const turn = openTurnOf(agentScope, scope, config);
     emit(scope, 'footprint.agent.turn_start', {
       agentId: config.member.id,
