@@ -9,9 +9,10 @@ import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
-import { Agent, LLMCall, MemoryConversationStore, scripted } from '../../src/runtime/index.js';
+import { Agent, LLMCall, MemoryConversationStore, scripted, skillGraph } from '../../src/runtime/index.js';
 import { activeSpanName, activeSpanProbe, answerAttributes, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
+import { answer, diagnoseSkill, pick, triageSkill } from '../support/skills.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
@@ -171,6 +172,34 @@ describe('Agent with two tools over three iterations', () => {
     const caller = spans.find((s) => s.name === 'caller')!;
     expect(childrenOf(spans, caller).map((s) => s.name)).toEqual(['invoke_agent Probe']);
     expect(structure(spans).traceIds).toHaveLength(1);
+  });
+});
+
+describe('a skill-graph agent, iteration by iteration', () => {
+  it('opens the turn on Context alone; each iteration\'s context work (hop, skill entered, iteration_start) is on its CallLLM span', async () => {
+    const [triage, diagnose] = [triageSkill(), diagnoseSkill()];
+    const graph = skillGraph().entry(triage).edge(triage, diagnose).build();
+    const agent = Agent.create({ provider: scripted({ replies: [pick('diagnose'), answer('Fixed.')] }), model: 'm1', id: 'desk', name: 'Desk' }).skillGraph(graph).build();
+    expect((await agent.run('The link flaps.')).text).toBe('Fixed.');
+    const spans = sdk.spans();
+    expect(render(spans, { events: true })).toBe(
+      [
+        'invoke_agent Desk',
+        '  Context <footprint.agent.turn_start>',
+        '  CallLLM <footprint.skill.hop footprint.skill.entered footprint.agent.iteration_start footprint.agent.next_step>',
+        '    chat m1 [CLIENT]',
+        '  ToolCalls <footprint.agent.iteration_end>',
+        '    execute_tool read_skill diagnose',
+        '  CallLLM <footprint.skill.hop footprint.skill.entered footprint.agent.iteration_start footprint.agent.next_step>',
+        '    chat m1 [CLIENT]',
+        '  Final <footprint.agent.iteration_end footprint.agent.turn_end>',
+      ].join('\n'),
+    );
+    const hops = spans.filter((s) => s.name === 'CallLLM').map((s) => payloadOf(s.events[0]));
+    expect(hops.map((h) => [h.from, h.to, h.cause, h.iteration])).toEqual([
+      [undefined, 'triage', 'entry', 1],
+      ['triage', 'diagnose', 'model_pick', 2],
+    ]);
   });
 });
 
