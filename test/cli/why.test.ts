@@ -22,23 +22,23 @@ const RUN = {
 const AGENT = { [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent', [semconv.ATTR_FOOTPRINT_MEMBER_ID]: 'tech' };
 const PARTS_1: [string, string, number][] = [['instructions', 'tech', 20], ['skill', 'hop_1', 30], ['run_input', 'run_1', 10]];
 
-/** The skill-graph turn: entry hop, two refused read_skill calls, the answer. */
+/** The skill-graph turn: entry hop (on the first iteration's CallLLM stage span), two refused read_skill calls, the answer. */
 function trippedTurn(): SpanSpec[] {
   return [
     { name: 'run', title: 'invoke_workflow desk', attributes: RUN },
     { name: 'agent', title: 'invoke_agent Tech support', parent: 'run', attributes: AGENT },
-    { name: 'context', title: 'Context', parent: 'agent', hop: { id: 'hop_1', to: 'triage', cause: 'entry' } },
+    { name: 'call1', title: 'CallLLM', parent: 'agent', hop: { id: 'hop_1', to: 'triage', cause: 'entry' } },
     {
       name: 'c1', title: 'chat claude-haiku-4-5', parent: 'agent',
       attributes: chat({ callId: 'call_1', model: 'claude-haiku-4-5', agent: 'tech', skill: 'triage', iteration: 1, input: 60, output: 8, cost: 0.0001, parts: PARTS_1 }),
-      links: [{ to: 'context', type: 'INFORMED_BY', origin: 'skill', parts: [1], tokens: 30, producer: 'hop_1' }],
+      links: [{ to: 'call1', type: 'INFORMED_BY', origin: 'skill', parts: [1], tokens: 30, producer: 'hop_1' }],
     },
     { name: 't1', title: 'execute_tool read_skill', parent: 'agent', attributes: tool('read_skill', 't1', 1), error: 'read_skill refused', links: [{ to: 'c1', type: 'CAUSED_BY_GENERATION', producer: 'call_1' }] },
     {
       name: 'c2', title: 'chat claude-haiku-4-5', parent: 'agent',
       attributes: chat({ callId: 'call_2', model: 'claude-haiku-4-5', agent: 'tech', skill: 'triage', iteration: 2, input: 90, output: 8, cost: 0.0002, parts: [...PARTS_1, ['model_output', 'call_1', 8], ['tool_result', 'call_1:t1', 12]] }),
       links: [
-        { to: 'context', type: 'INFORMED_BY', origin: 'skill', parts: [1], tokens: 30, producer: 'hop_1' },
+        { to: 'call1', type: 'INFORMED_BY', origin: 'skill', parts: [1], tokens: 30, producer: 'hop_1' },
         { to: 'c1', type: 'INFORMED_BY', origin: 'model_output', parts: [1], tokens: 8, producer: 'call_1' },
         { to: 't1', type: 'INFORMED_BY', origin: 'tool_result', parts: [2], tokens: 12, producer: 'call_1:t1' },
       ],
@@ -48,7 +48,7 @@ function trippedTurn(): SpanSpec[] {
       name: 'c3', title: 'chat claude-sonnet-4-5', parent: 'agent',
       attributes: chat({ callId: 'call_3', model: 'claude-sonnet-4-5', agent: 'tech', skill: 'triage', iteration: 3, input: 120, output: 40, cost: 0.004992, parts: [...PARTS_1, ['model_output', 'call_1', 8], ['tool_result', 'call_1:t1', 12], ['model_output', 'call_2', 8], ['tool_result', 'call_2:t2', 12]] }),
       links: [
-        { to: 'context', type: 'INFORMED_BY', origin: 'skill', parts: [1], tokens: 30, producer: 'hop_1' },
+        { to: 'call1', type: 'INFORMED_BY', origin: 'skill', parts: [1], tokens: 30, producer: 'hop_1' },
         { to: 'c2', type: 'INFORMED_BY', origin: 'model_output', parts: [3], tokens: 8, producer: 'call_2' },
         { to: 't1', type: 'INFORMED_BY', origin: 'tool_result', parts: [2], tokens: 12, producer: 'call_1:t1' },
         { to: 't2', type: 'INFORMED_BY', origin: 'tool_result', parts: [4], tokens: 12, producer: 'call_2:t2' },
@@ -60,7 +60,7 @@ function trippedTurn(): SpanSpec[] {
 const C1 = 'chat claude-haiku-4-5  member tech  route desk>tech  skill triage  iteration 1  model claude-haiku-4-5  tokens 60 in / 8 out  $0.000100';
 const C2 = 'chat claude-haiku-4-5  member tech  route desk>tech  skill triage  iteration 2  model claude-haiku-4-5  tokens 90 in / 8 out  $0.000200';
 const C3 = 'chat claude-sonnet-4-5  member tech  route desk>tech  skill triage  iteration 3  model claude-sonnet-4-5  tokens 120 in / 40 out  $0.004992';
-const HOP = 'hop → triage (entry) hop_1: Context';
+const HOP = 'hop → triage (entry) hop_1: CallLLM';
 const T1 = 'execute_tool read_skill  member tech  iteration 1  ERROR';
 const T2 = 'execute_tool read_skill  member tech  iteration 2  ERROR';
 
@@ -107,7 +107,7 @@ describe('why on lineage written by the SDK', () => {
     expect(graph.runId).toBe('run_1');
     expect(graph.nodes.map((n) => [n.name, n.kind, n.spanId])).toEqual([
       ['chat claude-sonnet-4-5', 'chat', id('c3')],
-      ['Context', 'hop', id('context')],
+      ['CallLLM', 'hop', id('call1')],
       ['chat claude-haiku-4-5', 'chat', id('c2')],
       ['execute_tool read_skill', 'tool', id('t1')],
       ['execute_tool read_skill', 'tool', id('t2')],
@@ -119,18 +119,18 @@ describe('why on lineage written by the SDK', () => {
       from: id(from), to: id(to), linkType, origin, partIndexes, ...(tokens === undefined ? {} : { tokens }),
     });
     expect([...graph.edges].sort(byEdge)).toEqual([
-      e('c3', 'context', 'INFORMED_BY', 'skill', [1], 30),
+      e('c3', 'call1', 'INFORMED_BY', 'skill', [1], 30),
       e('c3', 'c2', 'INFORMED_BY', 'model_output', [3], 8),
       e('c3', 't1', 'INFORMED_BY', 'tool_result', [2], 12),
       e('c3', 't2', 'INFORMED_BY', 'tool_result', [4], 12),
       e('c3', 'agent', null, 'instructions', [0], 20),
       e('c3', 'run', null, 'run_input', [2], 10),
-      e('c2', 'context', 'INFORMED_BY', 'skill', [1], 30),
+      e('c2', 'call1', 'INFORMED_BY', 'skill', [1], 30),
       e('c2', 'c1', 'INFORMED_BY', 'model_output', [1], 8),
       e('c2', 't1', 'INFORMED_BY', 'tool_result', [2], 12),
       e('c2', 'agent', null, 'instructions', [0], 20),
       e('c2', 'run', null, 'run_input', [2], 10),
-      e('c1', 'context', 'INFORMED_BY', 'skill', [1], 30),
+      e('c1', 'call1', 'INFORMED_BY', 'skill', [1], 30),
       e('c1', 'agent', null, 'instructions', [0], 20),
       e('c1', 'run', null, 'run_input', [2], 10),
       e('t1', 'c1', 'CAUSED_BY_GENERATION', 'generation', []),

@@ -9,9 +9,10 @@ import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
-import { Agent, LLMCall, MemoryConversationStore, scripted } from '../../src/runtime/index.js';
+import { Agent, LLMCall, MemoryConversationStore, scripted, skillGraph } from '../../src/runtime/index.js';
 import { activeSpanName, activeSpanProbe, answerAttributes, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
+import { answer, diagnoseSkill, pick, triageSkill } from '../support/skills.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
 
 const sdk = startSdk();
@@ -20,7 +21,7 @@ beforeEach(() => sdk.reset());
 
 const realAttach = FlowChartExecutor.prototype.attachCombinedRecorder;
 
-/** An iteration's stages up to its model call (the chat span is CallLLM's child). */
+/** A turn's stages up to its first model call (the chat span is CallLLM's child; later iterations start at CallLLM). */
 const UP_TO_CHAT = ['Context', 'CallLLM'];
 
 describe('Agent with two tools over three iterations', () => {
@@ -37,11 +38,11 @@ describe('Agent with two tools over three iterations', () => {
         '  ToolCalls',
         '    execute_tool lookup',
         '    execute_tool weather',
-        ...indent(UP_TO_CHAT),
+        '  CallLLM',
         '    chat m1 [CLIENT]',
         '  ToolCalls',
         '    execute_tool lookup',
-        ...indent(UP_TO_CHAT),
+        '  CallLLM',
         '    chat m1 [CLIENT]',
         '  Final',
       ].join('\n'),
@@ -99,8 +100,8 @@ describe('Agent with two tools over three iterations', () => {
     const spans = sdk.spans();
     expect(render(spans, { events: true }).split('\n').slice(0, 5)).toEqual([
       'invoke_agent Helper',
-      '  Context <footprint.agent.turn_start footprint.agent.iteration_start>',
-      '  CallLLM <footprint.agent.next_step>',
+      '  Context <footprint.agent.turn_start>',
+      '  CallLLM <footprint.agent.iteration_start footprint.agent.next_step>',
       '    chat m1 [CLIENT]',
       '  ToolCalls <footprint.agent.iteration_end>',
     ]);
@@ -174,6 +175,34 @@ describe('Agent with two tools over three iterations', () => {
   });
 });
 
+describe('a skill-graph agent, iteration by iteration', () => {
+  it('opens the turn on Context alone; each iteration\'s context work (hop, skill entered, iteration_start) is on its CallLLM span', async () => {
+    const [triage, diagnose] = [triageSkill(), diagnoseSkill()];
+    const graph = skillGraph().entry(triage).edge(triage, diagnose).build();
+    const agent = Agent.create({ provider: scripted({ replies: [pick('diagnose'), answer('Fixed.')] }), model: 'm1', id: 'desk', name: 'Desk' }).skillGraph(graph).build();
+    expect((await agent.run('The link flaps.')).text).toBe('Fixed.');
+    const spans = sdk.spans();
+    expect(render(spans, { events: true })).toBe(
+      [
+        'invoke_agent Desk',
+        '  Context <footprint.agent.turn_start>',
+        '  CallLLM <footprint.skill.hop footprint.skill.entered footprint.agent.iteration_start footprint.agent.next_step>',
+        '    chat m1 [CLIENT]',
+        '  ToolCalls <footprint.agent.iteration_end>',
+        '    execute_tool read_skill diagnose',
+        '  CallLLM <footprint.skill.hop footprint.skill.entered footprint.agent.iteration_start footprint.agent.next_step>',
+        '    chat m1 [CLIENT]',
+        '  Final <footprint.agent.iteration_end footprint.agent.turn_end>',
+      ].join('\n'),
+    );
+    const hops = spans.filter((s) => s.name === 'CallLLM').map((s) => payloadOf(s.events[0]));
+    expect(hops.map((h) => [h.from, h.to, h.cause, h.iteration])).toEqual([
+      [undefined, 'triage', 'entry', 1],
+      ['triage', 'diagnose', 'model_pick', 2],
+    ]);
+  });
+});
+
 describe('an agent stopped by its iteration cap', () => {
   it('records the iteration cap on the CallLLM span (the decider) (once: not its deprecated alias) and ends the run stopped_early', async () => {
     const provider = scripted({ replies: [{ toolCalls: [{ id: 'x1', name: 'lookup', args: { q: 'again' } }] }] });
@@ -183,8 +212,8 @@ describe('an agent stopped by its iteration cap', () => {
     expect((await agent.run('loop forever')).text).toMatch(/^Stopped early/);
     const spans = sdk.spans();
     const route = spans.find((s) => s.name === 'CallLLM')!;
-    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_cap', 'footprint.agent.next_step']);
-    expect(payloadOf(route.events[0])).toEqual({
+    expect(route.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_start', 'footprint.agent.iteration_cap', 'footprint.agent.next_step']);
+    expect(payloadOf(route.events[1])).toEqual({
       max_iterations: 1,
       iteration: 1,
       agent_id: 'agent',

@@ -514,7 +514,7 @@ describe('a skill graph', () => {
     const eventsOf = (name: string) =>
       spans.filter((s) => s.events.some((e) => e.name === name)).map((s) => [s.name, s.attributes['footprint.stage.loop_iteration'] ?? 0]);
     expect(eventsOf('footprint.loop_guard.trip')).toEqual([
-      ['Context', 4],
+      ['CallLLM', 4],
       ['ToolCalls', 6],
     ]);
     expect(eventsOf('footprint.skill.escalated')).toEqual([['ToolCalls', 6]]);
@@ -679,7 +679,8 @@ describe('a pause inside a Sequence step', () => {
             '  invoke_agent Approver',
             '    ToolCalls',
             '      execute_tool ask',
-            ...turn(2, 'm-approver'),
+            // The resumed turn loops back to its call: no Context stage (it opened the turn before the pause).
+            ...turn(2, 'm-approver').slice(1),
             '  Exit',
           ]
         : ['invoke_workflow flow', '  invoke_agent Approver', '    execute_tool ask', '    chat m-approver [CLIENT]'];

@@ -56,7 +56,7 @@ describe('a failure inside the agent', () => {
     expect(root.attributes['footprint.run.outcome']).toBe('error');
     // One failure, one exception event: on the chat span where it happened; the spans above carry error.type.
     expect(root.events.map((e) => e.name)).toEqual(['footprint.run.failed']);
-    expect(spans.find((s) => s.name === 'CallLLM')!.events.map((e) => e.name)).toEqual([]);
+    expect(spans.find((s) => s.name === 'CallLLM')!.events.map((e) => e.name)).toEqual(['footprint.agent.iteration_start']);
     expect(payloadOf(root.events[0])).toEqual({
       member: 'agent',
       member_kind: 'agent',

@@ -41,7 +41,7 @@ describe('with no OTel SDK registered', () => {
       expect((await twoToolAgent().run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
       expect(attachedIds(attach).filter((id) => id === TRACE_RECORDER_ID)).toEqual([TRACE_RECORDER_ID]);
       const tree = render(exporter.getFinishedSpans()).split('\n');
-      expect([tree[0], tree.length]).toEqual(['invoke_agent Helper', 16]);
+      expect([tree[0], tree.length]).toEqual(['invoke_agent Helper', 14]);
     } finally {
       unregister();
       await provider.shutdown();
@@ -90,7 +90,7 @@ describe('with an explicit TracerProvider and no context manager', () => {
       '  ToolCalls',
       '    execute_tool lookup',
     ]);
-    expect(tree).toHaveLength(16);
+    expect(tree).toHaveLength(14);
     expect(tree.at(-1)).toBe('  Final');
     await provider.shutdown();
   });

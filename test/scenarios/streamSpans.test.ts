@@ -116,7 +116,6 @@ describe('a streamed run as a trace', () => {
         ...TURN_UP_TO_CHAT,
         '  ToolCalls',
         '    execute_tool lookup',
-        '  Context',
         ...TURN_UP_TO_CHAT,
         '  Final',
       ].join('\n'),

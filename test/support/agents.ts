@@ -20,8 +20,9 @@ function toolResults(request: LLMRequest): number {
 }
 
 /**
- * One agent iteration after its Context stage, up to its chat call, as render() prints it under the
- * run span: every agent in these fixtures walks these stages in this order before it routes.
+ * One agent iteration up to its chat call, as render() prints it under the run span (the turn's
+ * first is after its Context stage; ToolCalls loops back to CallLLM): every agent in these fixtures
+ * walks these stages in this order before it routes.
  */
 export const TURN_UP_TO_CHAT = ['  CallLLM', '    chat m1 [CLIENT]'];
 
@@ -164,7 +165,6 @@ export function expectResumedApprovalRun(spans: readonly ReadableSpan[], pausedR
       'invoke_agent Refunds footprint.resumed=true footprint.run.outcome=ok',
       '  ToolCalls',
       '    execute_tool approve',
-      '  Context',
       ...TURN_UP_TO_CHAT,
       '  Final',
     ].join('\n'),

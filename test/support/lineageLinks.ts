@@ -70,12 +70,16 @@ export class LineageReader {
     return `answer ${this.producer(String(producer))} → ${target ? this.label(target) : '(absent)'}`;
   }
 
-  /** The label of a span: `chat m1 call#2`, `execute_tool lookup c1`, `run invoke_agent Helper`, else its name (and member). */
+  /**
+   * The label of a span: `chat m1 call#2`, `execute_tool lookup c1`, `run invoke_agent Helper`, a stage
+   * span with its runtime id (`CallLLM call-llm#3`: which execution of the stage), else its name (and member).
+   */
   label(span: ReadableSpan): string {
     const a = span.attributes;
     if (typeof a['footprint.llm.call_id'] === 'string') return `${span.name} ${this.id(a['footprint.llm.call_id'], 'call')}`;
     if (typeof a['gen_ai.tool.call.id'] === 'string') return `${span.name} ${this.toolCall(a['gen_ai.tool.call.id'])}`;
     if (span.parentSpanContext === undefined || a['footprint.run.id'] !== undefined) return `run ${span.name}`;
+    if (typeof a['footprint.stage.runtime_id'] === 'string') return `${span.name} ${a['footprint.stage.runtime_id']}`;
     const member = a['footprint.member.id'] ?? a['gen_ai.agent.id'];
     return member === undefined ? span.name : `${span.name} (${String(member)})`;
   }

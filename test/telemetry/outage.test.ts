@@ -32,9 +32,9 @@ const agent = Agent.create({ provider, model: 'm-small', id: 'steady' })
 
 /**
  * The spans of one run: the run span; a first iteration of Context, CallLLM, its chat span,
- * ToolCalls and the tool's span; a second of Context, CallLLM, its chat span and Final.
+ * ToolCalls and the tool's span; a second of CallLLM, its chat span and Final.
  */
-const SPANS_PER_RUN = 1 + 5 + 4;
+const SPANS_PER_RUN = 1 + 5 + 3;
 
 async function runs(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await agent.run(`question ${i}`);

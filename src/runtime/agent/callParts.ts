@@ -2,7 +2,7 @@
  * What a model call's llm_start lists as its input parts (issue #36): the system slot (the agent's
  * instructions, then the current skill's body, produced by the hop that entered it), every message of
  * the window sent with the origin kept beside it in the run's store (run/lineage.ts), then the tool
- * list as one part. The system and tool parts change only when Context assembles the slots again, so
+ * list as one part. The system and tool parts change only when the slots are assembled again (stages/context.ts), so
  * they are made once per assembly, and an agent's next run takes its last run's when they are the same
  * (its tool definitions are not serialised again for their size); the messages' parts come from
  * run/inputParts.ts, once per message.

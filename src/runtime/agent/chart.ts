@@ -1,11 +1,13 @@
 /**
  * The Agent's flowchart, one flat ReAct loop:
  *   Context -> CallLLM
- *     CallLLM (the decider: it calls the model, then chooses the next step, stages/nextStep.ts):
- *       tool-calls -> ToolCalls -> (loop to Context) | final -> Final
- * Context engineers the context slots (system prompt, tools) itself, only when they have work
- * (stages/context.ts). Every stage execution costs footprintjs's machinery (and, in full detail, a
- * span), so a few lines of logic ride in the stage before them rather than in a stage of their own.
+ *     CallLLM (the decider: the iteration's context work, the model call, then the next step,
+ *     stages/context.ts's iterationContext and stages/nextStep.ts):
+ *       tool-calls -> ToolCalls -> (loop to CallLLM) | final -> Final
+ * Context opens the turn once and seeds the context slots; each iteration's context work runs at the
+ * start of CallLLM (stages/context.ts). Every stage execution costs footprintjs's machinery (and, in
+ * full detail, a span), so a few lines of logic ride in the stage around them rather than in a stage
+ * of their own.
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { quietLogger, stage } from '../run/index.js';
@@ -23,7 +25,7 @@ export function buildAgentChart(config: AgentConfig): FlowChart {
   return flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
     .addDeciderFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))
-    .loopTo('context')
+    .loopTo('call-llm')
     .addFunctionBranch(FINAL, 'Final', stage(m, 'final', finalStage(config)))
     .end()
     .setLogger(quietLogger)

@@ -15,7 +15,7 @@ export interface SavedToolResult {
 
 /** The flow state: footprintjs copies it on every stage that writes, so it holds two keys. */
 export interface AgentState {
-  /** Set by Context on the turn's first visit: the key of the turn's record. */
+  /** Set by Context when it opens the turn: the key of the turn's record. */
   turnId: string;
   /** The answer, written by Final (the chart contract every runner keeps). */
   output: string;
@@ -31,7 +31,7 @@ export interface Turn {
   /** How many messages the conversation opened with (what the turn was given); the rest it added. */
   openedWith: number;
   /**
-   * What Context assembled from the slots (system prompt, tool names) for CallLLM, by reference: the
+   * The slots (system prompt, tool names) as assembled for CallLLM (stages/context.ts), by reference: the
    * conversation stays in the run's store and tool schemas in the agent's config. Replaced as a whole.
    */
   request: { readonly systemPrompt?: string; readonly tools: readonly string[] };

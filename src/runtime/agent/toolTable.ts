@@ -3,7 +3,7 @@
  * fixed tools, then its tool sources, then the current skill's tools and sources. A fixed tool was
  * checked and compiled when the agent was built; a source (tools/, ToolSource: an MCP server's
  * list) is read here, every time, so a tool the source gained is offered and one it dropped is not.
- * Context's tool slot, CallLLM's tool specs and ToolCalls' lookup all go through offeredTools(), so
+ * The tool slot (stages/context.ts), CallLLM's tool specs and ToolCalls' lookup all go through offeredTools(), so
  * the model is offered, described and run the same tools; a name the table no longer has is an
  * unknown tool for the model, like any other.
  *

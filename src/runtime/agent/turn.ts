@@ -4,7 +4,7 @@
  * through its scope proxy; a turn's stages read and change a dozen keys per iteration, and every key
  * written there cost copies (bench/results/footprintjs-patch.md). As a plain object in the run's store the record
  * costs nothing between stages, a pause still saves it with the checkpoint (run/store.ts), and the
- * flow state keeps only what names the turn: its id, written once, on Context's first visit. A
+ * flow state keeps only what names the turn: its id, written once, when Context opens the turn. A
  * checkpoint whose store lacks a turn its flow state names, or holds one that is not whole, is refused
  * as malformed when it is read, before it is claimed (TURN_RECORDS).
  */
@@ -19,15 +19,13 @@ export function openTurn(scope: AgentScope, stage: StageScope, turn: Turn): Turn
 }
 
 /**
- * The record of the turn this stage belongs to (undefined before Context opened it): `scope` names
- * the turn, `stage` (the same scope, its env read once) has the run's store.
+ * The record of the turn this stage belongs to (Context opened it): `scope` names the turn, `stage`
+ * (the same scope, its env read once) has the run's store.
  */
-export function turnOf(scope: AgentScope, stage: StageScope): Turn;
-export function turnOf(scope: AgentScope, stage: StageScope, opened: 'if-open'): Turn | undefined;
-export function turnOf(scope: AgentScope, stage: StageScope, opened?: 'if-open'): Turn | undefined {
+export function turnOf(scope: AgentScope, stage: StageScope): Turn {
   const turnId = scope.turnId;
   const turn = turnId === undefined ? undefined : runStore(stage).record<Turn>(turnRecordKey(turnId));
-  if (!turn && opened === undefined) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
+  if (!turn) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
   return turn;
 }
 

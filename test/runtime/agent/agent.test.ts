@@ -40,14 +40,13 @@ let stopRecording: (() => void) | undefined;
 afterEach(() => stopRecording?.());
 
 describe('Agent (ReAct loop)', () => {
-  it('runs Context, CallLLM (which decides the next step), ToolCalls and loops until Final', async () => {
+  it('runs Context once, then CallLLM (which engineers each iteration\'s context and decides the next step), ToolCalls, looping to CallLLM until Final', async () => {
     const rec = recordStages();
     stopRecording = rec.stop;
     const { agent } = threeIterationAgent();
     expect((await agent.run('hello')).text).toBe('all done');
     const ids = rec.stages.map((s) => s.replace(/#\d+$/, ''));
-    const iteration = ['context', 'call-llm'];
-    expect(ids).toEqual([...iteration, 'tool-calls', ...iteration, 'tool-calls', ...iteration, 'final']);
+    expect(ids).toEqual(['context', 'call-llm', 'tool-calls', 'call-llm', 'tool-calls', 'call-llm', 'final']);
   });
 
   it('emits the turn, iteration, stream and cost events with their payloads', async () => {

@@ -1,5 +1,7 @@
 /**
- * CallLLM: sends the assembled request to the brain that serves this iteration (escalation > skill
+ * CallLLM: its first act is the iteration's context work (context.ts's iterationContext: the skill
+ * cursor's move, the slots that can change, iteration_start; ToolCalls loops back here, so that work
+ * costs no stage execution of its own). It then sends the assembled request to the brain that serves this iteration (escalation > skill
  * > default), then to each of the brain's fallbacks while the one before failed retryably (each
  * attempt its own llm_start / llm_end, the next naming the one it falls back from), bounds its
  * wait (the run's AbortSignal, and the agent's modelCallTimeoutMs: modelCallStop.ts), and reports
@@ -33,6 +35,7 @@ import { offeredTools } from '../toolTable.js';
 import { turnOf } from '../turn.js';
 import { answerOf, askAgain, judgeAnswer, StructuredOutputError } from '../structuredOutput.js';
 import { applyWindow } from '../window.js';
+import { iterationContext } from './context.js';
 import { nextStep, type NextBranch } from './nextStep.js';
 import { ModelCallStop } from './modelCallStop.js';
 import { applyTrip } from './signals.js';
@@ -41,11 +44,13 @@ import { streamReply, type StreamedCall } from './streamedCall.js';
 import { answeredCalls } from './tools/answeredCalls.js';
 
 export function callLLMStage(config: AgentConfig) {
+  const beginIteration = iterationContext(config);
   const decide = nextStep(config);
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
   return async (agentScope: AgentScope): Promise<NextBranch> => {
     const scope = new OnceEnvScope(agentScope);
     const turn = turnOf(agentScope, scope);
+    beginIteration(scope, turn);
     applyTrip(scope, turn, config);
     if (turn.stopped) {
       turn.response = undefined;
@@ -227,8 +232,8 @@ function answered(scope: StageScope, turn: Turn, config: AgentConfig, { callId, 
 }
 
 /**
- * The request the provider gets: Context's assembly of the slots (system prompt, tool names) joined with the
- * conversation and the tools' schemas. Context replaces the turn's assembled request rather than
+ * The request the provider gets: the slots as assembled (system prompt, tool names: context.ts) joined with the
+ * conversation and the tools' schemas. The assembly replaces the turn's request rather than
  * changing it, so the provider and the events get a stable snapshot without a copy.
  */
 function assembleRequest(turn: Turn, config: AgentConfig, model: string, messages: LLMMessage[]): LLMRequest {
@@ -254,7 +259,7 @@ function assembleRequest(turn: Turn, config: AgentConfig, model: string, message
 
 /**
  * The tool `name` as the model is given it, from the tools offered now (a name a tool source dropped
- * since Context assembled the slot has none); read_skill's description depends on the skill state.
+ * since the slot was assembled has none); read_skill's description depends on the skill state.
  */
 export function toolSpec(config: AgentConfig, skill: SkillTurnState | undefined, offered: ReadonlyMap<string, CompiledTool>, name: string): ToolSpec | undefined {
   if (name === READ_SKILL && config.cursor && skill) {

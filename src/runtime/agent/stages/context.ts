@@ -1,14 +1,16 @@
 /**
- * The context half of an iteration, one stage: Context opens the turn on its first visit, moves the
- * skill cursor, announces the iteration, and engineers the context slots that have work: the system
- * prompt and the tool list (assembled into the request CallLLM sends; the conversation is the run
- * store's, read by CallLLM as it is). A slot has work on the turn's first visit, for an agent with a
- * skill graph whenever the skill state may have changed, and for an agent with a tool source
- * (toolTable.ts) at every iteration, since the source's list may have changed; an agent with neither
- * has a static prompt and tool list, so its later iterations engineer nothing. The slots used to be
- * stages of their own that ran on every iteration and, after the first, changed nothing: a stage costs
- * footprintjs (and a traced run, a span) even when it writes nothing, so the work that exists runs
- * here instead of three empty stages per iteration.
+ * The agent's context engineering, in two parts. Context, the chart's first stage, opens the turn
+ * (its record, its conversation, turn_start) and seeds the context slots: the system prompt and the
+ * tool list, assembled into the request CallLLM sends (the conversation is the run store's, read by
+ * CallLLM as it is). Each iteration's context work, the turn's first included, is `iterationContext`,
+ * which CallLLM runs as its first act: it moves the skill cursor, re-engineers the slots that can
+ * change, and announces the iteration. The slots can change for an agent with a skill graph (the
+ * skill state moves) or a tool source (toolTable.ts; the source's list may change): theirs are
+ * engineered at every iteration and never by Context; an agent with neither has a static prompt and
+ * tool list, engineered once, by Context. ToolCalls loops back to CallLLM: an iteration's context work
+ * is a few lines for most agents, and as a stage of its own it cost footprintjs's machinery (and, in
+ * full detail, a span) at every iteration. The slots were stages of their own once, for the same
+ * reason folded into one Context stage, and now into the call stage.
  */
 import { emit, noModelCalls } from '../../../events/index.js';
 import type { LLMMessage } from '../../providers/index.js';
@@ -18,30 +20,35 @@ import type { AgentConfig } from '../config.js';
 import { appendEach } from '../conversation.js';
 import type { Turn } from '../state.js';
 import { offeredTools } from '../toolTable.js';
-import { openTurn, runStore, turnOf } from '../turn.js';
+import { openTurn, runStore } from '../turn.js';
 import { guardMove } from './guardMoves.js';
 import type { AgentScope, StageScope } from './scope.js';
 
 export function contextStage(config: AgentConfig) {
-  const agentId = config.member.id;
+  const slotsChange = slotsCanChange(config);
   return (agentScope: AgentScope) => {
     const scope = new OnceEnvScope(agentScope);
-    const opened = turnOf(agentScope, scope, 'if-open');
-    const firstVisit = opened === undefined;
-    const turn = opened ?? openTurnOf(agentScope, scope, config);
-    if (firstVisit) {
-      emit(scope, 'footprint.agent.turn_start', {
-        agentId,
-        name: config.name,
-        provider: config.provider.name,
-        model: config.model,
-        turnId: turn.turnId,
-        message: turn.userMessage,
-        skillGraph: config.cursor !== undefined,
-        temperature: config.temperature,
-        maxTokens: config.maxTokens,
-      });
-    }
+    const turn = openTurnOf(agentScope, scope, config);
+    emit(scope, 'footprint.agent.turn_start', {
+      agentId: config.member.id,
+      name: config.name,
+      provider: config.provider.name,
+      model: config.model,
+      turnId: turn.turnId,
+      message: turn.userMessage,
+      skillGraph: config.cursor !== undefined,
+      temperature: config.temperature,
+      maxTokens: config.maxTokens,
+    });
+    if (!slotsChange) engineerSlots(turn, config);
+  };
+}
+
+/** An iteration's context work (the cursor's move, the slots that can change, iteration_start): CallLLM's first act. */
+export function iterationContext(config: AgentConfig): (scope: StageScope, turn: Turn) => void {
+  const agentId = config.member.id;
+  const slotsChange = slotsCanChange(config);
+  return (scope: StageScope, turn: Turn) => {
     // ToolCalls counts the next iteration as it loops back.
     const iteration = turn.iteration;
     const cursor = config.cursor;
@@ -67,9 +74,14 @@ export function contextStage(config: AgentConfig) {
         emit(scope, 'footprint.skill.entered', { agentId, skillId: move.to, from: move.from, iteration });
       }
     }
-    if (firstVisit || cursor || config.hasToolSources) engineerSlots(turn, config);
+    if (slotsChange) engineerSlots(turn, config);
     emit(scope, 'footprint.agent.iteration_start', { agentId, iteration, skill: turn.skill?.current });
   };
+}
+
+/** Whether the agent's slots can change between iterations: a skill graph moves, a tool source's list may change. */
+function slotsCanChange(config: AgentConfig): boolean {
+  return config.cursor !== undefined || config.hasToolSources;
 }
 
 /**

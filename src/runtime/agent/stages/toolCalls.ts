@@ -1,7 +1,7 @@
 /**
  * ToolCalls: runs the model's tool calls of this iteration in parallel (tools/toolIteration.ts),
  * then either pauses the run or appends every result to the conversation, checks the escalation
- * threshold, and loops back to Context.
+ * threshold, and loops back to CallLLM (whose first act is the next iteration's context work).
  *
  * Pause: a tool that awaits ctx.pause(question) pauses the run once every other call of the
  * iteration has settled. Finished results are kept in the turn's record, so on resume the stage re-enters from

@@ -33,11 +33,11 @@ export class ToolIteration {
   readonly skillState?: SkillTurnState;
   readonly pause: PauseLatch;
   private readonly agentId: string;
-  /** The names Context offered the model this iteration. */
+  /** The names offered to the model this iteration (the tool slot, stages/context.ts). */
   private readonly available: readonly string[];
   /** The tools offered now: a name a tool source dropped since the model call is an unknown tool. */
   private readonly offered: ReadonlyMap<string, CompiledTool>;
-  /** The names Context offered that are still offered: what an unknown tool's result lists. */
+  /** The names offered this iteration that are still offered: what an unknown tool's result lists. */
   private readonly stillOffered: string[];
 
   /** `agentScope` pauses the run (pauseLatch.ts); `scope` is the same, its env read once (scope.ts). */
