@@ -43,25 +43,28 @@ const agent = (id: string, reply: ScriptedReply, name = id) => Agent.create({ pr
 const DETAILS = ['full', 'semantic'] as const;
 
 /**
- * The skill link of a call: to the CallLLM stage span that emitted the hop, `stage` its runtime id (full:
- * the call's own CallLLM when its iteration moved the skill, an earlier call's when it stayed), else to
- * the agent's span standing in, naming the hop (semantic).
+ * The skill link of a call: to the CallLLM stage span that emitted the hop its skill body came from, when
+ * that is an earlier call's CallLLM (full detail, the skill stayed). A hop emitted from the call's own
+ * parent gets no link: its own CallLLM when its iteration moved the skill, and in semantic detail the
+ * agent's span that stands in for every hop (the parent edge joins them; the part arrays name the hop).
  */
-const skillLink = (detail: TraceDetail, slot: string, size: string, hop: string, stage: string, agentSpan: string) =>
-  detail === 'full' ? `INFORMED_BY skill ${slot} ${size} ${hop} → CallLLM ${stage}` : `INFORMED_BY skill ${slot} ${size} ${hop} hop=${hop} → ${agentSpan}`;
+const skillLink = (detail: TraceDetail, slot: string, size: string, hop: string, stage: string, own: string): string[] =>
+  detail === 'full' && stage !== own ? [`INFORMED_BY skill ${slot} ${size} ${hop} → CallLLM ${stage}`] : [];
 
 const roster = [
   { id: 'billing', description: 'Invoices and refunds' },
   { id: 'tech', description: 'Errors and outages' },
 ];
 
-/** The links of a ping-pong's first two calls (hop 1 enters triage; read_skill(diagnose), read_skill(triage)), the same whether the trip stops or escalates. */
-function pingPongOpening(detail: TraceDetail): Record<string, string[]> {
+/**
+ * The links of a ping-pong's first two calls (hop 1 enters triage; read_skill(diagnose), read_skill(triage)),
+ * the same whether the trip stops or escalates. Each call's skill came in by a hop of its own CallLLM stage
+ * (its parent): no skill link, and call 1 has no link at all.
+ */
+function pingPongOpening(): Record<string, string[]> {
   return {
-    'chat small-1 call#1': [skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'call-llm#1', 'run invoke_agent desk')],
     'execute_tool read_skill diagnose tool#1': ['CAUSED_BY_GENERATION call#1 → chat small-1 call#1'],
     'chat small-1 call#2': [
-      skillLink(detail, 'system[0]', '42c/11t', 'hop#2', 'call-llm#3', 'run invoke_agent desk'),
       'INFORMED_BY model_output messages[1] 27c/7t call#1 → chat small-1 call#1',
       'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
     ],
@@ -224,17 +227,16 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .run('The link flaps.'),
     lineage: (detail) => ({
       'run invoke_agent desk': ['answer call#4 → chat small-1 call#4'],
-      ...pingPongOpening(detail),
+      ...pingPongOpening(),
       'chat small-1 call#3': [
-        skillLink(detail, 'system[0]', '46c/12t', 'hop#3', 'call-llm#5', 'run invoke_agent desk'),
         'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
         'INFORMED_BY model_output messages[3] 25c/7t call#2 → chat small-1 call#2',
         'INFORMED_BY tool_result messages[4] 65c/17t call#2:tool#2 → execute_tool read_skill triage tool#2',
       ],
       'execute_tool probe tool#3': ['CAUSED_BY_GENERATION call#3 → chat small-1 call#3'],
-      // A stay is no new skill: the body's producer is still hop 3, on call 3's CallLLM span.
+      // A stay is no new skill: the body's producer is still hop 3, on call 3's CallLLM span (the first hop linked: hop#1).
       'chat small-1 call#4': [
-        skillLink(detail, 'system[0]', '46c/12t', 'hop#3', 'call-llm#5', 'run invoke_agent desk'),
+        ...skillLink(detail, 'system[0]', '46c/12t', 'hop#1', 'call-llm#5', 'call-llm#7'),
         'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
         'INFORMED_BY tool_result messages[4] 65c/17t call#2:tool#2 → execute_tool read_skill triage tool#2',
         'INFORMED_BY model_output messages[5] 7c/2t call#3 → chat small-1 call#3',
@@ -249,11 +251,10 @@ const SCENARIOS: Record<string, { run: () => Promise<unknown>; lineage: (detail:
         .skillGraph(pingPong(), { pingPongWindow: 2, onTrip: 'escalate', escalation: { provider: scripted({ name: 'strong', replies: [answer('Escalated.')] }), model: 'strong-1', afterRefusals: 3 } })
         .build()
         .run('The link flaps.'),
-    lineage: (detail) => ({
+    lineage: () => ({
       'run invoke_agent desk': ['answer call#3 → chat strong-1 call#3'],
-      ...pingPongOpening(detail),
+      ...pingPongOpening(),
       'chat strong-1 call#3': [
-        skillLink(detail, 'system[0]', '46c/12t', 'hop#3', 'call-llm#5', 'run invoke_agent desk'),
         'INFORMED_BY tool_result messages[2] 61c/16t call#1:tool#1 → execute_tool read_skill diagnose tool#1',
         'INFORMED_BY model_output messages[3] 25c/7t call#2 → chat small-1 call#2',
         'INFORMED_BY tool_result messages[4] 65c/17t call#2:tool#2 → execute_tool read_skill triage tool#2',

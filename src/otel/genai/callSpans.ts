@@ -190,7 +190,7 @@ export class CallSpans {
     // The stage span that emitted the event (full detail), else its member's span.
     const parent = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath);
     // Given at span start, as samplers want links: the producers of its input, then the attempt it retries.
-    const links = this.lineage.chat(p.parts, attributes);
+    const links = this.lineage.chat(p.parts, attributes, parent.span.spanContext());
     const retry = this.retryLink(agent, p.fallbackFrom?.callId);
     if (retry) links.push(retry);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp, links });

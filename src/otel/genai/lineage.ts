@@ -95,8 +95,15 @@ export class RunLineage {
     this.restored = init.restored ?? [];
   }
 
-  /** The links of a model call about to start, from its parts (links folded go into `attributes`; its part arrays onto its span: chatStarted). */
-  chat(parts: readonly InputPart[], attributes: Attributes): Link[] {
+  /**
+   * The links of a model call about to start under `parent`, from its parts (links folded go into
+   * `attributes`; its part arrays onto its span: chatStarted). A producer whose span is that parent
+   * gets no link (a hop emitted from the chat's own CallLLM stage, or its agent's span standing in
+   * for a hop in semantic detail): the parent edge already joins them, the part arrays name the
+   * producer, and OTLP-to-Jaeger translation turns a parent that is also linked into a follows-from
+   * reference, which leaves the span without a parent in Jaeger.
+   */
+  chat(parts: readonly InputPart[], attributes: Attributes, parent: SpanContext): Link[] {
     if (this.absorbed < this.restored.length) this.absorbRestored();
     groups.clear();
     let newestOutput: string | undefined;
@@ -123,7 +130,7 @@ export class RunLineage {
     const links: Link[] = [];
     for (const [id, group] of groups) {
       const link = this.informedBy(id, group);
-      if (link) links.push(link);
+      if (link && !sameSpan(link.context, parent)) links.push(link);
     }
     groups.clear();
     this.sent = parts;
@@ -291,4 +298,8 @@ export function agentKey(agentId: string, subflowPath: readonly string[]): strin
 /** The newest MAX_PART_ENTRIES entries of a link's list. */
 function newest<T>(list: T[]): T[] {
   return list.length > MAX_PART_ENTRIES ? list.slice(list.length - MAX_PART_ENTRIES) : list;
+}
+
+function sameSpan(a: SpanContext, b: SpanContext): boolean {
+  return a.spanId === b.spanId && a.traceId === b.traceId;
 }
