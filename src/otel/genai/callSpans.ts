@@ -312,7 +312,6 @@ export class CallSpans {
     this.run.activate(call.parent);
   }
 
-  /** The agent span lists every tool its turn offered the model so far (skills change the set). */
   /** The link to the failed call this one falls back from (none for a first attempt); forgets the agent's failed call either way. */
   private retryLink(agent: string, fallbackFrom: string | undefined): Link | undefined {
     const failed = this.failedCall.get(agent);
@@ -321,6 +320,7 @@ export class CallSpans {
     return { context: failed.context, attributes: { [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_RETRY_OF } };
   }
 
+  /** The agent span lists every tool its turn offered the model so far (skills change the set). */
   private offerToAgent(meta: TypedEvent['meta'], tools: NonNullable<EventPayloads['footprint.call.llm_start']['tools']>): void {
     const agent = this.layout.container(meta.subflowPath);
     const offered = this.offered.get(agent) ?? new Map<string, (typeof tools)[number]>();
