@@ -2,6 +2,9 @@
 import {
   Agent,
   messageText,
+  Parallel,
+  Sequence,
+  type BranchResult,
   registerInstrument,
   scripted,
   type LLMRequest,
@@ -21,6 +24,16 @@ export function echoAgent(id: string, options: { delayMs?: number } = {}) {
     replies: (request) => ({ content: `${id}(${lastUser(request)})`, usage: { input: 10, output: 5 }, delayMs: options.delayMs }),
   });
   return { agent: Agent.create({ provider, model: 'test-model', id }).build(), provider };
+}
+
+/** A Parallel of a Sequence (writer, then editor) and a summarizer: answers `editor(writer(x)) + summarizer(x)`. */
+export function echoPanel() {
+  const pipe = Sequence.create({ id: 'pipe' }).step('draft', echoAgent('writer').agent).step('edit', echoAgent('editor').agent).build();
+  return Parallel.create({ id: 'panel' })
+    .branch('long', pipe)
+    .branch('short', echoAgent('summarizer').agent)
+    .merge((results: BranchResult[]) => results.map((r) => (r.status === 'ok' ? r.output : '')).join(' + '))
+    .build();
 }
 
 /** An agent without tools whose model call fails. */

@@ -1,7 +1,7 @@
 /** Compositions inside compositions: one run, exact stage order, and who each event belongs to. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Conditional, Parallel, Sequence, type BranchResult } from '../../../src/runtime/compositions/index.js';
-import { agentTurn, collect, echoAgent, ofType, recordStages } from '../../support/compositions.js';
+import { Conditional, Sequence } from '../../../src/runtime/compositions/index.js';
+import { agentTurn, collect, echoAgent, echoPanel, ofType, recordStages } from '../../support/compositions.js';
 
 let recorder: ReturnType<typeof recordStages> | undefined;
 afterEach(() => recorder?.stop());
@@ -9,12 +9,7 @@ afterEach(() => recorder?.stop());
 describe('nested compositions', () => {
   it('runs a Sequence inside a Parallel inside a Conditional as one run, attributing every event', async () => {
     recorder = recordStages();
-    const pipe = Sequence.create({ id: 'pipe' }).step('draft', echoAgent('writer').agent).step('edit', echoAgent('editor').agent).build();
-    const panel = Parallel.create({ id: 'panel' })
-      .branch('long', pipe)
-      .branch('short', echoAgent('summarizer').agent)
-      .merge((results: BranchResult[]) => results.map((r) => (r.status === 'ok' ? r.output : '')).join(' + '))
-      .build();
+    const panel = echoPanel();
     const desk = Conditional.create({ id: 'desk' })
       .when('research', ({ message }) => message.startsWith('research'), panel)
       .otherwise('chat', echoAgent('chatter').agent)

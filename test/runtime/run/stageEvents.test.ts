@@ -7,9 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { stageIds, type TypedEvent } from '../../../src/events/index.js';
-import { Parallel, Sequence, type BranchResult } from '../../../src/runtime/compositions/index.js';
 import { registerInstrument } from '../../../src/runtime/index.js';
-import { collect, echoAgent } from '../../support/compositions.js';
+import { collect, echoPanel } from '../../support/compositions.js';
 
 let stop: (() => void) | undefined;
 afterEach(() => stop?.());
@@ -36,12 +35,7 @@ function openStagesAtEachEvent(): { seen: { event: TypedEvent; open: string[] }[
 describe("a stage's typed events", () => {
   it('carry the runtime id of a stage footprintjs has open, and its subflow path, in concurrent branches too', async () => {
     const { seen } = openStagesAtEachEvent();
-    const pipe = Sequence.create({ id: 'pipe' }).step('draft', echoAgent('writer').agent).step('edit', echoAgent('editor').agent).build();
-    const panel = Parallel.create({ id: 'panel' })
-      .branch('long', pipe)
-      .branch('short', echoAgent('summarizer').agent)
-      .merge((results: BranchResult[]) => results.map((r) => (r.status === 'ok' ? r.output : '')).join(' + '))
-      .build();
+    const panel = echoPanel();
     const heard = collect(panel);
 
     expect((await panel.run('x')).text).toBe('editor(writer(x)) + summarizer(x)');
