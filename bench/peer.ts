@@ -14,6 +14,7 @@ import { MESSAGE, referenceAgent } from './scenario.js';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
 import { countingExporter } from './countingExporter.js';
 import { cpuPerCall, median } from './measure.js';
+import { captureTurn, sdkReplay, splitLines, type OverheadSplit } from './sdkReplay.js';
 
 const quick = process.argv.includes('--quick');
 const WARMUP = quick ? 100 : 400;
@@ -28,6 +29,8 @@ const tracer = provider.getTracer('bench-peer');
 interface Mode {
   name: string;
   turn: PeerTurn;
+  /** What one turn answers (default: the reference turn's answer). */
+  answer?: string;
   /** Set up before each block (our tracing instrument), undone after it. */
   around?: () => () => void;
 }
@@ -50,6 +53,19 @@ const ai7Untraced = await aiSdk7Turn();
 const ai7Traced = await aiSdk7Turn(tracer);
 if (ai7Untraced && ai7Traced) modes.push({ name: 'ai7-untraced', turn: ai7Untraced }, { name: 'ai7-traced', turn: ai7Traced });
 
+// The OTel SDK alone, replaying one turn's exact spans of a traced mode (bench/sdkReplay.ts): what
+// any library exporting that trace pays, timed in the same rounds as the turns themselves.
+const oursCaptured = (detail: TraceDetail) => (capture: BasicTracerProvider) => {
+  const undo = registerInstrument(tracingInstrument({ tracerProvider: capture, detail }));
+  return agent.run(MESSAGE).finally(undo);
+};
+const replays: { mode: string; of: string; untraced: string; spans: Awaited<ReturnType<typeof captureTurn>> }[] = [
+  { mode: 'sdk-replay-full', of: 'ours-full', untraced: 'ours-untraced', spans: await captureTurn(oursCaptured('full')) },
+  { mode: 'sdk-replay-semantic', of: 'ours-semantic', untraced: 'ours-untraced', spans: await captureTurn(oursCaptured('semantic')) },
+  { mode: 'sdk-replay-ai6-nocontent', of: 'ai6-traced-nocontent', untraced: 'ai6-untraced', spans: await captureTurn((capture) => aiSdk6Turn(capture.getTracer('capture'), { content: false }).run()) },
+];
+for (const replay of replays) modes.push({ name: replay.mode, turn: sdkReplay(replay.spans, tracer), answer: String(replay.spans.length) });
+
 /** One turn of a mode, with its spans counted: the same answer everywhere, or nothing is timed. */
 async function check(mode: Mode): Promise<number> {
   const undo = mode.around?.();
@@ -58,7 +74,8 @@ async function check(mode: Mode): Promise<number> {
   const answer = await mode.turn.run();
   undo?.();
   await provider.forceFlush();
-  if (answer !== ANSWER) throw new Error(`bench:peer: ${mode.name} answered ${JSON.stringify(answer)}, not ${JSON.stringify(ANSWER)}`);
+  const expected = mode.answer ?? ANSWER;
+  if (answer !== expected) throw new Error(`bench:peer: ${mode.name} answered ${JSON.stringify(answer)}, not ${JSON.stringify(expected)}`);
   return counting.exported - before;
 }
 
@@ -98,24 +115,28 @@ const reported = [
   ...(us['ai7-traced'] ? [{ name: 'ours traced (full) / AI SDK 7 traced', value: ratio('ours-full', 'ai7-traced') }, { name: 'ours untraced / AI SDK 7 untraced', value: ratio('ours-untraced', 'ai7-untraced') }] : []),
 ];
 
+const splits: OverheadSplit[] = replays.map((r) => ({ mode: r.of, overhead: us[r.of]! - us[r.untraced]!, sdk: us[r.mode]! }));
+
 /** What `--json` prints, for bench/run.ts. */
 export interface PeerResult {
   us: Record<string, number>;
   spans: Record<string, number>;
   targets: { name: string; value: number; limit: number; met: boolean }[];
   reported: { name: string; value: number }[];
+  splits: OverheadSplit[];
   rounds: number;
   block: number;
 }
 
 if (process.argv.includes('--json')) {
-  const result: PeerResult = { us, spans, targets, reported, rounds: ROUNDS, block: BLOCK };
+  const result: PeerResult = { us, spans, targets, reported, splits, rounds: ROUNDS, block: BLOCK };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   const lines = [
     `peer benchmark: one process, ${ROUNDS} interleaved rounds of ${BLOCK} turns per mode, process CPU µs per turn (median)`,
     ...modes.map((m) => `  ${m.name.padEnd(22)} ${us[m.name]!.toFixed(0).padStart(6)} µs   ${spans[m.name]} spans per turn`),
     ...reported.map((r) => `  ${r.name}: ${r.value.toFixed(2)}x`),
+    ...splitLines(splits),
     ...targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
   ];
   console.log(lines.join('\n'));

@@ -16,6 +16,7 @@ import type { LineageResult } from './lineage.js';
 import type { PeerResult } from './peer.js';
 import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
+import { splitLines } from './sdkReplay.js';
 import { bridgeUsPerStage, floorUs, overheadTargets, type Measured } from './targets.js';
 
 const run = promisify(execFile);
@@ -154,6 +155,7 @@ const table = [
   `against the Vercel AI SDK (bench/peer.ts: one process, ${peer.rounds} interleaved rounds of ${peer.block} turns, process CPU µs per turn):`,
   `  ${Object.entries(peer.us).map(([mode, value]) => `${mode} ${value.toFixed(0)} (${peer.spans[mode]} spans)`).join(', ')}`,
   ...peer.reported.map((r) => `  ${r.name}: ${r.value.toFixed(2)}x`),
+  ...splitLines(peer.splits),
   ...peer.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
   '',
   `a ${longer.length}-message conversation against one message (bench/conversation.ts: one process, interleaved, process CPU µs per turn):`,
