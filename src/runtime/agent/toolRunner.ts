@@ -6,6 +6,7 @@
 import { ownTextOf, type EventError, type EventPayloads, type InputProducer } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
 import { describeError, errorType, FIXED_ERROR_TYPES, whileStartingIn } from '../run/index.js';
+import { copyArgs } from './copyArgs.js';
 import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
@@ -62,7 +63,7 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   // The tool gets its own copy of the arguments (or what the schema library made of it): the call is
   // also the conversation's record of what the model asked (the next request sends it back) and the
   // tool_start event's payload.
-  const verdict = await compiled.schema.validate(structuredClone(call.args));
+  const verdict = await compiled.schema.validate(copyArgs(call.args));
   if (!verdict.ok) {
     const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
     if (verdict.ownText) error.ownText = true;
