@@ -1,6 +1,6 @@
 /**
- * What an agent turn keeps. Its flow state (the footprintjs scope) holds only the turn's id and, from
- * Final, its answer; everything the stages read and change at every step is the turn's record, kept in
+ * What an agent turn keeps. Its flow state (the footprintjs scope) holds only the turn's id (Final
+ * returns the answer, it writes nothing there); everything the stages read and change at every step is the turn's record, kept in
  * the run's store (turn.ts). Both are plain JSON, so a paused turn can be resumed.
  */
 import type { ModelCallTotals } from '../../events/index.js';
@@ -13,12 +13,10 @@ export interface SavedToolResult {
   text: string;
 }
 
-/** The flow state: footprintjs copies it on every stage that writes, so it holds two keys. */
+/** The flow state: footprintjs copies it on every stage that writes, so it holds one key, written once. */
 export interface AgentState {
   /** Set by Context when it opens the turn: the key of the turn's record. */
   turnId: string;
-  /** The answer, written by Final (the chart contract every runner keeps). */
-  output: string;
 }
 
 /** The turn's record: its stages read and change it in place between and within stages. */

@@ -4,7 +4,7 @@
  * store in the checkpoint, a resume restores it, and a checkpoint without it is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { CheckpointError, isPaused } from '../../../src/index.js';
+import { Agent, CheckpointError, isPaused, scripted, Sequence } from '../../../src/index.js';
 import { RunStore } from '../../../src/runtime/run/store.js';
 import { refundAgent } from '../../fixtures/refundAgent.js';
 
@@ -73,6 +73,20 @@ describe('an agent turn and the run store', () => {
         ],
       },
     ]);
+  });
+
+  it("a finished agent's flow state keeps its turn id beside its input, not its answer: Final returns it, and it is passed on", async () => {
+    const drafter = Agent.create({ provider: scripted({ replies: ['draft text'] }), model: 'm', id: 'drafter' }).build();
+    const pipeline = Sequence.create({ id: 'pipe' }).step('draft', drafter).step('refund', refundAgent()).build();
+    const out = await pipeline.run('Refund INV-7 please');
+    if (!isPaused(out)) throw new Error('expected a pause');
+    const flow = out.paused.checkpoint.flow as {
+      subflowResults: Record<string, { treeContext: { globalContext: Record<string, unknown> } }>;
+      subflowStates: Record<string, Record<string, unknown>>;
+    };
+    const drafted = flow.subflowResults.draft!.treeContext.globalContext;
+    expect(Object.keys(drafted).filter((key) => !key.startsWith('$'))).toEqual(['message', 'messageOrigin', 'answerTo', 'turnId']);
+    expect(flow.subflowStates.refund!.message).toBe('draft text');
   });
 
   it('resumes with the whole conversation, and refuses a checkpoint without its store', async () => {
