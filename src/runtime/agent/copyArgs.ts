@@ -4,6 +4,8 @@
  * enumerable string keys, in their order, as structuredClone copies them) at a fifteenth of
  * structuredClone's cost; anything else (a nested value, a class instance, a null prototype, a
  * Proxy, a `__proto__` key, a value structuredClone refuses) goes through structuredClone itself.
+ * (An accessor property is read as structuredClone reads it; on an object that turns out not to be
+ * flat, the fields read before the nested one are read again by structuredClone.)
  */
 import { types } from 'node:util';
 
