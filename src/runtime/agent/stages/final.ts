@@ -12,7 +12,7 @@ export function finalStage(config: AgentConfig) {
   const agentId = config.member.id;
   return (agentScope: AgentScope) => {
     const scope = new OnceEnvScope(agentScope);
-    const turn = turnOf(agentScope, scope);
+    const turn = turnOf(scope);
     const { stopped, totals } = turn;
     const content = turn.response?.content ?? '';
     const answer =
