@@ -411,6 +411,19 @@ describe('a reply asking for more tool calls than the agent runs', () => {
     expect(seen.at(-1)).toBe('Tool call not run: this reply asked for 7 tool calls and at most 6 run per reply. Ask again for the ones you still need.');
   });
 
+  it.each([
+    [3, 3, ['start w0', 'start w1', 'start w2', 'end w0', 'end w1', 'end w2']],
+    [4, 3, ['start w0', 'start w1', 'start w2', 'end w0', 'start w3', 'end w1', 'end w2', 'end w3']],
+  ])('%i calls at a concurrency of %i: as many start at once as it allows, in the model\'s order', async (count, toolConcurrency, expected) => {
+    const { agent, stats } = fanOutAgent(count, { toolConcurrency });
+    const order: string[] = [];
+    agent.on('footprint.call.tool_start', (e) => order.push(`start ${e.payload.toolCallId}`));
+    agent.on('footprint.call.tool_end', (e) => order.push(`end ${e.payload.toolCallId}`));
+    await agent.run('go');
+    expect(stats).toEqual({ executed: count, maxInFlight: toolConcurrency });
+    expect(order).toEqual(expected);
+  });
+
   it('a call waiting for a slot is reported when it starts: each span covers the run, not the wait', async () => {
     const { agent } = fanOutAgent(4, { toolConcurrency: 1 });
     const order: string[] = [];

@@ -7,10 +7,11 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   Agent,
   ProviderError,
+  RunCancelledError,
   RunFailedError,
   scripted,
   type LLMProvider,
@@ -258,5 +259,64 @@ describe('a provider that settles after the deadline', () => {
     rejectLate(new Error('late stream failure'));
     await afterUnhandledChecks();
     expect(unhandled).toEqual([]);
+  });
+});
+
+describe('what a wait leaves behind', () => {
+  const LONG_DEADLINE_MS = 60_000;
+  /** The deadline timers of the model calls' waits (the only timers of LONG_DEADLINE_MS here), and which were cleared. */
+  let deadlines: unknown[] = [];
+  let cleared: unknown[] = [];
+  beforeEach(() => {
+    deadlines = [];
+    cleared = [];
+    const setTimer = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number, ...args: unknown[]) => {
+      const timer = setTimer(callback, ms, ...args);
+      if (ms === LONG_DEADLINE_MS) deadlines.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    const clearTimer = globalThis.clearTimeout;
+    vi.spyOn(globalThis, 'clearTimeout').mockImplementation((timer) => {
+      cleared.push(timer);
+      clearTimer(timer);
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a provider whose complete() throws at once fails the call with that error, its deadline timer cleared', async () => {
+    const provider: LLMProvider = {
+      name: 'custom',
+      complete: () => {
+        throw new TypeError('bad request shape');
+      },
+    };
+    const runner = Agent.create({ provider, model: 'm1', name: 'Waiting', modelCallTimeoutMs: LONG_DEADLINE_MS }).build();
+    const { error, ends } = await failed(runner, (r) => r.run('q'));
+
+    expect([(error as RunFailedError).cause instanceof TypeError, ((error as RunFailedError).cause as Error).message]).toEqual([true, 'bad request shape']);
+    expect(ends.map((end) => end.error)).toEqual([{ type: 'TypeError', name: 'TypeError', message: 'TypeError: bad request shape', status: undefined, retryable: undefined }]);
+    expect(deadlines).toHaveLength(1);
+    expect(cleared).toContain(deadlines[0]);
+  });
+
+  it('a run cancelled while the provider waits clears the deadline timer at once', async () => {
+    const controller = new AbortController();
+    const provider: LLMProvider = {
+      name: 'custom',
+      complete: () => {
+        setImmediate(() => controller.abort(new Error('user left')));
+        return new Promise<LLMResponse>(() => undefined);
+      },
+    };
+    const runner = Agent.create({ provider, model: 'm1', name: 'Waiting', modelCallTimeoutMs: LONG_DEADLINE_MS }).build();
+    const { error, ends } = await failed(runner, (r) => r.run('q', { signal: controller.signal }));
+
+    expect(error).toBeInstanceOf(RunCancelledError);
+    expect(ends.map((end) => end.error?.type)).toEqual(['aborted']);
+    expect(deadlines).toHaveLength(1);
+    expect(cleared).toContain(deadlines[0]);
   });
 });

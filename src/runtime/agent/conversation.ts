@@ -7,28 +7,28 @@ import type { LLMMessage } from '../providers/index.js';
 import type { Turn } from './state.js';
 import type { StageScope } from './stages/scope.js';
 import { appendFrom, appendWithOrigins, currentRun, originsOf, type MessageOrigin, type RunStore } from '../run/index.js';
-import { runStore, turnRecordKey } from './turn.js';
+import { runStore, topTurn } from './turn.js';
 
 /** The conversation so far, as a copy: a request or an event holding it must not see later messages. */
 export function conversation(scope: StageScope, turn: Turn): LLMMessage[] {
   return [...runStore(scope).list<LLMMessage>(turn.historyKey)];
 }
 
-/** What the turn `turnId` added to its conversation after it opened (undefined: no such turn in `store`). */
+/** What the top-level agent's turn `turnId` added to its conversation after it opened (undefined: no such turn in `store`). */
 export function turnAddedMessages(store: RunStore, turnId: string): LLMMessage[] | undefined {
-  const turn = store.record<Turn>(turnRecordKey(turnId));
+  const turn = topTurn(store, turnId);
   return turn && store.list<LLMMessage>(turn.historyKey).slice(turn.openedWith);
 }
 
 /** The origins of what the turn `turnId` added, one per message of turnAddedMessages(). */
 export function turnAddedOrigins(store: RunStore, turnId: string, runId: string): readonly MessageOrigin[] | undefined {
-  const turn = store.record<Turn>(turnRecordKey(turnId));
+  const turn = topTurn(store, turnId);
   return turn && originsOf(store, turn.historyKey, runId).slice(turn.openedWith);
 }
 
-/** The validated structured output of a turn kept in `store` (AgentOptions.output). */
+/** The validated structured output of the top-level agent's turn `turnId` (AgentOptions.output). */
 export function turnOutput(store: RunStore, turnId: string): unknown {
-  return store.record<Turn>(turnRecordKey(turnId))?.output;
+  return topTurn(store, turnId)?.output;
 }
 
 /** Where each message of the conversation came from, one origin per message. */

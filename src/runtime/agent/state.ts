@@ -1,7 +1,7 @@
 /**
- * What an agent turn keeps. Its flow state (the footprintjs scope) holds only the turn's id and, from
- * Final, its answer; everything the stages read and change at every step is the turn's record, kept in
- * the run's store (turn.ts). Both are plain JSON, so a paused turn can be resumed.
+ * What an agent turn keeps. Its flow state (the footprintjs scope) holds nothing: everything the
+ * stages read and change at every step is the turn's record, kept in the run's store at the agent's
+ * place (turn.ts), and Final returns the answer. The record is plain JSON, so a paused turn can be resumed.
  */
 import type { ModelCallTotals } from '../../events/index.js';
 import type { LLMResponse } from '../providers/index.js';
@@ -13,13 +13,11 @@ export interface SavedToolResult {
   text: string;
 }
 
-/** The flow state: footprintjs copies it on every stage that writes, so it holds two keys. */
-export interface AgentState {
-  /** Set by Context when it opens the turn: the key of the turn's record. */
-  turnId: string;
-  /** The answer, written by Final (the chart contract every runner keeps). */
-  output: string;
-}
+/**
+ * The flow state: empty. footprintjs copies it on every stage that writes, so no stage writes there:
+ * the turn's record is found from the stage's place (turn.ts), and Final returns the answer.
+ */
+export type AgentState = Record<never, never>;
 
 /** The turn's record: its stages read and change it in place between and within stages. */
 export interface Turn {

@@ -6,6 +6,7 @@
 import { ownTextOf, type EventError, type EventPayloads, type InputProducer } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
 import { describeError, errorType, FIXED_ERROR_TYPES, whileStartingIn } from '../run/index.js';
+import { copyArgs } from './copyArgs.js';
 import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
@@ -44,16 +45,9 @@ export interface CompiledTool {
  */
 export async function runToolCall(call: ToolCall, compiled: CompiledTool | undefined, available: string[], run: ToolRun): Promise<ToolOutcome> {
   const started = performance.now();
-  const done = (status: ToolStatus, text: string, error?: ToolOutcome['error']): ToolOutcome => ({
-    call,
-    status,
-    text,
-    error,
-    durationMs: performance.now() - started,
-  });
   if (!compiled) {
     // the name is the model's: bounded like any text the model gets back
-    return done('unknown_tool', toToolText(`Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`), {
+    return outcome(call, started, 'unknown_tool', toToolText(`Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`), {
       type: FIXED_ERROR_TYPES.unknownTool,
       message: toToolText(`unknown tool ${call.name}`),
       ownText: true,
@@ -62,11 +56,11 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   // The tool gets its own copy of the arguments (or what the schema library made of it): the call is
   // also the conversation's record of what the model asked (the next request sends it back) and the
   // tool_start event's payload.
-  const verdict = await compiled.schema.validate(structuredClone(call.args));
+  const verdict = await compiled.schema.validate(copyArgs(call.args));
   if (!verdict.ok) {
     const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
     if (verdict.ownText) error.ownText = true;
-    return done('invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
+    return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
   }
   const timeoutMs = compiled.tool.timeoutMs ?? run.timeoutMs;
   const stop = new CallStop(run.runSignal, timeoutMs);
@@ -80,12 +74,11 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
       },
       pause: run.pause,
     };
-    const work = new Promise<unknown>((resolve) => resolve(whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context))));
-    const value = await stop.race(work);
-    return done('ok', toToolText(value));
+    const value = await stop.run(() => whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context)));
+    return outcome(call, started, 'ok', toToolText(value));
   } catch (error) {
     if (stop.timedOut) {
-      return done('timeout', `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`, {
+      return outcome(call, started, 'timeout', `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`, {
         type: FIXED_ERROR_TYPES.toolTimeout,
         message: `no result within ${timeoutMs} ms`,
       });
@@ -93,7 +86,7 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
     if (run.runSignal?.aborted) return cancelledOutcome(call, performance.now() - started);
     // an error message can be as large as a result: bounded the same way
     const detail = describeError(error);
-    return done('error', toToolText(`Tool "${call.name}" failed: ${detail}`), {
+    return outcome(call, started, 'error', toToolText(`Tool "${call.name}" failed: ${detail}`), {
       type: errorType(error),
       message: toToolText(detail),
       ...ownTextOf(error),
@@ -101,6 +94,11 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   } finally {
     stop.release();
   }
+}
+
+/** A run call's outcome, timed from `started`. */
+function outcome(call: ToolCall, started: number, status: ToolStatus, text: string, error?: ToolOutcome['error']): ToolOutcome {
+  return { call, status, text, error, durationMs: performance.now() - started };
 }
 
 /** The outcome of a call the run's cancellation ended (or kept from starting). */
@@ -151,12 +149,21 @@ class CallStop {
     return this.controller.signal;
   }
 
-  /** The work's result, or a rejection as soon as the call stops. */
-  race<T>(work: Promise<T>): Promise<T> {
+  /**
+   * What `start()` gives (started at once), or a rejection as soon as the call stops (at once if it
+   * already has). One promise (and the one the work's derives) per call.
+   */
+  run<T>(start: () => T | PromiseLike<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.stopped) return reject(this.stopped.reason);
-      this.rejectWait = reject;
-      work.then(resolve, reject);
+      let work: T | PromiseLike<T>;
+      try {
+        work = start();
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      if (this.stopped) reject(this.stopped.reason);
+      else this.rejectWait = reject;
+      Promise.resolve(work).then(resolve, reject);
     });
   }
 

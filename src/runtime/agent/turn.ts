@@ -3,30 +3,38 @@
  * footprintjs copies the whole flow state several times on every stage that writes and reads it
  * through its scope proxy; a turn's stages read and change a dozen keys per iteration, and every key
  * written there cost copies (bench/results/footprintjs-patch.md). As a plain object in the run's store the record
- * costs nothing between stages, a pause still saves it with the checkpoint (run/store.ts), and the
- * flow state keeps only what names the turn: its id, written once, when Context opens the turn. A
- * checkpoint whose store lacks a turn its flow state names, or holds one that is not whole, is refused
- * as malformed when it is read, before it is claimed (TURN_RECORDS).
+ * costs nothing between stages, and a pause still saves it with the checkpoint (run/store.ts).
+ *
+ * The record is kept under the agent's place, the key of the subflow its chart runs in ('turn:/' for
+ * a top-level agent, 'turn:/desk/billing' for a member): each stage finds its turn from where it runs
+ * (run/context.ts stageSubflowKey), so the flow state holds nothing of the turn, and no stage writes
+ * there (one write costs footprintjs a transaction buffer, a commit and its copies at every turn:
+ * docs/benchmarks.md). A place runs one turn at a time: a Loop's next pass or a member's next
+ * hand-off opens a new turn there, whose record replaces the finished one (the conversation lists
+ * stay, under each turn's own historyKey). A checkpoint whose store lacks the paused agent's turn,
+ * or holds one that is not whole, is refused as malformed when it is read, before it is claimed.
  */
-import { currentRun, defineRecordKind, type RunStore } from '../run/index.js';
+import { currentRun, defineRecordKind, stageSubflowKey, type RunStore } from '../run/index.js';
 import type { Turn } from './state.js';
-import type { AgentScope, StageScope } from './stages/scope.js';
+import type { StageScope } from './stages/scope.js';
 
-/** Keeps a new turn's record in the run's store and its id in the flow state; returns the record. */
-export function openTurn(scope: AgentScope, stage: StageScope, turn: Turn): Turn {
-  scope.turnId = turn.turnId;
-  return runStore(stage).keep(turnRecordKey(turn.turnId), turn);
+/** Keeps a new turn's record at the place of the stage of `scope`, in place of the one before; returns it. */
+export function openTurn(scope: StageScope, turn: Turn): Turn {
+  return runStore(scope).keep(turnKey(placeOf(scope)), turn);
 }
 
-/**
- * The record of the turn this stage belongs to (Context opened it): `scope` names the turn, `stage`
- * (the same scope, its env read once) has the run's store.
- */
-export function turnOf(scope: AgentScope, stage: StageScope): Turn {
-  const turnId = scope.turnId;
-  const turn = turnId === undefined ? undefined : runStore(stage).record<Turn>(turnRecordKey(turnId));
-  if (!turn) throw new Error(`agent turn ${String(turnId)} has no record in the run's store`);
+/** The record of the turn the stage of `scope` belongs to (Context opened it at the stage's place). */
+export function turnOf(scope: StageScope): Turn {
+  const place = placeOf(scope);
+  const turn = runStore(scope).record<Turn>(turnKey(place));
+  if (!turn) throw new Error(`the agent at "/${place}" has no open turn in the run's store`);
   return turn;
+}
+
+/** The turn `turnId` of the top-level agent, when `store` holds it (a finished run's, for its runner). */
+export function topTurn(store: RunStore, turnId: string): Turn | undefined {
+  const turn = store.record<Turn>(turnKey(''));
+  return turn?.turnId === turnId ? turn : undefined;
 }
 
 /** The run's store, where a turn keeps its record and its conversation. */
@@ -36,22 +44,28 @@ export function runStore(scope: StageScope): RunStore {
   return run.store;
 }
 
-const TURN_PREFIX = 'turn:';
+function placeOf(scope: StageScope): string {
+  const place = stageSubflowKey(scope);
+  if (place === undefined) throw new Error('an agent turn runs inside a runner run (Runner.run or resume), which gives each stage its place');
+  return place;
+}
 
-/** The last turn's id and record key: each of a turn's stages looks its record up under the same key. */
-let lastTurnId = '';
+const TURN_PREFIX = 'turn:/';
+
+/** The last place and its record key: each of a turn's stages looks its record up under the same key. */
+let lastPlace: string | undefined;
 let lastTurnKey = '';
 
-/** Where a turn's record is kept in the run's store. */
-export function turnRecordKey(turnId: string): string {
-  if (turnId !== lastTurnId) {
-    lastTurnKey = `${TURN_PREFIX}${turnId}`;
-    lastTurnId = turnId;
+/** Where the turn open at `place` is kept in the run's store. */
+function turnKey(place: string): string {
+  if (place !== lastPlace) {
+    lastTurnKey = `${TURN_PREFIX}${place}`;
+    lastPlace = place;
   }
   return lastTurnKey;
 }
 
-defineRecordKind({ prefix: TURN_PREFIX, flowKey: 'turnId', problem: turnProblem });
+defineRecordKind({ prefix: TURN_PREFIX, pausedRecord: turnKey, problem: turnProblem });
 
 /** What a resumed turn's stages would trip over in a saved record (they read these without checking). */
 function turnProblem(record: unknown, store: { lists: Record<string, unknown[]> }): string | undefined {

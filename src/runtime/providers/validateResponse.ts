@@ -15,45 +15,54 @@ import type { TokenUsage } from '../../events/index.js';
 
 /** The reply as a fresh LLMResponse holding only the port's fields, or a malformed_response error. */
 export function validateResponse(provider: string, reply: unknown): LLMResponse {
-  const problem = (why: string) =>
-    new ProviderError({ provider, kind: 'malformed_response', message: `${provider}: malformed response: ${why}` });
-  if (!isRecord(reply)) throw problem(`the reply is ${kindOf(reply)}, not an object`);
+  if (!isRecord(reply)) throw malformed(provider, `the reply is ${kindOf(reply)}, not an object`);
   const { content, toolCalls, usage, stopReason, model, id, previousResponseId } = reply;
-  if (typeof content !== 'string') throw problem(`content is ${kindOf(content)}, not a string`);
-  if (!Array.isArray(toolCalls)) throw problem(`toolCalls is ${kindOf(toolCalls)}, not an array`);
-  if (typeof stopReason !== 'string') throw problem(`stopReason is ${kindOf(stopReason)}, not a string`);
-  for (const [field, value] of [['model', model], ['id', id], ['previousResponseId', previousResponseId]] as const) {
-    if (value !== undefined && typeof value !== 'string') throw problem(`${field} is ${kindOf(value)}, not a string`);
-  }
+  if (typeof content !== 'string') throw malformed(provider, `content is ${kindOf(content)}, not a string`);
+  if (!Array.isArray(toolCalls)) throw malformed(provider, `toolCalls is ${kindOf(toolCalls)}, not an array`);
+  if (typeof stopReason !== 'string') throw malformed(provider, `stopReason is ${kindOf(stopReason)}, not a string`);
+  optionalString(provider, 'model', model);
+  optionalString(provider, 'id', id);
+  optionalString(provider, 'previousResponseId', previousResponseId);
   // Optional fields are spread last: on Node 20's V8 a property written after a spread in a literal
-  // is a slow runtime call, and this runs once per model call.
+  // is a slow runtime call, and this runs once per model call. What checks the reply makes no
+  // closure or array of its own: only the reply's new arrays and objects are allocated.
+  // What `toolCalls.map` would make, holes kept, without a closure per reply.
+  const calls: ToolCall[] = new Array(toolCalls.length);
+  for (let index = 0; index < toolCalls.length; index++) if (index in toolCalls) calls[index] = toolCall(provider, toolCalls[index], index);
   return {
     content,
-    toolCalls: toolCalls.map((call: unknown, index) => toolCall(call, index, problem)),
+    toolCalls: calls,
     stopReason,
-    ...optional('usage', usage === undefined ? undefined : tokenUsage(usage, problem)),
+    ...optional('usage', usage === undefined ? undefined : tokenUsage(provider, usage)),
     ...(typeof model === 'string' ? { model } : {}),
     ...(typeof id === 'string' ? { id } : {}),
     ...(typeof previousResponseId === 'string' ? { previousResponseId } : {}),
   };
 }
 
-type Problem = (why: string) => ProviderError;
+/** The reply is not what the port promises: a ProviderError malformed_response saying `why`. */
+function malformed(provider: string, why: string): ProviderError {
+  return new ProviderError({ provider, kind: 'malformed_response', message: `${provider}: malformed response: ${why}` });
+}
 
-function toolCall(call: unknown, index: number, problem: Problem): ToolCall {
-  const at = `toolCalls[${index}]`;
-  if (!isRecord(call)) throw problem(`${at} is ${kindOf(call)}, not an object`);
-  if (typeof call.id !== 'string') throw problem(`${at}.id is ${kindOf(call.id)}, not a string`);
+/** An optional string field: absent, or a string. */
+function optionalString(provider: string, field: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'string') throw malformed(provider, `${field} is ${kindOf(value)}, not a string`);
+}
+
+function toolCall(provider: string, call: unknown, index: number): ToolCall {
+  if (!isRecord(call)) throw malformed(provider, `toolCalls[${index}] is ${kindOf(call)}, not an object`);
+  if (typeof call.id !== 'string') throw malformed(provider, `toolCalls[${index}].id is ${kindOf(call.id)}, not a string`);
   // Any string: a name no tool has (even '') becomes an error result the model sees, as models do misname tools.
-  if (typeof call.name !== 'string') throw problem(`${at}.name is ${kindOf(call.name)}, not a string`);
-  if (!isRecord(call.args)) throw problem(`${at}.args is ${kindOf(call.args)}, not an object`);
+  if (typeof call.name !== 'string') throw malformed(provider, `toolCalls[${index}].name is ${kindOf(call.name)}, not a string`);
+  if (!isRecord(call.args)) throw malformed(provider, `toolCalls[${index}].args is ${kindOf(call.args)}, not an object`);
   return { id: call.id, name: call.name, args: call.args };
 }
 
 /** The reply's usage under the one usage policy (usage.ts): absent counts are no usage, bad ones a malformed reply. */
-function tokenUsage(usage: unknown, problem: Problem): TokenUsage | undefined {
-  if (!isRecord(usage)) throw problem(`usage is ${kindOf(usage)}, not an object`);
+function tokenUsage(provider: string, usage: unknown): TokenUsage | undefined {
+  if (!isRecord(usage)) throw malformed(provider, `usage is ${kindOf(usage)}, not an object`);
   const read = readUsage(usage);
-  if (read.problem !== undefined) throw problem(read.problem);
+  if (read.problem !== undefined) throw malformed(provider, read.problem);
   return read.usage;
 }

@@ -16,7 +16,7 @@ import { CheckpointError } from './errors.js';
 import { newId } from './ids.js';
 import { savedStoreProblem, type SavedStore } from './store.js';
 
-export const CHECKPOINT_FORMAT = 'footprint-otel/checkpoint@3';
+export const CHECKPOINT_FORMAT = 'footprint-otel/checkpoint@4';
 
 /** What a checkpoint is bound to: the runner that paused and its chart. */
 export interface CheckpointOwner {
@@ -112,7 +112,11 @@ export function readCheckpoint(value: unknown, runner: CheckpointOwner): Checkpo
       'altered',
     );
   }
-  const missing = savedStoreProblem(checkpoint.store, checkpoint.flow);
+  // footprintjs's subflowPath is the stack of subflows the run paused in, each by its key ('gate',
+  // 'gate/approve'): the innermost is where the paused stage runs ('' the top-level chart).
+  const pausedIn = (checkpoint.flow as { subflowPath?: unknown }).subflowPath ?? [];
+  if (!Array.isArray(pausedIn) || !pausedIn.every((key) => typeof key === 'string')) throw new CheckpointError('checkpoint flow state names no subflow path it paused in');
+  const missing = savedStoreProblem(checkpoint.store, (pausedIn.at(-1) as string | undefined) ?? '');
   if (missing !== undefined) throw new CheckpointError(`checkpoint run store ${missing}`);
   return checkpoint;
 }

@@ -11,7 +11,7 @@
  * stageScope.ts): the run's, with the stage's runtime id (its typed events' stamp) and its input.
  */
 import type { KeyObject } from 'node:crypto';
-import { EMIT_TARGET, EMITTING_STAGE } from '../../events/index.js';
+import { EMIT_TARGET, EMITTING_STAGE, stageIds } from '../../events/index.js';
 import type { EventHub } from './hub.js';
 import type { StreamSink } from './runStream.js';
 import type { RunStore } from './store.js';
@@ -94,6 +94,25 @@ export class OnceEnvScope implements EnvScope {
     this.scope.$emit(name, payload);
   }
 }
+
+/**
+ * The key of the subflow the stage of `scope` runs in ('' the top-level chart, 'desk/billing' a
+ * member's chart): the place an agent keeps its open turn under (agent/turn.ts). Undefined outside a
+ * runner run.
+ */
+export function stageSubflowKey(scope: EnvScope): string | undefined {
+  const stage = (scope.$getEnv() as Partial<StageEnv>)[EMITTING_STAGE];
+  if (stage === undefined) return undefined;
+  if (stage !== lastStage) {
+    lastStage = stage;
+    lastKey = stageIds.subflowKeyOf(stage);
+  }
+  return lastKey;
+}
+
+/** The last stage asked about and its subflow key: a stage's helpers ask for the same stage. */
+let lastStage = '';
+let lastKey = '';
 
 /** The context of the run `scope` belongs to (undefined outside a runner run: a chart run on a bare executor). */
 export function currentRun(scope: EnvScope): RunContext | undefined {

@@ -50,7 +50,7 @@ export { MemoryCheckpointStore, type CheckpointStore } from './checkpointStore.j
 export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass, errorType, failureOrigin, type CheckpointRefusal } from './errors.js';
 export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';
-export { currentRun, OnceEnvScope, stageInput, type EnvScope, type RunContext } from './context.js';
+export { currentRun, OnceEnvScope, stageInput, stageSubflowKey, type EnvScope, type RunContext } from './context.js';
 export { quietLogger, stage } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';

@@ -8,8 +8,10 @@
  * and the model calls streaming; it is defined here once, so every runner streams.
  *
  * Chart contract shared by all runners: input is the stage input (context.ts stageInput) as ChartInput (runInput.ts: the
- * message, and the conversation to open with); the final stage writes the answer to scope key
- * `output` and returns it. run() resolves to a RunResult (result.ts).
+ * message, and the conversation to open with); the final stage returns the answer, which run() and a
+ * mount's outputMapper take (an agent's Final writes nothing to the flow state, where a write costs
+ * footprintjs a commit; the compositions and the router also keep it under scope key `output`).
+ * run() resolves to a RunResult (result.ts).
  *
  * A run with a `conversationId` loads the thread from its ConversationStore before the chart starts
  * and appends the run's new messages when it ends, both inside the instruments' `around` (a store

@@ -58,13 +58,13 @@ export class RunStore {
 /**
  * A kind of record an owner keeps in the store (an agent's turn: agent/turn.ts), so a saved store can
  * be checked without knowing its owners: every record under `prefix` must be whole (`problem`), and
- * every value the flow state holds under `flowKey` must name a kept record.
+ * the record the paused stage needs to go on (`pausedRecord`) must be kept.
  */
 export interface RecordKind {
-  /** The key prefix of the kind's records: `turn:`. */
+  /** The key prefix of the kind's records: `turn:/`. */
   prefix: string;
-  /** The flow-state key whose string values name records of this kind (the record key is prefix + value). */
-  flowKey: string;
+  /** The key of the record a stage paused in the subflow `place` ('' the top-level chart) resumes with. */
+  pausedRecord(place: string): string;
   /** What is wrong with a saved record (the whole store at hand for what it refers to), or undefined when it is whole. */
   problem(record: unknown, store: SavedStore): string | undefined;
 }
@@ -76,12 +76,14 @@ export function defineRecordKind(kind: RecordKind): void {
   if (!recordKinds.some((known) => known.prefix === kind.prefix)) recordKinds.push(kind);
 }
 
-/** What is missing or broken in a saved store, judged by every declared record kind, or undefined when it is whole. */
-export function savedStoreProblem(store: SavedStore, flow: unknown): string | undefined {
+/**
+ * What is missing or broken in a saved store, judged by every declared record kind, or undefined when
+ * it is whole. `pausedPlace` is the key of the subflow the run paused in ('' the top-level chart).
+ */
+export function savedStoreProblem(store: SavedStore, pausedPlace: string): string | undefined {
   for (const kind of recordKinds) {
-    for (const named of valuesUnder(flow, kind.flowKey)) {
-      if (!Object.hasOwn(store.records, `${kind.prefix}${named}`)) return `has no record "${kind.prefix}${named}", which its flow state names`;
-    }
+    const needed = kind.pausedRecord(pausedPlace);
+    if (!Object.hasOwn(store.records, needed)) return `has no record "${needed}", which its paused stage resumes with`;
     for (const [key, record] of Object.entries(store.records)) {
       if (!key.startsWith(kind.prefix)) continue;
       const problem = kind.problem(record, store);
@@ -89,14 +91,4 @@ export function savedStoreProblem(store: SavedStore, flow: unknown): string | un
     }
   }
   return undefined;
-}
-
-/** Every string value under `key` anywhere in plain JSON `value` (a flow state, its subflows' states). */
-function valuesUnder(value: unknown, key: string, found = new Set<string>(), depth = 0): Set<string> {
-  if (typeof value !== 'object' || value === null || depth > 64) return found;
-  for (const [name, inner] of Object.entries(value)) {
-    if (name === key && typeof inner === 'string') found.add(inner);
-    else valuesUnder(inner, key, found, depth + 1);
-  }
-  return found;
 }

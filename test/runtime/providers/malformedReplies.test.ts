@@ -44,6 +44,9 @@ describe('a custom provider with a malformed reply fails the run with malformed_
     [{ ...GOOD, usage: 'none' }, 'usage is a string, not an object'],
     [{ ...GOOD, stopReason: 1 }, 'stopReason is a number, not a string'],
     [{ ...GOOD, model: {} }, 'model is an object, not a string'],
+    [{ ...GOOD, id: 3 }, 'id is a number, not a string'],
+    [{ ...GOOD, previousResponseId: false }, 'previousResponseId is a boolean, not a string'],
+    [{ ...GOOD, toolCalls: [{ id: 'c1', name: 't', args: {} }, 7] }, 'toolCalls[1] is a number, not an object'],
   ])('%j', async (reply, why) => {
     const failure = await failureOf(answering(reply));
     const cause = failure.cause;
@@ -56,6 +59,15 @@ describe('a custom provider with a malformed reply fails the run with malformed_
   it('a valid reply comes back as a fresh object holding only the port fields', () => {
     const reply = { ...GOOD, model: 'm-1', id: 'r-1', extra: 'dropped', usage: { input: 1, output: 2, cacheRead: 0, reasoning: 1, junk: 1 } };
     expect(validateResponse('custom', reply)).toEqual({ ...GOOD, model: 'm-1', id: 'r-1', usage: { input: 1, output: 2, cacheRead: 0, reasoning: 1 } });
+  });
+
+  it("a valid reply's tool calls come back as fresh objects holding only the port fields, in order", () => {
+    const args = { city: 'Lyon' };
+    const reply = { ...GOOD, toolCalls: [{ id: 'c1', name: 'weather', args, extra: 1 }, { id: 'c2', name: '', args: {} }] };
+    const validated = validateResponse('custom', reply);
+    expect(validated.toolCalls).toEqual([{ id: 'c1', name: 'weather', args }, { id: 'c2', name: '', args: {} }]);
+    expect(validated.toolCalls[0]).not.toBe(reply.toolCalls[0]);
+    expect(validated.toolCalls[0]!.args).toBe(args);
   });
 
   it('a reply without usage is valid and stays without usage (unknown, not zero)', () => {

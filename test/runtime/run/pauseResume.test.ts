@@ -22,7 +22,7 @@ describe('pause and resume', () => {
     if (!isPaused(out)) return;
     expect(out.paused.question).toBe('Approve a refund of $40 for INV-7?');
     expect(JSON.parse(JSON.stringify(out.paused.checkpoint))).toEqual(out.paused.checkpoint);
-    expect(out.paused.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@3', runner: { kind: 'agent', id: 'refunds' } });
+    expect(out.paused.checkpoint).toMatchObject({ format: 'footprint-otel/checkpoint@4', runner: { kind: 'agent', id: 'refunds' } });
     expect(seen.of('footprint.run.paused')).toEqual([
       { question: 'Approve a refund of $40 for INV-7?', toolCallId: 'ref', toolName: 'refund', agentId: 'refunds' },
     ]);

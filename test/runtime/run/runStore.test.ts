@@ -4,7 +4,7 @@
  * store in the checkpoint, a resume restores it, and a checkpoint without it is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { CheckpointError, isPaused } from '../../../src/index.js';
+import { Agent, CheckpointError, isPaused, scripted, Sequence } from '../../../src/index.js';
 import { RunStore } from '../../../src/runtime/run/store.js';
 import { refundAgent } from '../../fixtures/refundAgent.js';
 
@@ -44,17 +44,17 @@ describe('RunStore', () => {
 });
 
 describe('an agent turn and the run store', () => {
-  it('pauses with the conversation and the turn record in the checkpoint store and only the turn id in the flow state', async () => {
+  it('pauses with the conversation and the turn record (at the agent\'s place) in the checkpoint store and nothing in the flow state', async () => {
     const out = await refundAgent().run('Refund INV-7 please');
     if (!isPaused(out)) throw new Error('expected a pause');
     const state = out.paused.checkpoint.flow.sharedState as Record<string, unknown>;
-    const turnId = String(state.turnId);
-    expect(turnId).toMatch(/^turn/);
-    expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual(['turnId']);
+    expect(Object.keys(state).filter((key) => !key.startsWith('$'))).toEqual([]);
+    const turnId = String((out.paused.checkpoint.store.records['turn:/'] as { turnId?: unknown }).turnId);
+    expect(turnId).toMatch(/^turn_/);
     // The conversation, and beside it where each of its messages came from (run/lineage.ts).
     expect(Object.keys(out.paused.checkpoint.store.lists)).toEqual([`history:${turnId}`, `origins:history:${turnId}`]);
-    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', 'origin:run:input', 'run:args', `turn:${turnId}`]);
-    expect(out.paused.checkpoint.store.records[`turn:${turnId}`]).toMatchObject({
+    expect(Object.keys(out.paused.checkpoint.store.records)).toEqual(['run:conversation', 'origin:run:input', 'run:args', 'turn:/']);
+    expect(out.paused.checkpoint.store.records['turn:/']).toMatchObject({
       turnId,
       userMessage: 'Refund INV-7 please',
       iteration: 1,
@@ -73,6 +73,24 @@ describe('an agent turn and the run store', () => {
         ],
       },
     ]);
+  });
+
+  it("a finished agent's flow state keeps only its input, neither its turn nor its answer: Final returns it, and it is passed on; each member's turn is kept at its place", async () => {
+    const drafter = Agent.create({ provider: scripted({ replies: ['draft text'] }), model: 'm', id: 'drafter' }).build();
+    const pipeline = Sequence.create({ id: 'pipe' }).step('draft', drafter).step('refund', refundAgent()).build();
+    const out = await pipeline.run('Refund INV-7 please');
+    if (!isPaused(out)) throw new Error('expected a pause');
+    const flow = out.paused.checkpoint.flow as {
+      subflowResults: Record<string, { treeContext: { globalContext: Record<string, unknown> } }>;
+      subflowStates: Record<string, Record<string, unknown>>;
+    };
+    const drafted = flow.subflowResults.draft!.treeContext.globalContext;
+    expect(Object.keys(drafted).filter((key) => !key.startsWith('$'))).toEqual(['message', 'messageOrigin', 'answerTo']);
+    expect(flow.subflowStates.refund!.message).toBe('draft text');
+    const records = out.paused.checkpoint.store.records as Record<string, { userMessage?: string }>;
+    expect(Object.keys(records).filter((key) => key.startsWith('turn:'))).toEqual(['turn:/draft', 'turn:/refund']);
+    expect(records['turn:/draft']!.userMessage).toBe('Refund INV-7 please');
+    expect(records['turn:/refund']!.userMessage).toBe('draft text');
   });
 
   it('resumes with the whole conversation, and refuses a checkpoint without its store', async () => {

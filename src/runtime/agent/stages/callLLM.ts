@@ -49,7 +49,7 @@ export function callLLMStage(config: AgentConfig) {
   const defaultBrain: Brain = { provider: config.provider, model: config.model, via: 'default', fallbacks: config.fallbacks };
   return async (agentScope: AgentScope): Promise<NextBranch> => {
     const scope = new OnceEnvScope(agentScope);
-    const turn = turnOf(agentScope, scope);
+    const turn = turnOf(scope);
     beginIteration(scope, turn);
     applyTrip(scope, turn, config);
     if (turn.stopped) {

@@ -28,7 +28,7 @@ export function contextStage(config: AgentConfig) {
   const slotsChange = slotsCanChange(config);
   return (agentScope: AgentScope) => {
     const scope = new OnceEnvScope(agentScope);
-    const turn = openTurnOf(agentScope, scope, config);
+    const turn = openTurnOf(scope, config);
     emit(scope, 'footprint.agent.turn_start', {
       agentId: config.member.id,
       name: config.name,
@@ -89,7 +89,7 @@ function slotsCanChange(config: AgentConfig): boolean {
  * (or its composition's) conversation when there is one (ChartInput.thread), else the one message;
  * each with its origin (the thread's own, or where the message came from: ChartInput.messageOrigin).
  */
-function openTurnOf(agentScope: AgentScope, scope: StageScope, config: AgentConfig): Turn {
+function openTurnOf(scope: StageScope, config: AgentConfig): Turn {
   const args = stageInput<Record<keyof ChartInput, unknown>>(scope);
   const message = String(args.message ?? '');
   const store = runStore(scope);
@@ -99,7 +99,7 @@ function openTurnOf(agentScope: AgentScope, scope: StageScope, config: AgentConf
   const origins: readonly MessageOrigin[] =
     given.length > 0 ? originsOf(store, args.thread as string, runId) : [originAt(store, args.messageOrigin) ?? { origin: 'run_input', producer: { kind: 'run', id: runId } }];
   const turnId = newId('turn');
-  const turn = openTurn(agentScope, scope, {
+  const turn = openTurn(scope, {
     turnId,
     userMessage: message,
     iteration: 1,

@@ -15,6 +15,8 @@ import { cancelled, ProviderError } from '../../providers/index.js';
 export class ModelCallStop {
   private readonly controller = new AbortController();
   private rejectCurrent?: (error: unknown) => void;
+  /** The current wait's deadline timer, cleared when the call stops. */
+  private timer?: ReturnType<typeof setTimeout>;
   /** Why the call stopped, once it has. */
   private failure?: ProviderError;
   private readonly onRunAbort = () => this.stop(cancelled(this.provider, this.runSignal?.reason), this.runSignal?.reason);
@@ -40,18 +42,38 @@ export class ModelCallStop {
    * consumer to make room is the app's pace, not the provider's).
    */
   wait<T>(start: () => PromiseLike<T> | T, deadline?: string): Promise<T> {
-    const settled = new Promise<T>((resolve, reject) => {
+    // One promise per wait (and the one its provider's promise derives): this runs per model call,
+    // and per part of a streamed one.
+    return new Promise<T>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.rejectCurrent = reject;
-      new Promise<T>((started) => started(start())).then(resolve, reject);
+      const timer = deadline === undefined ? undefined : setTimeout(expire, this.timeoutMs, this, deadline);
+      this.timer = timer;
+      let started: PromiseLike<T> | T;
+      try {
+        started = start();
+      } catch (error) {
+        clearTimeout(timer);
+        return reject(error);
+      }
+      Promise.resolve(started).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
-    if (deadline === undefined || this.failure) return settled;
-    const timer = setTimeout(() => {
-      const message = `${deadline} within ${this.timeoutMs} ms (modelCallTimeoutMs)`;
-      const reason = new DOMException(message, 'TimeoutError');
-      this.stop(new ProviderError({ provider: this.provider, kind: 'timeout', message: `${this.provider}: ${message}`, retryable: true, cause: reason }), reason);
-    }, this.timeoutMs);
-    return settled.finally(() => clearTimeout(timer));
+  }
+
+  /** The current wait ran past modelCallTimeoutMs: the call fails as timed out. */
+  timeOut(deadline: string): void {
+    const message = `${deadline} within ${this.timeoutMs} ms (modelCallTimeoutMs)`;
+    const reason = new DOMException(message, 'TimeoutError');
+    this.stop(new ProviderError({ provider: this.provider, kind: 'timeout', message: `${this.provider}: ${message}`, retryable: true, cause: reason }), reason);
   }
 
   /** Removes the run-signal listener; a finished call leaves nothing behind. */
@@ -64,7 +86,13 @@ export class ModelCallStop {
   private stop(failure: ProviderError, reason: unknown): void {
     if (this.failure) return;
     this.failure = failure;
+    clearTimeout(this.timer);
     this.rejectCurrent?.(failure);
     this.controller.abort(reason);
   }
+}
+
+/** A wait's deadline timer: a module function given its stop, so a wait makes no closure for it. */
+function expire(stop: ModelCallStop, deadline: string): void {
+  stop.timeOut(deadline);
 }

@@ -23,7 +23,7 @@ import { ToolIteration } from './tools/toolIteration.js';
 export function toolCallsStage(config: AgentConfig) {
   return async (agentScope: AgentScope) => {
     const scope = new OnceEnvScope(agentScope);
-    const turn = turnOf(agentScope, scope);
+    const turn = turnOf(scope);
     const iteration = new ToolIteration(agentScope, scope, turn, config);
     const outcomes = await iteration.runAll();
     // A cancelled run ends here, at the stage its tools were cut short in: no cancelled call's text

@@ -61,13 +61,15 @@ export class ToolIteration {
   /** Runs the calls within the agent's bounds; resolves once all have settled, in the model's order. */
   runAll(): Promise<ToolOutcome[]> {
     const { maxCallsPerReply, concurrency } = this.config.toolLimits;
-    const gate = new ConcurrencyGate(concurrency);
+    const answered = answeredCalls(this.calls, maxCallsPerReply);
+    // A reply of no more calls than may run at once has none that would wait: its calls skip the gate.
+    const gate = answered.length > concurrency ? new ConcurrencyGate(concurrency) : undefined;
     return Promise.all(
-      answeredCalls(this.calls, maxCallsPerReply).map((call, index) => {
+      answered.map((call, index) => {
         const saved = this.done[call.id];
         if (saved) return { call, status: saved.status, text: saved.text, durationMs: 0 };
         if (index >= maxCallsPerReply) return this.refuse(call, index, maxCallsPerReply);
-        return gate.run(() => this.runOne(call));
+        return gate ? gate.run(() => this.runOne(call)) : this.runOne(call);
       }),
     );
   }
