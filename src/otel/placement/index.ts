@@ -7,4 +7,5 @@
 export { activator, type Activate } from './activation.js';
 export { executorLayout, runnerLayout, type TraceDetail } from './chooseLayout.js';
 export { emitterSpan, type HookGuard, type LayoutEnd, type MemberIdentity, type MemberLayout, type RecorderHooks, type SpanLayout } from './layout.js';
+export { OpenList } from './openList.js';
 export { RunSpans, type OpenSpan, type SpanStart } from './runSpans.js';
