@@ -6,6 +6,7 @@
  */
 import { trace, type Attributes, type Context, type Link, type Span, type SpanKind, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { now } from '../../events/index.js';
+import { spanTime } from '../encoding/index.js';
 import type { Activate } from './activation.js';
 
 export interface OpenSpan {
@@ -36,7 +37,7 @@ export interface SpanStart {
  * is a slow runtime call on Node 20's V8, and this runs for every span.
  */
 function spanOptions(start: SpanStart, startTime: number): SpanOptions {
-  return { kind: start.kind, attributes: start.attributes, links: start.links, startTime };
+  return { kind: start.kind, attributes: start.attributes, links: start.links, startTime: spanTime(startTime) };
 }
 
 /**
@@ -86,7 +87,7 @@ export class RunSpans {
     if (!this.isOpen(opened)) return;
     const tracked = opened as Tracked;
     tracked.open = false;
-    opened.span.end(time ?? tracked.decidedEnd ?? now());
+    opened.span.end(spanTime(time ?? tracked.decidedEnd ?? now()));
     if (++this.ended >= SWEEP_AT && this.ended * 2 >= this.tracked.length) this.sweep();
   }
 
