@@ -16,6 +16,9 @@ describe('spanTime', () => {
   it('is the HrTime core makes of an epoch time', () => {
     expect(CLOCK_TIMES.map(spanTime)).toEqual(CLOCK_TIMES.map(millisToHrTime));
     expect(spanTime(1_764_900_000_123.5)).toEqual([1_764_900_000, 123_500_000]);
+    // Times as the project clock reads them, sub-millisecond fractions and all.
+    const clock = Array.from({ length: 10_000 }, (_, i) => now() + i * 0.7654321);
+    expect(clock.map(spanTime)).toEqual(clock.map(millisToHrTime));
   });
 
   it('leaves a number too small to be an epoch time for the SDK to read', () => {
