@@ -53,7 +53,7 @@ export type FieldNaming = (field: string, value: unknown) => readonly [name: str
 export function flatten(value: unknown, prefix: string, out: Attributes = {}, naming?: FieldNaming): Attributes {
   const budget = { left: MAX_KEYS, dropped: 0 };
   const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value) && toScalar(value) === undefined;
-  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, new WeakSet(), budget, naming);
+  walk(value, prefix === '' && !isRecord ? 'value' : prefix, out, 0, undefined, budget, naming);
   if (budget.dropped > 0) out[join(prefix, '_dropped')] = budget.dropped;
   return out;
 }
@@ -86,6 +86,21 @@ interface Budget {
   dropped: number;
 }
 
+/**
+ * The objects being walked, innermost first: a cycle leads back to one of them. At most MAX_DEPTH + 1
+ * long, so a chain searched link by link (one small link per object entered) does what a WeakSet per
+ * flatten did, without a hash table per span event.
+ */
+interface Ancestors {
+  readonly object: object;
+  readonly up: Ancestors | undefined;
+}
+
+function isAncestor(object: object, ancestors: Ancestors | undefined): boolean {
+  for (let at = ancestors; at !== undefined; at = at.up) if (at.object === object) return true;
+  return false;
+}
+
 function put(out: Attributes, key: string, value: AttributeValue, budget: Budget): void {
   if (budget.left <= 0) {
     budget.dropped++;
@@ -95,7 +110,7 @@ function put(out: Attributes, key: string, value: AttributeValue, budget: Budget
   out[key] = value;
 }
 
-function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget, naming?: FieldNaming): void {
+function walk(value: unknown, key: string, out: Attributes, depth: number, ancestors: Ancestors | undefined, budget: Budget, naming?: FieldNaming): void {
   const scalar = toScalar(value);
   if (scalar !== undefined) {
     put(out, key, scalar, budget);
@@ -103,7 +118,7 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
   }
   if (value === null || value === undefined || typeof value === 'function' || typeof value === 'symbol') return;
   const object = value as object;
-  if (ancestors.has(object)) {
+  if (isAncestor(object, ancestors)) {
     put(out, key, '[circular]', budget);
     return;
   }
@@ -115,14 +130,13 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
     put(out, key, safeJson(object), budget);
     return;
   }
-  ancestors.add(object);
-  if (object instanceof Map) for (const [field, child] of object) walkField(String(field), child, key, out, depth, ancestors, budget, naming);
+  const within: Ancestors = { object, up: ancestors };
+  if (object instanceof Map) for (const [field, child] of object) walkField(String(field), child, key, out, depth, within, budget, naming);
   // for-in with the hasOwnProperty check V8 folds away: the same own keys in the same order as Object.keys, without their array.
-  else for (const field in object) if (Object.prototype.hasOwnProperty.call(object, field)) walkField(field, readField(object, field), key, out, depth, ancestors, budget, naming);
-  ancestors.delete(object);
+  else for (const field in object) if (Object.prototype.hasOwnProperty.call(object, field)) walkField(field, readField(object, field), key, out, depth, within, budget, naming);
 }
 
-function walkField(field: string, child: unknown, parentKey: string, out: Attributes, depth: number, ancestors: WeakSet<object>, budget: Budget, naming?: FieldNaming): void {
+function walkField(field: string, child: unknown, parentKey: string, out: Attributes, depth: number, ancestors: Ancestors, budget: Budget, naming?: FieldNaming): void {
   if (!naming) return walk(child, join(parentKey, field), out, depth + 1, ancestors, budget);
   const [name, named] = naming(field, child);
   walk(named, join(parentKey, name), out, depth + 1, ancestors, budget, naming);

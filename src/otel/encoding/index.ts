@@ -2,7 +2,8 @@
  * encoding/ — how values become OpenTelemetry data: the names and attribute keys of the conventions
  * (semconv.ts) and which of them a mode emits (semconvMode.ts), bounded attribute values (bounded.ts), GenAI message JSON and the content-capture
  * switch (content.ts), a typed event as span-event attributes (spanEventAttributes.ts), decision
- * evidence (evidence.ts), a failed span (failure.ts) and W3C traceparent (traceparent.ts).
+ * evidence (evidence.ts), a failed span (failure.ts), W3C traceparent (traceparent.ts) and a clock time
+ * as the SDK stores it (spanTime.ts).
  * Depends on events/, @opentelemetry/api and the stable keys of @opentelemetry/semantic-conventions
  * only; the bottom of the bridge.
  */
@@ -26,4 +27,5 @@ export { answerMessage, boundedJson, captureFromEnv, inputMessages, MAX_CONTENT_
 export { decisionAttributes, selectionAttributes } from './evidence.js';
 export { FAILED_TOOL_STATUSES, failureOf, markFailed, recordFailure, UNRUN_TOOL_STATUSES } from './failure.js';
 export { eventAttributes } from './spanEventAttributes.js';
+export { spanTime } from './spanTime.js';
 export { formatTraceparent, parseTraceparent } from './traceparent.js';

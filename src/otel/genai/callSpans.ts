@@ -76,7 +76,7 @@ import {
   toolDefinitions,
   type SemconvMode,
 } from '../encoding/index.js';
-import { emitterSpan, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
+import { emitterSpan, OpenList, type OpenSpan, type RunSpans, type SpanLayout } from '../placement/index.js';
 import { agentKey, type RunLineage } from './lineage.js';
 import type { RunRollups } from './runRollups.js';
 import { SpanNames } from './spanNames.js';
@@ -113,14 +113,15 @@ export interface CallSpansInit {
 }
 
 export class CallSpans {
-  private readonly chats = new Map<string, Call>();
-  private readonly tools = new Map<string, Call>();
+  /** Calls between their start and end events (OpenList: no table re-allocated per call). */
+  private readonly chats = new OpenList<string, Call>();
+  private readonly tools = new OpenList<string, Call>();
   /**
    * The latest chat span of each agent (by agentKey(): its id where it is mounted), kept open after its end time is decided until
    * the agent's next step, so the runtime's checks of that answer (a refused skill jump, tool
    * arguments that fail their schema, a router answer outside the roster) land on it.
    */
-  private readonly judged = new Map<string, { opened: OpenSpan; agentId: string; path: readonly string[] }>();
+  private readonly judged = new OpenList<string, { opened: OpenSpan; agentId: string; path: readonly string[] }>();
   /**
    * The failed chat span of each agent's latest call (by agentKey()), until its next call starts: a
    * fallback's chat span links to it (RETRY_OF), given at span start as samplers want links.
@@ -262,7 +263,7 @@ export class CallSpans {
    */
   routerCall(routerId: string, path: readonly string[]): string | undefined {
     let found: string | undefined;
-    for (const [key, judged] of this.judged) {
+    for (const [key, judged] of this.judged.entries()) {
       if (judged.agentId === routerId && path.every((name, i) => judged.path[i] === name)) found = key;
     }
     return found;

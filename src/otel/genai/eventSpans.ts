@@ -25,6 +25,7 @@ import {
   textMessage,
   valueSpellingIn,
   emitsNamesOf,
+  spanTime,
   type SemconvMode,
   turnFinishReason,
 } from '../encoding/index.js';
@@ -148,9 +149,10 @@ export class EventSpans {
     const meta = event.meta;
     const span = emitterSpan(this.layout, meta.runtimeStageId, meta.subflowPath).span;
     const name = spellingIn(this.semconv, event.type);
-    span.addEvent(name, eventAttributes(event, name, this.semconv), meta.timestamp);
+    const time = spanTime(meta.timestamp);
+    span.addEvent(name, eventAttributes(event, name, this.semconv), time);
     const second = secondSpellingIn(this.semconv, event.type);
-    if (second !== undefined) span.addEvent(second, eventAttributes(event, second, this.semconv), meta.timestamp);
+    if (second !== undefined) span.addEvent(second, eventAttributes(event, second, this.semconv), time);
   }
 
   /**

@@ -14,7 +14,7 @@ function markAttempt(stage: { opened: OpenSpan; attempts: number }, run: RunSpan
 }
 
 /** onStageStart for a runtime stage id that is still open is a retry: marks it, and says so. */
-export function isRetry(stages: ReadonlyMap<string, { opened: OpenSpan; attempts: number }>, runtimeStageId: string, run: RunSpans, time: number): boolean {
+export function isRetry(stages: { get(runtimeStageId: string): { opened: OpenSpan; attempts: number } | undefined }, runtimeStageId: string, run: RunSpans, time: number): boolean {
   const retried = stages.get(runtimeStageId);
   if (retried) markAttempt(retried, run, time);
   return retried !== undefined;

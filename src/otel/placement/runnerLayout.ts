@@ -25,6 +25,7 @@ import {
 import { stagePath, type HookGuard, type LayoutEnd, type MemberFailure, type MemberIdentity, type MemberLayout, type MemberLayoutInit, type RecorderHooks } from './layout.js';
 import { KnownMembers } from './knownMembers.js';
 import { isRetry } from './retries.js';
+import { OpenList } from './openList.js';
 import type { OpenSpan, RunSpans } from './runSpans.js';
 
 interface Member {
@@ -52,7 +53,8 @@ interface Stage {
 }
 
 export class RunnerLayout implements MemberLayout {
-  private readonly stages = new Map<string, Stage>();
+  /** Stage spans open now, by runtime stage id (OpenList: no table re-allocated per stage). */
+  private readonly stages = new OpenList<string, Stage>();
   /** The current member of each subflow path ('' is the run itself). */
   private readonly members = new Map<string, Member>();
   private readonly root: Member;
@@ -108,7 +110,7 @@ export class RunnerLayout implements MemberLayout {
     if (!member || member.ended) return;
     markFailed(member.opened.span, failure);
     // The stage that threw inside it got no onStageEnd: it failed, and ends now.
-    for (const [rsid, stage] of [...this.stages]) {
+    for (const [rsid, stage] of this.stages.entries()) {
       if (within(stage.member, member)) {
         markFailed(stage.opened.span, failure);
         this.endStage(rsid, stage, time);
@@ -137,7 +139,7 @@ export class RunnerLayout implements MemberLayout {
    */
   finish({ failure, time }: LayoutEnd): boolean {
     if (!failure) return false;
-    const unfinished = [...this.stages.values()];
+    const unfinished = this.stages.entries().map(([, stage]) => stage);
     const named = failure.stage === undefined ? [] : unfinished.filter((s) => stageIds.isStage(s.stageId, failure.stage!));
     const failed = named.length > 0 ? named : unfinished.slice(-1);
     for (const stage of failed) {

@@ -20,6 +20,7 @@ import {
   formatTraceparent,
   markFailed,
   recordFailure,
+  spanTime,
 } from '../encoding/index.js';
 import { EventSpans, lineageCarry, RunLineage, RunRollups, type CarriedBy, type KnownProducers } from '../genai/index.js';
 import {
@@ -159,7 +160,7 @@ export class TracedRun {
         }
         this.run.endOpen(time, outcome.status === 'paused' ? { [ATTR_FOOTPRINT_PAUSED]: true } : undefined);
       } finally {
-        root.end(time);
+        root.end(spanTime(time));
       }
     }
   }
