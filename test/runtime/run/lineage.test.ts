@@ -52,6 +52,31 @@ describe('a message measured', () => {
     expect(measure(message)).toBe(first);
   });
 
+  it("counts a tool call's arguments as safeStringify writes them, flat or not: shared objects, cycles, BigInt, functions, a throwing getter", () => {
+    const shared = { n: 1 };
+    const cyclic: Record<string, unknown> = { a: 'x' };
+    cyclic.self = cyclic;
+    const throwing = Object.defineProperty({ a: 1 }, 'b', {
+      enumerable: true,
+      get() {
+        throw new Error('no');
+      },
+    });
+    const cases: [unknown, string][] = [
+      [{ id: '1234', kg: 2, ok: true, none: null, nan: Number.NaN, quote: 'say "hi"\n' }, '{"id":"1234","kg":2,"ok":true,"none":null,"nan":null,"quote":"say \\"hi\\"\\n"}'],
+      [Object.assign(Object.create(null) as object, { a: 'b' }), '{"a":"b"}'],
+      [{ left: shared, right: shared }, '{"left":{"n":1},"right":"[circular]"}'],
+      [cyclic, '{"a":"x","self":"[circular]"}'],
+      [{ big: 10n, f: () => 1 }, '{"big":"10"}'],
+      [['a', 1], '["a",1]'],
+      [throwing, '[unserializable: no]'],
+      [undefined, ''],
+    ];
+    for (const [args, json] of cases) {
+      expect(measure({ role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'f', args: args as Record<string, unknown> }] }).chars).toBe(1 + json.length);
+    }
+  });
+
   it('canonical content for a fingerprint: text, the JSON of parts, calls by name and arguments (not ids); cycles do not throw', () => {
     expect(canonicalMessage({ role: 'user', content: 'hi' })).toBe('hi');
     expect(canonicalMessage({ role: 'user', content: [{ type: 'image', mediaType: 'image/png', url: 'https://x/y.png' }] })).toBe('[{"type":"image","mediaType":"image/png","url":"https://x/y.png"}]');
