@@ -6,7 +6,8 @@
  * its pause (lineageCarry.ts). From an llm_start's parts it gives the chat span its links (one per
  * producer span, at span start, so samplers see them) and, once started, its part arrays; an execute_tool span its
  * link to the chat span that asked for it; the run span the attributes naming the chat span whose
- * output became the answer. The work per call is one pass over the call's parts.
+ * output became the answer. The work per call is one pass over the call's parts; a producer whose
+ * parts are the very part objects of its last link gets that link again.
  */
 import type { Attributes, Link, Span, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
@@ -153,13 +154,15 @@ export class RunLineage {
     let linked = 0;
     for (let i = 0; i < listed; i++) {
       const producer = listing[i]!;
+      const id = listingIds[i]!;
       listing[i] = undefined;
+      listingIds[i] = '';
       if (producer.call !== call || producer.at !== i) continue;
       if (producer.parts.length !== producer.count) {
         producer.parts.length = producer.count;
         producer.same = false;
       }
-      const link = this.informedBy(listingIds[i]!, producer);
+      const link = this.informedBy(id, producer);
       if (link && !sameSpan(link.context, parent)) links[linked++] = link;
     }
     links.length = linked;
