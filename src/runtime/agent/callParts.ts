@@ -5,11 +5,12 @@
  * list as one part. The system and tool parts change only when the slots are assembled again (stages/context.ts), so
  * they are made once per assembly, and an agent's next run takes its last run's when they are the same
  * (its tool definitions are not serialised again for their size); the messages' parts come from
- * run/inputParts.ts, once per message.
+ * run/inputParts.ts, kept per conversation: by its origin list, the one list of the run's store that
+ * grows with it, message for message.
  */
 import type { KeyObject } from 'node:crypto';
 import type { InputPart } from '../../events/index.js';
-import { messagePart, safeStringify, slotPart, type MessageOrigin } from '../run/index.js';
+import { ConversationParts, safeStringify, slotPart, type MessageOrigin } from '../run/index.js';
 import type { LLMRequest, ToolSpec } from '../providers/index.js';
 import type { AgentConfig } from './config.js';
 import type { Turn } from './state.js';
@@ -28,6 +29,8 @@ interface SlotParts {
 const slotParts = new WeakMap<Turn['request'], SlotParts>();
 /** Each agent's latest slot parts: reused by its next run's first call when its slots are the same. */
 const lastSlotParts = new WeakMap<AgentConfig, SlotParts>();
+/** The message parts of each conversation, by its origin list. */
+const conversationParts = new WeakMap<readonly MessageOrigin[], ConversationParts>();
 
 export interface SentWindow {
   request: LLMRequest;
@@ -46,7 +49,11 @@ export function callParts(turn: Turn, config: AgentConfig, { request, origins, d
   const parts = new Array<InputPart>(system.length + messages.length + tools.length);
   let at = 0;
   for (let i = 0; i < system.length; i++) parts[at++] = system[i]!;
-  for (let i = 0; i < messages.length; i++) parts[at++] = messagePart(messages[i]!, i, origins[dropped + i]!, key);
+  if (messages.length > 0) {
+    let kept = conversationParts.get(origins);
+    if (kept === undefined || kept.key !== key) conversationParts.set(origins, (kept = new ConversationParts(key)));
+    for (let i = 0; i < messages.length; i++) parts[at++] = kept.part(messages[i]!, dropped + i, i, origins[dropped + i]!);
+  }
   for (let i = 0; i < tools.length; i++) parts[at++] = tools[i]!;
   return parts;
 }

@@ -27,7 +27,7 @@ export {
   whileStartingIn,
   type MessageOrigin,
 } from './lineage.js';
-export { canonicalMessage, IMAGE_TOKEN_ESTIMATE, measure, messagePart, slotPart } from './inputParts.js';
+export { canonicalMessage, ConversationParts, IMAGE_TOKEN_ESTIMATE, measure, slotPart } from './inputParts.js';
 export { FINGERPRINT_KEY_ENV, setFingerprintKey } from './fingerprint.js';
 export type { ChartInput } from './runInput.js';
 export { EventHub } from './hub.js';

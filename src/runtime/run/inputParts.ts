@@ -1,10 +1,12 @@
 /**
  * The parts of a model call's input as llm_start.parts lists them (issue #36): size, estimated
  * tokens and keyed fingerprint of each message, with its origin. A turn sends its whole conversation
- * again at every call, so what a message measures is computed once per message object and kept
- * beside it (a WeakMap: a message dropped by the run is dropped here too), and so is its part while
- * its position and origin stay the same: a later call pays one lookup per earlier message, no hashing.
- * The estimate is the conversation window's too (agent/window.ts), from the same numbers.
+ * again at every call, and the conversation only grows, so a conversation's parts are kept by
+ * position (ConversationParts): a later call pays one comparison per earlier message, no lookup,
+ * hashing or measuring, and gets the very part object while its message, index and origin stay the
+ * same. What is dear to compute again (a fingerprint) is kept beside the message object itself too
+ * (a WeakMap: a message dropped by the run is dropped here too), for the message's next conversation,
+ * and so is the size the conversation window's estimate asks for (agent/window.ts: the same numbers).
  */
 import type { KeyObject } from 'node:crypto';
 import type { InputPart, InputProducer } from '../../events/index.js';
@@ -22,9 +24,6 @@ interface Measured {
   /** The fingerprint under `key` (computed on first use with a key). */
   fingerprint?: string;
   key?: KeyObject;
-  /** The last part made of the message, reused while index, origin and key are the same. */
-  part?: InputPart;
-  origin?: MessageOrigin;
 }
 
 const measured = new WeakMap<LLMMessage, Measured>();
@@ -38,46 +37,101 @@ function textTokens(chars: number): number {
 export function measure(message: LLMMessage): Measured {
   let found = measured.get(message);
   if (found === undefined) {
-    let chars = 0;
-    let images = 0;
-    // What a provider or a caller handed in is measured as it is: odd content counts nothing rather than failing the call.
-    const content: unknown = message.content;
-    if (typeof content === 'string') chars += content.length;
-    else if (Array.isArray(content)) {
-      for (const part of content as MessagePart[]) {
-        if (part?.type === 'image') images++;
-        else if (typeof part?.text === 'string') chars += part.text.length;
-      }
-    }
-    // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
-    for (const call of message.toolCalls ?? []) chars += String(call.name).length + safeStringify(call.args).length;
-    found = { chars, tokens: textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE };
+    found = measureNow(message);
     measured.set(message, found);
   }
   return found;
 }
 
-/**
- * The part of `message` sent at `index` of the messages slot, from `origin`; the same object as the
- * call before when nothing about it changed. Listeners must not change it.
- */
-export function messagePart(message: LLMMessage, index: number, origin: MessageOrigin, key: KeyObject | undefined): InputPart {
-  const m = measure(message);
-  const last = m.part;
-  if (last !== undefined && last.index === index && m.origin === origin && m.key === key) return last;
-  if (key !== undefined && m.key !== key) {
-    m.fingerprint = fingerprint(key, 'messages', canonicalMessage(message));
-    m.key = key;
+/** A message's characters and estimated tokens, measured now. */
+function measureNow(message: LLMMessage): Measured {
+  let chars = 0;
+  let images = 0;
+  // What a provider or a caller handed in is measured as it is: odd content counts nothing rather than failing the call.
+  const content: unknown = message.content;
+  if (typeof content === 'string') chars += content.length;
+  else if (Array.isArray(content)) {
+    for (const part of content as MessagePart[]) {
+      if (part?.type === 'image') images++;
+      else if (typeof part?.text === 'string') chars += part.text.length;
+    }
   }
-  const part: InputPart =
-    origin.restoredFrom === undefined
-      ? { slot: 'messages', index, role: message.role, origin: origin.origin, producer: origin.producer, chars: m.chars, tokens: m.tokens }
-      : { slot: 'messages', index, role: message.role, origin: origin.origin, producer: origin.producer, restoredFrom: origin.restoredFrom, chars: m.chars, tokens: m.tokens };
-  if (key !== undefined) part.fingerprint = m.fingerprint;
-  m.part = part;
-  m.origin = origin;
-  if (key === undefined) m.key = undefined;
-  return part;
+  // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
+  for (const call of message.toolCalls ?? []) chars += String(call.name).length + jsonLength(call.args);
+  return { chars, tokens: textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE };
+}
+
+/**
+ * The length of `value` as safeStringify writes it. Most arguments a model gives are one flat object
+ * of strings, numbers, booleans and nulls: its JSON is then what JSON.stringify writes without
+ * safeStringify's replacer and cycle set (a third of the time), the same text; anything else, or a
+ * getter that throws, takes safeStringify.
+ */
+function jsonLength(value: unknown): number {
+  try {
+    if (isFlatRecord(value)) return JSON.stringify(value).length;
+  } catch {
+    // a getter or a proxy that throws: safeStringify says so in its text
+  }
+  return safeStringify(value).length;
+}
+
+/** True for a plain object whose enumerable properties all hold a string, a number, a boolean or null. */
+function isFlatRecord(value: unknown): value is Record<string, string | number | boolean | null> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const key in value) {
+    const field: unknown = (value as Record<string, unknown>)[key];
+    const type = typeof field;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean' && field !== null) return false;
+  }
+  return true;
+}
+
+/**
+ * The parts made of one conversation's messages under one fingerprint key, by the message's position
+ * in the conversation (which only grows): the same part object as the call before when its message,
+ * index and origin are the same. Listeners must not change a part.
+ */
+export class ConversationParts {
+  private readonly messages: LLMMessage[] = [];
+  private readonly parts: InputPart[] = [];
+
+  constructor(readonly key: KeyObject | undefined) {}
+
+  /** The part of `message`, at `position` of the conversation, sent at `index` of the messages slot, from `origin`. */
+  part(message: LLMMessage, position: number, index: number, origin: MessageOrigin): InputPart {
+    const last = this.parts[position];
+    let part: InputPart;
+    if (last !== undefined && this.messages[position] === message) {
+      if (last.index === index && last.origin === origin.origin && last.producer === origin.producer && last.restoredFrom === origin.restoredFrom) return last;
+      // Another index (a window dropped older messages) or origin: the same numbers and fingerprint.
+      part = messagePart(message, index, origin, last.chars, last.tokens);
+      if (last.fingerprint !== undefined) part.fingerprint = last.fingerprint;
+    } else {
+      const key = this.key;
+      // A fingerprint is kept with the message, for its next conversation; a size is measured again there.
+      const m = key === undefined ? measureNow(message) : measure(message);
+      part = messagePart(message, index, origin, m.chars, m.tokens);
+      if (key !== undefined) {
+        if (m.key !== key) {
+          m.fingerprint = fingerprint(key, 'messages', canonicalMessage(message));
+          m.key = key;
+        }
+        part.fingerprint = m.fingerprint;
+      }
+      this.messages[position] = message;
+    }
+    this.parts[position] = part;
+    return part;
+  }
+}
+
+function messagePart(message: LLMMessage, index: number, origin: MessageOrigin, chars: number, tokens: number): InputPart {
+  return origin.restoredFrom === undefined
+    ? { slot: 'messages', index, role: message.role, origin: origin.origin, producer: origin.producer, chars, tokens }
+    : { slot: 'messages', index, role: message.role, origin: origin.origin, producer: origin.producer, restoredFrom: origin.restoredFrom, chars, tokens };
 }
 
 /** A part of the system slot or the tool list: text measured and fingerprinted as given (callers keep it per slot assembly). */

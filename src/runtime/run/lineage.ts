@@ -24,16 +24,30 @@ export interface MessageOrigin {
 const ORIGINS_PREFIX = 'origins:';
 const RECORD_PREFIX = 'origin:';
 
+/** The list key last asked for and its origin list's key: made, flattened and hashed once per conversation, not at every call and append. */
+let lastKey = '';
+let lastOriginsKey = ORIGINS_PREFIX;
+
+/** The key of the origin list beside the list `key`. */
+function originsKey(key: string): string {
+  if (key !== lastKey) {
+    lastOriginsKey = ORIGINS_PREFIX + key;
+    lastKey = key;
+  }
+  return lastOriginsKey;
+}
+
 /** Appends `messages` to the list `key` and their origins to its origin list, one each. */
 export function appendWithOrigins(store: RunStore, key: string, messages: readonly LLMMessage[], origins: readonly MessageOrigin[]): void {
   store.append(key, ...messages);
-  store.append(ORIGINS_PREFIX + key, ...origins);
+  store.append(originsKey(key), ...origins);
 }
 
 /** Appends `messages` to the list `key`, every one of the same origin. */
 export function appendFrom(store: RunStore, key: string, origin: MessageOrigin, ...messages: LLMMessage[]): void {
   store.append(key, ...messages);
-  for (let i = 0; i < messages.length; i++) store.append(ORIGINS_PREFIX + key, origin);
+  const origins = originsKey(key);
+  for (let i = 0; i < messages.length; i++) store.append(origins, origin);
 }
 
 /**
@@ -41,7 +55,7 @@ export function appendFrom(store: RunStore, key: string, origin: MessageOrigin, 
  * version) gets origins by role: the run's input, the model's output, a tool's result.
  */
 export function originsOf(store: RunStore, key: string, runId: string): readonly MessageOrigin[] {
-  const origins = store.list<MessageOrigin>(ORIGINS_PREFIX + key);
+  const origins = store.list<MessageOrigin>(originsKey(key));
   const messages = store.list<LLMMessage>(key);
   if (origins.length === messages.length) return origins;
   const filled = [...origins];
