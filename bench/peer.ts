@@ -115,7 +115,7 @@ const reported = [
   ...(us['ai7-traced'] ? [{ name: 'ours traced (full) / AI SDK 7 traced', value: ratio('ours-full', 'ai7-traced') }, { name: 'ours untraced / AI SDK 7 untraced', value: ratio('ours-untraced', 'ai7-untraced') }] : []),
 ];
 
-const splits: OverheadSplit[] = replays.map((r) => ({ mode: r.of, overhead: us[r.of]! - us[r.untraced]!, sdk: us[r.mode]! }));
+const splits: OverheadSplit[] = replays.map((r) => ({ mode: r.of, traced: us[r.of]!, untraced: us[r.untraced]!, sdk: us[r.mode]! }));
 
 /** What `--json` prints, for bench/run.ts. */
 export interface PeerResult {
