@@ -3,7 +3,8 @@
  * its store and stream, is its context, context.ts). Stage emits arrive from the emit helper with the
  * emitting stage's runtime id (emitFrom, synchronously, at the call site: events/emit.ts), derived
  * events (run failures) through publish(); the emits that are no typed event come through a
- * footprintjs emit recorder and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
+ * footprintjs emit recorder (attached by the runner when a chart of the tree may raise them, run/chart.ts
+ * typedEventsOnly) and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
  * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
  * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
