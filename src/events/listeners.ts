@@ -31,6 +31,12 @@ export class ListenerSet {
     return n;
   }
 
+  /** Whether a listener of this set hears events of `type` (its exact type, its domain, or '*'). */
+  hears(type: EventType): boolean {
+    if (this.all.size > 0 || (this.exact.get(type)?.size ?? 0) > 0) return true;
+    return (this.domains.get(type.slice(0, type.lastIndexOf('.')))?.size ?? 0) > 0;
+  }
+
   dispatch(event: TypedEvent): void {
     if (this.size === 0) return;
     this.callEach(this.exact.get(event.type), event);

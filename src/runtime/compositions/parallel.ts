@@ -22,6 +22,7 @@ import {
   newId,
   quietLogger,
   Runner,
+  typedEventsOnly,
   type MountedMember,
   type RunInstrument,
 } from '../run/index.js';
@@ -103,7 +104,7 @@ export class Parallel extends Composition {
       });
     });
     const merge = this.mergeFn;
-    return chart
+    return typedEventsOnly(chart
       .addFunction(
         'Merge',
         closingStage<ParallelState>(m, {
@@ -132,7 +133,7 @@ export class Parallel extends Composition {
         'merge',
       )
       .setLogger(quietLogger)
-      .build();
+      .build());
   }
 
   /** @internal used by the builder */

@@ -25,7 +25,7 @@ import { LLMCall } from '../agent/index.js';
 import { answerKey, mountOptions, openLineage, recordAnswer, type LineageState } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
-import { ConfigError, quietLogger, Runner, RUNNER_FACTS, stage, stageInput, type RunnerFacts } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, RUNNER_FACTS, stage, stageInput, typedEventsOnly, type RunnerFacts } from '../run/index.js';
 import { parseRoutingDecision } from './decision.js';
 import { DecisionMemory, type RoutingDecision } from './memory.js';
 import { compileRouterPrompt, type RosterEntry } from './prompt.js';
@@ -126,7 +126,7 @@ export class RouterStep extends Runner {
 
   protected buildChart(): FlowChart {
     const m: MemberRef = { kind: this.kind, id: this.id };
-    return flowChart<RouterState>(
+    return typedEventsOnly(flowChart<RouterState>(
       'Ask',
       stage(m, 'ask', (scope: TypedScope<RouterState>) => {
         const args = stageInput<Record<keyof RouterInput, unknown>>(scope);
@@ -148,7 +148,7 @@ export class RouterStep extends Runner {
       )
       .addFunction('Decide', stage(m, 'decide', (scope: TypedScope<RouterState>) => this.decide(scope, m)), 'decide')
       .setLogger(quietLogger)
-      .build();
+      .build());
   }
 
   private decide(scope: TypedScope<RouterState>, m: MemberRef): string | RoutedMessage {

@@ -3,7 +3,8 @@
  * its store and stream, is its context, context.ts). Stage emits arrive from the emit helper with the
  * emitting stage's runtime id (emitFrom, synchronously, at the call site: events/emit.ts), derived
  * events (run failures) through publish(); the emits that are no typed event come through a
- * footprintjs emit recorder and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
+ * footprintjs emit recorder (attached by the runner when a chart of the tree may raise them, run/chart.ts
+ * typedEventsOnly) and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
  * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
  * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
@@ -25,6 +26,12 @@ export interface EventHubOptions {
   stream?: StreamSink;
 }
 
+/** An instrument's (or a tracker's) subscription: every event, or those of `types`. */
+interface Subscription {
+  listener: HubListener;
+  types?: ReadonlySet<EventType>;
+}
+
 /** Where a subflow's events go: its path and the member chain that hears them (members.ts). */
 interface Place {
   path: readonly string[];
@@ -32,7 +39,7 @@ interface Place {
 }
 
 export class EventHub implements RunEvents, TypedEventSink {
-  private readonly subscribers: HubListener[] = [];
+  private readonly subscribers: Subscription[] = [];
   private readonly otherListeners: OtherEmitListener[] = [];
   /** Events raised while another is being delivered (by a subscriber or listener of that one). */
   private readonly pending: { event: TypedEvent; chain: MemberEntry[] }[] = [];
@@ -62,9 +69,22 @@ export class EventHub implements RunEvents, TypedEventSink {
     };
   }
 
-  /** Instruments subscribe here; they see every event of the run, before user listeners. */
-  subscribe(listener: HubListener): () => void {
-    return addTo(this.subscribers, listener);
+  /** Instruments subscribe here; they see every event of the run (or those of `types`), before user listeners. */
+  subscribe(listener: HubListener, types?: readonly EventType[]): () => void {
+    return addTo(this.subscribers, types === undefined ? { listener } : { listener, types: new Set(types) });
+  }
+
+  /**
+   * Whether anything of the run reads events of `type`: a subscriber of every event or of that type,
+   * the stream of a streamed run, or a listener of a runner of the tree (a listener added later makes
+   * it true from then on). An emitter leaves out of such an event's payload what only readers need
+   * when none does (llm_start's input parts, agent/stages/callLLM.ts).
+   */
+  hears(type: EventType): boolean {
+    if (this.stream) return true;
+    for (const { types } of this.subscribers) if (types === undefined || types.has(type)) return true;
+    for (const entry of this.members.entries()) if (entry.runner.listeners.hears(type)) return true;
+    return false;
   }
 
   /**
@@ -134,9 +154,9 @@ export class EventHub implements RunEvents, TypedEventSink {
 
   private dispatch(event: TypedEvent, chain: MemberEntry[]): void {
     if (event.type !== LISTENERS_ONLY) {
-      for (const subscriber of this.subscribers) {
+      for (const { listener, types } of this.subscribers) {
         try {
-          subscriber(event);
+          if (types === undefined || types.has(event.type)) listener(event);
         } catch {
           // instruments guard themselves; a failure here must never reach the run
         }

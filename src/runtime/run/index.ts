@@ -51,6 +51,6 @@ export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass
 export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';
 export { currentRun, OnceEnvScope, stageInput, stageSubflowKey, type EnvScope, type RunContext } from './context.js';
-export { quietLogger, stage } from './chart.js';
+export { quietLogger, stage, typedEventsOnly } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';

@@ -17,7 +17,11 @@ export interface RunStart {
   /** The tree of the runner that runs (the same object at every run of that runner). */
   readonly tree: RunTree;
   readonly events: RunEvents;
-  /** For recorders: it runs the chart without its build-time structure, so its getRuntimeStructure() is undefined (executedChart.ts). */
+  /**
+   * For recorders: it runs the chart without its build-time structure, so its getRuntimeStructure() is
+   * undefined (executedChart.ts). An instrument that stays out of the run (start returns undefined)
+   * leaves it alone: when no instrument takes part, the runner may run its next run on it.
+   */
   readonly executor: FlowChartExecutor;
   /** Present when this start is a resume: what instruments stored at pause time. */
   readonly resumed?: { readonly carry: Record<string, unknown>; readonly pausedAt: number };

@@ -6,7 +6,7 @@
  * run span, the runs metric, the CLI summary and the result's `stopReason` (stopReasonOf) cannot
  * disagree.
  */
-import { handleEvent, type EventHandlers, type TypedEvent } from '../../events/index.js';
+import { handleEvent, type EventHandlers, type EventType, type TypedEvent } from '../../events/index.js';
 import type { FailureOrigin } from './errors.js';
 import type { RunEvents } from './runEvents.js';
 import type { StopReason } from './result.js';
@@ -57,7 +57,7 @@ export class OutcomeTracker {
   private readonly unsubscribe: () => void;
 
   constructor(events: RunEvents) {
-    this.unsubscribe = events.subscribe((event) => this.onEvent(event));
+    this.unsubscribe = events.subscribe((event) => this.onEvent(event), Object.keys(this.handlers) as EventType[]);
   }
 
   /**

@@ -5,7 +5,7 @@
  * composition that made its own answer, a Parallel's merge, answers itself) with the stop reason of
  * that member's last model call, and the top-level agent turn, whose messages are the run's.
  */
-import { addModelCall, handleEvent, noModelCalls, type EventHandlers, type MemberRef, type ModelCallTotals, type TypedEvent } from '../../events/index.js';
+import { addModelCall, handleEvent, noModelCalls, type EventHandlers, type EventType, type MemberRef, type ModelCallTotals, type TypedEvent } from '../../events/index.js';
 import type { RunEvents } from './runEvents.js';
 import type { RunResult } from './result.js';
 
@@ -27,7 +27,7 @@ export class ResultTracker {
   topTurnId?: string;
 
   constructor(events: RunEvents) {
-    this.unsubscribe = events.subscribe((event) => handleEvent(this.handlers, event));
+    this.unsubscribe = events.subscribe((event) => handleEvent(this.handlers, event), Object.keys(this.handlers) as EventType[]);
   }
 
   /** Usage, cost, the answering member and its finish reason, for the run's `text`. */

@@ -1,8 +1,10 @@
 /**
  * The base of every runner (Agent, LLMCall, the compositions, the router step). A runner owns a
- * footprintjs chart, built once; run() executes it in a fresh executor with the run's event hub and
- * the registered instruments attached; mounting a runner in a composition reuses the same chart as a
- * subflow, so a composed run is one executor, one run, one trace.
+ * footprintjs chart, built once; run() executes it in an executor with the run's event hub and the
+ * registered instruments attached (a new one, or the one of the runner's last run when nothing was
+ * attached to that: no instrument took part and no chart of the tree may $emit, chart.ts); mounting
+ * a runner in a composition reuses the same chart as a subflow, so a composed run is one executor,
+ * one run, one trace.
  *
  * stream() runs the same way with the hub handing the run's parts to a RunStream (runStream.ts),
  * and the model calls streaming; it is defined here once, so every runner streams.
@@ -52,6 +54,7 @@ import { ResultTracker } from './resultTracker.js';
 import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
+import { raisesTypedEventsOnly } from './chart.js';
 import { stageScopeFactory } from './stageScope.js';
 import { RunStore, type SavedStore } from './store.js';
 import { appendRun, conversationOrigins, loadThread, producersOf } from './threads.js';
@@ -114,6 +117,10 @@ export abstract class Runner<Output = unknown> {
   private builtChart?: FlowChart;
   private index?: MemberIndex;
   private treeInstruments?: RunInstrument[];
+  /** Whether a stage of this runner's tree may emit through footprintjs's channel (chart.ts typedEventsOnly). */
+  private footprintjsEmits?: boolean;
+  /** An executor whose last run attached nothing to it, for this runner's next fresh run (see execute). */
+  private idleExecutor?: FlowChartExecutor;
 
   on<K extends EventType>(pattern: K, listener: Listener<K>): Unsubscribe;
   on(pattern: EventPattern, listener: Listener): Unsubscribe;
@@ -234,13 +241,19 @@ export abstract class Runner<Output = unknown> {
     // A resumed chart reads the input its run started with (footprintjs keeps no input in a checkpoint): where its answer goes, too.
     const startedWith = store.record<ChartInput>(RUN_ARGS);
     const chart = executedChart(this.chart());
-    const executor = new FlowChartExecutor(chart, { scopeFactory: stageScopeFactory(chart), readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
+    // A fresh run may take the executor of an earlier run that attached nothing to it (released below):
+    // footprintjs's constructor builds a traverser that run() replaces, and run() resets all else it holds of a run.
+    const idle = resumed ? undefined : this.idleExecutor;
+    if (idle) this.idleExecutor = undefined;
+    const executor = idle ?? new FlowChartExecutor(chart, { scopeFactory: stageScopeFactory(chart), readTracking: 'off', writeTracking: 'off', ...(startedWith ? { readOnlyContext: startedWith } : {}) });
     // A resumed run continues the conversation its first segment loaded (kept in the run's store).
     const saved = store.record<RunConversation>(RUN_CONVERSATION);
     const conversationId = saved ? saved.conversationId : options.conversationId;
     const hub = new EventHub(runId, index, { conversationId, stream: how.stream });
     const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub, fingerprintKey: fingerprintKey() };
-    executor.attachEmitRecorder(hub.recorder);
+    // Only a chart of the runner's tree that may $emit needs the hub's recorder (chart.ts typedEventsOnly).
+    const hearsFootprintjsEmits = (this.footprintjsEmits ??= mayEmitThroughFootprintjs(this));
+    if (hearsFootprintjsEmits) executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
     const tally = new ResultTracker(hub);
     if (saved?.topTurnId) tally.topTurnId = saved.topTurnId;
@@ -331,6 +344,9 @@ export abstract class Runner<Output = unknown> {
       return { outcome: decided, result };
     };
 
+    // Nothing was attached to the executor when no instrument took part and the hub needed no recorder:
+    // the runner's next fresh run may take it (once its run() has settled, which `call` awaits).
+    const reusable = !resumed && sessions.length === 0 && !hearsFootprintjsEmits;
     try {
       const { outcome: decided, result } = await inRun(call);
       finish(sessions, decided);
@@ -353,6 +369,8 @@ export abstract class Runner<Output = unknown> {
       if (cancelled) throw new RunCancelledError(runId, error, resultOf('', 'cancelled'));
       if (error instanceof ConversationStoreError) throw error;
       throw new RunFailedError(runId, origin.member, origin.stage, error);
+    } finally {
+      if (reusable) this.idleExecutor = executor;
     }
   }
 
@@ -454,6 +472,11 @@ function checkedSignal(owner: string, options: unknown): { signal?: AbortSignal;
   } catch (problem) {
     return { problem };
   }
+}
+
+/** Whether a stage of `runner`'s run may emit through footprintjs's channel: a chart of its tree is not marked typedEventsOnly (chart.ts). */
+function mayEmitThroughFootprintjs(runner: Runner): boolean {
+  return !raisesTypedEventsOnly(runner.chart()) || runner.members().some((member) => mayEmitThroughFootprintjs(member.runner));
 }
 
 function finish(sessions: RunSession[], outcome: RunOutcome): void {

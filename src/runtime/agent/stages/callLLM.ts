@@ -121,7 +121,11 @@ async function callOnce(scope: StageScope, turn: Turn, config: AgentConfig, brai
   const windowed = config.window && applyWindow(thread, config.window);
   const request = assembleRequest(turn, config, served.model, windowed ? windowed.messages : thread);
   const compacted = windowed !== undefined && windowed.dropped > 0;
-  const parts = callParts(turn, config, { request, origins: conversationOrigins(scope, turn), dropped: windowed ? windowed.dropped : 0 }, run?.fingerprintKey);
+  // The input parts are for llm_start's readers (the trace's lineage, listeners): a run where nothing reads llm_start makes none.
+  const parts =
+    run === undefined || run.events.hears('footprint.call.llm_start')
+      ? callParts(turn, config, { request, origins: conversationOrigins(scope, turn), dropped: windowed ? windowed.dropped : 0 }, run?.fingerprintKey)
+      : [];
   const callId = newId('call');
   const iteration = turn.iteration;
   const skill = turn.skill?.current;
