@@ -193,8 +193,10 @@ if (mode === 'sdk-floor') {
   perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
   stop();
 } else if (mode === 'bare') {
-  // The chart in a plain executor, with the run context its stages reach for their run's store in its env.
+  // The chart in a plain executor, with the run context its stages reach for their run's store in its
+  // env, and the runner's scope factory, which gives each stage its stage id (where an agent finds its turn).
   const { runEnv } = await import('../src/runtime/run/context.js');
+  const { stageScopeFactory } = await import('../src/runtime/run/stageScope.js');
   const { MemberIndex } = await import('../src/runtime/run/members.js');
   const { EventHub } = await import('../src/runtime/run/hub.js');
   const { RunStore } = await import('../src/runtime/run/store.js');
@@ -202,7 +204,7 @@ if (mode === 'sdk-floor') {
   const index = new MemberIndex(agent);
   const bareRun = () => runEnv({ runId: 'run_bench', store: new RunStore(), events: new EventHub('run_bench', index) }, undefined);
   perUnit = await timePerCall(
-    () => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE }, env: bareRun() }),
+    () => new FlowChartExecutor(chart, { scopeFactory: stageScopeFactory(chart), readTracking: 'off', writeTracking: 'off' }).run({ input: { message: MESSAGE }, env: bareRun() }),
     RUNS,
   );
 } else {
