@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TracerProvider } from '@opentelemetry/api';
 import { MESSAGE, referenceAgent } from './scenario.js';
-import { cpuPerCall } from './measure.js';
+import { cleanBlock } from './measure.js';
 import type * as Package from '../src/index.js';
 
 export type Mode = 'untraced' | 'full' | 'semantic';
@@ -36,30 +36,10 @@ export interface Interleaved {
   ratios: Record<string, number[]>;
 }
 
-/** What `node --expose-gc` gives: a young-generation collection on demand. */
-const collect = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-
-/**
- * Process CPU µs per turn over `turns` turns of `mode` on `build` (traced into `provider`). Under
- * --expose-gc each block leaves the young generation empty and pays for it: what the block before
- * left (spans in the batch processor, garbage) is exported and collected first, untimed, and the
- * block's own garbage collected at its end, timed with it. Without it the block timed after a traced
- * one paid for that one's garbage (measured: the rounds in one order and in the other parted by up
- * to 50%); without the timed collection at the end, a block of 40 turns would seldom fill the young
- * generation and its garbage would go unpaid.
- */
-async function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }): Promise<number> {
-  await provider.forceFlush();
-  collect?.({ type: 'minor' });
-  const undo = mode === 'untraced' ? undefined : build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
-  const perTurn = await cpuPerCall(() => build.agent.run(MESSAGE), turns);
-  undo?.();
-  if (!collect) return perTurn;
-  // The block's own garbage, collected now and timed with it: what it left in the young generation.
-  const started = process.cpuUsage();
-  collect({ type: 'minor' });
-  const used = process.cpuUsage(started);
-  return perTurn + (used.user + used.system) / turns;
+/** Process CPU µs per turn over `turns` turns of `mode` on `build` (traced into `provider`): a clean block (measure.ts). */
+function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }): Promise<number> {
+  const traced = mode === 'untraced' ? undefined : () => build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
+  return cleanBlock(() => build.agent.run(MESSAGE), turns, () => provider.forceFlush(), traced);
 }
 
 /** A warm-up of 300 turns per build and mode, then `rounds` rounds of one block per build and mode. */

@@ -3,8 +3,9 @@
  * so both share one OTel SDK (BasicTracerProvider, BatchSpanProcessor into a counting exporter, the
  * AsyncLocalStorage context manager, one @opentelemetry/api): blocks of each mode interleaved over
  * rounds, process CPU time per turn, the median over rounds. Both runtimes must give the same answer
- * before anything is timed. Prints the ratios and the peer targets MET/MISSED; with --json, one JSON
- * line for bench/run.ts instead.
+ * before anything is timed. Run it under --expose-gc (`npm run bench:peer`): each block then starts on
+ * an empty young generation and pays for its own garbage (measure.ts cleanBlock). Prints the ratios
+ * and the peer targets MET/MISSED; with --json, one JSON line for bench/run.ts instead.
  */
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -13,7 +14,7 @@ import { aiSdk6Turn, aiSdk7Turn, ANSWER, type PeerTurn } from './peerTurn.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
 import { countingExporter } from './countingExporter.js';
-import { cpuPerCall, median } from './measure.js';
+import { cleanBlock, median } from './measure.js';
 import { captureTurn, sdkReplay, splitLines, type OverheadSplit } from './sdkReplay.js';
 
 const quick = process.argv.includes('--quick');
@@ -79,10 +80,9 @@ async function check(mode: Mode): Promise<number> {
   return counting.exported - before;
 }
 
+/** A clean block (measure.ts): it pays for its own garbage and spans, not for the mode's before it. */
 async function block(mode: Mode, turns: number): Promise<number> {
-  const undo = mode.around?.();
-  const perTurn = await cpuPerCall(() => mode.turn.run(), turns);
-  undo?.();
+  const perTurn = await cleanBlock(() => mode.turn.run(), turns, () => provider.forceFlush(), mode.around);
   mode.turn.reset();
   return perTurn;
 }

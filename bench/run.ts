@@ -82,7 +82,7 @@ const receivedSpans = receiver.stats.spans - spansBeforePaced;
 process.stderr.write('bench: unpaced\n');
 const unpaced = await child<LoadResult>('bench/load.ts', ['unpaced', receiver.url]);
 process.stderr.write('bench: peer (the same turn on the Vercel AI SDK, one process)\n');
-const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])]);
+const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: conversation (20 messages against one, one process)\n');
 const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])]);
 process.stderr.write('bench: lineage (the shipped build against it with lineage cut out, one process)\n');
