@@ -8,14 +8,14 @@
  * Prints the ratios and the target (issue #40: at most 10% more per turn) MET or MISSED; with
  * --json, one JSON line for bench/run.ts.
  *
- *   npm run bench:conversation   (env: BENCH_CONVERSATION_LENGTH, 20)
+ *   npm run bench:conversation   (env: BENCH_CONVERSATION_LENGTH, 20; under --expose-gc: clean blocks, measure.ts)
  */
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
 import { countingExporter } from './countingExporter.js';
-import { cpuPerCall, median } from './measure.js';
+import { cleanBlock, median } from './measure.js';
 import { conversation, referenceAgent } from './scenario.js';
 
 const quick = process.argv.includes('--quick');
@@ -32,11 +32,10 @@ const agent = referenceAgent();
 const inputs = { short: conversation(1), long: conversation(LENGTH) };
 const details: (TraceDetail | 'untraced')[] = ['untraced', 'full', 'semantic'];
 
-async function block(detail: (typeof details)[number], input: keyof typeof inputs, turns: number): Promise<number> {
-  const undo = detail === 'untraced' ? undefined : registerInstrument(tracingInstrument({ tracerProvider: provider, detail }));
-  const perTurn = await cpuPerCall(() => agent.run(inputs[input]), turns);
-  undo?.();
-  return perTurn;
+/** A clean block (measure.ts): it pays for its own garbage and spans, not for the block's before it. */
+function block(detail: (typeof details)[number], input: keyof typeof inputs, turns: number): Promise<number> {
+  const traced = detail === 'untraced' ? undefined : () => registerInstrument(tracingInstrument({ tracerProvider: provider, detail }));
+  return cleanBlock(() => agent.run(inputs[input]), turns, () => provider.forceFlush(), traced);
 }
 
 for (const input of ['short', 'long'] as const) {

@@ -84,7 +84,7 @@ const unpaced = await child<LoadResult>('bench/load.ts', ['unpaced', receiver.ur
 process.stderr.write('bench: peer (the same turn on the Vercel AI SDK, one process)\n');
 const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: conversation (20 messages against one, one process)\n');
-const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])]);
+const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: lineage (the shipped build against it with lineage cut out, one process)\n');
 // bench/lineage.ts times dist/ (and a cut copy of it), whichever code the other modes measure.
 if (process.env.BENCH_FROM === 'src') await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
