@@ -4,10 +4,9 @@
  * span event on the emitting stage's span (detail full) or on the run span (semantic, which has no
  * stage spans), with its payload flattened, at the moment it was emitted.
  */
-import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerInstrument, Runner, tracingInstrument, type TraceDetail } from '../../src/index.js';
-import { quietLogger, stage } from '../../src/runtime/run/index.js';
+import { registerInstrument, tracingInstrument, type TraceDetail } from '../../src/index.js';
+import { Reporter } from '../support/reporter.js';
 import { startSdk } from '../support/sdk.js';
 import { render } from '../support/traceTree.js';
 
@@ -15,25 +14,6 @@ const sdk = startSdk({ tracing: false });
 afterAll(() => sdk.shutdown());
 beforeEach(() => sdk.reset());
 
-class Reporter extends Runner {
-  readonly kind = 'llm_call' as const;
-  readonly id = 'reporter';
-  readonly name = 'Reporter';
-  protected buildChart(): FlowChart {
-    const member = { kind: this.kind, id: this.id };
-    type S = TypedScope<{ output?: string }>;
-    return flowChart<{ output?: string }>('Work', stage(member, 'work', (scope: S) => {
-      scope.$emit('x.progress', { step: 1, of: { total: 2 } });
-    }), 'work')
-      .addFunction('Answer', stage(member, 'answer', (scope: S) => {
-        scope.$emit('x.progress', { step: 2 });
-        scope.output = 'done';
-        return 'done';
-      }), 'answer')
-      .setLogger(quietLogger)
-      .build();
-  }
-}
 
 /** One Reporter run traced at `detail`: it answers, and its spans are in the SDK. */
 async function runTraced(detail: TraceDetail): Promise<void> {

@@ -6,31 +6,12 @@
  * instrument took part, no recorder) serves the runner's next fresh run; a resumed run, a run an
  * instrument takes part in and a concurrent run each have an executor of their own.
  */
-import { flowChart, type FlowChart, type FlowChartExecutor, type TypedScope } from 'footprintjs';
+import type { FlowChartExecutor } from 'footprintjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPaused, registerInstrument, Runner, Sequence, type RunSession } from '../../../src/runtime/index.js';
-import { quietLogger, stage } from '../../../src/runtime/run/index.js';
+import { isPaused, registerInstrument, Sequence, type RunSession } from '../../../src/runtime/index.js';
 import { approvalAgent, echoAgent } from '../../support/compositions.js';
+import { Reporter } from '../../support/reporter.js';
 
-/** A runner of one's own whose stage $emits an event that is no typed event. */
-class Reporter extends Runner {
-  readonly kind = 'llm_call' as const;
-  readonly id = 'reporter';
-  readonly name = 'Reporter';
-  protected buildChart(): FlowChart {
-    const member = { kind: this.kind, id: this.id };
-    type S = TypedScope<{ output?: string }>;
-    return flowChart<{ output?: string }>('Work', stage(member, 'work', (scope: S) => {
-      scope.$emit('x.progress', { step: 1 });
-    }), 'work')
-      .addFunction('Answer', stage(member, 'answer', (scope: S) => {
-        scope.output = 'reported';
-        return 'reported';
-      }), 'answer')
-      .setLogger(quietLogger)
-      .build();
-  }
-}
 
 let undo: (() => void)[] = [];
 afterEach(() => {
@@ -85,8 +66,8 @@ describe("a runner's executor", () => {
   it("gets the hub's emit recorder when a chart of the tree is a runner's of one's own, and its emits reach the instruments", async () => {
     const pipeline = Sequence.create({ id: 'pipe' }).step('draft', echoAgent('writer').agent).step('report', new Reporter()).build();
     const seen = executorsOfRuns();
-    expect((await pipeline.run('x')).text).toBe('reported');
-    expect((await pipeline.run('y')).text).toBe('reported');
+    expect((await pipeline.run('x')).text).toBe('done');
+    expect((await pipeline.run('y')).text).toBe('done');
     expect(seen[1]).not.toBe(seen[0]);
     expect(recorderIds(seen[0]!)).toEqual({ flow: [], scope: ['footprint-otel.events'], emit: ['footprint-otel.events'] });
 
@@ -100,8 +81,11 @@ describe("a runner's executor", () => {
         },
       }),
     );
-    expect((await pipeline.run('z')).text).toBe('reported');
-    expect(heard).toEqual([{ name: 'x.progress', payload: { step: 1 } }]);
+    expect((await pipeline.run('z')).text).toBe('done');
+    expect(heard).toEqual([
+      { name: 'x.progress', payload: { step: 1, of: { total: 2 } } },
+      { name: 'x.progress', payload: { step: 2 } },
+    ]);
   });
 
   it('is its own for each of two concurrent runs', async () => {
