@@ -6,8 +6,7 @@
  * its pause (lineageCarry.ts). From an llm_start's parts it gives the chat span its links (one per
  * producer span, at span start, so samplers see them) and, once started, its part arrays; an execute_tool span its
  * link to the chat span that asked for it; the run span the attributes naming the chat span whose
- * output became the answer. The work per call is one pass over the call's parts; a producer whose
- * parts are the very part objects of its last link gets that link again.
+ * output became the answer. The work per call is one pass over the call's parts.
  */
 import type { Attributes, Link, Span, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
@@ -39,37 +38,31 @@ export const MAX_PART_ENTRIES = 128;
 /** A producer id as exported (a model's tool call id is the model's to choose, of any length). */
 const MAX_PRODUCER = 256;
 
-/**
- * One producer's link, kept for the run: its parts in the call chat() last listed it in, and the
- * attributes and link made of them. A turn sends its conversation again at every call, each earlier
- * message as the same part object (run/inputParts.ts), so a producer whose parts are the very objects
- * of its last link gets that link again: no attributes built, no per-call group object or index list.
- */
-interface ProducerLink {
-  /** The chat() call (RunLineage.calls) that lists it now; 0 once an older model output was left out of it. */
-  call: number;
-  /** Its place in that call's listing (`listing`): a producer taken out and listed again is listed anew, later. */
-  at: number;
-  /** Its parts in that call, in order (the first `count`); before it, those of its last link. */
-  parts: InputPart[];
-  count: number;
-  /** False once this call's parts differ from those `attributes` were made of. */
-  same: boolean;
-  attributes: Attributes | undefined;
+/** The parts of one producer in one call: one link. */
+interface ProducerParts {
+  first: InputPart;
+  indexes: number[];
+  chars: number;
+  tokens: number;
+  /** Absent while none of its parts has a fingerprint (no key: no array made per call). */
+  fingerprints?: string[];
+}
+
+/** A link's attributes as last given to a producer, and the parts they were made of. */
+interface KeptLink {
+  group: ProducerParts;
   hop: string | undefined;
-  link: Link | undefined;
+  attributes: Attributes;
 }
 
 /** Parts whose producer is an ancestor of the chat span (the agent, the run): no link, the part arrays show them. */
 const ANCESTOR_ORIGINS: ReadonlySet<InputOriginKind> = new Set(['instructions', 'run_input', 'tool_definitions']);
 
 /**
- * The producers of the call being linked, in the order their first part comes, and their ids: one
- * listing for every run, its entries cleared at the end of each call (chat() is synchronous and never
- * nests), not one more map or list allocated per call.
+ * The parts of the call being linked, by producer: one map for every run, emptied per call (chat() is
+ * synchronous and never nests), not one more map allocated per traced run.
  */
-const listing: (ProducerLink | undefined)[] = [];
-const listingIds: string[] = [];
+const groups = new Map<string, ProducerParts>();
 
 export class RunLineage {
   /** Producer id → its span: this run's, after the producers it started with. */
@@ -85,13 +78,11 @@ export class RunLineage {
   /** Each agent's latest answered model call and the tool calls its reply asked for, by agentKey(). */
   private readonly replies: Map<string, Reply>;
   /**
-   * Each producer's link as last made: a later call that sends the very same parts of it gets the same
-   * attributes object and link (the SDK copies a link's attributes at span start), so a turn that sends
-   * its conversation again builds a link's seven attributes only when that producer's parts changed.
+   * Each producer's link attributes as last made: a later call that sends the same parts of it gets
+   * the same object (the SDK copies a link's attributes at span start), so a turn that sends its
+   * conversation again builds a link's seven attributes only when that producer's parts changed.
    */
-  private readonly links = new Map<string, ProducerLink>();
-  /** How many calls chat() has linked: the current call's number marks the producers it lists. */
-  private calls = 0;
+  private readonly kept = new Map<string, KeptLink>();
   /** The parts of the call chat() linked last, until its span has started (chatStarted puts its part arrays on it). */
   private sent: readonly InputPart[] = [];
 
@@ -114,58 +105,34 @@ export class RunLineage {
    */
   chat(parts: readonly InputPart[], attributes: Attributes, parent: SpanContext): Link[] {
     if (this.absorbed < this.restored.length) this.absorbRestored();
-    const call = ++this.calls;
-    let listed = 0;
-    let newestOutput: ProducerLink | undefined;
-    for (let p = 0; p < parts.length; p++) {
-      const part = parts[p]!;
+    groups.clear();
+    let newestOutput: string | undefined;
+    for (const part of parts) {
       if (!this.linksTo(part)) continue;
       const id = part.producer.id;
-      let producer = this.links.get(id);
-      if (producer === undefined) {
-        // Its parts list is made with its first part (an empty list would grow to room for seventeen).
-        producer = { call, at: listed, parts: [part], count: 1, same: false, attributes: undefined, hop: undefined, link: undefined };
-        this.links.set(id, producer);
-        listing[listed] = producer;
-        listingIds[listed++] = id;
+      let group = groups.get(id);
+      if (group === undefined) {
+        // Most producers have one part in a call: its index list is made with it, of that one.
+        group = { first: part, indexes: [part.index], chars: part.chars, tokens: part.tokens };
+        groups.set(id, group);
       } else {
-        if (producer.call !== call) {
-          producer.call = call;
-          producer.at = listed;
-          producer.count = 0;
-          producer.same = true;
-          listing[listed] = producer;
-          listingIds[listed++] = id;
-        }
-        if (producer.parts[producer.count] !== part) {
-          producer.parts[producer.count] = part;
-          producer.same = false;
-        }
-        producer.count++;
+        group.indexes.push(part.index);
+        group.chars += part.chars;
+        group.tokens += part.tokens;
       }
+      if (part.fingerprint !== undefined) (group.fingerprints ??= []).push(part.fingerprint);
       if ((part.restoredFrom ?? part.origin) === 'model_output') {
         // Only the newest earlier answer is linked: the older ones are reachable through its chain.
-        if (newestOutput !== undefined && newestOutput !== producer) leaveOut(newestOutput);
-        newestOutput = producer;
+        if (newestOutput !== undefined && newestOutput !== id) groups.delete(newestOutput);
+        newestOutput = id;
       }
     }
-    // Sized for every producer listed (an empty list grows to room for seventeen), trimmed to those linked.
-    const links: Link[] = listed === 0 ? [] : new Array<Link>(listed);
-    let linked = 0;
-    for (let i = 0; i < listed; i++) {
-      const producer = listing[i]!;
-      const id = listingIds[i]!;
-      listing[i] = undefined;
-      listingIds[i] = '';
-      if (producer.call !== call || producer.at !== i) continue;
-      if (producer.parts.length !== producer.count) {
-        producer.parts.length = producer.count;
-        producer.same = false;
-      }
-      const link = this.informedBy(id, producer);
-      if (link && !sameSpan(link.context, parent)) links[linked++] = link;
+    const links: Link[] = [];
+    for (const [id, group] of groups) {
+      const link = this.informedBy(id, group);
+      if (link && !sameSpan(link.context, parent)) links.push(link);
     }
-    links.length = linked;
+    groups.clear();
     this.sent = parts;
     const folded = links.length - this.budget;
     if (folded <= 0) return links;
@@ -256,71 +223,40 @@ export class RunLineage {
   }
 
   /** The INFORMED_BY link to a producer's span (else its run's span, for another run's producer); none when neither is known. */
-  private informedBy(id: string, producer: ProducerLink): Link | undefined {
-    const first = producer.parts[0]!;
-    if (!producer.same) producer.attributes = undefined;
+  private informedBy(id: string, group: ProducerParts): Link | undefined {
+    const { first } = group;
     const known = this.producers.get(id);
     const context = known?.context ?? (first.producer.runId === undefined ? undefined : this.runs?.get(first.producer.runId));
     if (!context) return undefined;
     const hop = known?.hop;
-    let attributes = producer.attributes;
-    if (attributes === undefined || producer.hop !== hop) {
-      attributes = linkAttributes(id, producer.parts, hop);
-      producer.attributes = attributes;
-      producer.hop = hop;
-      producer.link = undefined;
-    }
-    const kept = producer.link;
-    if (kept !== undefined && kept.context === context) return kept;
-    return (producer.link = { context, attributes });
+    const kept = this.kept.get(id);
+    if (kept !== undefined && kept.hop === hop && sameParts(kept.group, group)) return { context, attributes: kept.attributes };
+    const attributes: Attributes = {
+      [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY,
+      [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: first.origin,
+      [ATTR_FOOTPRINT_LINEAGE_SLOT]: first.slot,
+      [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: newest(group.indexes),
+      [ATTR_FOOTPRINT_LINEAGE_CHARS]: group.chars,
+      [ATTR_FOOTPRINT_LINEAGE_TOKENS]: group.tokens,
+      [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
+    };
+    if (group.fingerprints !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newest(group.fingerprints);
+    if (hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = hop;
+    this.kept.set(id, { group, hop, attributes });
+    return { context, attributes };
   }
 }
 
-/** Takes a producer out of the call being linked (its parts so far no longer those of its link). */
-function leaveOut(producer: ProducerLink): void {
-  producer.call = 0;
-  producer.same = false;
-  producer.attributes = undefined;
+/** True when two calls sent the same parts of one producer: what its link's attributes are made of. */
+function sameParts(a: ProducerParts, b: ProducerParts): boolean {
+  return a.first.origin === b.first.origin && a.first.slot === b.first.slot && a.chars === b.chars && a.tokens === b.tokens && sameList(a.indexes, b.indexes) && sameList(a.fingerprints, b.fingerprints);
 }
 
-/** An INFORMED_BY link's attributes, from its producer's parts in the call (their newest MAX_PART_ENTRIES indexes and fingerprints). */
-function linkAttributes(id: string, parts: readonly InputPart[], hop: string | undefined): Attributes {
-  const first = parts[0]!;
-  const from = Math.max(0, parts.length - MAX_PART_ENTRIES);
-  const indexes = new Array<number>(parts.length - from);
-  let chars = 0;
-  let tokens = 0;
-  let fingerprinted = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    chars += part.chars;
-    tokens += part.tokens;
-    if (i >= from) indexes[i - from] = part.index;
-    if (part.fingerprint !== undefined) fingerprinted++;
-  }
-  const attributes: Attributes = {
-    [ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE]: LINK_INFORMED_BY,
-    [ATTR_FOOTPRINT_LINEAGE_ORIGIN]: first.origin,
-    [ATTR_FOOTPRINT_LINEAGE_SLOT]: first.slot,
-    [ATTR_FOOTPRINT_LINEAGE_PART_INDEXES]: indexes,
-    [ATTR_FOOTPRINT_LINEAGE_CHARS]: chars,
-    [ATTR_FOOTPRINT_LINEAGE_TOKENS]: tokens,
-    [ATTR_FOOTPRINT_LINEAGE_PRODUCER]: boundString(id, MAX_PRODUCER),
-  };
-  if (fingerprinted > 0) attributes[ATTR_FOOTPRINT_LINEAGE_FINGERPRINTS] = newestFingerprints(parts, fingerprinted);
-  if (hop !== undefined) attributes[ATTR_FOOTPRINT_LINEAGE_HOP] = hop;
-  return attributes;
-}
-
-/** The fingerprints of `parts` (`count` of them have one), the newest MAX_PART_ENTRIES. */
-function newestFingerprints(parts: readonly InputPart[], count: number): string[] {
-  const fingerprints = new Array<string>(Math.min(count, MAX_PART_ENTRIES));
-  let at = fingerprints.length;
-  for (let i = parts.length - 1; i >= 0 && at > 0; i--) {
-    const fingerprint = parts[i]!.fingerprint;
-    if (fingerprint !== undefined) fingerprints[--at] = fingerprint;
-  }
-  return fingerprints;
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** True when `reply` asked for the tool call `toolCallId`. */
@@ -357,6 +293,11 @@ function partArrays(parts: readonly InputPart[], span: Span): void {
  */
 export function agentKey(agentId: string, subflowPath: readonly string[]): string {
   return subflowPath.length === 0 ? agentId : `${subflowPath.join('/')}/${agentId}`;
+}
+
+/** The newest MAX_PART_ENTRIES entries of a link's list. */
+function newest<T>(list: T[]): T[] {
+  return list.length > MAX_PART_ENTRIES ? list.slice(list.length - MAX_PART_ENTRIES) : list;
 }
 
 function sameSpan(a: SpanContext, b: SpanContext): boolean {
