@@ -52,17 +52,9 @@ function placeOf(scope: StageScope): string {
 
 const TURN_PREFIX = 'turn:/';
 
-/** The last place and its record key: each of a turn's stages looks its record up under the same key. */
-let lastPlace: string | undefined;
-let lastTurnKey = '';
-
 /** Where the turn open at `place` is kept in the run's store. */
 function turnKey(place: string): string {
-  if (place !== lastPlace) {
-    lastTurnKey = `${TURN_PREFIX}${place}`;
-    lastPlace = place;
-  }
-  return lastTurnKey;
+  return `${TURN_PREFIX}${place}`;
 }
 
 defineRecordKind({ prefix: TURN_PREFIX, pausedRecord: turnKey, problem: turnProblem });

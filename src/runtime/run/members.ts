@@ -4,6 +4,7 @@
  * mounted at 'desk/billing'. Built once per top-level runner; the tree is fixed after build(). It
  * also builds the run tree instruments read (runTree.ts), from the same walk, under the one depth limit.
  */
+import type { FlowChart } from 'footprintjs';
 import { routeWithin, stageIds, type ListenerSet, type MemberRef, type RunnerKind } from '../../events/index.js';
 import type { RunInstrument } from './instruments.js';
 import { RUNNER_FACTS, type RunnerFacts, type RunTree, type RunTreeNode } from './runTree.js';
@@ -17,6 +18,8 @@ export interface TreeRunner {
   readonly id: string;
   readonly name: string;
   readonly listeners: ListenerSet;
+  /** Its chart (the runner's hub reads whether it may emit through footprintjs: chart.ts typedEventsOnly). */
+  chart(): FlowChart;
   members(): readonly { mountId: string; runner: TreeRunner; description?: string }[];
   routesTo(mountId: string): boolean;
   ownInstruments(): readonly RunInstrument[];

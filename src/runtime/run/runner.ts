@@ -252,7 +252,7 @@ export abstract class Runner<Output = unknown> {
     const hub = new EventHub(runId, index, { conversationId, stream: how.stream });
     const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub, fingerprintKey: fingerprintKey() };
     // Only a chart of the runner's tree that may $emit needs the hub's recorder (chart.ts typedEventsOnly).
-    const hearsFootprintjsEmits = (this.footprintjsEmits ??= mayEmitThroughFootprintjs(this));
+    const hearsFootprintjsEmits = (this.footprintjsEmits ??= mayEmitThroughFootprintjs(index));
     if (hearsFootprintjsEmits) executor.attachEmitRecorder(hub.recorder);
     const outcome = new OutcomeTracker(hub);
     const tally = new ResultTracker(hub);
@@ -474,9 +474,10 @@ function checkedSignal(owner: string, options: unknown): { signal?: AbortSignal;
   }
 }
 
-/** Whether a stage of `runner`'s run may emit through footprintjs's channel: a chart of its tree is not marked typedEventsOnly (chart.ts). */
-function mayEmitThroughFootprintjs(runner: Runner): boolean {
-  return !raisesTypedEventsOnly(runner.chart()) || runner.members().some((member) => mayEmitThroughFootprintjs(member.runner));
+/** Whether a stage of the run may emit through footprintjs's channel: a chart of its tree (the member index's) is not marked typedEventsOnly (chart.ts). */
+function mayEmitThroughFootprintjs(index: MemberIndex): boolean {
+  for (const { runner } of index.entries()) if (!raisesTypedEventsOnly(runner.chart())) return true;
+  return false;
 }
 
 function finish(sessions: RunSession[], outcome: RunOutcome): void {
