@@ -20,9 +20,9 @@ export function boundString(text: string, max = MAX_STRING): string {
 /** A JSON rendering that never throws (cycles, bigint, functions), capped to `max` chars. */
 export function safeJson(value: unknown, max = MAX_STRING): string {
   const seen = new WeakSet<object>();
-  let text: string | undefined;
+  let text: string;
   try {
-    text = JSON.stringify(value, (_key, v: unknown) => {
+    const json = JSON.stringify(value, (_key, v: unknown) => {
       if (typeof v === 'bigint') return v.toString();
       if (typeof v === 'function' || typeof v === 'symbol') return undefined;
       if (v instanceof Map) return Object.fromEntries(v);
@@ -33,10 +33,12 @@ export function safeJson(value: unknown, max = MAX_STRING): string {
       }
       return v;
     });
+    // undefined, a function or a symbol has no JSON; String() stays inside the try, since a value's own toString may not be callable.
+    text = json ?? String(value);
   } catch {
     text = '[unserializable]';
   }
-  return boundString(text ?? String(value), max);
+  return boundString(text, max);
 }
 
 /**
@@ -131,7 +133,7 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
     return;
   }
   const within: Ancestors = { object, up: ancestors };
-  if (object instanceof Map) for (const [field, child] of object) walkField(String(field), child, key, out, depth, within, budget, naming);
+  if (object instanceof Map) for (const [field, child] of object) walkField(mapKeyName(field), child, key, out, depth, within, budget, naming);
   // for-in with the hasOwnProperty check V8 folds away: the same own keys in the same order as Object.keys, without their array.
   else for (const field in object) if (Object.prototype.hasOwnProperty.call(object, field)) walkField(field, readField(object, field), key, out, depth, within, budget, naming);
 }
@@ -140,6 +142,16 @@ function walkField(field: string, child: unknown, parentKey: string, out: Attrib
   if (!naming) return walk(child, join(parentKey, field), out, depth + 1, ancestors, budget);
   const [name, named] = naming(field, child);
   walk(named, join(parentKey, name), out, depth + 1, ancestors, budget, naming);
+}
+
+/**
+ * A Map's key as a field name. Keys can be anything, and String() throws on an object whose
+ * toString is not callable: objects are named by their bounded JSON instead.
+ */
+function mapKeyName(key: unknown): string {
+  if (typeof key === 'string') return key;
+  const scalar = toScalar(key);
+  return scalar !== undefined ? String(scalar) : safeJson(key, MAX_NAME);
 }
 
 /** A getter that throws leaves a marker instead. */

@@ -90,6 +90,33 @@ describe('flatten', () => {
     expect(safeJson(cyclic)).toBe('{"name":"loop","self":"[circular]"}');
   });
 
+  it("names a Map's keys whatever they are, even an object whose toString cannot be called", () => {
+    const uncallable = { toString: new Date(0) };
+    const keys = new Map<unknown, unknown>([
+      [[uncallable], 'a'],
+      [{ id: 7 }, 'b'],
+      [Symbol('s'), 'c'],
+      [2, 'd'],
+      [new Date(0), 'e'],
+      [null, 'f'],
+    ]);
+    expect(flatten({ keys }, '')).toEqual({
+      'keys.[{"toString":"1970-01-01T00:00:00.000Z"}]': 'a',
+      'keys.{"id":7}': 'b',
+      'keys.Symbol(s)': 'c',
+      'keys.2': 'd',
+      'keys.1970-01-01T00:00:00.000Z': 'e',
+      'keys.null': 'f',
+    });
+  });
+
+  it('safeJson never throws, even for a function whose toString cannot be called', () => {
+    const fn = Object.assign(() => 1, { toString: 1 });
+    expect(safeJson(fn)).toBe('[unserializable]');
+    expect(safeJson(undefined)).toBe('undefined');
+    expect(safeJson(Symbol('s'))).toBe('Symbol(s)');
+  });
+
   it('never throws and always yields bounded attribute values', () => {
     fc.assert(
       fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true }), (value) => {
