@@ -27,6 +27,7 @@ import { countingExporter } from './countingExporter.js';
 import { interleaved, loadBuild, type Mode } from './interleaved.js';
 import { checkLineageCut } from './lineageCheck.js';
 import { makeLineageCut } from './lineageCut.js';
+import { lineageSdkFloor, type SdkFloor } from './lineageSdkFloor.js';
 import { median } from './measure.js';
 
 const quick = process.argv.includes('--quick');
@@ -35,7 +36,8 @@ const BLOCK = Number(process.env.LINEAGE_BLOCK ?? 40);
 /** Issue #36: lineage adds at most 3% to the traced reference turn. */
 const LIMIT = 1.03;
 const MODES: readonly Mode[] = ['untraced', 'full', 'semantic'];
-const TARGETED: ReadonlySet<Mode> = new Set(['full', 'semantic']);
+const TARGETED_MODES = ['full', 'semantic'] as const;
+const TARGETED: ReadonlySet<Mode> = new Set(TARGETED_MODES);
 const SHIPPED = 'dist';
 const CUT = 'node_modules/.bench-lineage/cut';
 
@@ -47,6 +49,7 @@ const counts = await checkLineageCut(builds[1], builds[0], MODES);
 const loadAtStart = loadavg()[0]!;
 const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
 const { us, ratios } = await interleaved(builds, MODES, { block: BLOCK, rounds: ROUNDS, provider });
+const sdkFloor = await lineageSdkFloor(builds[1], TARGETED_MODES, { block: BLOCK, rounds: ROUNDS, provider });
 await provider.shutdown();
 
 /** The value a quarter and three quarters of the way through the sorted values. */
@@ -64,6 +67,13 @@ export interface LineageResult {
   /** By mode: the median of shipped / cut over the rounds, and the rounds' quartiles. */
   ratios: Record<string, { median: number; quartiles: readonly [number, number] }>;
   targets: { name: string; value: number; limit: number; met: boolean }[];
+  /**
+   * By targeted mode: the OTel SDK alone replaying the shipped turn's spans with and without
+   * lineage's links and attributes (bench/lineageSdkFloor.ts), and that difference as a share of the
+   * shipped traced turn: what any implementation of this trace pays toward the 3%; the chat spans'
+   * part tables' share beside it.
+   */
+  sdkFloor: Record<string, SdkFloor & { share: number; partTableShare: number }>;
   /** What one turn of each build emitted, by mode (the check before timing). */
   counts: typeof counts;
 }
@@ -78,6 +88,12 @@ const result: LineageResult = {
     return { name: `lineage adds at most 3% to the traced reference turn (${mode})`, value, limit: LIMIT, met: value <= LIMIT };
   }),
   counts,
+  sdkFloor: Object.fromEntries(
+    Object.entries(sdkFloor).map(([mode, floor]) => {
+      const turn = median(us[`shipped ${mode}`]!);
+      return [mode, { ...floor, share: floor.lineage / turn, partTableShare: floor.partTable / turn }];
+    }),
+  ),
 };
 
 if (process.argv.includes('--json')) {
@@ -94,6 +110,9 @@ if (process.argv.includes('--json')) {
         return TARGETED.has(mode) ? `  ${ratio <= LIMIT ? 'MET   ' : 'MISSED'} ${line}` : `  (no target) ${line}`;
       }),
       'a lower bound: the cut build keeps the calls into lineage and the callers\' origin literals (bench/lineageCut.ts).',
+      `the OTel SDK alone for lineage's links and attributes (the shipped turn's spans replayed with and without them, bench/lineageSdkFloor.ts): ${Object.entries(result.sdkFloor)
+        .map(([mode, f]) => `${mode} ${f.withLineage.toFixed(1)} - ${f.withoutLineage.toFixed(1)} = ${f.lineage.toFixed(1)} µs, ${(f.share * 100).toFixed(1)}% of the traced turn (the chat spans' part tables ${(f.partTableShare * 100).toFixed(1)}% of it)`)
+        .join('; ')}: what any implementation exporting this trace pays toward the 3%`,
     ].join('\n'),
   );
 }

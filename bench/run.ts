@@ -165,6 +165,7 @@ const table = [
   `what lineage costs (bench/lineage.ts: dist/ against it with lineage cut out, one process, ${lineage.rounds} interleaved rounds of ${lineage.block} turns, process CPU µs per turn; a lower bound):`,
   `  ${Object.entries(lineage.ratios).map(([mode, r]) => `${mode} ${lineage.us[`shipped ${mode}`]!.toFixed(0)} / ${lineage.us[`cut ${mode}`]!.toFixed(0)} = ${r.median.toFixed(3)}x`).join(', ')}`,
   ...lineage.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(3)}x (limit ${t.limit}x)`),
+  `  the OTel SDK alone for lineage's links and attributes (bench/lineageSdkFloor.ts): ${Object.entries(lineage.sdkFloor).map(([mode, f]) => `${mode} ${f.lineage.toFixed(1)} µs = ${(f.share * 100).toFixed(1)}% (part tables ${(f.partTableShare * 100).toFixed(1)}%)`).join(', ')} of the traced turn, paid by any implementation of this trace`,
   '',
   `throughput (startTelemetry -> OTLP/HTTP receiver on 127.0.0.1, full spans, default queue 2048):`,
   `  paced ${paced.rate} runs/s: ${paced.runs} runs, ${receivedSpans} spans received, ${paced.droppedSpans} dropped, ${paced.failedExports} failed exports`,

@@ -10,7 +10,7 @@ import { ROOT_CONTEXT, trace, type Span, type Tracer } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { PeerTurn } from './peerTurn.js';
 
-const byTime = (at: (s: ReadableSpan) => [number, number]) => (a: ReadableSpan, b: ReadableSpan) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1];
+const byTime = (at: (s: ReplayedSpan) => [number, number]) => (a: ReplayedSpan, b: ReplayedSpan) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1];
 
 /** One turn's finished spans, in start order, from `turn` run once with a capturing provider. */
 export async function captureTurn(turn: (provider: BasicTracerProvider) => Promise<unknown>): Promise<ReadableSpan[]> {
@@ -23,12 +23,15 @@ export async function captureTurn(turn: (provider: BasicTracerProvider) => Promi
   return spans;
 }
 
+/** What a replay reads of a captured span (a ReadableSpan, or a copy of one with less on it: bench/lineageSdkFloor.ts). */
+export type ReplayedSpan = Pick<ReadableSpan, 'name' | 'kind' | 'attributes' | 'links' | 'events' | 'parentSpanContext' | 'startTime' | 'endTime' | 'spanContext'>;
+
 /**
  * A turn that replays `spans` into `tracer`: each started under its captured parent with its
  * attributes and links, given its events, and ended in its captured end order. The captured objects
  * are handed over as they are: the SDK copies what it keeps, as it does for any caller.
  */
-export function sdkReplay(spans: readonly ReadableSpan[], tracer: Tracer): PeerTurn {
+export function sdkReplay(spans: readonly ReplayedSpan[], tracer: Tracer): PeerTurn {
   const endOrder = spans.slice().sort(byTime((s) => s.endTime));
   const answer = spans.length;
   return {
