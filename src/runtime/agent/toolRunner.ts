@@ -107,11 +107,11 @@ export function cancelledOutcome(call: ToolCall, durationMs: number): ToolOutcom
 /**
  * What a tool's `execute` gets as `ctx`. The signal is read on demand (CallStop.signal): a tool that
  * never reads it costs no AbortController. A class with the getter on its prototype, not an object
- * literal with a getter: a literal's getter is a new closure per call, so V8 gives every such object
- * a hidden class of its own, kept in the transitions of the literal's first class until a full
- * collection; everything the getter's closure reached (the call, its run) then outlived young
- * collections and was promoted. Measured on a one-tool turn: 16% of what a turn allocates promoted,
- * 2.6% with this class (docs/benchmarks.md, round 5, fifth session).
+ * literal with a getter: V8 builds such a literal in its runtime as a dictionary-mode object, and
+ * what the getter's closure reached (the call, its whole run) then outlived young-generation
+ * collections and was promoted, to die in the old generation. Measured: 16.8% of what a reference
+ * turn allocates was promoted with the literal, 2.9% with this class; bench:peer's traced and
+ * untraced turns 24-36% cheaper (docs/benchmarks.md, round 5, fifth session).
  */
 class CallContext implements ToolContext {
   readonly #stop: CallStop;
