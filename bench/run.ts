@@ -4,7 +4,8 @@
  * same machine (these machines are noisy: read ratios, not absolute times). Prints the table, the
  * bytes footprintjs copies per turn, the tracing-overhead targets (bench/targets.ts) and the peer,
  * conversation and lineage targets (bench/peer.ts, conversation.ts, lineage.ts) marked MET or MISSED
- * with the measured values; saves the raw numbers and the table under bench/results/.
+ * with the measured values, and what outlives young collections (bench/promotion.ts, with this
+ * project's guard); saves the raw numbers and the table under bench/results/.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type { CloneBytes } from './cloneBytes.js';
 import type { ConversationResult } from './conversation.js';
 import type { LineageResult } from './lineage.js';
 import type { PeerResult } from './peer.js';
+import type { PromotionResult } from './promotion.js';
 import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
 import { splitLines } from './sdkReplay.js';
@@ -24,6 +26,7 @@ const code = await prepareMeasuredCode();
 const quick = process.argv.includes('--quick');
 const env = {
   ...process.env,
+  BENCH_BUILT: code.flags.length > 0 ? '1' : '0',
   BENCH_WARMUP: quick ? '100' : '400',
   BENCH_REPEATS: quick ? '3' : '7',
   BENCH_RUNS: quick ? '100' : '400',
@@ -89,6 +92,8 @@ process.stderr.write('bench: lineage (the shipped build against it with lineage 
 // bench/lineage.ts times dist/ (and a cut copy of it), whichever code the other modes measure.
 if (process.env.BENCH_FROM === 'src') await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
 const lineage = await child<LineageResult>('bench/lineage.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
+process.stderr.write('bench: promotion (what outlives young collections, V8\'s own count)\n');
+const promotion = await child<PromotionResult>('bench/promotion.ts', ['--json']);
 const memory: Record<string, { curve: { runs: number; heapMb: number }[] }> = {};
 for (const mode of ['memory-traced', 'memory-paused']) {
   process.stderr.write(`bench: ${mode}\n`);
@@ -167,6 +172,10 @@ const table = [
   ...lineage.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(3)}x (limit ${t.limit}x)`),
   `  the OTel SDK alone for lineage's links and attributes (bench/lineageSdkFloor.ts): ${Object.entries(lineage.sdkFloor).map(([mode, f]) => `${mode} ${f.lineage.toFixed(1)} µs = ${(f.share * 100).toFixed(1)}% (part tables ${(f.partTableShare * 100).toFixed(1)}%)`).join(', ')} of the traced turn, paid by any implementation of this trace`,
   '',
+  `what outlives young collections (bench/promotion.ts: V8's --trace-gc-nvp over ${promotion.turns} turns per mode):`,
+  `  ${Object.entries(promotion.modes).map(([mode, m]) => `${mode} ${(m.promotedPerTurn / 1024).toFixed(1)} of ${(m.allocatedPerTurn / 1024).toFixed(1)} KB per turn, ${(m.share * 100).toFixed(1)}%`).join('; ')}`,
+  `  ${promotion.guard.met ? 'MET   ' : 'MISSED'} ${promotion.guard.name}: ${(promotion.guard.value * 100).toFixed(1)}% (this project's guard, not an issue's target)`,
+  '',
   `throughput (startTelemetry -> OTLP/HTTP receiver on 127.0.0.1, full spans, default queue 2048):`,
   `  paced ${paced.rate} runs/s: ${paced.runs} runs, ${receivedSpans} spans received, ${paced.droppedSpans} dropped, ${paced.failedExports} failed exports`,
   `  unpaced (32 in flight): ${unpaced.runsPerSecond.toFixed(0)} runs/s, ${unpaced.droppedSpans} spans dropped (counted), ${unpaced.failedExports} failed exports; runs never waited on export`,
@@ -178,5 +187,5 @@ const table = [
 console.log(table.join('\n'));
 mkdirSync('bench/results', { recursive: true });
 const stamp = quick ? 'quick' : 'latest';
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, lineage, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
 writeFileSync(`bench/results/${stamp}.txt`, `${table.join('\n')}\n`);
