@@ -9,7 +9,9 @@ export interface ToolContext {
   agentId: string;
   /**
    * Aborts when the run is cancelled (the caller's AbortSignal) or the call passes its deadline
-   * (`timeoutMs`): a tool that does slow work should pass it on (to fetch, a database driver).
+   * (`timeoutMs`): a tool that does slow work should pass it on (to fetch, a database driver). Made
+   * the first time it is read (a getter of the context's class): read it as `ctx.signal`; a copy
+   * of the context (`{ ...ctx }`) does not carry it.
    */
   signal: AbortSignal;
   /**
