@@ -14,8 +14,8 @@ import { MESSAGE } from './scenario.js';
 import { captureTurn, sdkReplay, type ReplayedSpan } from './sdkReplay.js';
 
 const LINEAGE_ATTRIBUTE = /^(footprint\.lineage\.|gen_ai\.attribution\.)/;
-/** A chat span's part table (lineage.ts partArrays): this project's choice, beside the links the issue names. */
-const PART_TABLE = /^footprint\.lineage\.part(s)?\./;
+/** A chat span's part table (otel/genai/lineage.ts partArrays: the part arrays and, past their bound, the folded count): this project's choice, beside the links the issue names. */
+const PART_TABLE = /^footprint\.lineage\.(part\.|parts_folded$)/;
 
 /** `span` without the attributes `dropped` matches, and without its links unless `links`. */
 function stripped(span: ReplayedSpan, dropped: RegExp, links: boolean): ReplayedSpan {

@@ -15,6 +15,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { prepareMeasuredCode } from './code.js';
+import { promotionOf } from './gcTrace.js';
 
 const MODES = ['untraced', 'full', 'semantic'] as const;
 /** The line the child prints where its measured turns start. */
@@ -30,21 +31,6 @@ export interface PromotionResult {
   guard: { name: string; value: number; limit: number; met: boolean };
 }
 
-/** Sums V8's per-scavenge `allocated=` and `promoted=` over the lines after the marker. */
-export function promotionOf(trace: string): { allocated: number; promoted: number; scavenges: number } {
-  const measured = trace.slice(trace.indexOf(MEASURED_FROM) + MEASURED_FROM.length);
-  let allocated = 0;
-  let promoted = 0;
-  let scavenges = 0;
-  for (const line of measured.split('\n')) {
-    if (!/\bgc=s\b/.test(line)) continue;
-    scavenges++;
-    allocated += Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0);
-    promoted += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
-  }
-  return { allocated, promoted, scavenges };
-}
-
 const code = await prepareMeasuredCode();
 const modes: PromotionResult['modes'] = {};
 for (const mode of MODES) {
@@ -53,7 +39,7 @@ for (const mode of MODES) {
     maxBuffer: 1 << 26,
   });
   if (!stdout.includes(MEASURED_FROM)) throw new Error(`bench/promotion.ts: the ${mode} child printed no "${MEASURED_FROM}"`);
-  const { allocated, promoted, scavenges } = promotionOf(stdout);
+  const { allocated, promoted, scavenges } = promotionOf(stdout, MEASURED_FROM);
   if (scavenges === 0) throw new Error(`bench/promotion.ts: no scavenge in the ${mode} child's ${TURNS} measured turns: nothing to read`);
   modes[mode] = { allocatedPerTurn: allocated / TURNS, promotedPerTurn: promoted / TURNS, share: promoted / allocated, scavenges };
 }
