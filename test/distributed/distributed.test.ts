@@ -317,7 +317,11 @@ describeWithBackends(
     });
 
     it('takes both back: the receiver rejoins the ring, the node the cluster, which is green again, and the answers do not change', async () => {
-      const before = await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}"}[30m]))`);
+      const trips = async () =>
+        (await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}"}[30m]))`))
+          .map((sample) => [sample.metric.footprint_trip_kind, sample.value[1]])
+          .sort();
+      const before = await trips();
       let at = Date.now();
       stack.programs[KILLED_RECEIVER] = await stack.programs[KILLED_RECEIVER]!.restart();
       figures['receiver restart until ready'] = seconds(Date.now() - at);
@@ -338,8 +342,16 @@ describeWithBackends(
         timeoutMs: 60_000,
         intervalMs: 2_000,
       });
-      const after = await stack.thanos.query(`sum by (footprint_trip_kind) (max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}"}[30m]))`);
-      expect(after.map((s) => [s.metric.footprint_trip_kind, s.value[1]]).sort()).toEqual(before.map((s) => [s.metric.footprint_trip_kind, s.value[1]]).sort());
+      // Right after the rejoin thanos query may answer from the rejoined receiver's replayed WAL alone
+      // (seen once on a loaded machine: ping_pong 4 where the ring holds 38): the answers must come
+      // back to what they were within a bound, and the time they took is reported.
+      at = Date.now();
+      const settled = await waitFor(async () => {
+        const now = await trips();
+        return JSON.stringify(now) === JSON.stringify(before) ? now : undefined;
+      }, { what: 'the trip counts as before the faults', timeoutMs: 120_000, intervalMs: 2_000 }).catch(trips);
+      expect(settled).toEqual(before);
+      figures['trip counts as before the faults, after the rejoin'] = seconds(Date.now() - at);
       const tripped = await stack.jaeger.search(SERVICE, { 'footprint.trip.kinds': 'ping_pong' });
       expect(tripped.length).toBe(load.summary.trips.ping_pong);
       // The store's size for docs/scale.md: Jaeger's daily indices, primaries and with their replicas.
