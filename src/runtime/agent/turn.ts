@@ -14,7 +14,9 @@
  * stay, under each turn's own historyKey). A checkpoint whose store lacks the paused agent's turn,
  * or holds one that is not whole, is refused as malformed when it is read, before it is claimed.
  */
+import { stageIds } from '../../events/index.js';
 import { currentRun, defineRecordKind, stageSubflowKey, type RunStore } from '../run/index.js';
+import { TOOL_CALLS } from './stages/nextStep.js';
 import type { Turn } from './state.js';
 import type { StageScope } from './stages/scope.js';
 
@@ -57,7 +59,12 @@ function turnKey(place: string): string {
   return `${TURN_PREFIX}${place}`;
 }
 
-defineRecordKind({ prefix: TURN_PREFIX, pausedRecord: turnKey, problem: turnProblem });
+/** An agent pauses in its ToolCalls stage only (a tool's ctx.pause): a run paused there resumes with that agent's turn. */
+function pausedTurnKey(place: string, stageId: string): string | undefined {
+  return stageIds.isStage(stageId, TOOL_CALLS) ? turnKey(place) : undefined;
+}
+
+defineRecordKind({ prefix: TURN_PREFIX, pausedRecord: pausedTurnKey, problem: turnProblem });
 
 /** What a resumed turn's stages would trip over in a saved record (they read these without checking). */
 function turnProblem(record: unknown, store: { lists: Record<string, unknown[]> }): string | undefined {

@@ -113,10 +113,13 @@ export function readCheckpoint(value: unknown, runner: CheckpointOwner): Checkpo
     );
   }
   // footprintjs's subflowPath is the stack of subflows the run paused in, each by its key ('gate',
-  // 'gate/approve'): the innermost is where the paused stage runs ('' the top-level chart).
-  const pausedIn = (checkpoint.flow as { subflowPath?: unknown }).subflowPath ?? [];
-  if (!Array.isArray(pausedIn) || !pausedIn.every((key) => typeof key === 'string')) throw new CheckpointError('checkpoint flow state names no subflow path it paused in');
-  const missing = savedStoreProblem(checkpoint.store, (pausedIn.at(-1) as string | undefined) ?? '');
+  // 'gate/approve'): the innermost is where the paused stage runs ('' the top-level chart);
+  // pausedStageId is that stage's id, prefixed with its subflow's key ('gate/approve/tool-calls').
+  const { subflowPath: pausedIn = [], pausedStageId } = checkpoint.flow as { subflowPath?: unknown; pausedStageId?: unknown };
+  if (!Array.isArray(pausedIn) || !pausedIn.every((key) => typeof key === 'string') || typeof pausedStageId !== 'string') {
+    throw new CheckpointError('checkpoint flow state names no stage and subflow path it paused in');
+  }
+  const missing = savedStoreProblem(checkpoint.store, { place: (pausedIn.at(-1) as string | undefined) ?? '', stageId: pausedStageId });
   if (missing !== undefined) throw new CheckpointError(`checkpoint run store ${missing}`);
   return checkpoint;
 }

@@ -58,13 +58,19 @@ export class RunStore {
 /**
  * A kind of record an owner keeps in the store (an agent's turn: agent/turn.ts), so a saved store can
  * be checked without knowing its owners: every record under `prefix` must be whole (`problem`), and
- * the record the paused stage needs to go on (`pausedRecord`) must be kept.
+ * when the run paused in a stage of the kind's owner, the record that stage needs to go on
+ * (`pausedRecord`) must be kept. A run paused elsewhere (a user's Runner calling footprintjs's
+ * interrupt()) needs none.
  */
 export interface RecordKind {
   /** The key prefix of the kind's records: `turn:/`. */
   prefix: string;
-  /** The key of the record a stage paused in the subflow `place` ('' the top-level chart) resumes with. */
-  pausedRecord(place: string): string;
+  /**
+   * The key of the record the stage that paused resumes with, given where it paused (`place`, the key
+   * of its subflow: '' the top-level chart; `stageId`, its subflow-prefixed stage id); undefined when
+   * that stage is not one of the kind's owner.
+   */
+  pausedRecord(place: string, stageId: string): string | undefined;
   /** What is wrong with a saved record (the whole store at hand for what it refers to), or undefined when it is whole. */
   problem(record: unknown, store: SavedStore): string | undefined;
 }
@@ -76,14 +82,17 @@ export function defineRecordKind(kind: RecordKind): void {
   if (!recordKinds.some((known) => known.prefix === kind.prefix)) recordKinds.push(kind);
 }
 
-/**
- * What is missing or broken in a saved store, judged by every declared record kind, or undefined when
- * it is whole. `pausedPlace` is the key of the subflow the run paused in ('' the top-level chart).
- */
-export function savedStoreProblem(store: SavedStore, pausedPlace: string): string | undefined {
+/** Where a run paused: the key of the subflow ('' the top-level chart) and the stage's subflow-prefixed id. */
+export interface PausedAt {
+  place: string;
+  stageId: string;
+}
+
+/** What is missing or broken in a saved store, judged by every declared record kind, or undefined when it is whole. */
+export function savedStoreProblem(store: SavedStore, paused: PausedAt): string | undefined {
   for (const kind of recordKinds) {
-    const needed = kind.pausedRecord(pausedPlace);
-    if (!Object.hasOwn(store.records, needed)) return `has no record "${needed}", which its paused stage resumes with`;
+    const needed = kind.pausedRecord(paused.place, paused.stageId);
+    if (needed !== undefined && !Object.hasOwn(store.records, needed)) return `has no record "${needed}", which its paused stage resumes with`;
     for (const [key, record] of Object.entries(store.records)) {
       if (!key.startsWith(kind.prefix)) continue;
       const problem = kind.problem(record, store);
