@@ -20,7 +20,8 @@ export interface LineageCount {
   lineageAttributes: number;
 }
 
-const LINEAGE_ATTRIBUTE = /^(footprint\.lineage\.|gen_ai\.attribution\.)/;
+/** Lineage's attributes, on spans and on links: what the cut build must not emit, and what bench/lineageSdkFloor.ts takes off. */
+export const LINEAGE_ATTRIBUTE = /^(footprint\.lineage\.|gen_ai\.attribution\.)/;
 const countLineage = (attributes: Record<string, unknown>) => Object.keys(attributes).filter((key) => LINEAGE_ATTRIBUTE.test(key)).length;
 
 /** One reference turn of `build` in `mode`, on a fresh agent of the build's (a listener on the timed ones would be timed too). */

@@ -9,11 +9,11 @@
  */
 import type { TracerProvider } from '@opentelemetry/api';
 import type { Build, Mode } from './interleaved.js';
+import { LINEAGE_ATTRIBUTE } from './lineageCheck.js';
 import { cleanBlock, median } from './measure.js';
 import { MESSAGE } from './scenario.js';
 import { captureTurn, sdkReplay, type ReplayedSpan } from './sdkReplay.js';
 
-const LINEAGE_ATTRIBUTE = /^(footprint\.lineage\.|gen_ai\.attribution\.)/;
 /** A chat span's part table (otel/genai/lineage.ts partArrays: the part arrays and, past their bound, the folded count): this project's choice, beside the links the issue names. */
 const PART_TABLE = /^footprint\.lineage\.(part\.|parts_folded$)/;
 
