@@ -19,7 +19,7 @@ import type { PromotionResult } from './promotion.js';
 import { prepareMeasuredCode } from './code.js';
 import { startReceiver } from './receiver.js';
 import { splitLines } from './sdkReplay.js';
-import { bridgeUsPerStage, floorUs, overheadTargets, type Measured } from './targets.js';
+import { bridgeUsPerStage, floorUs, overheadTargets, stageFloorUs, type Measured } from './targets.js';
 
 const run = promisify(execFile);
 const code = await prepareMeasuredCode();
@@ -51,8 +51,9 @@ const loadAtStart = loadavg()[0]!;
 const receiver = await startReceiver();
 const modes = ['engine-floor', 'bare', 'untraced', 'full-noop', 'semantic-noop', 'full-otlp', 'semantic-otlp', 'sdk-floor', 'hooks-only', 'hooks-activate', 'full-unsampled', 'semantic-unsampled', 'replay-full', 'replay-semantic', 'replay-between-full', 'replay-between-semantic'];
 // Interleaved rounds (every mode once per round), the median per mode: drift in the machine's load
-// then hits every mode alike instead of whichever ran during a noisy minute.
-const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
+// then hits every mode alike instead of whichever ran during a noisy minute. Five rounds: with three,
+// one loaded minute could take two of a mode's samples and set its median.
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 5));
 const samples: Record<string, ModeResult[]> = {};
 for (let round = 1; round <= rounds; round++) {
   for (const mode of modes) {
@@ -107,10 +108,14 @@ const floor = r('sdk-floor');
 const measured: Measured = {
   usPer: r,
   stages,
+  spans: { full: results['full-noop']!.spansPerRun, semantic: results['semantic-noop']!.spansPerRun },
   heapCurves: Object.fromEntries(Object.entries(memory).map(([mode, m]) => [mode, m.curve])),
   paced: { rate: paced.rate!, runs: paced.runs, droppedSpans: paced.droppedSpans, failedExports: paced.failedExports, receivedSpans, spansPerRun: results['full-noop']!.spansPerRun },
 };
-const turnFloor = floorUs(measured);
+// Each turn against its own floor: the spans it exports x the SDK's span floor + stages x the engine's (none for untraced).
+const fullFloor = floorUs(measured, measured.spans.full);
+const semanticFloor = floorUs(measured, measured.spans.semantic);
+const engineFloor = floorUs(measured, 0);
 const ms = (us: number) => `${(us / 1000).toFixed(3)} ms`;
 const us = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(0)} µs`;
 const share = (value: number) => `${((value / (r('full-noop') - r('untraced'))) * 100).toFixed(0)}%`;
@@ -118,13 +123,15 @@ const semanticShare = (value: number) => `${((value / (r('semantic-noop') - r('u
 const rows: [string, string, string][] = [
   ['footprintjs engine floor, linear chart (per stage)', `${r('engine-floor').toFixed(1)} µs`, ''],
   ['OTel SDK span creation floor (per span)', `${floor.toFixed(2)} µs`, ''],
-  ['engine+SDK floor of this turn', ms(turnFloor), `${stages} stages x (engine + SDK floor)`],
+  ['engine+SDK floor, full detail', ms(fullFloor), `${measured.spans.full} spans x SDK floor + ${stages} stages x engine floor`],
+  ['engine+SDK floor, semantic detail', ms(semanticFloor), `${measured.spans.semantic} spans x SDK floor + ${stages} stages x engine floor`],
+  ['  earlier (#17): one span per stage', ms(stageFloorUs(measured)), `${stages} stages x (engine + SDK floor)`],
   ['bare footprintjs executor, agent chart (per run)', ms(r('bare')), `${(r('bare') / stages).toFixed(1)} µs/stage`],
-  ['untraced runtime (per run)', ms(r('untraced')), `${(r('untraced') / r('bare')).toFixed(2)}x bare, ${(r('untraced') / turnFloor).toFixed(2)}x floor`],
-  ['full stage spans, Batch + no-op exporter', ms(r('full-noop')), `${(r('full-noop') / r('untraced')).toFixed(2)}x untraced, ${(r('full-noop') / turnFloor).toFixed(2)}x floor`],
-  ['semantic spans only, Batch + no-op exporter', ms(r('semantic-noop')), `${(r('semantic-noop') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-noop') / turnFloor).toFixed(2)}x floor`],
-  ['full stage spans, OTLP/HTTP to 127.0.0.1', ms(r('full-otlp')), `${(r('full-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('full-otlp') / turnFloor).toFixed(2)}x floor`],
-  ['semantic spans only, OTLP/HTTP to 127.0.0.1', ms(r('semantic-otlp')), `${(r('semantic-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-otlp') / turnFloor).toFixed(2)}x floor`],
+  ['untraced runtime (per run)', ms(r('untraced')), `${(r('untraced') / r('bare')).toFixed(2)}x bare, ${(r('untraced') / engineFloor).toFixed(2)}x engine floor`],
+  ['full stage spans, Batch + no-op exporter', ms(r('full-noop')), `${(r('full-noop') / r('untraced')).toFixed(2)}x untraced, ${(r('full-noop') / fullFloor).toFixed(2)}x floor`],
+  ['semantic spans only, Batch + no-op exporter', ms(r('semantic-noop')), `${(r('semantic-noop') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-noop') / semanticFloor).toFixed(2)}x floor`],
+  ['full stage spans, OTLP/HTTP to 127.0.0.1', ms(r('full-otlp')), `${(r('full-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('full-otlp') / fullFloor).toFixed(2)}x floor`],
+  ['semantic spans only, OTLP/HTTP to 127.0.0.1', ms(r('semantic-otlp')), `${(r('semantic-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-otlp') / semanticFloor).toFixed(2)}x floor`],
   ['tracing overhead per stage (full)', `${bridgeUsPerStage(measured).toFixed(2)} µs`, `${(bridgeUsPerStage(measured) / floor).toFixed(2)}x SDK floor`],
   ['where the full overhead goes, step by step:', '', ''],
   ['  footprintjs dispatching two empty stage hooks', us(r('hooks-only') - r('untraced')), share(r('hooks-only') - r('untraced'))],
