@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import type { CloneBytes } from './cloneBytes.js';
+import type { ContextTaxResult } from './contextTax.js';
 import type { ConversationResult } from './conversation.js';
 import type { LineageResult } from './lineage.js';
 import type { PeerResult } from './peer.js';
@@ -89,6 +90,8 @@ process.stderr.write('bench: peer (the same turn on the Vercel AI SDK, one proce
 const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: conversation (20 messages against one, one process)\n');
 const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
+process.stderr.write('bench: context propagation (AsyncLocalStorage\'s promise hooks, one process)\n');
+const contextTax = await child<ContextTaxResult>('bench/contextTax.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: lineage (the shipped build against it with lineage cut out, one process)\n');
 // bench/lineage.ts times dist/ (and a cut copy of it), whichever code the other modes measure.
 if (process.env.BENCH_FROM === 'src') await run('npm', ['run', 'build'], { maxBuffer: 1 << 24 });
@@ -174,6 +177,10 @@ const table = [
   `  ${Object.entries(longer.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}; untraced ${longer.ratio.untraced!.toFixed(2)}x`,
   ...longer.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
   '',
+  `what context propagation costs (bench/contextTax.ts: one process, ${contextTax.rounds} interleaved rounds of ${contextTax.block} turns, process CPU µs per turn):`,
+  `  ${Object.entries(contextTax.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}`,
+  `  AsyncLocalStorage's promise hooks (on in every traced turn, off in the floor and in the untraced mode above) add ${contextTax.tax.toFixed(0)} µs to the untraced turn: ${((contextTax.tax / contextTax.us.full) * 100).toFixed(0)}% of the full traced turn, ${((contextTax.tax / contextTax.us.semantic) * 100).toFixed(0)}% of the semantic one`,
+  '',
   `what lineage costs (bench/lineage.ts: dist/ against it with lineage cut out, one process, ${lineage.rounds} interleaved rounds of ${lineage.block} turns, process CPU µs per turn; a lower bound):`,
   `  ${Object.entries(lineage.ratios).map(([mode, r]) => `${mode} ${lineage.us[`shipped ${mode}`]!.toFixed(0)} / ${lineage.us[`cut ${mode}`]!.toFixed(0)} = ${r.median.toFixed(3)}x`).join(', ')}`,
   ...lineage.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(3)}x (limit ${t.limit}x)`),
@@ -194,5 +201,5 @@ const table = [
 console.log(table.join('\n'));
 mkdirSync('bench/results', { recursive: true });
 const stamp = quick ? 'quick' : 'latest';
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, contextTax, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
 writeFileSync(`bench/results/${stamp}.txt`, `${table.join('\n')}\n`);
