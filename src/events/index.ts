@@ -3,7 +3,7 @@ export * from './catalog.js';
 export * from './envelope.js';
 export { emit, EMIT_TARGET, EMITTING_STAGE, isFootprintEvent, type EmitScope, type TypedEventSink } from './emit.js';
 export { ListenerSet } from './listeners.js';
-export { now } from './clock.js';
+export { catchUpWithWallClock, now } from './clock.js';
 export * as stageIds from './stageIds.js';
 export { handleEvent, type EventHandlers } from './handlers.js';
 export { routeWithin } from './routes.js';

@@ -18,6 +18,8 @@ export const ISOLATED_TESTS = [
   'test/scenarios/noSdk.test.ts',
   // mocks node:fs/promises under the modules it loads (vi.mock takes effect in a fresh module graph only)
   'test/telemetry/fullDisk.test.ts',
+  // moves the project clock forward (events/clock.ts), which every later file in its worker would read
+  'test/scenarios/wallClockStep.test.ts',
   // set process-wide state themselves (SETS_GLOBAL_STATE)
   'test/bench/spanTree.test.ts',
   'test/mcp/environment.test.ts',

@@ -5,7 +5,7 @@
  * (answer, failure, pause, cancellation) can leave one unended.
  */
 import { trace, type Attributes, type Context, type Link, type Span, type SpanKind, type SpanOptions, type Tracer } from '@opentelemetry/api';
-import { now } from '../../events/index.js';
+import { catchUpWithWallClock, now } from '../../events/index.js';
 import { spanTime } from '../encoding/index.js';
 import type { Activate } from './activation.js';
 
@@ -69,6 +69,8 @@ export class RunSpans {
     this.tracer = tracer;
     this.base = base;
     this.activation = activation;
+    // The caller's span may be the SDK's, timed by the wall clock: the run must not start before it.
+    catchUpWithWallClock();
     this.startTime = start.startTime ?? now();
     const span = tracer.startSpan(name, spanOptions(start, this.startTime), base);
     this.root = { span, ctx: trace.setSpan(base, span) };
