@@ -12,10 +12,7 @@
  *   block starts on an empty young generation (bench/interleaved.ts): without it, the block after a
  *   traced one pays for that one's garbage, and the two orders of a round disagree.
  */
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { interleaved, loadBuild, type Mode } from './interleaved.js';
 import { median } from './measure.js';
 
@@ -25,8 +22,7 @@ const BLOCK = Number(process.env.AB_BLOCK ?? 100);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 15);
 const modes = (process.env.AB_MODES ?? 'untraced,full,semantic').split(',') as Mode[];
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+const { provider } = inProcessTracing();
 
 const builds = [await loadBuild('A', dirA), await loadBuild('B', dirB)] as const;
 const { us, ratios } = await interleaved(builds, modes, { block: BLOCK, rounds: ROUNDS, provider });

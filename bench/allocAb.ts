@@ -9,13 +9,10 @@
  *   node --import tsx bench/allocAb.ts node_modules/.ab/a ./dist node_modules/.ab/a ./dist
  *   env: AB_MODES (untraced,full,semantic), ALLOC_TURNS (1500)
  */
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 import { median } from './measure.js';
 import type * as Package from '../src/index.js';
@@ -25,8 +22,7 @@ if (dirs.length === 0) throw new Error('usage: bench/allocAb.ts <build dir>...')
 const modes = (process.env.AB_MODES ?? 'untraced,full,semantic').split(',') as ('untraced' | 'full' | 'semantic')[];
 const TURNS = Number(process.env.ALLOC_TURNS ?? 1500);
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+const { provider } = inProcessTracing();
 
 const YOUNG = new Set(['new_space', 'new_large_object_space']);
 function youngBytes(): number {

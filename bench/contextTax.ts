@@ -15,10 +15,8 @@
  *   node --expose-gc --import tsx bench/contextTax.ts [--json] [--quick]
  */
 import { context, createContextKey, ROOT_CONTEXT } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { registerInstrument, tracingInstrument } from '../src/index.js';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { cleanBlock, median } from './measure.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 
@@ -29,15 +27,14 @@ const ROUNDS = quick ? 5 : 15;
 const MODES = ['untraced', 'untraced-propagating', 'full', 'semantic'] as const;
 type Mode = (typeof MODES)[number];
 
-const manager = new AsyncLocalStorageContextManager();
-context.setGlobalContextManager(manager.enable());
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+const { manager, provider } = inProcessTracing();
 const agent = referenceAgent();
-const KEY = createContextKey('bench.context-tax');
+/** The context the propagating mode runs each turn in: made once, so its turns time the hooks, not making it. */
+const PROPAGATED = ROOT_CONTEXT.setValue(createContextKey('bench.context-tax'), true);
 
 /** One clean block of `mode`; afterwards no store is held, so the hooks are off for the next block. */
 async function block(mode: Mode, turns: number): Promise<number> {
-  const turn = mode === 'untraced-propagating' ? () => context.with(ROOT_CONTEXT.setValue(KEY, true), () => agent.run(MESSAGE)) : () => agent.run(MESSAGE);
+  const turn = mode === 'untraced-propagating' ? () => context.with(PROPAGATED, () => agent.run(MESSAGE)) : () => agent.run(MESSAGE);
   const traced = mode === 'full' || mode === 'semantic' ? () => registerInstrument(tracingInstrument({ tracerProvider: provider, detail: mode })) : undefined;
   const perTurn = await cleanBlock(turn, turns, () => provider.forceFlush(), traced);
   manager.disable();
@@ -45,12 +42,12 @@ async function block(mode: Mode, turns: number): Promise<number> {
 }
 
 // The propagating mode must propagate: a value set by context.with is still there after an await.
-const carried = await context.with(ROOT_CONTEXT.setValue(KEY, true), async () => {
+const carried = await context.with(PROPAGATED, async () => {
   await new Promise((resolve) => setImmediate(resolve));
-  return context.active().getValue(KEY);
+  return context.active();
 });
 manager.disable();
-if (carried !== true) throw new Error('bench/contextTax.ts: the context manager did not carry a context across an await');
+if (carried !== PROPAGATED) throw new Error('bench/contextTax.ts: the context manager did not carry a context across an await');
 
 for (const mode of MODES) await block(mode, quick ? 100 : 400);
 const samples: Record<string, number[]> = {};

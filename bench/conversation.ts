@@ -2,19 +2,15 @@
  * What a longer conversation costs per turn: the reference turn (bench/scenario.ts) given a
  * 20-message conversation as its input against the same turn given one message, in ONE process,
  * blocks of each interleaved over rounds, process CPU µs per turn, the median per mode (the OTel
- * setup is bench/peer.ts's: BasicTracerProvider, BatchSpanProcessor into a counting exporter, the
- * AsyncLocalStorage context manager). The model's replies are the same three either way; what grows
+ * setup is bench/inProcessTracing.ts's). The model's replies are the same three either way; what grows
  * is what each call carries and records (the request's messages, the events' payloads, lineage).
  * Prints the ratios and the target (issue #40: at most 10% more per turn) MET or MISSED; with
  * --json, one JSON line for bench/run.ts.
  *
  *   npm run bench:conversation   (env: BENCH_CONVERSATION_LENGTH, 20; under --expose-gc: clean blocks, measure.ts)
  */
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { cleanBlock, median } from './measure.js';
 import { conversation, referenceAgent } from './scenario.js';
 
@@ -26,8 +22,7 @@ const ROUNDS = quick ? 3 : 9;
 export const CONVERSATION_LIMIT = 1.1;
 const ANSWER = 'Order 1234 shipped; shipping to Lyon costs 12 EUR.';
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+const { provider } = inProcessTracing();
 const agent = referenceAgent();
 const inputs = { short: conversation(1), long: conversation(LENGTH) };
 const details: (TraceDetail | 'untraced')[] = ['untraced', 'full', 'semantic'];

@@ -19,11 +19,8 @@
  * The target is on the traced turn (full and semantic); the untraced ratio is printed beside it.
  * env: LINEAGE_ROUNDS (80; --quick 20), LINEAGE_BLOCK (40 turns). --json: one JSON line for bench/run.ts.
  */
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { loadavg } from 'node:os';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { interleaved, loadBuild, type Mode } from './interleaved.js';
 import { checkLineageCut } from './lineageCheck.js';
 import { makeLineageCut } from './lineageCut.js';
@@ -42,12 +39,11 @@ const SHIPPED = 'dist';
 const CUT = 'node_modules/.bench-lineage/cut';
 
 makeLineageCut(SHIPPED, CUT);
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const { provider } = inProcessTracing();
 const builds = [await loadBuild('cut', CUT), await loadBuild('shipped', SHIPPED)] as const;
 const counts = await checkLineageCut(builds[1], builds[0], MODES);
 
 const loadAtStart = loadavg()[0]!;
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
 const { us, ratios } = await interleaved(builds, MODES, { block: BLOCK, rounds: ROUNDS, provider });
 const sdkFloor = await lineageSdkFloor(builds[1], TARGETED_MODES, { block: BLOCK, rounds: ROUNDS, provider });
 await provider.shutdown();

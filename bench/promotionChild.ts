@@ -4,18 +4,14 @@
  * the measured part starts. The parent starts it under --trace-gc-nvp, so V8 itself reports, per young-generation collection, the
  * bytes allocated since the last one and the bytes promoted to the old generation.
  */
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { registerInstrument, tracingInstrument, type TraceDetail } from '../src/index.js';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 
 const [mode = 'untraced', measuredFrom = '--- measured'] = process.argv.slice(2);
 const turns = Number(process.env.PROMOTION_TURNS ?? 4000);
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+const { provider } = inProcessTracing();
 if (mode !== 'untraced') registerInstrument(tracingInstrument({ tracerProvider: provider, detail: mode as TraceDetail }));
 const agent = referenceAgent();
 for (let i = 0; i < 2000; i++) await agent.run(MESSAGE);

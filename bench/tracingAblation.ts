@@ -9,19 +9,16 @@
  *   node --import tsx --import ./bench/fromDist.mjs bench/tracingAblation.ts [semantic|full]
  */
 import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { registerInstrument, tracingInstrument, type RunInstrument, type TypedEvent } from '../src/index.js';
 import { TracedRun } from '../src/otel/wiring/tracedRun.js';
-import { countingExporter } from './countingExporter.js';
+import { inProcessTracing } from './inProcessTracing.js';
 import { MESSAGE, referenceAgent } from './scenario.js';
 import { cpuPerCall, median } from './measure.js';
 
 const detail = process.argv[2] === 'full' ? 'full' : 'semantic';
 const BLOCK = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] });
+const { provider } = inProcessTracing();
 const tracer = provider.getTracer('bench-ablation');
 const agent = referenceAgent();
 const insideByType = new Map<string, number>();
