@@ -405,6 +405,8 @@ const FINISH_REASONS: Record<string, string> = {
   tool_use: 'tool_call',
   max_tokens: 'length',
   content_filter: 'content_filter',
+  // Anthropic's stop_reason when its safety classifiers stopped the reply.
+  refusal: 'content_filter',
   error: 'error',
 };
 

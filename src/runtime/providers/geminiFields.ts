@@ -33,11 +33,15 @@ export function stopReasonOf(finish: unknown, calledTools: boolean): string {
  */
 export function parseUsage(boundary: ProviderBoundary, usage: unknown, raw: unknown): TokenUsage | undefined {
   if (!isRecord(usage)) return undefined;
-  const candidates = reported(usage.candidatesTokenCount);
+  const prompt = reported(usage.promptTokenCount);
+  // The API writes proto3 JSON, which leaves a count of 0 out: with the prompt counted, no
+  // candidatesTokenCount means nothing was generated (a blocked prompt, a MAX_TOKENS stop spent
+  // thinking), not an unknown count.
+  const candidates = reported(usage.candidatesTokenCount) ?? (prompt === undefined ? undefined : 0);
   const thoughts = reported(usage.thoughtsTokenCount);
   const output = isCount(candidates) && isCount(thoughts) ? candidates + thoughts : candidates;
   return checkedUsage(boundary, raw, {
-    input: reported(usage.promptTokenCount),
+    input: prompt,
     output,
     cacheRead: reported(usage.cachedContentTokenCount),
     reasoning: thoughts,

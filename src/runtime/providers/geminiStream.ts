@@ -25,6 +25,7 @@ export async function* geminiStreamParts(
   let usage: TokenUsage | undefined;
   let model: string | undefined;
   let id: string | undefined;
+  let blocked = false;
   for await (const event of events) {
     ordinal++;
     const chunk = eventJson(boundary, event.data, ordinal);
@@ -32,6 +33,8 @@ export async function* geminiStreamParts(
     if (typeof chunk.modelVersion === 'string') model = chunk.modelVersion;
     if (typeof chunk.responseId === 'string') id = chunk.responseId;
     usage = parseUsage(boundary, chunk.usageMetadata, event.data) ?? usage;
+    // A prompt the API blocked is answered with no candidates and the reason in promptFeedback (as complete() reads it).
+    if (isRecord(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string') blocked = true;
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     if (!isRecord(candidate)) continue;
     const { text, calls: asked } = candidateParts(boundary, candidate, event.data, (index) => callId(calls + index));
@@ -39,6 +42,7 @@ export async function* geminiStreamParts(
     for (const call of asked) yield { type: 'tool_call', index: calls++, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) };
     if (typeof candidate.finishReason === 'string') finishReason = candidate.finishReason;
   }
+  if (finishReason === undefined && blocked) finishReason = 'SAFETY';
   if (finishReason === undefined) throw boundary.malformed('the stream ended before the reply finished (no finishReason)', undefined);
   if (usage !== undefined) yield { type: 'usage', usage };
   yield {

@@ -112,11 +112,13 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   }
   const content = message.content ?? '';
   if (typeof content !== 'string') throw boundary.malformed('choices[0].message.content is not a string', body);
+  // A refusal (structured outputs, safety) comes as `refusal` text with content null: it is the answer.
+  const refusal = typeof message.refusal === 'string' ? message.refusal : '';
   const finish = choice.finish_reason;
   return {
-    content,
+    content: content + refusal,
     toolCalls: parseToolCalls(boundary, message.tool_calls, body),
-    stopReason: stopReasonOf(finish),
+    stopReason: stopReasonOf(finish, refusal !== ''),
     ...optional('usage', parseUsage(boundary, body.usage, body)),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),

@@ -14,8 +14,13 @@ const STOP_REASONS = new Map([
   ['content_filter', 'content_filter'],
 ]);
 
-/** The port's stop reason for a `finish_reason`; 'unknown' when the server gave none. */
-export function stopReasonOf(finish: unknown): string {
+/**
+ * The port's stop reason for a `finish_reason`; 'unknown' when the server gave none. A reply that
+ * `refused` (the model's `refusal` text instead of content) and stopped normally stopped for
+ * `content_filter`: the API says `stop` for it, which would read as an ordinary answer.
+ */
+export function stopReasonOf(finish: unknown, refused = false): string {
+  if (refused && finish === 'stop') return 'content_filter';
   return typeof finish === 'string' ? (STOP_REASONS.get(finish) ?? finish) : 'unknown';
 }
 

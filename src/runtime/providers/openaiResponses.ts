@@ -136,6 +136,7 @@ function inputItems(provider: string, message: LLMMessage): Record<string, unkno
 function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   if (!isRecord(body) || !Array.isArray(body.output)) throw boundary.malformed('no output array', body);
   let content = '';
+  let refused = false;
   const toolCalls: ToolCall[] = [];
   body.output.forEach((item: unknown, index) => {
     if (!isRecord(item)) throw boundary.malformed(`output[${index}] is not an item`, body);
@@ -145,6 +146,10 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
         if (isRecord(part) && part.type === 'output_text') {
           if (typeof part.text !== 'string') throw boundary.malformed(`output[${index}] has an output_text without text`, body);
           content += part.text;
+        } else if (isRecord(part) && part.type === 'refusal' && typeof part.refusal === 'string') {
+          // The model declined: its explanation is the answer's text.
+          content += part.refusal;
+          refused = true;
         }
       }
     } else if (item.type === 'function_call') {
@@ -158,7 +163,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
   return {
     content,
     toolCalls,
-    stopReason: stopReasonOf(body, toolCalls.length > 0),
+    stopReason: stopReasonOf(body, toolCalls.length > 0, refused),
     ...optional('usage', parseUsage(boundary, body.usage, body)),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
     ...(typeof body.id === 'string' ? { id: body.id } : {}),

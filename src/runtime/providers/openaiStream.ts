@@ -21,6 +21,7 @@ export async function* chatCompletionParts(boundary: ProviderBoundary, events: A
   let model: string | undefined;
   let id: string | undefined;
   let done = false;
+  let refused = false;
   for await (const event of events) {
     ordinal++;
     if (event.data === '[DONE]') {
@@ -35,14 +36,20 @@ export async function* chatCompletionParts(boundary: ProviderBoundary, events: A
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isRecord(choice)) continue;
     if (choice.finish_reason !== undefined && choice.finish_reason !== null) finishReason = choice.finish_reason;
-    if (isRecord(choice.delta)) yield* deltaParts(boundary, choice.delta, event.data, ordinal);
+    if (!isRecord(choice.delta)) continue;
+    // A refusal streams as `delta.refusal` text instead of content: it is the answer's text.
+    if (typeof choice.delta.refusal === 'string' && choice.delta.refusal !== '') {
+      refused = true;
+      yield { type: 'text', delta: choice.delta.refusal };
+    }
+    yield* deltaParts(boundary, choice.delta, event.data, ordinal);
   }
   // A server that closes the body after the finish_reason without `[DONE]` has still finished.
   if (!done && finishReason === undefined) throw boundary.malformed('the stream ended before the reply finished (no finish_reason, no [DONE])', undefined);
   if (usage !== undefined) yield { type: 'usage', usage };
   yield {
     type: 'finish',
-    stopReason: stopReasonOf(finishReason),
+    stopReason: stopReasonOf(finishReason, refused),
     ...(model === undefined ? {} : { model }),
     ...(id === undefined ? {} : { id }),
   };

@@ -27,14 +27,16 @@ export function parseUsage(boundary: ProviderBoundary, usage: unknown, raw: unkn
 
 /**
  * The port's stop reason: an incomplete response's reason (`max_output_tokens` is the port's
- * `max_tokens`), `tool_use` when the model asked for calls, else `end_turn` for a completed one.
+ * `max_tokens`), `tool_use` when the model asked for calls, `content_filter` when it `refused` (a
+ * `refusal` content part), else `end_turn` for a completed one.
  */
-export function stopReasonOf(response: Record<string, unknown>, calledTools: boolean): string {
+export function stopReasonOf(response: Record<string, unknown>, calledTools: boolean, refused = false): string {
   if (response.status === 'incomplete') {
     const reason = isRecord(response.incomplete_details) ? response.incomplete_details.reason : undefined;
     if (reason === 'max_output_tokens') return 'max_tokens';
     return typeof reason === 'string' ? reason : 'incomplete';
   }
   if (calledTools) return 'tool_use';
+  if (refused && response.status === 'completed') return 'content_filter';
   return response.status === 'completed' ? 'end_turn' : typeof response.status === 'string' ? response.status : 'unknown';
 }

@@ -19,6 +19,7 @@ import { eventJson, streamError } from './streamEvents.js';
 export async function* responsesStreamParts(boundary: ProviderBoundary, events: AsyncIterable<EventSourceMessage>): AsyncGenerator<LLMStreamPart> {
   let ordinal = 0;
   let calledTools = false;
+  let refused = false;
   for await (const event of events) {
     ordinal++;
     const data = eventJson(boundary, event.data, ordinal);
@@ -44,6 +45,13 @@ export async function* responsesStreamParts(boundary: ProviderBoundary, events: 
         if (data.delta !== '') yield { type: 'text', delta: data.delta };
         break;
       }
+      case 'response.refusal.delta': {
+        // A refusal streams as its own deltas: its text is the answer's.
+        if (typeof data.delta !== 'string') throw malformed('no delta');
+        refused = true;
+        if (data.delta !== '') yield { type: 'text', delta: data.delta };
+        break;
+      }
       case 'response.completed':
       case 'response.incomplete': {
         const response = data.response;
@@ -52,7 +60,7 @@ export async function* responsesStreamParts(boundary: ProviderBoundary, events: 
         if (usage !== undefined) yield { type: 'usage', usage };
         yield {
           type: 'finish',
-          stopReason: stopReasonOf(response, calledTools),
+          stopReason: stopReasonOf(response, calledTools, refused),
           ...(typeof response.model === 'string' ? { model: response.model } : {}),
           ...(typeof response.id === 'string' ? { id: response.id } : {}),
         };

@@ -11,7 +11,7 @@ import { retryableStatus } from './exchange.js';
 import { isRecord } from './guards.js';
 
 /** Error types (Messages', OpenAI's, Gemini's statuses) that say the same request may succeed later. */
-const RETRYABLE_ERROR_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error', 'server_error', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'INTERNAL', 'DEADLINE_EXCEEDED']);
+const RETRYABLE_ERROR_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'rate_limit_exceeded', 'timeout_error', 'server_error', 'UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'INTERNAL', 'DEADLINE_EXCEEDED']);
 
 /** The event's data as a JSON object; `ordinal` counts events from 1, for the message. */
 export function eventJson(boundary: ProviderBoundary, data: string, ordinal: number): Record<string, unknown> {

@@ -85,10 +85,11 @@ describe('gemini', () => {
     });
   });
 
-  it('a prompt the API blocked (no candidates, promptFeedback.blockReason): an empty answer stopped by content_filter', async () => {
+  it('a prompt the API blocked (no candidates, promptFeedback.blockReason): an empty answer stopped by content_filter, its prompt tokens counted', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: geminiUsage({ prompt: 8 }), modelVersion: 'gemini-2.5-flash', responseId: 'r1' }));
     const response = await gemini({ baseURL: server.url }).complete(ROUND_TRIP);
-    expect(response).toEqual({ content: '', toolCalls: [], stopReason: 'content_filter', model: 'gemini-2.5-flash', id: 'r1' });
+    // No candidatesTokenCount: proto3 JSON leaves the 0 out (geminiFields.ts).
+    expect(response).toEqual({ content: '', toolCalls: [], stopReason: 'content_filter', usage: { input: 8, output: 0 }, model: 'gemini-2.5-flash', id: 'r1' });
   });
 
   it('MAX_TOKENS is the port\'s max_tokens; an answer with neither candidates nor a block reason is malformed', async () => {
