@@ -87,6 +87,6 @@ function isPart(part: unknown): boolean {
 
 function isToolCall(call: unknown): boolean {
   if (typeof call !== 'object' || call === null) return false;
-  const { id, name, args } = call as Record<string, unknown>;
-  return typeof id === 'string' && typeof name === 'string' && typeof args === 'object' && args !== null;
+  const { id, name, args, signature } = call as Record<string, unknown>;
+  return typeof id === 'string' && typeof name === 'string' && typeof args === 'object' && args !== null && (signature === undefined || typeof signature === 'string');
 }

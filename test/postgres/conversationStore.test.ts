@@ -26,7 +26,7 @@ const TABLE = 'footprint_conversation_messages';
 function turn(question: string, n: number): Message[] {
   return [
     { role: 'user', content: [{ type: 'text', text: question }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }] },
-    { role: 'assistant', content: '', toolCalls: [{ id: `call-${n}`, name: 'lookup_invoice', args: { id: `INV-${n}`, nested: { quote: 'a "b" \\ c', nul: '\u0000' } } }] },
+    { role: 'assistant', content: '', toolCalls: [{ id: `call-${n}`, name: 'lookup_invoice', args: { id: `INV-${n}`, nested: { quote: 'a "b" \\ c', nul: '\u0000' } }, signature: `CiQB${n}sig=` }] },
     { role: 'tool', content: `invoice INV-${n}: $${n}0 paid`, toolCallId: `call-${n}` },
     { role: 'assistant', content: `INV-${n} is paid.` },
   ];
@@ -142,6 +142,7 @@ describeWithPostgres('the PostgreSQL conversation store', server, (s) => {
       ['m', { runId: 'r', after: -1, messages: [] }, 'conversation m: after must be a whole number from 0, got -1'],
       ['m', { runId: 'r', after: 0, messages: [{ role: 'system', content: 'x' }] }, 'conversation m: message 0 of run r is not a message (role, content) that JSON can hold'],
       ['m', { runId: 'r', after: 0, messages: [{ role: 'user', content: 'x', toolCalls: [{ id: 'a', name: 'b', args: { n: 1n } }] }] }, 'conversation m: message 0 of run r is not a message (role, content) that JSON can hold'],
+      ['m', { runId: 'r', after: 0, messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'b', args: {}, signature: 5 }] }] }, 'conversation m: message 0 of run r is not a message (role, content) that JSON can hold'],
     ];
     for (const [id, entry, message] of bad) {
       await expect(store.append(id as string, entry as never)).rejects.toMatchObject({ name: 'ConversationStoreError', code: 'malformed', message });

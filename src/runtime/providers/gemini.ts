@@ -1,10 +1,11 @@
 /**
  * gemini(): an LLMProvider for the Gemini API (`models/{model}:generateContent`, streamed as
  * `:streamGenerateContent?alt=sse`). It translates the port to `contents` (user and model turns of
- * parts: text, inlineData / fileData images, functionCall, and functionResponse parts for tool
- * results, which Gemini matches by the function's name) and the first candidate back (geminiFields.ts;
- * its stream in geminiStream.ts). Transport, deadlines, retries, the size cap and error typing live
- * in http.ts; the model is part of the path, so each request's URL is made from the connection's.
+ * parts: text, inlineData / fileData images, functionCall parts with the thoughtSignature each call
+ * came with, and functionResponse parts for tool results, which Gemini matches by the function's
+ * name) and the first candidate back (geminiFields.ts; its stream in geminiStream.ts). Transport,
+ * deadlines, retries, the size cap and error typing live in http.ts; the model is part of the path,
+ * so each request's URL is made from the connection's.
  */
 import type { ProviderBoundary } from './boundary.js';
 import { connectJson, type Connection } from './connection.js';
@@ -128,7 +129,8 @@ function wireContents(provider: string, messages: LLMMessage[]): Content[] {
       const parts: Part[] = text === '' ? [] : [{ text }];
       for (const call of message.toolCalls ?? []) {
         callNames.set(call.id, call.name);
-        parts.push({ functionCall: { name: call.name, args: call.args } });
+        // The signature the call came with, back on its part as it came (geminiFields.ts).
+        parts.push(call.signature === undefined ? { functionCall: { name: call.name, args: call.args } } : { functionCall: { name: call.name, args: call.args }, thoughtSignature: call.signature });
       }
       contents.push({ role: 'model', parts });
     } else {

@@ -1,7 +1,8 @@
 /**
  * What a Gemini `GenerateContentResponse` and each chunk of its stream share, read one way for both:
- * the first candidate's parts (text, and `functionCall` parts as tool calls; thought summaries carry
- * nothing the port models), its `finishReason` as the port's stop reason, and `usageMetadata`.
+ * the first candidate's parts (text, and `functionCall` parts as tool calls with the part's
+ * `thoughtSignature`; thought summaries carry nothing the port models), its `finishReason` as the
+ * port's stop reason, and `usageMetadata`.
  */
 import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
@@ -68,7 +69,10 @@ export function candidateParts(
       if (!isRecord(call) || typeof call.name !== 'string' || (call.args !== undefined && !isRecord(call.args))) {
         throw boundary.malformed(`candidates[0].content.parts[${index}] is a functionCall without a name and object args`, raw);
       }
-      calls.push({ id: typeof call.id === 'string' ? call.id : callId(calls.length), name: call.name, args: (call.args as Record<string, unknown> | undefined) ?? {} });
+      const asked: ToolCall = { id: typeof call.id === 'string' ? call.id : callId(calls.length), name: call.name, args: (call.args as Record<string, unknown> | undefined) ?? {} };
+      // The part's thoughtSignature goes back with the call (gemini.ts): Gemini 3 refuses a turn's function calls without theirs.
+      if (typeof part.thoughtSignature === 'string') asked.signature = part.thoughtSignature;
+      calls.push(asked);
     }
   });
   return { text, calls };

@@ -39,7 +39,10 @@ export async function* geminiStreamParts(
     if (!isRecord(candidate)) continue;
     const { text, calls: asked } = candidateParts(boundary, candidate, event.data, (index) => callId(calls + index));
     if (text !== '') yield { type: 'text', delta: text };
-    for (const call of asked) yield { type: 'tool_call', index: calls++, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) };
+    for (const call of asked) {
+      const fragment = { type: 'tool_call', index: calls++, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) } as const;
+      yield call.signature === undefined ? fragment : { ...fragment, signature: call.signature };
+    }
     if (typeof candidate.finishReason === 'string') finishReason = candidate.finishReason;
   }
   if (finishReason === undefined && blocked) finishReason = 'SAFETY';

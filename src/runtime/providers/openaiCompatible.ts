@@ -9,7 +9,7 @@ import { connectJson } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { parseArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
-import { parseUsage, stopReasonOf } from './openaiFields.js';
+import { parseUsage, signatureField, signatureOf, stopReasonOf } from './openaiFields.js';
 import { chatCompletionParts } from './openaiStream.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { transportSettings, type TransportOptions } from './transport.js';
@@ -91,6 +91,7 @@ function wireMessage(provider: string, message: LLMMessage): Record<string, unkn
         id: call.id,
         type: 'function',
         function: { name: call.name, arguments: JSON.stringify(call.args) },
+        ...signatureField(call.signature),
       })),
     };
   }
@@ -133,10 +134,9 @@ function parseToolCalls(boundary: ProviderBoundary, calls: unknown, body: unknow
     if (!isRecord(call) || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
       throw boundary.malformed(`tool_calls[${index}] has no function name and arguments`, body);
     }
-    return {
-      id: typeof call.id === 'string' ? call.id : `call_${index}`,
-      name: fn.name,
-      args: parseArguments(boundary, fn.name, fn.arguments),
-    };
+    const asked: ToolCall = { id: typeof call.id === 'string' ? call.id : `call_${index}`, name: fn.name, args: parseArguments(boundary, fn.name, fn.arguments) };
+    const signature = signatureOf(call);
+    if (signature !== undefined) asked.signature = signature;
+    return asked;
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The fields a Chat Completions answer and its stream chunks share, read one way for both:
- * `finish_reason` normalised to the port's stop reasons, and the usage block.
+ * `finish_reason` normalised to the port's stop reasons, the usage block, and a tool call's signature.
  */
 import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
@@ -40,4 +40,20 @@ export function parseUsage(boundary: ProviderBoundary, usage: unknown, raw: unkn
     cacheRead: reported(prompt.cached_tokens),
     reasoning: reported(completion.reasoning_tokens),
   });
+}
+
+/**
+ * A tool call's signature (ToolCall.signature) on this wire format: Gemini's OpenAI-compatible
+ * endpoint gives a call's thought signature as `extra_content.google.thought_signature` and needs it
+ * back there, as the native API does (gemini.ts). Other servers send none.
+ */
+export function signatureOf(call: Record<string, unknown>): string | undefined {
+  const extra = call.extra_content;
+  const google = isRecord(extra) ? extra.google : undefined;
+  return isRecord(google) && typeof google.thought_signature === 'string' ? google.thought_signature : undefined;
+}
+
+/** The wire field that sends `signature` back with its call (nothing when the call has none). */
+export function signatureField(signature: string | undefined): { extra_content?: { google: { thought_signature: string } } } {
+  return signature === undefined ? {} : { extra_content: { google: { thought_signature: signature } } };
 }

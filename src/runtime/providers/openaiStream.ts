@@ -10,7 +10,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { isRecord } from './guards.js';
-import { parseUsage, stopReasonOf } from './openaiFields.js';
+import { parseUsage, signatureOf, stopReasonOf } from './openaiFields.js';
 import type { LLMStreamPart } from './stream.js';
 import { eventJson, streamError } from './streamEvents.js';
 
@@ -64,12 +64,14 @@ function* deltaParts(boundary: ProviderBoundary, delta: Record<string, unknown>,
       throw boundary.malformed(`event ${ordinal}: a tool call fragment has no index`, data);
     }
     const fn = isRecord(fragment.function) ? fragment.function : {};
+    const signature = signatureOf(fragment);
     yield {
       type: 'tool_call',
       index: fragment.index as number,
       argumentsDelta: typeof fn.arguments === 'string' ? fn.arguments : '',
       ...(typeof fragment.id === 'string' ? { id: fragment.id } : {}),
       ...(typeof fn.name === 'string' ? { name: fn.name } : {}),
+      ...(signature === undefined ? {} : { signature }),
     };
   }
 }

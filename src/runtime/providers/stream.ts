@@ -21,7 +21,7 @@ export type { LLMStreamPart, StreamOptions };
 /** Builds an LLMResponse from parts, in arrival order; `response()` once the stream has ended. */
 export class StreamAssembler {
   private content = '';
-  private readonly calls = new Map<number, { id?: string; name?: string; args: string }>();
+  private readonly calls = new Map<number, { id?: string; name?: string; args: string; signature?: string }>();
   private usage?: TokenUsage;
   private finish?: Extract<LLMStreamPart, { type: 'finish' }>;
 
@@ -36,6 +36,7 @@ export class StreamAssembler {
         const call = this.calls.get(part.index) ?? { args: '' };
         if (part.id !== undefined) call.id = part.id;
         if (part.name !== undefined) call.name = part.name;
+        if (part.signature !== undefined) call.signature = part.signature;
         call.args += part.argumentsDelta;
         this.calls.set(part.index, call);
         return;
@@ -56,7 +57,8 @@ export class StreamAssembler {
     const toolCalls: ToolCall[] = [];
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
       if (call.id === undefined || call.name === undefined) throw this.problem(`tool call ${index} has no id or name`);
-      toolCalls.push({ id: call.id, name: call.name, args: parseArguments(call.args, index, (why) => this.problem(why)) });
+      const args = parseArguments(call.args, index, (why) => this.problem(why));
+      toolCalls.push(call.signature === undefined ? { id: call.id, name: call.name, args } : { id: call.id, name: call.name, args, signature: call.signature });
     }
     return {
       content: this.content,
@@ -90,7 +92,8 @@ function parseArguments(text: string, index: number, problem: (why: string) => P
 export function* partsOf(response: LLMResponse): Generator<LLMStreamPart> {
   if (response.content !== '') yield { type: 'text', delta: response.content };
   for (const [index, call] of response.toolCalls.entries()) {
-    yield { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) };
+    const fragment = { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) } as const;
+    yield call.signature === undefined ? fragment : { ...fragment, signature: call.signature };
   }
   if (response.usage) yield { type: 'usage', usage: response.usage };
   yield {

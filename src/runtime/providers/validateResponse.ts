@@ -56,7 +56,8 @@ function toolCall(provider: string, call: unknown, index: number): ToolCall {
   // Any string: a name no tool has (even '') becomes an error result the model sees, as models do misname tools.
   if (typeof call.name !== 'string') throw malformed(provider, `toolCalls[${index}].name is ${kindOf(call.name)}, not a string`);
   if (!isRecord(call.args)) throw malformed(provider, `toolCalls[${index}].args is ${kindOf(call.args)}, not an object`);
-  return { id: call.id, name: call.name, args: call.args };
+  optionalString(provider, `toolCalls[${index}].signature`, call.signature);
+  return typeof call.signature === 'string' ? { id: call.id, name: call.name, args: call.args, signature: call.signature } : { id: call.id, name: call.name, args: call.args };
 }
 
 /** The reply's usage under the one usage policy (usage.ts): absent counts are no usage, bad ones a malformed reply. */

@@ -8,6 +8,13 @@ export interface ToolCall {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /**
+   * Opaque: what the provider returned with the call and needs back with it, sent back as it came
+   * (Gemini's `thoughtSignature`: Gemini 3 refuses a request whose function calls of the current
+   * turn lost theirs). The conversation keeps it (stores, checkpoints, a run's new messages);
+   * telemetry never records it. Providers that gave none ignore it.
+   */
+  signature?: string;
 }
 
 export interface TextPart {

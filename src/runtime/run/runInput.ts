@@ -7,7 +7,7 @@
  * one message. Every runner's members read the same two keys (docs/api.md says what each composition
  * passes on).
  */
-import type { ImagePart, LLMMessage, MessagePart } from './messages.js';
+import type { ImagePart, LLMMessage, MessagePart, ToolCall } from './messages.js';
 import { messageText } from './messages.js';
 
 /** The chart input every runner reads. */
@@ -72,10 +72,11 @@ function messageProblem(value: unknown): string | undefined {
     if (m.role !== 'assistant') return "has toolCalls but is not an 'assistant' message";
     if (!Array.isArray(m.toolCalls)) return 'has toolCalls that are not an array';
     for (const call of m.toolCalls as unknown[]) {
-      const c = call as { id?: unknown; name?: unknown; args?: unknown } | null;
+      const c = call as { id?: unknown; name?: unknown; args?: unknown; signature?: unknown } | null;
       if (typeof c?.id !== 'string' || typeof c.name !== 'string' || typeof c.args !== 'object' || c.args === null || Array.isArray(c.args)) {
         return 'has a tool call without a string id, a string name and an args object';
       }
+      if (c.signature !== undefined && typeof c.signature !== 'string') return 'has a tool call whose signature is not a string';
     }
   }
   return undefined;
@@ -101,6 +102,12 @@ function copyOf(message: LLMMessage): LLMMessage {
     content: typeof message.content === 'string' ? message.content : message.content.map((part): MessagePart => ({ ...part })),
   };
   if (message.toolCallId !== undefined) copy.toolCallId = message.toolCallId;
-  if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map((call) => ({ id: call.id, name: call.name, args: structuredClone(call.args) }));
+  if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map(copyOfCall);
+  return copy;
+}
+
+function copyOfCall(call: ToolCall): ToolCall {
+  const copy: ToolCall = { id: call.id, name: call.name, args: structuredClone(call.args) };
+  if (call.signature !== undefined) copy.signature = call.signature;
   return copy;
 }
