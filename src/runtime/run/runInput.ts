@@ -3,9 +3,9 @@
  * conversation (messages: user, assistant with tool calls, tool results) is taken as given. A run's
  * chart is started with `{ message, thread? }`: `message` is the text of the last user message (what
  * compositions route and events report), `thread` the key of the run store's list that holds the whole
- * conversation to open with (the loaded thread and the input), present when there is more than the
- * one message. Every runner's members read the same two keys (docs/api.md says what each composition
- * passes on).
+ * conversation to open with (the loaded thread and the input), present unless the input is one user
+ * message of plain text (then `message` is all of it). Every runner's members read the same two keys
+ * (docs/api.md says what each composition passes on).
  */
 import type { ImagePart, LLMMessage, MessagePart, ToolCall } from './messages.js';
 import { messageText } from './messages.js';

@@ -313,7 +313,7 @@ export abstract class Runner<Output = unknown> {
         const inputOrigin: MessageOrigin = { origin: 'run_input', producer: how.startedIn ?? { kind: 'run', id: runId } };
         keepOrigin(store, RUN_INPUT_ORIGIN, inputOrigin);
         const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN, answerTo: RUN_ANSWER_ORIGIN };
-        if (loaded.messages.length > 0 || how.input.length > 1 || typeof how.input[0]!.content !== 'string') {
+        if (loaded.messages.length > 0 || how.input.length > 1 || how.input[0]!.role !== 'user' || typeof how.input[0]!.content !== 'string') {
           appendWithOrigins(store, RUN_THREAD, [...loaded.messages, ...how.input], [...conversationOrigins(loaded), ...how.input.map(() => inputOrigin)]);
           args.thread = RUN_THREAD;
         }

@@ -86,6 +86,14 @@ describe('a conversation by id', () => {
     expect(result.text).toBe('answer 2');
   });
 
+  it('a conversation of one message that is not a user message is sent as given, not as an empty user message', async () => {
+    const { agent, requests } = invoiceDesk();
+    const greeting: LLMMessage = { role: 'assistant', content: 'Hello! Which invoice is it about?' };
+    const result = await agent.run([greeting]);
+    expect(requests[0]!.messages).toEqual([greeting]);
+    expect(result.messages).toEqual([greeting, { role: 'assistant', content: 'answer 1' }]);
+  });
+
   it('refuses a malformed conversation with a TypeError naming the message, before any model call', async () => {
     const { agent, requests } = invoiceDesk();
     const bad = [{ role: 'tool', content: 'x' }] as LLMMessage[];
