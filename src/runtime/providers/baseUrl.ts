@@ -63,7 +63,7 @@ function parse({ provider, baseURL }: { provider: string; baseURL: string }): UR
   }
   if (url === undefined || DEFAULT_PORTS[url.protocol] === undefined) {
     // The value itself may hold a key, so the message only says what is wrong with it.
-    throw new ConfigError(`${provider}: baseURL must be an absolute http:// or https:// URL`);
+    throw new ConfigError(`${provider}: baseURL must be an absolute http:// or https:// URL`, { field: 'baseURL' });
   }
   return url;
 }

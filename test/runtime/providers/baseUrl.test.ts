@@ -41,6 +41,7 @@ describe('resolveBaseUrl', () => {
       }
       expect(thrown).toBeInstanceOf(ConfigError);
       expect((thrown as Error).message).toBe('openai: baseURL must be an absolute http:// or https:// URL');
+      expect((thrown as ConfigError).field).toBe('baseURL');
     }
   });
 });
