@@ -87,6 +87,7 @@ function isPart(part: unknown): boolean {
 
 function isToolCall(call: unknown): boolean {
   if (typeof call !== 'object' || call === null) return false;
-  const { id, name, args, signature } = call as Record<string, unknown>;
-  return typeof id === 'string' && typeof name === 'string' && typeof args === 'object' && args !== null && (signature === undefined || typeof signature === 'string');
+  const { id, name, args, signature, argsText } = call as Record<string, unknown>;
+  const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
+  return typeof id === 'string' && typeof name === 'string' && typeof args === 'object' && args !== null && optionalText(signature) && optionalText(argsText);
 }

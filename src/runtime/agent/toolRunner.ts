@@ -1,7 +1,7 @@
 /**
  * Runs one tool call: validates its arguments against the tool's schema (tools/schema.ts), runs it within its
- * deadline, and turns invalid calls, unknown tools, throwing and overdue tools into error results the
- * model sees (never a crash). Pause requests are the stage's business (tools/pauseLatch.ts).
+ * deadline, and turns invalid calls (arguments that are no JSON object or that the schema refuses),
+ * unknown tools, throwing and overdue tools into error results the model sees (never a crash). Pause requests are the stage's business (tools/pauseLatch.ts).
  */
 import { ownTextOf, type EventError, type EventPayloads, type InputProducer } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
@@ -50,6 +50,15 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
     return outcome(call, started, 'unknown_tool', toToolText(`Unknown tool "${call.name}". Available tools: ${available.join(', ') || 'none'}.`), {
       type: FIXED_ERROR_TYPES.unknownTool,
       message: toToolText(`unknown tool ${call.name}`),
+      ownText: true,
+    });
+  }
+  // Arguments the model wrote that are no JSON object (providers/toolArguments.ts): answered as
+  // arguments its schema refuses are, never run.
+  if (call.argsText !== undefined) {
+    return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": they are not a JSON object. Fix them and call again.`, {
+      type: FIXED_ERROR_TYPES.invalidArgs,
+      message: 'the arguments are not a JSON object',
       ownText: true,
     });
   }

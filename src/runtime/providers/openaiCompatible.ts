@@ -7,7 +7,7 @@
 import type { ProviderBoundary } from './boundary.js';
 import { connectJson } from './connection.js';
 import { isRecord, optional } from './guards.js';
-import { parseArguments } from './toolArguments.js';
+import { argumentsText, callArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
 import { parseUsage, signatureField, signatureOf, stopReasonOf } from './openaiFields.js';
 import { chatCompletionParts } from './openaiStream.js';
@@ -90,7 +90,7 @@ function wireMessage(provider: string, message: LLMMessage): Record<string, unkn
       tool_calls: message.toolCalls.map((call) => ({
         id: call.id,
         type: 'function',
-        function: { name: call.name, arguments: JSON.stringify(call.args) },
+        function: { name: call.name, arguments: argumentsText(call) },
         ...signatureField(call.signature),
       })),
     };
@@ -134,7 +134,7 @@ function parseToolCalls(boundary: ProviderBoundary, calls: unknown, body: unknow
     if (!isRecord(call) || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
       throw boundary.malformed(`tool_calls[${index}] has no function name and arguments`, body);
     }
-    const asked: ToolCall = { id: typeof call.id === 'string' ? call.id : `call_${index}`, name: fn.name, args: parseArguments(boundary, fn.name, fn.arguments) };
+    const asked: ToolCall = { id: typeof call.id === 'string' ? call.id : `call_${index}`, name: fn.name, ...callArguments(fn.arguments) };
     const signature = signatureOf(call);
     if (signature !== undefined) asked.signature = signature;
     return asked;

@@ -10,7 +10,7 @@
 import type { ProviderBoundary } from './boundary.js';
 import { connectJson } from './connection.js';
 import { isRecord, optional } from './guards.js';
-import { parseArguments } from './toolArguments.js';
+import { argumentsText, callArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
 import { chosenTool, contentParts, imageUrl, textOnly } from './requestControls.js';
 import { parseUsage, stopReasonOf } from './responsesFields.js';
@@ -124,7 +124,7 @@ function inputItems(provider: string, message: LLMMessage): Record<string, unkno
   if (message.role === 'assistant') {
     const text = textOnly(provider, message);
     const items: Record<string, unknown>[] = text === '' ? [] : [{ role: 'assistant', content: text }];
-    for (const call of message.toolCalls ?? []) items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: JSON.stringify(call.args) });
+    for (const call of message.toolCalls ?? []) items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call) });
     return items;
   }
   const content = contentParts(message.content).map((part) =>
@@ -156,7 +156,7 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
       if (typeof item.call_id !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string') {
         throw boundary.malformed(`output[${index}] is a function_call without call_id, name and arguments`, body);
       }
-      toolCalls.push({ id: item.call_id, name: item.name, args: parseArguments(boundary, item.name, item.arguments) });
+      toolCalls.push({ id: item.call_id, name: item.name, ...callArguments(item.arguments) });
     }
     // reasoning items and server tool calls carry nothing the port models.
   });

@@ -11,6 +11,7 @@
  * `usage` part has unknown usage, never zeros.
  */
 import { ProviderError } from './errors.js';
+import { argumentsText, callArguments } from './toolArguments.js';
 import type { LLMStreamPart, StreamOptions } from './streamPart.js';
 import type { LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 import type { TokenUsage } from '../../events/index.js';
@@ -51,14 +52,15 @@ export class StreamAssembler {
   }
 
   /** The whole reply; a `malformed_response` ProviderError when the stream ended without a finish
-   *  part, or a tool call lacks its id or name, or its arguments are not a JSON object. */
+   *  part or a tool call lacks its id or name (arguments that are no JSON object: toolArguments.ts). */
   response(): LLMResponse {
     if (!this.finish) throw this.problem('the stream ended before its finish part');
     const toolCalls: ToolCall[] = [];
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
       if (call.id === undefined || call.name === undefined) throw this.problem(`tool call ${index} has no id or name`);
-      const args = parseArguments(call.args, index, (why) => this.problem(why));
-      toolCalls.push(call.signature === undefined ? { id: call.id, name: call.name, args } : { id: call.id, name: call.name, args, signature: call.signature });
+      const asked: ToolCall = { id: call.id, name: call.name, ...callArguments(call.args) };
+      if (call.signature !== undefined) asked.signature = call.signature;
+      toolCalls.push(asked);
     }
     return {
       content: this.content,
@@ -76,23 +78,11 @@ export class StreamAssembler {
   }
 }
 
-function parseArguments(text: string, index: number, problem: (why: string) => ProviderError): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw problem(`tool call ${index}'s arguments are not JSON`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw problem(`tool call ${index}'s arguments are not a JSON object`);
-  return parsed as Record<string, unknown>;
-}
-
 /** The parts of a whole reply, as a provider with only `complete()` streams it: one chunk. */
 export function* partsOf(response: LLMResponse): Generator<LLMStreamPart> {
   if (response.content !== '') yield { type: 'text', delta: response.content };
   for (const [index, call] of response.toolCalls.entries()) {
-    const fragment = { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) } as const;
+    const fragment = { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: argumentsText(call) } as const;
     yield call.signature === undefined ? fragment : { ...fragment, signature: call.signature };
   }
   if (response.usage) yield { type: 'usage', usage: response.usage };

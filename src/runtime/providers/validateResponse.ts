@@ -57,7 +57,11 @@ function toolCall(provider: string, call: unknown, index: number): ToolCall {
   if (typeof call.name !== 'string') throw malformed(provider, `toolCalls[${index}].name is ${kindOf(call.name)}, not a string`);
   if (!isRecord(call.args)) throw malformed(provider, `toolCalls[${index}].args is ${kindOf(call.args)}, not an object`);
   optionalString(provider, `toolCalls[${index}].signature`, call.signature);
-  return typeof call.signature === 'string' ? { id: call.id, name: call.name, args: call.args, signature: call.signature } : { id: call.id, name: call.name, args: call.args };
+  optionalString(provider, `toolCalls[${index}].argsText`, call.argsText);
+  const checked: ToolCall = { id: call.id, name: call.name, args: call.args };
+  if (typeof call.signature === 'string') checked.signature = call.signature;
+  if (typeof call.argsText === 'string') checked.argsText = call.argsText;
+  return checked;
 }
 
 /** The reply's usage under the one usage policy (usage.ts): absent counts are no usage, bad ones a malformed reply. */

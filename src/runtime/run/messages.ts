@@ -15,6 +15,11 @@ export interface ToolCall {
    * telemetry never records it. Providers that gave none ignore it.
    */
   signature?: string;
+  /**
+   * The arguments as the model wrote them, when they were no JSON object (`args` is then `{}`): the
+   * call is not run, its result tells the model so, and the text is sent back as written.
+   */
+  argsText?: string;
 }
 
 export interface TextPart {

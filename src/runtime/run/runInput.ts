@@ -72,11 +72,12 @@ function messageProblem(value: unknown): string | undefined {
     if (m.role !== 'assistant') return "has toolCalls but is not an 'assistant' message";
     if (!Array.isArray(m.toolCalls)) return 'has toolCalls that are not an array';
     for (const call of m.toolCalls as unknown[]) {
-      const c = call as { id?: unknown; name?: unknown; args?: unknown; signature?: unknown } | null;
+      const c = call as { id?: unknown; name?: unknown; args?: unknown; signature?: unknown; argsText?: unknown } | null;
       if (typeof c?.id !== 'string' || typeof c.name !== 'string' || typeof c.args !== 'object' || c.args === null || Array.isArray(c.args)) {
         return 'has a tool call without a string id, a string name and an args object';
       }
       if (c.signature !== undefined && typeof c.signature !== 'string') return 'has a tool call whose signature is not a string';
+      if (c.argsText !== undefined && typeof c.argsText !== 'string') return 'has a tool call whose argsText is not a string';
     }
   }
   return undefined;
@@ -109,5 +110,6 @@ function copyOf(message: LLMMessage): LLMMessage {
 function copyOfCall(call: ToolCall): ToolCall {
   const copy: ToolCall = { id: call.id, name: call.name, args: structuredClone(call.args) };
   if (call.signature !== undefined) copy.signature = call.signature;
+  if (call.argsText !== undefined) copy.argsText = call.argsText;
   return copy;
 }

@@ -240,41 +240,33 @@ describe('openaiCompatible', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('turns unparseable tool-call arguments into a malformed_response with the raw arguments (under content capture)', async () => {
-    captureContent();
+  it('keeps tool-call arguments that are no JSON object as the call\'s argsText, with empty args: the reply is not malformed', async () => {
     const broken = '{"location": "Paris, France"';
     const server = await serve((_req, res) =>
       sendJson(
         res,
         200,
         completionWith({
-          message: { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: broken } }] },
-          finish_reason: 'tool_calls',
+          message: {
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: broken } },
+              { id: 'call_2', type: 'function', function: { name: 't', arguments: '[1,2]' } },
+            ],
+          },
+          finish_reason: 'length',
         }),
       ),
     );
-    const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
-    expect(error.kind).toBe('malformed_response');
-    expect(error.retryable).toBe(false);
-    expect(error.raw).toBe(broken);
-    expect(error.message).toContain("'get_weather'");
+    const response = await openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] });
+    expect({ toolCalls: response.toolCalls, stopReason: response.stopReason }).toEqual({
+      toolCalls: [
+        { id: 'call_1', name: 'get_weather', args: {}, argsText: broken },
+        { id: 'call_2', name: 't', args: {}, argsText: '[1,2]' },
+      ],
+      stopReason: 'max_tokens',
+    });
     expect(server.requests).toHaveLength(1);
-  });
-
-  it('rejects arguments that are JSON but not an object', async () => {
-    captureContent();
-    const server = await serve((_req, res) =>
-      sendJson(
-        res,
-        200,
-        completionWith({
-          message: { content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 't', arguments: '[1,2]' } }] },
-        }),
-      ),
-    );
-    const error = await failureOf(openaiCompatible({ baseURL: server.url }).complete({ model: 'm', messages: [] }));
-    expect(error.kind).toBe('malformed_response');
-    expect(error.raw).toBe('[1,2]');
   });
 
   it('treats a 200 without choices[0].message as malformed_response carrying the body (under content capture)', async () => {

@@ -111,11 +111,14 @@ describe('openaiResponses', () => {
     expect({ content: response.content, toolCalls: response.toolCalls, stopReason: response.stopReason }).toEqual({ content: '', toolCalls: [], stopReason: 'max_tokens' });
   });
 
-  it('arguments that are not JSON: malformed_response naming the tool', async () => {
+  it('arguments that are not JSON: the call keeps them as argsText with empty args, and they go back as written', async () => {
     const broken = { ...TOOL_CALLS, output: [{ ...TOOL_CALLS.output[1], arguments: '{"location":' }] };
     const server = await serve((_req, res) => sendJson(res, 200, broken));
-    const error = await failureOf(openaiResponses({ baseURL: server.url }).complete(ROUND_TRIP));
-    expect({ kind: error.kind, message: error.message }).toEqual({ kind: 'malformed_response', message: "openai: malformed response: arguments for tool 'get_weather' are not valid JSON" });
+    const provider = openaiResponses({ baseURL: server.url });
+    const response = await provider.complete(ROUND_TRIP);
+    expect(response.toolCalls).toEqual([{ id: 'call_gmCMc4Lq4WqGNMdTmz4DW9fX', name: 'get_weather', args: {}, argsText: '{"location":' }]);
+    await provider.complete({ ...ROUND_TRIP, messages: [{ role: 'user', content: 'Weather?' }, { role: 'assistant', content: '', toolCalls: response.toolCalls }] });
+    expect((server.requests[1]!.json as { input: unknown[] }).input[1]).toEqual({ type: 'function_call', call_id: 'call_gmCMc4Lq4WqGNMdTmz4DW9fX', name: 'get_weather', arguments: '{"location":' });
   });
 
   it('streams a tool call: the item added gives id and name, argument deltas the arguments, completed the usage and finish', async () => {
