@@ -404,6 +404,8 @@ const FINISH_REASONS: Record<string, string> = {
   stop_sequence: 'stop',
   tool_use: 'tool_call',
   max_tokens: 'length',
+  // Anthropic's stop_reason when the reply filled the model's context window.
+  model_context_window_exceeded: 'length',
   content_filter: 'content_filter',
   // Anthropic's stop_reason when its safety classifiers stopped the reply.
   refusal: 'content_filter',

@@ -10,6 +10,7 @@
 import type { ProviderBoundary } from './boundary.js';
 import { isProviderError, type ProviderError } from './errors.js';
 import { isRecord } from './guards.js';
+import { summarizeErrorBody } from './errorBody.js';
 import { recordedUrl as urlAsRecorded } from './redact.js';
 import { cancelled, hintDelay } from './retry.js';
 import type { TransportSettings } from './transport.js';
@@ -205,7 +206,8 @@ export function retryableStatus(status: number): boolean {
 
 /**
  * An HTTP failure: status and the body's error type and code; the provider's own message only under
- * content capture (the boundary redacts secrets from it either way).
+ * content capture (the boundary redacts secrets from it either way). The wait the server asks for
+ * before a retry: retry-after-ms (OpenAI), Retry-After, or the body's RetryInfo (Gemini).
  */
 function httpError(boundary: ProviderBoundary, response: Response, text: string): ProviderError {
   const { status } = response;
@@ -216,8 +218,14 @@ function httpError(boundary: ProviderBoundary, response: Response, text: string)
     message: `${boundary.provider}: HTTP ${status}${boundary.describeErrorBody(text)}`,
     raw: text,
   });
-  const wait = retryAfterMs(response.headers.get('retry-after'));
+  const wait = retryAfterMsHeader(response.headers.get('retry-after-ms')) ?? retryAfterMs(response.headers.get('retry-after')) ?? summarizeErrorBody(text).retryDelayMs;
   return wait === undefined ? error : hintDelay(error, wait);
+}
+
+/** OpenAI's retry-after-ms: the wait in milliseconds, more precise than its Retry-After. */
+function retryAfterMsHeader(header: string | null): number | undefined {
+  const ms = header === null || header.trim() === '' ? NaN : Number(header);
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
 /** Retry-After is either delay-seconds or an HTTP date. */

@@ -18,6 +18,13 @@ const STOP_REASONS = new Map([
   ['BLOCKLIST', 'content_filter'],
   ['PROHIBITED_CONTENT', 'content_filter'],
   ['SPII', 'content_filter'],
+  ['IMAGE_SAFETY', 'content_filter'],
+  ['IMAGE_PROHIBITED_CONTENT', 'content_filter'],
+  ['IMAGE_RECITATION', 'content_filter'],
+  // The model tried to call a function and failed to (a call it could not form, or one to a tool it
+  // was not offered): no answer, an error, not an empty reply that finished normally.
+  ['MALFORMED_FUNCTION_CALL', 'error'],
+  ['UNEXPECTED_TOOL_CALL', 'error'],
 ]);
 
 /** The port's stop reason for a finishReason; a reply that asked for calls and stopped is `tool_use`. */

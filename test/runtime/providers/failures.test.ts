@@ -84,6 +84,19 @@ describe.each(targets)('$label failures', (target) => {
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(140);
   });
 
+  it('429 then 200: retry-after-ms (OpenAI\'s precise header) wins over Retry-After', async () => {
+    const arrivals: number[] = [];
+    const server = await serve((_req, res, index) => {
+      arrivals.push(performance.now());
+      if (index === 0) sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached', 429), { 'retry-after-ms': '150', 'retry-after': '0' });
+      else sendJson(res, 200, target.ok);
+    });
+    expect((await target.make(server.url, FAST).complete(PING)).content).toBe('pong');
+    expect(server.requests).toHaveLength(2);
+    // Retry-After says 0 and retryBaseMs is 1 ms: only the 150 ms of retry-after-ms explains this gap.
+    expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(140);
+  });
+
   it('500 three times: gives up after maxRetries + 1 attempts with the last error', async () => {
     const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error', 500)));
     const error = await failureOf(target.make(server.url, { ...FAST, maxRetries: 2 }).complete(PING));

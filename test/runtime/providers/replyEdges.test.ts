@@ -128,7 +128,45 @@ describe('gemini replies with nothing generated', () => {
 });
 
 describe('the finish reason a refusal is exported as', () => {
-  it("Anthropic's stop_reason refusal is the conventions' content_filter", () => {
-    expect(finishReason('refusal')).toBe('content_filter');
+  it("Anthropic's stop_reason refusal is the conventions' content_filter, model_context_window_exceeded is length", () => {
+    expect([finishReason('refusal'), finishReason('model_context_window_exceeded')]).toEqual(['content_filter', 'length']);
+  });
+});
+
+describe("gemini's finish reasons beyond text", () => {
+  it('image safety stops are content_filter; a function call the model could not make is an error', async () => {
+    const reasons = ['IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL'];
+    const server = await serve((_req, res, index) => sendJson(res, 200, { candidates: [{ finishReason: reasons[index], index: 0 }], usageMetadata: { promptTokenCount: 5 } }));
+    const provider = gemini({ baseURL: server.url });
+    const stops: string[] = [];
+    for (const _reason of reasons) stops.push((await provider.complete(PING)).stopReason);
+    expect(stops).toEqual(['content_filter', 'content_filter', 'error', 'error']);
+    expect(stops.map(finishReason)).toEqual(['content_filter', 'content_filter', 'error', 'error']);
+  });
+});
+
+describe("gemini's 429 says how long to wait in its body", () => {
+  it('a RetryInfo retryDelay is the wait before the retry (no Retry-After header)', async () => {
+    const arrivals: number[] = [];
+    const exhausted = {
+      error: {
+        code: 429,
+        message: 'You exceeded your current quota.',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }] },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.15s' },
+        ],
+      },
+    };
+    const server = await serve((_req, res, index) => {
+      arrivals.push(performance.now());
+      if (index === 0) sendJson(res, 429, exhausted);
+      else sendJson(res, 200, { candidates: [{ content: { parts: [{ text: 'pong' }], role: 'model' }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1 } });
+    });
+    const answer = await gemini({ baseURL: server.url, retryBaseMs: 1 }).complete(PING);
+    expect({ content: answer.content, requests: server.requests.length }).toEqual({ content: 'pong', requests: 2 });
+    // retryBaseMs is 1 ms: only the body's 150 ms explains this gap.
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(140);
   });
 });
