@@ -9,7 +9,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { markOwnText } from '../../events/index.js';
 import type { LLMResponse, ResponseFormat } from '../providers/index.js';
-import { ConfigError, numberSetting } from '../run/index.js';
+import { ConfigError, numberSetting, parseModelJson } from '../run/index.js';
 import { checkSchema, type CheckedSchema, type JsonSchema } from '../tools/index.js';
 
 /** What `output` may be: a Standard Schema (zod 4, valibot, arktype) or a JSON Schema. */
@@ -60,7 +60,7 @@ const ARGS_ROOT = /(^|[;,] )args(?=[/ ]|$)/g;
 export async function judgeAnswer(output: StructuredOutput, text: string): Promise<AnswerVerdict> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseModelJson(text);
   } catch {
     return { ok: false, message: 'the answer is not JSON: answer with one JSON value only, no other text', ownText: true };
   }

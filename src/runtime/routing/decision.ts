@@ -4,6 +4,7 @@
  * `agentId` absent, null or blank means "no agent: `message` is the final answer"; with an agent,
  * an empty `message` hands the router's own input on unchanged.
  */
+import { parseModelJson } from '../run/index.js';
 import { RoutingDecisionError } from './errors.js';
 
 export interface ParsedDecision {
@@ -15,7 +16,7 @@ export interface ParsedDecision {
 export function parseRoutingDecision(raw: string, input: string): ParsedDecision {
   let value: unknown;
   try {
-    value = JSON.parse(unfence(raw));
+    value = parseModelJson(raw);
   } catch {
     throw new RoutingDecisionError('the router answer is not JSON', raw, 'not_json');
   }
@@ -38,10 +39,4 @@ export function parseRoutingDecision(raw: string, input: string): ParsedDecision
     message: message === '' ? input : message,
     reason: typeof reason === 'string' && reason !== '' ? reason : undefined,
   };
-}
-
-function unfence(raw: string): string {
-  const text = raw.trim();
-  const fenced = /^```[a-zA-Z]*\n([\s\S]*?)\n?```$/.exec(text);
-  return fenced ? fenced[1]! : text;
 }

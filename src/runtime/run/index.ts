@@ -54,3 +54,4 @@ export { currentRun, OnceEnvScope, stageInput, stageSubflowKey, type EnvScope, t
 export { quietLogger, stage, typedEventsOnly } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';
+export { parseModelJson } from './modelJson.js';

@@ -130,6 +130,16 @@ describe('structured output on Chat Completions', () => {
     ]);
   });
 
+  it('an answer in one wrapping code fence is JSON (as a router decision is); prose around JSON is not', async () => {
+    const fenced = '```json\n{"city":"Oslo","celsius":4}\n```';
+    const server = await serve(inTurn([chatCompletion(fenced), chatCompletion('The answer: {"city":"Oslo","celsius":4}'), chatCompletion('{"city":"Oslo","celsius":4}')]));
+    const call = LLMCall.create({ provider: openaiCompatible({ baseURL: server.url, apiKey: 'sk-test' }), model: 'gpt-4o-mini', id: 'weather', output: WEATHER_2020 }).build();
+    const first = await call.run('Weather in Oslo?');
+    expect({ output: first.output, text: first.text, requests: server.requests.length }).toEqual({ output: { city: 'Oslo', celsius: 4 }, text: fenced, requests: 1 });
+    const second = await call.run('Weather in Oslo?');
+    expect({ output: second.output, requests: server.requests.length }).toEqual({ output: { city: 'Oslo', celsius: 4 }, requests: 3 });
+  });
+
   it('an answer that is not JSON is asked again with a fixed problem; retries used up fail the run with StructuredOutputError', async () => {
     const server = await serve(inTurn([chatCompletion('Sure! It is 4 degrees.'), chatCompletion('{"city":4}')]));
     const call = LLMCall.create({ provider: openaiCompatible({ baseURL: server.url, apiKey: 'sk-test' }), model: 'gpt-4o-mini', id: 'weather', output: WEATHER_2020 }).build();
