@@ -8,6 +8,8 @@ import { mergePricing } from '../cost/index.js';
 import {
   ConfigError,
   numberSetting,
+  optionNames,
+  refuseUnknownOptions,
   RULES,
   RUNNER_FACTS,
   type RunInstrument,
@@ -43,6 +45,12 @@ export interface SkillGraphOptions extends LoopGuardOptions {
   skillPathRecorder?: RunInstrument;
 }
 
+/** Every option Agent.create takes (a name not here is a ConfigError: run/knownOptions.ts). */
+const AGENT_OPTIONS = optionNames<AgentOptions>()([
+  'provider', 'model', 'id', 'name', 'maxIterations', 'temperature', 'maxTokens', 'modelCallTimeoutMs', 'window', 'maxToolCallsPerReply',
+  'toolConcurrency', 'toolTimeoutMs', 'pricing', 'fallbacks', 'toolChoice', 'reasoningEffort', 'output', 'outputRetries',
+]);
+
 export class Agent<Output = unknown> extends TurnRunner<Output> {
   readonly kind = 'agent' as const;
 
@@ -60,6 +68,7 @@ export class Agent<Output = unknown> extends TurnRunner<Output> {
   /** An `output` schema types `result.output` (a Standard Schema's output type; a JSON Schema: unknown). */
   static create<Schema extends OutputSchema | undefined = undefined>(options: AgentOptions & { output?: Schema }): AgentBuilder<OutputOf<Schema>> {
     if (typeof options !== 'object' || options === null) throw new ConfigError('Agent.create needs options: { provider, model }');
+    refuseUnknownOptions(`agent "${options.id ?? 'agent'}"`, options, AGENT_OPTIONS);
     return new AgentBuilder(options);
   }
 

@@ -10,6 +10,8 @@ import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/inde
 import type { FallbackBrain } from '../skills/index.js';
 import {
   ConfigError,
+  optionNames,
+  refuseUnknownOptions,
   RUNNER_FACTS,
   type RunnerFacts,
 } from '../run/index.js';
@@ -44,6 +46,12 @@ export interface LLMCallOptions {
   outputRetries?: number;
 }
 
+/** Every option LLMCall.create takes (a name not here is a ConfigError: run/knownOptions.ts). */
+const LLM_CALL_OPTIONS = optionNames<LLMCallOptions>()([
+  'provider', 'model', 'id', 'name', 'temperature', 'maxTokens', 'modelCallTimeoutMs', 'pricing', 'fallbacks', 'toolChoice', 'reasoningEffort',
+  'window', 'output', 'outputRetries',
+]);
+
 export class LLMCall<Output = unknown> extends TurnRunner<Output> {
   readonly kind = 'llm_call' as const;
 
@@ -57,6 +65,8 @@ export class LLMCall<Output = unknown> extends TurnRunner<Output> {
 
   /** An `output` schema types `result.output` (a Standard Schema's output type; a JSON Schema: unknown). */
   static create<Schema extends OutputSchema | undefined = undefined>(options: LLMCallOptions & { output?: Schema }): LLMCallBuilder<OutputOf<Schema>> {
+    if (typeof options !== 'object' || options === null) throw new ConfigError('LLMCall.create needs options: { provider, model }');
+    refuseUnknownOptions(`llm_call "${options.id ?? 'llm-call'}"`, options, LLM_CALL_OPTIONS);
     return new LLMCallBuilder(options);
   }
 

@@ -11,8 +11,8 @@ import { connect } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { postForEvents, postJson } from './http.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
-import { transportSettings, type TransportOptions } from './transport.js';
-import { ConfigError, numberSetting, RULES } from '../run/index.js';
+import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
+import { ConfigError, numberSetting, optionNames, refuseUnknownOptions, RULES } from '../run/index.js';
 import { checkedImage, chosenTool, refuseControl, textOnly } from './requestControls.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, MessagePart, ToolCall } from './types.js';
 
@@ -38,7 +38,11 @@ interface WireMessage {
   content: string | ContentBlock[];
 }
 
+/** Every option anthropic() takes (a name not here is a ConfigError: run/knownOptions.ts). */
+const OPTIONS = optionNames<AnthropicOptions>()([...TRANSPORT_OPTIONS, 'apiKey', 'baseURL', 'maxTokens']);
+
 export function anthropic(options: AnthropicOptions = {}): LLMProvider {
+  refuseUnknownOptions('anthropic', options, OPTIONS);
   const name = 'anthropic';
   const connection = connect({
     provider: name,

@@ -15,8 +15,8 @@ import { isRecord, optional } from './guards.js';
 import { postForEvents, postJson } from './http.js';
 import { checkedImage, chosenTool, contentParts, textOnly } from './requestControls.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
-import { transportSettings, type TransportOptions } from './transport.js';
-import { ConfigError } from '../run/index.js';
+import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
+import { ConfigError, optionNames, refuseUnknownOptions } from '../run/index.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, MessagePart } from './types.js';
 
 export interface GeminiOptions extends TransportOptions {
@@ -37,7 +37,11 @@ interface Content {
 
 let replies = 0;
 
+/** Every option gemini() takes (a name not here is a ConfigError: run/knownOptions.ts). */
+const OPTIONS = optionNames<GeminiOptions>()([...TRANSPORT_OPTIONS, 'apiKey', 'baseURL', 'headers']);
+
 export function gemini(options: GeminiOptions = {}): LLMProvider {
+  refuseUnknownOptions('gemini', options, OPTIONS);
   const name = 'gemini';
   const connection = connectJson(name, options, { baseURL: 'https://generativelanguage.googleapis.com', path: '/v1beta/models', credentialHeader: 'x-goog-api-key' });
   const { boundary, server } = connection;

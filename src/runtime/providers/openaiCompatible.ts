@@ -12,7 +12,8 @@ import { postForEvents, postJson } from './http.js';
 import { parseUsage, signatureField, signatureOf, stopReasonOf } from './openaiFields.js';
 import { chatCompletionParts } from './openaiStream.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
-import { transportSettings, type TransportOptions } from './transport.js';
+import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
+import { ConfigError, optionNames, refuseUnknownOptions } from '../run/index.js';
 import { chosenTool, imageUrl, textOnly } from './requestControls.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, MessagePart, ToolCall } from './types.js';
 
@@ -30,7 +31,12 @@ export interface OpenAICompatibleOptions extends TransportOptions {
   headers?: Record<string, string>;
 }
 
+/** Every option openaiCompatible() takes (a name not here is a ConfigError: run/knownOptions.ts). */
+const OPTIONS = optionNames<OpenAICompatibleOptions>()([...TRANSPORT_OPTIONS, 'baseURL', 'apiKey', 'name', 'headers']);
+
 export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('openaiCompatible needs options: { baseURL }', { field: 'options' });
+  refuseUnknownOptions('openaiCompatible', options, OPTIONS);
   const name = options.name ?? 'openai';
   const connection = connectJson(name, options, { baseURL: options.baseURL, path: '/chat/completions', credentialHeader: 'authorization', bearer: true });
   const { boundary, server } = connection;

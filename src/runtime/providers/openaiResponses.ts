@@ -17,7 +17,8 @@ import { parseUsage, stopReasonOf } from './responsesFields.js';
 import { responsesStreamParts } from './responsesStream.js';
 import { ResponseChains } from './responsesChain.js';
 import { StreamAssembler, type LLMStreamPart, type StreamOptions } from './stream.js';
-import { transportSettings, type TransportOptions } from './transport.js';
+import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
+import { optionNames, refuseUnknownOptions } from '../run/index.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface OpenAIResponsesOptions extends TransportOptions {
@@ -38,7 +39,11 @@ export interface OpenAIResponsesOptions extends TransportOptions {
   storeResponses?: boolean;
 }
 
+/** Every option openaiResponses() takes (a name not here is a ConfigError: run/knownOptions.ts). */
+const OPTIONS = optionNames<OpenAIResponsesOptions>()([...TRANSPORT_OPTIONS, 'baseURL', 'apiKey', 'name', 'headers', 'storeResponses']);
+
 export function openaiResponses(options: OpenAIResponsesOptions = {}): LLMProvider {
+  refuseUnknownOptions('openaiResponses', options, OPTIONS);
   const name = options.name ?? 'openai';
   const connection = connectJson(name, options, { baseURL: 'https://api.openai.com/v1', path: '/responses', credentialHeader: 'authorization', bearer: true });
   const { boundary, server } = connection;

@@ -35,6 +35,9 @@ export interface TransportOptions {
   captureContent?: boolean;
 }
 
+/** The transport's option names, which every HTTP provider's options extend (run/knownOptions.ts). */
+export const TRANSPORT_OPTIONS = ['timeoutMs', 'maxRetries', 'retryBaseMs', 'maxResponseBytes', 'fetch', 'captureContent'] as const satisfies readonly (keyof TransportOptions)[];
+
 export interface TransportSettings {
   timeoutMs: number;
   maxRetries: number;

@@ -55,3 +55,4 @@ export { quietLogger, stage, typedEventsOnly } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';
 export { parseModelJson } from './modelJson.js';
+export { optionNames, refuseUnknownOptions } from './knownOptions.js';

@@ -38,6 +38,7 @@ import { processCheckpointStore, type CheckpointStore } from './checkpointStore.
 import { runEnv, type RunContext } from './context.js';
 import { ConversationStoreError, processConversationStore, type ConversationStore } from './conversationStore.js';
 import { CheckpointError, ConfigError, describeError, errorType, failureOrigin, RunFailedError } from './errors.js';
+import { optionNames, refuseUnknownOptions } from './knownOptions.js';
 import { optionalId, optionalSignal } from './settings.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { executedChart } from './executedChart.js';
@@ -192,7 +193,7 @@ export abstract class Runner<Output = unknown> {
    * this process's store) is refused with CheckpointError 'already_resumed'.
    */
   async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult<Output>> {
-    runSignal(`${this.kind} "${this.id}": resume()`, options);
+    runSignal(`${this.kind} "${this.id}": resume()`, options, RESUME_OPTIONS);
     const saved = this.resumable(checkpoint);
     await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
     return this.execute(saved.runId, options, resumeWith(saved, answer));
@@ -200,7 +201,7 @@ export abstract class Runner<Output = unknown> {
 
   /** resume(), streamed as stream() is. */
   resumeStream(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): RunStream<Output> {
-    const checked = checkedSignal(`${this.kind} "${this.id}": resumeStream()`, options);
+    const checked = checkedSignal(`${this.kind} "${this.id}": resumeStream()`, options, RESUME_OPTIONS);
     // async: a checkpoint resume() refuses fails the stream (and its result) the same way.
     return new RunStream<Output>(checked.signal, async (signal, stream) => {
       if (checked.problem) throw checked.problem;
@@ -455,8 +456,9 @@ async function claimOnce(checkpoint: Checkpoint, store: CheckpointStore): Promis
 }
 
 /** The run options checked at the call (ConfigError for options, a signal, a conversation id or store that cannot work); returns the signal. */
-function runSignal(owner: string, options: unknown): AbortSignal | undefined {
+function runSignal(owner: string, options: unknown, known: ReadonlySet<string> = RUN_OPTIONS): AbortSignal | undefined {
   if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object ({ signal?, conversationId?, conversationStore? })`, { field: 'options' });
+  refuseUnknownOptions(owner, options, known);
   optionalId(owner, 'conversationId', (options as RunOptions).conversationId);
   const store = (options as RunOptions).conversationStore as Partial<ConversationStore> | undefined;
   if (store !== undefined && (typeof store?.load !== 'function' || typeof store.append !== 'function')) {
@@ -465,10 +467,14 @@ function runSignal(owner: string, options: unknown): AbortSignal | undefined {
   return optionalSignal(owner, 'signal', (options as RunOptions).signal);
 }
 
+/** Every option run() and stream() take, and resume() besides (a name not here is a ConfigError: knownOptions.ts). */
+const RUN_OPTIONS = optionNames<RunOptions>()(['signal', 'conversationId', 'conversationStore']);
+const RESUME_OPTIONS = optionNames<ResumeOptions>()(['signal', 'conversationId', 'conversationStore', 'checkpointStore']);
+
 /** runSignal() that keeps the problem instead of throwing it: run() rejects with it, a stream fails with it. */
-function checkedSignal(owner: string, options: unknown): { signal?: AbortSignal; problem?: unknown } {
+function checkedSignal(owner: string, options: unknown, known?: ReadonlySet<string>): { signal?: AbortSignal; problem?: unknown } {
   try {
-    return { signal: runSignal(owner, options) };
+    return { signal: runSignal(owner, options, known) };
   } catch (problem) {
     return { problem };
   }
