@@ -19,11 +19,14 @@ const MAX_DETAIL_CHARS = 500;
 
 export class ProviderBoundary {
   readonly provider: string;
+  /** Whether requests carry anything that may be a credential (an API key, a caller's header, userinfo). */
+  readonly credentialed: boolean;
   private readonly redactor: Redactor;
   private readonly capture: boolean;
 
-  constructor(init: { provider: string; secrets: Iterable<string>; captureContent?: boolean }) {
+  constructor(init: { provider: string; secrets: readonly string[]; captureContent?: boolean }) {
     this.provider = init.provider;
+    this.credentialed = init.secrets.length > 0;
     this.redactor = redactor(init.secrets);
     this.capture = init.captureContent ?? captureFromEnv();
   }

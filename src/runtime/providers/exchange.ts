@@ -215,7 +215,8 @@ function httpError(boundary: ProviderBoundary, response: Response, text: string)
     kind: 'http',
     status,
     retryable: retryableStatus(status),
-    message: `${boundary.provider}: HTTP ${status}${boundary.describeErrorBody(text)}`,
+    // An app whose key variable is unset sends no credential at all: say so, or a 401 gives no lead.
+    message: `${boundary.provider}: HTTP ${status}${boundary.describeErrorBody(text)}${status === 401 && !boundary.credentialed ? '; the request carried no credentials (no apiKey was given)' : ''}`,
     raw: text,
   });
   const wait = retryAfterMsHeader(response.headers.get('retry-after-ms')) ?? retryAfterMs(response.headers.get('retry-after')) ?? summarizeErrorBody(text).retryDelayMs;

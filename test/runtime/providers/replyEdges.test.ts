@@ -8,9 +8,9 @@
  * retryable.
  */
 import { describe, expect, it } from 'vitest';
-import { gemini, openaiCompatible, openaiResponses, type LLMRequest } from '../../../src/runtime/providers/index.js';
+import { anthropic, gemini, openaiCompatible, openaiResponses, type LLMProvider, type LLMRequest } from '../../../src/runtime/providers/index.js';
 import { openaiUsage } from './openaiWire.js';
-import { wireServerPerTest } from './perTest.js';
+import { failureOf, wireServerPerTest } from './perTest.js';
 import { assembled, drain, sse } from './streaming.js';
 import { sendJson, writeBody } from './wireServer.js';
 import { finishReason } from '../../../src/otel/encoding/semconv.js';
@@ -168,5 +168,23 @@ describe("gemini's 429 says how long to wait in its body", () => {
     expect({ content: answer.content, requests: server.requests.length }).toEqual({ content: 'pong', requests: 2 });
     // retryBaseMs is 1 ms: only the body's 150 ms explains this gap.
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('a 401 to a request that carried no credentials', () => {
+  it('says no apiKey was given (an unset key variable), and only then', async () => {
+    const server = await serve((_req, res) => sendJson(res, 401, { error: { message: 'Missing bearer or basic authentication in header', type: 'invalid_request_error' } }));
+    const makers: [string, (apiKey?: string) => LLMProvider][] = [
+      ['openaiCompatible', (apiKey) => openaiCompatible({ baseURL: server.url, apiKey })],
+      ['openaiResponses', (apiKey) => openaiResponses({ baseURL: server.url, apiKey })],
+      ['anthropic', (apiKey) => anthropic({ baseURL: server.url, apiKey })],
+      ['gemini', (apiKey) => gemini({ baseURL: server.url, apiKey })],
+    ];
+    const hint = '; the request carried no credentials (no apiKey was given)';
+    for (const [label, make] of makers) {
+      const keyless = await failureOf(make(undefined).complete(PING));
+      const keyed = await failureOf(make('sk-wrong').complete(PING));
+      expect({ label, keyless: keyless.message.endsWith(hint), keyed: keyed.message.includes('credentials'), status: keyless.status }).toEqual({ label, keyless: true, keyed: false, status: 401 });
+    }
   });
 });
