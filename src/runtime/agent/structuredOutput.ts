@@ -44,11 +44,15 @@ export function checkedOutput(owner: string, options: { output?: unknown; output
   return { format: { name: OUTPUT_FORMAT_NAME, schema: schema.jsonSchema }, schema, retries };
 }
 
-/** The reply with a forced-tool answer (Anthropic) turned into the answer's text, its JSON. */
+/**
+ * The reply with a forced-tool answer (Anthropic) turned into the answer's text: its JSON, or the
+ * arguments as written when they were no JSON object (ToolCall.argsText: a reply cut by max_tokens),
+ * so an answer cut short is judged as the no-JSON it is, never as the `{}` its args stand in with.
+ */
 export function answerOf(response: LLMResponse, output: StructuredOutput): LLMResponse {
   const answer = response.toolCalls.find((call) => call.name === output.format.name);
   if (answer === undefined) return response;
-  return { ...response, content: JSON.stringify(answer.args), toolCalls: response.toolCalls.filter((call) => call !== answer) };
+  return { ...response, content: answer.argsText ?? JSON.stringify(answer.args), toolCalls: response.toolCalls.filter((call) => call !== answer) };
 }
 
 /** The verdict on an answer's text: the validated value, or what is wrong with it (ownText: worded by footprint-otel). */

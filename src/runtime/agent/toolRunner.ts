@@ -55,13 +55,7 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   }
   // Arguments the model wrote that are no JSON object (providers/toolArguments.ts): answered as
   // arguments its schema refuses are, never run.
-  if (call.argsText !== undefined) {
-    return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": they are not a JSON object. Fix them and call again.`, {
-      type: FIXED_ERROR_TYPES.invalidArgs,
-      message: 'the arguments are not a JSON object',
-      ownText: true,
-    });
-  }
+  if (call.argsText !== undefined) return unparsedArguments(call, started);
   // The tool gets its own copy of the arguments (or what the schema library made of it): the call is
   // also the conversation's record of what the model asked (the next request sends it back) and the
   // tool_start event's payload.
@@ -95,6 +89,15 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   } finally {
     stop.release();
   }
+}
+
+/** The outcome of a call whose arguments are no JSON object (ToolCall.argsText): never run, for any tool (read_skill too). */
+export function unparsedArguments(call: ToolCall, started: number): ToolOutcome {
+  return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": they are not a JSON object. Fix them and call again.`, {
+    type: FIXED_ERROR_TYPES.invalidArgs,
+    message: 'the arguments are not a JSON object',
+    ownText: true,
+  });
 }
 
 /** A run call's outcome, timed from `started`. */

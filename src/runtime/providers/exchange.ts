@@ -223,20 +223,21 @@ function httpError(boundary: ProviderBoundary, response: Response, text: string)
   return wait === undefined ? error : hintDelay(error, wait);
 }
 
-/** OpenAI's retry-after-ms: the wait in milliseconds, more precise than its Retry-After. */
+/** OpenAI's retry-after-ms: the wait in milliseconds, more precise than its Retry-After; anything but a plain number is none. */
 function retryAfterMsHeader(header: string | null): number | undefined {
-  const ms = header === null || header.trim() === '' ? NaN : Number(header);
-  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+  return header !== null && DELAY.test(header) ? Number(header) : undefined;
 }
 
 /** Retry-After is either delay-seconds or an HTTP date. */
 function retryAfterMs(header: string | null): number | undefined {
   if (header === null || header.trim() === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  if (DELAY.test(header)) return Number(header) * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
+
+/** A delay as a plain decimal number (no sign, no hex): what the headers' grammars allow. */
+const DELAY = /^\s*\d+(\.\d+)?\s*$/;
 
 /** fetch hides the socket error (ECONNREFUSED, ECONNRESET, ...) in `cause`. */
 function networkDetail(error: unknown): string {

@@ -9,7 +9,7 @@ import { connectJson } from './connection.js';
 import { isRecord, optional } from './guards.js';
 import { argumentsText, callArguments } from './toolArguments.js';
 import { postForEvents, postJson } from './http.js';
-import { parseUsage, signatureField, signatureOf, stopReasonOf } from './openaiFields.js';
+import { parseUsage, sendsSignatures, signatureField, signatureOf, stopReasonOf } from './openaiFields.js';
 import { chatCompletionParts } from './openaiStream.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
@@ -59,7 +59,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LLMProvider 
 function requestBody(provider: string, request: LLMRequest): Record<string, unknown> {
   const messages: unknown[] = [];
   if (request.systemPrompt !== undefined) messages.push({ role: 'system', content: request.systemPrompt });
-  for (const message of request.messages) messages.push(wireMessage(provider, message));
+  const signatures = sendsSignatures(request.model);
+  for (const message of request.messages) messages.push(wireMessage(provider, message, signatures));
   const tool = chosenTool(provider, request);
   const format = request.responseFormat;
   return {
@@ -85,7 +86,7 @@ function requestBody(provider: string, request: LLMRequest): Record<string, unkn
   };
 }
 
-function wireMessage(provider: string, message: LLMMessage): Record<string, unknown> {
+function wireMessage(provider: string, message: LLMMessage, signatures: boolean): Record<string, unknown> {
   if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: textOnly(provider, message) };
   if (message.role === 'assistant' && message.toolCalls?.length) {
     const text = textOnly(provider, message);
@@ -97,7 +98,7 @@ function wireMessage(provider: string, message: LLMMessage): Record<string, unkn
         id: call.id,
         type: 'function',
         function: { name: call.name, arguments: argumentsText(call) },
-        ...signatureField(call.signature),
+        ...(signatures ? signatureField(call.signature) : {}),
       })),
     };
   }

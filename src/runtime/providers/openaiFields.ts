@@ -53,6 +53,15 @@ export function signatureOf(call: Record<string, unknown>): string | undefined {
   return isRecord(google) && typeof google.thought_signature === 'string' ? google.thought_signature : undefined;
 }
 
+/**
+ * Whether calls' signatures go back to `model`: only to a Gemini model. A signature is Gemini's, and
+ * a server that validates its messages (OpenAI's) refuses a field it never gave, so a conversation
+ * made on Gemini and continued elsewhere (a fallback) sends none.
+ */
+export function sendsSignatures(model: string): boolean {
+  return /gemini/i.test(model);
+}
+
 /** The wire field that sends `signature` back with its call (nothing when the call has none). */
 export function signatureField(signature: string | undefined): { extra_content?: { google: { thought_signature: string } } } {
   return signature === undefined ? {} : { extra_content: { google: { thought_signature: signature } } };

@@ -57,7 +57,8 @@ function measureNow(message: LLMMessage): Measured {
     }
   }
   // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
-  for (const call of message.toolCalls ?? []) chars += String(call.name).length + jsonLength(call.args);
+  // A call kept as written (argsText: no JSON object) is sent as that text, not as its empty args.
+  for (const call of message.toolCalls ?? []) chars += String(call.name).length + (typeof call.argsText === 'string' ? call.argsText.length : jsonLength(call.args));
   return { chars, tokens: textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE };
 }
 
@@ -150,7 +151,7 @@ export function slotPart(slot: 'system' | 'tools', index: number, origin: 'instr
 export function canonicalMessage(message: LLMMessage): string {
   const content = typeof message.content === 'string' ? message.content : Array.isArray(message.content) ? message.content.map(canonicalPart) : safeStringify(message.content);
   if (message.toolCalls === undefined || message.toolCalls.length === 0) return typeof content === 'string' ? content : JSON.stringify(content);
-  return safeStringify({ content, toolCalls: message.toolCalls.map((call) => ({ name: call.name, args: call.args })) });
+  return safeStringify({ content, toolCalls: message.toolCalls.map((call) => (call.argsText === undefined ? { name: call.name, args: call.args } : { name: call.name, argsText: call.argsText })) });
 }
 
 function canonicalPart(part: MessagePart): Record<string, string> {

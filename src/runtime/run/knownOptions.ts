@@ -17,6 +17,8 @@ export function optionNames<T>(): <const K extends readonly (keyof T & string)[]
 
 /** A ConfigError naming the first own key of `options` that `known` does not hold; `field` is that key. */
 export function refuseUnknownOptions(owner: string, options: object, known: ReadonlySet<string>): void {
+  // JavaScript gets `null` (or a string) past an `options: X = {}` default: a ConfigError, not a TypeError from Object.keys.
+  if (typeof options !== 'object' || options === null) throw new ConfigError(`${owner}: the options must be an object`, { field: 'options' });
   for (const key of Object.keys(options)) {
     if (known.has(key)) continue;
     const name = JSON.stringify(key.length > MAX_NAME ? `${key.slice(0, MAX_NAME)}…` : key);

@@ -6,6 +6,7 @@
  */
 import { handleEvent, type EventHandlers, type EventPayloads, type MemberRef, type TypedEvent } from '../../events/index.js';
 import { parsePartialJson } from './partialJson.js';
+import { unfencedSoFar } from './modelJson.js';
 import type { RunResult } from './result.js';
 
 /** Who produced a part: from the event's meta. */
@@ -67,7 +68,8 @@ export class StreamParts {
       if (part.index !== call.toolIndex) return;
       call.json += part.argumentsDelta;
     }
-    const read = parsePartialJson(call.json);
+    // An answer in one wrapping code fence is JSON (modelJson.ts): its value streams from the fence's first line on.
+    const read = parsePartialJson(call.toolIndex === undefined ? unfencedSoFar(call.json) : call.json);
     if (read === undefined) return;
     const seen = JSON.stringify(read.value);
     if (seen === call.last) return;

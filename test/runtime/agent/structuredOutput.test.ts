@@ -239,6 +239,18 @@ describe('a streamed structured answer', () => {
     expectTypeOf(result.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
   });
 
+  it('Chat Completions: an answer in one wrapping code fence streams the same partial objects', async () => {
+    const pieces = ['```js', 'on\n{"ci', 'ty":"Os', 'lo","cel', 'sius":', '4', '}\n`', '``'];
+    const server = await serve((_request, res) =>
+      void writeBody(res, [chatChunk({ role: 'assistant', content: '' }, null), ...pieces.map((p) => chatChunk({ content: p }, null)), chatChunk({}, 'stop'), 'data: [DONE]\n\n']),
+    );
+    const agent = Agent.create({ provider: openaiCompatible({ baseURL: server.url, apiKey: 'sk-test' }), model: 'gpt-4o-mini', id: 'desk', output: Weather }).build();
+    const stream = agent.stream('Weather in Oslo?');
+    const parts = await partsOf(stream);
+    expect(partials(parts)).toEqual([{}, { city: 'Os' }, { city: 'Oslo' }, { city: 'Oslo', celsius: 4 }]);
+    expect((await stream.result).output).toEqual({ city: 'Oslo', celsius: 4 });
+  });
+
   it("Anthropic: yields the partial objects of the forced tool's input_json_delta", async () => {
     const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-5-haiku-20241022' };
     const deltas = ['', '{"city": "Os', 'lo", "cel', 'sius": 4}'];

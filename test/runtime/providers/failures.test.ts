@@ -97,6 +97,18 @@ describe.each(targets)('$label failures', (target) => {
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(140);
   });
 
+  it('429 then 200: a retry-after-ms that is no plain number (-5, hex) is none, and Retry-After is honoured', async () => {
+    const arrivals: number[] = [];
+    const server = await serve((_req, res, index) => {
+      arrivals.push(performance.now());
+      if (index < 2) sendJson(res, 429, target.errorBody('rate_limit_error', 'Rate limit reached', 429), { 'retry-after-ms': index === 0 ? '-5' : '0x10', 'retry-after': '0.15' });
+      else sendJson(res, 200, target.ok);
+    });
+    expect((await target.make(server.url, FAST).complete(PING)).content).toBe('pong');
+    expect(server.requests).toHaveLength(3);
+    expect([arrivals[1] - arrivals[0], arrivals[2] - arrivals[1]].every((gap) => gap >= 140)).toBe(true);
+  });
+
   it('500 three times: gives up after maxRetries + 1 attempts with the last error', async () => {
     const server = await serve((_req, res) => sendJson(res, 500, target.errorBody('api_error', 'Internal server error', 500)));
     const error = await failureOf(target.make(server.url, { ...FAST, maxRetries: 2 }).complete(PING));

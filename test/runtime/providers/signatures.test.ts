@@ -174,6 +174,26 @@ describe("openaiCompatible: Gemini's OpenAI-compatible endpoint carries it as ex
   }
 });
 
+describe('a signature goes back to Gemini only', () => {
+  it('a Gemini turn that falls back to a Chat Completions model sends that model the calls without extra_content', async () => {
+    const google = await serve((_req, res, index) => (index === 0 ? sendJson(res, 200, geminiChunk([CALLS[0]], 'STOP', geminiUsage({ prompt: 10, candidates: 5 }))) : sendJson(res, 503, { error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } })));
+    const openai = await serve((_req, res) =>
+      sendJson(res, 200, { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage: openaiUsage({ prompt: 40, completion: 8 }) }),
+    );
+    const agent = Agent.create({
+      provider: gemini({ baseURL: google.url, maxRetries: 0 }),
+      model: MODEL,
+      id: 'weather',
+      fallbacks: [{ provider: openaiCompatible({ baseURL: openai.url }), model: 'gpt-4o-mini' }],
+    })
+      .tool({ name: 'get_weather', description: 'Current weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } }, execute: () => ({ celsius: 18 }) })
+      .build();
+    expect((await agent.run('Weather in Paris?')).text).toBe(ANSWER);
+    const assistant = (openai.requests[0]!.json as { messages: Record<string, unknown>[] }).messages.find((message) => message.role === 'assistant')!;
+    expect(assistant.tool_calls).toEqual([{ id: expect.stringMatching(/^gemini_call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+  });
+});
+
 describe('a signature that is not a string', () => {
   it("is a malformed reply from a custom provider, typed, naming the field", async () => {
     const provider: LLMProvider = {

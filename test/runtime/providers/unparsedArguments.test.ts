@@ -6,7 +6,8 @@
  * stream() on the Chat Completions and Responses wire formats, against 127.0.0.1 servers.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, openaiCompatible, openaiResponses, type LLMProvider, type TypedEvent } from '../../../src/index.js';
+import { Agent, anthropic, defineSkill, openaiCompatible, openaiResponses, skillGraph, StructuredOutputError, type LLMProvider, type TypedEvent } from '../../../src/index.js';
+import { estimateTokens } from '../../../src/runtime/agent/index.js';
 import { openaiUsage } from './openaiWire.js';
 import { wireServerPerTest } from './perTest.js';
 import { sse } from './streaming.js';
@@ -117,5 +118,56 @@ describe('tool-call arguments that are no JSON object', () => {
       { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '["Paris"]' },
       { type: 'function_call_output', call_id: 'call_1', output: ERROR_RESULT },
     ]);
+  });
+});
+
+describe('arguments kept as written, wherever a call is read', () => {
+  it("Anthropic's forced output tool cut by max_tokens: the answer is the cut text, refused as no JSON, never taken as {}", async () => {
+    const event = (data: { type: string } & Record<string, unknown>) => sse(data, data.type);
+    const server = await serve((_req, res) =>
+      void writeBody(res, [
+        event({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }),
+        event({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'output', input: {} } }),
+        event({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"summary": "The parcel was lo' } }),
+        event({ type: 'content_block_stop', index: 0 }),
+        event({ type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 4096 } }),
+        event({ type: 'message_stop' }),
+      ]),
+    );
+    // Every field optional: {} would pass the schema.
+    const agent = Agent.create({ provider: anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-haiku-4-5', output: { type: 'object', properties: { summary: { type: 'string' } } }, outputRetries: 0 }).build();
+    const failure = await agent.stream('Summarise.').result.then(
+      () => undefined,
+      (error: Error) => error.cause,
+    );
+    expect(failure).toBeInstanceOf(StructuredOutputError);
+    expect(failure).toMatchObject({ text: '{"summary": "The parcel was lo', problem: 'the answer is not JSON: answer with one JSON value only, no other text' });
+  });
+
+  it('read_skill: invalid_args as for any tool, not a refused skill jump the loop guard counts', async () => {
+    const triage = defineSkill({ id: 'triage', description: 'Triage', body: 'Triage first.' });
+    const diagnose = defineSkill({ id: 'diagnose', description: 'Diagnose', body: 'Diagnose.' });
+    let replies = 0;
+    const provider: LLMProvider = {
+      name: 'custom',
+      complete: async () =>
+        replies++ === 0
+          ? { content: '', toolCalls: [{ id: 'c1', name: 'read_skill', args: {}, argsText: '{"id": "diag' }], stopReason: 'max_tokens' }
+          : { content: 'done', toolCalls: [], stopReason: 'end_turn' },
+    };
+    const agent = Agent.create({ provider, model: 'm', id: 'tech' }).skillGraph(skillGraph().entry(triage).edge(triage, diagnose).build()).build();
+    const events: TypedEvent[] = [];
+    agent.on('footprint.call.tool_end', (event) => void events.push(event));
+    agent.on('footprint.skill.rejected', (event) => void events.push(event));
+    expect((await agent.run('Help')).text).toBe('done');
+    expect(events.map((event) => [event.type, (event.payload as { status?: string; result?: string }).status, (event.payload as { result?: string }).result])).toEqual([
+      ['footprint.call.tool_end', 'invalid_args', 'Invalid arguments for tool "read_skill": they are not a JSON object. Fix them and call again.'],
+    ]);
+  });
+
+  it('the conversation window counts the text that is sent, not the empty args', () => {
+    const argsText = `{"body": "${'x'.repeat(16_000)}`;
+    const kept = estimateTokens({ role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'write', args: {}, argsText }] });
+    expect(kept).toBe(estimateTokens({ role: 'assistant', content: 'w'.repeat('write'.length + argsText.length) }));
   });
 });

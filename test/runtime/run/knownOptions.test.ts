@@ -65,6 +65,10 @@ describe('unknown options', () => {
       [() => openaiResponses(loose({ store: true })), 'openaiResponses: unknown option "store"'],
       [() => openaiCompatible(loose({ baseURL: 'http://127.0.0.1:1/v1', apikey: 'k' })), 'openaiCompatible: unknown option "apikey" (did you mean "apiKey"?)'],
       [() => openaiCompatible(undefined as never), 'openaiCompatible needs options: { baseURL }'],
+      // JavaScript gets null past a default of {}.
+      [() => anthropic(null as never), 'anthropic: the options must be an object'],
+      [() => gemini(null as never), 'gemini: the options must be an object'],
+      [() => openaiResponses(null as never), 'openaiResponses: the options must be an object'],
     ];
     expect(made.map(([make]) => refusal(make).message)).toEqual(made.map(([, message]) => message));
     // Every option the types name is taken.

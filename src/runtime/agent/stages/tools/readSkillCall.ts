@@ -7,7 +7,7 @@ import { emit } from '../../../../events/index.js';
 import type { ToolCall } from '../../../providers/index.js';
 import { FIXED_ERROR_TYPES, safeStringify } from '../../../run/index.js';
 import type { SkillCursor, SkillTurnState } from '../../../skills/index.js';
-import type { ToolOutcome } from '../../toolRunner.js';
+import { unparsedArguments, type ToolOutcome } from '../../toolRunner.js';
 import type { AgentConfig } from '../../config.js';
 import { guardMove } from '../guardMoves.js';
 import type { Turn } from '../../state.js';
@@ -24,6 +24,8 @@ export interface ReadSkillCall {
 }
 
 export function answerReadSkill({ scope, turn, config, cursor, skillState, call }: ReadSkillCall): ToolOutcome {
+  // Arguments that are no JSON object name no skill: answered as any tool's are, not a refused move the loop guard counts.
+  if (call.argsText !== undefined) return unparsedArguments(call, performance.now());
   const verdict = cursor.readSkill(skillState, call.args?.id);
   if (verdict.accepted) return { call, status: 'ok', text: verdict.text, durationMs: 0 };
   emit(scope, 'footprint.skill.rejected', {
