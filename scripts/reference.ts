@@ -174,7 +174,7 @@ function spansSection(): string[] {
     '',
     `The runtime's own checks of a model's answer are ${code(S.EVENT_GEN_AI_EVALUATION_RESULT)} events on that answer's \`chat\` span ` +
       `(kept open until the agent's next step, ended at its own end time), with ${code(S.ATTR_GEN_AI_EVALUATION_NAME)} ` +
-      `(\`footprint.skill_jump\`: a refused skill jump; \`footprint.tool_arguments\`: arguments failing the tool's schema; ` +
+      `(\`footprint.skill_jump\`: a refused skill jump; \`footprint.tool_arguments\`: arguments that are no JSON object or fail the tool's schema; ` +
       `\`footprint.router_choice\`: a router step's or an llmSwarm router's answer naming an agent outside its roster, or not parseable as a decision), ` +
       `${code(S.ATTR_GEN_AI_EVALUATION_SCORE_LABEL)} (\`refused\`, \`invalid\`, \`not_in_roster\`, \`malformed\`), ${code(S.ATTR_GEN_AI_EVALUATION_SCORE_VALUE)} 0 and ${code(S.ATTR_GEN_AI_EVALUATION_EXPLANATION)}.`,
   ];

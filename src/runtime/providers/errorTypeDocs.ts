@@ -36,7 +36,7 @@ export const ERROR_TYPE_DOCS: readonly ErrorTypeDoc[] = [
   { value: '{HTTP status}', examples: ['429', '503'], where: MODEL_CALL, means: 'the model server answered with this HTTP error status' },
   ...Object.entries(PROVIDER_KINDS).map(([kind, means]) => ({ value: kind, where: MODEL_CALL, means })),
   { value: FIXED_ERROR_TYPES.unknownTool, where: TOOL_CALL, means: 'the model called a tool the agent does not have' },
-  { value: FIXED_ERROR_TYPES.invalidArgs, where: TOOL_CALL, means: "the model's arguments fail the tool's input schema" },
+  { value: FIXED_ERROR_TYPES.invalidArgs, where: TOOL_CALL, means: "the model's arguments are no JSON object or fail the tool's input schema" },
   { value: FIXED_ERROR_TYPES.toolTimeout, where: TOOL_CALL, means: "the tool did not finish within its deadline (toolTimeoutMs, or the tool's timeoutMs)" },
   { value: FIXED_ERROR_TYPES.tooManyCalls, where: TOOL_CALL, means: 'the model asked for more tool calls in one reply than maxToolCallsPerReply; this one and every call after it were not run (one refusal for them all)' },
   { value: FIXED_ERROR_TYPES.skillRejected, where: TOOL_CALL, means: 'the model asked read_skill for a skill it may not reach from the current one' },

@@ -5,7 +5,8 @@
  * crash), the text goes back as written, and the model's next call runs. Through complete() and
  * stream() on the Chat Completions and Responses wire formats, against 127.0.0.1 servers.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSdk, type Sdk } from '../../support/sdk.js';
 import { Agent, anthropic, defineSkill, openaiCompatible, openaiResponses, skillGraph, StructuredOutputError, type LLMProvider, type TypedEvent } from '../../../src/index.js';
 import { estimateTokens } from '../../../src/runtime/agent/index.js';
 import { openaiUsage } from './openaiWire.js';
@@ -15,6 +16,13 @@ import { sendJson, writeBody, type SeenRequest } from './wireServer.js';
 import type { ServerResponse } from 'node:http';
 
 const serve = wireServerPerTest();
+let sdk: Sdk;
+beforeAll(() => {
+  sdk = startSdk();
+});
+afterAll(async () => {
+  await sdk.shutdown();
+});
 
 const CUT = '{"city": "Par';
 const ANSWER = 'Paris: 18 °C.';
@@ -97,6 +105,33 @@ describe('tool-call arguments that are no JSON object', () => {
       ]);
     });
   }
+
+  it('the trace says why: the cut reply\'s chat span has its usage, finish reason length and the arguments judged invalid', async () => {
+    sdk.reset();
+    const server = await serve(chatServer(false));
+    await weatherAgent(openaiCompatible({ baseURL: server.url }), []).run('Weather in Paris?');
+    const first = sdk.spans().filter((span) => span.name === 'chat gpt-4o-mini').find((span) => span.attributes['footprint.iteration'] === 1)!;
+    expect({
+      finish: first.attributes['gen_ai.response.finish_reasons'],
+      input: first.attributes['gen_ai.usage.input_tokens'],
+      output: first.attributes['gen_ai.usage.output_tokens'],
+      evaluations: first.events.filter((event) => event.name === 'gen_ai.evaluation.result').map((event) => event.attributes),
+    }).toEqual({
+      finish: ['length'],
+      input: 30,
+      output: 8,
+      evaluations: [
+        {
+          'gen_ai.evaluation.name': 'footprint.tool_arguments',
+          'gen_ai.evaluation.score.value': 0,
+          'gen_ai.evaluation.score.label': 'invalid',
+          'gen_ai.evaluation.explanation': 'the arguments are not a JSON object',
+        },
+      ],
+    });
+    const tool = sdk.spans().find((span) => span.name === 'execute_tool get_weather' && span.attributes['footprint.tool.status'] === 'invalid_args')!;
+    expect(tool.attributes['error.type']).toBe('invalid_args');
+  });
 
   it('Responses: a function_call whose arguments are an array is answered the same way', async () => {
     const response = (output: unknown[]) => ({
