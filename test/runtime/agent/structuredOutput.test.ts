@@ -223,32 +223,28 @@ const chatChunk = (delta: Record<string, unknown>, finish: string | null) =>
   sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1741569952, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] });
 
 describe('a streamed structured answer', () => {
-  it('Chat Completions: yields the partial objects as the JSON text grows, then the validated output', async () => {
-    const pieces = ['{"ci', 'ty":"Os', 'lo","cel', 'sius":', '4', '}'];
+  /** The desk agent's answer streamed by a Chat Completions server in `pieces`: its parts and its output. */
+  async function streamedAnswer(pieces: string[]) {
     const server = await serve((_request, res) =>
       void writeBody(res, [chatChunk({ role: 'assistant', content: '' }, null), ...pieces.map((p) => chatChunk({ content: p }, null)), chatChunk({}, 'stop'), 'data: [DONE]\n\n']),
     );
     const agent = Agent.create({ provider: openaiCompatible({ baseURL: server.url, apiKey: 'sk-test' }), model: 'gpt-4o-mini', id: 'desk', output: Weather }).build();
     const stream = agent.stream('Weather in Oslo?');
-    const parts = await partsOf(stream);
+    return { parts: await partsOf(stream), result: await stream.result };
+  }
 
+  it('Chat Completions: yields the partial objects as the JSON text grows, then the validated output', async () => {
+    const { parts, result } = await streamedAnswer(['{"ci', 'ty":"Os', 'lo","cel', 'sius":', '4', '}']);
     expect(partials(parts)).toEqual([{}, { city: 'Os' }, { city: 'Oslo' }, { city: 'Oslo', celsius: 4 }]);
     expect(parts.find((p) => p.type === 'partial_output')).toEqual({ type: 'partial_output', value: {}, callId: expect.stringMatching(/^call_/), member: { kind: 'agent', id: 'desk' }, agentId: 'desk', route: '' });
-    const result = await stream.result;
     expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
     expectTypeOf(result.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
   });
 
   it('Chat Completions: an answer in one wrapping code fence streams the same partial objects', async () => {
-    const pieces = ['```js', 'on\n{"ci', 'ty":"Os', 'lo","cel', 'sius":', '4', '}\n`', '``'];
-    const server = await serve((_request, res) =>
-      void writeBody(res, [chatChunk({ role: 'assistant', content: '' }, null), ...pieces.map((p) => chatChunk({ content: p }, null)), chatChunk({}, 'stop'), 'data: [DONE]\n\n']),
-    );
-    const agent = Agent.create({ provider: openaiCompatible({ baseURL: server.url, apiKey: 'sk-test' }), model: 'gpt-4o-mini', id: 'desk', output: Weather }).build();
-    const stream = agent.stream('Weather in Oslo?');
-    const parts = await partsOf(stream);
+    const { parts, result } = await streamedAnswer(['```js', 'on\n{"ci', 'ty":"Os', 'lo","cel', 'sius":', '4', '}\n`', '``']);
     expect(partials(parts)).toEqual([{}, { city: 'Os' }, { city: 'Oslo' }, { city: 'Oslo', celsius: 4 }]);
-    expect((await stream.result).output).toEqual({ city: 'Oslo', celsius: 4 });
+    expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
   });
 
   it("Anthropic: yields the partial objects of the forced tool's input_json_delta", async () => {
