@@ -193,9 +193,10 @@ export abstract class Runner<Output = unknown> {
    * this process's store) is refused with CheckpointError 'already_resumed'.
    */
   async resume(checkpoint: unknown, answer: unknown, options: ResumeOptions = {}): Promise<RunResult<Output>> {
-    runSignal(`${this.kind} "${this.id}": resume()`, options, RESUME_OPTIONS);
+    const signal = runSignal(`${this.kind} "${this.id}": resume()`, options, RESUME_OPTIONS);
     const saved = this.resumable(checkpoint);
-    await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
+    // A resume cancelled before it claims leaves the checkpoint to the next one (execute() rejects it cancelled, nothing run).
+    if (signal?.aborted !== true) await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
     return this.execute(saved.runId, options, resumeWith(saved, answer));
   }
 
@@ -206,7 +207,7 @@ export abstract class Runner<Output = unknown> {
     return new RunStream<Output>(checked.signal, async (signal, stream) => {
       if (checked.problem) throw checked.problem;
       const saved = this.resumable(checkpoint);
-      await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
+      if (!signal.aborted) await claimOnce(saved, options.checkpointStore ?? processCheckpointStore);
       return this.execute(saved.runId, { ...options, signal }, { ...resumeWith(saved, answer), stream });
     });
   }

@@ -74,6 +74,20 @@ describe('a checkpoint resumed more than once', () => {
     expect(after.runs).toBe(1);
   });
 
+  it('a resume whose signal is already aborted is cancelled before it claims: the checkpoint is left to the next', async () => {
+    const { agent, after } = countingAgent();
+    const checkpoint = await pausedCheckpoint(agent);
+    const aborted = new AbortController();
+    aborted.abort();
+    const cancelled = await agent.resume(checkpoint, 'yes', { signal: aborted.signal }).catch((e: unknown) => e);
+    expect((cancelled as Error).name).toBe('RunCancelledError');
+    const stream = agent.resumeStream(checkpoint, 'yes', { signal: aborted.signal });
+    expect(await stream.result.catch((e: unknown) => (e as Error).name)).toBe('RunCancelledError');
+    expect(after.runs).toBe(0);
+    expect((await agent.resume(checkpoint, 'yes')).text).toBe('done');
+    expect(after.runs).toBe(1);
+  });
+
   it('three resumes at once: exactly one runs, two are refused', async () => {
     const { agent, after } = countingAgent();
     const checkpoint = await pausedCheckpoint(agent);
