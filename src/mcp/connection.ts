@@ -79,6 +79,7 @@ export class McpConnection implements ToolSource {
   private listed = new Map<string, { listed: ListedTool; tool: Tool }>();
   private refusedTools: readonly RefusedTool[] = [];
   private closed = false;
+  private lostConnection = false;
   /** The tools/list read the last tools/list_changed started, while it runs. */
   private relisting?: Promise<void>;
   /** A tools/list_changed came while a read was under way: read once more after it. */
@@ -125,18 +126,24 @@ export class McpConnection implements ToolSource {
       if (limit !== undefined) tooLarge = `the reply is larger than the ${limit} bytes one stdio message may have`;
     };
     let connection: McpConnection | undefined;
+    // The server went away (a stdio server that exited, a closed session): its tools are no longer offered.
+    client.onclose = () => connection?.lost();
     const caller: ToolCaller = {
       peer,
       capture: resolveCapture(options.captureContent),
       timeoutMs: timeoutOption('callTimeoutMs', options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS),
-      offers: (name) => connection?.listed.has(name) ?? false,
+      // A lost connection's tools are not listed any more, but a call of one held from before is told the connection closed.
+      offers: (name) => connection === undefined || connection.isLost || connection.listed.has(name),
       listRead: () => connection?.relisting,
-      call: (name, args, requestOptions) =>
-        (client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>).catch((error: unknown) => {
+      call: (name, args, requestOptions) => {
+        // A tool held from before the connection was lost: the SDK's own words ("Not connected") name no failure type.
+        if (connection?.isLost) return Promise.reject(new McpCallError(MCP_ERROR_TYPES.connectionClosed, `${METHOD_TOOLS_CALL} failed: the connection to the server is closed`, METHOD_TOOLS_CALL));
+        return (client.callTool({ name, arguments: args }, requestOptions) as Promise<CallResult>).catch((error: unknown) => {
           const reason = tooLarge;
           tooLarge = undefined; // the call it answered fails as too large once; later ones find the connection closed
           throw reason === undefined ? error : new McpCallError(MCP_ERROR_TYPES.tooLarge, `${METHOD_TOOLS_CALL} failed: ${reason}`, METHOD_TOOLS_CALL);
-        }),
+        });
+      },
     };
     const connectTimeoutMs = timeoutOption('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     connection = new McpConnection(client, transport, caller, connectTimeoutMs, options.onToolsChanged);
@@ -230,6 +237,24 @@ export class McpConnection implements ToolSource {
       if (before.has(refusalText(tool))) continue;
       process.emitWarning(`footprint-otel: MCP server "${this.name}" lists ${refusalText(tool)}; it is left out, the server's other tools are offered`, { code: 'FOOTPRINT_MCP_TOOL_REFUSED' });
     }
+  }
+
+  /** True once the connection closed without close() (the server exited or went away). */
+  get isLost(): boolean {
+    return this.lostConnection;
+  }
+
+  /**
+   * The server went away without close(): none of its tools is offered any more (a model that calls
+   * one gets an unknown tool), a tool held from before fails as connection_closed, and onToolsChanged
+   * hears the empty list. close() still ends what the connection started.
+   */
+  private lost(): void {
+    if (this.closed || this.lostConnection) return;
+    this.lostConnection = true;
+    const offered = this.listed.size > 0;
+    this.listed.clear();
+    if (offered) this.onToolsChanged?.([]);
   }
 
   /** Ends the connection; a stdio server this connection started is stopped. Idempotent. */

@@ -54,6 +54,26 @@ describe('a call that fails', () => {
     await mcp.close();
   }, 60_000);
 
+  it('after the server died, none of its tools is offered (a call is an unknown tool), and a tool held from before fails as connection_closed', async () => {
+    const changes: string[][] = [];
+    const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, onToolsChanged: (tools) => void changes.push(tools.map((t) => t.name)) });
+    const [held] = mcp.tools(['lookup_order']);
+    // The second call names crash again: no later test looks for its execute_tool span (runCalling finds a test's trace by its tool).
+    const replies = [{ toolCalls: [{ name: 'crash', args: {} }] }, { toolCalls: [{ name: 'crash', args: {} }] }, 'done'];
+    const agent = Agent.create({ provider: scripted({ replies }), model: 'm', id: 'desk' }).tools(mcp).build();
+    const ends: [string, string | undefined][] = [];
+    agent.on('footprint.call.tool_end', (event) => void ends.push([event.payload.status, event.payload.error?.type]));
+    expect((await agent.run('Order 7, please.')).text).toBe('done');
+    expect(ends).toEqual([
+      ['error', 'connection_closed'],
+      ['unknown_tool', 'unknown_tool'],
+    ]);
+    expect({ offered: mcp.tools(), lost: mcp.isLost, changes }).toEqual({ offered: [], lost: true, changes: [[]] });
+    const failure = await Promise.resolve(held!.execute({ id: '7' }, { toolCallId: 'c9', agentId: 'desk', signal: new AbortController().signal, pause: async () => undefined } as never)).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'McpCallError', errorType: 'connection_closed', message: 'tools/call failed: the connection to the server is closed' });
+    await mcp.close();
+  }, 60_000);
+
   it('a call that never answers: timeout after the per-call timeout, spans ended, the run answers', async () => {
     const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, callTimeoutMs: 300 });
     const { answer, spans } = await runCalling(mcp, 'hang');
