@@ -259,13 +259,15 @@ export class Swarm extends Composition {
         ...payload,
         ...(prelude ? { matched: 'llm' as const, router: prelude.mountId, evidence: { reason, ...(payload.evidence as object | undefined) } } : {}),
       });
+    // Who chose: the pick function, or an llmSwarm's router (its pick only reads the router's decision).
+    const chooser = prelude ? 'the router' : 'pick';
     const stop = (status: ExitStatus, reason: string) => {
       scope.stop = { status, reason };
       return STAGE.stop;
     };
 
     if (requested === undefined || requested === null || requested === '') {
-      decided({ chosen: '', matched: 'none', rationale: `pick named no agent after ${handoffs} hand-off(s): the swarm is done` });
+      decided({ chosen: '', matched: 'none', rationale: `${chooser} named no agent after ${handoffs} hand-off(s): the swarm is done` });
       return stop('no_route', 'no_route');
     }
     if (typeof requested !== 'string' || !this.agents.some((a) => a.mountId === requested)) {
@@ -273,7 +275,7 @@ export class Swarm extends Composition {
         chosen: '',
         matched: 'pick_fn',
         inRoster: false,
-        rationale: `pick named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
+        rationale: `${chooser} named ${JSON.stringify(requested)}, which is not in the roster: the swarm stops`,
         evidence: { requested },
       });
       // A router's message for an agent that does not exist is its answer, as when it names nobody.
@@ -284,7 +286,7 @@ export class Swarm extends Composition {
         chosen: '',
         matched: 'pick_fn',
         inRoster: true,
-        rationale: `pick asked for "${requested}" but the hand-off budget (${this.maxHandoffs}) is spent`,
+        rationale: `${chooser} asked for "${requested}" but the hand-off budget (${this.maxHandoffs}) is spent`,
         evidence: { requested, maxHandoffs: this.maxHandoffs },
       });
       return stop('budget_exhausted', 'budget_exhausted');
@@ -293,7 +295,7 @@ export class Swarm extends Composition {
       chosen: requested,
       matched: 'pick_fn',
       inRoster: true,
-      rationale: `pick chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
+      rationale: `${chooser} chose "${requested}" (hand-off ${handoffs + 1} of at most ${this.maxHandoffs})`,
     });
     scope.agentThread = this.handoffThread(scope, lastAgent);
     scope.lastAgent = requested;

@@ -128,7 +128,7 @@ describe('stream() on compositions', () => {
         swarm: 'desk',
         to: 'billing',
         matched: 'llm',
-        rationale: 'pick chose "billing" (hand-off 1 of at most 10)',
+        rationale: 'the router chose "billing" (hand-off 1 of at most 10)',
         member: { kind: 'swarm', id: 'desk' },
         route: '',
       },
