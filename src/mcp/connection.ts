@@ -289,8 +289,11 @@ export class McpConnection implements ToolSource {
 
   private async refreshQuietly(): Promise<void> {
     try {
+      const before = this.tools();
       const tools = await this.refresh();
-      this.onToolsChanged?.(tools);
+      // A server may say list_changed more than once for one change (a tool removed and added back):
+      // onToolsChanged hears a list only when it differs. A tool listed unchanged keeps its object.
+      if (tools.length !== before.length || tools.some((tool, i) => tool !== before[i])) this.onToolsChanged?.(tools);
     } catch {
       // The failed tools/list is on its span; the previous list stays in use.
     }
