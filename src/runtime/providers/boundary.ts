@@ -10,7 +10,7 @@
  * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT); never again during a run.
  */
 import { captureFromEnv, exportedView } from '../../events/index.js';
-import { labelsOf, summarizeErrorBody } from './errorBody.js';
+import { labelsOf, type ErrorBodySummary } from './errorBody.js';
 import { ProviderError, type ProviderErrorInit } from './errors.js';
 import { redactor, type Redactor } from './redact.js';
 
@@ -48,12 +48,11 @@ export class ProviderBoundary {
   }
 
   /**
-   * What an error body (an HTTP error answer's, or a stream's error event's) may say in a message:
-   * its error type and code, plus the provider's own message (redacted, bounded) only under content
+   * What an error body (an HTTP error answer's, or a stream's error event's), as summarizeErrorBody
+   * read it, may say in a message: its error type and code, plus the provider's own message (redacted, bounded) only under content
    * capture. `' (type overloaded_error): Overloaded'`, or '' when the body named nothing usable.
    */
-  describeErrorBody(text: string): string {
-    const summary = summarizeErrorBody(text);
+  describeErrorBody(summary: ErrorBodySummary): string {
     const detail = exportedView({ type: 'provider.error_body', payload: { detail: summary.message } }, this.capture).payload.detail;
     return detail === undefined ? labelsOf(summary) : `${labelsOf(summary)}: ${this.redact(detail).slice(0, MAX_DETAIL_CHARS)}`;
   }

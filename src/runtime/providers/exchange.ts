@@ -211,15 +211,16 @@ export function retryableStatus(status: number): boolean {
  */
 function httpError(boundary: ProviderBoundary, response: Response, text: string): ProviderError {
   const { status } = response;
+  const summary = summarizeErrorBody(text);
   const error = boundary.error({
     kind: 'http',
     status,
     retryable: retryableStatus(status),
     // An app whose key variable is unset sends no credential at all: say so, or a 401 gives no lead.
-    message: `${boundary.provider}: HTTP ${status}${boundary.describeErrorBody(text)}${status === 401 && !boundary.credentialed ? '; the request carried no credentials (no apiKey was given)' : ''}`,
+    message: `${boundary.provider}: HTTP ${status}${boundary.describeErrorBody(summary)}${status === 401 && !boundary.credentialed ? '; the request carried no credentials (no apiKey was given)' : ''}`,
     raw: text,
   });
-  const wait = retryAfterMsHeader(response.headers.get('retry-after-ms')) ?? retryAfterMs(response.headers.get('retry-after')) ?? summarizeErrorBody(text).retryDelayMs;
+  const wait = retryAfterMsHeader(response.headers.get('retry-after-ms')) ?? retryAfterMs(response.headers.get('retry-after')) ?? summary.retryDelayMs;
   return wait === undefined ? error : hintDelay(error, wait);
 }
 

@@ -31,14 +31,15 @@ export function eventJson(boundary: ProviderBoundary, data: string, ordinal: num
  * The provider never retries it itself: parts of the reply were already handed out.
  */
 export function streamError(boundary: ProviderBoundary, data: string, ordinal: number): ProviderError {
-  const { type, code } = summarizeErrorBody(data);
+  const summary = summarizeErrorBody(data);
+  const { type, code } = summary;
   // The Responses API names the kind in `code` (server_error), the others in `type`.
   const named = (label: string | undefined) => label !== undefined && RETRYABLE_ERROR_TYPES.has(label);
   const retryable = named(type) || named(code) || (code !== undefined && /^\d{3}$/.test(code) && retryableStatus(Number(code)));
   return boundary.error({
     kind: 'stream_error',
     retryable,
-    message: `${boundary.provider}: the server reported an error in event ${ordinal} of the stream${boundary.describeErrorBody(data)}`,
+    message: `${boundary.provider}: the server reported an error in event ${ordinal} of the stream${boundary.describeErrorBody(summary)}`,
     raw: data,
   });
 }
