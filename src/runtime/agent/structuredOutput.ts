@@ -8,7 +8,7 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { markOwnText } from '../../events/index.js';
-import type { LLMResponse, ResponseFormat } from '../providers/index.js';
+import { argumentsText, type LLMResponse, type ResponseFormat } from '../providers/index.js';
 import { ConfigError, numberSetting, parseModelJson } from '../run/index.js';
 import { checkSchema, type CheckedSchema, type JsonSchema } from '../tools/index.js';
 
@@ -52,7 +52,7 @@ export function checkedOutput(owner: string, options: { output?: unknown; output
 export function answerOf(response: LLMResponse, output: StructuredOutput): LLMResponse {
   const answer = response.toolCalls.find((call) => call.name === output.format.name);
   if (answer === undefined) return response;
-  return { ...response, content: answer.argsText ?? JSON.stringify(answer.args), toolCalls: response.toolCalls.filter((call) => call !== answer) };
+  return { ...response, content: argumentsText(answer), toolCalls: response.toolCalls.filter((call) => call !== answer) };
 }
 
 /** The verdict on an answer's text: the validated value, or what is wrong with it (ownText: worded by footprint-otel). */

@@ -9,6 +9,7 @@ import type { ProviderBoundary } from './boundary.js';
 import { isCount, isRecord, reported } from './guards.js';
 import type { ToolCall } from './types.js';
 import { checkedUsage } from './usage.js';
+import { toolCallOf } from '../run/index.js';
 
 const STOP_REASONS = new Map([
   ['STOP', 'end_turn'],
@@ -76,10 +77,9 @@ export function candidateParts(
       if (!isRecord(call) || typeof call.name !== 'string' || (call.args !== undefined && !isRecord(call.args))) {
         throw boundary.malformed(`candidates[0].content.parts[${index}] is a functionCall without a name and object args`, raw);
       }
-      const asked: ToolCall = { id: typeof call.id === 'string' ? call.id : callId(calls.length), name: call.name, args: (call.args as Record<string, unknown> | undefined) ?? {} };
+      const args = (call.args as Record<string, unknown> | undefined) ?? {};
       // The part's thoughtSignature goes back with the call (gemini.ts): Gemini 3 refuses a turn's function calls without theirs.
-      if (typeof part.thoughtSignature === 'string') asked.signature = part.thoughtSignature;
-      calls.push(asked);
+      calls.push(toolCallOf(typeof call.id === 'string' ? call.id : callId(calls.length), call.name, args, { signature: part.thoughtSignature }));
     }
   });
   return { text, calls };

@@ -11,7 +11,7 @@ import type { TokenUsage } from '../../events/index.js';
 import type { ProviderBoundary } from './boundary.js';
 import { candidateParts, parseUsage, stopReasonOf } from './geminiFields.js';
 import { isRecord } from './guards.js';
-import type { LLMStreamPart } from './stream.js';
+import { wholeCall, type LLMStreamPart } from './stream.js';
 import { eventJson, streamError } from './streamEvents.js';
 
 export async function* geminiStreamParts(
@@ -39,10 +39,7 @@ export async function* geminiStreamParts(
     if (!isRecord(candidate)) continue;
     const { text, calls: asked } = candidateParts(boundary, candidate, event.data, (index) => callId(calls + index));
     if (text !== '') yield { type: 'text', delta: text };
-    for (const call of asked) {
-      const fragment = { type: 'tool_call', index: calls++, id: call.id, name: call.name, argumentsDelta: JSON.stringify(call.args) } as const;
-      yield call.signature === undefined ? fragment : { ...fragment, signature: call.signature };
-    }
+    for (const call of asked) yield wholeCall(call, calls++);
     if (typeof candidate.finishReason === 'string') finishReason = candidate.finishReason;
   }
   if (finishReason === undefined && blocked) finishReason = 'SAFETY';

@@ -26,6 +26,7 @@ export { isProviderError, ProviderError, type ProviderErrorKind } from './errors
 export { cancelled } from './retry.js';
 export { decoded, redactor, urlSecrets, type Redactor } from './redact.js';
 export { validateResponse } from './validateResponse.js';
+export { argumentsText } from './toolArguments.js';
 export { scripted, type ScriptedOptions, type ScriptedReply } from './scripted.js';
 export type { FetchLike, TransportOptions } from './transport.js';
 export { openaiCompatible, type OpenAICompatibleOptions } from './openaiCompatible.js';

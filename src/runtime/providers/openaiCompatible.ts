@@ -13,7 +13,7 @@ import { parseUsage, sendsSignatures, signatureField, signatureOf, stopReasonOf 
 import { chatCompletionParts } from './openaiStream.js';
 import type { LLMStreamPart, StreamOptions } from './stream.js';
 import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
-import { ConfigError, optionNames, refuseUnknownOptions } from '../run/index.js';
+import { ConfigError, optionNames, refuseUnknownOptions, toolCallOf } from '../run/index.js';
 import { chosenTool, imageUrl, textOnly } from './requestControls.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, MessagePart, ToolCall } from './types.js';
 
@@ -141,9 +141,7 @@ function parseToolCalls(boundary: ProviderBoundary, calls: unknown, body: unknow
     if (!isRecord(call) || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
       throw boundary.malformed(`tool_calls[${index}] has no function name and arguments`, body);
     }
-    const asked: ToolCall = { id: typeof call.id === 'string' ? call.id : `call_${index}`, name: fn.name, ...callArguments(fn.arguments) };
-    const signature = signatureOf(call);
-    if (signature !== undefined) asked.signature = signature;
-    return asked;
+    const parsed = callArguments(fn.arguments);
+    return toolCallOf(typeof call.id === 'string' ? call.id : `call_${index}`, fn.name, parsed.args, { argsText: parsed.argsText, signature: signatureOf(call) });
   });
 }

@@ -18,7 +18,7 @@ import { responsesStreamParts } from './responsesStream.js';
 import { ResponseChains } from './responsesChain.js';
 import { StreamAssembler, type LLMStreamPart, type StreamOptions } from './stream.js';
 import { TRANSPORT_OPTIONS, transportSettings, type TransportOptions } from './transport.js';
-import { optionNames, refuseUnknownOptions } from '../run/index.js';
+import { optionNames, refuseUnknownOptions, toolCallOf } from '../run/index.js';
 import type { CompleteOptions, LLMMessage, LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 
 export interface OpenAIResponsesOptions extends TransportOptions {
@@ -161,7 +161,8 @@ function parseResponse(boundary: ProviderBoundary, body: unknown): LLMResponse {
       if (typeof item.call_id !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string') {
         throw boundary.malformed(`output[${index}] is a function_call without call_id, name and arguments`, body);
       }
-      toolCalls.push({ id: item.call_id, name: item.name, ...callArguments(item.arguments) });
+      const parsed = callArguments(item.arguments);
+      toolCalls.push(toolCallOf(item.call_id, item.name, parsed.args, parsed));
     }
     // reasoning items and server tool calls carry nothing the port models.
   });

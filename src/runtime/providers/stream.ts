@@ -15,6 +15,7 @@ import { argumentsText, callArguments } from './toolArguments.js';
 import type { LLMStreamPart, StreamOptions } from './streamPart.js';
 import type { LLMProvider, LLMRequest, LLMResponse, ToolCall } from './types.js';
 import type { TokenUsage } from '../../events/index.js';
+import { toolCallOf } from '../run/index.js';
 
 /** The adapters take the streaming shapes from here, beside the assembler they feed. */
 export type { LLMStreamPart, StreamOptions };
@@ -58,9 +59,8 @@ export class StreamAssembler {
     const toolCalls: ToolCall[] = [];
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
       if (call.id === undefined || call.name === undefined) throw this.problem(`tool call ${index} has no id or name`);
-      const asked: ToolCall = { id: call.id, name: call.name, ...callArguments(call.args) };
-      if (call.signature !== undefined) asked.signature = call.signature;
-      toolCalls.push(asked);
+      const parsed = callArguments(call.args);
+      toolCalls.push(toolCallOf(call.id, call.name, parsed.args, { argsText: parsed.argsText, signature: call.signature }));
     }
     return {
       content: this.content,
@@ -78,13 +78,16 @@ export class StreamAssembler {
   }
 }
 
+/** A whole tool call as one `tool_call` part at `index` (a reply streamed whole, a Gemini stream's calls). */
+export function wholeCall(call: ToolCall, index: number): Extract<LLMStreamPart, { type: 'tool_call' }> {
+  const part = { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: argumentsText(call) } as const;
+  return call.signature === undefined ? part : { ...part, signature: call.signature };
+}
+
 /** The parts of a whole reply, as a provider with only `complete()` streams it: one chunk. */
 export function* partsOf(response: LLMResponse): Generator<LLMStreamPart> {
   if (response.content !== '') yield { type: 'text', delta: response.content };
-  for (const [index, call] of response.toolCalls.entries()) {
-    const fragment = { type: 'tool_call', index, id: call.id, name: call.name, argumentsDelta: argumentsText(call) } as const;
-    yield call.signature === undefined ? fragment : { ...fragment, signature: call.signature };
-  }
+  for (const [index, call] of response.toolCalls.entries()) yield wholeCall(call, index);
   if (response.usage) yield { type: 'usage', usage: response.usage };
   yield {
     type: 'finish',

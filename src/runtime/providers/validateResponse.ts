@@ -12,6 +12,7 @@ import { isRecord, kindOf, optional } from './guards.js';
 import { readUsage } from './usage.js';
 import type { LLMResponse, ToolCall } from './types.js';
 import type { TokenUsage } from '../../events/index.js';
+import { toolCallOf } from '../run/index.js';
 
 /** The reply as a fresh LLMResponse holding only the port's fields, or a malformed_response error. */
 export function validateResponse(provider: string, reply: unknown): LLMResponse {
@@ -58,10 +59,7 @@ function toolCall(provider: string, call: unknown, index: number): ToolCall {
   if (!isRecord(call.args)) throw malformed(provider, `toolCalls[${index}].args is ${kindOf(call.args)}, not an object`);
   optionalString(provider, `toolCalls[${index}].signature`, call.signature);
   optionalString(provider, `toolCalls[${index}].argsText`, call.argsText);
-  const checked: ToolCall = { id: call.id, name: call.name, args: call.args };
-  if (typeof call.signature === 'string') checked.signature = call.signature;
-  if (typeof call.argsText === 'string') checked.argsText = call.argsText;
-  return checked;
+  return toolCallOf(call.id, call.name, call.args, call);
 }
 
 /** The reply's usage under the one usage policy (usage.ts): absent counts are no usage, bad ones a malformed reply. */

@@ -5,7 +5,7 @@
  */
 export { Runner, RunCancelledError, type RunInput, type RunOptions, type ResumeOptions, type MountedMember } from './runner.js';
 export type { RunResult, StopReason } from './result.js';
-export { messageText, type ImagePart, type LLMMessage, type Message, type MessagePart, type TextPart, type ToolCall } from './messages.js';
+export { messageText, toolCallOf, type ImagePart, type LLMMessage, type Message, type MessagePart, type TextPart, type ToolCall } from './messages.js';
 export {
   ConversationConflictError,
   ConversationStoreError,

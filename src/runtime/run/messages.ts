@@ -22,6 +22,17 @@ export interface ToolCall {
   argsText?: string;
 }
 
+/**
+ * A tool call with `signature` and `argsText` taken from `extras` only when they are strings: the one
+ * place a call is made or copied with its optional fields, so none is dropped and no key is set undefined.
+ */
+export function toolCallOf(id: string, name: string, args: Record<string, unknown>, extras: { readonly signature?: unknown; readonly argsText?: unknown } = {}): ToolCall {
+  const call: ToolCall = { id, name, args };
+  if (typeof extras.signature === 'string') call.signature = extras.signature;
+  if (typeof extras.argsText === 'string') call.argsText = extras.argsText;
+  return call;
+}
+
 export interface TextPart {
   readonly type: 'text';
   readonly text: string;

@@ -7,8 +7,8 @@
  * message of plain text (then `message` is all of it). Every runner's members read the same two keys
  * (docs/api.md says what each composition passes on).
  */
-import type { ImagePart, LLMMessage, MessagePart, ToolCall } from './messages.js';
-import { messageText } from './messages.js';
+import type { ImagePart, LLMMessage, MessagePart } from './messages.js';
+import { messageText, toolCallOf } from './messages.js';
 
 /** The chart input every runner reads. */
 export interface ChartInput {
@@ -103,13 +103,6 @@ function copyOf(message: LLMMessage): LLMMessage {
     content: typeof message.content === 'string' ? message.content : message.content.map((part): MessagePart => ({ ...part })),
   };
   if (message.toolCallId !== undefined) copy.toolCallId = message.toolCallId;
-  if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map(copyOfCall);
-  return copy;
-}
-
-function copyOfCall(call: ToolCall): ToolCall {
-  const copy: ToolCall = { id: call.id, name: call.name, args: structuredClone(call.args) };
-  if (call.signature !== undefined) copy.signature = call.signature;
-  if (call.argsText !== undefined) copy.argsText = call.argsText;
+  if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map((call) => toolCallOf(call.id, call.name, structuredClone(call.args), call));
   return copy;
 }
