@@ -23,6 +23,17 @@ export interface AnthropicOptions extends TransportOptions {
   baseURL?: string;
   /** max_tokens when the request sets none (the API requires one). Default 1024. */
   maxTokens?: number;
+  /**
+   * Anthropic's automatic prompt caching, sent as the request's top-level `cache_control`
+   * (`{ type: 'ephemeral' }`, kept five minutes): the API caches the prompt (tools, system, messages)
+   * up to its last cacheable block and moves that point forward as the conversation grows, so each
+   * model call of a tool loop or a conversation reads the calls before it back at a tenth of the
+   * input price. Off by default: writing the cache costs 1.25x the input price, which pays only when
+   * the next call with the same start comes within five minutes. A prompt shorter than the model's
+   * minimum is not cached. The reply's usage says what was read and written (`cacheRead`,
+   * `cacheWrite`), and the cost, the chat spans and the token metrics count them.
+   */
+  promptCache?: boolean;
 }
 
 const API_VERSION = '2023-06-01';
@@ -39,7 +50,7 @@ interface WireMessage {
 }
 
 /** Every option anthropic() takes (a name not here is a ConfigError: run/knownOptions.ts). */
-const OPTIONS = optionNames<AnthropicOptions>()([...TRANSPORT_OPTIONS, 'apiKey', 'baseURL', 'maxTokens']);
+const OPTIONS = optionNames<AnthropicOptions>()([...TRANSPORT_OPTIONS, 'apiKey', 'baseURL', 'maxTokens', 'promptCache']);
 
 export function anthropic(options: AnthropicOptions = {}): LLMProvider {
   refuseUnknownOptions('anthropic', options, OPTIONS);
@@ -54,23 +65,37 @@ export function anthropic(options: AnthropicOptions = {}): LLMProvider {
     captureContent: options.captureContent,
   });
   const { boundary, server } = connection;
-  const defaultMaxTokens = numberSetting(name, 'maxTokens', options.maxTokens, RULES.maxTokens, 1024);
+  const settings: BodySettings = {
+    defaultMaxTokens: numberSetting(name, 'maxTokens', options.maxTokens, RULES.maxTokens, 1024),
+    promptCache: promptCacheSetting(name, options.promptCache),
+  };
   const transport = transportSettings(name, options);
   return {
     name,
     server,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const body = await postJson({ body: requestBody(name, request, defaultMaxTokens), signal: opts?.signal, ...connection }, transport);
+      const body = await postJson({ body: requestBody(name, request, settings), signal: opts?.signal, ...connection }, transport);
       return parseResponse(boundary, body);
     },
     stream(request: LLMRequest, opts?: StreamOptions): AsyncIterable<LLMStreamPart> {
-      const body = { stream: true, ...requestBody(name, request, defaultMaxTokens) };
+      const body = { stream: true, ...requestBody(name, request, settings) };
       return messagesStreamParts(boundary, postForEvents({ body, signal: opts?.signal, ...connection }, transport));
     },
   };
 }
 
-function requestBody(provider: string, request: LLMRequest, defaultMaxTokens: number): Record<string, unknown> {
+/** What every request body of one anthropic() provider takes from its options. */
+interface BodySettings {
+  defaultMaxTokens: number;
+  promptCache: boolean;
+}
+
+function promptCacheSetting(provider: string, value: unknown): boolean {
+  if (value === undefined || typeof value === 'boolean') return value ?? false;
+  throw new ConfigError(`${provider}: promptCache must be true or false (got ${typeof value})`, { field: 'promptCache' });
+}
+
+function requestBody(provider: string, request: LLMRequest, settings: BodySettings): Record<string, unknown> {
   refuseControl(provider, request, 'reasoningEffort', 'the Messages API has a thinking token budget, not an effort level');
   const format = request.responseFormat;
   if (format !== undefined && request.toolChoice !== undefined) {
@@ -86,12 +111,13 @@ function requestBody(provider: string, request: LLMRequest, defaultMaxTokens: nu
   const choice = format === undefined ? toolChoiceOf(provider, request) : { type: 'tool', name: format.name };
   return {
     model: request.model,
-    max_tokens: request.maxTokens ?? defaultMaxTokens,
+    max_tokens: request.maxTokens ?? settings.defaultMaxTokens,
     messages: wireMessages(provider, request.messages),
     ...(request.systemPrompt === undefined ? {} : { system: request.systemPrompt }),
     ...(tools.length > 0 ? { tools } : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(choice === undefined ? {} : { tool_choice: choice }),
+    ...(settings.promptCache ? { cache_control: { type: 'ephemeral' } } : {}),
   };
 }
 
