@@ -83,7 +83,7 @@ export interface CapturedMessage {
  * is sent names what produced it, so a wrong answer can be walked back to the context that shaped it.
  */
 export type InputOriginKind =
-  /** The agent's own system prompt (producer: the agent, kind 'member'); also the agent's own request to answer again (structured output). */
+  /** The agent's own system prompt (producer: the agent, kind 'member'); also the agent's own request to answer again (structured output), and its answer to the tool calls a turn stopped at its iteration cap did not run. */
   | 'instructions'
   /** The current skill's body in the system prompt (producer: the hop that entered the skill). */
   | 'skill'

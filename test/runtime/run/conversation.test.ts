@@ -113,6 +113,25 @@ describe('a conversation by id', () => {
     const error = await agent.run(thread).catch((e: unknown) => e);
     expect(((error as Error).cause as ConfigError).message).toBe('openai: an image part is only sent in a user message, not in assistant messages');
   });
+
+  it('a turn stopped at its iteration cap answers the tool calls it did not run: the thread never holds a call without its result', async () => {
+    // Every model API refuses a conversation with an assistant tool call that no tool result answers
+    // (Chat Completions, Messages): a thread stored so would fail every later run on it.
+    const provider = scripted({ replies: (request) => (request.messages.at(-1)!.role === 'user' ? { toolCalls: [{ id: `call-${request.messages.length}`, name: 'lookup', args: { id: '7' } }] } : { content: 'It is paid.' }) });
+    const agent = Agent.create({ provider, model: 'm', id: 'desk', maxIterations: 1 }).tool(lookup).build();
+    const store = new MemoryConversationStore();
+    const capped = await agent.run('Is INV-7 paid?', { conversationId: 'capped', conversationStore: store });
+    expect([capped.stopReason, capped.text]).toEqual(['max_iterations', 'Stopped early (max iterations) at iteration 1.']);
+    const stopped: LLMMessage[] = [
+      { role: 'user', content: 'Is INV-7 paid?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call-1', name: 'lookup', args: { id: '7' } }] },
+      { role: 'tool', content: 'Tool call not run: the turn stopped at its iteration cap (maxIterations 1).', toolCallId: 'call-1' },
+    ];
+    expect(capped.messages).toEqual(stopped);
+    expect((await store.load('capped')).messages).toEqual(stopped);
+    await agent.run('And INV-8?', { conversationId: 'capped', conversationStore: store });
+    expect(provider.calls[1]!.messages).toEqual([...stopped, { role: 'user', content: 'And INV-8?' }]);
+  });
 });
 
 describe('a paused run in a conversation', () => {

@@ -1,12 +1,21 @@
 /**
  * Final: closes the turn with its outcome, totals and answer; the answer (the stage's return value) is the runner's output, and
  * where it came from (the model call that gave it) is recorded for whoever is handed it (ChartInput.answerTo).
+ *
+ * A turn the iteration cap stopped while its last reply asked for tools does not run them: each call
+ * the conversation keeps (tools/answeredCalls.ts) is answered so, in the agent's own words, since the
+ * providers refuse a conversation holding a tool call without its result (a stored thread would
+ * otherwise fail every later run on it).
  */
 import { emit } from '../../../events/index.js';
+import type { LLMMessage } from '../../providers/index.js';
 import { handoffFrom, keepOrigin, OnceEnvScope, stageInput, type ChartInput } from '../../run/index.js';
 import type { AgentConfig } from '../config.js';
+import { appendToConversation } from '../conversation.js';
+import type { Turn } from '../state.js';
 import { runStore, turnOf } from '../turn.js';
-import type { AgentScope } from './scope.js';
+import type { AgentScope, StageScope } from './scope.js';
+import { answeredCalls } from './tools/answeredCalls.js';
 
 export function finalStage(config: AgentConfig) {
   const agentId = config.member.id;
@@ -15,6 +24,7 @@ export function finalStage(config: AgentConfig) {
     const turn = turnOf(scope);
     const { stopped, totals } = turn;
     const content = turn.response?.content ?? '';
+    if (stopped?.reason === 'max_iterations') answerUnrun(scope, turn, config);
     const answer =
       stopped && content === ''
         ? `Stopped early (${stopped.reason.replace('_', ' ')}) at iteration ${stopped.iteration}.`
@@ -41,4 +51,12 @@ export function finalStage(config: AgentConfig) {
     // buffer, a commit and five structuredClones, 8-9% of the reference turn (docs/benchmarks.md).
     return answer;
   };
+}
+
+/** Answers each tool call of the turn's last reply, which the iteration cap kept from running. */
+function answerUnrun(scope: StageScope, turn: Turn, config: AgentConfig): void {
+  const content = `Tool call not run: the turn stopped at its iteration cap (maxIterations ${config.maxIterations}).`;
+  const calls = answeredCalls(turn.response?.toolCalls ?? [], config.toolLimits.maxCallsPerReply);
+  const answers = calls.map((call): LLMMessage => ({ role: 'tool', content, toolCallId: call.id }));
+  if (answers.length > 0) appendToConversation(scope, turn, { origin: 'instructions', producer: { kind: 'member', id: config.member.id } }, ...answers);
 }
