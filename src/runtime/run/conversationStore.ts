@@ -113,7 +113,10 @@ export class MemoryConversationStore implements ConversationStore {
   async append(conversationId: string, entry: { runId: string; after: number; messages: readonly LLMMessage[]; carry?: Record<string, unknown>; producers?: readonly (string | null)[] }): Promise<void> {
     const thread = this.threads.get(conversationId) ?? { messages: [], appended: new Map<string, number>(), runs: [] };
     if (thread.appended.get(entry.runId) === entry.after) return;
-    if (thread.messages.length !== entry.after) throw new ConversationConflictError(conversationId, entry.after, `another run appended there (the thread now has ${thread.messages.length} messages)`);
+    const length = thread.messages.length;
+    if (length > entry.after) throw new ConversationConflictError(conversationId, entry.after, `another run appended there (the thread now has ${length} messages)`);
+    // Shorter than the run loaded: not another run's doing (a resume in a process given another store, a thread cut short).
+    if (length < entry.after) throw new ConversationConflictError(conversationId, entry.after, `the thread holds ${length} messages, not the ${entry.after} the run loaded`);
     thread.messages.push(...structuredClone(entry.messages as LLMMessage[]));
     thread.appended.set(entry.runId, entry.after);
     const kept: ConversationEntry = { runId: entry.runId, messages: entry.messages.length, carry: structuredClone(entry.carry ?? {}) };

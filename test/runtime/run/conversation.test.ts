@@ -202,6 +202,16 @@ describe('MemoryConversationStore', () => {
     expect((await store.load('unknown')).messages).toEqual([]);
   });
 
+  it('a position past the end of the thread is refused as such, not as another run having written there', async () => {
+    // A paused run resumed in another process without its conversationStore appends here at the position its thread had.
+    const store = new MemoryConversationStore();
+    await store.append('c', { runId: 'r1', after: 0, messages: [m('a')] });
+    const error = await store.append('c', { runId: 'r2', after: 4, messages: [m('b')] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConversationConflictError);
+    expect((error as Error).message).toBe('conversation "c": cannot append at position 4: the thread holds 1 messages, not the 4 the run loaded; load it again');
+    expect((await store.load('c')).messages).toEqual([m('a')]);
+  });
+
   it('keeps copies: changing what was appended or loaded does not change the thread', async () => {
     const store = new MemoryConversationStore();
     const given = [m('a')];
