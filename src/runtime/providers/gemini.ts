@@ -92,8 +92,10 @@ function requestBody(provider: string, request: LLMRequest): Record<string, unkn
   return {
     contents: wireContents(provider, request.messages),
     ...(request.systemPrompt === undefined ? {} : { systemInstruction: { parts: [{ text: request.systemPrompt }] } }),
+    // Likewise parametersJsonSchema: `parameters` is the OpenAPI subset, which refuses a JSON Schema's
+    // $schema, $ref, $defs and additionalProperties (what zod and MCP servers' schemas carry) with a 400.
     ...(request.tools?.length
-      ? { tools: [{ functionDeclarations: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })) }] }
+      ? { tools: [{ functionDeclarations: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.inputSchema })) }] }
       : {}),
     ...(toolConfig === undefined ? {} : { toolConfig }),
     ...(Object.keys(generationConfig).length === 0 ? {} : { generationConfig }),

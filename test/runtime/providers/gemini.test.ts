@@ -65,9 +65,25 @@ describe('gemini', () => {
         },
       ],
       systemInstruction: { parts: [{ text: 'Be terse.' }] },
-      tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Current weather', parameters: WEATHER_SCHEMA }] }],
+      tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Current weather', parametersJsonSchema: WEATHER_SCHEMA }] }],
       generationConfig: { temperature: 0.2, maxOutputTokens: 500 },
     });
+  });
+
+  it('declares a tool\'s JSON Schema as parametersJsonSchema, as given: `parameters` is an OpenAPI subset that refuses $schema, $ref, $defs and additionalProperties (400 "Unknown name")', async () => {
+    // what zod 4 (z.toJSONSchema) and an MCP SDK v2 server give: a dialect, a shared definition, a closed object
+    const zodSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { from: { $ref: '#/$defs/place' }, to: { $ref: '#/$defs/place' } },
+      required: ['from', 'to'],
+      additionalProperties: false,
+      $defs: { place: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
+    };
+    const server = await serve((_req, res) => sendJson(res, 200, CALL_ANSWER));
+    await gemini({ baseURL: server.url }).complete({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Route?' }], tools: [{ name: 'route', description: 'A route', inputSchema: zodSchema }] });
+    const sent = onlyPost(server, '/v1beta/models/gemini-2.5-flash:generateContent', {}).json as { tools: unknown };
+    expect(sent.tools).toEqual([{ functionDeclarations: [{ name: 'route', description: 'A route', parametersJsonSchema: zodSchema }] }]);
   });
 
   it('reads a function call past a thought summary; output counts the thinking tokens, reasoning gives them apart', async () => {
