@@ -110,8 +110,10 @@ function requestBody(provider: string, request: LLMRequest, input: unknown[], st
     store,
     ...(previousResponseId === undefined ? {} : { previous_response_id: previousResponseId }),
     ...(request.systemPrompt === undefined ? {} : { instructions: request.systemPrompt }),
+    // strict: false, said: the Responses API makes a function tool without it strict when it can (every
+    // property required, so the model fills each optional argument), where Chat Completions does not.
     ...(request.tools?.length
-      ? { tools: request.tools.map((spec) => ({ type: 'function', name: spec.name, description: spec.description, parameters: spec.inputSchema })) }
+      ? { tools: request.tools.map((spec) => ({ type: 'function', name: spec.name, description: spec.description, parameters: spec.inputSchema, strict: false })) }
       : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.maxTokens === undefined ? {} : { max_output_tokens: request.maxTokens }),

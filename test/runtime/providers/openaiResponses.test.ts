@@ -82,10 +82,19 @@ describe('openaiResponses', () => {
       ],
       store: false,
       instructions: 'Be terse.',
-      tools: [{ type: 'function', name: 'get_weather', description: 'Current weather', parameters: WEATHER_SCHEMA }],
+      tools: [{ type: 'function', name: 'get_weather', description: 'Current weather', parameters: WEATHER_SCHEMA, strict: false }],
       temperature: 0.2,
       max_output_tokens: 500,
     });
+  });
+
+  it('sends each function tool with strict: false, as Chat Completions treats one without it: the Responses API makes a tool without strict strict when it can, every optional argument then required', async () => {
+    // what zod 4 gives for z.object({ city: z.string(), units: z.enum(['c', 'f']).optional() }): units may be left out
+    const optionalUnits = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { city: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } }, required: ['city'] };
+    const server = await serve((_req, res) => sendJson(res, 200, TOOL_CALLS));
+    await openaiResponses({ baseURL: server.url }).complete({ model: 'o4-mini', messages: [{ role: 'user', content: 'Weather?' }], tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: optionalUnits }] });
+    const sent = onlyPost(server, '/responses', {}).json as { tools: unknown };
+    expect(sent.tools).toEqual([{ type: 'function', name: 'get_weather', description: 'Current weather', parameters: optionalUnits, strict: false }]);
   });
 
   it('reads function calls past a reasoning item, with usage counting cached and reasoning tokens', async () => {
