@@ -172,6 +172,12 @@ export class AgentBuilder<Output = unknown> {
     }
     for (const source of this.sources) addSource(source, `agent "${id}"`);
     for (const [source, owner] of skillSources) addSource(source, owner);
+    const output = checkedOutput(owner, o);
+    // A call under the format's name is read as the answer (structuredOutput.ts answerOf): no tool may have it.
+    const reserved = output?.format.name;
+    if (reserved !== undefined && (compiled.has(reserved) || sourced.has(reserved))) {
+      throw new ConfigError(`${owner}: tool "${reserved}": "${reserved}" is the name structured output is sent under (a forced tool on Anthropic, and the call read as the answer): rename the tool, or leave out output`);
+    }
     const config: AgentConfig = {
       member: { kind: 'agent', id },
       name: o.name ?? id,
@@ -181,7 +187,7 @@ export class AgentBuilder<Output = unknown> {
       toolLimits,
       ...sampling,
       window: checkedWindow(owner, o.window),
-      output: checkedOutput(owner, o),
+      output,
       pricing: mergePricing(o.pricing),
       systemPrompt: this.systemText,
       tools: compiled,

@@ -10,7 +10,7 @@
  * A source's tool is checked like a fixed one (a name, execute(), a valid timeoutMs, a schema that
  * compiles) and compiled once per Tool object. The agent's build checks what its sources list then
  * and refuses a bad tool with a ConfigError; a tool a source gains later that fails the check, or
- * whose name is taken (by an earlier tool or read_skill), is left out of the offer instead: a run in
+ * whose name is taken (by an earlier tool, read_skill, or structured output's format), is left out of the offer instead: a run in
  * progress has no one to throw to.
  */
 import { ConfigError, optionalNumber, RULES } from '../run/index.js';
@@ -41,10 +41,12 @@ function offerOf(config: AgentConfig, skill: SkillTurnState | undefined): Readon
     if (!offered.has(name)) offered.set(name, config.tools.get(name)!);
   };
   for (const name of config.ownTools) addFixed(name);
-  for (const source of config.ownSources) addFromSource(offered, source);
+  // The name structured output is sent under is taken too: a call under it is read as the answer.
+  const reserved = config.output?.format.name;
+  for (const source of config.ownSources) addFromSource(offered, source, reserved);
   if (config.cursor && skill) {
     for (const entry of config.cursor.tools(skill)) {
-      if (isToolSource(entry)) addFromSource(offered, entry);
+      if (isToolSource(entry)) addFromSource(offered, entry, reserved);
       else addFixed(entry.name);
     }
   }
@@ -74,9 +76,9 @@ const compiledByTool = new WeakMap<Tool, CompiledTool>();
 /** Tools a source listed that failed the check: left out, and not checked again. */
 const refused = new WeakSet<Tool>();
 
-function addFromSource(offered: Map<string, CompiledTool>, source: ToolSource): void {
+function addFromSource(offered: Map<string, CompiledTool>, source: ToolSource, reserved: string | undefined): void {
   for (const tool of source.tools()) {
-    if (refused.has(tool) || offered.has(tool?.name) || tool?.name === READ_SKILL) continue;
+    if (refused.has(tool) || offered.has(tool?.name) || tool?.name === READ_SKILL || (reserved !== undefined && tool?.name === reserved)) continue;
     try {
       offered.set(tool.name, checkedTool(tool, 'a tool source'));
     } catch {

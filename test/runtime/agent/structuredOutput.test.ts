@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, anthropic, LLMCall, openaiCompatible, RunFailedError, StructuredOutputError, type RunStreamPart, type TypedEvent } from '../../../src/index.js';
+import { Agent, anthropic, LLMCall, openaiCompatible, RunFailedError, scripted, StructuredOutputError, type RunStreamPart, type Tool, type TypedEvent } from '../../../src/index.js';
 import { startSdk, type Sdk } from '../../support/sdk.js';
 import { wireServerPerTest } from '../providers/perTest.js';
 import { sse } from '../providers/streaming.js';
@@ -280,5 +280,30 @@ describe('output options', () => {
     );
     expect(() => Agent.create({ provider, model: 'm', outputRetries: 2 }).build()).toThrow('agent "agent": outputRetries needs output (a schema)');
     expect(() => LLMCall.create({ provider, model: 'm', output: Weather, outputRetries: 11 }).build()).toThrow(/outputRetries/);
+  });
+
+  it('a tool named "output" (the name the format is sent under) is refused with output set: its calls were taken for the answer, the tool never ran', () => {
+    const writeReport: Tool = { name: 'output', description: 'Writes the report', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, execute: () => 'written' };
+    const build = () => Agent.create({ provider: scripted({ replies: ['{}'] }), model: 'm', id: 'desk', output: Weather }).tool(writeReport).build();
+    expect(build).toThrow(
+      'agent "desk": tool "output": "output" is the name structured output is sent under (a forced tool on Anthropic, and the call read as the answer): rename the tool, or leave out output',
+    );
+    expect(() => Agent.create({ provider: scripted({ replies: ['{}'] }), model: 'm', id: 'desk', output: Weather }).tools({ tools: () => [writeReport] }).build()).toThrow(
+      'agent "desk": tool "output": "output" is the name structured output is sent under (a forced tool on Anthropic, and the call read as the answer): rename the tool, or leave out output',
+    );
+    // Without output the name is free.
+    expect(() => Agent.create({ provider: scripted({ replies: ['x'] }), model: 'm' }).tool(writeReport).build()).not.toThrow();
+  });
+
+  it('a tool named "output" that a tool source lists later is left out of the offer, as a name taken is', async () => {
+    const lookup: Tool = { name: 'lookup', description: 'Looks up', inputSchema: { type: 'object', properties: {} }, execute: () => 'found' };
+    const writeReport: Tool = { name: 'output', description: 'Writes the report', inputSchema: { type: 'object', properties: {} }, execute: () => 'written' };
+    const listed = [lookup];
+    const provider = scripted({ replies: ['{"city":"Oslo","celsius":4}'] });
+    const agent = Agent.create({ provider, model: 'm', output: Weather }).tools({ tools: () => listed }).build();
+    listed.push(writeReport);
+    const result = await agent.run('Weather in Oslo?');
+    expect(provider.calls[0]!.tools?.map((tool) => tool.name)).toEqual(['lookup']);
+    expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
   });
 });
