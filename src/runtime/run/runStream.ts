@@ -32,10 +32,10 @@ export class StreamClosedError extends Error {
   }
 }
 
-export class RunStream<Output = unknown> implements AsyncIterableIterator<RunStreamPart> {
+export class RunStream<Output = unknown> implements AsyncIterableIterator<RunStreamPart<Output>> {
   /** The run's result: the answer or a Paused checkpoint; rejects as run() throws. */
   readonly result: Promise<RunResult<Output>>;
-  private readonly channel = new StreamChannel<RunStreamPart>(STREAM_CAPACITY);
+  private readonly channel = new StreamChannel<RunStreamPart<Output>>(STREAM_CAPACITY);
   private readonly controller = new AbortController();
   private settled = false;
 
@@ -61,12 +61,12 @@ export class RunStream<Output = unknown> implements AsyncIterableIterator<RunStr
     return this;
   }
 
-  next(): Promise<IteratorResult<RunStreamPart>> {
+  next(): Promise<IteratorResult<RunStreamPart<Output>>> {
     return this.channel.next();
   }
 
   /** Ends the iteration; cancels the run if it is still going, and resolves once it has settled. */
-  async return(): Promise<IteratorResult<RunStreamPart>> {
+  async return(): Promise<IteratorResult<RunStreamPart<Output>>> {
     this.channel.close();
     if (!this.settled) this.controller.abort(new StreamClosedError());
     await this.result.then(ignore, ignore);

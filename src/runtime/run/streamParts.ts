@@ -20,7 +20,8 @@ export interface StreamPartSource {
 
 type ToolEnd = EventPayloads['footprint.call.tool_end'];
 
-export type RunStreamPart =
+/** `Output`: the runner's structured-output type, which the `end` part's result carries as `stream.result` does. */
+export type RunStreamPart<Output = unknown> =
   /** A piece of a model reply's text, as the provider streamed it; `callId` ties the pieces of one reply. */
   | ({ type: 'text'; delta: string; callId: string } & StreamPartSource)
   /** A tool call starts, with the arguments the model gave (assembled from its deltas). */
@@ -38,7 +39,7 @@ export type RunStreamPart =
    */
   | ({ type: 'partial_output'; value: unknown; callId: string } & StreamPartSource)
   /** The last part: the run's result, the answer or the Paused checkpoint (as run() returns it). */
-  | { type: 'end'; result: RunResult };
+  | { type: 'end'; result: RunResult<Output> };
 
 /** Turns the run's events into parts, handing each to `push`. */
 /** A streamed model call asked for structured output: its JSON so far and the last value yielded. */
@@ -53,7 +54,8 @@ interface StructuredCall {
 export class StreamParts {
   private readonly structured = new Map<string, StructuredCall>();
 
-  constructor(private readonly push: (part: RunStreamPart) => void) {}
+  /** Every part but `end`, which the stream adds itself with the run's result. */
+  constructor(private readonly push: (part: Exclude<RunStreamPart, { type: 'end' }>) => void) {}
 
   onEvent(event: TypedEvent): void {
     handleEvent(this.handlers, event);

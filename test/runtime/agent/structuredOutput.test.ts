@@ -241,6 +241,20 @@ describe('a streamed structured answer', () => {
     expectTypeOf(result.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
   });
 
+  it('the end part holds the result as stream.result has it, typed the same (npm run typecheck)', async () => {
+    const server = await serve((_request, res) => void writeBody(res, [chatChunk({ role: 'assistant', content: '{"city":"Oslo","celsius":4}' }, null), chatChunk({}, 'stop'), 'data: [DONE]\n\n']));
+    const agent = Agent.create({ provider: openaiCompatible({ baseURL: server.url, apiKey: 'sk-test' }), model: 'gpt-4o-mini', id: 'desk', output: Weather }).build();
+    const stream = agent.stream('Weather in Oslo?');
+    let ended: { city: string; celsius: number } | undefined;
+    for await (const part of stream) {
+      if (part.type !== 'end') continue;
+      expectTypeOf(part.result.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
+      ended = part.result.output;
+    }
+    expect(ended).toEqual({ city: 'Oslo', celsius: 4 });
+    expect(ended).toBe((await stream.result).output);
+  });
+
   it('Chat Completions: an answer in one wrapping code fence streams the same partial objects', async () => {
     const { parts, result } = await streamedAnswer(['```js', 'on\n{"ci', 'ty":"Os', 'lo","cel', 'sius":', '4', '}\n`', '``']);
     expect(partials(parts)).toEqual([{}, { city: 'Os' }, { city: 'Oslo' }, { city: 'Oslo', celsius: 4 }]);
