@@ -88,11 +88,12 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
 
   it('a stream that stalls past timeoutMs: timeout after the parts before, not retried', async () => {
     const { server } = await streaming([...opening, HOLD]);
-    const { parts, error } = await drain(target.make(server.url, { ...FAST, timeoutMs: 150 }).stream!(PING));
+    // A deadline the opening bytes meet on a loaded machine (150 ms failed once beside a full test run).
+    const { parts, error } = await drain(target.make(server.url, { ...FAST, timeoutMs: 1000 }).stream!(PING));
     expect(parts).toEqual(TEXT_PARTS);
     expect({ kind: error?.kind, message: error?.message }).toEqual({
       kind: 'timeout',
-      message: `${name}: the stream stalled: no bytes for 150 ms after ${openingBytes} bytes`,
+      message: `${name}: the stream stalled: no bytes for 1000 ms after ${openingBytes} bytes`,
     });
     await within(server.requests[0]!.droppedByClient, 2000, 'the stalled request being dropped');
     expect(server.requests).toHaveLength(1);
