@@ -2,7 +2,7 @@
  * Typed run failures. A stage that throws is tagged with the member and stage it belongs to, so the
  * run's failure names where it happened even when the error comes from deep inside a composition.
  */
-import { markOwnText, type MemberRef } from '../../events/index.js';
+import { markOwnText, type MemberRef, type TokenUsage } from '../../events/index.js';
 import { FIXED_ERROR_TYPES } from './errorTypes.js';
 import { safeStringify } from './safeJson.js';
 
@@ -31,13 +31,20 @@ export function failureOrigin(error: unknown): FailureOrigin | undefined {
 export class RunFailedError extends Error {
   override readonly name = 'RunFailedError';
   readonly status = 'failed' as const;
+  /** What the run's model calls used before it failed, counted as RunResult.usage is (failed calls included). */
+  readonly usage: TokenUsage;
+  /** What they cost, as RunResult.cost is (`priced` false when a call had no price). */
+  readonly cost: { readonly usd: number; readonly priced: boolean };
   constructor(
     readonly runId: string,
     readonly member: MemberRef,
     readonly stage: string,
     cause: unknown,
+    spent: { usage: TokenUsage; cost: { usd: number; priced: boolean } },
   ) {
     super(`run ${runId} failed in ${member.kind} "${member.id}" at stage "${stage}": ${describeError(cause)}`, { cause });
+    this.usage = spent.usage;
+    this.cost = spent.cost;
   }
 }
 

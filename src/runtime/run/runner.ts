@@ -370,7 +370,8 @@ export abstract class Runner<Output = unknown> {
       finish(sessions, outcome.failed({ error, origin, cancelled }));
       if (cancelled) throw new RunCancelledError(runId, error, resultOf('', 'cancelled'));
       if (error instanceof ConversationStoreError) throw error;
-      throw new RunFailedError(runId, origin.member, origin.stage, error);
+      const { usage, cost } = tally.settle('', top);
+      throw new RunFailedError(runId, origin.member, origin.stage, error, { usage, cost });
     } finally {
       if (reusable) this.idleExecutor = executor;
     }

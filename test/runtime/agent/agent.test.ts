@@ -175,6 +175,8 @@ describe('Agent (ReAct loop)', () => {
     expect(error).toBeInstanceOf(RunFailedError);
     expect(error).toMatchObject({ member: { kind: 'agent', id: 'fragile' }, stage: 'call-llm' });
     expect((error as RunFailedError).cause).toBeInstanceOf(ProviderError);
+    // The one call failed without a reply: no usage reported, and its cost unknown (priced false), as RunResult counts it.
+    expect({ usage: (error as RunFailedError).usage, cost: (error as RunFailedError).cost }).toEqual({ usage: { input: 0, output: 0 }, cost: { usd: 0, priced: false } });
     expect(seen.of('footprint.call.llm_end')[0]!.error).toMatchObject({ type: '500', status: 500, retryable: true });
     expect(seen.of('footprint.run.failed')[0]).toMatchObject({ member: 'fragile', memberKind: 'agent', stage: 'call-llm' });
   });

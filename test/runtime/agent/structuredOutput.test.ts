@@ -151,6 +151,8 @@ describe('structured output on Chat Completions', () => {
     );
 
     expect(error).toBeInstanceOf(RunFailedError);
+    // What the two answers spent stays with the failure: 9 in / 1 out each, gpt-4o-mini at $0.15 / $0.60 per million.
+    expect({ usage: (error as RunFailedError).usage, cost: (error as RunFailedError).cost }).toEqual({ usage: { input: 18, output: 2 }, cost: { usd: 0.0000039, priced: true } });
     const cause = (error as RunFailedError).cause;
     expect(cause).toBeInstanceOf(StructuredOutputError);
     expect(cause).toMatchObject({ agentId: 'weather', attempts: 2, text: '{"city":4}', message: 'agent "weather": no valid structured output after 2 answer(s)' });
