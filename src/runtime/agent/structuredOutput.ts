@@ -40,6 +40,15 @@ export function checkedOutput(owner: string, options: { output?: unknown; output
   } catch (error) {
     throw new ConfigError(`${owner}: its output schema cannot be used: ${(error as Error).message}`, { field: 'output' });
   }
+  // The Chat Completions and Responses APIs take only an object as a json_schema's root, and Anthropic's forced
+  // tool only an object as its input: any other root is refused here rather than by the provider on every call.
+  const type = schema.jsonSchema.type;
+  if (type !== 'object') {
+    throw new ConfigError(
+      `${owner}: its output schema must describe an object (type "object"), as the providers take structured output as one; it has type ${JSON.stringify(type) ?? 'none'} (put a list or a value under a field: z.object({ items: z.array(...) }))`,
+      { field: 'output' },
+    );
+  }
   const retries = numberSetting(owner, 'outputRetries', options.outputRetries, { min: 0, max: 10 }, 1);
   return { format: { name: OUTPUT_FORMAT_NAME, schema: schema.jsonSchema }, schema, retries };
 }

@@ -57,7 +57,7 @@ export interface AgentOptions {
   reasoningEffort?: ReasoningEffort;
   /**
    * The answer as structured output: a Standard Schema (zod 4, valibot, arktype) or a JSON Schema
-   * (draft-07, 2019-09, 2020-12), sent by the provider's native means (LLMRequest.responseFormat;
+   * (draft-07, 2019-09, 2020-12) whose root is an object, sent by the provider's native means (LLMRequest.responseFormat;
    * on Anthropic a forced tool, so the agent's own tools are not called while it is set). The
    * answer is parsed and validated; `result.output` is the value (typed by a Standard Schema),
    * `result.text` the raw JSON. An invalid answer is asked again (outputRetries), then the run fails

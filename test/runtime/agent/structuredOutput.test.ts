@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, anthropic, LLMCall, openaiCompatible, RunFailedError, scripted, StructuredOutputError, type RunStreamPart, type Tool, type TypedEvent } from '../../../src/index.js';
+import { Agent, anthropic, ConfigError, LLMCall, openaiCompatible, RunFailedError, scripted, StructuredOutputError, type RunStreamPart, type Tool, type TypedEvent } from '../../../src/index.js';
 import { startSdk, type Sdk } from '../../support/sdk.js';
 import { wireServerPerTest } from '../providers/perTest.js';
 import { sse } from '../providers/streaming.js';
@@ -296,6 +296,22 @@ describe('output options', () => {
     );
     expect(() => Agent.create({ provider, model: 'm', outputRetries: 2 }).build()).toThrow('agent "agent": outputRetries needs output (a schema)');
     expect(() => LLMCall.create({ provider, model: 'm', output: Weather, outputRetries: 11 }).build()).toThrow(/outputRetries/);
+  });
+
+  it('refuses an output schema whose root is no object (OpenAI and Anthropic take only an object), naming the field', () => {
+    const provider = openaiCompatible({ baseURL: 'http://127.0.0.1:9', apiKey: 'sk-test' });
+    const hint = '(put a list or a value under a field: z.object({ items: z.array(...) }))';
+    const cases: [string, unknown, string][] = [
+      ['agent', z.array(Weather), '"array"'],
+      ['agent', z.string(), '"string"'],
+      ['llm_call', { anyOf: [{ type: 'object' }, { type: 'null' }] }, 'none'],
+    ];
+    for (const [kind, output, type] of cases) {
+      const build = () =>
+        kind === 'agent' ? Agent.create({ provider, model: 'm', id: 'desk', output: output as never }).build() : LLMCall.create({ provider, model: 'm', id: 'desk', output: output as never }).build();
+      const owner = kind === 'agent' ? 'agent "desk"' : 'llm_call "desk"';
+      expect(build).toThrow(new ConfigError(`${owner}: its output schema must describe an object (type "object"), as the providers take structured output as one; it has type ${type} ${hint}`, { field: 'output' }));
+    }
   });
 
   it('a tool named "output" (the name the format is sent under) is refused with output set: its calls were taken for the answer, the tool never ran', () => {
