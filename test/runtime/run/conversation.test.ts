@@ -23,7 +23,7 @@ import {
   type LLMRequest,
   type Tool,
 } from '../../../src/index.js';
-import { refundAgent } from '../../fixtures/refundAgent.js';
+import { refundAgent, refundToolRuns } from '../../fixtures/refundAgent.js';
 import { echoAgent } from '../../support/compositions.js';
 
 const lookup: Tool = {
@@ -145,6 +145,29 @@ describe('a paused run in a conversation', () => {
     const thread = (await store.load('refunds')).messages;
     expect(thread).toEqual(done.messages);
     expect([thread[0], thread.at(-1)!.role, thread.at(-1)!.content]).toEqual([{ role: 'user', content: 'Refund INV-7 please' }, 'assistant', done.text]);
+  });
+
+  it('a run on the conversation while one is paused moves the thread on: the resume does its work, then its append is a conflict that keeps its result', async () => {
+    const store = new MemoryConversationStore();
+    const paused = await refundAgent().run('Refund INV-7 please', { conversationId: 'refunds', conversationStore: store });
+    if (!isPaused(paused)) throw new Error('expected a pause');
+    // The user writes again before anyone approves: that run does not see the paused turn, and appends first.
+    const meanwhile = await invoiceDesk().agent.run('Hello? Anyone there?', { conversationId: 'refunds', conversationStore: store });
+    expect((await store.load('refunds')).messages).toEqual(meanwhile.messages);
+
+    const runsBefore = refundToolRuns;
+    const error = await refundAgent()
+      .resume(paused.paused.checkpoint, 'yes', { conversationStore: store })
+      .catch((e: unknown) => e);
+    // The refund ran (its tool again from its start, the answer given), and only then did the append fail.
+    expect(refundToolRuns).toBe(runsBefore + 1);
+    expect(error).toBeInstanceOf(ConversationConflictError);
+    expect((error as Error).message).toBe(
+      `conversation "refunds": cannot append at position 0: another run appended there (the thread now has ${meanwhile.messages.length} messages); load it again`,
+    );
+    const kept = (error as ConversationConflictError).result!;
+    expect([kept.stopReason, kept.messages[0], kept.text]).toEqual(['answered', { role: 'user', content: 'Refund INV-7 please' }, 'Done: invoice INV-7: $40 paid | refunded $40']);
+    expect((await store.load('refunds')).messages).toEqual(meanwhile.messages);
   });
 });
 
