@@ -141,8 +141,8 @@ function otlpConfig(signal: Signal, protocol: OtlpProtocol, overrides: ExporterO
   const url = overrides.endpoint === undefined ? undefined : urlFor(signal, protocol, overrides.endpoint);
   return {
     ...(url === undefined ? {} : { url }),
-    // gRPC carries headers as metadata; it reads OTEL_EXPORTER_OTLP_HEADERS itself
-    ...(overrides.headers === undefined || protocol === 'grpc' ? {} : { headers: overrides.headers }),
+    // over gRPC, sent as request metadata (otlpExporters.ts)
+    ...(overrides.headers === undefined ? {} : { headers: overrides.headers }),
     ...(overrides.timeoutMs === undefined ? {} : { timeoutMillis: overrides.timeoutMs }),
   };
 }

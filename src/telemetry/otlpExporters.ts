@@ -10,7 +10,7 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPMetricExporterBase, type OTLPMetricExporterOptions } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPExporterBase, type OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { convertLegacyOtlpGrpcOptions, createOtlpGrpcExportDelegate } from '@opentelemetry/otlp-grpc-exporter-base';
+import { convertLegacyOtlpGrpcOptions, createEmptyMetadata, createOtlpGrpcExportDelegate } from '@opentelemetry/otlp-grpc-exporter-base';
 import {
   JsonMetricsSerializer,
   JsonTraceSerializer,
@@ -39,7 +39,7 @@ export function httpSpanExporter(encoding: HttpEncoding, config: OtlpExporterCon
 export function grpcSpanExporter(config: OtlpExporterConfig): SpanExporter {
   const { serializer, take } = readingRejections(ProtobufTraceSerializer, 'rejectedSpans');
   const delegate = createOtlpGrpcExportDelegate(
-    convertLegacyOtlpGrpcOptions(config, 'TRACES'),
+    grpcOptions(config, 'TRACES'),
     serializer as ISerializer<ReadableSpan[], unknown>,
     'otlp_grpc_span_exporter',
     TraceExporterMetricsHelper,
@@ -60,7 +60,7 @@ export function httpMetricExporter(encoding: HttpEncoding, config: OtlpExporterC
 export function grpcMetricExporter(config: OtlpExporterConfig): PushMetricExporter {
   const { serializer, take } = readingRejections(ProtobufMetricsSerializer, 'rejectedDataPoints');
   const delegate = createOtlpGrpcExportDelegate(
-    convertLegacyOtlpGrpcOptions(config, 'METRICS'),
+    grpcOptions(config, 'METRICS'),
     serializer as ISerializer<ResourceMetrics, unknown>,
     'otlp_grpc_metric_exporter',
     MetricsExporterMetricsHelper,
@@ -69,6 +69,18 @@ export function grpcMetricExporter(config: OtlpExporterConfig): PushMetricExport
     '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export',
   );
   return metricExporter(new OTLPMetricExporterBase(delegate, config), take);
+}
+
+/**
+ * gRPC carries headers as request metadata: the code's headers become metadata, which the exporter
+ * merges over OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)HEADERS as the HTTP exporters merge headers.
+ */
+function grpcOptions(config: OtlpExporterConfig, signal: 'TRACES' | 'METRICS') {
+  const { headers, ...rest } = config;
+  if (headers === undefined || typeof headers === 'function') return convertLegacyOtlpGrpcOptions(rest, signal);
+  const metadata = createEmptyMetadata();
+  for (const [key, value] of Object.entries(headers)) metadata.set(key, value);
+  return convertLegacyOtlpGrpcOptions({ ...rest, metadata }, signal);
 }
 
 /** The export's result, with the collector's rejection when it accepted the request only in part. */

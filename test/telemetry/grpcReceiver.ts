@@ -3,12 +3,12 @@
  * request bytes as they come and answering with the bytes the test gives (an empty response, or a
  * partial success), so the real gRPC exporters can be tested without a collector.
  */
-import { Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type Metadata, type ServiceDefinition } from '@grpc/grpc-js';
 
 export interface GrpcReceiver {
   url: string;
-  /** Request bodies received, by method path. */
-  received: { path: string; body: Buffer }[];
+  /** Request bodies received, by method path, with the request's metadata (the gRPC headers). */
+  received: { path: string; body: Buffer; metadata: Record<string, string> }[];
   /** The response bytes for a request to this method path (default: empty, full success). */
   answer: (path: string) => Buffer;
   stop(): Promise<void>;
@@ -31,8 +31,9 @@ export async function startGrpcReceiver(): Promise<GrpcReceiver> {
       Export: { path, requestStream: false, responseStream: false, requestSerialize: raw, requestDeserialize: raw, responseSerialize: raw, responseDeserialize: raw },
     };
     server.addService(service, {
-      Export: (call: { request: Buffer }, callback: (error: null, response: Buffer) => void) => {
-        receiver.received.push({ path, body: call.request });
+      Export: (call: { request: Buffer; metadata: Metadata }, callback: (error: null, response: Buffer) => void) => {
+        const metadata = Object.fromEntries(Object.entries(call.metadata.getMap()).map(([key, value]) => [key, String(value)]));
+        receiver.received.push({ path, body: call.request, metadata });
         callback(null, receiver.answer(path));
       },
     });

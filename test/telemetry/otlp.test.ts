@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Agent, registerInstrument, scripted } from '../../src/index.js';
 import { metricsInstrument } from '../../src/otel/metrics/index.js';
 import { startTelemetry, totalLost, type StartTelemetryOptions } from '../../src/telemetry/index.js';
+import { METRICS_EXPORT, startGrpcReceiver, TRACE_EXPORT } from './grpcReceiver.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let receiver: Receiver;
@@ -82,6 +83,23 @@ describe('with an endpoint', () => {
     const metricBytes = Buffer.concat(metrics.map((m) => m.body)).toString('latin1');
     for (const text of ['footprint.runs', 'gen_ai.client.inference.usage.input_tokens', 'otel.sdk.exporter.span.exported', 'otel.sdk.processor.span.processed', 'otlp-test']) {
       expect(metricBytes).toContain(text);
+    }
+  });
+
+  it('sends the headers option over gRPC too, as request metadata merged over OTEL_EXPORTER_OTLP_HEADERS', async () => {
+    const grpc = await startGrpcReceiver();
+    try {
+      vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc');
+      vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'x-team=agents,authorization=Bearer from-env');
+      const telemetry = await oneSpan('over-grpc', { endpoint: grpc.url, headers: { authorization: 'Bearer t0ken' } });
+      expect(telemetry.destination).toEqual({ kind: 'otlp', traces: grpc.url, metrics: grpc.url, protocols: { traces: 'grpc', metrics: 'grpc' } });
+      expect(totalLost(telemetry.health().spans) + totalLost(telemetry.health().metricPoints)).toBe(0);
+      expect(grpc.received.map((r) => [r.path, r.metadata['authorization'], r.metadata['x-team']])).toEqual([
+        [TRACE_EXPORT, 'Bearer t0ken', 'agents'],
+        [METRICS_EXPORT, 'Bearer t0ken', 'agents'],
+      ]);
+    } finally {
+      await grpc.stop();
     }
   });
 
