@@ -34,15 +34,21 @@ class ExportTimeoutError extends Error {
   override readonly name = 'ExportTimeoutError';
 }
 
+/** When each export the exporter has not answered yet began (performance.now()). */
+type Unanswered = Set<{ startedAt: number }>;
+
 function guardedExport<T>(
   signal: Signal,
   options: GuardOptions,
+  unanswered: Unanswered,
   countItems: (items: T) => number,
   call: (items: T, done: (result: AnsweredExportResult) => void) => void,
 ): (items: T, done: (result: ExportResult) => void) => void {
   return (items, done) => {
     const count = countItems(items);
     options.health.exportStarted(signal, count);
+    const started = { startedAt: performance.now() };
+    unanswered.add(started);
     let accounted = false;
     let answeredSdk = false;
     const answerSdk = (result: ExportResult) => {
@@ -52,6 +58,7 @@ function guardedExport<T>(
       done(result);
     };
     const settle = (result: AnsweredExportResult) => {
+      unanswered.delete(started);
       if (!accounted) {
         accounted = true;
         if (result.code !== ExportResultCode.SUCCESS) options.health.exportFailed(signal, count, lossCauseOf(result.error), result.error);
@@ -74,19 +81,41 @@ function guardedExport<T>(
   };
 }
 
+/**
+ * An exporter's flush or shutdown, given up on at the guard's deadline: a file exporter waits for its
+ * pending writes, and a disk that never answers would hold the handle's forceFlush() and shutdown()
+ * (and the app's exit) forever. The deadline runs from the start of the oldest export the exporter
+ * has not answered (what a flush waits for), so once that export is past its own deadline a flush or
+ * shutdown gives up at once instead of waiting again. What was in flight stays counted as in flight.
+ */
+function bounded(work: () => Promise<void> | undefined, options: GuardOptions, unanswered: Unanswered): Promise<void> {
+  const deadline = guardedTimeout(options.timeoutMs);
+  let from = performance.now();
+  for (const { startedAt } of unanswered) from = Math.min(from, startedAt);
+  const remaining = Math.max(0, from + deadline - performance.now());
+  let timer: NodeJS.Timeout | undefined;
+  const givenUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, remaining);
+    timer.unref();
+  });
+  return Promise.race([Promise.resolve().then(work), givenUp]).finally(() => clearTimeout(timer));
+}
+
 export function guardSpanExporter(inner: SpanExporter, options: GuardOptions): SpanExporter {
+  const unanswered: Unanswered = new Set();
   return {
-    export: guardedExport<ReadableSpan[]>('traces', options, (spans) => spans.length, (spans, done) => inner.export(spans, done)),
-    shutdown: () => inner.shutdown(),
-    forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
+    export: guardedExport<ReadableSpan[]>('traces', options, unanswered, (spans) => spans.length, (spans, done) => inner.export(spans, done)),
+    shutdown: () => bounded(() => inner.shutdown(), options, unanswered),
+    forceFlush: () => bounded(() => inner.forceFlush?.(), options, unanswered),
   };
 }
 
 export function guardMetricExporter(inner: PushMetricExporter, options: GuardOptions): PushMetricExporter {
+  const unanswered: Unanswered = new Set();
   return {
-    export: guardedExport<ResourceMetrics>('metrics', options, countDataPoints, (metrics, done) => inner.export(metrics, done)),
-    shutdown: () => inner.shutdown(),
-    forceFlush: () => inner.forceFlush(),
+    export: guardedExport<ResourceMetrics>('metrics', options, unanswered, countDataPoints, (metrics, done) => inner.export(metrics, done)),
+    shutdown: () => bounded(() => inner.shutdown(), options, unanswered),
+    forceFlush: () => bounded(() => inner.forceFlush(), options, unanswered),
     selectAggregationTemporality: inner.selectAggregationTemporality?.bind(inner),
     selectAggregation: inner.selectAggregation?.bind(inner),
   };

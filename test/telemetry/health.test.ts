@@ -13,7 +13,7 @@ import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, Periodic
 import { BasicTracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { guardSpanExporter } from '../../src/telemetry/guardedExporters.js';
+import { guardMetricExporter, guardSpanExporter } from '../../src/telemetry/guardedExporters.js';
 import { ExportHealth } from '../../src/telemetry/health.js';
 import { startTelemetry } from '../../src/telemetry/index.js';
 import { CountingBatchSpanProcessor } from '../../src/telemetry/spanQueue.js';
@@ -171,6 +171,42 @@ describe('the export guard', () => {
     expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: {}, inFlight: 2 });
     late!({ code: ExportResultCode.SUCCESS });
     expect(health.snapshot().spans).toMatchObject({ exported: 2, lost: {}, inFlight: 0 });
+  });
+
+  it('gives up on a flush or shutdown its exporter never answers (a file system that hangs) at its deadline', async () => {
+    const never = () => new Promise<void>(() => {});
+    const options = { health: new ExportHealth(), timeoutMs: 50 };
+    const spanGuard = guardSpanExporter({ export: () => {}, forceFlush: never, shutdown: never }, options);
+    const metricGuard = guardMetricExporter({ export: () => {}, forceFlush: never, shutdown: never }, options);
+    const within = async (what: string, work: Promise<void>) => {
+      let timer: NodeJS.Timeout | undefined;
+      const stillWaiting = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`${what}: still waiting after 10 s`), 10_000)));
+      const outcome = await Promise.race([work.then(() => `${what}: given up on`), stillWaiting]);
+      clearTimeout(timer);
+      return outcome;
+    };
+    const started = Date.now();
+    expect(
+      await Promise.all([
+        within('span flush', spanGuard.forceFlush!()),
+        within('span shutdown', spanGuard.shutdown()),
+        within('metric flush', metricGuard.forceFlush()),
+        within('metric shutdown', metricGuard.shutdown()),
+      ]),
+    ).toEqual(['span flush: given up on', 'span shutdown: given up on', 'metric flush: given up on', 'metric shutdown: given up on']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_040);
+  }, 15_000);
+
+  it('once an export is past its deadline unanswered, gives up on a flush or shutdown waiting behind it at once', async () => {
+    const health = new ExportHealth();
+    const never = () => new Promise<void>(() => {});
+    const guarded = guardSpanExporter({ export: () => {}, forceFlush: never, shutdown: never }, { health, timeoutMs: 50 });
+    expect(await exportOnce(guarded)).toMatchObject({ code: ExportResultCode.FAILED, error: { message: 'traces export gave no answer within 2050 ms' } });
+    const started = Date.now();
+    await guarded.forceFlush!();
+    await guarded.shutdown();
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(health.snapshot().spans).toMatchObject({ exported: 0, lost: {}, inFlight: 2 });
   });
 
   it('fails an export whose exporter throws, without throwing', async () => {
