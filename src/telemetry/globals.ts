@@ -1,20 +1,24 @@
 /**
- * Which OpenTelemetry API slots (tracer provider, meter provider, context manager, propagator) are
- * free before NodeSDK registers into them, and undoing exactly those on shutdown: NodeSDK registers
- * but never unregisters, and an app that runs its own SDK keeps what it registered. The slots live in
- * the API's process-wide registry (the object every copy of @opentelemetry/api 1.x shares under
- * Symbol.for('opentelemetry.js.api.1')); reading it is the only way to ask "is this slot taken?".
+ * Which OpenTelemetry API slots (tracer provider, meter provider, context manager, propagator, and
+ * the logs API's logger provider) are free before NodeSDK registers into them, and undoing exactly
+ * those on shutdown: NodeSDK registers but never unregisters, and an app that runs its own SDK keeps
+ * what it registered. The slots live in the API's process-wide registry (the object every copy of
+ * @opentelemetry/api 1.x shares under Symbol.for('opentelemetry.js.api.1'); the logs API's own global
+ * under Symbol.for('io.opentelemetry.js.api.logs')); reading them is the only way to ask "is this slot taken?".
  */
 import { context, diag, metrics, propagation, trace } from '@opentelemetry/api';
+import { logs } from '@opentelemetry/api-logs';
 
-const SLOTS = ['trace', 'metrics', 'context', 'propagation'] as const;
+const SLOTS = ['trace', 'metrics', 'context', 'propagation', 'logs'] as const;
 export type Slot = (typeof SLOTS)[number];
 
 const REGISTRY = Symbol.for('opentelemetry.js.api.1');
+const LOGS_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 
 export function takenSlots(): Slot[] {
-  const registry = (globalThis as Record<symbol, Partial<Record<Slot, unknown>> | undefined>)[REGISTRY];
-  return SLOTS.filter((slot) => registry?.[slot] !== undefined);
+  const global = globalThis as Record<symbol, unknown>;
+  const registry = global[REGISTRY] as Partial<Record<Slot, unknown>> | undefined;
+  return SLOTS.filter((slot) => (slot === 'logs' ? global[LOGS_GLOBAL] : registry?.[slot]) !== undefined);
 }
 
 /**
@@ -36,6 +40,7 @@ const DISABLE: Record<Slot, () => void> = {
   metrics: () => metrics.disable(),
   context: () => context.disable(),
   propagation: () => propagation.disable(),
+  logs: () => logs.disable(),
 };
 
 export function releaseSlots(slots: readonly Slot[]): void {

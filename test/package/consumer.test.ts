@@ -72,6 +72,8 @@ describe('the installed package', () => {
     expect(packagesImportedBy(path.join(dist, 'index.js'))).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions', 'ajv', 'eventsource-parser', 'footprintjs']);
     expect(packagesImportedBy(path.join(dist, 'telemetry', 'index.js'))).toEqual([
       '@opentelemetry/api',
+      // shutdown() releases the logger provider NodeSDK registers with the logs API (telemetry/globals.ts)
+      '@opentelemetry/api-logs',
       '@opentelemetry/core',
       '@opentelemetry/exporter-metrics-otlp-http',
       '@opentelemetry/otlp-exporter-base',

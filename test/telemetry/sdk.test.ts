@@ -1,9 +1,10 @@
 /**
  * startTelemetry next to an SDK the app registered itself: the app's registration stays in place
  * (the API refuses a second one, and startTelemetry says so once), and shutdown releases only the API
- * slots startTelemetry filled, so the app's tracer provider keeps working afterwards.
+ * slots startTelemetry filled (the logs API's logger provider among them), so the app's tracer provider keeps working afterwards.
  */
 import { diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import { logs } from '@opentelemetry/api-logs';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, expect, it } from 'vitest';
 import { takenSlots } from '../../src/telemetry/globals.js';
@@ -25,7 +26,7 @@ it('leaves the app\'s tracer provider registered, and releases only the slots it
   diag.setLogger({ error: collect, warn: collect, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
 
   const telemetry = startTelemetry({ fileDirectory: scratch(), handleExit: false });
-  expect(takenSlots()).toEqual(['trace', 'metrics', 'context', 'propagation']);
+  expect(takenSlots()).toEqual(['trace', 'metrics', 'context', 'propagation', 'logs']);
   trace.getTracer('app').startSpan('while-running').end();
   await telemetry.shutdown();
   expect(takenSlots()).toEqual(['trace']);
@@ -36,4 +37,17 @@ it('leaves the app\'s tracer provider registered, and releases only the slots it
     'footprint-otel: another OpenTelemetry SDK is already registered (trace); startTelemetry leaves those in place',
     expect.stringContaining('@opentelemetry/api: Attempted duplicate registration of API: trace'),
   ]);
+});
+
+it('releases the logger provider NodeSDK registers, so telemetry started afresh registers its own', async () => {
+  const first = startTelemetry({ fileDirectory: scratch(), handleExit: false });
+  const firstProvider = logs.getLoggerProvider();
+  await first.shutdown();
+  // the shut-down provider no longer answers for the API
+  expect(logs.getLoggerProvider()).not.toBe(firstProvider);
+  const again = startTelemetry({ fileDirectory: scratch(), handleExit: false });
+  const againProvider = logs.getLoggerProvider();
+  await again.shutdown();
+  expect([againProvider === firstProvider, againProvider.constructor.name]).toEqual([false, 'LoggerProvider']);
+  expect(takenSlots()).toEqual([]);
 });
