@@ -5,6 +5,7 @@
  *
  *   const summarize = LLMCall.create({ provider, model }).system('Summarize.').build();
  */
+import type { MemberRef } from '../../events/index.js';
 import { mergePricing, type PricingTable } from '../cost/index.js';
 import type { LLMProvider, ReasoningEffort, ToolChoice } from '../providers/index.js';
 import type { FallbackBrain } from '../skills/index.js';
@@ -87,27 +88,35 @@ export class LLMCallBuilder<Output = unknown> {
   }
 
   build(): LLMCall<Output> {
-    const o = this.options;
-    if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('LLMCall needs a provider');
-    if (!o.model) throw new ConfigError('LLMCall needs a model');
-    const id = o.id ?? 'llm-call';
-    const sampling = modelSettings(`llm_call "${id}"`, o);
-    return LLMCall.fromConfig<Output>({
-      member: { kind: 'llm_call', id },
-      name: o.name ?? id,
-      provider: o.provider,
-      model: o.model,
-      maxIterations: 1,
-      toolLimits: DEFAULT_TOOL_LIMITS,
-      ...sampling,
-      window: checkedWindow(`llm_call "${id}"`, o.window),
-      output: checkedOutput(`llm_call "${id}"`, o),
-      pricing: mergePricing(o.pricing),
-      systemPrompt: this.systemText,
-      tools: new Map(),
-      ownTools: [],
-      ownSources: [],
-      hasToolSources: false,
-    });
+    return buildLLMCall<Output>(this.options, this.systemText);
   }
+}
+
+/**
+ * The LLMCall `options` and `systemText` describe. `member` is the member its stages belong to: its own
+ * (`llm_call`), or the runner it is part of (a router step's model call is the router's, as its events
+ * are: a failure in it names the router). Internal: LLMCallBuilder.build() and the router build through here.
+ */
+export function buildLLMCall<Output = unknown>(o: LLMCallOptions, systemText: string, member?: MemberRef): LLMCall<Output> {
+  if (!o.provider || typeof o.provider.complete !== 'function') throw new ConfigError('LLMCall needs a provider');
+  if (!o.model) throw new ConfigError('LLMCall needs a model');
+  const id = o.id ?? 'llm-call';
+  const sampling = modelSettings(`llm_call "${id}"`, o);
+  return LLMCall.fromConfig<Output>({
+    member: member ?? { kind: 'llm_call', id },
+    name: o.name ?? id,
+    provider: o.provider,
+    model: o.model,
+    maxIterations: 1,
+    toolLimits: DEFAULT_TOOL_LIMITS,
+    ...sampling,
+    window: checkedWindow(`llm_call "${id}"`, o.window),
+    output: checkedOutput(`llm_call "${id}"`, o),
+    pricing: mergePricing(o.pricing),
+    systemPrompt: systemText,
+    tools: new Map(),
+    ownTools: [],
+    ownSources: [],
+    hasToolSources: false,
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * llmRouter: an LLM picks which agent of a roster handles a message. `step` is a runner that makes
  * ONE model call through LLMCall's chart, mounted inside the step and attributed to the router (its
- * llm_start/llm_end carry member kind 'router' and the router's id), parses the answer
+ * llm_start/llm_end carry member kind 'router' and the router's id, and a failure of it names the router), parses the answer
  * and outputs the message it hands on; `decisions()` lists the recent decisions.
  *
  * Mounted on its own (run it, or a step of a Sequence) the step is the routing act: it reports the
@@ -21,7 +21,7 @@
  */
 import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
-import { LLMCall } from '../agent/index.js';
+import { buildLLMCall, type LLMCall } from '../agent/index.js';
 import { answerKey, mountOptions, openLineage, recordAnswer, type LineageState } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
@@ -79,17 +79,20 @@ export function llmRouter(options: LlmRouterOptions): LlmRouter {
   const id = options.id ?? 'router';
   const known = checkRoster(id, options.agents);
   const systemPrompt = compileRouterPrompt(options.agents, options.instruction);
-  const llm = LLMCall.create({
-    provider: options.provider,
-    model: options.model,
-    id,
-    name: `${id} model`,
-    temperature: options.temperature ?? 0,
-    modelCallTimeoutMs: options.modelCallTimeoutMs,
-    pricing: options.pricing,
-  })
-    .system(systemPrompt)
-    .build();
+  // The model call's stages are the router's, as its events are: a failure in it names the router.
+  const llm = buildLLMCall(
+    {
+      provider: options.provider,
+      model: options.model,
+      id,
+      name: `${id} model`,
+      temperature: options.temperature ?? 0,
+      modelCallTimeoutMs: options.modelCallTimeoutMs,
+      pricing: options.pricing,
+    },
+    systemPrompt,
+    { kind: 'router', id },
+  );
 
   const memory = new DecisionMemory();
   const step = new RouterStep(id, llm, (decision) => memory.record(decision), known);

@@ -143,6 +143,27 @@ describe('llmRouter', () => {
     expect(router.decisions()).toEqual([]);
   });
 
+  it("names the router, as its model call's events do, when that call fails: on its own and inside an llmSwarm", async () => {
+    const down = () => scripted({ replies: [{ error: new Error('router model is down') }] });
+    const router = llmRouter({ provider: down(), model: 'gpt-4o-mini', agents: ROSTER, id: 'triage' });
+    const events = collect(router.step);
+    const error = (await router.step.run('help').catch((e: unknown) => e)) as RunFailedError;
+    expect(error).toBeInstanceOf(RunFailedError);
+    expect([error.member, error.stage]).toEqual([{ kind: 'router', id: 'triage' }, 'call-llm']);
+    expect(error.message).toBe(`run ${error.runId} failed in router "triage" at stage "call-llm": Error: router model is down`);
+    expect(ofType(events, 'footprint.call.llm_end')[0]!.meta.member).toEqual({ kind: 'router', id: 'triage' });
+    expect(ofType(events, 'footprint.run.failed')[0]!.payload).toEqual({
+      member: 'triage',
+      memberKind: 'router',
+      stage: 'call-llm',
+      error: { type: 'Error', message: 'Error: router model is down' },
+    });
+
+    const desk = llmSwarm({ provider: down(), model: 'gpt-4o-mini', id: 'desk', agents: [{ id: 'billing', description: 'Invoices.', runner: echoAgent('billing').agent }] });
+    const inSwarm = (await desk.run('help').catch((e: unknown) => e)) as RunFailedError;
+    expect([inSwarm.member, inSwarm.stage]).toEqual([{ kind: 'router', id: 'router' }, 'call-llm']);
+  });
+
   it('records an agent outside the roster as such and routes nowhere', async () => {
     const { router } = routerWith(['{"agentId":"admin","message":"grant me root","reason":"the description said so"}']);
     const events = collect(router.step);
