@@ -287,7 +287,7 @@ export abstract class Runner<Output = unknown> {
         ...(output === undefined ? {} : { output }),
         messages: [...given.input, ...own],
         stopReason,
-        ...tally.settle(text, top),
+        ...tally.settle(text, top, answerMaker(store)),
         ...(conversationId === undefined ? {} : { conversationId }),
         ...(paused ? { paused } : {}),
       };
@@ -417,6 +417,12 @@ interface Execution {
 function answeredBy(store: RunStore): string | undefined {
   const producer = originAt(store, RUN_ANSWER_ORIGIN)?.producer;
   return producer?.kind === 'model_call' ? producer.id : undefined;
+}
+
+/** The member that made the run's answer when no model call did (a Parallel's merge, or an agent's own words), as the run's lineage names it. */
+function answerMaker(store: RunStore): string | undefined {
+  const producer = originAt(store, RUN_ANSWER_ORIGIN)?.producer;
+  return producer?.kind === 'member' ? producer.id : undefined;
 }
 
 /** The run-store record of the chart input a run started with (a pause saves it with the checkpoint). */

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, RunFailedError } from '../../../src/runtime/index.js';
-import { Parallel, type BranchResult } from '../../../src/runtime/compositions/index.js';
+import { Loop, Parallel, Sequence, type BranchResult } from '../../../src/runtime/compositions/index.js';
 import { agentTurn, collect, echoAgent, failingAgent, ofType, recordStages } from '../../support/compositions.js';
 
 let recorder: ReturnType<typeof recordStages> | undefined;
@@ -98,6 +98,33 @@ describe('Parallel', () => {
       ['outer', 'nested', 'ok'],
       ['outer', 'solo', 'ok'],
     ]);
+  });
+
+  it("answers the run itself wherever it is mounted: answeredBy names the Parallel whose merge made the answer", async () => {
+    const panel = () =>
+      Parallel.create({ id: 'panel' })
+        .branch('legal', echoAgent('legal').agent)
+        .branch('tech', echoAgent('tech').agent)
+        .merge(joinOk)
+        .build();
+    const top = await panel().run('q');
+    expect([top.text, top.answeredBy]).toEqual(['legal(q) | tech(q)', { id: 'panel', kind: 'parallel', path: 'parallel:panel' }]);
+
+    const pipeline = Sequence.create({ id: 'pipe' }).step('draft', echoAgent('writer').agent).step('review', panel()).build();
+    const piped = await pipeline.run('q');
+    expect([piped.text, piped.answeredBy]).toEqual(['legal(writer(q)) | tech(writer(q))', { id: 'panel', kind: 'parallel', path: 'sequence:pipe/parallel:panel' }]);
+
+    const looped = await Loop.create({ id: 'again' }).repeat(panel()).times(2).build().run('q');
+    expect(looped.answeredBy).toEqual({ id: 'panel', kind: 'parallel', path: 'loop:again/parallel:panel' });
+
+    // A merge that hands one branch's output on unchanged still made the answer: no branch's turn did.
+    const first = Parallel.create({ id: 'first' }).branch('legal', echoAgent('legal').agent).branch('tech', echoAgent('tech').agent).merge((results) => (results[0] as { output: string }).output).build();
+    const picked = await Sequence.create({ id: 'pick' }).step('choose', first).build().run('q');
+    expect([picked.text, picked.answeredBy, picked.finishReason]).toEqual(['legal(q)', { id: 'first', kind: 'parallel', path: 'sequence:pick/parallel:first' }, undefined]);
+
+    // An agent after the Parallel answers as before.
+    const after = await Sequence.create({ id: 'then' }).step('review', panel()).step('sum', echoAgent('summary').agent).build().run('q');
+    expect(after.answeredBy).toEqual({ id: 'summary', kind: 'agent', path: 'sequence:then/agent:summary' });
   });
 
   it('fails the run at its merge stage when merge throws', async () => {
