@@ -3,7 +3,7 @@
  * order, a failing branch is reported (never swallowed) and a nested Parallel keeps its own failures.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, RunFailedError } from '../../../src/runtime/index.js';
+import { ConfigError, RunCancelledError, RunFailedError } from '../../../src/runtime/index.js';
 import { Loop, Parallel, Sequence, type BranchResult } from '../../../src/runtime/compositions/index.js';
 import { agentTurn, collect, echoAgent, failingAgent, ofType, recordStages } from '../../support/compositions.js';
 
@@ -125,6 +125,32 @@ describe('Parallel', () => {
     // An agent after the Parallel answers as before.
     const after = await Sequence.create({ id: 'then' }).step('review', panel()).step('sum', echoAgent('summary').agent).build().run('q');
     expect(after.answeredBy).toEqual({ id: 'summary', kind: 'agent', path: 'sequence:then/agent:summary' });
+  });
+
+  it('is cancelled the moment the signal fires while an async merge is still working, not answered when it finishes', async () => {
+    let mergeFinished = false;
+    const panel = Parallel.create({ id: 'panel' })
+      .branch('legal', echoAgent('legal').agent)
+      .branch('tech', echoAgent('tech').agent)
+      .merge(async (results) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        mergeFinished = true;
+        return joinOk(results);
+      })
+      .build();
+    const events = collect(panel);
+    const controller = new AbortController();
+    const reason = new Error('the user closed the tab');
+    // Abort once merge has started (the branches' model calls have ended by then).
+    panel.on('footprint.composition.branch_end', () => setTimeout(() => controller.abort(reason), 20));
+
+    const error = await panel.run('q', { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunCancelledError);
+    expect((error as RunCancelledError).cause).toBe(reason);
+    expect((error as RunCancelledError).result).toMatchObject({ stopReason: 'cancelled', text: '' });
+    expect(mergeFinished).toBe(false);
+    expect(ofType(events, 'footprint.run.failed').map((e) => [e.payload.member, e.payload.stage, e.payload.error.type])).toEqual([['panel', 'merge', 'cancelled']]);
+    expect(ofType(events, 'footprint.composition.exit')).toEqual([]);
   });
 
   it('fails the run at its merge stage when merge throws', async () => {
