@@ -4,12 +4,15 @@
  * passed over; a link a backend stripped of its attributes is read by what it points at,
  * whyBareLinks.ts), and, for a chat span, the parts its part table names that have no link because
  * their producer is an ancestor: the run's input (the run span, or the tool call a nested runner was
- * started by) and the agent's instructions and tool list (its invoke_agent span).
+ * started by), the agent's instructions and tool list (its invoke_agent span), and any other part whose
+ * producer no link names and an ancestor is: the skill of a hop its own CallLLM stage emitted (full
+ * detail) or its agent's span stands in for (semantic detail), the run's input restored from a checkpoint.
  */
 import { semconv } from '../index.js';
 import type { FileAttributeValue, FileSpan } from '../telemetry/index.js';
 import { inferLink, isBareLink } from './whyBareLinks.js';
 import { listOf } from './whyLists.js';
+import { HOP_EVENT } from './whyNames.js';
 import type { TraceSpans } from './whySpans.js';
 
 /** Links of one span followed; a hostile span with more has the rest counted, not followed. */
@@ -34,6 +37,8 @@ const ANCESTOR_ORIGINS = new Set(['run_input', 'instructions', 'tool_definitions
 
 export function producersOf(span: FileSpan, spans: TraceSpans): { producers: ProducerRef[]; linksNotFollowed: number } {
   const producers: ProducerRef[] = [];
+  /** Producer ids the followed links name: their parts are not looked for among the ancestors. */
+  const linked = new Set<string>();
   let followed = 0;
   let notFollowed = 0;
   for (const link of span.links) {
@@ -48,10 +53,14 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
       const inferred = inferLink(span, link, spans);
       if (!inferred) continue;
       followed++;
+      const tableProducers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]) ?? [];
+      for (const index of inferred.partIndexes) if (typeof tableProducers[index] === 'string') linked.add(tableProducers[index]);
       producers.push({ traceId: link.traceId, spanId: link.spanId, inferred: true, ...inferred });
       continue;
     }
     followed++;
+    const producerId = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PRODUCER];
+    if (typeof producerId === 'string') linked.add(producerId);
     const origin = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_ORIGIN];
     const tokens = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_TOKENS];
     const hopId = link.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_HOP];
@@ -65,26 +74,28 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
       ...(typeof hopId === 'string' ? { hopId } : {}),
     });
   }
-  producers.push(...ancestorParts(span, spans));
+  producers.push(...ancestorParts(span, spans, linked));
   return { producers, linksNotFollowed: notFollowed };
 }
 
 /** The part table's parts whose producer is an ancestor, one edge per origin, to that ancestor. */
-function ancestorParts(span: FileSpan, spans: TraceSpans): ProducerRef[] {
+function ancestorParts(span: FileSpan, spans: TraceSpans, linked: ReadonlySet<string>): ProducerRef[] {
   const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
   if (!Array.isArray(origins)) return [];
   const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]);
   const tokens = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]);
   const byOrigin = new Map<string, ProducerRef>();
   origins.forEach((origin, index) => {
-    if (typeof origin !== 'string' || !ANCESTOR_ORIGINS.has(origin)) return;
+    if (typeof origin !== 'string') return;
     const producer = Array.isArray(producers) && typeof producers[index] === 'string' ? producers[index] : '';
-    const target = ancestorProducer(span, spans, origin, producer);
+    let target: FileSpan | undefined;
+    if (ANCESTOR_ORIGINS.has(origin)) target = ancestorProducer(span, spans, origin, producer);
+    else if (producer !== '' && !linked.has(producer)) target = ancestorNamed(span, spans, producer);
     if (!target) return;
     const key = `${origin}\u0000${target.spanId}`;
     let ref = byOrigin.get(key);
     if (!ref) {
-      ref = { traceId: target.traceId, spanId: target.spanId, linkType: null, origin, partIndexes: [] };
+      ref = { traceId: target.traceId, spanId: target.spanId, linkType: null, origin, partIndexes: [], ...(origin === 'skill' ? { hopId: producer } : {}) };
       byOrigin.set(key, ref);
     }
     ref.partIndexes.push(index);
@@ -110,6 +121,18 @@ function ancestorProducer(span: FileSpan, spans: TraceSpans, origin: string, pro
     if (tool) return tool;
   }
   return spans.ancestor(span, run);
+}
+
+/**
+ * The ancestor that is a producer no link names: the span that emitted the hop (a hop event with that
+ * hop id: the call's own CallLLM stage, or the agent's span standing in for it), or the run span of
+ * that run id (a checkpoint's restored run input).
+ */
+function ancestorNamed(span: FileSpan, spans: TraceSpans, producer: string): FileSpan | undefined {
+  return spans.ancestor(
+    span,
+    (s) => s.attributes[semconv.ATTR_FOOTPRINT_RUN_ID] === producer || s.events.some((e) => HOP_EVENT.test(e.name) && e.attributes[`${e.name}.hop_id`] === producer),
+  );
 }
 
 function integers(value: FileAttributeValue | undefined): number[] {

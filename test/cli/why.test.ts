@@ -206,6 +206,67 @@ describe('why on a paused and resumed run', () => {
   });
 });
 
+describe('why on parts whose producer is the chat span\'s ancestor, not a link (what the runtime writes)', () => {
+  const temp = tempDir('why-ancestor-parts');
+  afterAll(() => temp.remove());
+
+  it('full detail: the skill part of a hop of the call\'s own iteration is the parent CallLLM span\'s hop (no link: it is the parent)', async () => {
+    const dir = path.join(temp.dir, 'full');
+    const written = await writeLineage(dir, [
+      { name: 'run', title: 'invoke_workflow desk', attributes: RUN },
+      { name: 'agent', title: 'invoke_agent Tech support', parent: 'run', attributes: AGENT },
+      { name: 'call1', title: 'CallLLM', parent: 'agent', hop: { id: 'hop_1', to: 'triage', cause: 'entry' } },
+      { name: 'c1', title: 'chat claude-haiku-4-5', parent: 'call1', attributes: chat({ callId: 'call_1', model: 'claude-haiku-4-5', agent: 'tech', skill: 'triage', iteration: 1, input: 60, output: 8, cost: 0.0001, parts: PARTS_1 }) },
+    ], { answer: 'c1' });
+    const result = await whyCommand({ path: dir, json: false });
+    expect(result.lines.map(plainLine)).toEqual([
+      `why: run run_1, trace ${written.traceIds.get('run')} from ${dir}: the answer ← what its input came from`,
+      C1,
+      `├─ instructions #0 (20 tok) ← invoke_agent Tech support`,
+      `├─ skill #1 (30 tok) ← ${HOP}`,
+      `└─ run_input #2 (10 tok) ← the run's input: invoke_workflow desk  run run_1`,
+    ]);
+    const graph = JSON.parse((await whyCommand({ path: dir, json: true })).lines.join('\n')) as WhyGraph;
+    expect(graph.edges.find((e) => e.origin === 'skill')).toEqual({ from: written.ids.get('c1'), to: written.ids.get('call1'), linkType: null, origin: 'skill', partIndexes: [1], tokens: 30 });
+    expect(graph.nodes.find((n) => n.spanId === written.ids.get('call1'))!.hop).toEqual({ id: 'hop_1', to: 'triage', cause: 'entry' });
+  });
+
+  it('semantic detail: the skill part is the agent span\'s hop event (the stand-in, the chat span\'s parent)', async () => {
+    const dir = path.join(temp.dir, 'semantic');
+    const written = await writeLineage(dir, [
+      { name: 'run', title: 'invoke_workflow desk', attributes: RUN },
+      { name: 'agent', title: 'invoke_agent Tech support', parent: 'run', attributes: AGENT, hop: { id: 'hop_1', to: 'triage', cause: 'entry' } },
+      { name: 'c1', title: 'chat claude-haiku-4-5', parent: 'agent', attributes: chat({ callId: 'call_1', model: 'claude-haiku-4-5', agent: 'tech', skill: 'triage', iteration: 1, input: 60, output: 8, cost: 0.0001, parts: PARTS_1 }) },
+    ], { answer: 'c1' });
+    const graph = JSON.parse((await whyCommand({ path: dir, json: true })).lines.join('\n')) as WhyGraph;
+    expect(graph.edges.map((e) => [e.to, e.origin, e.partIndexes, e.tokens])).toEqual([
+      [written.ids.get('agent'), 'instructions', [0], 20],
+      [written.ids.get('agent'), 'skill', [1], 30],
+      [written.ids.get('run'), 'run_input', [2], 10],
+    ]);
+  });
+
+  it('a resumed run: the run\'s input restored from the checkpoint (origin checkpoint, producer the run) is the run\'s span', async () => {
+    const dir = path.join(temp.dir, 'resumed');
+    const run = { [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_r', [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' };
+    const written = await writeLineage(dir, [
+      { name: 'paused', title: 'invoke_agent Refunds', attributes: run },
+      { name: 'c1', title: 'chat m1', parent: 'paused', attributes: chat({ callId: 'call_1', model: 'm1', agent: 'refunds', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [['run_input', 'run_r', 4]] }) },
+      { name: 'resumed', title: 'invoke_agent Refunds', parent: 'paused', attributes: { ...run, [semconv.ATTR_FOOTPRINT_RESUMED]: true } },
+      {
+        name: 'c2', title: 'chat m1', parent: 'resumed',
+        attributes: chat({ callId: 'call_2', model: 'm1', agent: 'refunds', iteration: 2, input: 20, output: 3, cost: 0.002, parts: [['checkpoint', 'run_r', 4], ['checkpoint', 'call_1', 2]] }),
+        links: [{ to: 'c1', type: 'INFORMED_BY', origin: 'checkpoint', parts: [1], tokens: 2, producer: 'call_1' }],
+      },
+    ], { answer: 'c2', answerOn: 'resumed' });
+    const graph = JSON.parse((await whyCommand({ path: dir, run: 'run_r', json: true })).lines.join('\n')) as WhyGraph;
+    expect(graph.edges.filter((e) => e.from === written.ids.get('c2')).map((e) => [e.to, e.linkType, e.origin, e.partIndexes, e.tokens])).toEqual([
+      [written.ids.get('c1'), 'INFORMED_BY', 'checkpoint', [1], 2],
+      [written.ids.get('resumed'), null, 'checkpoint', [0], 4],
+    ]);
+  });
+});
+
 function byEdge(a: { from: string; to: string; origin: string }, b: { from: string; to: string; origin: string }): number {
   return `${a.from}${a.to}${a.origin}`.localeCompare(`${b.from}${b.to}${b.origin}`);
 }

@@ -99,6 +99,13 @@ describe('why on every run of a 200-run demo', () => {
       expect(graph.edges.some((e) => e.to === root.spanId && e.origin === 'run_input')).toBe(true);
       const producing = new Set(graph.edges.map((e) => e.from));
       expect(graph.nodes.filter((n) => !producing.has(n.spanId) && !['run', 'agent', 'hop'].includes(n.kind))).toEqual([]);
+      // every kind of part each model call was sent has an edge (an earlier answer: only the newest is linked, the rest are reached through it)
+      for (const node of graph.nodes.filter((n) => n.kind === 'chat')) {
+        const table = all.get(node.traceId, node.spanId)!.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] as string[];
+        const sent = new Set(table.filter((origin) => origin !== 'model_output'));
+        const drawn = new Set(graph.edges.filter((e) => e.from === node.spanId && !['model_output', 'generation', 'retry'].includes(e.origin)).map((e) => e.origin));
+        expect([node.spanId, [...drawn].sort()]).toEqual([node.spanId, [...sent].sort()]);
+      }
     }
   });
 
