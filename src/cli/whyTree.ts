@@ -49,14 +49,14 @@ export function renderSlice(graph: WhyGraph): TerminalLine[] {
     const { node, edge, prefix, last, depth } = item;
     const branch = depth === 0 ? '' : `${prefix}${last ? '└─ ' : '├─ '}`;
     const below = depth === 0 ? '' : depth >= MAX_TREE_DEPTH ? prefix : `${prefix}${last ? '   ' : '│  '}`;
-    push(`${branch}${edge ? `${edgeLabel(edge)} ← ` : ''}${nodeText(node)}`);
+    push(`${branch}${edge ? `${edgeLabel(edge)} ← ` : ''}${nodeText(node, edge)}`);
     if (node.excerpt !== undefined) push(`${below}   “${node.excerpt}”`);
     for (const to of cyclesFrom.get(node.spanId) ?? []) push(`${below}   [cycle: a link back to span ${to}, not followed]`);
     const children = childrenOf(node);
     const walked = children.filter((c) => treeEdges.get(c.child) === c.edge);
     const seen = children.filter((c) => treeEdges.get(c.child) !== c.edge);
     // drawn after the walked producers' subtrees: every span it names is drawn by then
-    if (seen.length > 0) stack.push({ also: seen.map((c) => `${c.edge.origin}${indexes(c.edge)} ← ${shortName(c.child)}`), prefix: below });
+    if (seen.length > 0) stack.push({ also: seen.map((c) => `${c.edge.origin}${indexes(c.edge)} ← ${shortName(c.child, c.edge)}`), prefix: below });
     for (let i = walked.length - 1; i >= 0; i--) {
       stack.push({ node: walked[i]!.child, edge: walked[i]!.edge, prefix: below, last: seen.length === 0 && i === walked.length - 1, depth: depth + 1 });
     }
@@ -83,11 +83,22 @@ function treeEdgesOf(root: WhyNode, childrenOf: (node: WhyNode) => { edge: WhyEd
   return treeEdges;
 }
 
+/**
+ * Origins whose producer is the agent, not the run: a run span reached by one of them is the span of
+ * a run of one agent (its run span is its agent span), and stands for that agent, not for the run's input.
+ */
+const AGENT_ORIGINS = new Set(['instructions', 'tool_definitions']);
+
+/** True when the node stands, on this edge, for the run's input (a run span, unless it is reached as the agent). */
+function asRunInput(node: WhyNode, edge: WhyEdge | undefined): boolean {
+  return node.kind === 'run' && (edge === undefined || !AGENT_ORIGINS.has(edge.origin));
+}
+
 /** A node named again on an "also" line: enough to find it above. */
-function shortName(node: WhyNode): string {
+function shortName(node: WhyNode, edge: WhyEdge): string {
   if (node.missing) return `[not in these files: span ${node.spanId}]`;
   if (node.kind === 'hop') return node.hop?.to === undefined ? `hop ${node.name}` : `hop → ${node.hop.to}`;
-  if (node.kind === 'run') return "the run's input";
+  if (node.kind === 'run') return asRunInput(node, edge) ? "the run's input" : node.name;
   const iteration = node.attributes[semconv.ATTR_FOOTPRINT_ITERATION];
   return iteration === undefined ? node.name : `${node.name} (iteration ${String(iteration)})`;
 }
@@ -121,7 +132,7 @@ function wrapped(items: string[], first: string, next: string): string[] {
   return lines;
 }
 
-function nodeText(node: WhyNode): string {
+function nodeText(node: WhyNode, edge: WhyEdge | undefined): string {
   if (node.missing) return `[not in these files: span ${node.spanId} of trace ${node.traceId}: ${MISSING[node.missing]}]${node.hop?.id ? ` hop ${node.hop.id}` : ''}`;
   const a = node.attributes;
   const fields: string[] = [];
@@ -134,7 +145,7 @@ function nodeText(node: WhyNode): string {
     const move = hop.to === undefined ? 'hop' : `hop ${hop.from === undefined ? '' : `${hop.from} `}→ ${hop.to}${hop.cause ? ` (${hop.cause})` : ''}`;
     fields.push(`${move}${hop.id ? ` ${hop.id}` : ''}: ${node.name}`);
   } else if (node.kind === 'run') {
-    fields.push(`the run's input: ${node.name}`);
+    fields.push(asRunInput(node, edge) ? `the run's input: ${node.name}` : node.name);
     add('run', semconv.ATTR_FOOTPRINT_RUN_ID);
   } else {
     fields.push(node.name);

@@ -267,6 +267,27 @@ describe('why on parts whose producer is the chat span\'s ancestor, not a link (
   });
 });
 
+describe('why on a run of one agent (its run span is its agent span)', () => {
+  const temp = tempDir('why-agent-run');
+  afterAll(() => temp.remove());
+
+  it('names the run span the producer of the instructions and the tool list, not of the run\'s input', async () => {
+    const dir = path.join(temp.dir, 'telemetry');
+    const run = { [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_a', [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' };
+    const written = await writeLineage(dir, [
+      { name: 'run', title: 'invoke_agent support', attributes: run },
+      { name: 'c1', title: 'chat m1', parent: 'run', attributes: chat({ callId: 'call_1', model: 'm1', agent: 'support', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [['instructions', 'support', 5], ['run_input', 'run_a', 6], ['tool_definitions', 'support', 35]] }) },
+    ], { answer: 'c1' });
+    const result = await whyCommand({ path: dir, json: false });
+    expect(result.lines.map(plainLine)).toEqual([
+      `why: run run_a, trace ${written.traceIds.get('run')} from ${dir}: the answer ← what its input came from`,
+      'chat m1  member support  route desk>support  iteration 1  model m1  tokens 10 in / 2 out  $0.001000',
+      '├─ instructions #0 (5 tok) ← invoke_agent support  run run_a',
+      "└─ also, shown above: run_input #1 ← the run's input, tool_definitions #2 ← invoke_agent support",
+    ]);
+  });
+});
+
 function byEdge(a: { from: string; to: string; origin: string }, b: { from: string; to: string; origin: string }): number {
   return `${a.from}${a.to}${a.origin}`.localeCompare(`${b.from}${b.to}${b.origin}`);
 }
