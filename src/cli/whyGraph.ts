@@ -34,6 +34,8 @@ export interface WhyNode {
   excerpt?: string;
   /** Links past the per-span bound, not followed. */
   linksNotFollowed?: number;
+  /** Parts of the run's input, instructions or tool list whose producer (an ancestor span) is not in the files: a trace still being written. */
+  partsUnseen?: number;
   /** Reached, but not walked further: the node bound was hit first. */
   notWalked?: true;
 }

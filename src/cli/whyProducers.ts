@@ -35,7 +35,7 @@ const LINEAGE_LINK_TYPES = new Set([semconv.LINK_INFORMED_BY, semconv.LINK_CAUSE
 /** Origins a chat span has no link for: their producer is one of its ancestors. */
 const ANCESTOR_ORIGINS = new Set(['run_input', 'instructions', 'tool_definitions']);
 
-export function producersOf(span: FileSpan, spans: TraceSpans): { producers: ProducerRef[]; linksNotFollowed: number } {
+export function producersOf(span: FileSpan, spans: TraceSpans): { producers: ProducerRef[]; linksNotFollowed: number; partsUnseen: number } {
   const producers: ProducerRef[] = [];
   /** Producer ids the followed links name: their parts are not looked for among the ancestors. */
   const linked = new Set<string>();
@@ -74,24 +74,33 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
       ...(typeof hopId === 'string' ? { hopId } : {}),
     });
   }
-  producers.push(...ancestorParts(span, spans, linked));
-  return { producers, linksNotFollowed: notFollowed };
+  const { refs, unseen } = ancestorParts(span, spans, linked);
+  producers.push(...refs);
+  return { producers, linksNotFollowed: notFollowed, partsUnseen: unseen };
 }
 
-/** The part table's parts whose producer is an ancestor, one edge per origin, to that ancestor. */
-function ancestorParts(span: FileSpan, spans: TraceSpans, linked: ReadonlySet<string>): ProducerRef[] {
+/**
+ * The part table's parts whose producer is an ancestor, one edge per origin, to that ancestor; and how
+ * many of the run's input, instructions and tool list have no ancestor here to come from (a trace still
+ * being written: its run and agent spans end last).
+ */
+function ancestorParts(span: FileSpan, spans: TraceSpans, linked: ReadonlySet<string>): { refs: ProducerRef[]; unseen: number } {
   const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
-  if (!Array.isArray(origins)) return [];
+  if (!Array.isArray(origins)) return { refs: [], unseen: 0 };
   const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]);
   const tokens = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]);
   const byOrigin = new Map<string, ProducerRef>();
+  let unseen = 0;
   origins.forEach((origin, index) => {
     if (typeof origin !== 'string') return;
     const producer = Array.isArray(producers) && typeof producers[index] === 'string' ? producers[index] : '';
     let target: FileSpan | undefined;
     if (ANCESTOR_ORIGINS.has(origin)) target = ancestorProducer(span, spans, origin, producer);
     else if (producer !== '' && !linked.has(producer)) target = ancestorNamed(span, spans, producer);
-    if (!target) return;
+    if (!target) {
+      if (ANCESTOR_ORIGINS.has(origin)) unseen++;
+      return;
+    }
     const key = `${origin}\u0000${target.spanId}`;
     let ref = byOrigin.get(key);
     if (!ref) {
@@ -102,7 +111,7 @@ function ancestorParts(span: FileSpan, spans: TraceSpans, linked: ReadonlySet<st
     const partTokens = Array.isArray(tokens) ? tokens[index] : undefined;
     if (typeof partTokens === 'number') ref.tokens = (ref.tokens ?? 0) + partTokens;
   });
-  return [...byOrigin.values()];
+  return { refs: [...byOrigin.values()], unseen };
 }
 
 /**

@@ -73,8 +73,9 @@ export function sliceFrom(start: FileSpan, spans: TraceSpans, run: { runId?: str
     expanded.add(at);
     onPath.add(at);
     stack.push({ enter: false, at });
-    const { producers, linksNotFollowed } = producersOf(span, spans);
+    const { producers, linksNotFollowed, partsUnseen } = producersOf(span, spans);
     if (linksNotFollowed > 0) node.linksNotFollowed = linksNotFollowed;
+    if (partsUnseen > 0) node.partsUnseen = partsUnseen;
     const next: Step[] = [];
     for (const producer of producers) {
       const to = key(producer.traceId, producer.spanId);

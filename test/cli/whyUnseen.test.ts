@@ -25,7 +25,7 @@ describe('why marks what it cannot see', () => {
   afterAll(() => temp.remove());
   let n = 0;
   const folder = () => path.join(temp.dir, `case-${++n}`);
-  const json = async (dir: string, extra: { run?: string } = {}) => JSON.parse((await whyCommand({ path: dir, json: true, ...extra })).lines.join('\n')) as WhyGraph;
+  const json = async (dir: string, extra: { run?: string; trace?: string } = {}) => JSON.parse((await whyCommand({ path: dir, json: true, ...extra })).lines.join('\n')) as WhyGraph;
 
   it('a producer in a trace the files do not hold, and one its own trace lacks (sampled out), each marked "not in these files"', async () => {
     const dir = folder();
@@ -117,5 +117,19 @@ describe('why marks what it cannot see', () => {
     expect(linked.map((node) => node.missing ?? 'read')).toEqual([...Array(MAX_LINKED_TRACES).fill('read'), 'trace_not_read']);
     const lines = (await whyCommand({ path: dir, run: 'run_new', json: false })).lines.map(plainLine);
     expect(lines.at(-1)).toBe(`└─ conversation #${MAX_LINKED_TRACES} INFORMED_BY ← [not in these files: span ${earlier[names.at(-1)!]!.spanId} of trace ${earlier[names.at(-1)!]!.traceId}: one more linked trace than a slice reads]`);
+  });
+
+  it('a trace still being written (its run and agent spans not exported yet): the parts whose producer is one of them are counted, not dropped', async () => {
+    const dir = folder();
+    const written = await writeLineage(dir, [
+      { ...run('run_w'), unexported: true },
+      { name: 'agent', title: 'invoke_agent Tech support', parent: 'run', attributes: { [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' }, unexported: true },
+      { name: 'answer', title: 'chat m', parent: 'agent', attributes: answerOf('call_w', [['instructions', 'tech', 5], ['run_input', 'run_w', 4], ['tool_definitions', 'tech', 30]]) },
+    ]);
+    const traceId = written.traceIds.get('run')!;
+    const lines = (await whyCommand({ path: dir, trace: traceId, json: false })).lines.map(plainLine);
+    expect(lines.slice(1)).toEqual([`${ANSWER}  [3 parts whose producer is not in these files]`]);
+    const graph = await json(dir, { trace: traceId });
+    expect([graph.nodes.map((n) => [n.spanId, n.partsUnseen]), graph.edges]).toEqual([[[written.ids.get('answer'), 3]], []]);
   });
 });
