@@ -36,6 +36,8 @@ export interface WhyNode {
   linksNotFollowed?: number;
   /** Parts of the run's input, instructions or tool list whose producer (an ancestor span) is not in the files: a trace still being written. */
   partsUnseen?: number;
+  /** A chat span without a part table (written before lineage, or by another instrumentation): what it was sent is not known. */
+  noPartTable?: true;
   /** Reached, but not walked further: the node bound was hit first. */
   notWalked?: true;
 }
@@ -85,6 +87,7 @@ export function nodeOfSpan(span: FileSpan, kind: WhyNodeKind): WhyNode {
     attributes,
     ...(span.status.code === SpanStatusCode.ERROR ? { status: 'error' as const } : {}),
     ...(excerpt === undefined ? {} : { excerpt }),
+    ...(kind === 'chat' && span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] === undefined ? { noPartTable: true as const } : {}),
   };
 }
 

@@ -168,6 +168,7 @@ function nodeText(node: WhyNode, edge: WhyEdge | undefined): string {
   if (typeof partsFolded === 'number' && partsFolded > 0) marks.push(`[${partsFolded} parts folded]`);
   if (node.linksNotFollowed) marks.push(`[${node.linksNotFollowed} links not followed]`);
   if (node.partsUnseen) marks.push(`[${node.partsUnseen} parts whose producer is not in these files]`);
+  if (node.noPartTable) marks.push('[no part table: what it was sent is not in these files]');
   if (node.notWalked) marks.push('[not walked: node bound]');
   return [...fields, ...marks].join('  ');
 }

@@ -132,4 +132,14 @@ describe('why marks what it cannot see', () => {
     const graph = await json(dir, { trace: traceId });
     expect([graph.nodes.map((n) => [n.spanId, n.partsUnseen]), graph.edges]).toEqual([[[written.ids.get('answer'), 3]], []]);
   });
+
+  it('a model call whose span has no part table (files written before lineage): its input is marked unknown, not drawn as empty', async () => {
+    const dir = folder();
+    const { [semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]: _o, [semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]: _p, [semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]: _t, ...old } = answerOf('call_o', []);
+    const written = await writeLineage(dir, [run('run_o'), { name: 'answer', title: 'chat m', parent: 'run', attributes: old }]);
+    const lines = (await whyCommand({ path: dir, json: false })).lines.map(plainLine);
+    expect(lines.slice(1)).toEqual([`${ANSWER}  [no part table: what it was sent is not in these files]`]);
+    const graph = await json(dir);
+    expect([graph.nodes.map((n) => [n.spanId, n.noPartTable]), graph.edges]).toEqual([[[written.ids.get('answer'), true]], []]);
+  });
 });
