@@ -66,11 +66,11 @@ describe.each(targets)('$label stream() failures and early ends', (target) => {
     const { server } = await streaming([...opening, { pauseMs: 20 }, 'reset']);
     const { parts, error } = await drain(target.make(server.url, FAST).stream!(PING));
     expect(parts).toEqual(TEXT_PARTS);
-    expect({ kind: error?.kind, retryable: error?.retryable, message: error?.message }).toEqual({
-      kind: 'network',
-      retryable: true,
-      message: `${name}: reading the answer from ${server.url}${target.streamPath} failed after ${openingBytes} bytes (ECONNRESET)`,
-    });
+    expect({ kind: error?.kind, retryable: error?.retryable }).toEqual({ kind: 'network', retryable: true });
+    // The socket's own code: a reset read as ECONNRESET, or, when undici sees the socket close first
+    // (it happened once on a loaded machine), UND_ERR_SOCKET. Either names what broke.
+    const failedAfter = `${name}: reading the answer from ${server.url}${target.streamPath} failed after ${openingBytes} bytes`;
+    expect([`${failedAfter} (ECONNRESET)`, `${failedAfter} (UND_ERR_SOCKET)`]).toContain(error?.message);
     expect(server.requests).toHaveLength(1);
   });
 
