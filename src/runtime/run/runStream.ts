@@ -35,7 +35,10 @@ export class StreamClosedError extends Error {
 export class RunStream<Output = unknown> implements AsyncIterableIterator<RunStreamPart<Output>> {
   /** The run's result: the answer or a Paused checkpoint; rejects as run() throws. */
   readonly result: Promise<RunResult<Output>>;
-  private readonly channel = new StreamChannel<RunStreamPart<Output>>(STREAM_CAPACITY);
+  // Parts as the run makes them, typed per runner only at next(): a field of RunStreamPart<Output> would
+  // make Output invariant (the channel's readers take parts), and an Agent<Output> could not be the
+  // Runner<unknown> a composition takes as a member. The end part's result is `result`, checked as it is.
+  private readonly channel = new StreamChannel<RunStreamPart>(STREAM_CAPACITY);
   private readonly controller = new AbortController();
   private settled = false;
 
@@ -62,7 +65,7 @@ export class RunStream<Output = unknown> implements AsyncIterableIterator<RunStr
   }
 
   next(): Promise<IteratorResult<RunStreamPart<Output>>> {
-    return this.channel.next();
+    return this.channel.next() as Promise<IteratorResult<RunStreamPart<Output>>>;
   }
 
   /** Ends the iteration; cancels the run if it is still going, and resolves once it has settled. */

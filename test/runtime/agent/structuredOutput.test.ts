@@ -8,12 +8,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, anthropic, ConfigError, LLMCall, openaiCompatible, RunFailedError, scripted, StructuredOutputError, type RunStreamPart, type Tool, type TypedEvent } from '../../../src/index.js';
+import { Agent, anthropic, ConfigError, LLMCall, openaiCompatible, Parallel, RunFailedError, scripted, Sequence, StructuredOutputError, swarm, type RunStreamPart, type Tool, type TypedEvent } from '../../../src/index.js';
 import { startSdk, type Sdk } from '../../support/sdk.js';
 import { wireServerPerTest } from '../providers/perTest.js';
 import { sse } from '../providers/streaming.js';
 import { writeBody } from '../providers/wireServer.js';
 import { inTurn, invalidEvents, retriedOsloAnswer } from './structuredOutputSupport.js';
+import { echoAgent } from '../../support/compositions.js';
 
 const serve = wireServerPerTest();
 let sdk: Sdk;
@@ -337,5 +338,19 @@ describe('output options', () => {
     const result = await agent.run('Weather in Oslo?');
     expect(provider.calls[0]!.tools?.map((tool) => tool.name)).toEqual(['lookup']);
     expect(result.output).toEqual({ city: 'Oslo', celsius: 4 });
+  });
+});
+
+describe('an agent with output in a composition', () => {
+  it('is a member of any composition (a Runner: npm run typecheck), and the next step gets its JSON text', async () => {
+    const typed = () => Agent.create({ provider: scripted({ replies: ['{"city":"Oslo","celsius":4}'] }), model: 'm', id: 'weather', output: Weather }).build();
+    const next = echoAgent('next');
+    const pipe = Sequence.create({ id: 'pipe' }).step('weather', typed()).step('next', next.agent).build();
+    const both = Parallel.create({ id: 'both' }).branch('weather', typed()).branch('other', echoAgent('other').agent).merge((results) => results.map((r) => r.id).join(',')).build();
+    const desk = swarm({ id: 'desk', agents: [{ id: 'weather', runner: typed() }], pick: ({ lastAgent }) => (lastAgent === undefined ? 'weather' : undefined) });
+
+    expect((await pipe.run('Weather in Oslo?')).text).toBe('next({"city":"Oslo","celsius":4})');
+    expect((await both.run('Weather in Oslo?')).text).toBe('weather,other');
+    expect((await desk.run('Weather in Oslo?')).text).toBe('{"city":"Oslo","celsius":4}');
   });
 });
