@@ -142,6 +142,11 @@ describe('a paused run in a conversation', () => {
     expect((await store.load('refunds')).messages).toEqual([]);
     const done = await refundAgent().resume(JSON.parse(JSON.stringify(paused.paused.checkpoint)), 'yes', { conversationStore: store });
     expect([done.stopReason, done.conversationId]).toEqual(['answered', 'refunds']);
+    // Each result counts its own model calls (the call before the pause, then the one after): added, each once.
+    expect([paused.usage, done.usage]).toEqual([
+      { input: 50, output: 12 },
+      { input: 90, output: 15 },
+    ]);
     const thread = (await store.load('refunds')).messages;
     expect(thread).toEqual(done.messages);
     expect([thread[0], thread.at(-1)!.role, thread.at(-1)!.content]).toEqual([{ role: 'user', content: 'Refund INV-7 please' }, 'assistant', done.text]);
