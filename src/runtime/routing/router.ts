@@ -17,7 +17,7 @@
  *   const router = llmRouter({ provider, model: 'gpt-4o-mini', agents: [
  *     { id: 'billing', description: 'Invoices, refunds, payment methods.' },
  *     { id: 'tech', description: 'Log-in problems, errors, outages.' } ] });
- *   const triaged = await router.step.run('My invoice is wrong');   // the message it hands on
+ *   const triaged = await router.step.run('My invoice is wrong');   // .text: the message it hands on
  */
 import { flowChart, type FlowChart, type TypedScope } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
