@@ -1,14 +1,18 @@
 /**
  * startTelemetry next to an SDK the app registered itself: the app's registration stays in place
  * (the API refuses a second one, and startTelemetry says so once), and shutdown releases only the API
- * slots startTelemetry filled (the logs API's logger provider among them), so the app's tracer provider keeps working afterwards.
+ * slots startTelemetry filled (the logs API's logger provider among them), so the app's tracer provider keeps working afterwards,
+ * and so do the tracing and metrics instruments the app registered before it.
  */
 import { diag, DiagLogLevel, trace } from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, expect, it } from 'vitest';
+import { metricsInstrument, tracingInstrument } from '../../src/otel/index.js';
+import { Agent, registerInstrument, scripted } from '../../src/runtime/index.js';
 import { takenSlots } from '../../src/telemetry/globals.js';
 import { startTelemetry } from '../../src/telemetry/index.js';
+import { startMeter } from '../support/meter.js';
 import { scratchFolders } from '../support/scratch.js';
 
 const scratch = scratchFolders('fp-sdk-');
@@ -50,4 +54,28 @@ it('releases the logger provider NodeSDK registers, so telemetry started afresh 
   await again.shutdown();
   expect([againProvider === firstProvider, againProvider.constructor.name]).toEqual([false, 'LoggerProvider']);
   expect(takenSlots()).toEqual([]);
+});
+
+it('gives the app back the tracing and metrics instruments it registered before startTelemetry, once shutdown() is done', async () => {
+  const exporter = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  const meter = startMeter();
+  const unregister = [registerInstrument(tracingInstrument({ detail: 'semantic' })), registerInstrument(metricsInstrument())];
+  try {
+    const agent = Agent.create({ provider: scripted({ replies: ['one', 'two'] }), model: 'm-small', id: 'greeter' }).build();
+    expect((await agent.run('Hi')).text).toBe('one');
+    const telemetry = startTelemetry({ fileDirectory: scratch(), handleExit: false });
+    await telemetry.shutdown();
+    exporter.reset();
+
+    expect((await agent.run('Hi again')).text).toBe('two');
+    // the app's own instrument, with its own detail: semantic spans only
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['chat m-small', 'invoke_agent greeter']);
+    // both runs counted in the app's meter provider
+    const runs = (await meter.collect()).series('footprint.runs');
+    expect(runs.map((s) => [s.attributes['footprint.runner.id'], s.attributes['footprint.run.outcome'], s.value])).toEqual([['greeter', 'ok', 2]]);
+  } finally {
+    for (const off of unregister) off();
+    await meter.shutdown();
+  }
 });

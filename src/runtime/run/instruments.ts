@@ -60,13 +60,32 @@ export interface RunInstrument {
   start(run: RunStart): RunSession | undefined;
 }
 
+/** By id, the instrument that takes part in runs: the latest registered under it and not yet unregistered. */
 const registry = new Map<string, RunInstrument>();
+/** By id, the instruments it replaced and that are still registered, oldest first. */
+const replaced = new Map<string, RunInstrument[]>();
 
-/** Registers (or replaces, by id) an instrument for every run of every runner in this process. */
+/**
+ * Registers (or replaces, by id) an instrument for every run of every runner in this process. The
+ * returned function unregisters it; if it had replaced one still registered, that one takes part in
+ * runs again (startTelemetry's shutdown gives the app back the tracing instrument it registered).
+ */
 export function registerInstrument(instrument: RunInstrument): () => void {
-  registry.set(instrument.id, instrument);
+  const { id } = instrument;
+  const previous = registry.get(id);
+  if (previous) replaced.set(id, [...(replaced.get(id) ?? []), previous]);
+  registry.set(id, instrument);
   return () => {
-    if (registry.get(instrument.id) === instrument) registry.delete(instrument.id);
+    const waiting = replaced.get(id) ?? [];
+    if (registry.get(id) === instrument) {
+      const back = waiting.pop();
+      if (back) registry.set(id, back);
+      else registry.delete(id);
+    } else {
+      const at = waiting.lastIndexOf(instrument);
+      if (at >= 0) waiting.splice(at, 1);
+    }
+    if (waiting.length === 0) replaced.delete(id);
   };
 }
 
