@@ -176,24 +176,33 @@ describe('why on lineage written by the SDK', () => {
   }, 60_000);
 });
 
+/**
+ * A run paused after its call c1 and resumed into c2, which is sent the run's input (as `restored`:
+ * run_input, or checkpoint when the resume restores it) and c1's answer from the checkpoint.
+ */
+function writeResumed(into: string, restored: 'run_input' | 'checkpoint') {
+  const run = { [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_r', [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' };
+  return writeLineage(into, [
+    { name: 'paused', title: 'invoke_agent Refunds', attributes: run },
+    { name: 'c1', title: 'chat m1', parent: 'paused', attributes: chat({ callId: 'call_1', model: 'm1', agent: 'refunds', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [['run_input', 'run_r', 4]] }) },
+    { name: 'resumed', title: 'invoke_agent Refunds', parent: 'paused', attributes: { ...run, [semconv.ATTR_FOOTPRINT_RESUMED]: true } },
+    {
+      name: 'c2', title: 'chat m1', parent: 'resumed',
+      attributes: chat({ callId: 'call_2', model: 'm1', agent: 'refunds', iteration: 2, input: 20, output: 3, cost: 0.002, parts: [[restored, 'run_r', 4], ['checkpoint', 'call_1', 2]] }),
+      links: [{ to: 'c1', type: 'INFORMED_BY', origin: 'checkpoint', parts: [1], tokens: 2, producer: 'call_1' }],
+    },
+  ], { answer: 'c2', answerOn: 'resumed' });
+}
+
 describe('why on a paused and resumed run', () => {
   const temp = tempDir('why-resumed');
   const dir = path.join(temp.dir, 'telemetry');
   afterAll(() => temp.remove());
 
+
   it('starts at the chat span the resumed segment names as its answer, not the trace\'s last chat span to end', async () => {
-    const run = { [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_r', [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' };
     // Spans end in reverse order of creation: c1 (before the pause) is the last chat span to end.
-    const written = await writeLineage(dir, [
-      { name: 'paused', title: 'invoke_agent Refunds', attributes: run },
-      { name: 'c1', title: 'chat m1', parent: 'paused', attributes: chat({ callId: 'call_1', model: 'm1', agent: 'refunds', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [['run_input', 'run_r', 4]] }) },
-      { name: 'resumed', title: 'invoke_agent Refunds', parent: 'paused', attributes: { ...run, [semconv.ATTR_FOOTPRINT_RESUMED]: true } },
-      {
-        name: 'c2', title: 'chat m1', parent: 'resumed',
-        attributes: chat({ callId: 'call_2', model: 'm1', agent: 'refunds', iteration: 2, input: 20, output: 3, cost: 0.002, parts: [['run_input', 'run_r', 4], ['checkpoint', 'call_1', 2]] }),
-        links: [{ to: 'c1', type: 'INFORMED_BY', origin: 'checkpoint', parts: [1], tokens: 2, producer: 'call_1' }],
-      },
-    ], { answer: 'c2', answerOn: 'resumed' });
+    const written = await writeResumed(dir, 'run_input');
     const graph = JSON.parse((await whyCommand({ path: dir, run: 'run_r', json: true })).lines.join('\n')) as WhyGraph;
     expect([graph.root, graph.edges.map((e) => [e.from, e.to, e.origin])]).toEqual([
       written.ids.get('c2'),
@@ -248,17 +257,7 @@ describe('why on parts whose producer is the chat span\'s ancestor, not a link (
 
   it('a resumed run: the run\'s input restored from the checkpoint (origin checkpoint, producer the run) is the run\'s span', async () => {
     const dir = path.join(temp.dir, 'resumed');
-    const run = { [semconv.ATTR_FOOTPRINT_RUN_ID]: 'run_r', [semconv.ATTR_GEN_AI_OPERATION_NAME]: 'invoke_agent' };
-    const written = await writeLineage(dir, [
-      { name: 'paused', title: 'invoke_agent Refunds', attributes: run },
-      { name: 'c1', title: 'chat m1', parent: 'paused', attributes: chat({ callId: 'call_1', model: 'm1', agent: 'refunds', iteration: 1, input: 10, output: 2, cost: 0.001, parts: [['run_input', 'run_r', 4]] }) },
-      { name: 'resumed', title: 'invoke_agent Refunds', parent: 'paused', attributes: { ...run, [semconv.ATTR_FOOTPRINT_RESUMED]: true } },
-      {
-        name: 'c2', title: 'chat m1', parent: 'resumed',
-        attributes: chat({ callId: 'call_2', model: 'm1', agent: 'refunds', iteration: 2, input: 20, output: 3, cost: 0.002, parts: [['checkpoint', 'run_r', 4], ['checkpoint', 'call_1', 2]] }),
-        links: [{ to: 'c1', type: 'INFORMED_BY', origin: 'checkpoint', parts: [1], tokens: 2, producer: 'call_1' }],
-      },
-    ], { answer: 'c2', answerOn: 'resumed' });
+    const written = await writeResumed(dir, 'checkpoint');
     const graph = JSON.parse((await whyCommand({ path: dir, run: 'run_r', json: true })).lines.join('\n')) as WhyGraph;
     expect(graph.edges.filter((e) => e.from === written.ids.get('c2')).map((e) => [e.to, e.linkType, e.origin, e.partIndexes, e.tokens])).toEqual([
       [written.ids.get('c1'), 'INFORMED_BY', 'checkpoint', [1], 2],

@@ -6,6 +6,7 @@
  * unregisters everything at the end of a file.
  */
 import { context, trace } from '@opentelemetry/api';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { tracingInstrument, type TracingOptions } from '../../src/otel/index.js';
@@ -67,4 +68,20 @@ export function startSdk(options: { tracing?: TracingOptions | false; contextMan
       context.disable();
     },
   };
+}
+
+/**
+ * The SDK for the tests of one file: started before them, its spans cleared after each, shut down
+ * after all. Returns the running SDK's getter (it exists once the file's tests start).
+ */
+export function sdkPerFile(options: Parameters<typeof startSdk>[0] = {}): () => Sdk {
+  let sdk: Sdk | undefined;
+  beforeAll(() => {
+    sdk = startSdk(options);
+  });
+  afterEach(() => sdk?.reset());
+  afterAll(async () => {
+    await sdk?.shutdown();
+  });
+  return () => sdk!;
 }

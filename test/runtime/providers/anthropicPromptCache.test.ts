@@ -6,22 +6,15 @@
  * ConfigError naming it. (Without the option no request carries it: the exact bodies of
  * anthropic.test.ts and streamAnthropic.test.ts.)
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent, anthropic, ConfigError, tool } from '../../../src/index.js';
-import { startSdk, type Sdk } from '../../support/sdk.js';
+import { sdkPerFile } from '../../support/sdk.js';
 import { wireServerPerTest } from './perTest.js';
 import { sse } from './streaming.js';
 import { sendJson, writeBody } from './wireServer.js';
 
 const serve = wireServerPerTest();
-let sdk: Sdk;
-beforeAll(() => {
-  sdk = startSdk();
-});
-afterEach(() => sdk.reset());
-afterAll(async () => {
-  await sdk.shutdown();
-});
+const sdk = sdkPerFile();
 
 const MODEL = 'claude-sonnet-4-5';
 const CACHED = { type: 'ephemeral' };
@@ -69,7 +62,7 @@ function desk(url: string) {
 
 /** The cache counts of each chat span, in call order. */
 function cacheAttributes() {
-  return sdk
+  return sdk()
     .spans()
     .filter((span) => span.name === `chat ${MODEL}`)
     .sort((a, b) => (a.attributes['footprint.iteration'] as number) - (b.attributes['footprint.iteration'] as number))
