@@ -125,6 +125,53 @@ describe('a slow consumer', () => {
   });
 });
 
+describe('a model call made while the consumer is behind', () => {
+  it('starts when the consumer has room: its time to first chunk is the model\'s, not the time the consumer took', async () => {
+    // Call 1: 15 one-character chunks, then a tool call (its tool_call and tool_result parts make 17
+    // waiting, past the capacity); call 2 answers at once. The consumer reads nothing for 300 ms.
+    const provider = scripted({ chunkChars: 1, replies: [{ content: 'abcdefghijklmno', toolCalls: [{ name: 'noop' }] }, 'ok'] });
+    const agent = Agent.create({ provider, model: 'm1', id: 'behind' })
+      .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object', properties: {} }, execute: async () => 'done' })
+      .build();
+    const seen = collect(agent);
+    const order: string[] = [];
+    agent.on('footprint.call.llm_start', (e) => order.push(`llm_start ${e.payload.iteration}`));
+    agent.on('footprint.call.tool_end', () => order.push('tool_end'));
+    const stream = agent.stream('go');
+    await settle(300);
+    order.push('consumer reads');
+    const parts = await drain(stream);
+    expect(textOf(parts)).toBe('abcdefghijklmnook');
+    // The second request is sent (and its call starts) only once the consumer has made room.
+    expect(order).toEqual(['llm_start 1', 'tool_end', 'consumer reads', 'llm_start 2']);
+    const [first, second] = seen.of('footprint.call.llm_end');
+    expect(first!.streamed!.firstChunkMs).toBeLessThan(100);
+    expect(second!.streamed!.firstChunkMs).toBeLessThan(100);
+    expect(second!.durationMs).toBeLessThan(100);
+  });
+
+  it('is cancelled by the caller\'s signal while it waits to start: no request is sent', async () => {
+    const { provider, log } = observed(scripted({ chunkChars: 1, replies: [{ content: 'abcdefghijklmno', toolCalls: [{ name: 'noop' }] }, 'ok'] }));
+    const agent = Agent.create({ provider, model: 'm1', id: 'behind' })
+      .tool({ name: 'noop', description: 'does nothing', inputSchema: { type: 'object', properties: {} }, execute: async () => 'done' })
+      .build();
+    const seen = collect(agent);
+    const controller = new AbortController();
+    const ended = new Promise<void>((resolve) => agent.on('footprint.call.tool_end', () => resolve()));
+    const stream = agent.stream('go', { signal: controller.signal });
+    await ended;
+    await settle();
+    controller.abort(new Error('user left'));
+    const error = await rejection(stream.result);
+    expect(error).toBeInstanceOf(RunCancelledError);
+    const cause = (error as RunCancelledError).cause as ProviderError;
+    expect([cause.kind, (cause.cause as Error).message]).toEqual(['aborted', 'user left']);
+    expect(seen.of('footprint.call.llm_start').map((e) => e.iteration)).toEqual([1]);
+    expect(log.endings).toEqual(['done']);
+    expect(await stream.return()).toEqual({ value: undefined, done: true });
+  });
+});
+
 describe('ending early', () => {
   it('breaking out after the first chunk cancels the model request and the run', async () => {
     const { agent, log, seen } = chunkyAgent({ chunkDelayMs: 5 });

@@ -137,6 +137,19 @@ async function callOnce(scope: StageScope, turn: Turn, config: AgentConfig, brai
   // optional field) last: on Node 20's V8 a property written after a spread in an object literal
   // is a slow runtime call, microseconds each on a record of twenty fields.
   const call = { callId, agentId, iteration, operation: 'chat' as const, provider: provider.name, model: served.model, brain: choice, skill, ...(server ? { server } : {}) };
+  const stop = new ModelCallStop(provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
+  // A streamed call is made once the run's consumer has room for its parts (runStream.ts): until then
+  // no request is sent and the call has not started, so its span, duration and time to first chunk
+  // are the model's, not the time a consumer that was behind took to read. Cut off by the run's signal.
+  const room = sink?.room();
+  if (room) {
+    try {
+      await stop.wait(() => room);
+    } catch (error) {
+      stop.dispose();
+      throw error;
+    }
+  }
   emit(scope, 'footprint.call.llm_start', {
     temperature: request.temperature,
     maxTokens: request.maxTokens,
@@ -168,7 +181,6 @@ async function callOnce(scope: StageScope, turn: Turn, config: AgentConfig, brai
     });
   }
   const started = performance.now();
-  const stop = new ModelCallStop(provider.name, config.modelCallTimeoutMs, scope.$getEnv().signal);
   // A streamed call's totals are filled in as chunks arrive, so a call that fails reports what came.
   const streaming: Pick<StreamedCall, 'sink' | 'totals'> | undefined = sink ? { sink, totals: { chunks: 0, chunkGapsMs: [] } } : undefined;
   let response: LLMResponse;
