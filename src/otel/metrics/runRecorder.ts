@@ -6,7 +6,8 @@
  * it ends, then the run itself when it ends. A model call is recorded from its one record, llm_end
  * (tokens, duration, chunk timings, cost, all with the same attributes). State is per run and holds
  * only what in-flight events need (each agent's current skill, each open agent turn's start and call
- * counts, each open composition's start). Values from outside (a server's response model, a failed
+ * counts, each open composition's start); a paused run carries each agent's current skill to the resumed
+ * one, whose first escalation may come before any event names the skill again. Values from outside (a server's response model, a failed
  * call's error type) are bounded by outsideValues.ts.
  */
 import type { Attributes } from '@opentelemetry/api';
@@ -36,10 +37,13 @@ interface OpenWorkflow {
   nested: boolean;
 }
 
+/** What a paused run carries for the resumed one: each agent's current skill (an escalation right after the resume is counted under it). */
+export const CARRY_SKILLS = 'footprint-otel.metrics.skills';
+
 export function recordRun(start: RunStart, instruments: RunInstruments, trips: TripSeries, responseModels: ResponseModels): RunSession {
   const startedAt = performance.now();
   /** Current skill per mounted agent (keyed by its subflow mount path). */
-  const skills = new Map<string, string>();
+  const skills = carriedSkills(start.resumed?.carry[CARRY_SKILLS]);
   /** Open agent turns and compositions, keyed like skills: a member's events share its mount path. */
   const invocations = new Map<string, OpenInvocation>();
   const workflows = new Map<string, OpenWorkflow>();
@@ -209,6 +213,7 @@ export function recordRun(start: RunStart, instruments: RunInstruments, trips: T
   });
 
   return {
+    paused: () => (skills.size > 0 ? { [CARRY_SKILLS]: Object.fromEntries(skills) } : undefined),
     finished(outcome: RunOutcome) {
       unsubscribe();
       // A failed or cancelled run ends every invocation and composition still open with its error;
@@ -238,6 +243,14 @@ function recordStreamed(instruments: RunInstruments, streamed: NonNullable<Event
   for (const histogram of instruments.timePerOutputChunk) {
     for (const gapMs of streamed.chunkGapsMs) histogram.record(gapMs / 1000, attributes);
   }
+}
+
+/** The skills a paused run carried, keeping only string entries (a checkpoint is untrusted JSON). */
+function carriedSkills(value: unknown): Map<string, string> {
+  const skills = new Map<string, string>();
+  if (typeof value !== 'object' || value === null) return skills;
+  for (const [key, skill] of Object.entries(value)) if (typeof skill === 'string') skills.set(key, metricValue(skill));
+  return skills;
 }
 
 function memberKey(meta: EventMeta): string {

@@ -5,9 +5,9 @@
  * the cursor was in. Model calls inside a skill carry that skill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, registerInstrument, scripted, skillGraph } from '../../../src/index.js';
+import { Agent, isPaused, registerInstrument, scripted, skillGraph, type Tool } from '../../../src/index.js';
 import { METRICS, metricsInstrument } from '../../../src/otel/metrics/index.js';
-import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill, usdOf } from '../../support/skills.js';
+import { answer, diagnoseSkill, fixSkill, pick, PRICING, triageSkill, usdOf, USAGE } from '../../support/skills.js';
 import { only, startMeter, type MeterHarness } from '../../support/meter.js';
 
 const triage = triageSkill();
@@ -127,5 +127,39 @@ describe('rejections, escalations and a rejected-cap trip', () => {
       'gen_ai.token.type': 'input',
     });
     expect(tokens.attributes['footprint.skill']).toBe('triage');
+  });
+});
+
+describe('an escalation in a resumed run', () => {
+  const ask: Tool = {
+    name: 'ask_human',
+    description: 'Ask the on-call engineer',
+    inputSchema: { type: 'object' },
+    execute: async (_args, ctx) => `engineer says: ${String(await ctx.pause('May I?'))}`,
+  };
+  /** The resumer agent, escalating after 2 refusals; its small model asks what `replies` say. */
+  const resumer = (replies: Parameters<typeof scripted>[0]['replies']) =>
+    Agent.create({ provider: scripted({ name: 'small', replies }), model: 'small-1', id: 'resumer', pricing: PRICING })
+      .tool(ask)
+      .skillGraph(graph, { escalation: { provider: scripted({ name: 'strong', replies: [answer('Escalated after the pause.')] }), model: 'strong-1', afterRefusals: 2 } })
+      .build();
+
+  it('is counted under the skill the cursor was in, though the refusals came before the pause', async () => {
+    // Two refusals and a question in one reply: the run pauses; the threshold is checked as the iteration finishes, after the resume.
+    const refusingThenAsking = { toolCalls: [{ name: 'read_skill', args: { id: 'fix' } }, { name: 'read_skill', args: { id: 'fix' } }, { name: 'ask_human', args: {} }], usage: USAGE };
+    const paused = await resumer([refusingThenAsking]).run('Fix it now.');
+    if (!isPaused(paused)) throw new Error('expected the run to pause');
+    const checkpoint = JSON.parse(JSON.stringify(paused.paused.checkpoint));
+    expect((await resumer([]).resume(checkpoint, 'yes')).text).toBe('Escalated after the pause.');
+
+    const c = await meter.collect();
+    expect(only(c, METRICS.skillRejections.name, { 'footprint.agent': 'resumer' })).toEqual({
+      attributes: { 'footprint.agent': 'resumer', 'footprint.skill': 'triage' },
+      value: 2,
+    });
+    expect(only(c, METRICS.skillEscalations.name, { 'footprint.agent': 'resumer' })).toEqual({
+      attributes: { 'footprint.agent': 'resumer', 'footprint.skill': 'triage' },
+      value: 1,
+    });
   });
 });
