@@ -5,6 +5,7 @@
  * with a teaching result otherwise. The state is plain JSON kept in the agent turn's record, so a paused
  * turn resumes exactly where it was.
  */
+import { safeStringify } from '../run/index.js';
 import type { Tool, ToolSource } from '../tools/index.js';
 import type { Brain, Brains } from './brains.js';
 import type { LastToolResult, SkillGraph } from './graph.js';
@@ -79,10 +80,12 @@ export class SkillCursor {
     state.rejections++;
     const menu = allowed.map((id) => `"${id}" (${this.graph.skills.get(id)?.description ?? ''})`).join(', ');
     const why = skill ? `is not reachable from "${current}"` : 'is not a skill of this agent';
+    // An id that is no string is named as the model gave it (42, not ""), as footprint.skill.rejected's `requested` names it.
+    const asked = typeof requested === 'string' || requested === undefined || requested === null ? `"${target}"` : safeStringify(requested);
     return {
       accepted: false,
       allowed,
-      text: `read_skill refused: "${target}" ${why}. From "${current}" you may read: ${menu || 'no other skill'}. Continue with the current skill or pick one of those.`,
+      text: `read_skill refused: ${asked} ${why}. From "${current}" you may read: ${menu || 'no other skill'}. Continue with the current skill or pick one of those.`,
     };
   }
 

@@ -4,7 +4,7 @@
  * cost is attributed to it, and the recorder's hops and path tell the same story as the events.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, defineSkill, scripted, skillGraph } from '../../../src/index.js';
+import { Agent, defineSkill, scripted, skillGraph, type ScriptedReply } from '../../../src/index.js';
 import { skillPathRecorder } from '../../../src/recorders/index.js';
 import { answer, callTool, fixSkill, pick, PRICING, record, triageSkill, usdOf } from '../../support/skills.js';
 
@@ -118,5 +118,30 @@ describe('a normal route through three skills', () => {
     ]);
     expect(calls.map((t) => t.cost.usd)).toEqual([usdOf('small-1'), usdOf('big-1'), usdOf('fix-1')]);
     expect(log.of('footprint.agent.turn_end')[0]!.costUsd).toBeCloseTo(usdOf('small-1') + usdOf('big-1') + usdOf('fix-1'), 15);
+  });
+});
+
+describe("read_skill's answers to the model", () => {
+  it('moves, says where it already is, and refuses an unknown skill, an unreachable one and an id that is no string, naming what was asked', async () => {
+    const graph = skillGraph().entry(triageSkill()).edge('triage', defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' })).edge('diagnose', fixSkill()).build();
+    const ask = (id: unknown): ScriptedReply => ({ toolCalls: [{ name: 'read_skill', args: { id } }] });
+    const provider = scripted({ replies: [ask('triage'), ask('nope'), ask('fix'), ask(42), ask('diagnose'), answer('done')] });
+    const agent = Agent.create({ provider, model: 'small-1', id: 'desk' }).skillGraph(graph, { maxRejectedRetries: 10 }).build();
+    const log = record(agent);
+    expect((await agent.run('Port 3 keeps dropping.')).text).toBe('done');
+
+    const menu = 'From "triage" you may read: "diagnose" (Find the cause). Continue with the current skill or pick one of those.';
+    expect(log.of('footprint.call.tool_end').map((e) => [e.status, e.result])).toEqual([
+      ['ok', 'You are already in skill "triage".'],
+      ['error', `read_skill refused: "nope" is not a skill of this agent. ${menu}`],
+      ['error', `read_skill refused: "fix" is not reachable from "triage". ${menu}`],
+      ['error', `read_skill refused: 42 is not a skill of this agent. ${menu}`],
+      ['ok', 'Moving to skill "diagnose". Its instructions:\nFind the cause.'],
+    ]);
+    expect(log.of('footprint.skill.rejected').map((r) => [r.requested, r.current, r.allowed])).toEqual([
+      ['nope', 'triage', ['diagnose']],
+      ['fix', 'triage', ['diagnose']],
+      ['42', 'triage', ['diagnose']],
+    ]);
   });
 });
