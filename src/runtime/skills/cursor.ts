@@ -70,6 +70,8 @@ export class SkillCursor {
     const target = typeof requested === 'string' ? requested : '';
     const allowed = this.graph.reachableFrom(current);
     if (target === current) {
+      // The last accepted request of a reply decides: staying cancels a move asked for earlier in it.
+      state.pendingPick = undefined;
       return { accepted: true, target, text: `You are already in skill "${target}".` };
     }
     const skill = this.graph.skills.get(target);

@@ -145,3 +145,26 @@ describe("read_skill's answers to the model", () => {
     ]);
   });
 });
+
+describe('two read_skill calls in one reply', () => {
+  it('the last one decides where the cursor goes, so asking for the current skill after a move stays, as its answer says', async () => {
+    const graph = skillGraph().entry(triageSkill()).edge('triage', defineSkill({ id: 'diagnose', description: 'Find the cause', body: 'Find the cause.' })).build();
+    const both = (...ids: string[]): ScriptedReply => ({ toolCalls: ids.map((id) => ({ name: 'read_skill', args: { id } })) });
+    const provider = scripted({ replies: [both('diagnose', 'triage'), both('triage', 'diagnose'), answer('done')] });
+    const agent = Agent.create({ provider, model: 'small-1', id: 'desk' }).skillGraph(graph).build();
+    const log = record(agent);
+    expect((await agent.run('Port 3 keeps dropping.')).text).toBe('done');
+
+    expect(log.of('footprint.call.tool_end').map((e) => [e.iteration, e.result])).toEqual([
+      [1, 'Moving to skill "diagnose". Its instructions:\nFind the cause.'],
+      [1, 'You are already in skill "triage".'],
+      [2, 'You are already in skill "triage".'],
+      [2, 'Moving to skill "diagnose". Its instructions:\nFind the cause.'],
+    ]);
+    expect(log.of('footprint.skill.hop').map((h) => [h.iteration, h.from, h.to, h.cause])).toEqual([
+      [1, undefined, 'triage', 'entry'],
+      [2, 'triage', 'triage', 'stay'],
+      [3, 'triage', 'diagnose', 'model_pick'],
+    ]);
+  });
+});
