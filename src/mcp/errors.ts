@@ -7,10 +7,11 @@
  */
 
 import { exportedView } from '../events/index.js';
+import { isToolDeadline } from '../runtime/index.js';
 
 /** error.type values of MCP calls besides a JSON-RPC error code ('-32602'). */
 export const MCP_ERROR_TYPES = {
-  /** No answer within the call's timeout. */
+  /** No answer within the call's timeout (callTimeoutMs, or the agent's deadline for the tool call). */
   timeout: 'timeout',
   /** The connection closed (the server exited or was killed) before the answer came. */
   connectionClosed: 'connection_closed',
@@ -105,14 +106,16 @@ export function exportedFailureText(failure: Failure, message: string, capture: 
 }
 
 /**
- * The error.type of whatever an SDK call rejected with: the JSON-RPC code of a ProtocolError (a known
+ * The error.type of whatever an SDK call rejected with (`signal`: the tool's, aborted at its deadline or
+ * with the run: timeout or cancelled): the JSON-RPC code of a ProtocolError (a known
  * one; '_OTHER' for an invented one), unauthorized for an HTTP 401/403, the closed value of an SdkError
  * code, or '_OTHER'. Read by shape, so it holds for both SDK majors.
  */
 export function classify(error: unknown, signal?: AbortSignal): Failure {
   const e = (typeof error === 'object' && error !== null ? error : {}) as SdkLike;
   const message = typeof e.message === 'string' ? e.message : String(error);
-  if (signal?.aborted) return { type: MCP_ERROR_TYPES.cancelled, message };
+  // the tool's signal: aborted at the agent's deadline for the call (a timeout, as execute_tool says), or with the run
+  if (signal?.aborted) return { type: isToolDeadline(signal.reason) ? MCP_ERROR_TYPES.timeout : MCP_ERROR_TYPES.cancelled, message };
   if (isTyped(error)) return { type: error.errorType, message, ...(typeof e.status === 'number' ? { status: e.status } : {}) };
   if (typeof e.code === 'number') {
     const type = KNOWN_CODES.has(e.code) ? String(e.code) : MCP_ERROR_TYPES.other;

@@ -85,6 +85,27 @@ describe('a call that fails', () => {
     await mcp.close();
   }, 60_000);
 
+  it('the agent’s tool deadline (toolTimeoutMs) before callTimeoutMs: timeout on the MCP client span as on execute_tool, not cancelled (the run was not)', async () => {
+    const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, callTimeoutMs: Infinity });
+    const provider = scripted({ replies: [{ toolCalls: [{ id: 'deadline-1', name: 'hang', args: {} }] }, 'done'] });
+    const agent = Agent.create({ provider, model: 'm1', id: 'desk', name: 'Desk', toolTimeoutMs: 300 }).tools(mcp).build();
+    expect((await agent.run('Order 7, please.')).text).toBe('done');
+    const isExecute = (s: FlatSpan) => s.name === 'execute_tool hang' && s.attributes['gen_ai.tool.call.id'] === 'deadline-1';
+    const spans = await until(world, (all) => {
+      const execute = all.find(isExecute);
+      const client = execute && all.find((s) => s.parentSpanId === execute.spanId);
+      return client !== undefined && all.some((s) => s.parentSpanId === client.spanId);
+    });
+    await mcp.close();
+    const execute = spans.find(isExecute)!;
+    const client = spans.find((s) => s.parentSpanId === execute.spanId)!;
+    const server = spans.find((s) => s.parentSpanId === client.spanId)!;
+    expect([execute.attributes['error.type'], execute.attributes['footprint.tool.status']]).toEqual(['timeout', 'timeout']);
+    expect([client.name, client.attributes['error.type'], client.status]).toEqual(['tools/call hang', 'timeout', 2]);
+    // the server was told with notifications/cancelled: it knows only that the client gave up
+    expect([server.service, server.attributes['error.type']]).toEqual(['mcp-desk', 'cancelled']);
+  }, 60_000);
+
   it('an isError result: tool_error on both spans, the text reaches the model', async () => {
     const mcp = await connectMcp(stdioServer(world), SLOW_START);
     const { answer, spans } = await runCalling(mcp, 'refund_order');

@@ -6,6 +6,7 @@
 export { Agent, AgentBuilder, type SkillGraphOptions } from './agent.js';
 export type { AgentOptions } from './types.js';
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.js';
+export { isToolDeadline } from './toolRunner.js';
 export { buildLLMCall, LLMCall, LLMCallBuilder, type LLMCallOptions } from './llmCall.js';
 export { StructuredOutputError, type OutputOf, type OutputSchema } from './structuredOutput.js';
 export { estimateTokens, type ConversationWindow } from './window.js';

@@ -142,6 +142,19 @@ class CallContext implements ToolContext {
   }
 }
 
+/** The reasons a tool's signal aborted with at its deadline (isToolDeadline). */
+const DEADLINE_REASONS = new WeakSet<object>();
+
+/**
+ * True for the reason a tool's signal (ToolContext.signal) aborts with when the call passed its
+ * deadline, false for a cancelled run's (whatever the caller aborted with, AbortSignal.timeout's
+ * TimeoutError included): a tool that reports the abort (an MCP call's span) names it as the
+ * runtime does, `timeout` or `cancelled`.
+ */
+export function isToolDeadline(reason: unknown): boolean {
+  return typeof reason === 'object' && reason !== null && DEADLINE_REASONS.has(reason);
+}
+
 /**
  * One call's stop: aborted by the run's signal or by the deadline, and the race that ends the call's
  * wait the moment it stops. The tool's AbortController is made when the tool first reads its signal
@@ -164,7 +177,9 @@ class CallStop {
   ) {
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.stop(new DOMException(`no result within ${timeoutMs} ms`, 'TimeoutError'));
+      const reason = new DOMException(`no result within ${timeoutMs} ms`, 'TimeoutError');
+      DEADLINE_REASONS.add(reason);
+      this.stop(reason);
     }, timeoutMs);
     if (runSignal?.aborted) this.onRunAbort();
     else runSignal?.addEventListener('abort', this.onRunAbort, { once: true });
