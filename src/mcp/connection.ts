@@ -257,13 +257,29 @@ export class McpConnection implements ToolSource {
     if (offered) this.onToolsChanged?.([]);
   }
 
-  /** Ends the connection; a stdio server this connection started is stopped. Idempotent. */
+  /**
+   * Ends the connection; a stdio server this connection started is stopped, a Streamable HTTP session
+   * it started is ended (DELETE). Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.listed.clear();
+    await this.endSession();
     await this.client.close().catch(() => undefined);
     await this.transport.close().catch(() => undefined);
+  }
+
+  /**
+   * Streamable HTTP: ends the session this connection started with a DELETE, as the transport's
+   * specification asks of a client that no longer needs it, so the server frees it now rather than
+   * keeping it until it expires (if ever). Within SESSION_END_MS (a server that does not answer
+   * does not hold close() up); a failure or a 405 (a server that ends sessions itself) changes nothing.
+   */
+  private async endSession(): Promise<void> {
+    const transport = this.transport as Transport & { terminateSession?: () => Promise<void> };
+    if (this.lostConnection || transport.sessionId === undefined || typeof transport.terminateSession !== 'function') return;
+    await withDeadline(transport.terminateSession(), Math.min(this.connectTimeoutMs, SESSION_END_MS)).catch(() => undefined);
   }
 
   /** The pid of the stdio server this connection started (undefined over HTTP or once it exited). */
@@ -301,6 +317,9 @@ export class McpConnection implements ToolSource {
 }
 
 const MAX_REFUSED_ON_SPAN = 50;
+
+/** The longest close() waits for the server to answer the DELETE that ends an HTTP session. */
+const SESSION_END_MS = 5_000;
 
 /** footprint.mcp.tools.refused of a list that refused tools (at most MAX_REFUSED_ON_SPAN of them). */
 function refusedAttributes(list: ToolList): Attributes | undefined {
