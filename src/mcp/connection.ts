@@ -62,7 +62,10 @@ export interface McpConnectOptions {
   connectTimeoutMs?: number;
   /** Tool arguments and results on the MCP client spans (default: the GenAI content-capture variable). */
   captureContent?: boolean;
-  /** Called with the new tools after the server said tools/list_changed and the list was read again. */
+  /**
+   * Called with the new tools after the server said tools/list_changed and the list was read again (`[]` once
+   * the connection is lost). What it throws is a process warning (FOOTPRINT_MCP_ON_TOOLS_CHANGED_FAILED).
+   */
   onToolsChanged?(tools: Tool[]): void;
   /**
    * '2026-07-28': speak the stateless MCP revision (the SDK's versionNegotiation pin): a
@@ -254,7 +257,22 @@ export class McpConnection implements ToolSource {
     this.lostConnection = true;
     const offered = this.listed.size > 0;
     this.listed.clear();
-    if (offered) this.onToolsChanged?.([]);
+    if (offered) this.toolsChanged([]);
+  }
+
+  /**
+   * Tells onToolsChanged. It runs inside the SDK's handlers (a stdio server's exit, a notification),
+   * where a throw would be an uncaught exception that ends the app: what it throws is a process
+   * warning (FOOTPRINT_MCP_ON_TOOLS_CHANGED_FAILED) instead.
+   */
+  private toolsChanged(tools: Tool[]): void {
+    try {
+      this.onToolsChanged?.(tools);
+    } catch (error) {
+      process.emitWarning(`footprint-otel: onToolsChanged of MCP server "${this.name}" threw: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
+        code: 'FOOTPRINT_MCP_ON_TOOLS_CHANGED_FAILED',
+      });
+    }
   }
 
   /**
@@ -309,7 +327,7 @@ export class McpConnection implements ToolSource {
       const tools = await this.refresh();
       // A server may say list_changed more than once for one change (a tool removed and added back):
       // onToolsChanged hears a list only when it differs. A tool listed unchanged keeps its object.
-      if (tools.length !== before.length || tools.some((tool, i) => tool !== before[i])) this.onToolsChanged?.(tools);
+      if (tools.length !== before.length || tools.some((tool, i) => tool !== before[i])) this.toolsChanged(tools);
     } catch {
       // The failed tools/list is on its span; the previous list stays in use.
     }

@@ -74,6 +74,30 @@ describe('a call that fails', () => {
     await mcp.close();
   }, 60_000);
 
+  it('an onToolsChanged that throws when the server dies: no uncaught exception (the app goes on), the error is a process warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) => void warnings.push(`${warning.code}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const mcp = await connectMcp(stdioServer(world), {
+        ...SLOW_START,
+        onToolsChanged: () => {
+          throw new Error('the app’s own bug');
+        },
+      });
+      process.kill(mcp.pid!, 'SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while (!mcp.isLost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // process warnings are emitted on the next tick
+      await new Promise((done) => setImmediate(done));
+      expect([mcp.isLost, mcp.tools()]).toEqual([true, []]);
+      expect(warnings).toEqual(['FOOTPRINT_MCP_ON_TOOLS_CHANGED_FAILED: footprint-otel: onToolsChanged of MCP server "desk-tools" threw: Error: the app’s own bug']);
+      await mcp.close();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 60_000);
+
   it('a call that never answers: timeout after the per-call timeout, spans ended, the run answers', async () => {
     const mcp = await connectMcp(stdioServer(world), { ...SLOW_START, callTimeoutMs: 300 });
     const { answer, spans } = await runCalling(mcp, 'hang');
