@@ -160,9 +160,25 @@ function standIn(error: unknown): Error {
   const type = thrownType(error);
   const stand = new Error(WITHHELD_MESSAGE);
   stand.name = error instanceof Error ? error.name : type;
-  const frames = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)) : [];
+  const frames = error instanceof Error && typeof error.stack === 'string' ? framesOf(error.stack, error.message) : [];
   stand.stack = [`${stand.name}: ${WITHHELD_MESSAGE}`, ...frames].join('\n');
   return Object.assign(stand, { errorType: type });
+}
+
+/**
+ * The frames of a stack, none of its message: V8 writes the whole message first (`Name: message`,
+ * over as many lines as it has), and a line of it may look like a frame (a quoted text's
+ * "    at the store"), so the frames are looked for only after it. A stack that does not begin with
+ * the message (it was changed after the error was made) gives none: where the old text ends is unknown.
+ */
+function framesOf(stack: string, message: unknown): string[] {
+  let rest = stack;
+  if (message !== '') {
+    const at = typeof message === 'string' ? stack.indexOf(message) : -1;
+    if (at === -1 || stack.lastIndexOf('\n', at) !== -1) return [];
+    rest = stack.slice(at + (message as string).length);
+  }
+  return rest.split('\n').filter((line) => /^\s+at /.test(line));
 }
 
 /** A low-cardinality type: an `errorType` the error declares (runtime errors do), else its name. */

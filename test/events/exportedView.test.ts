@@ -116,6 +116,24 @@ describe('a failure in a view', () => {
     expect(exportedView({ type: 'thrown', payload: { error: ours } }, false).payload.error).toBe(ours);
     expect(exportedView({ type: 'thrown', payload: { error: thrown } }, true).payload.error).toBe(thrown);
   });
+
+  it('of a thrown value whose message has lines that look like stack frames: its frames are the stack\'s, never a line of its message', () => {
+    // V8 writes the whole message at the head of the stack, so a quoted text's line "    at …" is there too
+    const thrown = new TypeError(`cannot read the ticket:\n    at ${SECRET} (row 3)\n  at the store`);
+    const [, , , ...frames] = thrown.stack!.split('\n');
+    expect(frames.length).toBeGreaterThan(0);
+    const standIn = exportedView({ type: 'thrown', payload: { error: thrown } }, false).payload.error as Error;
+    expect(standIn.stack).toBe([`TypeError: ${WITHHELD_MESSAGE}`, ...frames].join('\n'));
+  });
+
+  it('of a thrown value whose stack no longer begins with its message (the message was changed): no frames, since where the old text ends is unknown', () => {
+    const thrown = new Error(`cannot read the ticket:\n    at ${SECRET} (row 3)`);
+    // V8 writes the stack when it is first read (here, as a logger would), with the message of then
+    expect(thrown.stack).toContain(SECRET);
+    thrown.message = 'lookup failed';
+    const standIn = exportedView({ type: 'thrown', payload: { error: thrown } }, false).payload.error as Error;
+    expect(standIn.stack).toBe(`Error: ${WITHHELD_MESSAGE}`);
+  });
 });
 
 describe('the classification, as the types hold it', () => {

@@ -3,7 +3,7 @@
  * throw, a listener's, a Parallel branch's and a plain chart stage's all run under startTelemetry()
  * (the real NodeSDK, the OTLP-JSON file exporter). With content capture off the secret appears
  * nowhere in the trace files: each failure is its class and type and a fixed description, its stack
- * frames only; the model still gets the tool's text. With capture on, the text is on the spans.
+ * frames only (never a line of the message that looks like one); the model still gets the tool's text. With capture on, the text is on the spans.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,9 +57,9 @@ async function runAll(captureContent: boolean): Promise<{ text: string; spans: F
     .build();
   expect((await both.run('go')).text).toBe('ok,error');
 
-  // a plain chart's stage that throws
+  // a plain chart's stage that throws, quoting a text whose second line looks like a stack frame
   const chart = flowChart('Throw', () => {
-    throw new RangeError(`stage: ${SECRET}`);
+    throw new RangeError(`stage: ${SECRET}\n    at ${SECRET} (row 3)`);
   }, 'throw')
     .setLogger(quietLogger)
     .build();
@@ -111,7 +111,7 @@ describe('with content capture on', () => {
     const [tool] = named(spans, 'execute_tool lookup');
     expect(tool!.status).toEqual({ code: 2, message: `Error: ${SECRET}` });
     const [plain] = named(spans, 'Throw');
-    expect(plain!.status).toEqual({ code: 2, message: `stage: ${SECRET}` });
+    expect(plain!.status).toEqual({ code: 2, message: `stage: ${SECRET}\n    at ${SECRET} (row 3)` });
     expect(text.includes(`provider: ${SECRET}`)).toBe(true);
   });
 });
