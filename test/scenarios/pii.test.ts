@@ -3,7 +3,8 @@
  * a tool argument, a tool result, the answer, a pause question and an LLM router's reason appear in
  * no byte of the OTLP export (serialized with the real JsonTraceSerializer), in either detail mode. With
  * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only (or the option) they all appear, in
- * the GenAI semconv message attributes.
+ * the GenAI semconv message attributes. A JSON Schema's refusal names a place in the model's data
+ * (`args/<key> must be number`): a key the schema does not declare is the model's, and is content.
  */
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { tracingInstrument, type TraceDetail } from '../../src/otel/index.js';
 import { Agent, llmRouter, registerInstrument, scripted, type ScriptedReply } from '../../src/runtime/index.js';
 import { approvalAgent } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
+
+const WITHHELD = 'message not recorded: content capture is off';
 
 const SECRETS = {
   prompt: 'SYS-PROMPT-SECRET-1f9c',
@@ -113,5 +116,51 @@ describe('captured content', () => {
     const tool = sdk.spans().find((s) => s.name === 'execute_tool account')!;
     expect(JSON.parse(String(tool.attributes['gen_ai.tool.call.arguments']))).toEqual({ number: SECRETS.argument });
     expect(tool.attributes['gen_ai.tool.call.result']).toBe(`balance ${SECRETS.result}`);
+  });
+});
+
+describe("a JSON Schema's refusal that names a key the schema does not declare", () => {
+  const KEY = 'ACCOUNT-HOLDER-SECRET-3c8d';
+
+  /** One call of `amounts` (a map of names to numbers) with `args`, then the answer; the spans of the run. */
+  async function refusedCall(args: Record<string, unknown>, captureContent: boolean) {
+    const provider = scripted({ replies: (request): ScriptedReply => (request.messages.some((m) => m.role === 'tool') ? 'noted' : { toolCalls: [{ id: 'a1', name: 'amounts', args }] }) });
+    const schema = { type: 'object', properties: { currency: { type: 'string' } }, additionalProperties: { type: 'number' } };
+    const agent = Agent.create({ provider, model: 'm1', id: 'ledger' }).tool({ name: 'amounts', description: 'Amounts by holder', inputSchema: schema, execute: () => 'ok' }).build();
+    const unregister = registerInstrument(tracingInstrument({ captureContent }));
+    try {
+      await agent.run('Record it');
+    } finally {
+      unregister();
+    }
+    const tool = sdk.spans().find((span) => span.name === 'execute_tool amounts')!;
+    const chat = sdk.spans().filter((span) => span.name === 'chat m1')[0]!;
+    const evaluation = chat.events.find((event) => event.name === 'gen_ai.evaluation.result')!;
+    return { status: tool.status, exception: tool.events.find((event) => event.name === 'exception')!.attributes!['exception.message'], explanation: evaluation.attributes!['gen_ai.evaluation.explanation'] };
+  }
+
+  it('is withheld without content capture, while one naming a declared key is not', async () => {
+    expect(await refusedCall({ [KEY]: 'ten' }, false)).toEqual({ status: { code: 2, message: WITHHELD }, exception: WITHHELD, explanation: WITHHELD });
+    sdk.reset();
+    const declared = 'args/currency must be string';
+    expect(await refusedCall({ currency: 7 }, false)).toEqual({ status: { code: 2, message: declared }, exception: declared, explanation: declared });
+  });
+
+  it('is on the spans under content capture', async () => {
+    const refusal = `args/${KEY} must be number`;
+    expect(await refusedCall({ [KEY]: 'ten' }, true)).toEqual({ status: { code: 2, message: refusal }, exception: refusal, explanation: refusal });
+  });
+
+  it('of a structured output is withheld without content capture', async () => {
+    const provider = scripted({ replies: [JSON.stringify({ [KEY]: 'ten' }), '{"currency":"EUR"}'] });
+    const agent = Agent.create({ provider, model: 'm1', id: 'ledger', output: { type: 'object', properties: { currency: { type: 'string' } }, additionalProperties: { type: 'number' } } }).build();
+    const unregister = registerInstrument(tracingInstrument({ captureContent: false }));
+    try {
+      expect((await agent.run('Sum it')).output).toEqual({ currency: 'EUR' });
+    } finally {
+      unregister();
+    }
+    const invalid = sdk.spans().flatMap((span) => span.events).filter((event) => event.name === 'footprint.agent.output_invalid');
+    expect(invalid.map((event) => event.attributes!['footprint.agent.output_invalid.error.message'])).toEqual([WITHHELD]);
   });
 });

@@ -126,7 +126,7 @@ function compiledHere(dialect: JsonSchemaDialect, schema: Record<string, unknown
     // an Ajv of its own: a schema's $id never meets another schema's
     const ajv = new AJV_CLASSES[dialect](AJV_OPTIONS);
     const validate = ajv.compile(schema);
-    check = (data) => (validate(data) ? { ok: true } : { ok: false, message: ajv.errorsText(validate.errors, { dataVar: 'args' }) });
+    check = (data) => (validate(data) ? { ok: true } : { ok: false, message: ajv.errorsText(validate.errors, { dataVar: 'args' }), paths: validate.errors!.map((e) => e.instancePath) });
     if (compiled.size >= MAX_VERDICTS) compiled.delete(compiled.keys().next().value!);
   } else {
     compiled.delete(text);

@@ -29,9 +29,11 @@ export type ToolArgs<Schema> = Schema extends StandardSchemaV1 ? StandardSchemaV
 
 /**
  * The outcome of checking a value: the value to use (the library's output), or why it does not match.
- * `ownText`: the message is the runtime's own (Ajv's, naming places and schema keywords, never a
- * value), so it is exported without content capture; a Standard Schema library's messages may quote
- * the value (valibot: 'Expected string but received "…"'), so they are content.
+ * `ownText`: the message is the runtime's own (Ajv's, naming schema keywords and places the schema
+ * declares, never a value), so it is exported without content capture. Ajv names a place by its path
+ * in the data: a key there that the schema does not declare (a key of an `additionalProperties` map,
+ * say a customer's name) is the model's data, and makes the message content. A Standard Schema
+ * library's messages may quote the value (valibot: 'Expected string but received "…"'), so they are content.
  */
 export type SchemaVerdict = { ok: true; value: unknown } | { ok: false; message: string; ownText: boolean };
 
@@ -58,14 +60,36 @@ export function checkSchema(schema: unknown): CheckedSchema {
   }
   const jsonSchema = schema as JsonSchema;
   const checked = checkJsonSchema(jsonSchema);
+  let declared: ReadonlySet<string> | undefined;
   return {
     jsonSchema,
     async validate(value) {
       const verdict = await checkArguments(checked, value);
       if (verdict.ok) return { ok: true, value };
-      return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText: true };
+      const ownText = (verdict.paths ?? []).every((place) => declaredPlace(place, value, (declared ??= declaredKeys(jsonSchema))));
+      return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText };
     },
   };
+}
+
+/** Every key the schema declares as a property name (of any `properties`, at any depth, definitions included). */
+function declaredKeys(schema: unknown, keys = new Set<string>()): Set<string> {
+  if (typeof schema !== 'object' || schema === null) return keys;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) for (const key of Object.keys(properties)) keys.add(key);
+  for (const value of Object.values(schema)) declaredKeys(value, keys);
+  return keys;
+}
+
+/** Whether a place in `data` (a JSON Pointer) is named only by indexes of arrays and keys the schema declares. */
+function declaredPlace(pointer: string, data: unknown, declared: ReadonlySet<string>): boolean {
+  let at = data;
+  for (const segment of pointer.split('/').slice(1)) {
+    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!Array.isArray(at) && !declared.has(key)) return false;
+    at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined;
+  }
+  return true;
 }
 
 /**

@@ -27,7 +27,8 @@ export const SCHEMA_CHECK_DEADLINE_MS = 1_000;
 /** Validators the worker keeps compiled. */
 const MAX_COMPILED = 256;
 
-export type WorkerVerdict = { ok: true } | { ok: false; message: string; unchecked?: true };
+/** `paths`: the place in the data (a JSON Pointer) of each error the message names. */
+export type WorkerVerdict = { ok: true } | { ok: false; message: string; unchecked?: true; paths?: string[] };
 
 interface Pending {
   message: { id: number; dialect: JsonSchemaDialect; text: string; data: unknown };
@@ -58,7 +59,7 @@ parentPort.on('message', ({ id, dialect, text, data }) => {
   let reply;
   try {
     const { ajv, validate } = validatorOf(dialect, text);
-    reply = validate(data) ? { id, ok: true } : { id, ok: false, message: ajv.errorsText(validate.errors, { dataVar: 'args' }) };
+    reply = validate(data) ? { id, ok: true } : { id, ok: false, message: ajv.errorsText(validate.errors, { dataVar: 'args' }), paths: validate.errors.map((e) => e.instancePath) };
   } catch (error) {
     const stack = error instanceof RangeError && /call stack/i.test(error.message);
     reply = { id, ok: false, unchecked: true, message: stack ? 'the schema refers to itself without end (' + error.message + ')' : String(error && error.message || error) };

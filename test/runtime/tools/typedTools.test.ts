@@ -125,6 +125,21 @@ describe('JSON Schema', () => {
     expect([invalid.end.status, invalid.end.error?.message]).toEqual(['invalid_args', 'args/tags/0 must be string']);
   });
 
+  it("Ajv's message is the runtime's own (ownText) while it names only places the schema declares; a key only the model's data has makes it content", async () => {
+    const amounts: Tool = {
+      name: 'amounts',
+      description: 'Amounts by holder',
+      inputSchema: { type: 'object', properties: { currency: { type: 'string' }, rows: { type: 'array', items: { type: 'number' } } }, additionalProperties: { type: 'number' } },
+      execute: () => 'ok',
+    };
+    expect((await callOnce(amounts, { currency: 7, rows: [1, 'x'] })).end.error).toEqual({ type: 'invalid_args', message: 'args/currency must be string, args/rows/1 must be number', ownText: true });
+    expect((await callOnce(amounts, { 'Jane Doe': 'ten' })).end.error).toEqual({ type: 'invalid_args', message: 'args/Jane Doe must be number' });
+    expect((await callOnce(amounts, { 5551234: 'ten' })).end.error).toEqual({ type: 'invalid_args', message: 'args/5551234 must be number' });
+    // on the schema worker (a schema with a pattern is checked there), the same
+    const patterned: Tool = { ...amounts, inputSchema: { type: 'object', additionalProperties: { type: 'string', pattern: '^[a-z]+$' } } };
+    expect((await callOnce(patterned, { 'Jane Doe': 'X' })).end.error).toEqual({ type: 'invalid_args', message: 'args/Jane Doe must match pattern "^[a-z]+$"' });
+  });
+
   it('draft-07, with its $schema or none: the tuple form of items is draft-07’s', async () => {
     const pair = { type: 'array', items: [{ type: 'string' }, { type: 'number' }] };
     const draft07: Tool = { name: 'pair', description: 'A pair', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { pair } }, execute: () => 'ok' };
