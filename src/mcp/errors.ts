@@ -105,6 +105,11 @@ export function exportedFailureText(failure: Failure, message: string, capture: 
   return view.message ?? view.summary;
 }
 
+/** What a JSON-RPC error says without its message (the server's own words, content): its code. */
+export function jsonRpcErrorSummary(code: unknown): string {
+  return `JSON-RPC error ${String(code)} (its message is content: recorded under content capture only)`;
+}
+
 /**
  * The error.type of whatever an SDK call rejected with (`signal`: the tool's, aborted at its deadline or
  * with the run: timeout or cancelled): the JSON-RPC code of a ProtocolError (a known
@@ -119,7 +124,7 @@ export function classify(error: unknown, signal?: AbortSignal): Failure {
   if (isTyped(error)) return { type: error.errorType, message, ...(typeof e.status === 'number' ? { status: e.status } : {}) };
   if (typeof e.code === 'number') {
     const type = KNOWN_CODES.has(e.code) ? String(e.code) : MCP_ERROR_TYPES.other;
-    return { type, code: String(e.code), message, withoutContent: `JSON-RPC error ${e.code} (its message is content: recorded under content capture only)` };
+    return { type, code: String(e.code), message, withoutContent: jsonRpcErrorSummary(e.code) };
   }
   if (typeof e.status === 'number') return httpFailure(e.status, message);
   switch (e.code) {

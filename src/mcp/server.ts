@@ -35,7 +35,7 @@ import {
 import { exportedView, now } from '../events/index.js';
 import { addClient, type ClientAddressOf } from './clientAddress.js';
 import { boundedContent, resolveCapture } from './content.js';
-import { MCP_ERROR_TYPES } from './errors.js';
+import { exportedFailureText, jsonRpcErrorSummary, MCP_ERROR_TYPES } from './errors.js';
 import { knownMethod, ListedTools } from './labels.js';
 import { contextFromMeta, isRecord } from './meta.js';
 import { addSession, durationAttributes, endRequestSpan, requestAttributes, TOOL_ERROR_MESSAGE } from './requestSpan.js';
@@ -171,7 +171,8 @@ function traceServerTransport(transport: Transport, settings: Settings): Transpo
     let description: string | undefined;
     if ('error' in message) {
       errorType = String(message.error.code);
-      description = message.error.message;
+      // its message is the server's own words (what a handler threw, a name or URI asked for): content, as on the client's span
+      description = exportedFailureText({ type: errorType, message: message.error.message, withoutContent: jsonRpcErrorSummary(message.error.code) }, message.error.message, settings.capture);
       span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, errorType);
     } else if ('result' in message && isRecord(message.result) && message.result.isError === true) {
       errorType = MCP_ERROR_TYPES.toolError;

@@ -99,9 +99,34 @@ it('without capture: no arguments or results; a thrown tool is tool_error; an un
     'error.type': '-32602',
     'rpc.response.status_code': '-32602',
   });
-  expect(nope.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool nope not found' });
+  // a JSON-RPC error's message is the server's own words (here the SDK's, quoting the name asked for): content
+  expect(nope.status).toEqual({ code: SpanStatusCode.ERROR, message: 'JSON-RPC error -32602 (its message is content: recorded under content capture only)' });
   expect(sdk.unended()).toEqual([]);
   await client.close();
+});
+
+it("a handler's thrown text, answered as a JSON-RPC error, is in the server span's status only under capture", async () => {
+  const secret = 'customer Jane Doe, card 4111-1111';
+  const statuses: unknown[] = [];
+  for (const captureContent of [false, true]) {
+    sdk.reset();
+    const server = calcServer({ captureContent });
+    server.registerResource('ledger', 'file:///ledger', {}, async () => {
+      throw new Error(`cannot read the ledger of ${secret}`);
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(clientSide);
+    await expect(client.readResource({ uri: 'file:///ledger' })).rejects.toThrow(secret);
+    await client.close();
+    const read = sdk.spans().find((s) => s.name === 'resources/read')!;
+    statuses.push([read.attributes['error.type'], read.status]);
+  }
+  expect(statuses).toEqual([
+    ['-32603', { code: SpanStatusCode.ERROR, message: 'JSON-RPC error -32603 (its message is content: recorded under content capture only)' }],
+    ['-32603', { code: SpanStatusCode.ERROR, message: `cannot read the ledger of ${secret}` }],
+  ]);
 });
 
 /** A client over Streamable HTTP whose fetch hands each request, with `headers` added, to the server's web-standard transport. */
