@@ -53,7 +53,8 @@ export function lastUserText(messages: readonly LLMMessage[]): string {
 
 const ROLES = new Set(['user', 'assistant', 'tool']);
 
-function messageProblem(value: unknown): string | undefined {
+/** What is wrong with a message (a run's input, or one a conversation store loaded), or undefined when it is well formed. */
+export function messageProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'is not an object';
   const m = value as Partial<Record<keyof LLMMessage, unknown>>;
   if (typeof m.role !== 'string' || !ROLES.has(m.role)) return `has role ${JSON.stringify(m.role)}; a role is 'user', 'assistant' or 'tool'`;

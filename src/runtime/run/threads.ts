@@ -10,6 +10,7 @@ import { describeError } from './errors.js';
 import { roleOrigin, type MessageOrigin } from './lineage.js';
 import type { LLMMessage } from './messages.js';
 import type { RunResult } from './result.js';
+import { messageProblem } from './runInput.js';
 
 /** One run's entry in a loaded thread: `producers` one per message (null: the run), or none kept. */
 interface LoadedRun {
@@ -35,6 +36,11 @@ export async function loadThread(store: ConversationStore, conversationId: strin
   const messages = (loaded as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(messages)) {
     throw new ConversationStoreError(`conversation ${JSON.stringify(conversationId)}: the conversation store's load gave no messages array`, 'malformed');
+  }
+  // What a store gives is checked as a run's input is: a message that is none is the store's fault, not a model call's.
+  for (const [index, message] of messages.entries()) {
+    const problem = messageProblem(message);
+    if (problem) throw new ConversationStoreError(`conversation ${JSON.stringify(conversationId)}: the conversation store's load gave a malformed thread: message ${index} ${problem}`, 'malformed');
   }
   return { messages: messages as LLMMessage[], runs: storedRuns((loaded as { runs?: unknown }).runs, messages.length) };
 }

@@ -282,6 +282,26 @@ describe('a conversation store that fails', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('at the load, messages that are no messages: ConversationStoreError malformed naming the message, no model call', async () => {
+    const { agent, requests } = invoiceDesk();
+    const loading = (messages: unknown[]): ConversationStore => ({ load: async () => ({ messages: messages as LLMMessage[] }), append: () => Promise.resolve() });
+    const cases: [unknown[], string][] = [
+      [[null], 'message 0 is not an object'],
+      [[{ role: 'user', content: 'hi' }, { role: 'system', content: 'x' }], `message 1 has role "system"; a role is 'user', 'assistant' or 'tool'`],
+      [[{ role: 'user', content: 5 }], 'message 0 has no content (a string, or an array of text and image parts)'],
+      [[{ role: 'assistant', content: '', toolCalls: [{ id: 1, name: null, args: null }] }], 'message 0 has a tool call without a string id, a string name and an args object'],
+    ];
+    for (const [messages, problem] of cases) {
+      const error = await agent.run('x', { conversationId: 'c', conversationStore: loading(messages) }).catch((e: unknown) => e);
+      expect([(error as ConversationStoreError).name, (error as ConversationStoreError).code, (error as Error).message]).toEqual([
+        'ConversationStoreError',
+        'malformed',
+        `conversation "c": the conversation store's load gave a malformed thread: ${problem}`,
+      ]);
+    }
+    expect(requests).toHaveLength(0);
+  });
+
   it('a store without load() and append() is a ConfigError at the call', async () => {
     const { agent } = invoiceDesk();
     const error = await agent.run('x', { conversationId: 'c', conversationStore: {} as ConversationStore }).catch((e: unknown) => e);
