@@ -36,7 +36,14 @@ export function inputMessages(input: unknown, method: string): LLMMessage[] | Ty
     for (const [index, message] of input.entries()) {
       const problem = messageProblem(message);
       if (problem) return new TypeError(`${method}(): message ${index} ${problem}`);
-      messages.push(copyOf(message as LLMMessage));
+      let copy: LLMMessage;
+      try {
+        copy = copyOf(message as LLMMessage);
+      } catch {
+        // structuredClone refuses a function or a symbol, and overflows the stack on arguments nested thousands deep.
+        return new TypeError(`${method}(): message ${index} has a tool call whose args cannot be copied (they hold a function or a symbol, or are nested too deep)`);
+      }
+      messages.push(copy);
     }
     return messages;
   }

@@ -103,6 +103,28 @@ describe('a conversation by id', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('tool call arguments that cannot be copied (nested 10,000 deep, a function) are a TypeError naming the message: run() and stream() reject, never throw', async () => {
+    const { agent, requests } = invoiceDesk();
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 10_000; i++) deep = (deep.a = {}) as Record<string, unknown>;
+    const withArgs = (args: Record<string, unknown>): LLMMessage[] => [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'lookup', args }] },
+      { role: 'tool', toolCallId: 't1', content: 'r' },
+    ];
+    const expected = new TypeError('run(): message 1 has a tool call whose args cannot be copied (they hold a function or a symbol, or are nested too deep)');
+    for (const args of [root, { id: () => '1' }]) {
+      let ran: Promise<unknown> | undefined;
+      expect(() => (ran = agent.run(withArgs(args)))).not.toThrow();
+      await expect(ran).rejects.toThrow(expected);
+      let stream: ReturnType<typeof agent.stream> | undefined;
+      expect(() => (stream = agent.stream(withArgs(args)))).not.toThrow();
+      await expect(stream!.result).rejects.toThrow(new TypeError(expected.message.replace('run()', 'stream()')));
+    }
+    expect(requests).toHaveLength(0);
+  });
+
   it('an image part where the wire format takes none (an assistant message) is a ConfigError naming the provider', async () => {
     const agent = Agent.create({ provider: openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', maxRetries: 0 }), model: 'm', id: 'eyes' }).build();
     const thread: LLMMessage[] = [
