@@ -162,6 +162,20 @@ describe('a tool called with bad arguments', () => {
     expect(only(sdk.spans(), 'execute_tool odd').attributes['error.type']).toBe('invalid_args');
   });
 
+  it('nested 10,000 deep (valid JSON a model can write): never executed, the model is told, the trace is well-formed', async () => {
+    let deep: Record<string, unknown> = {};
+    const args = deep;
+    for (let i = 0; i < 10_000; i++) deep = (deep.a = {}) as Record<string, unknown>;
+    let executed = 0;
+    const { agent, seen } = agentWith(() => executed++, args);
+    expect((await agent.run('go')).text).toBe('done');
+    expect(executed).toBe(0);
+    expect(seen).toEqual(['Invalid arguments for tool "odd": they cannot be copied (they hold a function or a symbol, or are nested too deep). Fix them and call again.']);
+    expectCleanTrace('invalid_args');
+    const tool = only(sdk.spans(), 'execute_tool odd');
+    expect([tool.attributes['error.type'], tool.status.message]).toEqual(['invalid_args', 'they cannot be copied (they hold a function or a symbol, or are nested too deep)']);
+  });
+
   it('huge valid arguments: executed, and recorded within the cap', async () => {
     const { agent } = agentWith((args) => String(args.note).length, { note: 'w'.repeat(1_000_000) });
     expect((await agent.run('go')).text).toBe('done');

@@ -59,7 +59,19 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   // The tool gets its own copy of the arguments (or what the schema library made of it): the call is
   // also the conversation's record of what the model asked (the next request sends it back) and the
   // tool_start event's payload.
-  const verdict = await compiled.schema.validate(copyArgs(call.args));
+  let args: Record<string, unknown>;
+  try {
+    args = copyArgs(call.args);
+  } catch {
+    // structuredClone refuses a function or a symbol (a custom provider's), and overflows the stack on
+    // arguments nested thousands deep (valid JSON a model may write): refused as invalid, never a failed run.
+    return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": ${UNCOPYABLE}. Fix them and call again.`, {
+      type: FIXED_ERROR_TYPES.invalidArgs,
+      message: UNCOPYABLE,
+      ownText: true,
+    });
+  }
+  const verdict = await compiled.schema.validate(args);
   if (!verdict.ok) {
     const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
     if (verdict.ownText) error.ownText = true;
@@ -90,6 +102,9 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
     stop.release();
   }
 }
+
+/** Why a call's arguments that copyArgs could not copy are refused (the runtime's wording: no content). */
+const UNCOPYABLE = 'they cannot be copied (they hold a function or a symbol, or are nested too deep)';
 
 /** The outcome of a call whose arguments are no JSON object (ToolCall.argsText): never run, for any tool (read_skill too). */
 export function unparsedArguments(call: ToolCall, started: number): ToolOutcome {
