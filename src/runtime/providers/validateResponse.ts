@@ -27,9 +27,9 @@ export function validateResponse(provider: string, reply: unknown): LLMResponse 
   // Optional fields are spread last: on Node 20's V8 a property written after a spread in a literal
   // is a slow runtime call, and this runs once per model call. What checks the reply makes no
   // closure or array of its own: only the reply's new arrays and objects are allocated.
-  // What `toolCalls.map` would make, holes kept, without a closure per reply.
+  // Every index, without a closure per reply: a hole of a sparse array is a missing call (the agent would trip on it).
   const calls: ToolCall[] = new Array(toolCalls.length);
-  for (let index = 0; index < toolCalls.length; index++) if (index in toolCalls) calls[index] = toolCall(provider, toolCalls[index], index);
+  for (let index = 0; index < toolCalls.length; index++) calls[index] = toolCall(provider, toolCalls[index], index);
   return {
     content,
     toolCalls: calls,

@@ -47,6 +47,8 @@ describe('a custom provider with a malformed reply fails the run with malformed_
     [{ ...GOOD, id: 3 }, 'id is a number, not a string'],
     [{ ...GOOD, previousResponseId: false }, 'previousResponseId is a boolean, not a string'],
     [{ ...GOOD, toolCalls: [{ id: 'c1', name: 't', args: {} }, 7] }, 'toolCalls[1] is a number, not an object'],
+    // A sparse array (a hole where a call should be) is a missing call, not one the agent trips on later.
+    [{ ...GOOD, toolCalls: [, { id: 'c1', name: 't', args: {} }] }, 'toolCalls[0] is missing, not an object'],
   ])('%j', async (reply, why) => {
     const failure = await failureOf(answering(reply));
     const cause = failure.cause;
