@@ -116,7 +116,11 @@ function standardSchema(schema: StandardSchemaV1): CheckedSchema {
     jsonSchema: wireSchemaOf(props as Partial<StandardJSONSchemaV1.Props>),
     async validate(value) {
       try {
-        const result = await props.validate(value);
+        const result: unknown = await props.validate(value);
+        // Anything but the spec's { value } or { issues: [...] } is no verdict, never a pass.
+        if (!wellFormedResult(result)) {
+          return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema gave a malformed result (a result is { value } or { issues: [...] })`), ownText: false };
+        }
         if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
         return { ok: true, value: result.value };
       } catch (error) {
@@ -124,6 +128,13 @@ function standardSchema(schema: StandardSchemaV1): CheckedSchema {
       }
     },
   };
+}
+
+/** Whether a validate() result is one the Standard Schema spec allows: `{ value }`, or `{ issues }` with an array. */
+function wellFormedResult(result: unknown): result is StandardSchemaV1.Result<unknown> {
+  if (typeof result !== 'object' || result === null) return false;
+  const issues = (result as { issues?: unknown }).issues;
+  return issues === undefined ? 'value' in result : Array.isArray(issues);
 }
 
 /** The JSON Schema a Standard Schema library gives for its input: draft-07, else 2020-12. */
