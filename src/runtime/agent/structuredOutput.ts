@@ -70,16 +70,31 @@ export type AnswerVerdict = { ok: true; value: unknown } | { ok: false; message:
 /** The schema mechanism names the value's root `args` (it was made for tools' arguments); here it is the output. */
 const ARGS_ROOT = /(^|[;,] )args(?=[/ ]|$)/g;
 
-export async function judgeAnswer(output: StructuredOutput, text: string): Promise<AnswerVerdict> {
+/**
+ * The verdict on an answer, or the run's cancellation: a Standard Schema is the app's own code and its
+ * validate() may never settle, so the wait for it ends when the run's signal aborts (rejecting with its reason).
+ */
+export async function judgeAnswer(output: StructuredOutput, text: string, signal?: AbortSignal): Promise<AnswerVerdict> {
   let parsed: unknown;
   try {
     parsed = parseModelJson(text);
   } catch {
     return { ok: false, message: 'the answer is not JSON: answer with one JSON value only, no other text', ownText: true };
   }
-  const verdict = await output.schema.validate(parsed);
+  const verdict = await untilAborted(output.schema.validate(parsed), signal);
   if (verdict.ok) return verdict;
   return { ok: false, message: verdict.message.replace(ARGS_ROOT, '$1output'), ownText: verdict.ownText };
+}
+
+/** What `work` settles to, or a rejection with the signal's reason once it aborts (at once if it has). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The user message that asks again, telling the model what was wrong. */

@@ -71,15 +71,17 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
       ownText: true,
     });
   }
-  const verdict = await compiled.schema.validate(args);
-  if (!verdict.ok) {
-    const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
-    if (verdict.ownText) error.ownText = true;
-    return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
-  }
   const timeoutMs = compiled.tool.timeoutMs ?? run.timeoutMs;
   const stop = new CallStop(run.runSignal, timeoutMs);
   try {
+    // The check is within the call's deadline and the run's cancellation too: a Standard Schema is
+    // the app's own code, as `execute` is, and its validate() may never settle.
+    const verdict = await stop.run(() => compiled.schema.validate(args));
+    if (!verdict.ok) {
+      const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
+      if (verdict.ownText) error.ownText = true;
+      return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
+    }
     const context = new CallContext(call.id, run.agentId, stop, run.pause);
     const value = await stop.run(() => whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context)));
     return outcome(call, started, 'ok', toToolText(value));

@@ -4,7 +4,7 @@
  * never lets a call through unchecked, for a tool's arguments or an agent's structured output.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, RunFailedError, scripted, StructuredOutputError, type OutputSchema } from '../../../src/index.js';
+import { Agent, RunCancelledError, RunFailedError, scripted, StructuredOutputError, type OutputSchema } from '../../../src/index.js';
 import { callOnce } from './support.js';
 
 /** A Standard Schema (with Standard JSON Schema, so an agent takes it) whose validate() is `validate`. */
@@ -37,5 +37,39 @@ describe('a Standard Schema whose validate() gives a malformed result', () => {
     const cause = (error as RunFailedError).cause as StructuredOutputError;
     expect(cause).toBeInstanceOf(StructuredOutputError);
     expect([cause.attempts, cause.problem, cause.text]).toEqual([2, MALFORMED, '{"a":1}']);
+  });
+});
+
+describe('a Standard Schema whose validate() never settles', () => {
+  /** A schema whose validate() never settles, and calls `onCall` when it is called. */
+  const hanging = (onCall: () => void = () => {}) => evilSchema(() => (onCall(), new Promise(() => {})));
+
+  it("a tool's call ends at its deadline as any overdue call does; the run answers", async () => {
+    let executed = 0;
+    const provider = scripted({ replies: [{ toolCalls: [{ id: 'call-1', name: 'lookup', args: { id: 'a-1' } }] }, 'done'] });
+    const agent = Agent.create({ provider, model: 'm', id: 'desk', toolTimeoutMs: 50 })
+      .tool({ name: 'lookup', description: 'Looks up', inputSchema: hanging(), execute: () => executed++ })
+      .build();
+    const result = await agent.run('go');
+    expect([result.text, result.stopReason, executed]).toEqual(['done', 'answered', 0]);
+    expect(provider.calls[1]!.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call-1', content: 'Tool "lookup" did not finish within 50 ms and was stopped.' });
+  });
+
+  it("a tool's call ends when the run is cancelled: run() rejects with RunCancelledError", async () => {
+    const controller = new AbortController();
+    const provider = scripted({ replies: [{ toolCalls: [{ id: 'call-1', name: 'lookup', args: { id: 'a-1' } }] }, 'done'] });
+    const agent = Agent.create({ provider, model: 'm', id: 'desk' })
+      .tool({ name: 'lookup', description: 'Looks up', inputSchema: hanging(() => controller.abort()), execute: () => 'ran' })
+      .build();
+    const error = await agent.run('go', { signal: controller.signal }).catch((e: unknown) => e);
+    expect([(error as Error).name, (error as RunCancelledError).result?.stopReason]).toEqual(['RunCancelledError', 'cancelled']);
+    expect(provider.calls).toHaveLength(1);
+  });
+
+  it('structured output: the run ends when it is cancelled, run() rejects with RunCancelledError', async () => {
+    const controller = new AbortController();
+    const agent = Agent.create({ provider: scripted({ replies: ['{"a":1}'] }), model: 'm', id: 'desk', output: hanging(() => controller.abort()) }).build();
+    const error = await agent.run('go', { signal: controller.signal }).catch((e: unknown) => e);
+    expect([(error as Error).name, (error as RunCancelledError).result?.stopReason]).toEqual(['RunCancelledError', 'cancelled']);
   });
 });

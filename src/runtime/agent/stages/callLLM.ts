@@ -63,7 +63,7 @@ export function callLLMStage(config: AgentConfig) {
       const response = output ? answerOf(reply, output) : reply;
       answered(scope, turn, config, { callId, response });
       if (!output || response.toolCalls.length > 0) return decide(scope, turn);
-      const verdict = await judgeAnswer(output, response.content);
+      const verdict = await judgeAnswer(output, response.content, scope.$getEnv().signal);
       if (verdict.ok) {
         turn.output = verdict.value;
         return decide(scope, turn);
