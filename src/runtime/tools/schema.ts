@@ -15,7 +15,7 @@
  *   check take any time, whoever wrote the schema.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { ConfigError } from '../run/index.js';
+import { ConfigError, describeError } from '../run/index.js';
 import { checkArguments, checkJsonSchema } from './jsonSchemaDialects.js';
 
 /** A JSON Schema, as a plain object. */
@@ -124,7 +124,8 @@ function standardSchema(schema: StandardSchemaV1): CheckedSchema {
         if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
         return { ok: true, value: result.value };
       } catch (error) {
-        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema threw ${(error as Error)?.message ?? String(error)}`), ownText: false };
+        // describeError reads whatever was thrown without throwing itself (a null prototype, a throwing getter): validate never rejects.
+        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema failed: ${describeError(error)}`), ownText: false };
       }
     },
   };

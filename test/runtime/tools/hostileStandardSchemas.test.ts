@@ -73,3 +73,30 @@ describe('a Standard Schema whose validate() never settles', () => {
     expect([(error as Error).name, (error as RunCancelledError).result?.stopReason]).toEqual(['RunCancelledError', 'cancelled']);
   });
 });
+
+describe('a Standard Schema whose validate() throws what cannot be read', () => {
+  const thrown: [string, () => unknown, string][] = [
+    ['an object without a prototype', () => Object.create(null), 'an object was thrown (not an Error): {}'],
+    ['an object whose message getter throws', () => ({ get message(): string { throw new Error('getter'); } }), 'an object was thrown (not an Error): [unserializable: getter]'],
+    ['an Error', () => new RangeError('refine failed'), 'RangeError: refine failed'],
+  ];
+
+  it.each(thrown)('%s: a tool call is invalid_args saying so, never run', async (_label, make, described) => {
+    let executed = 0;
+    const schema = evilSchema(() => {
+      throw make();
+    });
+    const call = await callOnce({ name: 'lookup', description: 'Looks up', inputSchema: schema, execute: () => executed++ }, { id: 'a-1' });
+    expect(executed).toBe(0);
+    expect([call.end.status, call.end.error]).toEqual(['invalid_args', { type: 'invalid_args', message: `the arguments could not be checked: the evil schema failed: ${described}` }]);
+  });
+
+  it.each(thrown)('%s: structured output retries used up fail the run with StructuredOutputError', async (_label, make, described) => {
+    const output = evilSchema(() => {
+      throw make();
+    });
+    const error = await Agent.create({ provider: scripted({ replies: ['{"a":1}'] }), model: 'm', id: 'desk', output }).build().run('go').catch((e: unknown) => e);
+    const cause = (error as RunFailedError).cause as StructuredOutputError;
+    expect([cause.name, cause.problem]).toEqual(['StructuredOutputError', `the arguments could not be checked: the evil schema failed: ${described}`]);
+  });
+});
