@@ -71,9 +71,17 @@ export class StreamParts {
       call.json += part.argumentsDelta;
     }
     // An answer in one wrapping code fence is JSON (modelJson.ts): its value streams from the fence's first line on.
-    const read = parsePartialJson(call.toolIndex === undefined ? unfencedSoFar(call.json) : call.json);
-    if (read === undefined) return;
-    const seen = JSON.stringify(read.value);
+    let read: { value: unknown } | undefined;
+    let seen: string;
+    try {
+      read = parsePartialJson(call.toolIndex === undefined ? unfencedSoFar(call.json) : call.json);
+      if (read === undefined) return;
+      seen = JSON.stringify(read.value);
+    } catch {
+      // Nested deeper than the stack lets the parser (or JSON.stringify) follow: no partial value, as
+      // for a prefix that holds none yet. Partial values are a preview; the answer is judged whole (run() too).
+      return;
+    }
     if (seen === call.last) return;
     call.last = seen;
     this.push({ type: 'partial_output', value: read.value, callId: e.payload.callId, ...sourceOf(e) });

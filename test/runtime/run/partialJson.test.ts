@@ -1,5 +1,6 @@
 /** parsePartialJson: the values a streamed structured answer shows as it grows (stream()'s partial_output parts). */
 import { describe, expect, it } from 'vitest';
+import { Agent, scripted } from '../../../src/index.js';
 import { parsePartialJson } from '../../../src/runtime/run/partialJson.js';
 
 describe('parsePartialJson: what a prefix of a JSON text holds so far', () => {
@@ -49,5 +50,19 @@ describe('parsePartialJson: what a prefix of a JSON text holds so far', () => {
     expect(parsePartialJson('{"a":1} trailing')).toBeUndefined();
     expect(parsePartialJson('{"a":01')).toBeUndefined();
     expect(parsePartialJson('{"a":1}')).toEqual({ value: { a: 1 } });
+  });
+});
+
+describe('a streamed structured answer nested deeper than the parser can follow', () => {
+  it('answers as run() does: the partial values stop where the nesting is too deep, never failing the run', async () => {
+    const depth = 100_000;
+    const answer = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const agent = Agent.create({ provider: scripted({ replies: [{ chunks: ['{"a":{"a":', answer.slice(10)] }] }), model: 'm', id: 'desk', output: { type: 'object' } }).build();
+    const stream = agent.stream('go');
+    const partials: unknown[] = [];
+    for await (const part of stream) if (part.type === 'partial_output') partials.push(part.value);
+    const result = await stream.result;
+    expect([result.stopReason, result.text]).toEqual(['answered', answer]);
+    expect(partials).toEqual([{ a: {} }]);
   });
 });
