@@ -49,7 +49,18 @@ interface StructuredCall {
   /** The stream index of the forced tool's call (Anthropic), once its first fragment named it. */
   toolIndex?: number;
   last?: string;
+  /** The JSON's length when it was last parsed. */
+  parsedAt: number;
 }
+
+/**
+ * Each parse reads the whole JSON so far, so parsing at every chunk costs the square of a long answer's
+ * length (a 100 KB answer in small chunks held the event loop for seconds). Up to PARSE_EVERY_CHUNK
+ * characters every chunk is parsed; past them, a parse waits until the JSON has grown by a tenth since
+ * the last one, which keeps the whole answer's parsing within about eleven times its length.
+ */
+const PARSE_EVERY_CHUNK = 4_096;
+const GROWTH_BEFORE_PARSE = 1.1;
 
 export class StreamParts {
   private readonly structured = new Map<string, StructuredCall>();
@@ -70,6 +81,14 @@ export class StreamParts {
       if (part.index !== call.toolIndex) return;
       call.json += part.argumentsDelta;
     }
+    const length = call.json.length;
+    if (length > PARSE_EVERY_CHUNK && length < call.parsedAt * GROWTH_BEFORE_PARSE) return;
+    this.yieldSoFar(call, e);
+  }
+
+  /** Parses the call's JSON so far and yields its value when it changed (`e`: the call's chunk, or its end). */
+  private yieldSoFar(call: StructuredCall, e: TypedEvent<'footprint.call.llm_chunk' | 'footprint.call.llm_end'>): void {
+    call.parsedAt = call.json.length;
     // An answer in one wrapping code fence is JSON (modelJson.ts): its value streams from the fence's first line on.
     let read: { value: unknown } | undefined;
     let seen: string;
@@ -89,7 +108,7 @@ export class StreamParts {
 
   private readonly handlers: EventHandlers = {
     'footprint.call.llm_start': (e) => {
-      if (e.payload.responseFormat !== undefined) this.structured.set(e.payload.callId, { format: e.payload.responseFormat, json: '' });
+      if (e.payload.responseFormat !== undefined) this.structured.set(e.payload.callId, { format: e.payload.responseFormat, json: '', parsedAt: 0 });
     },
     'footprint.call.llm_chunk': (e) => {
       const { part, callId } = e.payload;
@@ -98,6 +117,9 @@ export class StreamParts {
       if (call) this.partialOutput(e, call, part);
     },
     'footprint.call.llm_end': (e) => {
+      // What came after the last parse (the schedule above skips some chunks of a long answer) is parsed once more.
+      const call = this.structured.get(e.payload.callId);
+      if (call && call.parsedAt < call.json.length) this.yieldSoFar(call, e);
       this.structured.delete(e.payload.callId);
     },
     'footprint.call.tool_start': (e) => {

@@ -66,3 +66,33 @@ describe('a streamed structured answer nested deeper than the parser can follow'
     expect(partials).toEqual([{ a: {} }]);
   });
 });
+
+describe('a long streamed structured answer', () => {
+  it('is parsed at every chunk for its first 4,096 characters, then each time it has grown by a tenth, and once more at its end: never a parse per chunk', async () => {
+    // 3,000 items of 13 characters, one per chunk: about 39 KB, each chunk a value of its own.
+    const items = Array.from({ length: 3000 }, (_, i) => `item-${String(i).padStart(5, '0')}`);
+    const chunks = ['{"items":[', ...items.map((item, i) => (i < items.length - 1 ? `"${item}",` : `"${item}"]}`))];
+    const agent = Agent.create({ provider: scripted({ replies: [{ chunks }] }), model: 'm', id: 'desk', output: { type: 'object' } }).build();
+    const stream = agent.stream('go');
+    const counts: number[] = [];
+    for await (const part of stream) if (part.type === 'partial_output') counts.push((part.value as { items: unknown[] }).items.length);
+    const result = await stream.result;
+
+    expect([result.stopReason, (result.output as { items: string[] }).items.length]).toEqual(['answered', 3000]);
+    // Where the schedule parses: the JSON's length after each chunk, every one up to 4,096, then each at 1.1x the last parsed.
+    const expected: number[] = [];
+    let length = 0;
+    let parsedAt = 0;
+    chunks.forEach((chunk, i) => {
+      length += chunk.length;
+      if (length > 4096 && length < parsedAt * 1.1) return;
+      parsedAt = length;
+      expected.push(Math.min(i, 3000));
+    });
+    // The call's end parses what came after the last parse: the last partial value is the whole answer.
+    if (parsedAt < length) expected.push(3000);
+    expect(counts).toEqual(expected);
+    // 315 chunks within the first 4,096 characters, then 23 parses for the other 2,686 chunks and one at the end.
+    expect([expected.length, counts.at(-1)]).toEqual([339, 3000]);
+  });
+});
