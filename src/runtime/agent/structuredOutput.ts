@@ -9,7 +9,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { markOwnText } from '../../events/index.js';
 import { argumentsText, type LLMResponse, type ResponseFormat } from '../providers/index.js';
-import { ConfigError, numberSetting, parseModelJson } from '../run/index.js';
+import { ConfigError, numberSetting, parseModelJson, untilAborted } from '../run/index.js';
 import { checkSchema, type CheckedSchema, type JsonSchema } from '../tools/index.js';
 
 /** What `output` may be: a Standard Schema (zod 4, valibot, arktype) or a JSON Schema. */
@@ -84,17 +84,6 @@ export async function judgeAnswer(output: StructuredOutput, text: string, signal
   const verdict = await untilAborted(output.schema.validate(parsed), signal);
   if (verdict.ok) return verdict;
   return { ok: false, message: verdict.message.replace(ARGS_ROOT, '$1output'), ownText: verdict.ownText };
-}
-
-/** What `work` settles to, or a rejection with the signal's reason once it aborts (at once if it has). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** The user message that asks again, telling the model what was wrong. */

@@ -23,6 +23,7 @@ import {
   quietLogger,
   Runner,
   typedEventsOnly,
+  untilAborted,
   type MountedMember,
   type RunInstrument,
 } from '../run/index.js';
@@ -124,7 +125,7 @@ export class Parallel extends Composition {
               });
             }
             const failed = results.filter((r) => r.status === 'error').map((r) => r.id);
-            const answer = asText(await untilCancelled(merge(results), scope.$getEnv().signal));
+            const answer = asText(await untilAborted(merge(results), scope.$getEnv().signal));
             // merge made the answer of the branches' outputs: the Parallel is its producer.
             const answerFrom = handoffFrom({ kind: 'member', id: m.id });
             return failed.length === 0 ? { answer, answerFrom } : { answer, answerFrom, status: 'partial', stopReason: `failed: ${failed.join(', ')}` };
@@ -140,21 +141,6 @@ export class Parallel extends Composition {
   static fromBranches(options: CompositionOptions, branches: readonly MountedMember[], merge: MergeFn): Parallel {
     return new Parallel(options, branches, merge);
   }
-}
-
-/**
- * merge's answer, or the run's cancellation the moment its signal fires while merge is still at work:
- * a cancelled run does not wait for (nor answer with) an async merge. merge is given no signal, so
- * what it started goes on by itself.
- */
-function untilCancelled<T>(work: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal || !(work instanceof Promise)) return Promise.resolve(work);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function describeFailure(error: unknown): BranchError {

@@ -55,4 +55,5 @@ export { quietLogger, stage, typedEventsOnly } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';
 export { parseModelJson } from './modelJson.js';
+export { untilAborted } from './untilAborted.js';
 export { optionNames, refuseUnknownOptions } from './knownOptions.js';
