@@ -287,7 +287,7 @@ export abstract class Runner<Output = unknown> {
         ...(output === undefined ? {} : { output }),
         messages: [...given.input, ...own],
         stopReason,
-        ...tally.settle(text, top, answerMaker(store)),
+        ...tally.settle(text, top, answerProducer(store, 'member')),
         ...(conversationId === undefined ? {} : { conversationId }),
         ...(paused ? { paused } : {}),
       };
@@ -333,7 +333,7 @@ export abstract class Runner<Output = unknown> {
         return { outcome: outcome.paused(), result: resultOf('', 'paused', paused) };
       }
       const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-      const decided = outcome.answered(text, answeredBy(store));
+      const decided = outcome.answered(text, answerProducer(store, 'model_call'));
       const result = resultOf(text, stopReasonOf(decided)!);
       if (conversationId !== undefined) {
         const merged: Record<string, unknown> = {};
@@ -413,16 +413,14 @@ interface Execution {
   stream?: StreamSink;
 }
 
-/** The model call whose output became the run's answer, as the top-level runner recorded it (none: no model's output is the answer). */
-function answeredBy(store: RunStore): string | undefined {
+/**
+ * The id of what produced the run's answer, as the top-level runner recorded it, when it is of `kind`:
+ * the model call whose output became the answer ('model_call'), or the member that made it itself
+ * ('member': a Parallel's merge, or an agent's own words). Undefined when the producer is of the other kind.
+ */
+function answerProducer(store: RunStore, kind: 'model_call' | 'member'): string | undefined {
   const producer = originAt(store, RUN_ANSWER_ORIGIN)?.producer;
-  return producer?.kind === 'model_call' ? producer.id : undefined;
-}
-
-/** The member that made the run's answer when no model call did (a Parallel's merge, or an agent's own words), as the run's lineage names it. */
-function answerMaker(store: RunStore): string | undefined {
-  const producer = originAt(store, RUN_ANSWER_ORIGIN)?.producer;
-  return producer?.kind === 'member' ? producer.id : undefined;
+  return producer?.kind === kind ? producer.id : undefined;
 }
 
 /** The run-store record of the chart input a run started with (a pause saves it with the checkpoint). */
