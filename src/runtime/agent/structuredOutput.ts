@@ -10,7 +10,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { markOwnText } from '../../events/index.js';
 import { argumentsText, type LLMResponse, type ResponseFormat } from '../providers/index.js';
 import { ConfigError, numberSetting, parseModelJson, untilAborted } from '../run/index.js';
-import { checkSchema, type CheckedSchema, type JsonSchema } from '../tools/index.js';
+import { checkSchema, objectRootProblem, type CheckedSchema, type JsonSchema } from '../tools/index.js';
 
 /** What `output` may be: a Standard Schema (zod 4, valibot, arktype) or a JSON Schema. */
 export type OutputSchema = StandardSchemaV1 | JsonSchema;
@@ -42,10 +42,10 @@ export function checkedOutput(owner: string, options: { output?: unknown; output
   }
   // The Chat Completions and Responses APIs take only an object as a json_schema's root, and Anthropic's forced
   // tool only an object as its input: any other root is refused here rather than by the provider on every call.
-  const type = schema.jsonSchema.type;
-  if (type !== 'object') {
+  const problem = objectRootProblem(schema);
+  if (problem) {
     throw new ConfigError(
-      `${owner}: its output schema must describe an object (type "object"), as the providers take structured output as one; it has type ${JSON.stringify(type) ?? 'none'} (put a list or a value under a field: z.object({ items: z.array(...) }))`,
+      `${owner}: its output schema must describe an object (type "object"), as the providers take structured output as one; ${problem} (put a list or a value under a field: z.object({ items: z.array(...) }))`,
       { field: 'output' },
     );
   }

@@ -6,5 +6,5 @@
  * serialisation, ConfigError) only.
  */
 export { tool, type Tool, type ToolContext, type ToolSource } from './tool.js';
-export { checkSchema, checkToolSchema, type CheckedSchema, type JsonSchema, type SchemaVerdict, type ToolArgs, type ToolInputSchema } from './schema.js';
+export { checkSchema, checkToolSchema, objectRootProblem, type CheckedSchema, type JsonSchema, type SchemaVerdict, type ToolArgs, type ToolInputSchema } from './schema.js';
 export { toToolText, MAX_TOOL_RESULT_CHARS } from './toolResults.js';

@@ -103,11 +103,19 @@ export function checkToolSchema(schema: unknown, where: string): CheckedSchema {
   } catch (error) {
     throw new ConfigError(`${where}: its inputSchema cannot be used: ${(error as Error).message}`);
   }
-  const type = checked.jsonSchema.type;
-  if (type !== 'object') {
-    throw new ConfigError(`${where}: its inputSchema must describe an object (type "object"), as tools take named arguments; it has type ${JSON.stringify(type) ?? 'none'}`);
-  }
+  const problem = objectRootProblem(checked);
+  if (problem) throw new ConfigError(`${where}: its inputSchema must describe an object (type "object"), as tools take named arguments; ${problem}`);
   return checked;
+}
+
+/**
+ * What keeps a checked schema from describing an object (`it has type "array"`), or undefined: the
+ * model APIs take only an object as a tool's arguments, and OpenAI and Anthropic only an object as
+ * structured output.
+ */
+export function objectRootProblem(checked: CheckedSchema): string | undefined {
+  const type = checked.jsonSchema.type;
+  return type === 'object' ? undefined : `it has type ${JSON.stringify(type) ?? 'none'}`;
 }
 
 function standardSchema(schema: StandardSchemaV1): CheckedSchema {
