@@ -20,6 +20,7 @@ import { context, createContextKey, trace, type Context } from '@opentelemetry/a
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { threadCpuNs } from './clock.js';
 import { countingExporter } from './countingExporter.js';
 import { median } from './measure.js';
 import { FlowChartExecutor } from 'footprintjs';
@@ -54,7 +55,10 @@ interface PerCall {
   cpu: number;
   /** Time the garbage collector paused the main thread (minor and major collections). */
   gc: number;
+  /** The main thread's CPU time (bench/clock.ts). */
+  thread: number;
 }
+
 
 let gcMs = 0;
 new PerformanceObserver((list) => {
@@ -65,20 +69,22 @@ new PerformanceObserver((list) => {
 async function timeBlock(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
+  const threadStarted = threadCpuNs();
   const gcStarted = gcMs;
   for (let i = 0; i < runs; i++) {
     await call();
     if (i % 50 === 0) await new Promise((r) => setImmediate(r));
   }
   const cpuUsed = process.cpuUsage(cpuStarted);
+  const thread = (threadCpuNs() - threadStarted) / 1000 / runs;
   const wall = ((performance.now() - started) * 1000) / runs;
   // GC entries arrive asynchronously: let the observer catch up before reading the sum.
   await new Promise((r) => setImmediate(r));
-  return { wall, cpu: (cpuUsed.user + cpuUsed.system) / runs, gc: ((gcMs - gcStarted) * 1000) / runs };
+  return { wall, cpu: (cpuUsed.user + cpuUsed.system) / runs, gc: ((gcMs - gcStarted) * 1000) / runs, thread };
 }
 
 function medianOf(samples: PerCall[]): PerCall {
-  return { wall: median(samples.map((s) => s.wall)), cpu: median(samples.map((s) => s.cpu)), gc: median(samples.map((s) => s.gc)) };
+  return { wall: median(samples.map((s) => s.wall)), cpu: median(samples.map((s) => s.cpu)), gc: median(samples.map((s) => s.gc)), thread: median(samples.map((s) => s.thread)) };
 }
 
 async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
@@ -103,12 +109,12 @@ async function timeAdded(base: () => Promise<unknown>, extra: () => void): Promi
   for (let i = 0; i < (REPEATS * RUNS * 2) / block; i++) {
     const alone = await timeBlock(base, block);
     const withExtra = await timeBlock(both, block);
-    added.push({ wall: withExtra.wall - alone.wall, cpu: withExtra.cpu - alone.cpu, gc: withExtra.gc - alone.gc });
+    added.push({ wall: withExtra.wall - alone.wall, cpu: withExtra.cpu - alone.cpu, gc: withExtra.gc - alone.gc, thread: withExtra.thread - alone.thread });
   }
   return medianOf(added);
 }
 
-const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units, gc: t.gc / units });
+const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu: t.cpu / units, gc: t.gc / units, thread: t.thread / units });
 
 const agent = referenceAgent();
 
@@ -211,4 +217,4 @@ if (mode === 'sdk-floor') {
   perUnit = await timePerCall(() => agent.run(MESSAGE), RUNS);
 }
 await provider?.shutdown();
-process.stdout.write(`${JSON.stringify({ mode, usPerUnit: perUnit.wall, cpuUsPerUnit: perUnit.cpu, gcUsPerUnit: perUnit.gc, stages, spansPerRun })}\n`);
+process.stdout.write(`${JSON.stringify({ mode, usPerUnit: perUnit.wall, cpuUsPerUnit: perUnit.cpu, gcUsPerUnit: perUnit.gc, threadUsPerUnit: perUnit.thread, stages, spansPerRun })}\n`);

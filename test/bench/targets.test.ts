@@ -4,7 +4,7 @@
  * detail, and issue #17's one-span-per-stage floor is still graded beside it.
  */
 import { describe, expect, it } from 'vitest';
-import { floorUs, overheadTargets, stageFloorUs, type Measured } from '../../bench/targets.js';
+import { floorRatio, floorUs, overheadTargets, stageFloorUs, type Measured } from '../../bench/targets.js';
 
 const US: Record<string, number> = {
   'engine-floor': 10,
@@ -28,6 +28,8 @@ describe('the engine+SDK floor of a traced turn', () => {
     expect(floorUs(measured, 6)).toBe(6 * 1.5 + 7 * 10);
     expect(floorUs(measured, 0)).toBe(70);
     expect(stageFloorUs(measured)).toBe(7 * (10 + 1.5));
+    expect(floorRatio(measured, 'full')).toBe(178 / (13 * 1.5 + 7 * 10));
+    expect(floorRatio(measured, 'semantic')).toBe(170 / (6 * 1.5 + 7 * 10));
   });
 
   it('grades full and semantic detail against their own floors, and the full turn against issue #17 floor', () => {

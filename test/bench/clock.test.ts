@@ -1,0 +1,46 @@
+/**
+ * bench/clock.ts: which clock `npm run bench` reads its modes by, and each mode's median by a clock.
+ * The thread clock is the default only where every child could read it (Linux's schedstat).
+ */
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { chooseClock, medianBy, readingBy, threadCpuNs, type ClockReadings } from '../../bench/clock.js';
+
+const sample = (wall: number, cpu: number, thread: number): ClockReadings => ({ usPerUnit: wall, cpuUsPerUnit: cpu, threadUsPerUnit: thread });
+
+describe('the benchmark clock', () => {
+  it('reads a sample by the clock asked for', () => {
+    const s = sample(180, 240, 170);
+    expect([readingBy(s, 'wall'), readingBy(s, 'cpu'), readingBy(s, 'thread')]).toEqual([180, 240, 170]);
+  });
+
+  it("is the main thread's CPU time when every sample has it, else the wall clock, unless BENCH_CLOCK names one", () => {
+    const withThread = [sample(1, 1, 1), sample(2, 2, 2)];
+    const oneWithout = [sample(1, 1, 1), sample(2, 2, 0)];
+    expect(chooseClock(undefined, withThread)).toBe('thread');
+    expect(chooseClock('', withThread)).toBe('thread');
+    expect(chooseClock(undefined, oneWithout)).toBe('wall');
+    expect(chooseClock(undefined, [])).toBe('wall');
+    expect(chooseClock('wall', withThread)).toBe('wall');
+    expect(chooseClock('cpu', oneWithout)).toBe('cpu');
+    expect(() => chooseClock('monotonic', withThread)).toThrow('BENCH_CLOCK must be thread, wall or cpu, not "monotonic"');
+  });
+
+  it("takes each mode's median round by that clock, so the clocks may pick different rounds", () => {
+    // The second round was descheduled: long by the wall clock, not by the thread's CPU time.
+    const rounds = [sample(160, 210, 158), sample(400, 230, 161), sample(170, 220, 166)];
+    expect(medianBy(rounds, 'wall')).toBe(rounds[2]);
+    expect(medianBy(rounds, 'thread')).toBe(rounds[1]);
+    expect(medianBy(rounds, 'cpu')).toBe(rounds[2]);
+  });
+
+  it("reads the thread's CPU time in nanoseconds, growing with work on it (0 without Linux's schedstat)", () => {
+    const before = threadCpuNs();
+    // Spin until the process has run 20 ms on a CPU (a descheduled spin does not count), nearly all of it this thread's.
+    const started = process.cpuUsage();
+    while (process.cpuUsage(started).user < 20_000);
+    const after = threadCpuNs();
+    if (!existsSync('/proc/thread-self/schedstat')) return expect([before, after]).toEqual([0, 0]);
+    expect(after - before).toBeGreaterThanOrEqual(10_000_000);
+  });
+});
