@@ -41,11 +41,18 @@ export function safeJson(value: unknown, max = MAX_STRING): string {
   return boundString(text, max);
 }
 
+/** What a field is recorded under: its name, and for a number of milliseconds, the name it takes once recorded in seconds. */
+export interface FieldNames {
+  readonly plain: string;
+  readonly seconds?: string;
+}
+
 /**
- * How a payload's field names become attribute names: the name to record a field under, and its
- * value as recorded (e.g. milliseconds as seconds). Without one, field names are kept as they are.
+ * How a payload's field names become attribute names (see FieldNames). Without one, field names are
+ * kept as they are. Called per field of every payload flattened: it should hand back the same
+ * object for the same field, not a new one.
  */
-export type FieldNaming = (field: string, value: unknown) => readonly [name: string, value: unknown];
+export type FieldNaming = (field: string) => FieldNames;
 
 /**
  * Flattens `value` into `out` under `prefix` ('' puts an object's keys at the top level; a bare
@@ -140,8 +147,9 @@ function walk(value: unknown, key: string, out: Attributes, depth: number, ances
 
 function walkField(field: string, child: unknown, parentKey: string, out: Attributes, depth: number, ancestors: Ancestors, budget: Budget, naming?: FieldNaming): void {
   if (!naming) return walk(child, join(parentKey, field), out, depth + 1, ancestors, budget);
-  const [name, named] = naming(field, child);
-  walk(named, join(parentKey, name), out, depth + 1, ancestors, budget, naming);
+  const names = naming(field);
+  if (names.seconds !== undefined && typeof child === 'number') walk(child / 1000, join(parentKey, names.seconds), out, depth + 1, ancestors, budget, naming);
+  else walk(child, join(parentKey, names.plain), out, depth + 1, ancestors, budget, naming);
 }
 
 /**

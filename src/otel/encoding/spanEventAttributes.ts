@@ -13,7 +13,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { ExportedEvent } from '../../events/index.js';
-import { flatten, type FieldNaming } from './bounded.js';
+import { flatten, type FieldNames, type FieldNaming } from './bounded.js';
 import { ATTR_FOOTPRINT_MEMBER_ID, ATTR_FOOTPRINT_MEMBER_KIND, ATTR_FOOTPRINT_ROUTE } from './semconv.js';
 import { spellValuesIn, type SemconvMode } from './semconvMode.js';
 
@@ -26,33 +26,22 @@ export function eventAttributes(event: ExportedEvent, name: string = event.type,
   return attributes;
 }
 
-/** A field's OTel name (see the header): a millisecond number is recorded in seconds under its duration name. */
-const otelNamed: FieldNaming = (field, value) => {
-  const names = namesOf(field);
-  return names.duration !== undefined && typeof value === 'number' ? [names.duration, value / 1000] : [names.plain, value];
-};
-
-interface OtelNames {
-  plain: string;
-  /** For a `…Ms` field: its name once the value is in seconds. */
-  duration?: string;
-}
-
 /**
- * Names by payload field. Field names come from the event catalog, so this stays small; it is
- * bounded anyway (a payload may carry a map keyed by data), and past the bound names are computed.
+ * A field's OTel names (see the header), by payload field. Field names come from the event catalog,
+ * so this stays small; it is bounded anyway (a payload may carry a map keyed by data), and past the
+ * bound names are computed.
  */
-const namesByField = new Map<string, OtelNames>();
+const namesByField = new Map<string, FieldNames>();
 const MAX_FIELDS = 1024;
 
-function namesOf(field: string): OtelNames {
+const otelNamed: FieldNaming = (field) => {
   let names = namesByField.get(field);
   if (names) return names;
   const millis = MILLISECONDS.exec(field);
-  names = { plain: snakeCase(field), duration: millis ? durationName(millis[1]!) : undefined };
+  names = { plain: snakeCase(field), seconds: millis ? durationName(millis[1]!) : undefined };
   if (namesByField.size < MAX_FIELDS) namesByField.set(field, names);
   return names;
-}
+};
 
 const MILLISECONDS = /^(.+)Ms$/;
 
