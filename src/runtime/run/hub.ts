@@ -140,11 +140,15 @@ export class EventHub implements RunEvents, TypedEventSink {
       },
     };
     // Delivery is in order: an event raised by a subscriber while another is being delivered waits
-    // until every subscriber and listener has seen the one that caused it. Still synchronous.
-    this.pending.push({ event, chain });
-    if (this.delivering) return;
+    // until every subscriber and listener has seen the one that caused it. Still synchronous. The
+    // event that finds no delivery under way is delivered at once, without a place in the queue.
+    if (this.delivering) {
+      this.pending.push({ event, chain });
+      return;
+    }
     this.delivering = true;
     try {
+      this.dispatch(event, chain);
       for (let next = this.pending.shift(); next; next = this.pending.shift()) this.dispatch(next.event, next.chain);
     } finally {
       this.delivering = false;
