@@ -1,8 +1,9 @@
 /**
  * One benchmark mode, in its own process (AsyncLocalStorage promise hooks are process-global, so
  * modes must not share one). Prints one JSON line: the median time per run (or per stage for the
- * engine floor, per span for the SDK floor) over several repeats, by the wall clock and by the
- * process's CPU time (which a loaded machine inflates less), the stages per run and the spans per run.
+ * engine floor, per span for the SDK floor) over several repeats, by each clock of bench/clock.ts
+ * (the wall clock, the process's CPU time, the main thread's CPU time), the stages per run and the
+ * spans per run.
  *
  *   modes: engine-floor | bare | untraced | full-noop | semantic-noop | full-otlp | semantic-otlp | sdk-floor
  *   replay-full | replay-semantic: the bridge alone, a recorded turn replayed (bench/bridgeReplay.ts)
@@ -49,7 +50,7 @@ const { registerInstrument, tracingInstrument } = await import('../src/index.js'
 const { now } = await import('../src/events/index.js');
 if (traced) registerInstrument(tracingInstrument({ detail: mode.includes('semantic') ? 'semantic' : 'full' }));
 
-/** µs per call, the median over the repeats, by the wall clock and by this process's CPU time. */
+/** µs per call, the median over the repeats, by each clock (bench/clock.ts). */
 interface PerCall {
   wall: number;
   cpu: number;
