@@ -10,7 +10,8 @@
  *   replay-between-full | replay-between-semantic: the same replay, each right after an untraced
  *     engine turn: (turn + replay) - turn, so the bridge's work is timed where it runs in a traced
  *     turn, among the engine's code and garbage instead of alone in a tight loop
- *   hooks-only: the untraced turn plus a recorder with two empty stage hooks (footprintjs's dispatch)
+ *   hooks-only: the untraced turn plus two empty stage hooks, heard as the bridge hears them (the run's
+ *     own stage reports, runtime/run/stageReports.ts)
  *   hooks-activate: hooks-only, plus the run in a context of its own and a new context made active at
  *     every stage start, as the bridge does (AsyncLocalStorage propagation through the engine's promises)
  *   full-unsampled | semantic-unsampled: that detail with every span unsampled: the bridge's own
@@ -47,6 +48,7 @@ if (traced) {
 
 const { referenceAgent, MESSAGE } = await import('./scenario.js');
 const { registerInstrument, tracingInstrument } = await import('../src/index.js');
+const { subscribeStages } = await import('../src/runtime/index.js');
 const { now } = await import('../src/events/index.js');
 if (traced) registerInstrument(tracingInstrument({ detail: mode.includes('semantic') ? 'semantic' : 'full' }));
 
@@ -193,7 +195,9 @@ if (mode === 'sdk-floor') {
     id: 'bench.hooks',
     start(run) {
       const onStageStart = activate ? () => void contextManager.attach(context.active().setValue(key, true)) : () => {};
-      run.executor.attachCombinedRecorder({ id: 'bench.hooks', onStageStart, onStageEnd: () => {} }, { delivery: 'inline' });
+      // As the bridge hears a run's stages: the run's own stage reports (the runtime's charts), else footprintjs's hooks.
+      const fromHub = subscribeStages(run.events, { started: onStageStart, ended: () => {} });
+      if (!fromHub) run.executor.attachCombinedRecorder({ id: 'bench.hooks', onStageStart, onStageEnd: () => {} }, { delivery: 'inline' });
       return activate ? { around: (call) => context.with(context.active().setValue(key, false), call) } : {};
     },
   });

@@ -134,7 +134,7 @@ const rows: [string, string, string][] = [
   ['semantic spans only, OTLP/HTTP to 127.0.0.1', ms(r('semantic-otlp')), `${(r('semantic-otlp') / r('untraced')).toFixed(2)}x untraced, ${(r('semantic-otlp') / semanticFloor).toFixed(2)}x floor`],
   ['tracing overhead per stage (full)', `${bridgeUsPerStage(measured).toFixed(2)} µs`, `${(bridgeUsPerStage(measured) / floor).toFixed(2)}x SDK floor`],
   ['where the full overhead goes, step by step:', '', ''],
-  ['  footprintjs dispatching two empty stage hooks', us(r('hooks-only') - r('untraced')), share(r('hooks-only') - r('untraced'))],
+  ['  two empty stage hooks (the stages\' own reports)', us(r('hooks-only') - r('untraced')), share(r('hooks-only') - r('untraced'))],
   ['  + a context per stage (AsyncLocalStorage)', us(r('hooks-activate') - r('hooks-only')), share(r('hooks-activate') - r('hooks-only'))],
   ['  + the bridge, every span unsampled', us(r('full-unsampled') - r('hooks-activate')), share(r('full-unsampled') - r('hooks-activate'))],
   ['  + the SDK recording and batching the spans', us(r('full-noop') - r('full-unsampled')), share(r('full-noop') - r('full-unsampled'))],

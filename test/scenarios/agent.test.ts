@@ -5,11 +5,11 @@
  * stage, chat and tool spans are active for the code they cover, and nothing leaks to the caller.
  */
 import { SpanKind, trace } from '@opentelemetry/api';
-import { FlowChartExecutor } from 'footprintjs';
+import { flowChart, FlowChartExecutor, type FlowChart } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
-import { Agent, LLMCall, MemoryConversationStore, scripted, skillGraph } from '../../src/runtime/index.js';
+import { Agent, EventHub, LLMCall, MemoryConversationStore, quietLogger, Runner, scripted, skillGraph } from '../../src/runtime/index.js';
 import { activeSpanName, activeSpanProbe, answerAttributes, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { answer, diagnoseSkill, pick, triageSkill } from '../support/skills.js';
@@ -262,27 +262,72 @@ describe('an agent stopped by its iteration cap', () => {
 });
 
 describe('full detail for runner runs', () => {
-  it('attaches only the two stage hooks (no flow hook, so footprintjs keeps its narrative off; no emit hook, emits come through the hub)', async () => {
+  /** The trace recorders attached to executors while `run` runs, with the executor each went to. */
+  async function traceRecordersDuring(run: () => Promise<unknown>) {
     const attached: { executor: FlowChartExecutor; recorder: Record<string, unknown> }[] = [];
     const spy = vi.spyOn(FlowChartExecutor.prototype, 'attachCombinedRecorder').mockImplementation(function (this: FlowChartExecutor, recorder, options) {
       if (recorder.id === TRACE_RECORDER_ID) attached.push({ executor: this, recorder: recorder as unknown as Record<string, unknown> });
       realAttach.call(this, recorder, options);
     });
     try {
-      await twoToolAgent().run('Is invoice 42 paid?');
+      await run();
     } finally {
       spy.mockRestore();
     }
+    return attached;
+  }
+
+  it("hears a run of the runtime's own charts from its hub: no footprintjs recorder, so no stage or commit notices and no narrative", async () => {
+    const subscribe = vi.spyOn(EventHub.prototype, 'subscribeStages');
+    let subscriptions = 0;
+    const attached = await traceRecordersDuring(() => twoToolAgent().run('Is invoice 42 paid?')).finally(() => {
+      subscriptions = subscribe.mock.calls.length;
+      subscribe.mockRestore();
+    });
+    expect([attached, subscriptions]).toEqual([[], 1]);
+    // The documented tree (the first test above), stage spans and all, from the stages' own reports.
+    expect(render(sdk.spans())).toBe(
+      [
+        'invoke_agent Helper',
+        '  Context',
+        '  CallLLM',
+        '    chat m1 [CLIENT]',
+        '  ToolCalls',
+        '    execute_tool lookup',
+        '    execute_tool weather',
+        '  CallLLM',
+        '    chat m1 [CLIENT]',
+        '  ToolCalls',
+        '    execute_tool lookup',
+        '  CallLLM',
+        '    chat m1 [CLIENT]',
+        '  Final',
+      ].join('\n'),
+    );
+  });
+
+  it("attaches only the two stage hooks to a Runner of a user's own chart (no flow hook: no narrative; no emit hook: emits come through the hub)", async () => {
+    const attached = await traceRecordersDuring(() => new Greeter().run('hi'));
     expect(attached).toHaveLength(1);
-    const { executor, recorder } = attached[0];
+    const { executor, recorder } = attached[0]!;
     expect(Object.keys(recorder).filter((k) => k.startsWith('on')).sort()).toEqual(['onStageEnd', 'onStageStart']);
-    for (const hook of ['onStageExecuted', 'onDecision', 'onSubflowEntry', 'onFork', 'onRunStart', 'onError', 'onPause']) {
-      expect(recorder[hook]).toBeUndefined();
-    }
     expect((executor as unknown as { narrativeEnabled: boolean }).narrativeEnabled).toBe(false);
-    expect(sdk.spans().filter((s) => s.name === 'CallLLM')).toHaveLength(3);
+    expect(render(sdk.spans())).toBe(['llm_call Greeter', '  Greet', '  Sign'].join('\n'));
   });
 });
+
+/** A Runner whose chart a user wrote (not marked runtimeChart): its stages report nothing to the hub. */
+class Greeter extends Runner {
+  readonly kind = 'llm_call' as const;
+  readonly id = 'greeter';
+  readonly name = 'Greeter';
+  protected buildChart(): FlowChart {
+    return flowChart<{ text?: string }>('Greet', (scope) => void (scope.text = 'hello'), 'greet')
+      .addFunction('Sign', (scope) => `${scope.text}, from the greeter`, 'sign')
+      .setLogger(quietLogger)
+      .build();
+  }
+}
 
 describe('LLMCall', () => {
   it('is a run span with its stages and one chat span', async () => {

@@ -4,7 +4,8 @@
  * only. No flow hook is attached, so footprintjs keeps its narrative off.
  *
  * - A stage span opens at onStageStart (and becomes active for the stage body) and ends at
- *   onStageEnd. A retry re-starts the same runtime stage id: one span, with attempt events. A stage
+ *   onStageEnd. A run of the runtime's own charts reports them to its hub, which the hooks then hear
+ *   instead of a footprintjs recorder (wiring/tracingInstrument.ts). A retry re-starts the same runtime stage id: one span, with attempt events. A stage
  *   that throws or pauses gets no onStageEnd: it ends with the run (ERROR for the failing stage,
  *   footprint.paused otherwise).
  * - A member span (the subflow a member is mounted at) opens at the first onStageStart inside its
@@ -44,6 +45,13 @@ interface Member {
   /** Visits per stage id inside this member (loop iterations). */
   visits: Map<string, number>;
 }
+
+/**
+ * What the stage hooks read of a stage execution: footprintjs's StageEvent has it, and so does what
+ * a run's stages report to its hub (runtime/run/hub.ts subscribeStages), which the hooks hear instead
+ * of a footprintjs recorder when every chart of the run is the runtime's own.
+ */
+export type StageNaming = Pick<StageEvent, 'stageName' | 'stageId' | 'runtimeStageId' | 'pipelineId'>;
 
 interface Stage {
   opened: OpenSpan;
@@ -151,7 +159,7 @@ export class RunnerLayout implements MemberLayout {
   }
 
   // ── scope hooks ────────────────────────────────────────────────────────────────────────────────
-  private onStageStart(event: StageEvent): void {
+  private onStageStart(event: StageNaming): void {
     const time = now();
     const rsid = event.runtimeStageId;
     if (isRetry(this.stages, rsid, this.run, time)) return;
@@ -168,7 +176,7 @@ export class RunnerLayout implements MemberLayout {
     this.run.activate(opened);
   }
 
-  private onStageEnd(event: StageEvent): void {
+  private onStageEnd(event: StageNaming): void {
     const stage = this.stages.get(event.runtimeStageId);
     if (!stage) return;
     this.endStage(event.runtimeStageId, stage, now());

@@ -62,7 +62,10 @@ export interface TracedRunInit {
 }
 
 export class TracedRun {
-  /** The footprintjs recorder to attach; undefined when the run's layout needs none (a semantic runner run). */
+  /**
+   * The footprintjs recorder its layout needs; undefined when it needs none (a semantic runner run). A
+   * runner run whose stages report themselves hears its stage hooks from its hub instead (tracingInstrument.ts).
+   */
   readonly recorder?: CombinedRecorder;
   /** Takes one typed event of the run (runner runs; guarded). */
   readonly onEvent: (event: TypedEvent) => void;

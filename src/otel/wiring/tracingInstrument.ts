@@ -3,13 +3,14 @@
  * At each start it checks that an OTel SDK is there to receive spans; if not, it stays out of the run
  * entirely (no recorder, no subscription, no wrapper: zero cost). Otherwise it opens the run span on
  * the caller's active context (or, for a resume, as a child of the paused run span, linked to it),
- * attaches the recorder its layout needs (none for detail 'semantic'), subscribes to the run's typed
- * events and other emits, and contains the executor call.
+ * hears the stages its layout needs (none for detail 'semantic': from the run's hub when its stages
+ * report themselves, else through a footprintjs recorder), subscribes to the run's typed events and
+ * other emits, and contains the executor call.
  *
  *   registerInstrument(tracingInstrument({ detail: 'semantic' }));
  */
 import { context, trace, type Attributes, type Link } from '@opentelemetry/api';
-import { registeredInstruments, type RunInstrument, type RunSession, type RunStart } from '../../runtime/index.js';
+import { registeredInstruments, subscribeStages, type RunInstrument, type RunSession, type RunStart } from '../../runtime/index.js';
 import { knownProducers, runnerIdentity } from '../genai/index.js';
 import type { MemberIdentity } from '../placement/index.js';
 import { resolve, settle, type Settings, type TracingOptions } from './options.js';
@@ -24,6 +25,7 @@ import {
 } from '../encoding/index.js';
 import { CARRY_MEMBERS, CARRY_TRACEPARENT, CARRY_TRACESTATE, readMembers } from './carry.js';
 import { memberDirectory } from './memberDirectory.js';
+import { asStageListener } from './traceRecorder.js';
 import { TracedRun } from './tracedRun.js';
 
 export const TRACING_INSTRUMENT_ID = 'footprint-otel.tracing';
@@ -92,7 +94,10 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
     known: run.resumed && knownProducers([{ carry: run.resumed.carry }]),
     restored: run.restored,
   });
-  if (traced.recorder) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
+  // Stage hooks come from the run's hub when its stages report themselves; else from a footprintjs recorder (traceRecorder.ts).
+  const stages = traced.recorder && asStageListener(traced.recorder);
+  const unsubscribeStages = stages && subscribeStages(run.events, stages);
+  if (traced.recorder && !unsubscribeStages) run.executor.attachCombinedRecorder(traced.recorder, { delivery: 'inline' });
   const unsubscribeEvents = run.events.subscribe(traced.onEvent);
   const unsubscribeOthers = run.events.subscribeOthers(traced.onOtherEmit);
   return {
@@ -103,6 +108,7 @@ function startTracing(run: RunStart, settings: Settings): RunSession | undefined
       guard('tracing finish', () => {
         unsubscribeEvents();
         unsubscribeOthers();
+        unsubscribeStages?.();
         traced.finish(outcome);
       });
     },

@@ -10,7 +10,7 @@
  * of their own.
  */
 import { flowChart, type FlowChart } from 'footprintjs';
-import { quietLogger, stage, typedEventsOnly } from '../run/index.js';
+import { quietLogger, stage, runtimeChart } from '../run/index.js';
 import type { AgentConfig } from './config.js';
 import { callLLMStage } from './stages/callLLM.js';
 import { contextStage } from './stages/context.js';
@@ -22,7 +22,7 @@ import type { AgentState } from './state.js';
 
 export function buildAgentChart(config: AgentConfig): FlowChart {
   const m = config.member;
-  return typedEventsOnly(flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
+  return runtimeChart(flowChart<AgentState>('Context', stage<AgentScope, void>(m, 'context', contextStage(config)), 'context')
     .addDeciderFunction('CallLLM', stage(m, 'call-llm', callLLMStage(config)), 'call-llm')
     .addFunctionBranch(TOOL_CALLS, 'ToolCalls', stage(m, 'tool-calls', toolCallsStage(config)))
     .loopTo('call-llm')

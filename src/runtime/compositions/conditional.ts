@@ -12,7 +12,7 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
-import { ConfigError, quietLogger, Runner, stage, typedEventsOnly, type MountedMember } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, stage, runtimeChart, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
 import { answerKey } from './lineage.js';
@@ -82,7 +82,7 @@ export class Conditional extends Composition {
         ),
       );
     }
-    return typedEventsOnly(decider
+    return runtimeChart(decider
       .end()
       .addFunction('Exit', closingStage<ConditionalState>(m, { close: (scope) => ({ answer: scope.reply, answerFrom: answerKey(scope, scope.chosen) }) }), 'exit')
       .setLogger(quietLogger)

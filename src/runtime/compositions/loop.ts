@@ -8,7 +8,7 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type MemberRef } from '../../events/index.js';
-import { checkNumber, ConfigError, numberSetting, quietLogger, Runner, stage, typedEventsOnly, type MountedMember } from '../run/index.js';
+import { checkNumber, ConfigError, numberSetting, quietLogger, Runner, stage, runtimeChart, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
@@ -61,7 +61,7 @@ export class Loop extends Composition {
       scope.iteration = iteration;
       emit(scope, 'footprint.composition.iteration', { compositionId: m.id, iteration });
     };
-    return typedEventsOnly(flowChart<LoopState>('Enter', openingStage<LoopState>(m, { childCount: 1, opened: (scope) => startPass(scope, 1) }), 'enter')
+    return runtimeChart(flowChart<LoopState>('Enter', openingStage<LoopState>(m, { childCount: 1, opened: (scope) => startPass(scope, 1) }), 'enter')
       .addSubFlowChartNext(
         this.body.mountId,
         this.body.runner.chart(),

@@ -22,7 +22,7 @@ import {
   newId,
   quietLogger,
   Runner,
-  typedEventsOnly,
+  runtimeChart,
   untilAborted,
   type MountedMember,
   type RunInstrument,
@@ -105,7 +105,7 @@ export class Parallel extends Composition {
       });
     });
     const merge = this.mergeFn;
-    return typedEventsOnly(chart
+    return runtimeChart(chart
       .addFunction(
         'Merge',
         closingStage<ParallelState>(m, {

@@ -7,7 +7,7 @@
  */
 import { flowChart, type FlowChart, type FlowChartBuilder } from 'footprintjs';
 import type { MemberRef } from '../../events/index.js';
-import { ConfigError, quietLogger, Runner, typedEventsOnly, type MountedMember } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, runtimeChart, type MountedMember } from '../run/index.js';
 import { Composition, type CompositionOptions } from './composition.js';
 import { closingStage, openingStage, type CompositionState } from './lifecycle.js';
 import { checkMember, mountOptions } from './members.js';
@@ -54,7 +54,7 @@ export class Sequence extends Composition {
         ),
       );
     }
-    return typedEventsOnly(chart
+    return runtimeChart(chart
       .addFunction('Exit', closingStage(m, { close: (scope) => ({ answer: scope.current, answerFrom: scope.currentFrom }) }), 'exit')
       .setLogger(quietLogger)
       .build());

@@ -21,7 +21,7 @@
  */
 import { flowChart, type FlowChart } from 'footprintjs';
 import { emit, type EventPayloads, type MemberRef } from '../../events/index.js';
-import { appendFrom, appendWithOrigins, ConfigError, currentRun, newId, numberSetting, originAt, originsOf, quietLogger, Runner, stage, typedEventsOnly, type LLMMessage, type MessageOrigin, type MountedMember } from '../run/index.js';
+import { appendFrom, appendWithOrigins, ConfigError, currentRun, newId, numberSetting, originAt, originsOf, quietLogger, Runner, stage, runtimeChart, type LLMMessage, type MessageOrigin, type MountedMember } from '../run/index.js';
 import { Composition } from './composition.js';
 import { closingStage, openingStage, type CompositionScope, type CompositionState, type ExitStatus } from './lifecycle.js';
 import { answerKey, inputKey } from './lineage.js';
@@ -199,7 +199,7 @@ export class Swarm extends Composition {
         },
       );
     }
-    return typedEventsOnly(dispatch
+    return runtimeChart(dispatch
       .addFunctionBranch(
         STAGE.stop,
         'Stop',

@@ -25,7 +25,7 @@ import { buildLLMCall, type LLMCall } from '../agent/index.js';
 import { answerKey, mountOptions, openLineage, recordAnswer, type LineageState } from '../compositions/index.js';
 import type { PricingTable } from '../cost/index.js';
 import type { LLMProvider } from '../providers/index.js';
-import { ConfigError, quietLogger, Runner, RUNNER_FACTS, stage, stageInput, typedEventsOnly, type RunnerFacts } from '../run/index.js';
+import { ConfigError, quietLogger, Runner, RUNNER_FACTS, stage, stageInput, runtimeChart, type RunnerFacts } from '../run/index.js';
 import { parseRoutingDecision } from './decision.js';
 import { DecisionMemory, type RoutingDecision } from './memory.js';
 import { compileRouterPrompt, type RosterEntry } from './prompt.js';
@@ -129,7 +129,7 @@ export class RouterStep extends Runner {
 
   protected buildChart(): FlowChart {
     const m: MemberRef = { kind: this.kind, id: this.id };
-    return typedEventsOnly(flowChart<RouterState>(
+    return runtimeChart(flowChart<RouterState>(
       'Ask',
       stage(m, 'ask', (scope: TypedScope<RouterState>) => {
         const args = stageInput<Record<keyof RouterInput, unknown>>(scope);

@@ -8,11 +8,13 @@
  * keeps a run to the one async context a traced run needs anyway (OTel's): every AsyncLocalStorage
  * that is enabled costs each promise the process creates, traced or not. The caller's AbortSignal is
  * the env's own `signal`. Each stage's scope is given an env of its own (stageEnv, made by
- * stageScope.ts): the run's, with the stage's runtime id (its typed events' stamp) and its input.
+ * stageScope.ts): the run's, with the stage's runtime id (its typed events' stamp), its input, and
+ * when an instrument hears the run's stages, the stage execution its body reports (chart.ts stage()).
  */
 import type { KeyObject } from 'node:crypto';
 import { EMIT_TARGET, EMITTING_STAGE, stageIds } from '../../events/index.js';
 import type { EventHub } from './hub.js';
+import type { StageExecution } from './runEvents.js';
 import type { StreamSink } from './runStream.js';
 import type { RunStore } from './store.js';
 
@@ -34,6 +36,15 @@ export interface RunContext {
 const RUN_CONTEXT: typeof EMIT_TARGET = EMIT_TARGET;
 /** The stage's input, as footprintjs hands it to the stage's scope factory (stageScope.ts). */
 const STAGE_INPUT = Symbol('footprint-otel.stageInput');
+/** The stage execution its body reports the start and end of (chart.ts stage()), when the run's hub hears them. */
+const STAGE_EXECUTION = Symbol('footprint-otel.stageExecution');
+
+/** What footprintjs's StageContext tells the scope factory of the stage it makes a scope for. */
+export interface StageContextIds {
+  readonly stageId: string;
+  readonly runtimeStageId: string;
+  readonly runId: string;
+}
 
 /** The part of a footprintjs scope this needs (every TypedScope has it). */
 export interface EnvScope {
@@ -47,10 +58,11 @@ export interface RunEnv {
   readonly [RUN_CONTEXT]: RunContext;
 }
 
-/** One stage's env: its run's, with the runtime stage id its events carry and the stage's input. */
+/** One stage's env: its run's, with the runtime stage id its events carry, the stage's input, and the execution it reports. */
 interface StageEnv extends RunEnv {
   readonly [EMITTING_STAGE]: string;
   readonly [STAGE_INPUT]: unknown;
+  readonly [STAGE_EXECUTION]?: StageExecution;
 }
 
 export function runEnv(run: RunContext, signal: AbortSignal | undefined): RunEnv {
@@ -63,10 +75,19 @@ export function runEnv(run: RunContext, signal: AbortSignal | undefined): RunEnv
  * The env of one stage of a run (`env` is the run's, runEnv()). The signal is set only when the
  * run has one: an env without string keys is one footprintjs notes no read of.
  */
-export function stageEnv(env: RunEnv, runtimeStageId: string, input: unknown): StageEnv {
-  const stage: StageEnv = { [RUN_CONTEXT]: env[RUN_CONTEXT], [EMITTING_STAGE]: runtimeStageId, [STAGE_INPUT]: input };
+export function stageEnv(env: RunEnv, context: StageContextIds, stageName: string, input: unknown): StageEnv {
+  const run = env[RUN_CONTEXT];
+  // Named only when something hears the run's stages (an instrument: hub.ts subscribeStages).
+  const execution = run.events.hearsStages ? { stageName, stageId: context.stageId, runtimeStageId: context.runtimeStageId, pipelineId: context.runId } : undefined;
+  const stage: StageEnv = { [RUN_CONTEXT]: run, [EMITTING_STAGE]: context.runtimeStageId, [STAGE_INPUT]: input, [STAGE_EXECUTION]: execution };
   if (env.signal) stage.signal = env.signal;
   return stage;
+}
+
+/** The hub a stage body reports its start and end to, and the execution it reports; undefined when nothing hears them. */
+export function stageReport(env: object): { readonly hub: EventHub; readonly execution: StageExecution } | undefined {
+  const execution = (env as Partial<StageEnv>)[STAGE_EXECUTION];
+  return execution && { hub: (env as StageEnv)[RUN_CONTEXT].events, execution };
 }
 
 /**

@@ -4,7 +4,7 @@
  * emitting stage's runtime id (emitFrom, synchronously, at the call site: events/emit.ts), derived
  * events (run failures) through publish(); the emits that are no typed event come through a
  * footprintjs emit recorder (attached by the runner when a chart of the tree may raise them, run/chart.ts
- * typedEventsOnly) and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
+ * runtimeChart) and go to the instruments that asked for them (subscribeOthers). The hub stamps the envelope (run id, stage, member, composition path,
  * high-resolution time) once, then hands it to the run's instruments, to the stream of a streamed
  * run (runner.stream()), and to the listeners of the emitting member and every runner above it.
  * A model call's chunks (llm_chunk) skip the instruments: telemetry learns of a streamed call from
@@ -13,7 +13,7 @@
 import type { EmitEvent, EmitRecorder } from 'footprintjs';
 import { isFootprintEvent, now, stageIds, type EventPayloads, type EventType, type TypedEvent, type TypedEventSink } from '../../events/index.js';
 import type { MemberEntry, MemberIndex } from './members.js';
-import type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
+import type { HubListener, OtherEmitListener, RunEvents, StageExecution, StageListener } from './runEvents.js';
 import type { StreamSink } from './runStream.js';
 
 const EVENTS_RECORDER_ID = 'footprint-otel.events';
@@ -49,6 +49,13 @@ export class EventHub implements RunEvents, TypedEventSink {
   private readonly stream?: StreamSink;
   /** Each subflow's place, by its key ('' the top-level chart), found once per run. */
   private readonly places = new Map<string, Place>();
+  /** Who hears the run's stage starts and ends (subscribeStages), when its stages report them. */
+  private readonly stageListeners: StageListener[] = [];
+  /**
+   * Whether the run's stages report their starts and ends here: set by the runner when every chart of
+   * its tree is the runtime's own (chart.ts runtimeChart), whose every stage body is wrapped by stage().
+   */
+  reportsStages = false;
   /** The last emitting stage and its place: a stage's events usually come together. */
   private lastStage = '';
   private lastPlace?: Place;
@@ -94,6 +101,34 @@ export class EventHub implements RunEvents, TypedEventSink {
    */
   subscribeOthers(listener: OtherEmitListener): () => void {
     return addTo(this.otherListeners, listener);
+  }
+
+  /**
+   * Hears the start and the end of every stage execution of the run, at the moments footprintjs's
+   * scope hooks onStageStart and onStageEnd would (a stage that throws or pauses by throwing reports
+   * no end), without a footprintjs recorder on the executor: with one attached, footprintjs builds and
+   * dispatches a stage-start, a stage-end and a commit notice for every stage, and attaches the
+   * recorder to every stage's scope. Undefined when the run's stages do not report themselves (a
+   * chart of the tree is not the runtime's own): the caller attaches a recorder instead. The
+   * listener guards itself.
+   */
+  subscribeStages(listener: StageListener): (() => void) | undefined {
+    return this.reportsStages ? addTo(this.stageListeners, listener) : undefined;
+  }
+
+  /** Whether anything hears the run's stage starts and ends (a stage names its execution only then: context.ts stageEnv). */
+  get hearsStages(): boolean {
+    return this.stageListeners.length > 0;
+  }
+
+  /** A stage execution started (chart.ts stage(), before its body). */
+  stageStarted(stage: StageExecution): void {
+    for (const listener of this.stageListeners) listener.started(stage);
+  }
+
+  /** A stage execution's body returned or settled without throwing. */
+  stageEnded(stage: StageExecution): void {
+    for (const listener of this.stageListeners) listener.ended(stage);
   }
 
   /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */

@@ -31,7 +31,8 @@ export { canonicalMessage, ConversationParts, IMAGE_TOKEN_ESTIMATE, measure, slo
 export { FINGERPRINT_KEY_ENV, setFingerprintKey } from './fingerprint.js';
 export type { ChartInput } from './runInput.js';
 export { EventHub } from './hub.js';
-export type { HubListener, OtherEmitListener, RunEvents } from './runEvents.js';
+export type { HubListener, OtherEmitListener, RunEvents, StageExecution, StageListener } from './runEvents.js';
+export { subscribeStages } from './stageReports.js';
 export { RUNNER_FACTS, type RunnerFacts, type RunnerProfile, type RunTree, type RunTreeNode } from './runTree.js';
 export { RunStream, StreamClosedError, type StreamSink } from './runStream.js';
 export { defineRecordKind, type RecordKind, type RunStore } from './store.js';
@@ -51,7 +52,7 @@ export { RunFailedError, CheckpointError, ConfigError, describeError, errorClass
 export { FIXED_ERROR_TYPES } from './errorTypes.js';
 export { checkNumber, numberProblem, numberSetting, optionalNumber, RULES, type NumberRule } from './settings.js';
 export { currentRun, OnceEnvScope, stageInput, stageSubflowKey, type EnvScope, type RunContext } from './context.js';
-export { quietLogger, stage, typedEventsOnly } from './chart.js';
+export { quietLogger, stage, runtimeChart } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';
 export { parseModelJson } from './modelJson.js';

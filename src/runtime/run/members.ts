@@ -18,7 +18,7 @@ export interface TreeRunner {
   readonly id: string;
   readonly name: string;
   readonly listeners: ListenerSet;
-  /** Its chart (the runner's hub reads whether it may emit through footprintjs: chart.ts typedEventsOnly). */
+  /** Its chart (the runner's hub reads whether it may emit through footprintjs: chart.ts runtimeChart). */
   chart(): FlowChart;
   members(): readonly { mountId: string; runner: TreeRunner; description?: string }[];
   routesTo(mountId: string): boolean;

@@ -55,7 +55,7 @@ import { ResultTracker } from './resultTracker.js';
 import { inputMessages, lastUserText, RUN_ANSWER_ORIGIN, RUN_INPUT_ORIGIN, RUN_THREAD, type ChartInput } from './runInput.js';
 import { RunStream, type StreamSink } from './runStream.js';
 import { RUNNER_FACTS, type RunnerFacts } from './runTree.js';
-import { raisesTypedEventsOnly } from './chart.js';
+import { isRuntimeChart } from './chart.js';
 import { stageScopeFactory } from './stageScope.js';
 import { RunStore, type SavedStore } from './store.js';
 import { appendRun, conversationOrigins, loadThread, producersOf } from './threads.js';
@@ -118,8 +118,8 @@ export abstract class Runner<Output = unknown> {
   private builtChart?: FlowChart;
   private index?: MemberIndex;
   private treeInstruments?: RunInstrument[];
-  /** Whether a stage of this runner's tree may emit through footprintjs's channel (chart.ts typedEventsOnly). */
-  private footprintjsEmits?: boolean;
+  /** Whether a chart of this runner's tree is not the runtime's own (chart.ts runtimeChart): its stages may emit through footprintjs's channel and report nothing. */
+  private foreignCharts?: boolean;
   /** An executor whose last run attached nothing to it, for this runner's next fresh run (see execute). */
   private idleExecutor?: FlowChartExecutor;
 
@@ -253,9 +253,11 @@ export abstract class Runner<Output = unknown> {
     const conversationId = saved ? saved.conversationId : options.conversationId;
     const hub = new EventHub(runId, index, { conversationId, stream: how.stream });
     const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub, fingerprintKey: fingerprintKey() };
-    // Only a chart of the runner's tree that may $emit needs the hub's recorder (chart.ts typedEventsOnly).
-    const hearsFootprintjsEmits = (this.footprintjsEmits ??= mayEmitThroughFootprintjs(index));
-    if (hearsFootprintjsEmits) executor.attachEmitRecorder(hub.recorder);
+    // Only a chart of the runner's tree that is not the runtime's own may $emit: only then is the hub's recorder needed, and
+    // only the runtime's own charts report their stages to the hub (chart.ts runtimeChart).
+    const foreignCharts = (this.foreignCharts ??= hasForeignCharts(index));
+    if (foreignCharts) executor.attachEmitRecorder(hub.recorder);
+    hub.reportsStages = !foreignCharts;
     const outcome = new OutcomeTracker(hub);
     const tally = new ResultTracker(hub);
     if (saved?.topTurnId) tally.topTurnId = saved.topTurnId;
@@ -348,7 +350,7 @@ export abstract class Runner<Output = unknown> {
 
     // Nothing was attached to the executor when no instrument took part and the hub needed no recorder:
     // the runner's next fresh run may take it (once its run() has settled, which `call` awaits).
-    const reusable = !resumed && sessions.length === 0 && !hearsFootprintjsEmits;
+    const reusable = !resumed && sessions.length === 0 && !foreignCharts;
     try {
       const { outcome: decided, result } = await inRun(call);
       finish(sessions, decided);
@@ -486,9 +488,9 @@ function checkedSignal(owner: string, options: unknown, known?: ReadonlySet<stri
   }
 }
 
-/** Whether a stage of the run may emit through footprintjs's channel: a chart of its tree (the member index's) is not marked typedEventsOnly (chart.ts). */
-function mayEmitThroughFootprintjs(index: MemberIndex): boolean {
-  for (const { runner } of index.entries()) if (!raisesTypedEventsOnly(runner.chart())) return true;
+/** Whether a chart of the run's tree (the member index's) is not marked runtimeChart (chart.ts): a Runner a user wrote. */
+function hasForeignCharts(index: MemberIndex): boolean {
+  for (const { runner } of index.entries()) if (!isRuntimeChart(runner.chart())) return true;
   return false;
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a runner attaches to its executor, and when its next run takes the same one (run/runner.ts,
- * run/chart.ts typedEventsOnly): the runtime's own charts raise their events through the run hub, so
+ * run/chart.ts runtimeChart): the runtime's own charts raise their events through the run hub, so
  * a run of them attaches no footprintjs recorder; a chart written for a Runner of one's own may $emit,
  * so a tree with one gets the hub's emit recorder. An executor to which nothing was attached (no
  * instrument took part, no recorder) serves the runner's next fresh run; a resumed run, a run an
