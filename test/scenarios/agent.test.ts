@@ -24,29 +24,29 @@ const realAttach = FlowChartExecutor.prototype.attachCombinedRecorder;
 /** A turn's stages up to its first model call (the chat span is CallLLM's child; later iterations start at CallLLM). */
 const UP_TO_CHAT = ['Context', 'CallLLM'];
 
+/** The documented span tree of twoToolAgent's run: three iterations, two tool rounds. */
+const TWO_TOOL_TREE = [
+  'invoke_agent Helper',
+  ...UP_TO_CHAT.map((n) => `  ${n}`),
+  '    chat m1 [CLIENT]',
+  '  ToolCalls',
+  '    execute_tool lookup',
+  '    execute_tool weather',
+  '  CallLLM',
+  '    chat m1 [CLIENT]',
+  '  ToolCalls',
+  '    execute_tool lookup',
+  '  CallLLM',
+  '    chat m1 [CLIENT]',
+  '  Final',
+].join('\n');
+
 describe('Agent with two tools over three iterations', () => {
   it('is exactly the documented span tree', async () => {
     const answer = await twoToolAgent().run('Is invoice 42 paid?', { conversationId: 'session-7', conversationStore: new MemoryConversationStore() });
     expect(answer.text).toBe('Invoice 42 is paid.');
     const spans = sdk.spans();
-    const indent = (names: string[]) => names.map((n) => `  ${n}`);
-    expect(render(spans)).toBe(
-      [
-        'invoke_agent Helper',
-        ...indent(UP_TO_CHAT),
-        '    chat m1 [CLIENT]',
-        '  ToolCalls',
-        '    execute_tool lookup',
-        '    execute_tool weather',
-        '  CallLLM',
-        '    chat m1 [CLIENT]',
-        '  ToolCalls',
-        '    execute_tool lookup',
-        '  CallLLM',
-        '    chat m1 [CLIENT]',
-        '  Final',
-      ].join('\n'),
-    );
+    expect(render(spans)).toBe(TWO_TOOL_TREE);
     const { traceIds, roots, problems } = structure(spans);
     expect(traceIds).toHaveLength(1);
     expect(roots).toHaveLength(1);
@@ -285,25 +285,8 @@ describe('full detail for runner runs', () => {
       subscribe.mockRestore();
     });
     expect([attached, subscriptions]).toEqual([[], 1]);
-    // The documented tree (the first test above), stage spans and all, from the stages' own reports.
-    expect(render(sdk.spans())).toBe(
-      [
-        'invoke_agent Helper',
-        '  Context',
-        '  CallLLM',
-        '    chat m1 [CLIENT]',
-        '  ToolCalls',
-        '    execute_tool lookup',
-        '    execute_tool weather',
-        '  CallLLM',
-        '    chat m1 [CLIENT]',
-        '  ToolCalls',
-        '    execute_tool lookup',
-        '  CallLLM',
-        '    chat m1 [CLIENT]',
-        '  Final',
-      ].join('\n'),
-    );
+    // The documented tree, stage spans and all, from the stages' own reports.
+    expect(render(sdk.spans())).toBe(TWO_TOOL_TREE);
   });
 
   it("attaches only the two stage hooks to a Runner of a user's own chart (no flow hook: no narrative; no emit hook: emits come through the hub)", async () => {
