@@ -109,8 +109,8 @@ export class EventHub implements RunEvents, TypedEventSink {
    * no end), without a footprintjs recorder on the executor: with one attached, footprintjs builds and
    * dispatches a stage-start, a stage-end and a commit notice for every stage, and attaches the
    * recorder to every stage's scope. Undefined when the run's stages do not report themselves (a
-   * chart of the tree is not the runtime's own): the caller attaches a recorder instead. The
-   * listener guards itself.
+   * chart of the tree is not the runtime's own): the caller attaches a recorder instead. A listener
+   * that throws loses its own report, never the stage.
    */
   subscribeStages(listener: StageListener): (() => void) | undefined {
     return this.reportsStages ? addTo(this.stageListeners, listener) : undefined;
@@ -123,12 +123,24 @@ export class EventHub implements RunEvents, TypedEventSink {
 
   /** A stage execution started (chart.ts stage(), before its body). */
   stageStarted(stage: StageExecution): void {
-    for (const listener of this.stageListeners) listener.started(stage);
+    for (const listener of this.stageListeners) {
+      try {
+        listener.started(stage);
+      } catch {
+        // instruments guard themselves; a failure here must never reach the stage
+      }
+    }
   }
 
   /** A stage execution's body returned or settled without throwing. */
   stageEnded(stage: StageExecution): void {
-    for (const listener of this.stageListeners) listener.ended(stage);
+    for (const listener of this.stageListeners) {
+      try {
+        listener.ended(stage);
+      } catch {
+        // as above
+      }
+    }
   }
 
   /** Emits a derived event (one not raised by a stage body), attributed to the given stage. */

@@ -94,4 +94,27 @@ describe("a run's stage reports, against footprintjs's own stage hooks", () => {
     setTimeout(() => controller.abort(), 20);
     await expectSameReports(() => expect(agent.run('x', { signal: controller.signal })).rejects.toThrow(), 2);
   });
+
+  it('a stage listener that throws loses its own report, never the stage, and the next listener hears every one', async () => {
+    const heard: Line[] = [];
+    stop?.();
+    stop = registerInstrument({
+      id: 'test.stage-reports',
+      start({ events }) {
+        const throwing = subscribeStages(events, {
+          started: () => {
+            throw new Error('instrument bug');
+          },
+          ended: () => {
+            throw new Error('instrument bug');
+          },
+        });
+        const listening = subscribeStages(events, { started: (s) => void heard.push(line('start', s)), ended: (s) => void heard.push(line('end', s)) });
+        return { finished: () => [throwing, listening].forEach((unsubscribe) => unsubscribe?.()) };
+      },
+    });
+    expect((await twoToolAgent().run('Is invoice 42 paid?')).text).toBe('Invoice 42 is paid.');
+    expect(heard.filter((l) => l.startsWith('start')).map((l) => l.split(' ')[2])).toEqual(['context', 'call-llm', 'tool-calls', 'call-llm', 'tool-calls', 'call-llm', 'final']);
+    expect(heard.filter((l) => l.startsWith('end'))).toHaveLength(7);
+  });
 });
