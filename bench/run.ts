@@ -206,5 +206,5 @@ const table = [
 console.log(table.join('\n'));
 mkdirSync('bench/results', { recursive: true });
 const stamp = quick ? 'quick' : 'latest';
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ results, samples, cloned, peer, conversation: longer, contextTax, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ clock, results, samples, cloned, peer, conversation: longer, contextTax, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
 writeFileSync(`bench/results/${stamp}.txt`, `${table.join('\n')}\n`);
