@@ -5,12 +5,12 @@
  * stage, chat and tool spans are active for the code they cover, and nothing leaks to the caller.
  */
 import { SpanKind, trace } from '@opentelemetry/api';
-import { flowChart, FlowChartExecutor, type FlowChart } from 'footprintjs';
+import { FlowChartExecutor } from 'footprintjs';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { now } from '../../src/events/index.js';
 import { TRACE_RECORDER_ID } from '../../src/otel/wiring/traceRecorder.js';
-import { Agent, EventHub, LLMCall, MemoryConversationStore, quietLogger, Runner, scripted, skillGraph } from '../../src/runtime/index.js';
-import { activeSpanName, activeSpanProbe, answerAttributes, CALL_COST, CALL_USAGE, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
+import { Agent, EventHub, LLMCall, MemoryConversationStore, Runner, scripted, Sequence, skillGraph } from '../../src/runtime/index.js';
+import { activeSpanName, activeSpanProbe, answerAttributes, CALL_COST, CALL_USAGE, Greeter, PRICING, TURN_UP_TO_CHAT, twoToolAgent, twoToolChatAttributes, twoToolRunAttributes } from '../support/agents.js';
 import { startSdk } from '../support/sdk.js';
 import { answer, diagnoseSkill, pick, triageSkill } from '../support/skills.js';
 import { childrenOf, render, structure, payloadOf } from '../support/traceTree.js';
@@ -297,20 +297,17 @@ describe('full detail for runner runs', () => {
     expect((executor as unknown as { narrativeEnabled: boolean }).narrativeEnabled).toBe(false);
     expect(render(sdk.spans())).toBe(['llm_call Greeter', '  Greet', '  Sign'].join('\n'));
   });
-});
 
-/** A Runner whose chart a user wrote (not marked runtimeChart): its stages report nothing to the hub. */
-class Greeter extends Runner {
-  readonly kind = 'llm_call' as const;
-  readonly id = 'greeter';
-  readonly name = 'Greeter';
-  protected buildChart(): FlowChart {
-    return flowChart<{ text?: string }>('Greet', (scope) => void (scope.text = 'hello'), 'greet')
-      .addFunction('Sign', (scope) => `${scope.text}, from the greeter`, 'sign')
-      .setLogger(quietLogger)
-      .build();
-  }
-}
+  it("keeps the stage spans of a user's chart mounted deeper than the member index walks (16 mounts)", async () => {
+    for (const depth of [1, 16, 17]) {
+      sdk.reset();
+      let runner: Runner = new Greeter();
+      for (let i = 0; i < depth; i++) runner = Sequence.create({ id: `s${i}` }).step(`m${i}`, runner).build();
+      expect((await runner.run('hi')).text).toBe('hello, from the greeter');
+      expect([depth, sdk.spans().map((s) => s.name).filter((name) => name === 'Greet' || name === 'Sign')]).toEqual([depth, ['Greet', 'Sign']]);
+    }
+  });
+});
 
 describe('LLMCall', () => {
   it('is a run span with its stages and one chat span', async () => {

@@ -5,8 +5,9 @@
  */
 import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { flowChart, type FlowChart } from 'footprintjs';
 import { expect } from 'vitest';
-import { Agent, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
+import { Agent, quietLogger, Runner, scripted, type LLMRequest, type ScriptedReply } from '../../src/runtime/index.js';
 import { render } from './traceTree.js';
 
 export const PRICING = { m1: { input: 2, output: 10 } };
@@ -204,4 +205,17 @@ export function activeSpanProbe(seen: string[]) {
       },
     })
     .build();
+}
+
+/** A Runner whose chart a user wrote (not marked runtimeChart): its stages report nothing to the run's hub. */
+export class Greeter extends Runner {
+  readonly kind = 'llm_call' as const;
+  readonly id = 'greeter';
+  readonly name = 'Greeter';
+  protected buildChart(): FlowChart {
+    return flowChart<{ text?: string }>('Greet', (scope) => void (scope.text = 'hello'), 'greet')
+      .addFunction('Sign', (scope) => `${scope.text}, from the greeter`, 'sign')
+      .setLogger(quietLogger)
+      .build();
+  }
 }

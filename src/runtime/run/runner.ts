@@ -255,7 +255,7 @@ export abstract class Runner<Output = unknown> {
     const run: RunContext = { runId, conversationId, store, stream: how.stream, events: hub, fingerprintKey: fingerprintKey() };
     // Only a chart of the runner's tree that is not the runtime's own may $emit: only then is the hub's recorder needed, and
     // only the runtime's own charts report their stages to the hub (chart.ts runtimeChart).
-    const foreignCharts = (this.foreignCharts ??= hasForeignCharts(index));
+    const foreignCharts = (this.foreignCharts ??= hasForeignCharts(this));
     if (foreignCharts) executor.attachEmitRecorder(hub.recorder);
     hub.reportsStages = !foreignCharts;
     const outcome = new OutcomeTracker(hub);
@@ -488,9 +488,21 @@ function checkedSignal(owner: string, options: unknown, known?: ReadonlySet<stri
   }
 }
 
-/** Whether a chart of the run's tree (the member index's) is not marked runtimeChart (chart.ts): a Runner a user wrote. */
-function hasForeignCharts(index: MemberIndex): boolean {
-  for (const { runner } of index.entries()) if (!isRuntimeChart(runner.chart())) return true;
+/**
+ * Whether a chart of the runner's tree is not marked runtimeChart (chart.ts): a Runner a user wrote.
+ * The whole tree is walked, not the member index, which stops at MAX_MOUNT_DEPTH (members.ts): a user's
+ * chart mounted deeper must still get its recorders, or its stages report nothing and its emits go
+ * unheard.
+ */
+function hasForeignCharts(root: Runner<unknown>): boolean {
+  const seen = new Set<Runner<unknown>>();
+  const pending: Runner<unknown>[] = [root];
+  for (let runner = pending.pop(); runner !== undefined; runner = pending.pop()) {
+    if (seen.has(runner)) continue;
+    seen.add(runner);
+    if (!isRuntimeChart(runner.chart())) return true;
+    for (const member of runner.members()) pending.push(member.runner);
+  }
   return false;
 }
 
