@@ -5,9 +5,11 @@
  * asks for (the executor layout: scope and flow hooks; the runner layout: onStageStart/onStageEnd
  * only; the semantic layout: none) and, for a plain executor, the emit hook. A runner run's emits
  * reach the bridge through its run hub instead (typed events, and the others through
- * subscribeOthers), so its recorder has no emit hook and a semantic run attaches none at all: every
- * recorder hook costs footprintjs a dispatch per stage or emit. Without flow hooks footprintjs keeps
- * its narrative off. Every hook is guarded: the bridge never throws into the engine.
+ * subscribeOthers), so its recorder has no emit hook; a semantic run attaches none at all, and nor
+ * does a full-detail run of the runtime's own charts, whose stages report to its hub
+ * (asStageListener below): every recorder on an executor costs footprintjs a notice per stage or
+ * emit. Without flow hooks footprintjs keeps its narrative off. Every hook is guarded: the bridge
+ * never throws into the engine.
  */
 import type { CombinedRecorder, EmitEvent } from 'footprintjs';
 import { now } from '../../events/index.js';

@@ -104,9 +104,10 @@ export class EventHub implements RunEvents, TypedEventSink {
   }
 
   /**
-   * Hears the start and the end of every stage execution of the run, at the moments footprintjs's
-   * scope hooks onStageStart and onStageEnd would (a stage that throws or pauses by throwing reports
-   * no end), without a footprintjs recorder on the executor: with one attached, footprintjs builds and
+   * Hears the start and the end of every stage execution of the run where footprintjs's scope hooks
+   * onStageStart and onStageEnd would (the start right before the body; the end once the body
+   * returned or its promise settled, a microtask before footprintjs's own await resumes; a stage that
+   * throws or pauses by throwing reports no end), without a footprintjs recorder on the executor: with one attached, footprintjs builds and
    * dispatches a stage-start, a stage-end and a commit notice for every stage, and attaches the
    * recorder to every stage's scope. Undefined when the run's stages do not report themselves (a
    * chart of the tree is not the runtime's own): the caller attaches a recorder instead. A listener
