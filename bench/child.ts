@@ -62,7 +62,6 @@ interface PerCall {
   thread: number;
 }
 
-
 let gcMs = 0;
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMs += entry.duration;

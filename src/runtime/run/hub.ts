@@ -107,9 +107,9 @@ export class EventHub implements RunEvents, TypedEventSink {
    * Hears the start and the end of every stage execution of the run where footprintjs's scope hooks
    * onStageStart and onStageEnd would (the start right before the body; the end once the body
    * returned or its promise settled, a microtask before footprintjs's own await resumes; a stage that
-   * throws or pauses by throwing reports no end), without a footprintjs recorder on the executor: with one attached, footprintjs builds and
-   * dispatches a stage-start, a stage-end and a commit notice for every stage, and attaches the
-   * recorder to every stage's scope. Undefined when the run's stages do not report themselves (a
+   * throws or pauses by throwing reports no end), without a footprintjs recorder on the executor:
+   * with one attached, footprintjs builds and dispatches a stage-start, a stage-end and a commit
+   * notice for every stage, and attaches the recorder to every stage's scope. Undefined when the run's stages do not report themselves (a
    * chart of the tree is not the runtime's own): the caller attaches a recorder instead. A listener
    * that throws loses its own report, never the stage.
    */
@@ -124,22 +124,21 @@ export class EventHub implements RunEvents, TypedEventSink {
 
   /** A stage execution started (chart.ts stage(), before its body). */
   stageStarted(stage: StageExecution): void {
-    for (const listener of this.stageListeners) {
-      try {
-        listener.started(stage);
-      } catch {
-        // instruments guard themselves; a failure here must never reach the stage
-      }
-    }
+    this.tellStages(stage, false);
   }
 
   /** A stage execution's body returned or settled without throwing. */
   stageEnded(stage: StageExecution): void {
+    this.tellStages(stage, true);
+  }
+
+  private tellStages(stage: StageExecution, ended: boolean): void {
     for (const listener of this.stageListeners) {
       try {
-        listener.ended(stage);
+        if (ended) listener.ended(stage);
+        else listener.started(stage);
       } catch {
-        // as above
+        // instruments guard themselves; a failure here must never reach the stage
       }
     }
   }

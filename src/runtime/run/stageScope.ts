@@ -2,8 +2,9 @@
  * The scope factory of a runner's executor: the chart's own (footprintjs's TypedScope over a
  * ScopeFacade), handed each stage an env of its own (context.ts stageEnv) that carries the runtime
  * stage id its typed events are stamped with (events/emit.ts hands them to the run's hub directly),
- * the stage's input, and the stage execution its body reports to the run's hub (chart.ts stage()). footprintjs's ScopeFacade deep-freezes a copy of the input it is given for
- * every stage; our stages only read their input (context.ts stageInput), so the facade is given none.
+ * the stage's input, and the stage execution its body reports to the run's hub (chart.ts stage()).
+ * footprintjs's ScopeFacade deep-freezes a copy of the input it is given for every stage; our stages
+ * only read their input (context.ts stageInput), so the facade is given none.
  * footprintjs hands subflow stages the same factory, so a composed run's every stage gets its env here.
  * Only a runner's executor has this factory, and it always runs with its run's env (runner.ts).
  */
