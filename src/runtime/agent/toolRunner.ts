@@ -5,8 +5,7 @@
  */
 import { ownTextOf, type EventError, type EventPayloads, type InputProducer } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
-import { describeError, errorType, FIXED_ERROR_TYPES, whileStartingIn } from '../run/index.js';
-import { copyArgs } from './copyArgs.js';
+import { copyArgs, describeError, errorType, FIXED_ERROR_TYPES, UNCOPYABLE_ARGS, whileStartingIn } from '../run/index.js';
 import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
@@ -106,7 +105,7 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
 }
 
 /** Why a call's arguments that copyArgs could not copy are refused (the runtime's wording: no content). */
-const UNCOPYABLE = 'they cannot be copied (they hold a function or a symbol, or are nested too deep)';
+const UNCOPYABLE = `they cannot be copied (${UNCOPYABLE_ARGS})`;
 
 /** The outcome of a call whose arguments are no JSON object (ToolCall.argsText): never run, for any tool (read_skill too). */
 export function unparsedArguments(call: ToolCall, started: number): ToolOutcome {

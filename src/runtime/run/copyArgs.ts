@@ -1,5 +1,6 @@
 /**
- * A tool call's own copy of its arguments (toolRunner.ts): what `structuredClone` makes of them. A
+ * A tool call's own copy of its arguments (a tool's, agent/toolRunner.ts; a run's input conversation,
+ * runInput.ts): what `structuredClone` makes of them. A
  * flat object of primitive values, what most tool calls carry, is copied field by field (its own
  * enumerable string keys, in their order, as structuredClone copies them) at a fifteenth of
  * structuredClone's cost; anything else (a nested value, a class instance, a null prototype, a
@@ -23,3 +24,6 @@ export function copyArgs<T extends object>(args: T): T {
   }
   return copy as T;
 }
+
+/** Why arguments copyArgs refused to copy (it throws as structuredClone does): the runtime's wording, no content. */
+export const UNCOPYABLE_ARGS = 'they hold a function or a symbol, or are nested too deep';

@@ -55,6 +55,7 @@ export { currentRun, OnceEnvScope, stageInput, stageSubflowKey, type EnvScope, t
 export { quietLogger, stage, runtimeChart } from './chart.js';
 export { newId } from './ids.js';
 export { safeStringify } from './safeJson.js';
+export { copyArgs, UNCOPYABLE_ARGS } from './copyArgs.js';
 export { parseModelJson } from './modelJson.js';
 export { untilAborted } from './untilAborted.js';
 export { optionNames, refuseUnknownOptions } from './knownOptions.js';

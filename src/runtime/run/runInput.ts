@@ -8,6 +8,7 @@
  * (docs/api.md says what each composition passes on).
  */
 import type { ImagePart, LLMMessage, MessagePart } from './messages.js';
+import { copyArgs, UNCOPYABLE_ARGS } from './copyArgs.js';
 import { messageText, toolCallOf } from './messages.js';
 
 /** The chart input every runner reads. */
@@ -41,7 +42,7 @@ export function inputMessages(input: unknown, method: string): LLMMessage[] | Ty
         copy = copyOf(message as LLMMessage);
       } catch {
         // structuredClone refuses a function or a symbol, and overflows the stack on arguments nested thousands deep.
-        return new TypeError(`${method}(): message ${index} has a tool call whose args cannot be copied (they hold a function or a symbol, or are nested too deep)`);
+        return new TypeError(`${method}(): message ${index} has a tool call whose args cannot be copied (${UNCOPYABLE_ARGS})`);
       }
       messages.push(copy);
     }
@@ -111,6 +112,6 @@ function copyOf(message: LLMMessage): LLMMessage {
     content: typeof message.content === 'string' ? message.content : message.content.map((part): MessagePart => ({ ...part })),
   };
   if (message.toolCallId !== undefined) copy.toolCallId = message.toolCallId;
-  if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map((call) => toolCallOf(call.id, call.name, structuredClone(call.args), call));
+  if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map((call) => toolCallOf(call.id, call.name, copyArgs(call.args), call));
   return copy;
 }

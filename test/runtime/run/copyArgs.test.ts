@@ -4,7 +4,7 @@
  * structuredClone refuses.
  */
 import { describe, expect, it } from 'vitest';
-import { copyArgs } from '../../../src/runtime/agent/copyArgs.js';
+import { copyArgs } from '../../../src/runtime/run/copyArgs.js';
 
 /** The copy and structuredClone's, with each one's own keys and prototype, for a comparison that sees both. */
 function both(args: object) {
