@@ -5,7 +5,7 @@
  */
 import { ownTextOf, type EventError, type EventPayloads, type InputProducer } from '../../events/index.js';
 import type { ToolCall } from '../providers/index.js';
-import { copyArgs, describeError, errorType, FIXED_ERROR_TYPES, UNCOPYABLE_ARGS, whileStartingIn } from '../run/index.js';
+import { copyArgs, describeError, errorType, FIXED_ERROR_TYPES, isThenable, UNCOPYABLE_ARGS, whileStartingIn } from '../run/index.js';
 import { toToolText, type CheckedSchema, type Tool, type ToolContext } from '../tools/index.js';
 
 /** A call's status as tool_end reports it (events/catalog.ts). */
@@ -75,15 +75,16 @@ export async function runToolCall(call: ToolCall, compiled: CompiledTool | undef
   try {
     // The check is within the call's deadline and the run's cancellation too: a Standard Schema is
     // the app's own code, as `execute` is, and its validate() may never settle.
-    const verdict = await stop.run(() => compiled.schema.validate(args));
+    const checking = stop.run(() => compiled.schema.validate(args));
+    const verdict = checking instanceof Promise ? await checking : checking;
     if (!verdict.ok) {
       const error: EventError = { type: FIXED_ERROR_TYPES.invalidArgs, message: verdict.message };
       if (verdict.ownText) error.ownText = true;
       return outcome(call, started, 'invalid_args', `Invalid arguments for tool "${call.name}": ${verdict.message}. Fix them and call again.`, error);
     }
     const context = new CallContext(call.id, run.agentId, stop, run.pause);
-    const value = await stop.run(() => whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context)));
-    return outcome(call, started, 'ok', toToolText(value));
+    const running = stop.run(() => whileStartingIn(run.producer, () => compiled.tool.execute(verdict.value, context)));
+    return outcome(call, started, 'ok', toToolText(running instanceof Promise ? await running : running));
   } catch (error) {
     if (stop.timedOut) {
       return outcome(call, started, 'timeout', `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`, {
@@ -211,19 +212,16 @@ class CallStop {
   }
 
   /**
-   * What `start()` gives (started at once), or a rejection as soon as the call stops (at once if it
-   * already has). One promise (and the one the work's derives) per call.
+   * What `start()` gives (started at once, a throw of it thrown): a value it returns at once as it is,
+   * with no promise (run/thenable.ts); a thenable's outcome, or a rejection as soon as the call stops,
+   * as a promise (one, and the one the work's derives). A rejection at once if the call has already stopped.
    */
-  run<T>(start: () => T | PromiseLike<T>): Promise<T> {
+  run<T>(start: () => T | PromiseLike<T>): T | Promise<T> {
+    const work = start();
+    if (this.stopped) return Promise.reject(this.stopped.reason);
+    if (!isThenable(work)) return work;
     return new Promise<T>((resolve, reject) => {
-      let work: T | PromiseLike<T>;
-      try {
-        work = start();
-      } catch (error) {
-        work = Promise.reject(error);
-      }
-      if (this.stopped) reject(this.stopped.reason);
-      else this.rejectWait = reject;
+      this.rejectWait = reject;
       Promise.resolve(work).then(resolve, reject);
     });
   }

@@ -58,4 +58,5 @@ export { safeStringify } from './safeJson.js';
 export { copyArgs, UNCOPYABLE_ARGS } from './copyArgs.js';
 export { parseModelJson } from './modelJson.js';
 export { untilAborted } from './untilAborted.js';
+export { isThenable } from './thenable.js';
 export { optionNames, refuseUnknownOptions } from './knownOptions.js';

@@ -15,8 +15,9 @@
  *   check take any time, whoever wrote the schema.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { ConfigError, describeError } from '../run/index.js';
+import { ConfigError, describeError, isThenable } from '../run/index.js';
 import { checkArguments, checkJsonSchema } from './jsonSchemaDialects.js';
+import type { WorkerVerdict } from './schemaWorker.js';
 
 /** A JSON Schema, as a plain object. */
 export type JsonSchema = Record<string, unknown>;
@@ -40,8 +41,8 @@ export type SchemaVerdict = { ok: true; value: unknown } | { ok: false; message:
 export interface CheckedSchema {
   /** The JSON Schema to send the model. */
   readonly jsonSchema: JsonSchema;
-  /** Checks a value the model sent; never rejects. */
-  validate(value: unknown): Promise<SchemaVerdict>;
+  /** Checks a value the model sent: the verdict at once when the check needs no wait (run/thenable.ts), else a promise of it that never rejects. */
+  validate(value: unknown): SchemaVerdict | Promise<SchemaVerdict>;
 }
 
 /** Longest validation message kept (a model's 20,000 wrong items make one error each). */
@@ -63,11 +64,14 @@ export function checkSchema(schema: unknown): CheckedSchema {
   let declared: ReadonlySet<string> | undefined;
   return {
     jsonSchema,
-    async validate(value) {
-      const verdict = await checkArguments(checked, value);
-      if (verdict.ok) return { ok: true, value };
-      const ownText = (verdict.paths ?? []).every((place) => declaredPlace(place, value, (declared ??= declaredKeys(jsonSchema))));
-      return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText };
+    validate(value) {
+      const judge = (verdict: WorkerVerdict): SchemaVerdict => {
+        if (verdict.ok) return { ok: true, value };
+        const ownText = (verdict.paths ?? []).every((place) => declaredPlace(place, value, (declared ??= declaredKeys(jsonSchema))));
+        return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText };
+      };
+      const verdict = checkArguments(checked, value);
+      return verdict instanceof Promise ? verdict.then(judge) : judge(verdict);
     },
   };
 }
@@ -122,18 +126,26 @@ function standardSchema(schema: StandardSchemaV1): CheckedSchema {
   const props = schema['~standard'];
   return {
     jsonSchema: wireSchemaOf(props as Partial<StandardJSONSchemaV1.Props>),
-    async validate(value) {
-      try {
-        const result: unknown = await props.validate(value);
-        // Anything but the spec's { value } or { issues: [...] } is no verdict, never a pass.
-        if (!wellFormedResult(result)) {
-          return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema gave a malformed result (a result is { value } or { issues: [...] })`), ownText: false };
+    validate(value) {
+      // describeError reads whatever was thrown without throwing itself (a null prototype, a throwing getter): validate never rejects.
+      const failed = (error: unknown): SchemaVerdict => ({ ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema failed: ${describeError(error)}`), ownText: false });
+      const judge = (result: unknown): SchemaVerdict => {
+        try {
+          // Anything but the spec's { value } or { issues: [...] } is no verdict, never a pass.
+          if (!wellFormedResult(result)) {
+            return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema gave a malformed result (a result is { value } or { issues: [...] })`), ownText: false };
+          }
+          if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
+          return { ok: true, value: result.value };
+        } catch (error) {
+          return failed(error);
         }
-        if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
-        return { ok: true, value: result.value };
+      };
+      try {
+        const result: unknown = props.validate(value);
+        return isThenable(result) ? Promise.resolve(result).then(judge, failed) : judge(result);
       } catch (error) {
-        // describeError reads whatever was thrown without throwing itself (a null prototype, a throwing getter): validate never rejects.
-        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema failed: ${describeError(error)}`), ownText: false };
+        return failed(error);
       }
     },
   };
