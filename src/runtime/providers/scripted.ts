@@ -11,7 +11,7 @@
  * answers after the same total time, in one piece.
  */
 import type { TokenUsage } from '../../events/index.js';
-import { ConfigError, optionalNumber, RULES } from '../run/index.js';
+import { ConfigError, isThenable, optionalNumber, RULES } from '../run/index.js';
 import { ProviderError } from './errors.js';
 import { chunksOf } from './scriptedChunks.js';
 import { scriptedReplyProblem } from './scriptedReply.js';
@@ -90,15 +90,18 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
     throw new ConfigError(`scripted provider "${name}": chunkChars must be a whole number >= 1`);
   }
 
-  async function play(request: LLMRequest): Promise<Played> {
+  /** The call's reply: at once unless a reply function answers with a promise (no promise for a reply at hand). */
+  function play(request: LLMRequest): Played | Promise<Played> {
     const index = callCount++;
     // The last MAX_RECORDED requests are kept for inspection; a long-running demo must not grow.
     if (calls.length === MAX_RECORDED) calls.shift();
     calls.push(request);
-    const reply =
-      typeof options.replies === 'function'
-        ? await options.replies(request, index)
-        : options.replies[Math.min(index, options.replies.length - 1)];
+    if (typeof options.replies !== 'function') return played(request, index, options.replies[Math.min(index, options.replies.length - 1)]);
+    const reply = options.replies(request, index);
+    return isThenable(reply) ? Promise.resolve(reply).then((answered) => played(request, index, answered)) : played(request, index, reply);
+  }
+
+  function played(request: LLMRequest, index: number, reply: ScriptedReply | undefined): Played {
     if (reply === undefined) {
       throw new ProviderError({ provider: name, kind: 'script', message: 'scripted provider has no replies' });
     }
@@ -135,14 +138,18 @@ export function scripted(options: ScriptedOptions): LLMProvider & { readonly cal
     name,
     calls,
     async complete(request: LLMRequest, opts?: CompleteOptions): Promise<LLMResponse> {
-      const played = await play(request);
+      const playing = play(request);
+      const played = playing instanceof Promise ? await playing : playing;
       const gaps = played.chunkDelayMs > 0 ? Math.max(0, streamable(played, name).length - 1) : 0;
-      await wait(played.delayMs + gaps * played.chunkDelayMs, opts?.signal, name);
+      const delay = played.delayMs + gaps * played.chunkDelayMs;
+      // No timer (and no promise) for a reply that is due now, as for a streamed chunk below.
+      if (delay > 0 || opts?.signal?.aborted) await wait(delay, opts?.signal, name);
       if (played.reply.error) throw played.reply.error;
       return played.response;
     },
     async *stream(request: LLMRequest, opts?: StreamOptions): AsyncGenerator<LLMStreamPart> {
-      const played = await play(request);
+      const playing = play(request);
+      const played = playing instanceof Promise ? await playing : playing;
       const { reply, response } = played;
       const chunks = streamable(played, name);
       const failAt = reply.error ? (reply.errorAfterChunks ?? 0) : Infinity;
