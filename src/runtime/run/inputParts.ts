@@ -58,36 +58,8 @@ function measureNow(message: LLMMessage): Measured {
   }
   // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
   // A call kept as written (argsText: no JSON object) is sent as that text, not as its empty args.
-  for (const call of message.toolCalls ?? []) chars += String(call.name).length + (typeof call.argsText === 'string' ? call.argsText.length : jsonLength(call.args));
+  for (const call of message.toolCalls ?? []) chars += String(call.name).length + (typeof call.argsText === 'string' ? call.argsText.length : safeStringify(call.args).length);
   return { chars, tokens: textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE };
-}
-
-/**
- * The length of `value` as safeStringify writes it. Most arguments a model gives are one flat object
- * of strings, numbers, booleans and nulls: its JSON is then what JSON.stringify writes without
- * safeStringify's replacer and cycle set (a third of the time), the same text; anything else, or a
- * getter that throws, takes safeStringify.
- */
-function jsonLength(value: unknown): number {
-  try {
-    if (isFlatRecord(value)) return JSON.stringify(value).length;
-  } catch {
-    // a getter or a proxy that throws: safeStringify says so in its text
-  }
-  return safeStringify(value).length;
-}
-
-/** True for a plain object whose enumerable properties all hold a string, a number, a boolean or null. */
-function isFlatRecord(value: unknown): value is Record<string, string | number | boolean | null> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  for (const key in value) {
-    const field: unknown = (value as Record<string, unknown>)[key];
-    const type = typeof field;
-    if (type !== 'string' && type !== 'number' && type !== 'boolean' && field !== null) return false;
-  }
-  return true;
 }
 
 /**
