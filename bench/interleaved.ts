@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TracerProvider } from '@opentelemetry/api';
-import { MESSAGE, referenceAgent } from './scenario.js';
+import { conversation, MESSAGE, referenceAgent } from './scenario.js';
 import { cleanBlock } from './measure.js';
 import type * as Package from '../src/index.js';
 
@@ -36,10 +36,16 @@ export interface Interleaved {
   ratios: Record<string, number[]>;
 }
 
+/**
+ * The run's input: the reference turn's one message, or with AB_CONVERSATION=n an n-message
+ * conversation (bench/conversation.ts's), to compare what a longer conversation costs on each build.
+ */
+const INPUT = process.env.AB_CONVERSATION === undefined ? MESSAGE : conversation(Number(process.env.AB_CONVERSATION));
+
 /** Process CPU µs per turn over `turns` turns of `mode` on `build` (traced into `provider`): a clean block (measure.ts). */
 function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }): Promise<number> {
   const traced = mode === 'untraced' ? undefined : () => build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
-  return cleanBlock(() => build.agent.run(MESSAGE), turns, () => provider.forceFlush(), traced);
+  return cleanBlock(() => build.agent.run(INPUT), turns, () => provider.forceFlush(), traced);
 }
 
 /** A warm-up of 300 turns per build and mode, then `rounds` rounds of one block per build and mode. */
