@@ -34,7 +34,8 @@ export function inputMessages(input: unknown, method: string): LLMMessage[] | Ty
   if (Array.isArray(input)) {
     if (input.length === 0) return new TypeError(`${method}() got an empty conversation; give at least one message`);
     const messages: LLMMessage[] = [];
-    for (const [index, message] of input.entries()) {
+    for (let index = 0; index < input.length; index++) {
+      const message: unknown = input[index];
       const problem = messageProblem(message);
       if (problem) return new TypeError(`${method}(): message ${index} ${problem}`);
       let copy: LLMMessage;

@@ -32,7 +32,8 @@ export class RunStore {
   append<T>(key: string, ...items: T[]): void {
     const list = this.lists.get(key);
     if (list) list.push(...items);
-    else this.lists.set(key, [...items]);
+    // The rest parameter is an array of its own: it becomes the list.
+    else this.lists.set(key, items);
   }
 
   /** The record under `key` (undefined when none was kept): the owner's own object, changed in place. */
