@@ -10,4 +10,3 @@ export { executorLayout, runnerLayout, type TraceDetail } from './chooseLayout.j
 export { emitterSpan, type HookGuard, type LayoutEnd, type MemberIdentity, type MemberLayout, type RecorderHooks, type SpanLayout } from './layout.js';
 export { OpenList } from './openList.js';
 export { RunSpans, type OpenSpan, type SpanStart } from './runSpans.js';
-export type { StageNaming } from './runnerLayout.js';

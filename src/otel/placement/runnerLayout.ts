@@ -12,8 +12,9 @@
  *   not-yet-open subflow path, so its first stage nests under it; turn_start / composition.enter name
  *   it. It ends once its exit event arrived and its last child ended, never before a child.
  */
-import type { StageEvent } from 'footprintjs';
 import { now, stageIds } from '../../events/index.js';
+// A stage's hooks read only what names its execution, which footprintjs's StageEvent and a stage's own report (runtime/run/hub.ts) both give.
+import type { StageExecution } from '../../runtime/index.js';
 import {
   ATTR_FOOTPRINT_STAGE_ID,
   ATTR_FOOTPRINT_STAGE_LOOP_ITERATION,
@@ -45,13 +46,6 @@ interface Member {
   /** Visits per stage id inside this member (loop iterations). */
   visits: Map<string, number>;
 }
-
-/**
- * What the stage hooks read of a stage execution: footprintjs's StageEvent has it, and so does what
- * a run's stages report to its hub (runtime/run/hub.ts subscribeStages), which the hooks hear instead
- * of a footprintjs recorder when every chart of the run is the runtime's own.
- */
-export type StageNaming = Pick<StageEvent, 'stageName' | 'stageId' | 'runtimeStageId' | 'pipelineId'>;
 
 interface Stage {
   opened: OpenSpan;
@@ -159,7 +153,7 @@ export class RunnerLayout implements MemberLayout {
   }
 
   // ── scope hooks ────────────────────────────────────────────────────────────────────────────────
-  private onStageStart(event: StageNaming): void {
+  private onStageStart(event: StageExecution): void {
     const time = now();
     const rsid = event.runtimeStageId;
     if (isRetry(this.stages, rsid, this.run, time)) return;
@@ -176,7 +170,7 @@ export class RunnerLayout implements MemberLayout {
     this.run.activate(opened);
   }
 
-  private onStageEnd(event: StageNaming): void {
+  private onStageEnd(event: StageExecution): void {
     const stage = this.stages.get(event.runtimeStageId);
     if (!stage) return;
     this.endStage(event.runtimeStageId, stage, now());

@@ -14,8 +14,8 @@
 import type { CombinedRecorder, EmitEvent } from 'footprintjs';
 import { now } from '../../events/index.js';
 import { flatten } from '../encoding/index.js';
-import type { StageListener } from '../../runtime/index.js';
-import { emitterSpan, type SpanLayout, type StageNaming } from '../placement/index.js';
+import type { StageExecution, StageListener } from '../../runtime/index.js';
+import { emitterSpan, type SpanLayout } from '../placement/index.js';
 import { guarded } from './safety.js';
 
 export const TRACE_RECORDER_ID = 'footprint-otel.trace';
@@ -31,12 +31,12 @@ export function traceRecorder(layout: SpanLayout, onEmit?: (event: EmitEvent) =>
  * The recorder's stage hooks as a run hub's stage listener (runtime/run/hub.ts subscribeStages), when
  * stage hooks are all it has (the runner layout's, full detail): the run's stages then report to the
  * hub and no footprintjs recorder is attached. The runner layout's hooks read only what names a stage
- * execution (placement StageNaming), which a reported stage gives as footprintjs's StageEvent does.
+ * execution (runtime StageExecution), which a reported stage gives as footprintjs's StageEvent does.
  */
 export function asStageListener(recorder: CombinedRecorder): StageListener | undefined {
   const { id: _id, delivery: _delivery, onStageStart, onStageEnd, ...others } = recorder;
   if (!onStageStart || !onStageEnd || Object.keys(others).length > 0) return undefined;
-  return { started: onStageStart as (stage: StageNaming) => void, ended: onStageEnd as (stage: StageNaming) => void };
+  return { started: onStageStart as (stage: StageExecution) => void, ended: onStageEnd as (stage: StageExecution) => void };
 }
 
 /** An emit that is no typed event (user `$emit`, `$debug`, `$metric`) as a span event on its stage's span. */
