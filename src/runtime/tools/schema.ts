@@ -62,16 +62,16 @@ export function checkSchema(schema: unknown): CheckedSchema {
   const jsonSchema = schema as JsonSchema;
   const checked = checkJsonSchema(jsonSchema);
   let declared: ReadonlySet<string> | undefined;
+  const judge = (verdict: WorkerVerdict, value: unknown): SchemaVerdict => {
+    if (verdict.ok) return { ok: true, value };
+    const ownText = (verdict.paths ?? []).every((place) => declaredPlace(place, value, (declared ??= declaredKeys(jsonSchema))));
+    return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText };
+  };
   return {
     jsonSchema,
     validate(value) {
-      const judge = (verdict: WorkerVerdict): SchemaVerdict => {
-        if (verdict.ok) return { ok: true, value };
-        const ownText = (verdict.paths ?? []).every((place) => declaredPlace(place, value, (declared ??= declaredKeys(jsonSchema))));
-        return { ok: false, message: bounded(verdict.unchecked ? `the arguments could not be checked: ${verdict.message}` : verdict.message), ownText };
-      };
       const verdict = checkArguments(checked, value);
-      return verdict instanceof Promise ? verdict.then(judge) : judge(verdict);
+      return verdict instanceof Promise ? verdict.then((answered) => judge(answered, value)) : judge(verdict, value);
     },
   };
 }
@@ -124,23 +124,23 @@ export function objectRootProblem(checked: CheckedSchema): string | undefined {
 
 function standardSchema(schema: StandardSchemaV1): CheckedSchema {
   const props = schema['~standard'];
+  // describeError reads whatever was thrown without throwing itself (a null prototype, a throwing getter): validate never rejects.
+  const failed = (error: unknown): SchemaVerdict => ({ ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema failed: ${describeError(error)}`), ownText: false });
+  const judge = (result: unknown): SchemaVerdict => {
+    try {
+      // Anything but the spec's { value } or { issues: [...] } is no verdict, never a pass.
+      if (!wellFormedResult(result)) {
+        return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema gave a malformed result (a result is { value } or { issues: [...] })`), ownText: false };
+      }
+      if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
+      return { ok: true, value: result.value };
+    } catch (error) {
+      return failed(error);
+    }
+  };
   return {
     jsonSchema: wireSchemaOf(props as Partial<StandardJSONSchemaV1.Props>),
     validate(value) {
-      // describeError reads whatever was thrown without throwing itself (a null prototype, a throwing getter): validate never rejects.
-      const failed = (error: unknown): SchemaVerdict => ({ ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema failed: ${describeError(error)}`), ownText: false });
-      const judge = (result: unknown): SchemaVerdict => {
-        try {
-          // Anything but the spec's { value } or { issues: [...] } is no verdict, never a pass.
-          if (!wellFormedResult(result)) {
-            return { ok: false, message: bounded(`the arguments could not be checked: the ${props.vendor} schema gave a malformed result (a result is { value } or { issues: [...] })`), ownText: false };
-          }
-          if (result.issues) return { ok: false, message: bounded(issuesText(result.issues)), ownText: false };
-          return { ok: true, value: result.value };
-        } catch (error) {
-          return failed(error);
-        }
-      };
       try {
         const result: unknown = props.validate(value);
         return isThenable(result) ? Promise.resolve(result).then(judge, failed) : judge(result);
