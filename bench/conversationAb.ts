@@ -9,8 +9,8 @@
  *   node --expose-gc --import tsx bench/conversationAb.ts node_modules/.ab/a ./dist   (env: DETAIL semantic|full, ROUNDS 20)
  */
 import { inProcessTracing } from './inProcessTracing.js';
-import { loadBuild } from './interleaved.js';
-import { cleanBlock, median } from './measure.js';
+import { block, loadBuild } from './interleaved.js';
+import { median } from './measure.js';
 import { conversation } from './scenario.js';
 
 const [dirA, dirB] = process.argv.slice(2);
@@ -23,18 +23,13 @@ const builds = [await loadBuild('A', dirA), await loadBuild('B', dirB)] as const
 const inputs = { short: conversation(1), long: conversation(20) };
 type Input = keyof typeof inputs;
 
-function block(build: (typeof builds)[number], input: Input, turns: number): Promise<number> {
-  const traced = () => build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail }));
-  return cleanBlock(() => build.agent.run(inputs[input]), turns, () => provider.forceFlush(), traced);
-}
-
-for (const build of builds) for (const input of ['short', 'long'] as const) await block(build, input, 400);
+for (const build of builds) for (const input of ['short', 'long'] as const) await block(build, detail, 400, provider, inputs[input]);
 const us: Record<string, number[]> = {};
 const ratios: Record<string, number[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
     const t: Partial<Record<Input, number>> = {};
-    for (const input of round % 2 === 0 ? (['short', 'long'] as const) : (['long', 'short'] as const)) (us[`${build.name} ${input}`] ??= []).push((t[input] = await block(build, input, BLOCK)));
+    for (const input of round % 2 === 0 ? (['short', 'long'] as const) : (['long', 'short'] as const)) (us[`${build.name} ${input}`] ??= []).push((t[input] = await block(build, detail, BLOCK, provider, inputs[input])));
     (ratios[build.name] ??= []).push(t.long! / t.short!);
   }
 }

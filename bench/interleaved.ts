@@ -42,10 +42,10 @@ export interface Interleaved {
  */
 const INPUT = process.env.AB_CONVERSATION === undefined ? MESSAGE : conversation(Number(process.env.AB_CONVERSATION));
 
-/** Process CPU µs per turn over `turns` turns of `mode` on `build` (traced into `provider`): a clean block (measure.ts). */
-function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }): Promise<number> {
+/** Process CPU µs per turn over `turns` turns of `mode` on `build` given `input` (traced into `provider`): a clean block (measure.ts). */
+export function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }, input: string | ReturnType<typeof conversation> = INPUT): Promise<number> {
   const traced = mode === 'untraced' ? undefined : () => build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
-  return cleanBlock(() => build.agent.run(INPUT), turns, () => provider.forceFlush(), traced);
+  return cleanBlock(() => build.agent.run(input), turns, () => provider.forceFlush(), traced);
 }
 
 /** A warm-up of 300 turns per build and mode, then `rounds` rounds of one block per build and mode. */
