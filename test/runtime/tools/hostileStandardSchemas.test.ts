@@ -4,14 +4,10 @@
  * never lets a call through unchecked, for a tool's arguments or an agent's structured output.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, RunCancelledError, RunFailedError, scripted, StructuredOutputError, type OutputSchema } from '../../../src/index.js';
-import { callOnce } from './support.js';
+import { Agent, RunCancelledError, RunFailedError, scripted, StructuredOutputError } from '../../../src/index.js';
+import { callOnce, standardSchemaOf } from './support.js';
 
-/** A Standard Schema (with Standard JSON Schema, so an agent takes it) whose validate() is `validate`. */
-function evilSchema(validate: (value: unknown) => unknown): OutputSchema {
-  const jsonSchema = () => ({ type: 'object' });
-  return { '~standard': { version: 1, vendor: 'evil', validate, jsonSchema: { input: jsonSchema, output: jsonSchema } } } as unknown as OutputSchema;
-}
+const evilSchema = (validate: (value: unknown) => unknown) => standardSchemaOf('evil', validate);
 
 const MALFORMED = 'the arguments could not be checked: the evil schema gave a malformed result (a result is { value } or { issues: [...] })';
 const malformedResults: [string, unknown][] = [

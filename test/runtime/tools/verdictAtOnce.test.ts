@@ -7,13 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchema } from '../../../src/runtime/tools/index.js';
 import type { Tool } from '../../../src/index.js';
-import { callOnce } from './support.js';
+import { callOnce, standardSchemaOf } from './support.js';
 
-/** A Standard Schema (with Standard JSON Schema) whose validate() is `validate`. */
-function standard(validate: (value: unknown) => unknown) {
-  const jsonSchema = () => ({ type: 'object' });
-  return { '~standard': { version: 1, vendor: 'probe', validate, jsonSchema: { input: jsonSchema, output: jsonSchema } } };
-}
+const standard = (validate: (value: unknown) => unknown) => standardSchemaOf('probe', validate);
 
 const ORDER_ID = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 
