@@ -45,21 +45,32 @@ export function measure(message: LLMMessage): Measured {
 
 /** A message's characters and estimated tokens, measured now. */
 function measureNow(message: LLMMessage): Measured {
+  const chars = messageChars(message);
+  return { chars, tokens: messageTokens(message, chars) };
+}
+
+/** The characters a message sends: its text, and each tool call's name and arguments. */
+function messageChars(message: LLMMessage): number {
   let chars = 0;
-  let images = 0;
   // What a provider or a caller handed in is measured as it is: odd content counts nothing rather than failing the call.
   const content: unknown = message.content;
   if (typeof content === 'string') chars += content.length;
   else if (Array.isArray(content)) {
-    for (const part of content as MessagePart[]) {
-      if (part?.type === 'image') images++;
-      else if (typeof part?.text === 'string') chars += part.text.length;
-    }
+    for (const part of content as MessagePart[]) if (part?.type !== 'image' && typeof part?.text === 'string') chars += part.text.length;
   }
   // A model's arguments can be anything a provider parsed (even cyclic): measured as JSON that never throws.
   // A call kept as written (argsText: no JSON object) is sent as that text, not as its empty args.
-  for (const call of message.toolCalls ?? []) chars += String(call.name).length + (typeof call.argsText === 'string' ? call.argsText.length : safeStringify(call.args).length);
-  return { chars, tokens: textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE };
+  const calls = message.toolCalls;
+  if (calls !== undefined) for (const call of calls) chars += String(call.name).length + (typeof call.argsText === 'string' ? call.argsText.length : safeStringify(call.args).length);
+  return chars;
+}
+
+/** The estimated tokens of a message of `chars` characters: its text's, and a fixed estimate per image. */
+function messageTokens(message: LLMMessage, chars: number): number {
+  let images = 0;
+  const content: unknown = message.content;
+  if (Array.isArray(content)) for (const part of content as MessagePart[]) if (part?.type === 'image') images++;
+  return textTokens(chars) + images * IMAGE_TOKEN_ESTIMATE;
 }
 
 /**
@@ -84,10 +95,14 @@ export class ConversationParts {
       if (last.fingerprint !== undefined) part.fingerprint = last.fingerprint;
     } else {
       const key = this.key;
-      // A fingerprint is kept with the message, for its next conversation; a size is measured again there.
-      const m = key === undefined ? measureNow(message) : measure(message);
-      part = messagePart(message, index, origin, m.chars, m.tokens);
-      if (key !== undefined) {
+      if (key === undefined) {
+        // Measured again in the message's next conversation: no record kept, none made.
+        const chars = messageChars(message);
+        part = messagePart(message, index, origin, chars, messageTokens(message, chars));
+      } else {
+        // A fingerprint is kept with the message, for its next conversation.
+        const m = measure(message);
+        part = messagePart(message, index, origin, m.chars, m.tokens);
         if (m.key !== key) {
           m.fingerprint = fingerprint(key, 'messages', canonicalMessage(message));
           m.key = key;

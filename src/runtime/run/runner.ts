@@ -318,7 +318,10 @@ export abstract class Runner<Output = unknown> {
         keepOrigin(store, RUN_INPUT_ORIGIN, inputOrigin);
         const args: ChartInput = { message: lastUserText(how.input), messageOrigin: RUN_INPUT_ORIGIN, answerTo: RUN_ANSWER_ORIGIN };
         if (loaded.messages.length > 0 || how.input.length > 1 || how.input[0]!.role !== 'user' || typeof how.input[0]!.content !== 'string') {
-          appendWithOrigins(store, RUN_THREAD, [...loaded.messages, ...how.input], [...conversationOrigins(loaded), ...how.input.map(() => inputOrigin)]);
+          const origins = conversationOrigins(loaded);
+          for (let i = 0; i < how.input.length; i++) origins.push(inputOrigin);
+          // The input is the run's own copy (runInput.ts): nothing loaded, it is the thread as it is.
+          appendWithOrigins(store, RUN_THREAD, loaded.messages.length === 0 ? how.input : [...loaded.messages, ...how.input], origins);
           args.thread = RUN_THREAD;
         }
         store.keep(RUN_ARGS, args);

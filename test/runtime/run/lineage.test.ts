@@ -69,6 +69,19 @@ describe("a conversation's parts", () => {
   it('has no fingerprint without a key', () => {
     expect(new ConversationParts(undefined).part(hello, 0, 0, input)).toEqual({ slot: 'messages', index: 0, role: 'user', origin: 'run_input', producer: input.producer, chars: 5, tokens: 2 });
   });
+
+  it('without a key counts what a keyed part counts: text, tool calls (as written when kept so), 1 000 tokens an image', () => {
+    const message = {
+      role: 'assistant' as const,
+      content: [{ type: 'text' as const, text: 'look' }, { type: 'image' as const, mediaType: 'image/png', url: 'https://x/y.png' }, { type: 'image' as const, mediaType: 'image/png', data: 'AAAA' }],
+      toolCalls: [{ id: 'c', name: 'find', args: { q: 1 } }, { id: 'd', name: 'raw', args: {}, argsText: 'not json' }],
+    };
+    const chars = 4 + 'find'.length + '{"q":1}'.length + 'raw'.length + 'not json'.length;
+    const expected = { slot: 'messages', index: 0, role: 'assistant', origin: 'run_input', producer: input.producer, chars, tokens: Math.ceil(chars / 4) + 2_000 };
+    expect(new ConversationParts(undefined).part(message, 0, 0, input)).toEqual(expected);
+    const keyed = new ConversationParts(createSecretKey(Buffer.from('k3y-for-the-conversation-parts-test'))).part({ ...message }, 0, 0, input);
+    expect({ chars: keyed.chars, tokens: keyed.tokens }).toEqual({ chars, tokens: expected.tokens });
+  });
 });
 
 describe('a message measured', () => {
