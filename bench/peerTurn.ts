@@ -23,9 +23,13 @@ function usage(input: number, output: number) {
   };
 }
 
-/** The three replies of the reference turn, chosen by how many assistant messages the prompt holds. */
+/**
+ * The three replies of the reference turn, chosen by this turn's round: the assistant messages since
+ * the prompt's last user message (a longer conversation replays the same turn, as bench/scenario.ts's does).
+ */
 function reply(prompt: Prompt) {
-  const round = prompt.filter((m) => m.role === 'assistant').length;
+  let round = 0;
+  for (let i = prompt.length - 1; i >= 0 && prompt[i]!.role !== 'user'; i--) if (prompt[i]!.role === 'assistant') round++;
   const toolCall = (id: string, toolName: string, input: unknown) => ({ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) });
   if (round === 0) return { content: [toolCall('call_1', 'order_status', { id: '1234' })], finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' }, usage: usage(420, 24), warnings: [] };
   if (round === 1) return { content: [toolCall('call_2', 'shipping_cost', { to: 'Lyon', kg: 2 })], finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' }, usage: usage(510, 22), warnings: [] };
@@ -55,17 +59,19 @@ export interface PeerTurn {
 /**
  * The turn on ai 6, traced into `tracer` (experimental_telemetry) or untraced. `content: false`
  * turns its prompt and completion recording off (`recordInputs`/`recordOutputs`), which is what our
- * default does: the fair comparison.
+ * default does: the fair comparison. `messages`: the turn given a conversation (bench/scenario.ts's
+ * conversation()) instead of the one message, as an AI SDK app passes its history.
  */
-export function aiSdk6Turn(tracer?: Tracer, { content = true }: { content?: boolean } = {}): PeerTurn {
+export function aiSdk6Turn(tracer?: Tracer, { content = true, messages }: { content?: boolean; messages?: readonly { role: 'user' | 'assistant'; content: string }[] } = {}): PeerTurn {
   const model = new MockLanguageModelV3({ modelId: 'gpt-4o-mini', doGenerate: async (options) => reply(options.prompt as Prompt) });
+  const input = messages === undefined ? { prompt: MESSAGE } : { messages: [...messages] };
   return {
     run: async () =>
       (
         await generateText({
           model,
           system: SYSTEM,
-          prompt: MESSAGE,
+          ...input,
           tools,
           stopWhen: stepCountIs(5),
           experimental_telemetry: tracer ? { isEnabled: true, tracer, recordInputs: content, recordOutputs: content } : { isEnabled: false },

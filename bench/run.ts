@@ -87,6 +87,8 @@ process.stderr.write('bench: peer (the same turn on the Vercel AI SDK, one proce
 const peer = await child<PeerResult>('bench/peer.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: conversation (20 messages against one, one process)\n');
 const longer = await child<ConversationResult>('bench/conversation.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
+process.stderr.write('bench: conversation on the AI SDK 6 (not graded, a process of its own)\n');
+const longerPeer = await child<ConversationResult>('bench/conversation.ts', ['--json', '--peer', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: context propagation (AsyncLocalStorage\'s promise hooks, one process)\n');
 const contextTax = await child<ContextTaxResult>('bench/contextTax.ts', ['--json', ...(quick ? ['--quick'] : [])], ['--expose-gc']);
 process.stderr.write('bench: lineage (the shipped build against it with lineage cut out, one process)\n');
@@ -181,6 +183,7 @@ const table = [
   `a ${longer.length}-message conversation against one message (bench/conversation.ts: one process, interleaved, process CPU µs per turn):`,
   `  ${Object.entries(longer.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}; untraced ${longer.ratio.untraced!.toFixed(2)}x`,
   ...longer.targets.map((t) => `  ${t.met ? 'MET   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}x (limit ${t.limit}x)`),
+  `  the same turn on the AI SDK 6 (bench/conversation.ts --peer, not graded): ${Object.entries(longerPeer.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}; ${Object.entries(longerPeer.ratio).map(([mode, value]) => `${mode} ${value.toFixed(2)}x`).join(', ')}`,
   '',
   `what context propagation costs (bench/contextTax.ts: one process, ${contextTax.rounds} interleaved rounds of ${contextTax.block} turns, process CPU µs per turn):`,
   `  ${Object.entries(contextTax.us).map(([mode, value]) => `${mode} ${value.toFixed(0)}`).join(', ')}`,
@@ -206,5 +209,5 @@ const table = [
 console.log(table.join('\n'));
 mkdirSync('bench/results', { recursive: true });
 const stamp = quick ? 'quick' : 'latest';
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ clock, results, samples, cloned, peer, conversation: longer, contextTax, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ clock, results, samples, cloned, peer, conversation: longer, conversationPeer: longerPeer, contextTax, lineage, promotion, paced: { ...paced, receivedSpans }, unpaced, memory, targets }, null, 2));
 writeFileSync(`bench/results/${stamp}.txt`, `${table.join('\n')}\n`);
