@@ -320,7 +320,7 @@ export abstract class Runner<Output = unknown> {
         if (loaded.messages.length > 0 || how.input.length > 1 || how.input[0]!.role !== 'user' || typeof how.input[0]!.content !== 'string') {
           const origins = conversationOrigins(loaded);
           for (let i = 0; i < how.input.length; i++) origins.push(inputOrigin);
-          // The input is the run's own copy (runInput.ts): nothing loaded, it is the thread as it is.
+          // Nothing loaded: the input is the whole thread (the store's list is a copy of its own, store.ts).
           appendWithOrigins(store, RUN_THREAD, loaded.messages.length === 0 ? how.input : [...loaded.messages, ...how.input], origins);
           args.thread = RUN_THREAD;
         }
