@@ -8,7 +8,8 @@
  *   (a copy inside the repository, so its imports of footprintjs and the OTel SDK resolve)
  *   env: AB_ROUNDS (15), AB_BLOCK (100 turns), AB_MODES (untraced,full,semantic), AB_CONVERSATION
  *   (n: each run is given an n-message conversation, bench/interleaved.ts). On a loaded machine,
- *   many short blocks (AB_BLOCK=40 AB_ROUNDS=80) and the same pair in both orders read steadier than the defaults (docs/benchmarks.md, round 5's second session). Under --expose-gc each
+ *   many short blocks (AB_BLOCK=40 AB_ROUNDS=80) and the same pair in both orders read steadier
+ *   than the defaults (docs/benchmarks.md, round 5's second session). Under --expose-gc each
  *   block starts on an empty young generation (bench/interleaved.ts): without it, the block after a
  *   traced one pays for that one's garbage, and the two orders of a round disagree.
  */

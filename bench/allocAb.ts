@@ -8,13 +8,14 @@
  *
  *   node --import tsx bench/allocAb.ts node_modules/.ab/a ./dist node_modules/.ab/a ./dist
  *   env: AB_MODES (untraced,full,semantic), ALLOC_TURNS (1500), AB_CONVERSATION (n: the turn given an
- *   n-message conversation, bench/scenario.ts's, instead of its one message)
+ *   n-message conversation, bench/interleaved.ts AB_INPUT, instead of its one message)
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { inProcessTracing } from './inProcessTracing.js';
-import { conversation, MESSAGE, referenceAgent } from './scenario.js';
+import { referenceAgent } from './scenario.js';
+import { AB_INPUT } from './interleaved.js';
 import { median } from './measure.js';
 import type * as Package from '../src/index.js';
 
@@ -22,7 +23,6 @@ const dirs = process.argv.slice(2);
 if (dirs.length === 0) throw new Error('usage: bench/allocAb.ts <build dir>...');
 const modes = (process.env.AB_MODES ?? 'untraced,full,semantic').split(',') as ('untraced' | 'full' | 'semantic')[];
 const TURNS = Number(process.env.ALLOC_TURNS ?? 1500);
-const INPUT = process.env.AB_CONVERSATION === undefined ? MESSAGE : conversation(Number(process.env.AB_CONVERSATION));
 
 const { provider } = inProcessTracing();
 
@@ -38,12 +38,12 @@ for (const dir of dirs) {
   const agent = referenceAgent(m);
   for (const mode of modes) {
     const undo = mode === 'untraced' ? undefined : m.registerInstrument(m.tracingInstrument({ tracerProvider: provider, detail: mode }));
-    for (let i = 0; i < 300; i++) await agent.run(INPUT);
+    for (let i = 0; i < 300; i++) await agent.run(AB_INPUT);
     const perTurn: number[] = [];
     for (let i = 0; i < TURNS; i++) {
       await new Promise((settle) => setImmediate(settle));
       const before = youngBytes();
-      await agent.run(INPUT);
+      await agent.run(AB_INPUT);
       const after = youngBytes();
       perTurn.push(after - before);
     }

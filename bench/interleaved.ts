@@ -40,10 +40,10 @@ export interface Interleaved {
  * The run's input: the reference turn's one message, or with AB_CONVERSATION=n an n-message
  * conversation (bench/conversation.ts's), to compare what a longer conversation costs on each build.
  */
-const INPUT = process.env.AB_CONVERSATION === undefined ? MESSAGE : conversation(Number(process.env.AB_CONVERSATION));
+export const AB_INPUT = process.env.AB_CONVERSATION === undefined ? MESSAGE : conversation(Number(process.env.AB_CONVERSATION));
 
 /** Process CPU µs per turn over `turns` turns of `mode` on `build` given `input` (traced into `provider`): a clean block (measure.ts). */
-export function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }, input: string | ReturnType<typeof conversation> = INPUT): Promise<number> {
+export function block(build: Build, mode: Mode, turns: number, provider: TracerProvider & { forceFlush(): Promise<void> }, input: string | ReturnType<typeof conversation> = AB_INPUT): Promise<number> {
   const traced = mode === 'untraced' ? undefined : () => build.m.registerInstrument(build.m.tracingInstrument({ tracerProvider: provider, detail: mode }));
   return cleanBlock(() => build.agent.run(input), turns, () => provider.forceFlush(), traced);
 }

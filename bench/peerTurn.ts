@@ -9,7 +9,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { MESSAGE } from './scenario.js';
+import { MESSAGE, turnRound } from './scenario.js';
 
 const SYSTEM = 'You answer order questions.';
 export const ANSWER = 'Order 1234 shipped; shipping to Lyon costs 12 EUR.';
@@ -23,13 +23,9 @@ function usage(input: number, output: number) {
   };
 }
 
-/**
- * The three replies of the reference turn, chosen by this turn's round: the assistant messages since
- * the prompt's last user message (a longer conversation replays the same turn, as bench/scenario.ts's does).
- */
+/** The three replies of the reference turn, chosen by the turn's round as ours are (bench/scenario.ts turnRound). */
 function reply(prompt: Prompt) {
-  let round = 0;
-  for (let i = prompt.length - 1; i >= 0 && prompt[i]!.role !== 'user'; i--) if (prompt[i]!.role === 'assistant') round++;
+  const round = turnRound(prompt);
   const toolCall = (id: string, toolName: string, input: unknown) => ({ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) });
   if (round === 0) return { content: [toolCall('call_1', 'order_status', { id: '1234' })], finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' }, usage: usage(420, 24), warnings: [] };
   if (round === 1) return { content: [toolCall('call_2', 'shipping_cost', { to: 'Lyon', kg: 2 })], finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' }, usage: usage(510, 22), warnings: [] };

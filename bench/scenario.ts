@@ -21,14 +21,22 @@ export function conversation(length: number): { role: 'user' | 'assistant'; cont
   return [...earlier, { role: 'user', content: MESSAGE }];
 }
 
+/**
+ * Which of the reference turn's three replies a model call gets: the assistant messages since the
+ * last user message (a longer conversation given as the run's input replays the same turn,
+ * bench/conversation.ts). The AI SDK peer's mock model picks its replies the same way (bench/peerTurn.ts).
+ */
+export function turnRound(messages: readonly { role: string }[]): number {
+  let round = 0;
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role !== 'user'; i--) if (messages[i]!.role === 'assistant') round++;
+  return round;
+}
+
 /** The reference turn's agent, built on `pkg`: these sources, or a compiled build's exports (bench/ab.ts). */
 export function referenceAgent(pkg: { Agent: typeof Agent; scripted: typeof scripted } = { Agent, scripted }) {
   const provider = pkg.scripted({
     replies: (request) => {
-      // This turn's round: the assistant messages since the last user message (a longer conversation
-      // given as the run's input replays the same turn, bench/conversation.ts).
-      let round = 0;
-      for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role !== 'user'; i--) if (request.messages[i]!.role === 'assistant') round++;
+      const round = turnRound(request.messages);
       if (round === 0) return { toolCalls: [{ name: 'order_status', args: { id: '1234' } }], usage: { input: 420, output: 24 } };
       if (round === 1) return { toolCalls: [{ name: 'shipping_cost', args: { to: 'Lyon', kg: 2 } }], usage: { input: 510, output: 22 } };
       return { content: 'Order 1234 shipped; shipping to Lyon costs 12 EUR.', usage: { input: 600, output: 18 } };

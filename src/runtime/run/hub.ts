@@ -109,9 +109,9 @@ export class EventHub implements RunEvents, TypedEventSink {
    * returned or its promise settled, a microtask before footprintjs's own await resumes; a stage that
    * throws or pauses by throwing reports no end), without a footprintjs recorder on the executor:
    * with one attached, footprintjs builds and dispatches a stage-start, a stage-end and a commit
-   * notice for every stage, and attaches the recorder to every stage's scope. Undefined when the run's stages do not report themselves (a
-   * chart of the tree is not the runtime's own): the caller attaches a recorder instead. A listener
-   * that throws loses its own report, never the stage.
+   * notice for every stage, and attaches the recorder to every stage's scope. Undefined when the
+   * run's stages do not report themselves (a chart of the tree is not the runtime's own): the caller
+   * attaches a recorder instead. A listener that throws loses its own report, never the stage.
    */
   subscribeStages(listener: StageListener): (() => void) | undefined {
     return this.reportsStages ? addTo(this.stageListeners, listener) : undefined;
@@ -124,19 +124,18 @@ export class EventHub implements RunEvents, TypedEventSink {
 
   /** A stage execution started (chart.ts stage(), before its body). */
   stageStarted(stage: StageExecution): void {
-    this.tellStages(stage, false);
+    this.tellStages('started', stage);
   }
 
   /** A stage execution's body returned or settled without throwing. */
   stageEnded(stage: StageExecution): void {
-    this.tellStages(stage, true);
+    this.tellStages('ended', stage);
   }
 
-  private tellStages(stage: StageExecution, ended: boolean): void {
+  private tellStages(report: keyof StageListener, stage: StageExecution): void {
     for (const listener of this.stageListeners) {
       try {
-        if (ended) listener.ended(stage);
-        else listener.started(stage);
+        listener[report](stage);
       } catch {
         // instruments guard themselves; a failure here must never reach the stage
       }
