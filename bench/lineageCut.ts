@@ -42,7 +42,7 @@ export const LINEAGE_CUT: readonly Cut[] = [
   { file: RUNTIME, header: 'export function originAt(store, key) {', body: 'return undefined;' },
   { file: RUNTIME, header: 'export function whileStartingIn(producer, call) {', body: 'return call();' },
   { file: BRIDGE, header: '    chat(parts, attributes, parent) {', body: 'return [];' },
-  { file: BRIDGE, header: '    chatStarted(callId, span) {', body: 'return;' },
+  { file: BRIDGE, header: '    chatStarted(callId, agent, span) {', body: 'return;' },
   { file: BRIDGE, header: '    answered(agent, callId, toolCalls) {', body: 'return;' },
   { file: BRIDGE, header: '    tool(agent, toolCallId) {', body: 'return undefined;' },
   { file: BRIDGE, header: '    toolStarted(producer, context) {', body: 'return;' },

@@ -13,8 +13,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { semconv } from '../index.js';
 import type { FileSpan, FileSpanLink } from '../telemetry/index.js';
-import { listOf } from './whyLists.js';
 import { HOP_EVENT } from './whyNames.js';
+import { partTableOf } from './whyPartTable.js';
 import type { TraceSpans } from './whySpans.js';
 
 /** Jaeger's one attribute on a link it read back from a reference. */
@@ -47,7 +47,7 @@ export function inferLink(span: FileSpan, link: FileSpanLink, spans: TraceSpans)
   if (from === 'execute_tool' && to === 'chat') return { linkType: semconv.LINK_CAUSED_BY_GENERATION, origin: 'generation', partIndexes: [] };
   if (from !== 'chat') return { linkType: 'unknown', origin: 'unknown', partIndexes: [] };
   const ids = producerIdsOf(target, spans);
-  const parts = partsOf(span, ids);
+  const parts = partsOf(span, spans, ids);
   if (parts) return { linkType: semconv.LINK_INFORMED_BY, ...parts };
   if (to === 'chat' && target.status.code === SpanStatusCode.ERROR) return { linkType: semconv.LINK_RETRY_OF, origin: 'retry', partIndexes: [] };
   return { linkType: semconv.LINK_INFORMED_BY, origin: 'unknown', partIndexes: [] };
@@ -78,20 +78,17 @@ function producerIdsOf(target: FileSpan, spans: TraceSpans): Set<string> {
 }
 
 /** The parts of the span's part table those producers made: the first one's origin, their positions, their tokens. */
-function partsOf(span: FileSpan, ids: Set<string>): { origin: string; partIndexes: number[]; tokens?: number } | undefined {
-  const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
-  const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]);
-  const tokens = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]);
-  if (!Array.isArray(origins) || !Array.isArray(producers)) return undefined;
+function partsOf(span: FileSpan, spans: TraceSpans, ids: Set<string>): { origin: string; partIndexes: number[]; tokens?: number } | undefined {
+  const table = partTableOf(span, spans);
+  if (table === undefined) return undefined;
   let origin: string | undefined;
   const partIndexes: number[] = [];
   let sum: number | undefined;
-  producers.forEach((producer, index) => {
-    if (typeof producer !== 'string' || !ids.has(producer)) return;
-    origin ??= typeof origins[index] === 'string' ? origins[index] : 'unknown';
-    partIndexes.push(index);
-    const partTokens = Array.isArray(tokens) ? tokens[index] : undefined;
-    if (typeof partTokens === 'number') sum = (sum ?? 0) + partTokens;
-  });
+  for (const part of table) {
+    if (typeof part.producer !== 'string' || !ids.has(part.producer)) continue;
+    origin ??= typeof part.origin === 'string' ? part.origin : 'unknown';
+    partIndexes.push(part.position);
+    if (typeof part.tokens === 'number') sum = (sum ?? 0) + part.tokens;
+  }
   return origin === undefined ? undefined : { origin, partIndexes, ...(sum === undefined ? {} : { tokens: sum }) };
 }

@@ -13,6 +13,7 @@ import type { FileAttributeValue, FileSpan } from '../telemetry/index.js';
 import { inferLink, isBareLink } from './whyBareLinks.js';
 import { listOf } from './whyLists.js';
 import { HOP_EVENT } from './whyNames.js';
+import { partTableOf } from './whyPartTable.js';
 import type { TraceSpans } from './whySpans.js';
 
 /** Links of one span followed; a hostile span with more has the rest counted, not followed. */
@@ -53,8 +54,8 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
       const inferred = inferLink(span, link, spans);
       if (!inferred) continue;
       followed++;
-      const tableProducers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]) ?? [];
-      for (const index of inferred.partIndexes) if (typeof tableProducers[index] === 'string') linked.add(tableProducers[index]);
+      const positions = new Set(inferred.partIndexes);
+      for (const part of partTableOf(span, spans) ?? []) if (positions.has(part.position) && typeof part.producer === 'string') linked.add(part.producer);
       producers.push({ traceId: link.traceId, spanId: link.spanId, inferred: true, ...inferred });
       continue;
     }
@@ -85,21 +86,19 @@ export function producersOf(span: FileSpan, spans: TraceSpans): { producers: Pro
  * being written: its run and agent spans end last).
  */
 function ancestorParts(span: FileSpan, spans: TraceSpans, linked: ReadonlySet<string>): { refs: ProducerRef[]; unseen: number } {
-  const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
-  if (!Array.isArray(origins)) return { refs: [], unseen: 0 };
-  const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]);
-  const tokens = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_TOKENS]);
+  const table = partTableOf(span, spans);
+  if (table === undefined) return { refs: [], unseen: 0 };
   const byOrigin = new Map<string, ProducerRef>();
   let unseen = 0;
-  origins.forEach((origin, index) => {
-    if (typeof origin !== 'string') return;
-    const producer = Array.isArray(producers) && typeof producers[index] === 'string' ? producers[index] : '';
+  for (const { position, origin, producer: named, tokens: partTokens } of table) {
+    if (typeof origin !== 'string') continue;
+    const producer = typeof named === 'string' ? named : '';
     let target: FileSpan | undefined;
     if (ANCESTOR_ORIGINS.has(origin)) target = ancestorProducer(span, spans, origin, producer);
     else if (producer !== '' && !linked.has(producer)) target = ancestorNamed(span, spans, producer);
     if (!target) {
       if (ANCESTOR_ORIGINS.has(origin)) unseen++;
-      return;
+      continue;
     }
     const key = `${origin}\u0000${target.spanId}`;
     let ref = byOrigin.get(key);
@@ -107,10 +106,9 @@ function ancestorParts(span: FileSpan, spans: TraceSpans, linked: ReadonlySet<st
       ref = { traceId: target.traceId, spanId: target.spanId, linkType: null, origin, partIndexes: [], ...(origin === 'skill' ? { hopId: producer } : {}) };
       byOrigin.set(key, ref);
     }
-    ref.partIndexes.push(index);
-    const partTokens = Array.isArray(tokens) ? tokens[index] : undefined;
+    ref.partIndexes.push(position);
     if (typeof partTokens === 'number') ref.tokens = (ref.tokens ?? 0) + partTokens;
-  });
+  }
   return { refs: [...byOrigin.values()], unseen };
 }
 

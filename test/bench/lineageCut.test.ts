@@ -33,8 +33,9 @@ describe('bench/lineage.ts checks its cut before timing', () => {
     // 3 calls of 5 parts (instructions, the messages so far, the tool list): 1 + 2 + 4 messages;
     // links: call 2 to tool 1 and call 1, call 3 to tools 1 and 2 and call 2, each tool to its call.
     // Attributes: 7 on each of 5 INFORMED_BY links, 2 on each of 2 CAUSED_BY_GENERATION, 3 part
-    // arrays on each of 3 chat spans, 2 answer attributes on the run span.
-    const traced = { parts: 15, links: 7, lineageAttributes: 35 + 4 + 9 + 2 };
+    // arrays on each of 3 chat spans, the 2 shared-parts attributes on calls 2 and 3, 2 answer
+    // attributes on the run span.
+    const traced = { parts: 15, links: 7, lineageAttributes: 35 + 4 + 9 + 4 + 2 };
     expect(counts.untraced).toEqual({ shipped: { answer: ANSWER, spans: [], parts: 15, links: 0, lineageAttributes: 0 }, cut: { answer: ANSWER, spans: [], ...nothing } });
     for (const detail of ['full', 'semantic'] as const) {
       const { shipped, cut } = counts[detail];

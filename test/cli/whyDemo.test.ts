@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOf } from '../../src/cli/why.js';
 import type { WhyGraph } from '../../src/cli/whyGraph.js';
 import { sliceFrom } from '../../src/cli/whySlice.js';
+import { partTableOf } from '../../src/cli/whyPartTable.js';
 import { TraceSpans } from '../../src/cli/whySpans.js';
 import { semconv } from '../../src/index.js';
 import { readSpans, type FileSpan } from '../../src/telemetry/index.js';
@@ -101,8 +102,10 @@ describe('why on every run of a 200-run demo', () => {
       expect(graph.nodes.filter((n) => !producing.has(n.spanId) && !['run', 'agent', 'hop'].includes(n.kind))).toEqual([]);
       // every kind of part each model call was sent has an edge (an earlier answer: only the newest is linked, the rest are reached through it)
       for (const node of graph.nodes.filter((n) => n.kind === 'chat')) {
-        const table = all.get(node.traceId, node.spanId)!.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS] as string[];
-        const sent = new Set(table.filter((origin) => origin !== 'model_output'));
+        // the whole table: the parts the span shares with its agent's call before are read off that span, none unknown
+        const table = partTableOf(all.get(node.traceId, node.spanId)!, all)!;
+        expect(table.map((part) => part.position)).toEqual(table.map((_, i) => i));
+        const sent = new Set(table.map((part) => part.origin).filter((origin) => origin !== 'model_output'));
         const drawn = new Set(graph.edges.filter((e) => e.from === node.spanId && !['model_output', 'generation', 'retry'].includes(e.origin)).map((e) => e.origin));
         expect([node.spanId, [...drawn].sort()]).toEqual([node.spanId, [...sent].sort()]);
       }

@@ -57,14 +57,14 @@ describe('why marks what it cannot see', () => {
     expect(graph.edges.map((e) => e.toTraceId)).toEqual(['e'.repeat(32), undefined]);
   });
 
-  it('folded links and parts are counted on the node: [N folded]', async () => {
+  it('folded links and parts are counted on the node: [N folded]; a part keeps its place among all the call was sent', async () => {
     const dir = folder();
     await writeLineage(dir, [
       run('run_f'),
       { name: 'answer', title: 'chat m', parent: 'run', attributes: answerOf('call_f', [['run_input', 'run_f', 4]], { [semconv.ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED]: 3, [semconv.ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED]: 7 }) },
     ], { answer: 'answer' });
     const lines = (await whyCommand({ path: dir, json: false })).lines.map(plainLine);
-    expect(lines.slice(1)).toEqual([`${ANSWER}  [3 folded]  [7 parts folded]`, `└─ run_input #0 (4 tok) ← the run's input: invoke_workflow desk  run run_f`]);
+    expect(lines.slice(1)).toEqual([`${ANSWER}  [3 folded]  [7 parts folded]`, `└─ run_input #7 (4 tok) ← the run's input: invoke_workflow desk  run run_f`]);
     expect((await json(dir)).nodes[0]!.attributes).toMatchObject({ 'footprint.lineage.links_folded': 3, 'footprint.lineage.parts_folded': 7 });
   });
 

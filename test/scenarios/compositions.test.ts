@@ -27,6 +27,7 @@ import {
   type ScriptedReply,
 } from '../../src/runtime/index.js';
 import { answerAttributes } from '../support/agents.js';
+import { wholePartTable } from '../support/lineageLinks.js';
 import { startSdk } from '../support/sdk.js';
 import { render, structure, toMs, payloadOf } from '../support/traceTree.js';
 
@@ -565,16 +566,24 @@ describe('a skill graph', () => {
       'footprint.llm.call_id': expect.stringMatching(/^call_[0-9a-z]+$/),
       'footprint.cost.priced': false,
       'footprint.cost.usd': 0,
-      // The triage body (entered by the last hop), the input, seven read_skill replies and their results
-      // (billing, triage, billing, triage, then three refusals), the tool list.
-      'footprint.lineage.part.origins': ['skill', 'run_input', ...Array.from({ length: 7 }, () => ['model_output', 'tool_result']).flat(), 'tool_definitions'],
-      'footprint.lineage.part.producers': [
+      // What follows the 14 parts it shares with the call before (the same skill, input and six read_skill rounds): the seventh round, the tool list.
+      'footprint.lineage.part.origins': ['model_output', 'tool_result', 'tool_definitions'],
+      'footprint.lineage.part.producers': [expect.stringMatching(/^call_[0-9a-z]+$/), expect.stringMatching(/^call_[0-9a-z]+:call_\d+_\d+_\d+$/), 'desk'],
+      'footprint.lineage.part.tokens': [7, 41, 67],
+      'footprint.lineage.shared.parts': 14,
+      'footprint.lineage.shared.span_id': chats.at(-2)!.spanContext().spanId,
+    });
+    // The whole table: the triage body (entered by the last hop), the input, seven read_skill replies and
+    // their results (billing, triage, billing, triage, then three refusals), the tool list.
+    expect(wholePartTable(chats.at(-1)!, spans)).toEqual({
+      origins: ['skill', 'run_input', ...Array.from({ length: 7 }, () => ['model_output', 'tool_result']).flat(), 'tool_definitions'],
+      producers: [
         expect.stringMatching(/^hop_[0-9a-z]+$/),
         expect.stringMatching(/^run_[0-9a-z]+$/),
         ...Array.from({ length: 7 }, () => [expect.stringMatching(/^call_[0-9a-z]+$/), expect.stringMatching(/^call_[0-9a-z]+:call_\d+_\d+_\d+$/)]).flat(),
         'desk',
       ],
-      'footprint.lineage.part.tokens': [9, 2, 7, 14, 7, 13, 7, 14, 7, 13, 7, 41, 7, 41, 7, 41, 67],
+      tokens: [9, 2, 7, 14, 7, 13, 7, 14, 7, 13, 7, 41, 7, 41, 7, 41, 67],
     });
     // read_skill is the conventions' load_skill form of execute_tool: the skill asked for names the span.
     const reads = spans.filter((s) => s.attributes['gen_ai.tool.name'] === 'read_skill');

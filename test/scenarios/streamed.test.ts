@@ -52,7 +52,7 @@ async function traced<T>(capture: boolean, work: () => Promise<T>) {
 
 /** The attributes a chat span of this agent has whether it streams or not (ids left out). */
 function withoutIds(attributes: Record<string, unknown>) {
-  const { 'footprint.llm.call_id': _callId, 'footprint.lineage.part.producers': _producers, ...rest } = attributes;
+  const { 'footprint.llm.call_id': _callId, 'footprint.lineage.part.producers': _producers, 'footprint.lineage.shared.span_id': _sharedWith, ...rest } = attributes;
   return rest;
 }
 

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { semconv } from '../../src/index.js';
 import { spansOfTraceData, type FileSpan } from '../../src/telemetry/index.js';
 import type { WhyGraph } from '../../src/cli/whyGraph.js';
+import { partTableOf } from '../../src/cli/whyPartTable.js';
+import { TraceSpans } from '../../src/cli/whySpans.js';
 import { describeWithBackends, waitFor } from '../support/backends.js';
 import { cli, tempDir } from '../support/cli.js';
 import { runDemo, type DemoRun } from '../support/stack/clients.js';
@@ -70,9 +72,15 @@ describeWithBackends('lineage links in Jaeger, and why --jaeger', ['otelcol', 'j
     console.log(`links of ${answer.name} (${answer.spanId}) as Jaeger's /api/v3 returns them:\n${answer.links.map((l) => `  ${JSON.stringify(l)}  -> ${byId.get(l.spanId)?.name}`).join('\n')}`);
     // the answer's links: one per producer, each to a span of this trace, their attributes dropped
     expect(answer.links.map((l) => [l.traceId, byId.has(l.spanId), l.attributes])).toEqual(answer.links.map(() => [traceId, true, FOLLOWS_FROM]));
-    // its part table is kept, an array attribute as its JSON text: the producers its links point at
-    const producers = JSON.parse(String(answer.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS])) as string[];
-    const origins = JSON.parse(String(answer.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS])) as string[];
+    // its part table is kept, an array attribute as its JSON text, after the parts it shares with its
+    // agent's call before (named by span id): read whole, it names the producers its links point at
+    expect(byId.get(String(answer.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_SHARED_SPAN_ID]))?.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME]).toBe('chat');
+    const traceSpans = new TraceSpans();
+    traceSpans.addTrace(traceId, spans);
+    const table = partTableOf(answer, traceSpans)!;
+    expect(table.map((part) => part.position)).toEqual(table.map((_, i) => i));
+    const producers = table.map((part) => String(part.producer));
+    const origins = table.map((part) => String(part.origin));
     expect(origins.filter((o) => o === 'tool_result')).toHaveLength(3);
     // the tool results it read are the trace's refused read_skill calls, each linked to the chat span that asked for it
     const refused = spans.filter((s) => readSkill(s) && s.status.code === 2).map((s) => s.spanId).sort();

@@ -113,22 +113,25 @@ export function twoToolChatAttributes(iteration: 1 | 2 | 3, options: { sessionId
 
 /**
  * The part arrays of a twoToolAgent() call asked 'Is invoice 42 paid?': the instructions ("Be terse."),
- * the input, each earlier reply and tool result, the tool list; tokens are ceil(chars / 4).
+ * the input, each earlier reply and tool result, the tool list; tokens are ceil(chars / 4). A call
+ * after the first lists what follows the parts it shares with the call before (docs/lineage.md).
  */
 function twoToolParts(iteration: 1 | 2 | 3) {
   const call = expect.stringMatching(/^call_[0-9a-z]+$/);
   const toolCall = (id: string) => expect.stringMatching(new RegExp(`^call_[0-9a-z]+:${id}$`));
   // The first reply (lookup + weather: 46 chars), "found invoice 42", "sunny"; the second (lookup: 24 chars), "found invoice 43".
-  const earlier = [
-    [],
+  const parts = [
+    [['instructions', 'helper', 3], ['run_input', expect.stringMatching(/^run_[0-9a-z]+$/), 5]],
     [['model_output', call, 12], ['tool_result', toolCall('c1'), 4], ['tool_result', toolCall('c2'), 2]],
-    [['model_output', call, 12], ['tool_result', toolCall('c1'), 4], ['tool_result', toolCall('c2'), 2], ['model_output', call, 6], ['tool_result', toolCall('c3'), 4]],
-  ][iteration - 1]!;
-  const parts = [['instructions', 'helper', 3], ['run_input', expect.stringMatching(/^run_[0-9a-z]+$/), 5], ...earlier, ['tool_definitions', 'helper', TWO_TOOL_DEFINITIONS_TOKENS]];
+    [['model_output', call, 6], ['tool_result', toolCall('c3'), 4]],
+  ][iteration - 1]!.concat([['tool_definitions', 'helper', TWO_TOOL_DEFINITIONS_TOKENS]]);
+  // Call 2 shares the instructions and the input with call 1; call 3 those and call 2's new messages (not the tool list: it comes last).
+  const shared = [0, 2, 5][iteration - 1]!;
   return {
     'footprint.lineage.part.origins': parts.map((part) => part[0]),
     'footprint.lineage.part.producers': parts.map((part) => part[1]),
     'footprint.lineage.part.tokens': parts.map((part) => part[2]),
+    ...(shared === 0 ? {} : { 'footprint.lineage.shared.parts': shared, 'footprint.lineage.shared.span_id': expect.stringMatching(/^[0-9a-f]{16}$/) }),
   };
 }
 

@@ -133,3 +133,21 @@ export function runInputParts(tokens: number): Record<string, unknown> {
     'footprint.lineage.part.tokens': [tokens],
   };
 }
+
+/**
+ * A chat span's whole part table, read the way docs/lineage.md defines it: the first
+ * `footprint.lineage.shared.parts` parts of the chat span it names (its whole table in turn), then its
+ * own arrays. A test's own reading, apart from `why`'s (src/cli/whyPartTable.ts); parts folded out are
+ * not expected here.
+ */
+export function wholePartTable(span: ReadableSpan, spans: readonly ReadableSpan[]): { origins: unknown[]; producers: unknown[]; tokens: unknown[] } {
+  const a = span.attributes;
+  const own = { origins: [...(a['footprint.lineage.part.origins'] as unknown[])], producers: [...(a['footprint.lineage.part.producers'] as unknown[])], tokens: [...(a['footprint.lineage.part.tokens'] as unknown[])] };
+  const shared = a['footprint.lineage.shared.parts'];
+  if (shared === undefined) return own;
+  const before = spans.find((s) => s.spanContext().spanId === a['footprint.lineage.shared.span_id']);
+  if (before === undefined) throw new Error(`the chat span ${span.name} shares parts with a span that is not here`);
+  const theirs = wholePartTable(before, spans);
+  const n = shared as number;
+  return { origins: [...theirs.origins.slice(0, n), ...own.origins], producers: [...theirs.producers.slice(0, n), ...own.producers], tokens: [...theirs.tokens.slice(0, n), ...own.tokens] };
+}

@@ -199,13 +199,20 @@ export const ATTR_FOOTPRINT_LINEAGE_PRODUCER = 'footprint.lineage.producer';
 export const ATTR_FOOTPRINT_LINEAGE_HOP = 'footprint.lineage.hop';
 /** On a chat span: producer links left out to stay under the span link limit (absent when none). */
 export const ATTR_FOOTPRINT_LINEAGE_LINKS_FOLDED = 'footprint.lineage.links_folded';
-/** On a chat span: parts left out of the part arrays (they hold the newest 128; absent when none). */
+/** On a chat span: parts left out of the part arrays (they hold the newest 128 of the parts not shared; absent when none). */
 export const ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED = 'footprint.lineage.parts_folded';
-/** On a chat span: each part's origin kind, in the order sent. */
+/**
+ * On a chat span: how many of the call's first parts are the first parts of its agent's call before
+ * (the span of SHARED_SPAN_ID), sent again and not listed again in the part arrays (absent when none).
+ */
+export const ATTR_FOOTPRINT_LINEAGE_SHARED_PARTS = 'footprint.lineage.shared.parts';
+/** On a chat span with SHARED_PARTS: the span id (hex, same trace) of the chat span whose first parts it shares. */
+export const ATTR_FOOTPRINT_LINEAGE_SHARED_SPAN_ID = 'footprint.lineage.shared.span_id';
+/** On a chat span: each part's origin kind, in the order sent (after the parts shared). */
 export const ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS = 'footprint.lineage.part.origins';
-/** On a chat span: each part's producer id, in the order sent. */
+/** On a chat span: each part's producer id, in the order sent (after the parts shared). */
 export const ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS = 'footprint.lineage.part.producers';
-/** On a chat span: each part's estimated tokens, in the order sent. */
+/** On a chat span: each part's estimated tokens, in the order sent (after the parts shared). */
 export const ATTR_FOOTPRINT_LINEAGE_PART_TOKENS = 'footprint.lineage.part.tokens';
 /**
  * On the run span: the span id (hex) of the chat span whose output became the run's answer. An

@@ -195,7 +195,7 @@ export class CallSpans {
     const retry = this.retryLink(agent, p.fallbackFrom?.callId);
     if (retry) links.push(retry);
     const opened = this.run.start(chatSpanName(boundString(p.model, MAX_NAME)), parent, { kind: SpanKind.CLIENT, attributes, startTime: meta.timestamp, links });
-    this.lineage.chatStarted(p.callId, opened.span);
+    this.lineage.chatStarted(p.callId, agent, opened.span);
     this.chats.set(p.callId, { opened, parent });
     this.run.activate(opened);
   }

@@ -7,6 +7,11 @@
  * producer span, at span start, so samplers see them) and, once started, its part arrays; an execute_tool span its
  * link to the chat span that asked for it; the run span the attributes naming the chat span whose
  * output became the answer. The work per call is one pass over the call's parts.
+ *
+ * A chat span's part arrays list only what follows the parts it shares with its agent's call before
+ * (the same part objects, run/inputParts.ts, in the same places): an agent's turn sends its whole
+ * conversation at every call, so listing every part again made a turn's tables grow with its messages
+ * once per call (docs/lineage.md, The part table; docs/benchmarks.md measures what it cost).
  */
 import type { Attributes, Link, Span, SpanContext } from '@opentelemetry/api';
 import type { InputOriginKind, InputPart } from '../../events/index.js';
@@ -25,6 +30,8 @@ import {
   ATTR_FOOTPRINT_LINEAGE_PART_TOKENS,
   ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED,
   ATTR_FOOTPRINT_LINEAGE_PRODUCER,
+  ATTR_FOOTPRINT_LINEAGE_SHARED_PARTS,
+  ATTR_FOOTPRINT_LINEAGE_SHARED_SPAN_ID,
   ATTR_FOOTPRINT_LINEAGE_SLOT,
   ATTR_FOOTPRINT_LINEAGE_TOKENS,
   ATTR_GEN_AI_ATTRIBUTION_LINK_TYPE,
@@ -46,6 +53,12 @@ interface ProducerParts {
   tokens: number;
   /** Absent while none of its parts has a fingerprint (no key: no array made per call). */
   fingerprints?: string[];
+}
+
+/** An agent's latest recorded part table: the span it is on and the parts of the call. */
+interface RecordedTable {
+  spanId: string;
+  parts: readonly InputPart[];
 }
 
 /** A link's attributes as last given to a producer, and the parts they were made of. */
@@ -79,6 +92,8 @@ export class RunLineage {
   private readonly kept = new Map<string, KeptLink>();
   /** The parts of the call chat() linked last, until its span has started (chatStarted puts its part arrays on it). */
   private sent: readonly InputPart[] = [];
+  /** Each agent's latest part table (by agentKey()): its next call's table lists what follows the parts they share. */
+  private readonly tables = new Map<string, RecordedTable>();
 
   constructor(init: { runId?: string; linkLimit: number; known?: KnownProducers; restored?: readonly CarriedBy[] }) {
     this.runId = init.runId;
@@ -137,14 +152,22 @@ export class RunLineage {
   }
 
   /**
-   * A model call's span started: it stands for the call, and gets the part arrays of the parts chat()
-   * was given. Set on the started span rather than given at its start: the SDK copies start attributes
-   * twice (each array sliced each time) and keeps an attribute set later as it is given.
+   * A model call of `agent` (an agentKey()) started its span: the span stands for the call, and gets
+   * the part arrays of the parts chat() was given, after those it shares with the agent's call before.
+   * Set on the started span rather than given at its start: the SDK copies start attributes twice
+   * (each array sliced each time) and keeps an attribute set later as it is given.
    */
-  chatStarted(callId: string, span: Span): void {
-    this.producers.set(callId, { context: span.spanContext() });
-    // An unsampled span records nothing: its arrays are not made.
-    if (span.isRecording()) partArrays(this.sent, span);
+  chatStarted(callId: string, agent: string, span: Span): void {
+    const context = span.spanContext();
+    this.producers.set(callId, { context });
+    if (span.isRecording()) {
+      const before = this.tables.get(agent);
+      partArrays(this.sent, before, span);
+      this.tables.set(agent, { spanId: context.spanId, parts: this.sent });
+    } else {
+      // An unsampled span records nothing: its arrays are not made, and the agent's next call has no table to share.
+      this.tables.delete(agent);
+    }
     this.sent = [];
   }
 
@@ -261,11 +284,12 @@ function askedFor(reply: Reply, toolCallId: string): boolean {
 }
 
 /**
- * The part table of a call as parallel arrays on its span, the newest MAX_PART_ENTRIES parts. Each
- * array is made at its final length (the span holds it until export: no spare capacity kept with it).
+ * The part table of a call as parallel arrays on its span: the parts after those it shares with
+ * `before` (the same part objects, first to last), of those the newest MAX_PART_ENTRIES.
  */
-function partArrays(parts: readonly InputPart[], span: Span): void {
-  const from = Math.max(0, parts.length - MAX_PART_ENTRIES);
+function partArrays(parts: readonly InputPart[], before: RecordedTable | undefined, span: Span): void {
+  const shared = before === undefined ? 0 : sharedParts(before.parts, parts);
+  const from = Math.max(shared, parts.length - MAX_PART_ENTRIES);
   const count = parts.length - from;
   const origins = new Array<string>(count);
   const producers = new Array<string>(count);
@@ -279,7 +303,19 @@ function partArrays(parts: readonly InputPart[], span: Span): void {
   span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS, origins);
   span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS, producers);
   span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PART_TOKENS, tokens);
-  if (from > 0) span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED, from);
+  if (shared > 0) {
+    span.setAttribute(ATTR_FOOTPRINT_LINEAGE_SHARED_PARTS, shared);
+    span.setAttribute(ATTR_FOOTPRINT_LINEAGE_SHARED_SPAN_ID, before!.spanId);
+  }
+  if (from > shared) span.setAttribute(ATTR_FOOTPRINT_LINEAGE_PARTS_FOLDED, from - shared);
+}
+
+/** How many of `parts`' first parts are `before`'s first parts, the very same objects. */
+function sharedParts(before: readonly InputPart[], parts: readonly InputPart[]): number {
+  const most = Math.min(before.length, parts.length);
+  let shared = 0;
+  while (shared < most && before[shared] === parts[shared]) shared++;
+  return shared;
 }
 
 /**

@@ -53,7 +53,7 @@ const toolResult = (index: number, id: string, chars = 30, extra: Partial<InputP
 function llmStart(send: Send, callId: string, iteration: number, parts: InputPart[], extra: Partial<EventPayloads['footprint.call.llm_start']> = {}) {
   send('footprint.call.llm_start', { callId, agentId: 'support', iteration, operation: 'chat', provider: 'openai', model: 'm1', brain: BRAIN, messageCount: parts.length, toolCount: 1, messages: [], stream: false, parts, ...extra });
 }
-function llmEnd(send: Send, callId: string, iteration: number, toolCalls: string[], content = '') {
+function llmEnd(send: Send, callId: string, iteration: number, toolCalls: string[], content = '', extra: Partial<EventPayloads['footprint.call.llm_end']> = {}) {
   send('footprint.call.llm_end', {
     callId,
     agentId: 'support',
@@ -69,6 +69,7 @@ function llmEnd(send: Send, callId: string, iteration: number, toolCalls: string
     durationMs: 1,
     toolCalls: toolCalls.map((id) => ({ id, name: 'lookup' })),
     content,
+    ...extra,
   });
 }
 function tool(send: Send, iteration: number, toolCallId: string) {
@@ -180,17 +181,44 @@ describe('an agent with tools over three iterations, a skill hop (semantic detai
     ]);
   });
 
-  it('puts the part table on each chat span as parallel arrays, in the order sent', () => {
+  it('puts the part table on each chat span as parallel arrays, in the order sent, after the parts it shares with its agent\'s call before', () => {
     const { traced, send, spans } = tracedRun();
     threeIterations(send);
     traced.finish({ status: 'ok', output: 'done' });
-    const attributes = chat(spans(), 'call_2').attributes;
-    expect([attributes['footprint.lineage.part.origins'], attributes['footprint.lineage.part.producers'], attributes['footprint.lineage.part.tokens']]).toEqual([
-      ['instructions', 'skill', 'run_input', 'model_output', 'tool_result', 'tool_result', 'tool_definitions'],
-      ['support', 'hop_1', 'run_1', 'call_1', 'call_1:t1', 'call_1:t2', 'support'],
-      [10, 20, 3, 5, 8, 13, 75],
-    ]);
-    expect([attributes['footprint.lineage.links_folded'], attributes['footprint.lineage.parts_folded']]).toEqual([undefined, undefined]);
+    const all = spans();
+    const table = (callId: string) => {
+      const a = chat(all, callId).attributes;
+      return [a['footprint.lineage.part.origins'], a['footprint.lineage.part.producers'], a['footprint.lineage.part.tokens'], a['footprint.lineage.shared.parts'], a['footprint.lineage.shared.span_id']];
+    };
+    const spanId = (callId: string) => chat(all, callId).spanContext().spanId;
+    // The first call lists every part; the second sends the first's instructions, skill and input again (the very same parts): it lists what follows.
+    expect(table('call_1')).toEqual([['instructions', 'skill', 'run_input', 'tool_definitions'], ['support', 'hop_1', 'run_1', 'support'], [10, 20, 3, 75], undefined, undefined]);
+    expect(table('call_2')).toEqual([['model_output', 'tool_result', 'tool_result', 'tool_definitions'], ['call_1', 'call_1:t1', 'call_1:t2', 'support'], [5, 8, 13, 75], 3, spanId('call_1')]);
+    expect(table('call_3')).toEqual([['model_output', 'tool_result', 'tool_definitions'], ['call_2', 'call_2:t1', 'support'], [5, 18, 75], 6, spanId('call_2')]);
+    for (const callId of ['call_1', 'call_2', 'call_3']) {
+      const a = chat(all, callId).attributes;
+      expect([a['footprint.lineage.links_folded'], a['footprint.lineage.parts_folded']]).toEqual([undefined, undefined]);
+    }
+  });
+
+  it('shares parts only with the same agent\'s call before, and only the same parts in the same places', () => {
+    const { traced, send, spans } = tracedRun();
+    send('footprint.agent.turn_start', { agentId: 'support', name: 'Support', provider: 'openai', model: 'm1', turnId: 'turn_1', message: 'hi', skillGraph: false });
+    llmStart(send, 'call_1', 1, [instructions, runInput, toolList]);
+    llmEnd(send, 'call_1', 1, [], 'done');
+    // Another agent sent the very same parts: its table is its own.
+    send('footprint.agent.turn_start', { agentId: 'billing', name: 'Billing', provider: 'openai', model: 'm1', turnId: 'turn_2', message: 'hi', skillGraph: false });
+    llmStart(send, 'call_2', 1, [instructions, runInput, toolList], { agentId: 'billing' });
+    llmEnd(send, 'call_2', 1, [], 'done', { agentId: 'billing', turnId: 'turn_2' });
+    // The first agent again, its input made again (equal, not the same part): only the instructions are shared.
+    llmStart(send, 'call_3', 1, [instructions, { ...runInput }, toolList]);
+    llmEnd(send, 'call_3', 1, [], 'done');
+    traced.finish({ status: 'ok', output: 'done' });
+    const all = spans();
+    const shared = (callId: string) => [chat(all, callId).attributes['footprint.lineage.shared.parts'], chat(all, callId).attributes['footprint.lineage.part.origins']];
+    expect(shared('call_2')).toEqual([undefined, ['instructions', 'run_input', 'tool_definitions']]);
+    expect(shared('call_3')).toEqual([1, ['run_input', 'tool_definitions']]);
+    expect(chat(all, 'call_3').attributes['footprint.lineage.shared.span_id']).toBe(chat(all, 'call_1').spanContext().spanId);
   });
 
   it('links no ancestor: the instructions, the run input and the tool list have no link', () => {
@@ -246,6 +274,20 @@ describe('the link limit', () => {
     expect([producers.length, producers[0], producers[127], attributes['footprint.lineage.parts_folded']]).toEqual([128, 'call_0:t2', 'call_0:t129', 2]);
     // Producers that no span of the run stands for get no link (and are not counted as folded).
     expect([chat(spans(), 'call_1').links, attributes['footprint.lineage.links_folded']]).toEqual([[], undefined]);
+  });
+
+  it('a call that shares parts holds the newest 128 of the rest; parts_folded counts those between the two', () => {
+    const { traced, send, spans } = tracedRun();
+    send('footprint.agent.turn_start', { agentId: 'support', name: 'Support', provider: 'openai', model: 'm1', turnId: 'turn_1', message: 'hi', skillGraph: false });
+    llmStart(send, 'call_1', 1, [instructions, runInput]);
+    llmEnd(send, 'call_1', 1, [], 'done');
+    const many = Array.from({ length: 130 }, (_, i) => toolResult(i + 1, `call_0:t${i}`));
+    llmStart(send, 'call_2', 2, [instructions, runInput, ...many]);
+    llmEnd(send, 'call_2', 2, [], 'done');
+    traced.finish({ status: 'ok', output: 'done' });
+    const attributes = chat(spans(), 'call_2').attributes;
+    const producers = attributes['footprint.lineage.part.producers'] as string[];
+    expect([attributes['footprint.lineage.shared.parts'], producers.length, producers[0], producers[127], attributes['footprint.lineage.parts_folded']]).toEqual([2, 128, 'call_0:t2', 'call_0:t129', 2]);
   });
 });
 
