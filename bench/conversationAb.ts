@@ -1,39 +1,45 @@
 /**
- * Two compiled builds in ONE process, each running the reference turn given one message and given a
- * 20-message conversation (bench/conversation.ts's inputs), blocks interleaved with the order flipped
- * every round: each build's long / short ratio, issue #40's conversation target, read side by side.
- * bench/conversation.ts reads it for the shipped build alone; this says whether a change moved it.
- * A change that makes the one-message turn cheaper and leaves a message's own cost as it was raises
- * the ratio: both numbers are printed.
+ * Whether a change moved issue #40's conversation target: bench/conversation.ts run on each of two
+ * compiled builds, each run a process of its own (bench/fromDist.mjs with BENCH_BUILD), the builds
+ * alternated over RUNS runs; each run's long / short ratios, then their medians per build. Two builds
+ * in one process share one heap: each one's garbage and retained spans are collected in the other's
+ * blocks, and that harness read a third of a message's cost (the part table, docs/benchmarks.md,
+ * round 5's twelfth session) as no change at all. A change that makes the one-message turn cheaper
+ * and leaves a message's own cost as it was raises the ratio: the µs are printed too.
  *
- *   node --expose-gc --import tsx bench/conversationAb.ts node_modules/.ab/a ./dist   (env: DETAIL semantic|full, ROUNDS 20)
+ *   cp -r dist node_modules/.ab/a; (change, npm run build); node --import tsx bench/conversationAb.ts node_modules/.ab/a ./dist
+ *   (env: RUNS, 4; a run takes about 10 s; BENCH_CONVERSATION_LENGTH as bench/conversation.ts reads it)
  */
-import { inProcessTracing } from './inProcessTracing.js';
-import { block, loadBuild } from './interleaved.js';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { ConversationResult } from './conversation.js';
 import { median } from './measure.js';
-import { conversation } from './scenario.js';
 
-const [dirA, dirB] = process.argv.slice(2);
-if (!dirA || !dirB) throw new Error('usage: bench/conversationAb.ts <build A dir> <build B dir>');
-const detail = process.env.DETAIL === 'full' ? 'full' : 'semantic';
-const ROUNDS = Number(process.env.ROUNDS ?? 20);
-const BLOCK = 200;
-const { provider } = inProcessTracing();
-const builds = [await loadBuild('A', dirA), await loadBuild('B', dirB)] as const;
-const inputs = { short: conversation(1), long: conversation(20) };
-type Input = keyof typeof inputs;
+const dirs = process.argv.slice(2);
+if (dirs.length !== 2) throw new Error('usage: bench/conversationAb.ts <build A dir> <build B dir>');
+const RUNS = Number(process.env.RUNS ?? 4);
+const run = promisify(execFile);
 
-for (const build of builds) for (const input of ['short', 'long'] as const) await block(build, detail, 400, provider, inputs[input]);
-const us: Record<string, number[]> = {};
-const ratios: Record<string, number[]> = {};
-for (let round = 0; round < ROUNDS; round++) {
-  for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-    const t: Partial<Record<Input, number>> = {};
-    for (const input of round % 2 === 0 ? (['short', 'long'] as const) : (['long', 'short'] as const)) (us[`${build.name} ${input}`] ??= []).push((t[input] = await block(build, detail, BLOCK, provider, inputs[input])));
-    (ratios[build.name] ??= []).push(t.long! / t.short!);
+async function conversationOn(dir: string): Promise<ConversationResult> {
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './bench/fromDist.mjs', 'bench/conversation.ts', '--json'], {
+    env: { ...process.env, BENCH_BUILD: resolve(dir) },
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as ConversationResult;
+}
+
+const results: Record<string, ConversationResult[]> = {};
+for (let i = 0; i < RUNS; i++) {
+  // Alternated, the order flipped every run: a run never follows one of its own build.
+  for (const dir of i % 2 === 0 ? dirs : [...dirs].reverse()) {
+    const result = await conversationOn(dir);
+    (results[dir] ??= []).push(result);
+    const { ratio, us } = result;
+    console.log(`${dir.padEnd(24)} full ${ratio.full!.toFixed(3)}x  semantic ${ratio.semantic!.toFixed(3)}x  (semantic ${us['semantic short']!.toFixed(0)} / ${us['semantic long']!.toFixed(0)} µs)`);
   }
 }
-await provider.shutdown();
-console.log(`A = ${dirA}, B = ${dirB}: ${detail} detail, ${ROUNDS} interleaved rounds of ${BLOCK} turns, process CPU µs per turn (median)`);
-for (const [name, xs] of Object.entries(us)) console.log(`  ${name.padEnd(8)} ${median(xs).toFixed(0).padStart(5)} µs`);
-for (const [name, xs] of Object.entries(ratios)) console.log(`  ${name} 20 messages / 1: ${median(xs).toFixed(3)}x`);
+for (const dir of dirs) {
+  const of = (mode: string) => median(results[dir]!.map((r) => r.ratio[mode]!)).toFixed(3);
+  console.log(`${dir}: median of ${RUNS} runs: untraced ${of('untraced')}x, full ${of('full')}x, semantic ${of('semantic')}x`);
+}
