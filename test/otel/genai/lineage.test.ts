@@ -201,6 +201,26 @@ describe('an agent with tools over three iterations, a skill hop (semantic detai
     }
   });
 
+  it('a call after one whose span was sampled out lists every part: that span has no table to share', () => {
+    // Drops the chat span of the call asked for the tool results (call_2: the one started with links to them).
+    const sampler: Sampler = {
+      shouldSample: (_context, _traceId, name, _kind, _attributes, links) => ({
+        decision: name === 'chat m1' && links.length === 3 ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED,
+      }),
+      toString: () => 'drops call_2',
+    };
+    const { traced, send, spans } = tracedRun({ sampler });
+    threeIterations(send);
+    traced.finish({ status: 'ok', output: 'done' });
+    const all = spans();
+    expect(all.filter((s) => s.name === 'chat m1').map((s) => s.attributes['footprint.llm.call_id'])).toEqual(['call_1', 'call_3']);
+    const third = chat(all, 'call_3').attributes;
+    expect([third['footprint.lineage.shared.parts'], third['footprint.lineage.part.origins']]).toEqual([
+      undefined,
+      ['instructions', 'skill', 'run_input', 'model_output', 'tool_result', 'tool_result', 'model_output', 'tool_result', 'tool_definitions'],
+    ]);
+  });
+
   it('shares parts only with the same agent\'s call before, and only the same parts in the same places', () => {
     const { traced, send, spans } = tracedRun();
     send('footprint.agent.turn_start', { agentId: 'support', name: 'Support', provider: 'openai', model: 'm1', turnId: 'turn_1', message: 'hi', skillGraph: false });
