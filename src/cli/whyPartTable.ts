@@ -21,15 +21,26 @@ export interface TablePart {
 }
 
 /**
- * Tables read, by the spans read and the span (null: none): a turn's calls share their first parts, so
- * a slice asks for the same table again and again.
+ * The parts all tables read from one set of spans may hold: a hostile file's chain of spans, each
+ * sharing every part of the one before, would make them grow as its length squared. A table past it
+ * keeps its own parts, not the ones it shares. (A turn of 50 calls sending 1,000 messages each holds 50,000.)
  */
-const readIn = new WeakMap<TraceSpans, WeakMap<FileSpan, readonly TablePart[] | null>>();
+export const MAX_READ_PARTS = 1_000_000;
+
+/** The tables read from one set of spans, by span (null: none), and how many parts they hold. */
+interface Reading {
+  tables: WeakMap<FileSpan, readonly TablePart[] | null>;
+  parts: number;
+}
+
+/** A turn's calls share their first parts, so a slice asks for the same tables again and again: each is read once. */
+const readings = new WeakMap<TraceSpans, Reading>();
 
 /** The parts of a chat span's table, known ones only, by position; undefined when the span has no part table. */
 export function partTableOf(span: FileSpan, spans: TraceSpans): readonly TablePart[] | undefined {
-  let read = readIn.get(spans);
-  if (read === undefined) readIn.set(spans, (read = new WeakMap()));
+  let reading = readings.get(spans);
+  if (reading === undefined) readings.set(spans, (reading = { tables: new WeakMap(), parts: 0 }));
+  const read = reading.tables;
   const known = read.get(span);
   if (known !== undefined) return known ?? undefined;
   // The chain of spans whose first parts each shares, newest first, up to one already read or sharing none.
@@ -39,12 +50,12 @@ export function partTableOf(span: FileSpan, spans: TraceSpans): readonly TablePa
     seen.add(at);
     chain.push(at);
   }
-  for (let i = chain.length - 1; i >= 0; i--) read.set(chain[i]!, tableOf(chain[i]!, spans, read) ?? null);
+  for (let i = chain.length - 1; i >= 0; i--) read.set(chain[i]!, tableOf(chain[i]!, spans, reading) ?? null);
   return read.get(span) ?? undefined;
 }
 
-/** One span's table, the table of the span it shares parts with already read (or not there). */
-function tableOf(span: FileSpan, spans: TraceSpans, read: WeakMap<FileSpan, readonly TablePart[] | null>): TablePart[] | undefined {
+/** One span's table, read after the table of the span it shares parts with (when that span is there). */
+function tableOf(span: FileSpan, spans: TraceSpans, reading: Reading): TablePart[] | undefined {
   const origins = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_ORIGINS]);
   if (origins === undefined) return undefined;
   const producers = listOf(span.attributes[semconv.ATTR_FOOTPRINT_LINEAGE_PART_PRODUCERS]) ?? [];
@@ -54,11 +65,12 @@ function tableOf(span: FileSpan, spans: TraceSpans, read: WeakMap<FileSpan, read
   const table: TablePart[] = [];
   if (shared > 0) {
     const before = sharedWith(span, spans);
-    const theirs = before === undefined ? undefined : read.get(before);
-    if (theirs) for (const part of theirs) if (part.position < shared) table.push(part);
+    const theirs = before === undefined ? undefined : reading.tables.get(before);
+    if (theirs && reading.parts + theirs.length <= MAX_READ_PARTS) for (const part of theirs) if (part.position < shared) table.push(part);
   }
   const first = shared + folded;
   origins.forEach((origin, i) => table.push({ position: first + i, origin, producer: producers[i], tokens: tokens[i] }));
+  reading.parts += table.length;
   return table;
 }
 

@@ -5,7 +5,7 @@
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { partTableOf } from '../../src/cli/whyPartTable.js';
+import { MAX_READ_PARTS, partTableOf } from '../../src/cli/whyPartTable.js';
 import { TraceSpans } from '../../src/cli/whySpans.js';
 import type { FileAttributes, FileSpan } from '../../src/telemetry/index.js';
 
@@ -91,5 +91,19 @@ describe('why reads a chat span\'s whole part table', () => {
     expect(read([first, odd], odd)).toEqual([[0, 'run_input', 'run_1', 5]]);
     const none = { ...first, spanId: '000000000000000d', attributes: { 'gen_ai.operation.name': 'chat' } };
     expect(read([none], none)).toBeUndefined();
+  });
+
+  it(`a hostile chain of spans each sharing every part of the one before: the tables read hold at most about ${MAX_READ_PARTS} parts in all`, () => {
+    // Span i lists one part and shares the i - 1 parts of span i - 1: whole, the tables would hold 1,500 x 1,501 / 2 = 1,125,750 parts.
+    const chain = Array.from({ length: 1_500 }, (_, i) =>
+      chat((i + 1).toString(16).padStart(16, '0'), [['tool_result', `call_${i}:t`, 1]], i === 0 ? {} : sharing(i, i.toString(16).padStart(16, '0'))),
+    );
+    const all = new TraceSpans();
+    all.addTrace(TRACE, chain);
+    const last = partTableOf(chain[1_499]!, all)!;
+    // Read oldest first: span 1,413 brings the parts read to 1,413 x 1,414 / 2 = 998,991; span 1,414 would pass the bound and
+    // keeps its own part only; the next ones grow again from it (2, 3, ... parts) until the bound is reached, and the last keeps its own part.
+    expect([partTableOf(chain[1_412]!, all)!.length, partTableOf(chain[1_413]!, all)!.length, last.length]).toEqual([1_413, 1, 1]);
+    expect(last[0]).toEqual({ position: 1_499, origin: 'tool_result', producer: 'call_1499:t', tokens: 1 });
   });
 });
