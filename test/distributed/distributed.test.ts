@@ -350,6 +350,11 @@ describeWithBackends(
         const now = await trips();
         return JSON.stringify(now) === JSON.stringify(before) ? now : undefined;
       }, { what: 'the trip counts as before the faults', timeoutMs: 120_000, intervalMs: 2_000 }).catch(trips);
+      if (JSON.stringify(settled) !== JSON.stringify(before)) {
+        // What each replica holds, undeduplicated, for whoever reads the failure.
+        const raw = await stack.thanos.query(`max_over_time(footprint_loop_guard_trips_total{service_name="${SERVICE}"}[30m])`, { dedup: false });
+        console.log(`trip counts per replica after the rejoin:\n${raw.map((sample) => `  ${JSON.stringify(sample.metric)} ${sample.value[1]}`).join('\n')}`);
+      }
       expect(settled).toEqual(before);
       figures['trip counts as before the faults, after the rejoin'] = seconds(Date.now() - at);
       const tripped = await stack.jaeger.search(SERVICE, { 'footprint.trip.kinds': 'ping_pong' });

@@ -164,7 +164,7 @@ describe('docker-compose.yml', () => {
       const flags: string[] = services[svc].command;
       expect(flags).toEqual(expect.arrayContaining(['receive', '--receive.replication-factor=3', `--receive.local-endpoint=${svc}:10907`, `--label=receive_replica="r${i + 1}"`, '--grpc-address=0.0.0.0:10907']));
     });
-    expect(services['thanos-query'].command).toContain('--query.replica-label=receive_replica');
+    expect(services['thanos-query'].command).toEqual(expect.arrayContaining(['--query.replica-label=receive_replica', '--deduplication.func=chain']));
     expect(loadYaml(repoPath('deploy/thanos/query-endpoints.yaml')).endpoints).toEqual(receivers.map((r) => ({ address: `${r}:10907` })));
     // The ruler evaluates the same rule file Prometheus loads, and alerts through the stack's Alertmanager.
     expect(services['thanos-rule'].command).toEqual(expect.arrayContaining(['rule', '--rule-file=/etc/thanos/rules/footprint-alerts.yml', '--query=thanos-query:10902', '--alertmanagers.url=http://alertmanager:9093']));
