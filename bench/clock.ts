@@ -21,9 +21,17 @@ export interface ClockReadings {
   threadUsPerUnit: number;
 }
 
-/** Nanoseconds the calling thread has spent on a CPU (the first field of Linux's schedstat); 0 where there is none. */
+/**
+ * Nanoseconds the calling thread has spent on a CPU (the first field of Linux's schedstat); 0 where
+ * there is none. The kernel adds a running thread's time to that field at a scheduler tick (every
+ * 4 ms on these machines) or when the thread leaves its CPU, so a thread reading its own field as it
+ * runs may read a value up to a tick old. Asking for the process's CPU time first (getrusage) brings
+ * the calling thread's figure up to date, so the value read is current (round 5's thirteenth session,
+ * docs/benchmarks.md: every caller happened to do so already; now the clock does not depend on it).
+ */
 export function threadCpuNs(): number {
   try {
+    process.cpuUsage();
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) || 0;
   } catch {
     return 0;

@@ -1,10 +1,13 @@
 /**
  * bench/clock.ts: which clock `npm run bench` reads its modes by, and each mode's median by a clock.
- * The thread clock is the default only where every child could read it (Linux's schedstat).
+ * The thread clock is the default only where every child could read it (Linux's schedstat), and it
+ * reads the thread's time as it is at the moment it is read.
  */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { chooseClock, medianBy, readingBy, threadCpuNs, type ClockReadings } from '../../bench/clock.js';
+import { chooseClock, medianBy, readingBy, type ClockReadings } from '../../bench/clock.js';
 
 const sample = (wall: number, cpu: number, thread: number): ClockReadings => ({ usPerUnit: wall, cpuUsPerUnit: cpu, threadUsPerUnit: thread });
 
@@ -34,13 +37,17 @@ describe('the benchmark clock', () => {
     expect(medianBy(rounds, 'cpu')).toBe(rounds[2]);
   });
 
-  it("reads the thread's CPU time in nanoseconds, growing with work on it (0 without Linux's schedstat)", () => {
-    const before = threadCpuNs();
-    // Spin until the process has run 20 ms on a CPU (a descheduled spin does not count), nearly all of it this thread's.
-    const started = process.cpuUsage();
-    while (process.cpuUsage(started).user < 20_000);
-    const after = threadCpuNs();
-    if (!existsSync('/proc/thread-self/schedstat')) return expect([before, after]).toEqual([0, 0]);
-    expect(after - before).toBeGreaterThanOrEqual(10_000_000);
+  it("reads the thread's CPU time in nanoseconds, current to the moment it is read (0 without Linux's schedstat)", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/threadClockInChild.ts'], { cwd: process.cwd() });
+    const readings = JSON.parse(stdout) as [number, number][];
+    expect(readings).toHaveLength(5);
+    if (!existsSync('/proc/thread-self/schedstat')) return expect(readings.map(([thread]) => thread)).toEqual([0, 0, 0, 0, 0]);
+    // Read as the thread ran, the kernel's figure could be a scheduler tick (4 ms here) old: a spin of
+    // some 8 ms read 3-7 ms. Current, the thread's clock reads what the process's does (which may
+    // count a little more: its other threads), within the clocks' resolution.
+    for (const [thread, processWide] of readings) {
+      expect(thread, `thread ${thread} ns, process ${processWide} ns`).toBeGreaterThanOrEqual(processWide - 500_000);
+      expect(thread, `thread ${thread} ns, process ${processWide} ns`).toBeLessThanOrEqual(processWide + 100_000);
+    }
   });
 });
