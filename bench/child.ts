@@ -18,17 +18,19 @@
  *     work, with the SDK's cheapest path (non-recording spans)
  *   clone-bytes: not timed; what footprintjs copies per untraced turn (bench/cloneBytes.ts)
  */
-import { context, createContextKey, trace, type Context } from '@opentelemetry/api';
+import { context, createContextKey, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { threadCpuNs } from './clock.js';
 import { countingExporter } from './countingExporter.js';
-import { median } from './measure.js';
+import { median, warmUp } from './measure.js';
 import { FlowChartExecutor } from 'footprintjs';
 
 const [mode = 'untraced', receiverUrl = ''] = process.argv.slice(2);
+/** The warm-up before a mode is timed: at least this many calls and seconds (measure.ts warmUp). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 400);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 7);
 const RUNS = Number(process.env.BENCH_RUNS ?? 400);
 
@@ -46,10 +48,9 @@ if (traced) {
   trace.setGlobalTracerProvider(provider);
 }
 
-const { referenceAgent, MESSAGE } = await import('./scenario.js');
+const { referenceAgent, stagesPerTurn, MESSAGE } = await import('./scenario.js');
 const { registerInstrument, tracingInstrument } = await import('../src/index.js');
 const { subscribeStages } = await import('../src/runtime/index.js');
-const { now } = await import('../src/events/index.js');
 if (traced) registerInstrument(tracingInstrument({ detail: mode.includes('semantic') ? 'semantic' : 'full' }));
 
 /** µs per call, the median over the repeats, by each clock (bench/clock.ts). */
@@ -90,7 +91,7 @@ function medianOf(samples: PerCall[]): PerCall {
 }
 
 async function timePerCall(call: () => Promise<unknown>, runs: number): Promise<PerCall> {
-  await timeBlock(call, WARMUP);
+  await warmUp(call, WARMUP_SECONDS, WARMUP);
   const repeats: PerCall[] = [];
   for (let r = 0; r < REPEATS; r++) repeats.push(await timeBlock(call, runs));
   return medianOf(repeats);
@@ -106,7 +107,7 @@ async function timeAdded(base: () => Promise<unknown>, extra: () => void): Promi
     await base();
     extra();
   };
-  await timeBlock(both, WARMUP);
+  await warmUp(both, WARMUP_SECONDS, WARMUP);
   const added: PerCall[] = [];
   for (let i = 0; i < (REPEATS * RUNS * 2) / block; i++) {
     const alone = await timeBlock(base, block);
@@ -120,19 +121,8 @@ const per = (t: PerCall, units: number): PerCall => ({ wall: t.wall / units, cpu
 
 const agent = referenceAgent();
 
-// Stages per run, counted once with a scope recorder on a separate run.
-let stages = 0;
-{
-  const stop = registerInstrument({
-    id: 'bench.count-stages',
-    start(run) {
-      run.executor.attachScopeRecorder({ id: 'bench.count-stages', onStageStart: () => void stages++ });
-      return {};
-    },
-  });
-  await agent.run(MESSAGE);
-  stop();
-}
+// Stages per run, counted once on a turn of their own.
+const stages = await stagesPerTurn(agent);
 if (traced) await provider!.forceFlush();
 const spansBefore = countingNoop.exported;
 if (traced) {
@@ -150,26 +140,13 @@ if (mode === 'clone-bytes') {
 
 let perUnit: PerCall;
 if (mode === 'sdk-floor') {
-  // The OTel SDK's own cost of one span as the bridge makes it: explicit parent and times, 3 attributes.
-  const tracer = trace.getTracer('bench-floor');
-  const root = tracer.startSpan('root');
-  const parent: Context = trace.setSpan(context.active(), root);
-  const batch = async () => {
-    for (let i = 0; i < 100; i++) {
-      const span = tracer.startSpan('Stage', { startTime: now(), attributes: { 'footprint.stage.id': 'call-llm', 'footprint.stage.runtime_id': 'call-llm#5', 'footprint.run.id': 'run_x' } }, parent);
-      span.end(now());
-    }
-  };
-  perUnit = per(await timePerCall(batch, RUNS), 100);
+  // The OTel SDK's own cost of one span as the bridge makes it (bench/floors.ts).
+  const { sdkFloorBatch, SDK_FLOOR_BATCH } = await import('./floors.js');
+  perUnit = per(await timePerCall(sdkFloorBatch(trace.getTracer('bench-floor')), RUNS), SDK_FLOOR_BATCH);
 } else if (mode === 'engine-floor') {
-  // footprintjs's own cost per stage: a linear chart of the same length, one read and one write each.
-  const { flowChart } = await import('footprintjs');
-  const { quietLogger } = await import('../src/runtime/index.js');
-  let builder = flowChart<{ n: number }>('S0', (s) => void (s.n = 0), 's0');
-  for (let i = 1; i < stages; i++) builder = builder.addFunction(`S${i}`, (s) => void (s.n = s.n + 1), `s${i}`);
-  const chart = builder.setLogger(quietLogger).build();
-  const perRun = await timePerCall(() => new FlowChartExecutor(chart, { readTracking: 'off', writeTracking: 'off' }).run({ input: {} }), RUNS);
-  perUnit = per(perRun, stages);
+  // footprintjs's own cost per stage: a linear chart of the same length (bench/floors.ts).
+  const { engineFloorRun } = await import('./floors.js');
+  perUnit = per(await timePerCall(engineFloorRun(stages), RUNS), stages);
 } else if (between) {
   // The engine turns stay untraced (no global provider); the replay traces into a provider of its own.
   const { recordTurn, replayTurn } = await import('./bridgeReplay.js');

@@ -7,10 +7,11 @@
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { countingExporter } from './countingExporter.js';
+import { countingExporter, type CountingExporter } from './countingExporter.js';
 
-export function inProcessTracing(): { manager: AsyncLocalStorageContextManager; provider: BasicTracerProvider } {
+export function inProcessTracing(): { manager: AsyncLocalStorageContextManager; provider: BasicTracerProvider; exporter: CountingExporter } {
   const manager = new AsyncLocalStorageContextManager();
   context.setGlobalContextManager(manager.enable());
-  return { manager, provider: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(countingExporter())] }) };
+  const exporter = countingExporter();
+  return { manager, provider: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }), exporter };
 }

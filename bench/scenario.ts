@@ -3,7 +3,7 @@
  * rounds, then the answer) and two tools — the same shape the issue fixes, so numbers compare with
  * the public framework's ~12 ms (untraced) and 14-15 ms (traced) on this kind of machine.
  */
-import { Agent, scripted } from '../src/index.js';
+import { Agent, registerInstrument, scripted } from '../src/index.js';
 
 export const MESSAGE = 'What is the status of order 1234 and its shipping cost to Lyon?';
 
@@ -30,6 +30,24 @@ export function turnRound(messages: readonly { role: string }[]): number {
   let round = 0;
   for (let i = messages.length - 1; i >= 0 && messages[i]!.role !== 'user'; i--) if (messages[i]!.role === 'assistant') round++;
   return round;
+}
+
+/** The stages one reference turn executes, counted by a scope recorder on a turn of its own. */
+export async function stagesPerTurn(agent: ReturnType<typeof referenceAgent>): Promise<number> {
+  let stages = 0;
+  const stop = registerInstrument({
+    id: 'bench.count-stages',
+    start(run) {
+      run.executor.attachScopeRecorder({ id: 'bench.count-stages', onStageStart: () => void stages++ });
+      return {};
+    },
+  });
+  try {
+    await agent.run(MESSAGE);
+  } finally {
+    stop();
+  }
+  return stages;
 }
 
 /** The reference turn's agent, built on `pkg`: these sources, or a compiled build's exports (bench/ab.ts). */
