@@ -24,7 +24,7 @@ import { turnFloorUs } from './targets.js';
 const quick = process.argv.includes('--quick');
 const WARMUP_SECONDS = quick ? 0.5 : 3;
 const ROUNDS = quick ? 5 : 31;
-/** Calls per block: about 50 ms of work each on this machine (a turn, a run of the linear chart, a batch of spans). */
+/** Calls per block (a turn, a run of the linear chart, a batch of 100 spans): 25-60 ms of work each on this machine. */
 const BLOCK = { turn: quick ? 50 : 200, engine: quick ? 100 : 400, sdk: quick ? 20 : 80 };
 const DETAILS = ['full', 'semantic'] as const;
 type Detail = (typeof DETAILS)[number];

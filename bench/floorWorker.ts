@@ -3,15 +3,16 @@
  * and heap, as fresh as bench/child.ts's process of one mode) that runs nothing but the floors, so
  * neither the traced turns' code nor their garbage reaches them. The thread waits while the main
  * thread times its turns, and the main thread waits while this one times a floor: no block shares
- * the machine with another. Like bench/child.ts's floor modes, it has the context manager every
- * traced app registers, whose promise hooks no floor turns on (nothing here enters a context).
+ * the machine with another. It registers the context manager every traced app registers (as
+ * bench/child.ts's SDK floor does); nothing here enters a context, so its promise hooks stay off,
+ * as in the engine floor's own process.
  *
  * Messages in: { mode: 'engine' | 'sdk', calls, warmUpSeconds? }: a warm-up first when asked
  * (measure.ts warmUp), then a clean block of `calls`. Out: the block's readings per unit
  * (measure.ts cleanBlockClocks: per stage, per span), by the process's clock and this thread's.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { context, trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { countingExporter } from './countingExporter.js';
