@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: every mode in its own process, in interleaved rounds within ONE invocation (the
- * median of each mode's rounds is reported), so the ratios compare numbers taken side by side on the
- * same machine (these machines are noisy: read ratios, not absolute times). Prints the table, the
+ * median of each mode's rounds is reported), so drift in the machine's load hits every mode alike
+ * (these machines are noisy: read ratios, not absolute times). The floor targets are read side by
+ * side instead (bench/floor.ts, three processes between the rounds: the turn and its floors timed
+ * in the same seconds). Prints the table, the
  * bytes footprintjs copies per turn, the tracing-overhead targets (bench/targets.ts) and the peer,
  * conversation and lineage targets (bench/peer.ts, conversation.ts, lineage.ts) marked MET or MISSED
  * with the measured values, and what outlives young collections (bench/promotion.ts, with this
