@@ -35,7 +35,7 @@ export async function cpuPerCall(call: () => Promise<unknown>, calls: number, yi
 /**
  * Calls `call` untimed for at least `minCalls` calls and `seconds` seconds, yielding as a timed block
  * does. V8 keeps optimising a traced turn's functions for thousands of turns (many run once a turn):
- * after 400 turns the full-detail turn read 12-25% more than after 4,000, in four processes of four
+ * after 400 turns the full-detail turn read 13-32% more than after 4,000, in four processes of four
  * (docs/benchmarks.md, round 5's thirteenth session), while the floors' tight loops are warm within
  * a second. A warm-up measured in seconds gives every mode the same chance, whatever one call costs.
  */
