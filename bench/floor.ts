@@ -65,11 +65,13 @@ function floorBlock(mode: FloorMode, calls: number, warmUpSeconds?: number): Pro
 
 type Part = Detail | FloorMode;
 const PARTS: readonly Part[] = ['engine', 'sdk', 'full', 'semantic'];
-const block = (part: Part, calls: number) => (part === 'engine' || part === 'sdk' ? floorBlock(part, calls) : turnBlock(part, calls));
-const callsOf = (part: Part) => (part === 'engine' || part === 'sdk' ? BLOCK[part] : BLOCK.turn);
+/** Whether a part is a floor (timed in the worker) rather than a traced turn (timed here). */
+const isFloor = (part: Part): part is FloorMode => part === 'engine' || part === 'sdk';
+const block = (part: Part, calls: number) => (isFloor(part) ? floorBlock(part, calls) : turnBlock(part, calls));
+const callsOf = (part: Part) => (isFloor(part) ? BLOCK[part] : BLOCK.turn);
 /** A part's warm-up, untimed: the traced turn here, a floor in the worker. */
 async function warmPart(part: Part): Promise<void> {
-  if (part === 'engine' || part === 'sdk') return void (await floorBlock(part, callsOf(part), WARMUP_SECONDS));
+  if (isFloor(part)) return void (await floorBlock(part, callsOf(part), WARMUP_SECONDS));
   const undo = traced(part)();
   await warmUp(() => agent.run(MESSAGE), WARMUP_SECONDS).finally(undo);
   manager.disable();

@@ -15,16 +15,29 @@ export interface PerCall {
   thread: number;
 }
 
-/** µs per call over `calls` calls of `call` in a row, yielding every `yieldEvery` calls, by both clocks. */
-async function timePerCall(call: () => Promise<unknown>, calls: number, yieldEvery = 50): Promise<PerCall> {
-  const started = process.cpuUsage();
-  const threadStarted = threadCpuNs();
+/** Calls `call` `calls` times in a row, yielding to the event loop every `yieldEvery` calls. */
+async function runCalls(call: () => Promise<unknown>, calls: number, yieldEvery = 50): Promise<void> {
   for (let i = 0; i < calls; i++) {
     await call();
     if (i % yieldEvery === 0) await new Promise((r) => setImmediate(r));
   }
-  const used = process.cpuUsage(started);
-  return { cpu: (used.user + used.system) / calls, thread: (threadCpuNs() - threadStarted) / 1000 / calls };
+}
+
+/** Both clocks started now: what they read since, as µs per call over `calls` calls. */
+function startClocks(): (calls: number) => PerCall {
+  const started = process.cpuUsage();
+  const threadStarted = threadCpuNs();
+  return (calls) => {
+    const used = process.cpuUsage(started);
+    return { cpu: (used.user + used.system) / calls, thread: (threadCpuNs() - threadStarted) / 1000 / calls };
+  };
+}
+
+/** µs per call over `calls` calls of `call` in a row, yielding every `yieldEvery` calls, by both clocks. */
+async function timePerCall(call: () => Promise<unknown>, calls: number, yieldEvery = 50): Promise<PerCall> {
+  const perCall = startClocks();
+  await runCalls(call, calls, yieldEvery);
+  return perCall(calls);
 }
 
 /** Process CPU µs per call over `calls` calls of `call` in a row, yielding every `yieldEvery` calls. */
@@ -41,7 +54,7 @@ export async function cpuPerCall(call: () => Promise<unknown>, calls: number, yi
  */
 export async function warmUp(call: () => Promise<unknown>, seconds: number, minCalls = 0): Promise<void> {
   const until = performance.now() + seconds * 1000;
-  for (let calls = 0; calls < minCalls || performance.now() < until; calls += 100) await timePerCall(call, 100);
+  for (let calls = 0; calls < minCalls || performance.now() < until; calls += 100) await runCalls(call, 100);
 }
 
 /** What `node --expose-gc` gives: a young-generation collection on demand. */
@@ -68,9 +81,8 @@ export async function cleanBlockClocks(call: () => Promise<unknown>, calls: numb
   const perCall = await timePerCall(call, calls);
   undo?.();
   if (!collect) return perCall;
-  const started = process.cpuUsage();
-  const threadStarted = threadCpuNs();
+  const collection = startClocks();
   collect({ type: 'minor' });
-  const used = process.cpuUsage(started);
-  return { cpu: perCall.cpu + (used.user + used.system) / calls, thread: perCall.thread + (threadCpuNs() - threadStarted) / 1000 / calls };
+  const collected = collection(calls);
+  return { cpu: perCall.cpu + collected.cpu, thread: perCall.thread + collected.thread };
 }
