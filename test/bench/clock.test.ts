@@ -40,14 +40,14 @@ describe('the benchmark clock', () => {
   it("reads the thread's CPU time in nanoseconds, current to the moment it is read (0 without Linux's schedstat)", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/threadClockInChild.ts'], { cwd: process.cwd() });
     const readings = JSON.parse(stdout) as [number, number][];
-    expect(readings).toHaveLength(5);
-    if (!existsSync('/proc/thread-self/schedstat')) return expect(readings.map(([thread]) => thread)).toEqual([0, 0, 0, 0, 0]);
-    // Read as the thread ran, the kernel's figure could be a scheduler tick (4 ms here) old: a spin of
-    // some 8 ms read 3-7 ms. Current, the thread's clock reads what the process's does (which may
-    // count a little more: its other threads), within the clocks' resolution.
-    for (const [thread, processWide] of readings) {
-      expect(thread, `thread ${thread} ns, process ${processWide} ns`).toBeGreaterThanOrEqual(processWide - 500_000);
-      expect(thread, `thread ${thread} ns, process ${processWide} ns`).toBeLessThanOrEqual(processWide + 100_000);
-    }
+    expect(readings).toHaveLength(50);
+    if (!existsSync('/proc/thread-self/schedstat')) return expect(new Set(readings.map(([thread]) => thread))).toEqual(new Set([0]));
+    // Each spin takes about a tenth of a scheduler tick (4 ms here). Read as the thread ran, the
+    // kernel's figure stood still until the next tick: the old clock read 0 ns for 42-46 spins of 50.
+    // Current, it reads every spin's time, and never more than the process's clock, whose reads
+    // enclose the thread's (within that clock's microsecond resolution). The process's clock may read
+    // more (its other threads), so how much more is not asserted.
+    expect(readings.filter(([thread]) => thread <= 0), 'spins the thread clock read no time for').toEqual([]);
+    expect(readings.filter(([thread, processWide]) => thread > processWide + 100_000), 'spins the thread read more than the process for').toEqual([]);
   });
 });
