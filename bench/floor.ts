@@ -33,14 +33,23 @@ const { manager, provider, exporter } = inProcessTracing();
 const agent = referenceAgent();
 const traced = (detail: Detail) => () => registerInstrument(tracingInstrument({ tracerProvider: provider, detail }));
 
+/** `work` with the turn traced in `detail`; afterwards no context is held (the promise hooks off, as in the worker). */
+async function whileTraced(detail: Detail, work: () => Promise<unknown>): Promise<void> {
+  const undo = traced(detail)();
+  try {
+    await work();
+  } finally {
+    undo();
+    manager.disable();
+  }
+}
+
 /** The spans one turn of `detail` exports, counted at the exporter. */
 async function spansPerTurn(detail: Detail): Promise<number> {
   await provider.forceFlush();
   const before = exporter.exported;
-  const undo = traced(detail)();
-  await agent.run(MESSAGE).finally(undo);
+  await whileTraced(detail, () => agent.run(MESSAGE));
   await provider.forceFlush();
-  manager.disable();
   return exporter.exported - before;
 }
 
@@ -72,9 +81,7 @@ const callsOf = (part: Part) => (isFloor(part) ? BLOCK[part] : BLOCK.turn);
 /** A part's warm-up, untimed: the traced turn here, a floor in the worker. */
 async function warmPart(part: Part): Promise<void> {
   if (isFloor(part)) return void (await floorBlock(part, callsOf(part), WARMUP_SECONDS));
-  const undo = traced(part)();
-  await warmUp(() => agent.run(MESSAGE), WARMUP_SECONDS).finally(undo);
-  manager.disable();
+  await whileTraced(part, () => warmUp(() => agent.run(MESSAGE), WARMUP_SECONDS));
 }
 
 // Every part warmed up for WARMUP_SECONDS first (measure.ts warmUp: the traced turn is not warm after a few hundred turns).
